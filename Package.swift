@@ -1,0 +1,73 @@
+// swift-tools-version: 6.0
+// passkeyd — WebAuthn / passkey relying-party server. See docs/ and ../shared/DESIGN.md for the layout.
+import Foundation
+import PackageDescription
+
+/// Swift settings shared by every Swift target: Swift 6 language mode (strict concurrency) is the
+/// default for tools-version 6.0; these add the upcoming features we rely on.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+var targets: [Target] = [
+    // MARK: C libraries (system-library targets: module map + shim header)
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+
+    // MARK: the pure stack
+    .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+    .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
+    .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR"], swiftSettings: strict),
+    .target(name: "DeviceKeys", dependencies: ["Crypto"], swiftSettings: strict),
+    .target(name: "Tokens", dependencies: ["Crypto"], swiftSettings: strict),
+    .target(name: "Audit", dependencies: ["Crypto"], swiftSettings: strict),
+
+    // MARK: the effect stack
+    .target(name: "Storage", swiftSettings: strict),
+    .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
+    .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
+    .target(name: "HTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+
+    // MARK: the server and the binary
+    .target(
+        name: "Server",
+        dependencies: [
+            "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
+            "Storage", "StorageSQLite", "StoragePostgres", "HTTP",
+        ],
+        swiftSettings: strict
+    ),
+    .executableTarget(name: "passkeyd", dependencies: ["Server"], swiftSettings: strict),
+    .target(
+        name: "TestSupport",
+        dependencies: ["Crypto", "CBOR", "WebAuthn", "Storage", "HTTP"],
+        swiftSettings: strict
+    ),
+
+    // MARK: tests (one target per module)
+    .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "TokensTests", dependencies: ["Tokens", "Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "TestSupport"], swiftSettings: strict),
+]
+
+var products: [Product] = [
+    .executable(name: "passkeyd", targets: ["passkeyd"]),
+    .library(name: "PasskeydPure", targets: ["Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit"]),
+]
+
+let package = Package(
+    name: "passkeyd",
+    products: products,
+    targets: targets
+)

@@ -1,0 +1,13 @@
+#ifndef PASSKEYD_CSQLITE_SHIM_H
+#define PASSKEYD_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro casting -1 to a function pointer; Swift cannot import it.
+static inline int CSQLite_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int length) {
+    return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
+}
+// Same macro, for blobs.
+static inline int CSQLite_bind_blob_transient(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
+}
+#endif

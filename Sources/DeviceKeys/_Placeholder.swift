@@ -1,0 +1,2 @@
+// Placeholder so the target builds; replaced by the module's first real file.
+enum _DeviceKeysPlaceholder {}

@@ -1,0 +1,3 @@
+internal import CLibPQ
+// Placeholder so the target builds; replaced by the module's first real file.
+enum _StoragePostgresPlaceholder {}

@@ -1,0 +1,4 @@
+import Server
+
+// Placeholder entry point; replaced by the CLI.
+print("passkeyd")

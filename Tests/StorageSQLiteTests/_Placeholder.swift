@@ -1,0 +1,3 @@
+import Testing
+
+// Placeholder; replaced by the module's first test file.
