@@ -1,0 +1,73 @@
+import Crypto
+import Foundation
+
+/// One OAuth client (an app): which grants it may use and which origins its ceremonies come from.
+public struct ClientConfiguration: Sendable, Equatable {
+    /// The iOS app, for the associated-domains file and the `https://<rpId>` origin.
+    public struct IOSApp: Sendable, Equatable {
+        public var teamID: String
+        public var bundleIdentifier: String
+        /// `TEAMID.bundle.id`, as `webcredentials.apps` lists it.
+        public var appID: String { "\(teamID).\(bundleIdentifier)" }
+    }
+
+    /// The Android app, for assetlinks.json and the `android:apk-key-hash:` origin.
+    public struct AndroidApp: Sendable, Equatable {
+        public var packageName: String
+        /// SHA-256 fingerprints of the signing certificates, colon-separated upper-case hex.
+        public var sha256CertFingerprints: [String]
+    }
+
+    /// When a refresh token is issued.
+    public enum RefreshTokenIssuance: String, Sendable, Equatable {
+        /// Only when the `offline_access` scope is requested (OIDC Core §11).
+        case offlineAccess = "offline_access"
+        /// On every successful login.
+        case always
+        /// Never.
+        case never
+    }
+
+    public var clientID: String
+    public var name: String
+    public var grantTypes: [String]
+    public var webOrigins: [String]
+    public var refreshTokens: RefreshTokenIssuance
+    public var ios: IOSApp?
+    public var android: AndroidApp?
+
+    /// The grant type of Auth0's native passkey flow.
+    public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
+
+    /// Whether the client may use `grant` (RFC 6749 §5.2 `unauthorized_client` otherwise).
+    public func allows(grant: String) -> Bool { grantTypes.contains(grant) }
+
+    /// The origins a ceremony of this client may come from: its web origins, `https://<rpID>` for an
+    /// iOS app (WebAuthn L3 §5.1.2: platform apps on Apple devices report the RP's origin), and
+    /// `android:apk-key-hash:<base64url SHA-256 of the signing certificate>` for each Android
+    /// fingerprint (the origin Android's Credential Manager reports for a native app).
+    public func acceptedOrigins(rpID: String, sharedWebOrigins: [String]) -> [String] {
+        var origins = sharedWebOrigins + webOrigins
+        if ios != nil { origins.append("https://\(rpID)") }
+        for fingerprint in android?.sha256CertFingerprints ?? [] {
+            if let bytes = Self.fingerprintBytes(fingerprint) {
+                origins.append("android:apk-key-hash:\(Base64URL.encode(bytes))")
+            }
+        }
+        var seen = Set<String>()
+        return origins.filter { seen.insert($0).inserted }
+    }
+
+    /// Decodes `AA:BB:…` (32 colon-separated hex bytes) into bytes; `nil` if malformed.
+    public static func fingerprintBytes(_ fingerprint: String) -> [UInt8]? {
+        let parts = fingerprint.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for part in parts {
+            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The `PASSKEYD_…` environment variables: one per setting of the configuration file, named after its path
+/// (`relying_party.id` → `PASSKEYD_RELYING_PARTY_ID`). Lists and objects (`web_origins`, `clients`, `realms`)
+/// take JSON text. An unknown `PASSKEYD_` variable stops the start, so a typo is never silently ignored.
+public enum EnvironmentOverrides {
+    enum Kind { case string, integer, boolean, json }
+
+    struct Setting {
+        let path: [String]
+        let kind: Kind
+        var variable: String { "PASSKEYD_" + path.joined(separator: "_").uppercased() }
+    }
+
+    /// Every overridable setting.
+    static let settings: [Setting] = [
+        Setting(path: ["listen", "host"], kind: .string),
+        Setting(path: ["listen", "port"], kind: .integer),
+        Setting(path: ["issuer"], kind: .string),
+        Setting(path: ["relying_party", "id"], kind: .string),
+        Setting(path: ["relying_party", "name"], kind: .string),
+        Setting(path: ["web_origins"], kind: .json),
+        Setting(path: ["data_directory"], kind: .string),
+        Setting(path: ["database", "url"], kind: .string),
+        Setting(path: ["database", "synchronous"], kind: .string),
+        Setting(path: ["http", "max_body_bytes"], kind: .integer),
+        Setting(path: ["http", "connection_timeout_seconds"], kind: .integer),
+        Setting(path: ["http", "connection_limit"], kind: .integer),
+        Setting(path: ["http", "request_deadline_seconds"], kind: .integer),
+        Setting(path: ["http", "threads"], kind: .integer),
+        Setting(path: ["http", "shutdown_grace_seconds"], kind: .integer),
+        Setting(path: ["http", "tls_certificate_file"], kind: .string),
+        Setting(path: ["http", "tls_key_file"], kind: .string),
+        Setting(path: ["tokens", "access_token_lifetime_seconds"], kind: .integer),
+        Setting(path: ["tokens", "id_token_lifetime_seconds"], kind: .integer),
+        Setting(path: ["tokens", "refresh_token_idle_lifetime_seconds"], kind: .integer),
+        Setting(path: ["tokens", "refresh_token_absolute_lifetime_seconds"], kind: .integer),
+        Setting(path: ["tokens", "action_token_lifetime_seconds"], kind: .integer),
+        Setting(path: ["passkeys", "challenge_timeout_ms"], kind: .integer),
+        Setting(path: ["passkeys", "user_verification"], kind: .string),
+        Setting(path: ["device_keys", "challenge_lifetime_seconds"], kind: .integer),
+        Setting(path: ["device_keys", "max_failed_attempts"], kind: .integer),
+        Setting(path: ["rate_limit", "requests_per_minute"], kind: .integer),
+        Setting(path: ["clients"], kind: .json),
+        Setting(path: ["realms"], kind: .json),
+    ]
+
+    /// Variables that are not settings but are still ours.
+    static let otherVariables: Set<String> = ["PASSKEYD_CONFIG", "PASSKEYD_LOG_LEVEL"]
+
+    /// The names of every variable, for the README and `--help`.
+    public static var variableNames: [String] { settings.map(\.variable) }
+
+    static func apply(_ environment: [String: String], to document: inout [String: Any]) throws(ConfigurationError) {
+        let known = Dictionary(uniqueKeysWithValues: settings.map { ($0.variable, $0) })
+        for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("PASSKEYD_") {
+            if otherVariables.contains(name) { continue }
+            guard let setting = known[name] else {
+                throw ConfigurationError(field: name, reason: "is not a known setting")
+            }
+            set(&document, path: setting.path, value: try parse(text, kind: setting.kind, variable: name))
+        }
+    }
+
+    private static func parse(_ text: String, kind: Kind, variable: String) throws(ConfigurationError) -> Any {
+        switch kind {
+        case .string:
+            return text
+        case .integer:
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw ConfigurationError(field: variable, reason: "must be an integer, got \"\(text)\"")
+            }
+            return value
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw ConfigurationError(field: variable, reason: "must be true or false, got \"\(text)\"")
+            }
+        case .json:
+            guard let data = text.data(using: .utf8),
+                let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            else { throw ConfigurationError(field: variable, reason: "must be JSON text") }
+            return value
+        }
+    }
+
+    /// Sets `value` at `path`, creating intermediate objects.
+    static func set(_ document: inout [String: Any], path: [String], value: Any) {
+        guard let head = path.first else { return }
+        if path.count == 1 {
+            document[head] = value
+            return
+        }
+        var child = document[head] as? [String: Any] ?? [:]
+        set(&child, path: Array(path.dropFirst()), value: value)
+        document[head] = child
+    }
+}

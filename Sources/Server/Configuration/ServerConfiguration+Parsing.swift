@@ -1,0 +1,147 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// The grant types passkeyd implements.
+    static let knownGrantTypes: Set<String> = [ClientConfiguration.webAuthnGrant, "refresh_token"]
+
+    /// Reads and validates a configuration document (the JSON object of `Config/passkeyd.json`, after
+    /// environment overrides). Every problem is reported with the dotted path of its field.
+    init(document: [String: Any]) throws(ConfigurationError) {
+        let root = ConfigObject(document, path: "")
+
+        let listenObject = try root.object("listen") ?? ConfigObject([:], path: "listen")
+        listen = Listen(
+            host: try listenObject.string("host", default: "127.0.0.1"),
+            port: try listenObject.int("port", default: 8080, range: 0...65535)
+        )
+        try listenObject.rejectUnknownKeys()
+        guard !listen.host.isEmpty else { throw listenObject.error("host", "must not be empty") }
+
+        issuer = try root.string("issuer")
+        try Self.validateIssuer(issuer, root: root)
+
+        guard let rpObject = try root.object("relying_party") else {
+            throw ConfigurationError(field: "relying_party", reason: "is required")
+        }
+        relyingParty = RelyingParty(id: try rpObject.string("id"), name: try rpObject.string("name"))
+        try rpObject.rejectUnknownKeys()
+        guard OriginRules.isValidRPID(relyingParty.id) else {
+            throw rpObject.error("id", "must be a lower-case domain name without scheme or port, got \"\(relyingParty.id)\"")
+        }
+
+        webOrigins = try root.stringArray("web_origins")
+        try OriginRules.validate(webOrigins, rpID: relyingParty.id, field: "web_origins")
+
+        dataDirectory = try root.string("data_directory", default: "./data")
+        guard !dataDirectory.isEmpty else { throw root.error("data_directory", "must not be empty") }
+
+        let databaseObject = try root.object("database") ?? ConfigObject([:], path: "database")
+        let synchronousText = try databaseObject.string("synchronous", default: "full")
+        guard let synchronous = Synchronous(rawValue: synchronousText) else {
+            throw databaseObject.error("synchronous", "must be \"full\" or \"normal\", got \"\(synchronousText)\"")
+        }
+        database = Database(url: try databaseObject.string("url", default: "sqlite:passkeyd.sqlite"), synchronous: synchronous)
+        try databaseObject.rejectUnknownKeys()
+        if database.url.hasPrefix("postgres://") || database.url.hasPrefix("postgresql://") {
+            throw databaseObject.error("url", "the PostgreSQL driver is not available in this release; use sqlite:FILE")
+        }
+        guard database.url.hasPrefix("sqlite:"), database.url.count > "sqlite:".count else {
+            throw databaseObject.error("url", "must be sqlite:FILE, got \"\(database.url)\"")
+        }
+
+        http = try Self.readHTTP(try root.object("http") ?? ConfigObject([:], path: "http"))
+        tokens = try Self.readTokens(try root.object("tokens") ?? ConfigObject([:], path: "tokens"))
+
+        let passkeyObject = try root.object("passkeys") ?? ConfigObject([:], path: "passkeys")
+        passkeys = PasskeySettings(
+            challengeTimeoutMilliseconds: try passkeyObject.int("challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
+            userVerification: try passkeyObject.string("user_verification", default: "required")
+        )
+        guard ["required", "preferred", "discouraged"].contains(passkeys.userVerification) else {
+            throw passkeyObject.error("user_verification", "must be required, preferred or discouraged")
+        }
+        try passkeyObject.rejectUnknownKeys()
+
+        let deviceObject = try root.object("device_keys") ?? ConfigObject([:], path: "device_keys")
+        deviceKeys = DeviceKeySettings(
+            challengeLifetimeSeconds: try deviceObject.int("challenge_lifetime_seconds", default: 120, range: 10...600),
+            maxFailedAttempts: try deviceObject.int("max_failed_attempts", default: 3, range: 1...20)
+        )
+        try deviceObject.rejectUnknownKeys()
+
+        let rateObject = try root.object("rate_limit") ?? ConfigObject([:], path: "rate_limit")
+        rateLimitPerMinute = try rateObject.int("requests_per_minute", default: 600, range: 0...1_000_000)
+        try rateObject.rejectUnknownKeys()
+
+        let rpID = relyingParty.id
+        var clients: [ClientConfiguration] = []
+        for object in try root.objectArray("clients") { clients.append(try Self.readClient(object, rpID: rpID)) }
+        self.clients = clients
+        var clientIDs = Set<String>()
+        for (index, client) in clients.enumerated() where !clientIDs.insert(client.clientID).inserted {
+            throw ConfigurationError(field: "clients[\(index)].client_id", reason: "\"\(client.clientID)\" is defined twice")
+        }
+
+        var realms: [RealmConfiguration] = []
+        for object in try root.objectArray("realms") { realms.append(try Self.readRealm(object)) }
+        self.realms = realms
+        guard !realms.isEmpty else { throw root.error("realms", "at least one realm is required") }
+        var realmNames = Set<String>()
+        for (index, realm) in realms.enumerated() where !realmNames.insert(realm.name).inserted {
+            throw ConfigurationError(field: "realms[\(index)].name", reason: "\"\(realm.name)\" is defined twice")
+        }
+        guard realms.filter(\.isDefault).count <= 1 else {
+            throw root.error("realms", "at most one realm may be the default")
+        }
+        try root.rejectUnknownKeys()
+    }
+
+    private static func validateIssuer(_ issuer: String, root: ConfigObject) throws(ConfigurationError) {
+        // OIDC Discovery §3 / RFC 8414 §2: an https URL with no query or fragment. Plain http is
+        // accepted for loopback hosts only, for local development.
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host, !host.isEmpty,
+            url.query == nil, url.fragment == nil
+        else { throw root.error("issuer", "must be an absolute URL with no query or fragment") }
+        let loopback = ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host)
+        guard scheme == "https" || (scheme == "http" && loopback) else {
+            throw root.error("issuer", "must use https (http is accepted for localhost only)")
+        }
+    }
+
+    private static func readHTTP(_ object: ConfigObject) throws(ConfigurationError) -> HTTPSettings {
+        let settings = HTTPSettings(
+            maxBodyBytes: try object.int("max_body_bytes", default: 65_536, range: 1_024...16_777_216),
+            connectionTimeoutSeconds: try object.int("connection_timeout_seconds", default: 30, range: 1...3_600),
+            connectionLimit: try object.int("connection_limit", default: 1_024, range: 1...65_536),
+            requestDeadlineSeconds: try object.int("request_deadline_seconds", default: 30, range: 1...600),
+            threads: try object.int("threads", default: 2, range: 1...256),
+            shutdownGraceSeconds: try object.int("shutdown_grace_seconds", default: 10, range: 0...600),
+            tlsCertificateFile: try object.optionalString("tls_certificate_file"),
+            tlsKeyFile: try object.optionalString("tls_key_file")
+        )
+        guard (settings.tlsCertificateFile == nil) == (settings.tlsKeyFile == nil) else {
+            throw object.error("tls_certificate_file", "tls_certificate_file and tls_key_file go together")
+        }
+        try object.rejectUnknownKeys()
+        return settings
+    }
+
+    private static func readTokens(_ object: ConfigObject) throws(ConfigurationError) -> TokenSettings {
+        let settings = TokenSettings(
+            accessTokenLifetime: try object.int("access_token_lifetime_seconds", default: 3_600, range: 60...86_400),
+            idTokenLifetime: try object.int("id_token_lifetime_seconds", default: 3_600, range: 60...86_400),
+            refreshTokenIdleLifetime: try object.int(
+                "refresh_token_idle_lifetime_seconds", default: 1_209_600, range: 60...31_536_000),
+            refreshTokenAbsoluteLifetime: try object.int(
+                "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
+            // The action token buys one sensitive action: at most five minutes (issue #5).
+            actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300)
+        )
+        guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
+            throw object.error(
+                "refresh_token_idle_lifetime_seconds", "must not exceed refresh_token_absolute_lifetime_seconds")
+        }
+        try object.rejectUnknownKeys()
+        return settings
+    }
+}

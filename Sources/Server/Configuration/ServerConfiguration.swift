@@ -1,0 +1,101 @@
+import Foundation
+
+/// Everything passkeyd needs to start, validated. Built by `ConfigurationLoader` from
+/// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Where the HTTP listener binds.
+    public struct Listen: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+    }
+
+    /// The WebAuthn relying party (WebAuthn L3 §5.4.2 `PublicKeyCredentialRpEntity`).
+    public struct RelyingParty: Sendable, Equatable {
+        /// The RP ID: a registrable domain suffix of the origins' hosts (WebAuthn L3 §5.1.2 / §6.1).
+        public var id: String
+        public var name: String
+    }
+
+    /// SQLite's `synchronous` pragma, the durability trade-off of the embedded database.
+    public enum Synchronous: String, Sendable, Equatable, CaseIterable {
+        /// One fsync per commit: a committed challenge consumption survives power loss.
+        case full
+        /// WAL without fsync per commit: faster, but the last commits can be lost on power loss,
+        /// which can re-enable a replay of a consumed challenge or refresh token.
+        case normal
+    }
+
+    /// Which database the server uses.
+    public struct Database: Sendable, Equatable {
+        /// `sqlite:FILE` (relative to the data directory unless absolute) or `postgres://…`.
+        public var url: String
+        public var synchronous: Synchronous
+    }
+
+    /// HTTP listener limits.
+    public struct HTTPSettings: Sendable, Equatable {
+        public var maxBodyBytes: Int
+        public var connectionTimeoutSeconds: Int
+        public var connectionLimit: Int
+        public var requestDeadlineSeconds: Int
+        public var threads: Int
+        public var shutdownGraceSeconds: Int
+        /// PEM files for HTTPS; `nil` serves plain HTTP (the documented default behind a proxy).
+        public var tlsCertificateFile: String?
+        public var tlsKeyFile: String?
+    }
+
+    /// Token lifetimes, in seconds.
+    public struct TokenSettings: Sendable, Equatable {
+        public var accessTokenLifetime: Int
+        public var idTokenLifetime: Int
+        public var refreshTokenIdleLifetime: Int
+        public var refreshTokenAbsoluteLifetime: Int
+        public var actionTokenLifetime: Int
+    }
+
+    /// WebAuthn ceremony settings.
+    public struct PasskeySettings: Sendable, Equatable {
+        /// `timeout` of the creation/request options, in milliseconds, and the auth session's lifetime.
+        public var challengeTimeoutMilliseconds: Int
+        /// `required`, `preferred` or `discouraged` (WebAuthn L3 §5.8.6).
+        public var userVerification: String
+    }
+
+    /// App-bound device key settings.
+    public struct DeviceKeySettings: Sendable, Equatable {
+        public var challengeLifetimeSeconds: Int
+        public var maxFailedAttempts: Int
+    }
+
+    public var listen: Listen
+    /// The token issuer (`iss`), an absolute URL; the discovery document is served under it.
+    public var issuer: String
+    public var relyingParty: RelyingParty
+    /// Web origins accepted for every client, besides each client's own.
+    public var webOrigins: [String]
+    /// Where the database file and the signing keys live.
+    public var dataDirectory: String
+    public var database: Database
+    public var http: HTTPSettings
+    public var tokens: TokenSettings
+    public var passkeys: PasskeySettings
+    public var deviceKeys: DeviceKeySettings
+    /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
+    public var rateLimitPerMinute: Int
+    public var clients: [ClientConfiguration]
+    public var realms: [RealmConfiguration]
+
+    /// The realm used by requests that name none.
+    public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }
+
+    /// The client with this id, if configured.
+    public func client(id: String) -> ClientConfiguration? { clients.first { $0.clientID == id } }
+
+    /// The SQLite database file, when the database is SQLite.
+    public var sqliteFile: String? {
+        guard database.url.hasPrefix("sqlite:") else { return nil }
+        let file = String(database.url.dropFirst("sqlite:".count))
+        return file.hasPrefix("/") ? file : (dataDirectory as NSString).appendingPathComponent(file)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import Server
+
+/// The repository root, found from this file's path (Tests/ServerTests/Configuration/…).
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+/// A minimal valid document; tests change one thing in it.
+private func minimalDocument() -> [String: Any] {
+    [
+        "issuer": "https://auth.example.com/",
+        "relying_party": ["id": "example.com", "name": "Example"],
+        "realms": [["name": "main", "identifiers": ["email": "required"]]],
+    ]
+}
+
+private func load(_ document: [String: Any], environment: [String: String] = [:], flags: ConfigurationLoader.Flags = .init())
+    throws(ConfigurationError) -> ServerConfiguration
+{
+    let data = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
+    return try ConfigurationLoader.load(data: data, source: "test.json", environment: environment, flags: flags)
+}
+
+/// Loads `document` expecting failure and returns the error.
+private func failure(_ document: [String: Any], environment: [String: String] = [:]) -> ConfigurationError? {
+    do {
+        _ = try load(document, environment: environment)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Configuration loading")
+struct ConfigurationLoaderTests {
+    @Test("the shipped Config/passkeyd.json is valid and uses SQLite in the data directory")
+    func shippedDefault() throws {
+        let path = repositoryRoot.appendingPathComponent("Config/passkeyd.json").path
+        let configuration = try ConfigurationLoader.load(path: path, environment: [:])
+        #expect(configuration.listen.port == 8080)
+        #expect(configuration.relyingParty.id == "localhost")
+        #expect(configuration.database.synchronous == .full)
+        #expect(configuration.sqliteFile == "./data/passkeyd.sqlite")
+        #expect(configuration.defaultRealm?.name == "Username-Password-Authentication")
+        #expect(configuration.clients.first?.ios?.appID == "ABCDE12345.com.example.passkeyd-demo")
+    }
+
+    @Test("defaults apply to settings the file leaves out")
+    func defaults() throws {
+        let configuration = try load(minimalDocument())
+        #expect(configuration.listen.host == "127.0.0.1")
+        #expect(configuration.http.maxBodyBytes == 65_536)
+        #expect(configuration.passkeys.challengeTimeoutMilliseconds == 60_000)
+        #expect(configuration.tokens.actionTokenLifetime == 300)
+        #expect(configuration.deviceKeys.maxFailedAttempts == 3)
+    }
+
+    @Test("environment variables override the file, flags override both")
+    func overrides() throws {
+        let environment = [
+            "PASSKEYD_LISTEN_PORT": "9000", "PASSKEYD_RELYING_PARTY_NAME": "Renamed",
+            "PASSKEYD_DATABASE_SYNCHRONOUS": "normal", "PASSKEYD_WEB_ORIGINS": #"["https://login.example.com"]"#,
+            "PASSKEYD_CONFIG": "ignored-here",
+        ]
+        let fromEnvironment = try load(minimalDocument(), environment: environment)
+        #expect(fromEnvironment.listen.port == 9000)
+        #expect(fromEnvironment.relyingParty.name == "Renamed")
+        #expect(fromEnvironment.database.synchronous == .normal)
+        #expect(fromEnvironment.webOrigins == ["https://login.example.com"])
+        let fromFlags = try load(minimalDocument(), environment: environment, flags: .init(port: 7000, dataDirectory: "/tmp/x"))
+        #expect(fromFlags.listen.port == 7000)
+        #expect(fromFlags.dataDirectory == "/tmp/x")
+    }
+
+    @Test("every documented environment variable maps to a setting the parser reads")
+    func everyVariableIsKnown() throws {
+        // Setting each variable to a bad value must produce an error naming that variable's setting, which
+        // proves the variable reaches the parser rather than being dropped.
+        let badValues: [String: String] = ["PASSKEYD_LISTEN_PORT": "70000", "PASSKEYD_ISSUER": "ftp://x"]
+        for (name, value) in badValues {
+            let error = failure(minimalDocument(), environment: [name: value])
+            #expect(error != nil, "\(name)")
+        }
+        #expect(EnvironmentOverrides.variableNames.contains("PASSKEYD_RELYING_PARTY_ID"))
+    }
+
+    @Test("errors name the field and the reason", arguments: [
+        ("listen.port", #"{"listen": {"port": 70000}}"#),
+        ("listen.port", #"{"listen": {"port": "80"}}"#),
+        ("issuer", #"{"issuer": "http://auth.example.com/"}"#),
+        ("issuer", #"{"issuer": "https://auth.example.com/?a=b"}"#),
+        ("relying_party.id", #"{"relying_party": {"id": "https://example.com", "name": "x"}}"#),
+        ("web_origins[0]", #"{"web_origins": ["https://evil.test"]}"#),
+        ("web_origins[0]", #"{"web_origins": ["http://example.com"]}"#),
+        ("web_origins[0]", #"{"web_origins": ["https://example.com/path"]}"#),
+        ("database.synchronous", #"{"database": {"synchronous": "off"}}"#),
+        ("database.url", #"{"database": {"url": "postgres://db/passkeyd"}}"#),
+        ("database.url", #"{"database": {"url": "mysql://db"}}"#),
+        ("http.max_body_bytes", #"{"http": {"max_body_bytes": 10}}"#),
+        ("http.tls_certificate_file", #"{"http": {"tls_certificate_file": "/x.pem"}}"#),
+        ("tokens.action_token_lifetime_seconds", #"{"tokens": {"action_token_lifetime_seconds": 3600}}"#),
+        ("passkeys.user_verification", #"{"passkeys": {"user_verification": "always"}}"#),
+        ("clients[0].client_id", #"{"clients": [{"client_id": ""}]}"#),
+        ("clients[0].grant_types[0]", #"{"clients": [{"client_id": "a", "grant_types": ["password"]}]}"#),
+        ("clients[0].mobile.ios.team_id", #"{"clients": [{"client_id": "a", "mobile": {"ios": {"team_id": "abc", "app_bundle_identifier": "x"}}}]}"#),
+        ("clients[0].mobile.android.sha256_cert_fingerprints[0]", #"{"clients": [{"client_id": "a", "mobile": {"android": {"app_package_name": "x", "sha256_cert_fingerprints": ["AB:CD"]}}}]}"#),
+        ("clients[1].client_id", #"{"clients": [{"client_id": "a"}, {"client_id": "a"}]}"#),
+        ("realms", #"{"realms": []}"#),
+        ("realms[0].identifiers", #"{"realms": [{"name": "r", "identifiers": {"email": "off"}}]}"#),
+        ("realms[0].identifiers.email", #"{"realms": [{"name": "r", "identifiers": {"email": "sometimes"}}]}"#),
+        ("lisen", #"{"lisen": {"port": 1}}"#),
+        ("http.thread", #"{"http": {"thread": 1}}"#),
+    ])
+    func fieldErrors(field: String, change: String) throws {
+        // The change is JSON text: top-level members replace those of the minimal document.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(change.utf8)) as? [String: Any])
+        var document = minimalDocument()
+        for (key, value) in object { document[key] = value }
+        let error = failure(document)
+        #expect(error?.field == field, "got \(String(describing: error))")
+        #expect(error?.reason.isEmpty == false)
+    }
+
+    @Test("an unknown PASSKEYD_ variable stops the start")
+    func unknownVariable() {
+        let error = failure(minimalDocument(), environment: ["PASSKEYD_LISTEN_PROT": "1"])
+        #expect(error?.field == "PASSKEYD_LISTEN_PROT")
+    }
+
+    @Test("a malformed environment value names the variable")
+    func malformedVariable() {
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_LISTEN_PORT": "eighty"])?.field == "PASSKEYD_LISTEN_PORT")
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_CLIENTS": "[oops"])?.field == "PASSKEYD_CLIENTS")
+    }
+
+    @Test("a missing or unreadable file and non-JSON content are reported")
+    func unreadableFile() {
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(path: "/nonexistent/passkeyd.json", environment: [:])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(data: Data("not json".utf8), source: "x", environment: [:])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(data: Data("[1]".utf8), source: "x", environment: [:])
+        }
+    }
+}

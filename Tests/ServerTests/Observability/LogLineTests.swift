@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@testable import Server
+
+@Suite("Log lines")
+struct LogLineTests {
+    @Test("control characters, quotes and line separators cannot split or forge a line")
+    func escaping() throws {
+        var line = LogLine(time: Date(timeIntervalSince1970: 0), level: "info", message: "request")
+        line.add("path", "/a\n{\"forged\":1}\u{1b}[31m\u{2028}")
+        line.add("status", 200)
+        let rendered = line.rendered
+        #expect(rendered.filter { $0 == "\n" }.count == 1)
+        #expect(rendered.hasSuffix("}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(rendered.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == "/a\n{\"forged\":1}\u{1b}[31m\u{2028}")
+        #expect(object["time"] as? String == "1970-01-01T00:00:00.000Z")
+        #expect(!rendered.contains("\u{1b}"))
+    }
+}
