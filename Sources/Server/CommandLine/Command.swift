@@ -1,0 +1,115 @@
+/// What the `passkeyd` binary was asked to do, parsed from its arguments.
+public enum Command: Sendable, Equatable {
+    /// Run the server.
+    case serve(configPath: String?, flags: ConfigurationLoader.Flags)
+    /// Verify recorded ceremonies (`--bench`: measure instead).
+    case replay(paths: [String], bench: Bool, seconds: Double)
+    /// Add a new token-signing key.
+    case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags)
+    /// Print the version.
+    case version
+    /// Print the usage text.
+    case help
+
+    /// Why the arguments could not be understood.
+    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The version printed by `passkeyd version`.
+    public static let versionString = "0.1.0"
+
+    /// The usage text printed by `passkeyd --help`.
+    public static let usage = """
+        passkeyd — WebAuthn / passkey relying-party server
+
+        USAGE
+          passkeyd serve [--config FILE] [--host HOST] [--port N] [--data-dir DIR]
+              Run the server. The configuration is read from FILE (default: $PASSKEYD_CONFIG or
+              Config/passkeyd.json); PASSKEYD_… environment variables override it, flags override both.
+          passkeyd replay [--bench [--seconds N]] PATH...
+              Verify recorded ceremonies (.json files, .jsonl files, or folders of them); prints one line per
+              ceremony and a closing "N passed, M failed" line; exits 1 if any failed.
+          passkeyd keys rotate [--config FILE] [--data-dir DIR]
+              Add a new token-signing key; it signs from then on, older keys stay published until their
+              tokens have expired.
+          passkeyd version
+          passkeyd --help
+
+        SIGNALS
+          SIGTERM, SIGINT: stop accepting connections, finish requests in flight, close the database, exit 0.
+        """
+
+    /// Parses the arguments after the program name.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let verb = arguments.first else { return .help }
+        var rest = Array(arguments.dropFirst())
+        switch verb {
+        case "serve":
+            let (config, flags) = try parseServerFlags(&rest)
+            try expectEmpty(rest)
+            return .serve(configPath: config, flags: flags)
+        case "replay":
+            var bench = false
+            var seconds = 3.0
+            var paths: [String] = []
+            while let argument = rest.first {
+                rest.removeFirst()
+                switch argument {
+                case "--bench": bench = true
+                case "--seconds":
+                    guard let text = rest.first, let value = Double(text), value > 0, value <= 3600 else {
+                        throw UsageError(message: "--seconds needs a number of seconds between 0 and 3600")
+                    }
+                    rest.removeFirst()
+                    seconds = value
+                case _ where argument.hasPrefix("--"):
+                    throw UsageError(message: "unknown option \(argument) for replay")
+                default: paths.append(argument)
+                }
+            }
+            guard !paths.isEmpty else { throw UsageError(message: "replay needs at least one PATH") }
+            return .replay(paths: paths, bench: bench, seconds: seconds)
+        case "keys":
+            guard rest.first == "rotate" else { throw UsageError(message: "usage: passkeyd keys rotate [--config FILE]") }
+            rest.removeFirst()
+            let (config, flags) = try parseServerFlags(&rest)
+            try expectEmpty(rest)
+            return .rotateKeys(configPath: config, flags: flags)
+        case "version", "--version":
+            try expectEmpty(rest)
+            return .version
+        case "help", "--help", "-h":
+            return .help
+        default:
+            throw UsageError(message: "unknown command \"\(verb)\"; see passkeyd --help")
+        }
+    }
+
+    private static func parseServerFlags(_ rest: inout [String]) throws(UsageError) -> (String?, ConfigurationLoader.Flags) {
+        var config: String?
+        var flags = ConfigurationLoader.Flags()
+        while let argument = rest.first, argument.hasPrefix("--") {
+            rest.removeFirst()
+            guard let value = rest.first else { throw UsageError(message: "\(argument) needs a value") }
+            rest.removeFirst()
+            switch argument {
+            case "--config": config = value
+            case "--host": flags.host = value
+            case "--data-dir": flags.dataDirectory = value
+            case "--port":
+                guard let port = Int(value), (0...65535).contains(port) else {
+                    throw UsageError(message: "--port must be a number from 0 to 65535")
+                }
+                flags.port = port
+            default: throw UsageError(message: "unknown option \(argument)")
+            }
+        }
+        return (config, flags)
+    }
+
+    private static func expectEmpty(_ rest: [String]) throws(UsageError) {
+        if let extra = rest.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+    }
+}

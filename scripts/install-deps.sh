@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages passkeyd builds, tests or benchmarks with, when they are missing.
+# Usage: scripts/install-deps.sh [build|test|bench]   (each level includes the previous one)
+# Runs `apt-get update` at most once, and only when something is missing. Needs root (or sudo).
+set -euo pipefail
+level="${1:-build}"
+packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev libpq-dev)
+case "$level" in
+  build) ;;
+  test) packages+=(python3 python3-venv openssl) ;;
+  bench) packages+=(python3 python3-venv openssl wrk) ;;
+  *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
+esac
+missing=()
+for package in "${packages[@]}"; do
+  # A package counts as present when dpkg says it is installed ("ii").
+  if ! dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null | grep -q '^ii'; then
+    missing+=("$package")
+  fi
+done
+# python3 may come from elsewhere (pyenv); then the Debian package is not needed.
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import venv' 2>/dev/null; then
+  filtered=()
+  for package in "${missing[@]}"; do
+    case "$package" in python3|python3-venv) ;; *) filtered+=("$package") ;; esac
+  done
+  missing=("${filtered[@]+"${filtered[@]}"}")
+fi
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${missing[@]}" >/dev/null

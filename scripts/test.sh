@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs every test of passkeyd: the Swift test suites (compiler warnings are errors), then the checks that
+# use independent tools. Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+swift build --build-tests -Xswiftc -warnings-as-errors
+mkdir -p build
+swift test --skip-build 2>&1 | tee build/swift-test.log
