@@ -2,10 +2,81 @@
 #define PASSKEYD_CMICROHTTPD_SHIM_H
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
 #include <microhttpd.h>
-// Wrappers for what Swift cannot import from libmicrohttpd (variadic MHD_start_daemon, enum
-// constants declared through macros) are added here by the HTTP module's owner.
+// Wrappers for what Swift cannot import from libmicrohttpd: the variadic MHD_start_daemon,
+// MHD_get_daemon_info and MHD_get_connection_info, and MHD_create_response_from_buffer whose
+// MHD_ResponseMemoryMode enum is declared through the _MHD_FIXED_ENUM macro.
+
+/// Why: MHD_start_daemon is variadic (options as MHD_OPTION_* pairs); Swift cannot call C varargs.
+/// Options with a zero/NULL value are left out so MHD keeps its own default.
+static inline struct MHD_Daemon *CMicroHTTPD_start(
+    unsigned int flags, uint16_t port, const struct sockaddr *address,
+    MHD_AccessHandlerCallback handler, void *handler_cls,
+    MHD_RequestCompletedCallback completed, void *completed_cls,
+    unsigned int connection_limit, unsigned int connection_timeout_seconds,
+    unsigned int thread_pool_size, size_t connection_memory_limit,
+    const char *tls_certificate_pem, const char *tls_key_pem)
+{
+    struct MHD_OptionItem options[8];
+    unsigned int count = 0;
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout_seconds, NULL };
+    if (thread_pool_size > 1) {
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL };
+    }
+    if (connection_memory_limit > 0) {
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL };
+    }
+    if (tls_certificate_pem != NULL && tls_key_pem != NULL) {
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_certificate_pem };
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem };
+    }
+    options[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// Why: MHD_get_daemon_info is variadic; returns the bound port (0 when unknown).
+static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// Why: MHD_get_connection_info is variadic; formats the peer address into `buffer`
+/// (NUL-terminated, at least INET6_ADDRSTRLEN bytes) and returns its length, or 0 when unknown.
+static inline size_t CMicroHTTPD_client_address(struct MHD_Connection *connection, char *buffer, size_t capacity)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL || capacity < INET6_ADDRSTRLEN) {
+        return 0;
+    }
+    const struct sockaddr *address = info->client_addr;
+    const char *text = NULL;
+    if (address->sa_family == AF_INET) {
+        text = inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)capacity);
+    } else if (address->sa_family == AF_INET6) {
+        text = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)capacity);
+    }
+    return text == NULL ? 0 : strlen(buffer);
+}
+
+/// Why: MHD_create_response_from_buffer's MHD_RESPMEM_MUST_COPY constant does not import (fixed-enum
+/// macro). MHD copies `length` bytes, so the Swift buffer need not outlive the call.
+static inline struct MHD_Response *CMicroHTTPD_response_copying(const void *bytes, size_t length)
+{
+    return MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
 #endif

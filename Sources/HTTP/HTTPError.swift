@@ -1,0 +1,62 @@
+/// The one error type of the HTTP module: a stable `code` for clients and a `reason` for logs.
+///
+/// Equality compares codes only, so tests and callers match on what went wrong, not on wording.
+public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable error code; other files add codes in extensions.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable textual form.
+        public let rawValue: String
+
+        /// Creates a code from its textual form.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The textual form.
+        public var description: String { rawValue }
+    }
+
+    /// What went wrong, stable across releases.
+    public let code: Code
+    /// A human-readable explanation for logs; never sent to clients.
+    public let reason: String
+    /// The source file that threw.
+    public let file: String
+    /// The source line that threw.
+    public let line: Int
+
+    /// Creates an error, capturing the throw site.
+    public init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.reason = reason
+        self.file = file
+        self.line = line
+    }
+
+    /// Errors are equal when their codes are equal.
+    public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool {
+        lhs.code == rhs.code
+    }
+
+    /// `code: reason (file:line)`, for logs.
+    public var description: String {
+        "\(code.rawValue): \(reason) (\(file):\(line))"
+    }
+}
+
+extension HTTPError.Code {
+    /// The body is not well-formed JSON (RFC 8259 / RFC 7493), or does not have the expected shape.
+    public static let malformedJSON = Self(rawValue: "malformed_json")
+    /// The body is not well-formed `application/x-www-form-urlencoded`, or repeats a parameter.
+    public static let malformedForm = Self(rawValue: "malformed_form")
+    /// The request's `Content-Type` is missing or not one this endpoint accepts.
+    public static let unsupportedMediaType = Self(rawValue: "unsupported_media_type")
+    /// The request body exceeds the configured limit.
+    public static let bodyTooLarge = Self(rawValue: "body_too_large")
+    /// A server configuration value is unusable (address, TLS files, limits).
+    public static let invalidConfiguration = Self(rawValue: "invalid_configuration")
+    /// libmicrohttpd refused to start (port in use, TLS setup failure, …).
+    public static let startFailed = Self(rawValue: "start_failed")
+    /// `start()` was called on a server that is running or was shut down.
+    public static let invalidState = Self(rawValue: "invalid_state")
+}

@@ -1,0 +1,83 @@
+/// Maps `(method, path)` to handlers. Patterns have literal segments and `{name}` parameters.
+///
+/// - No route matches the path: 404 `{"error":"not_found",…}`.
+/// - A route matches the path but not the method: 405 with `Allow` listing the methods (RFC 9110 §15.5.6).
+/// - `HEAD` runs the `GET` handler when no `HEAD` handler exists (RFC 9110 §9.3.2); the daemon drops the body.
+/// - Among routes matching a path, the most specific wins (a literal segment beats a parameter).
+public struct Router: Responder {
+    /// A request handler.
+    public typealias Handler = @Sendable (Request) async -> Response
+
+    private struct Route: Sendable {
+        let pattern: RoutePattern
+        var handlers: [HTTPMethod: Handler]
+    }
+
+    private var routes: [Route] = []
+
+    /// An empty router.
+    public init() {}
+
+    /// Registers `handler` for `method` on `pattern` (e.g. `/device-keys/{key_id}`).
+    /// Registering the same method and pattern twice is a programming error.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        let parsed = RoutePattern(pattern)
+        if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
+            precondition(routes[index].handlers[method] == nil, "\(method) \(pattern) registered twice")
+            routes[index].handlers[method] = handler
+        } else {
+            routes.append(Route(pattern: parsed, handlers: [method: handler]))
+        }
+    }
+
+    /// Routes `request` and runs the handler; sets `pathParameters` and `route` on the request the handler
+    /// sees and `route` on the response.
+    public func respond(to request: Request) async -> Response {
+        // RFC 9112 §3.2.1: an origin-form target starts with '/'; anything else ("*", absolute-form) has no route.
+        guard request.path.hasPrefix("/") else {
+            return .error(status: 404, error: "not_found", description: "No resource at this path.")
+        }
+        let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var best: (route: Route, handler: Handler, parameters: [String: String])?
+        var allowed: [HTTPMethod] = []
+        var matchedPattern: RoutePattern?
+        for route in routes {
+            guard let parameters = route.pattern.match(pathSegments) else { continue }
+            if matchedPattern.map({ route.pattern.isMoreSpecific(than: $0) }) ?? true {
+                matchedPattern = route.pattern
+            }
+            allowed.append(contentsOf: route.handlers.keys)
+            let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil)
+            guard let handler else { continue }
+            if best.map({ route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
+                best = (route, handler, parameters)
+            }
+        }
+        if let best {
+            var routed = request
+            routed.pathParameters = best.parameters
+            routed.route = best.route.pattern.text
+            var response = await best.handler(routed)
+            response.route = best.route.pattern.text
+            return response
+        }
+        guard let matchedPattern else {
+            return .error(status: 404, error: "not_found", description: "No resource at this path.")
+        }
+        var response = Response.error(
+            status: 405, error: "method_not_allowed", description: "This method is not allowed on this resource.")
+        response.headers.add(name: "Allow", value: Self.allowHeader(allowed))
+        response.route = matchedPattern.text
+        return response
+    }
+
+    /// RFC 9110 §10.2.1: `Allow` lists the supported methods; `HEAD` is implied by `GET`.
+    private static func allowHeader(_ methods: [HTTPMethod]) -> String {
+        var set = Set(methods)
+        if set.contains(.get) { set.insert(.head) }
+        let order: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        let known = order.filter(set.contains)
+        let others = set.subtracting(order).map(\.rawValue).sorted()
+        return (known.map(\.rawValue) + others).joined(separator: ", ")
+    }
+}

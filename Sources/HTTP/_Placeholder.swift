@@ -1,3 +1,0 @@
-internal import CMicroHTTPD
-// Placeholder so the target builds; replaced by the module's first real file.
-enum _HTTPPlaceholder {}

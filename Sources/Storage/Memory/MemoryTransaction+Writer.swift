@@ -1,0 +1,181 @@
+import Foundation
+
+/// The write operations of the in-memory store. Each checks everything before changing anything, so an
+/// operation that throws leaves the transaction's state as it was (a caller may catch and go on).
+extension MemoryTransaction {
+    func insertUser(_ user: User, credential: Credential) throws(StorageError) {
+        try checkNewUser(user)
+        guard state.credentials[credential.credentialID] == nil else { throw .conflict(.credentialID) }
+        guard credential.userID == user.id else {
+            throw StorageError(.conflict, "credential belongs to another user", constraint: .foreignKey)
+        }
+        state.users[user.id] = user
+        state.credentials[credential.credentialID] = credential
+    }
+
+    private func checkNewUser(_ user: User) throws(StorageError) {
+        guard state.users[user.id] == nil else { throw .conflict(.userID) }
+        guard !state.users.values.contains(where: { $0.userHandle == user.userHandle }) else {
+            throw .conflict(.userHandle)
+        }
+        for identifier in user.identifiers
+        where state.users.values.contains(where: { $0.realm == user.realm && $0.identifier(identifier.kind) == identifier }) {
+            throw .conflict(identifier.constraint)
+        }
+    }
+
+    func insertCredential(_ credential: Credential) throws(StorageError) {
+        guard state.users[credential.userID] != nil else {
+            throw StorageError(.notFound, "no user \(credential.userID) for the credential")
+        }
+        guard state.credentials[credential.credentialID] == nil else { throw .conflict(.credentialID) }
+        state.credentials[credential.credentialID] = credential
+    }
+
+    func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
+        // Compare-and-set on the counter the verifier checked (WebAuthn L3 §7.2 step 22).
+        guard var credential = state.credentials[use.credentialID], credential.signCount == use.expectedSignCount
+        else { return false }
+        credential.signCount = use.newSignCount
+        credential.backedUp = use.backedUp
+        credential.lastUsedAt = use.usedAt
+        state.credentials[use.credentialID] = credential
+        return true
+    }
+
+    func insertAuthSession(_ session: AuthSession) throws(StorageError) {
+        guard state.authSessions[session.id] == nil else { throw .conflict(.authSessionID) }
+        state.authSessions[session.id] = session
+    }
+
+    func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
+        guard let session = state.authSessions.removeValue(forKey: id), now < session.expiresAt else { return nil }
+        return session
+    }
+
+    func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
+        guard state.refreshTokens[token.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
+        state.refreshTokens[token.tokenHash] = token
+    }
+
+    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> RefreshTokenRotation
+    {
+        guard var presented = state.refreshTokens[presentedHash] else { return .notFound }
+        if presented.revokedAt != nil { return .revoked(presented) }
+        if presented.rotatedAt != nil {
+            // RFC 9700 §4.14.2: a rotated token presented again means it leaked; revoke the whole family.
+            revokeFamily(presented.familyID, now: now)
+            presented.revokedAt = state.refreshTokens[presentedHash]?.revokedAt
+            return .reused(presented)
+        }
+        if presented.isExpired(at: now) { return .expired(presented) }
+        guard state.refreshTokens[replacement.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
+        var rotated = presented
+        rotated.rotatedAt = now
+        state.refreshTokens[presentedHash] = rotated
+        state.refreshTokens[replacement.tokenHash] = replacement
+        return .rotated(presented)
+    }
+
+    func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
+        guard let token = state.refreshTokens[tokenHash] else { return false }
+        revokeFamily(token.familyID, now: now)
+        return true
+    }
+
+    /// Sets `revokedAt` on every not-yet-revoked token of `familyID`.
+    private func revokeFamily(_ familyID: String, now: Date) {
+        for (hash, token) in state.refreshTokens where token.familyID == familyID && token.revokedAt == nil {
+            state.refreshTokens[hash]?.revokedAt = now
+        }
+    }
+
+    func insertSigningKey(_ key: SigningKey) throws(StorageError) {
+        guard state.signingKeys[key.kid] == nil else { throw .conflict(.signingKeyID) }
+        state.signingKeys[key.kid] = key
+    }
+
+    func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
+        guard let key = state.signingKeys[kid], key.retiredAt == nil else { return false }
+        state.signingKeys[kid]?.retiredAt = at
+        return true
+    }
+
+    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
+        guard state.deviceKeys[key.keyID] == nil else { throw .conflict(.deviceKeyID) }
+        let replaced = state.deviceKeys.values.filter {
+            $0.userID == key.userID && $0.deviceID == key.deviceID && $0.status != .revoked
+        }
+        for old in replaced {
+            state.deviceKeys[old.keyID]?.status = .revoked
+            state.deviceKeys[old.keyID]?.revokedAt = key.createdAt
+        }
+        state.deviceKeys[key.keyID] = key
+        return replaced.map(\.keyID).sorted()
+    }
+
+    func updateDeviceKeyState(keyID: String, userID: String, state newState: DeviceKeyState) throws(StorageError)
+        -> Bool
+    {
+        guard state.deviceKeys[keyID]?.userID == userID else { return false }
+        state.deviceKeys[keyID]?.state = newState
+        return true
+    }
+
+    func touchDeviceKey(keyID: String, userID: String, at: Date) throws(StorageError) -> Bool {
+        guard state.deviceKeys[keyID]?.userID == userID else { return false }
+        state.deviceKeys[keyID]?.lastUsedAt = at
+        return true
+    }
+
+    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
+        let locked = state.deviceKeys.values.filter { $0.userID == userID && $0.status == .locked }
+        for key in locked {
+            state.deviceKeys[key.keyID]?.state = DeviceKeyState(status: .active, failedAttempts: 0)
+        }
+        return locked.count
+    }
+
+    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
+        guard state.deviceChallenges[challenge.challengeID] == nil else { throw .conflict(.deviceChallengeID) }
+        state.deviceChallenges[challenge.challengeID] = challenge
+    }
+
+    func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+    {
+        guard var challenge = state.deviceChallenges[challengeID], challenge.keyID == keyID,
+            challenge.userID == userID
+        else { return .notFound }
+        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
+        if now >= challenge.expiresAt { return .expired(challenge) }
+        challenge.consumedAt = now
+        state.deviceChallenges[challengeID] = challenge
+        return .consumed(challenge)
+    }
+
+    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        var stored = event
+        stored.seq = (state.securityEvents.last?.seq ?? 0) + 1
+        state.securityEvents.append(stored)
+        return stored
+    }
+
+    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult {
+        var result = PurgeResult()
+        for (id, session) in state.authSessions where session.expiresAt <= now {
+            state.authSessions[id] = nil
+            result.authSessions += 1
+        }
+        for (id, challenge) in state.deviceChallenges where challenge.expiresAt <= now {
+            state.deviceChallenges[id] = nil
+            result.deviceChallenges += 1
+        }
+        for (hash, token) in state.refreshTokens where token.absoluteExpiresAt <= now {
+            state.refreshTokens[hash] = nil
+            result.refreshTokens += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One refresh token of a rotation family. Only a hash of the token is stored.
+public struct RefreshToken: Sendable, Hashable {
+    /// SHA-256 (or another server-chosen digest) of the token string; the lookup key.
+    public var tokenHash: [UInt8]
+    /// The family: every token obtained by rotating from one login shares it.
+    public var familyID: String
+    /// The client the token was issued to.
+    public var clientID: String
+    /// The subject.
+    public var userID: String
+    /// The granted scope (space-separated, RFC 6749 §3.3).
+    public var scope: String
+    /// When the user authenticated (the `auth_time` claim), carried across rotations.
+    public var authTime: Date
+    /// When the token was issued.
+    public var createdAt: Date
+    /// The family's hard end: no rotation extends it.
+    public var absoluteExpiresAt: Date
+    /// The end of this token's idle window.
+    public var idleExpiresAt: Date
+    /// When this token was exchanged for its successor; a second presentation is reuse.
+    public var rotatedAt: Date?
+    /// When the token (its family) was revoked.
+    public var revokedAt: Date?
+
+    /// Creates a refresh-token record.
+    public init(
+        tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
+        createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.tokenHash = tokenHash
+        self.familyID = familyID
+        self.clientID = clientID
+        self.userID = userID
+        self.scope = scope
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.absoluteExpiresAt = absoluteExpiresAt
+        self.idleExpiresAt = idleExpiresAt
+        self.rotatedAt = rotatedAt
+        self.revokedAt = revokedAt
+    }
+
+    /// Whether the token is past its idle or absolute expiry at `now`.
+    public func isExpired(at now: Date) -> Bool {
+        now >= idleExpiresAt || now >= absoluteExpiresAt
+    }
+}

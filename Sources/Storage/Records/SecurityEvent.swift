@@ -1,0 +1,52 @@
+import Foundation
+
+/// One security-relevant event (login, failure, fallback, key change, revocation), in append order.
+public struct SecurityEvent: Sendable, Hashable {
+    /// Position in the log, assigned by the store on append (strictly increasing from 1); ignored on input.
+    public var seq: Int64
+    /// Server time of the event.
+    public var occurredAt: Date
+    /// Time reported by the device, if the event came from one (untrusted).
+    public var deviceTime: Date?
+    /// What happened (e.g. `login`, `approval`, `biometric_failure`, `device_key_revoked`).
+    public var kind: String
+    /// The user concerned.
+    public var userID: String?
+    /// The device key concerned.
+    public var keyID: String?
+    /// The device concerned.
+    public var deviceID: String?
+    /// The client concerned.
+    public var clientID: String?
+    /// SHA-256 of the canonical action, for approvals.
+    public var actionHash: [UInt8]?
+    /// `success`, `failure`, …
+    public var outcome: String
+    /// A stable reason code for failures.
+    public var reasonCode: String?
+    /// Attempt count reported or counted.
+    public var attempts: Int?
+    /// Extra detail as JSON bytes.
+    public var detail: [UInt8]?
+
+    /// Creates an event; `seq` is assigned by `StoreWriter.appendSecurityEvent`.
+    public init(
+        seq: Int64 = 0, occurredAt: Date, deviceTime: Date? = nil, kind: String, userID: String? = nil,
+        keyID: String? = nil, deviceID: String? = nil, clientID: String? = nil, actionHash: [UInt8]? = nil,
+        outcome: String, reasonCode: String? = nil, attempts: Int? = nil, detail: [UInt8]? = nil
+    ) {
+        self.seq = seq
+        self.occurredAt = occurredAt
+        self.deviceTime = deviceTime
+        self.kind = kind
+        self.userID = userID
+        self.keyID = keyID
+        self.deviceID = deviceID
+        self.clientID = clientID
+        self.actionHash = actionHash
+        self.outcome = outcome
+        self.reasonCode = reasonCode
+        self.attempts = attempts
+        self.detail = detail
+    }
+}

@@ -1,0 +1,114 @@
+/// The one error type of the storage layer (every driver throws it).
+///
+/// `code` is stable and safe to map to a client-facing answer; `reason` is for logs only.
+/// Two errors are equal when their codes are equal.
+public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A stable, machine-readable error code.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's wire/log spelling.
+        public let rawValue: String
+        /// Wraps a raw code string.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw spelling.
+        public var description: String { rawValue }
+
+        /// A uniqueness constraint was violated; `StorageError.constraint` names which one.
+        public static let conflict = Code(rawValue: "conflict")
+        /// The record an operation needed does not exist.
+        public static let notFound = Code(rawValue: "not_found")
+        /// The database stayed locked by another process past the busy timeout.
+        public static let busy = Code(rawValue: "busy")
+        /// The database file is damaged or is not a database.
+        public static let corrupt = Code(rawValue: "corrupt")
+        /// Reading or writing the database failed (disk full, permissions, I/O error).
+        public static let io = Code(rawValue: "io")
+        /// The schema could not be migrated, or the database is newer than this binary.
+        public static let migration = Code(rawValue: "migration")
+        /// The store was closed.
+        public static let closed = Code(rawValue: "closed")
+        /// The store's configuration is invalid (bad path, bad URL, out-of-range option).
+        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        /// A stored row could not be decoded into a record (unexpected type, out-of-range value).
+        public static let invalidRecord = Code(rawValue: "invalid_record")
+        /// The driver exists as a type but is not implemented yet.
+        public static let notImplemented = Code(rawValue: "not_implemented")
+        /// The database engine failed in a way that indicates a bug (misuse, unexpected result code).
+        public static let internalFailure = Code(rawValue: "internal_failure")
+    }
+
+    /// Names a uniqueness constraint, carried by `.conflict` errors.
+    public struct Constraint: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The constraint's spelling.
+        public let rawValue: String
+        /// Wraps a raw constraint name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw spelling.
+        public var description: String { rawValue }
+
+        /// Two users share an id.
+        public static let userID = Constraint(rawValue: "user_id")
+        /// Two users share a WebAuthn user handle.
+        public static let userHandle = Constraint(rawValue: "user_handle")
+        /// Two users of one realm share an email address.
+        public static let userEmail = Constraint(rawValue: "user_email")
+        /// Two users of one realm share a phone number.
+        public static let userPhoneNumber = Constraint(rawValue: "user_phone_number")
+        /// Two users of one realm share a username.
+        public static let userUsername = Constraint(rawValue: "user_username")
+        /// Two credentials share a credential id.
+        public static let credentialID = Constraint(rawValue: "credential_id")
+        /// Two auth sessions share a key.
+        public static let authSessionID = Constraint(rawValue: "auth_session_id")
+        /// Two refresh tokens share a hash.
+        public static let refreshTokenHash = Constraint(rawValue: "refresh_token_hash")
+        /// Two signing keys share a kid.
+        public static let signingKeyID = Constraint(rawValue: "signing_key_id")
+        /// Two device keys share a key id.
+        public static let deviceKeyID = Constraint(rawValue: "device_key_id")
+        /// Two device challenges share a challenge id.
+        public static let deviceChallengeID = Constraint(rawValue: "device_challenge_id")
+        /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
+        public static let foreignKey = Constraint(rawValue: "foreign_key")
+    }
+
+    /// The stable code.
+    public let code: Code
+    /// For `.conflict`: the constraint that was violated.
+    public let constraint: Constraint?
+    /// A human-readable reason, for logs.
+    public let reason: String
+    /// The source file of the throw site.
+    public let file: String
+    /// The source line of the throw site.
+    public let line: Int
+
+    /// Creates an error, capturing the throw site.
+    public init(
+        _ code: Code, _ reason: String, constraint: Constraint? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.reason = reason
+        self.constraint = constraint
+        self.file = file
+        self.line = line
+    }
+
+    /// A `.conflict` error naming `constraint`.
+    public static func conflict(
+        _ constraint: Constraint, _ reason: String? = nil, file: String = #fileID, line: Int = #line
+    ) -> StorageError {
+        StorageError(
+            .conflict, reason ?? "unique constraint \(constraint) violated", constraint: constraint,
+            file: file, line: line)
+    }
+
+    /// Equality by code only.
+    public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
+
+    /// `code[constraint]: reason (file:line)`.
+    public var description: String {
+        let named = constraint.map { "[\($0)]" } ?? ""
+        return "StorageError.\(code)\(named): \(reason) (\(file):\(line))"
+    }
+}

@@ -1,0 +1,43 @@
+/// The read operations available inside a transaction. Synchronous: the transaction is already open.
+public protocol StoreReader {
+    // MARK: Users and credentials
+
+    /// The user with `id`.
+    func user(id: String) throws(StorageError) -> User?
+    /// The user with the WebAuthn user handle `userHandle` (discoverable login, WebAuthn L3 §7.2 step 6).
+    func user(userHandle: [UInt8]) throws(StorageError) -> User?
+    /// The user of `realm` with `identifier` (compared exactly: normalise before calling).
+    func user(realm: String, identifier: UserIdentifier) throws(StorageError) -> User?
+    /// The credential with `credentialID`.
+    func credential(id credentialID: [UInt8]) throws(StorageError) -> Credential?
+    /// The credentials of `userID`, oldest first.
+    func credentials(userID: String) throws(StorageError) -> [Credential]
+
+    // MARK: Sessions and tokens
+
+    /// The auth session with `id`, without consuming it (tests and diagnostics).
+    func authSession(id: String) throws(StorageError) -> AuthSession?
+    /// The refresh token with `tokenHash`.
+    func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken?
+    /// The tokens of a family, oldest first.
+    func refreshTokens(familyID: String) throws(StorageError) -> [RefreshToken]
+
+    // MARK: Signing keys
+
+    /// Every signing key, retired ones included, oldest first.
+    func signingKeys() throws(StorageError) -> [SigningKey]
+
+    // MARK: Device keys
+
+    /// The device keys of `userID` (all statuses), oldest first.
+    func deviceKeys(userID: String) throws(StorageError) -> [DeviceKey]
+    /// The device key `keyID` if it belongs to `userID` (nil for someone else's key).
+    func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey?
+    /// The device challenge `challengeID`, without consuming it.
+    func deviceChallenge(id challengeID: String) throws(StorageError) -> DeviceChallenge?
+
+    // MARK: Security events
+
+    /// Up to `limit` events with `seq > after`, in `seq` order.
+    func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The read-write operations available inside a write transaction. Each operation is atomic on its own, and the
+/// whole `Store.write` body is atomic as a unit.
+public protocol StoreWriter: StoreReader {
+    // MARK: Users and credentials
+
+    /// Inserts a new user with their first credential.
+    /// - Throws: `.conflict` naming the constraint (`.userID`, `.userHandle`, `.userEmail`, `.userPhoneNumber`,
+    ///   `.userUsername`, `.credentialID`); nothing is written then.
+    func insertUser(_ user: User, credential: Credential) throws(StorageError)
+    /// Inserts another credential for an existing user.
+    /// - Throws: `.conflict(.credentialID)`, or `.notFound` if the user does not exist.
+    func insertCredential(_ credential: Credential) throws(StorageError)
+    /// Records a verified assertion: new counter, backup state and last-use time, but only if the stored counter
+    /// still equals `use.expectedSignCount` (compare-and-set, so two racing assertions cannot both pass the
+    /// WebAuthn L3 §7.2 step 22 counter check). Returns whether the update applied (false also when the credential
+    /// does not exist).
+    func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool
+
+    // MARK: Auth sessions
+
+    /// Stores a new auth session. - Throws: `.conflict(.authSessionID)`.
+    func insertAuthSession(_ session: AuthSession) throws(StorageError)
+    /// Deletes the session `id` and returns it if it had not expired at `now`. An expired session is deleted too
+    /// and nil is returned. Exactly one of any number of concurrent callers gets the record.
+    func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession?
+
+    // MARK: Refresh tokens
+
+    /// Stores a refresh token (first of a family, after a login). - Throws: `.conflict(.refreshTokenHash)`.
+    func insertRefreshToken(_ token: RefreshToken) throws(StorageError)
+    /// Rotates the token with `presentedHash` at `now`: when live, marks it rotated and stores `replacement`
+    /// (which the caller built in the same family); when already rotated, revokes the whole family (reuse,
+    /// RFC 9700 §4.14.2). See `RefreshTokenRotation` for every outcome.
+    /// - Throws: `.conflict(.refreshTokenHash)` if `replacement`'s hash exists.
+    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> RefreshTokenRotation
+    /// Revokes every token of the family that `tokenHash` belongs to (RFC 7009 §2.1: revoking a refresh token
+    /// may revoke its whole grant). Returns false when no token has that hash (RFC 7009 §2.2: still a 200).
+    func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool
+
+    // MARK: Signing keys
+
+    /// Stores a signing key. - Throws: `.conflict(.signingKeyID)`.
+    func insertSigningKey(_ key: SigningKey) throws(StorageError)
+    /// Marks the key `kid` retired at `at` (only if not already retired). Returns whether a key changed.
+    func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool
+
+    // MARK: Device keys
+
+    /// Stores a new active device key and revokes (at `key.createdAt`) every active or locked key of the same
+    /// user and device id, atomically. Returns the ids of the keys it revoked.
+    /// - Throws: `.conflict(.deviceKeyID)`.
+    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String]
+    /// Replaces the status, failed-attempt count, lock and revocation times of the key `keyID` of `userID`.
+    /// Returns false when no such key belongs to that user.
+    func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool
+    /// Sets `lastUsedAt` of the key `keyID` of `userID`. Returns false when no such key belongs to that user.
+    func touchDeviceKey(keyID: String, userID: String, at: Date) throws(StorageError) -> Bool
+    /// Unlocks every locked key of `userID` (status active, zero failures, no lock time): what a fresh passkey
+    /// login does. Returns how many keys changed.
+    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int
+
+    // MARK: Device challenges
+
+    /// Stores a device challenge. - Throws: `.conflict(.deviceChallengeID)`.
+    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError)
+    /// Consumes the challenge `challengeID` of key `keyID` and user `userID` at `now`; first caller wins.
+    func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+
+    // MARK: Security events and housekeeping
+
+    /// Appends `event` and returns it with its assigned `seq` (one more than the highest so far).
+    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
+    /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
+    /// expiry, at `now`.
+    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Storage
+
+/// An error a body throws on purpose.
+struct DeliberateFailure: Error, Equatable {}
+
+extension StoreConformance {
+    static let transactionChecks: [Check] = [
+        Check("a body that throws keeps nothing it wrote and its error reaches the caller") { store in
+            do {
+                try await store.write { writer in
+                    try writer.insertUser(S.user(1), credential: S.credential(1, userID: "user-1"))
+                    try writer.insertAuthSession(S.session("s1"))
+                    _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(1), kind: "x", outcome: "y"))
+                    throw DeliberateFailure()
+                }
+                throw ConformanceFailure(message: "the body's error was swallowed", file: #fileID, line: #line)
+            } catch is DeliberateFailure {}
+            let left = try await store.read { reader in
+                (try reader.user(id: "user-1"), try reader.authSession(id: "s1"),
+                 try reader.securityEvents(after: 0, limit: 10))
+            }
+            try expect(left.0 == nil && left.1 == nil && left.2.isEmpty, "rolled-back writes are visible")
+            let next = try await store.write {
+                try $0.appendSecurityEvent(SecurityEvent(occurredAt: S.at(2), kind: "x", outcome: "y"))
+            }
+            try expectEqual(next.seq, 1, "sequence after a rollback")
+        },
+        Check("a write's result is visible to the next read") { store in
+            try await store.write { try $0.insertAuthSession(S.session("s1")) }
+            try expect(try await store.read { try $0.authSession(id: "s1") } != nil, "write not visible")
+            try await store.ping()
+        },
+        Check("many concurrent writes, some failing, are each all-or-nothing") { store in
+            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<100 {
+                    group.addTask {
+                        do {
+                            try await store.write { writer in
+                                _ = try writer.appendSecurityEvent(
+                                    SecurityEvent(occurredAt: S.at(Double(n)), kind: "n\(n)", outcome: "ok"))
+                                try writer.insertAuthSession(S.session("s\(n)"))
+                                if n % 3 == 0 { throw DeliberateFailure() }
+                            }
+                            return true
+                        } catch is DeliberateFailure {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            try expectEqual(results.filter { $0 }.count, 66, "successful writes")
+            let events = try await store.read { try $0.securityEvents(after: 0, limit: 1_000) }
+            try expectEqual(events.map(\.seq), Array(1...66), "event sequence has no gap")
+            try expect(!events.contains { Int($0.kind.dropFirst()).map { $0 % 3 == 0 } ?? true }, "failed write kept")
+            let sessions = try await store.read { reader in
+                try (0..<100).filter { try reader.authSession(id: "s\($0)") != nil }
+            }
+            try expectEqual(sessions, (0..<100).filter { $0 % 3 != 0 }, "sessions kept")
+        },
+        Check("a closed store refuses work with .closed") { store in
+            await store.close()
+            try await expectStorageError(.closed, "read after close") { try await store.read { try $0.signingKeys() } }
+            try await expectStorageError(.closed, "write after close") {
+                try await store.write { try $0.insertAuthSession(S.session("s")) }
+            }
+            try await expectStorageError(.closed, "ping after close") { try await store.ping() }
+        },
+    ]
+}
