@@ -1,0 +1,39 @@
+import Foundation
+import Storage
+
+@testable import Server
+
+/// Builders shared by the server tests.
+enum TestConfiguration {
+    /// A valid configuration for RP `example.com` with one native client, parsed through the real loader.
+    static func make(_ overrides: [String: String] = [:]) throws -> ServerConfiguration {
+        let document = """
+            {
+              "issuer": "https://auth.example.com/",
+              "relying_party": { "id": "example.com", "name": "Example" },
+              "web_origins": ["https://example.com"],
+              "data_directory": "/nonexistent-test-dir",
+              "clients": [{
+                "client_id": "app",
+                "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
+                "mobile": {
+                  "ios": { "team_id": "ABCDE12345", "app_bundle_identifier": "com.example.app" },
+                  "android": { "app_package_name": "com.example.app",
+                    "sha256_cert_fingerprints": ["\((0..<32).map { _ in "AB" }.joined(separator: ":"))"] }
+                }
+              }],
+              "realms": [{ "name": "main", "default": true, "identifiers": { "email": "required" } }]
+            }
+            """
+        return try ConfigurationLoader.load(data: Data(document.utf8), source: "test", environment: overrides)
+    }
+}
+
+/// A store whose `ping` fails, for readiness tests.
+final class UnavailableStore: Store {
+    struct Down: Error {}
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T { throw Down() }
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T { throw Down() }
+    func ping() async throws { throw Down() }
+    func close() async {}
+}
