@@ -1,0 +1,121 @@
+internal import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Owner of one running `MHD_Daemon`: starts it, stops accepting, stops it — each once.
+final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: `handle` is only passed to MHD_quiesce_daemon and MHD_stop_daemon (thread-safe), each at most once under `lifecycle`'s lock; MHD_stop_daemon runs after every suspended connection was resumed.
+    private struct Lifecycle {
+        var isQuiesced = false
+        var isStopped = false
+    }
+
+    private let handle: OpaquePointer
+    private let lifecycle = Mutex(Lifecycle())
+    /// The callbacks' state; `handle` points at it unretained, and this reference keeps it alive.
+    let dispatcher: RequestDispatcher
+    /// The bound TCP port.
+    let port: Int
+
+    /// Starts libmicrohttpd with an internal epoll polling thread (or a pool of them) and suspend/resume.
+    init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPError) {
+        guard (0...65_535).contains(configuration.port) else {
+            throw HTTPError(.invalidConfiguration, "port \(configuration.port) is out of range")
+        }
+        guard configuration.connectionLimit > 0, configuration.threads > 0 else {
+            throw HTTPError(.invalidConfiguration, "connectionLimit and threads must be positive")
+        }
+        let address = try SocketAddress(host: configuration.host, port: UInt16(configuration.port))
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if configuration.logsLibraryErrors { flags |= MHD_USE_ERROR_LOG.rawValue }
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var certificate: String?
+        var privateKey: String?
+        if let tls = configuration.tls {
+            flags |= MHD_USE_TLS.rawValue
+            certificate = try Self.readPEM(tls.certificatePath)
+            privateKey = try Self.readPEM(tls.privateKeyPath)
+        }
+        // MHD_OPTION_CONNECTION_TIMEOUT counts whole seconds; round up, at least 1 (0 would mean "never").
+        let timeout = configuration.connectionTimeout.components
+        let timeoutSeconds = max(1, timeout.seconds + (timeout.attoseconds > 0 ? 1 : 0))
+        let context = Unmanaged.passUnretained(dispatcher).toOpaque()
+
+        let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            Self.withOptionalCString(certificate) { certificatePEM in
+                Self.withOptionalCString(privateKey) { keyPEM in
+                    CMicroHTTPD_start(
+                        flags, UInt16(configuration.port), sockaddr,
+                        { cls, connection, url, method, _, uploadData, uploadDataSize, slot in
+                            guard let cls, let connection, let url, let method, let uploadDataSize, let slot else {
+                                return .NO
+                            }
+                            let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
+                            return dispatcher.access(
+                                connection: connection, url: url, method: method, uploadData: uploadData,
+                                uploadDataSize: uploadDataSize, slot: slot)
+                        }, context,
+                        { cls, _, slot, _ in
+                            guard let cls else { return }
+                            Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+                        }, context,
+                        UInt32(clamping: configuration.connectionLimit),
+                        UInt32(clamping: timeoutSeconds),
+                        UInt32(clamping: configuration.threads),
+                        max(0, configuration.connectionMemoryLimit),
+                        certificatePEM, keyPEM)
+                }
+            }
+        }
+        guard let started else {
+            throw HTTPError(.startFailed, "MHD_start_daemon failed for \(configuration.host):\(configuration.port)")
+        }
+        handle = started
+        port = Int(CMicroHTTPD_bound_port(started))
+        self.dispatcher = dispatcher
+    }
+
+    /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and closing it makes
+    /// new connection attempts fail at once instead of waiting in the backlog.
+    func quiesce() {
+        lifecycle.withLock { state in
+            guard !state.isQuiesced, !state.isStopped else { return }
+            state.isQuiesced = true
+            let socket = MHD_quiesce_daemon(handle)
+            if socket >= 0 { close(socket) }
+        }
+    }
+
+    /// Answers every suspended request, then stops the daemon (joins its threads, closes every connection).
+    /// Blocks: call it off the cooperative pool.
+    func stop() {
+        lifecycle.withLock { state in
+            guard !state.isStopped else { return }
+            state.isStopped = true
+            dispatcher.closeAndResumeAll()
+            MHD_stop_daemon(handle)
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    // MARK: helpers
+
+    private static func readPEM(_ path: String) throws(HTTPError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+            !text.contains("\0")
+        else {
+            throw HTTPError(.invalidConfiguration, "cannot read PEM file \(path)")
+        }
+        return text
+    }
+
+    private static func withOptionalCString<Result>(
+        _ string: String?,
+        _ body: (UnsafePointer<CChar>?) -> Result
+    ) -> Result {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
+    }
+}

@@ -1,0 +1,190 @@
+internal import CMicroHTTPD
+import Synchronization
+
+/// The libmicrohttpd side of the server: turns access-handler calls into `Request`s, runs the responder
+/// in a `Task` while the connection is suspended, and queues the response after the resume.
+///
+/// The access handler never waits on Swift concurrency (STYLE.md, Concurrency 3): on the final call of a
+/// request it suspends the connection and returns; the task resumes the connection when the response is
+/// ready (MHD_resume_connection is thread-safe), and MHD calls the handler again, on its own thread, to
+/// queue it. Suspended connections do not time out, so each one has a deadline enforced by `sweep`.
+final class RequestDispatcher: Sendable {
+    /// A suspended request and the instant its responder must be done by.
+    struct Suspension: Sendable {
+        let context: RequestContext
+        let deadline: ContinuousClock.Instant
+    }
+
+    /// Suspended requests; once `isClosed`, nothing new may be suspended (the daemon is about to stop).
+    struct SuspendedRequests: Sendable {
+        var isClosed = false
+        var entries: [ObjectIdentifier: Suspension] = [:]
+    }
+
+    let responder: any Responder
+    let observer: (any RequestObserver)?
+    let maxBodyBytes: Int
+    let maxDiscardBytes: Int
+    let requestDeadline: Duration
+
+    /// Requests between their first access-handler call and their completion callback.
+    let activeRequests = Atomic<Int>(0)
+    /// Set when shutdown starts: responses then carry `Connection: close` so keep-alive clients leave.
+    let isDraining = Atomic<Bool>(false)
+    let suspended = Mutex(SuspendedRequests())
+
+    init(configuration: HTTPServer.Configuration, responder: any Responder, observer: (any RequestObserver)?) {
+        self.responder = responder
+        self.observer = observer
+        self.maxBodyBytes = max(0, configuration.maxBodyBytes)
+        self.maxDiscardBytes = max(0, configuration.maxDiscardBytes)
+        self.requestDeadline = configuration.requestDeadline
+    }
+
+    // MARK: access handler
+
+    /// One access-handler call (see MHD_AccessHandlerCallback): the first call of a request (headers),
+    /// body chunks, the final call, and the call after a resume.
+    func access(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let raw = slot.pointee else {
+            return begin(connection: connection, method: method, slot: slot)
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        let chunkSize = uploadDataSize.pointee
+        if chunkSize > 0 {
+            uploadDataSize.pointee = 0  // every byte is consumed: kept, or discarded
+            return receive(uploadData, count: chunkSize, into: context)
+        }
+        let phase = context.phase.withLock { phase -> Phase in
+            switch phase {
+            case .receiving: return .dispatch
+            case .ready(let response):
+                phase = .finished
+                return .send(response)
+            case .suspended, .finished: return .none
+            }
+        }
+        switch phase {
+        case .dispatch where context.isOversized:
+            // RFC 9112 §9.6: the whole (bounded) upload was read, so this 413 reaches the client before the close.
+            return queue(HTTPError(.bodyTooLarge, "body over \(maxBodyBytes) bytes").response, for: context, closing: true)
+        case .dispatch:
+            return dispatch(context, url: url)
+        case .send(let response):
+            return queue(response, for: context, closing: false)
+        case .none:
+            return .NO
+        }
+    }
+
+    private enum Phase {
+        case dispatch, send(Response), none
+    }
+
+    /// The first call: the headers are complete. Creates the context and checks the declared length.
+    private func begin(
+        connection: OpaquePointer,
+        method: UnsafePointer<CChar>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let context = RequestContext(connection: connection, startedAt: .now)
+        slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released once, in `completed`
+        activeRequests.add(1, ordering: .relaxed)
+        observer?.requestStarted()
+        context.method = HTTPMethod(rawValue: String(cString: method))
+        context.requestID = RequestID.accepting(Self.header(RequestID.headerName, of: connection))
+        context.remoteAddress = Self.clientAddress(of: connection)
+
+        guard let declared = Self.header("Content-Length", of: connection).flatMap(Int.init), declared > 0 else {
+            return .YES
+        }
+        guard declared > maxBodyBytes else {
+            context.body.reserveCapacity(declared)
+            return .YES
+        }
+        context.isOversized = true
+        // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for us, so answering now is safe;
+        // so is an upload too large to discard anyway. Otherwise the body is drained before the 413.
+        let expectsContinue = Self.header("Expect", of: connection)?.lowercased() == "100-continue"
+        if expectsContinue || declared - maxBodyBytes > maxDiscardBytes {
+            return queue(HTTPError(.bodyTooLarge, "declared \(declared) bytes").response, for: context, closing: true)
+        }
+        return .YES
+    }
+
+    /// A body chunk: kept while under the limit, then discarded up to `maxDiscardBytes`.
+    private func receive(_ data: UnsafePointer<CChar>?, count: Int, into context: RequestContext) -> MHD_Result {
+        if !context.isOversized, context.body.count + count <= maxBodyBytes, let data {
+            data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            }
+            return .YES
+        }
+        if !context.isOversized {
+            // A chunked body (or one longer than declared) just grew over the limit.
+            context.isOversized = true
+            context.discardedBytes = context.body.count
+            context.body = []
+        }
+        context.discardedBytes += count
+        // Past the discard bound the connection is dropped: MHD cannot queue a response mid-upload.
+        return context.discardedBytes - maxBodyBytes > maxDiscardBytes ? .NO : .YES
+    }
+
+    /// The final call: builds the request, suspends the connection and starts the responder.
+    private func dispatch(_ context: RequestContext, url: UnsafePointer<CChar>) -> MHD_Result {
+        let connection = context.connection
+        let request = Request(
+            method: context.method,
+            path: String(cString: url),
+            query: Self.queryArguments(of: connection),
+            headers: Self.headers(of: connection),
+            body: context.body,
+            remoteAddress: context.remoteAddress,
+            requestID: context.requestID
+        )
+        context.body = []  // the request owns the bytes now
+        let suspension = Suspension(context: context, deadline: .now + requestDeadline)
+        let admitted = context.phase.withLock { phase -> Bool in
+            let isOpen = suspended.withLock { registry -> Bool in
+                guard !registry.isClosed else { return false }
+                registry.entries[ObjectIdentifier(context)] = suspension
+                return true
+            }
+            guard isOpen else { return false }
+            phase = .suspended
+            // Suspended under the lock, so no resume (responder, deadline, shutdown) can come first.
+            MHD_suspend_connection(connection)
+            return true
+        }
+        guard admitted else {
+            return queue(Self.unavailable, for: context, closing: true)
+        }
+        let responder = self.responder
+        Task {
+            let response = await responder.respond(to: request)
+            self.finish(context, with: response)
+        }
+        return .YES
+    }
+
+    /// Delivers `response` if the request is still waiting for one (it may have timed out meanwhile).
+    func finish(_ context: RequestContext, with response: Response) {
+        if context.resume(with: response) {
+            _ = suspended.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(context)) }
+        }
+    }
+
+    /// The answer for a request whose responder overran its deadline, or that shutdown cut short.
+    static var unavailable: Response {
+        // RFC 6749 §4.1.2.1: `temporarily_unavailable`; RFC 9110 §15.6.4.
+        .error(status: 503, error: "temporarily_unavailable", description: "The server could not answer in time.")
+    }
+}

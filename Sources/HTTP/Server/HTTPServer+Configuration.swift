@@ -1,0 +1,70 @@
+extension HTTPServer {
+    /// Listening address, limits, timeouts, threads and TLS. `init()` gives sensible defaults.
+    public struct Configuration: Sendable {
+        /// The IPv4 or IPv6 literal address to bind (no host names: nothing is resolved).
+        public var host: String
+        /// The TCP port; 0 picks an ephemeral port (see `HTTPServer.start()`'s result).
+        public var port: Int
+        /// The largest request body accepted; larger bodies get 413.
+        public var maxBodyBytes: Int
+        /// How much of an oversized upload is read and discarded so the client sees the 413 (RFC 9112 §9.6)
+        /// before the connection is dropped.
+        public var maxDiscardBytes: Int
+        /// Idle time after which libmicrohttpd closes a connection (MHD_OPTION_CONNECTION_TIMEOUT; whole seconds,
+        /// at least 1): a slow client cannot hold a connection open.
+        public var connectionTimeout: Duration
+        /// The most simultaneous connections (MHD_OPTION_CONNECTION_LIMIT); more are refused.
+        public var connectionLimit: Int
+        /// The longest a responder may take; after it the client gets 503 (suspended connections never time out).
+        public var requestDeadline: Duration
+        /// Number of polling threads (each with its own epoll set); 1 means one internal thread.
+        public var threads: Int
+        /// Per-connection memory for headers and buffers (MHD_OPTION_CONNECTION_MEMORY_LIMIT); 0 keeps MHD's 32 KiB.
+        public var connectionMemoryLimit: Int
+        /// Serve HTTPS with these files; `nil` serves plain HTTP.
+        public var tls: TLSConfiguration?
+        /// Let libmicrohttpd print its own errors to stderr (MHD_USE_ERROR_LOG).
+        public var logsLibraryErrors: Bool
+
+        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, 1024 connections, one thread.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            maxBodyBytes: Int = 65_536,
+            maxDiscardBytes: Int = 1 << 20,
+            connectionTimeout: Duration = .seconds(30),
+            connectionLimit: Int = 1024,
+            requestDeadline: Duration = .seconds(30),
+            threads: Int = 1,
+            connectionMemoryLimit: Int = 0,
+            tls: TLSConfiguration? = nil,
+            logsLibraryErrors: Bool = true
+        ) {
+            self.host = host
+            self.port = port
+            self.maxBodyBytes = maxBodyBytes
+            self.maxDiscardBytes = maxDiscardBytes
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.requestDeadline = requestDeadline
+            self.threads = threads
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.tls = tls
+            self.logsLibraryErrors = logsLibraryErrors
+        }
+    }
+
+    /// PEM files for HTTPS (MHD_USE_TLS with MHD_OPTION_HTTPS_MEM_CERT / MHD_OPTION_HTTPS_MEM_KEY).
+    public struct TLSConfiguration: Sendable {
+        /// Path of the PEM certificate chain, leaf first.
+        public var certificatePath: String
+        /// Path of the PEM private key (unencrypted).
+        public var privateKeyPath: String
+
+        /// Creates a TLS configuration from two file paths.
+        public init(certificatePath: String, privateKeyPath: String) {
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+        }
+    }
+}

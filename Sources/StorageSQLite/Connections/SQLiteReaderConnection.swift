@@ -1,0 +1,52 @@
+import Storage
+
+/// One read-only connection, serialized on its own queue. Reads run in a deferred transaction: one snapshot of
+/// the WAL for the whole body.
+actor SQLiteReaderConnection {
+    private let executor: QueueExecutor
+    private var database: SQLiteDatabase?
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(label: String) {
+        executor = QueueExecutor(label: label)
+    }
+
+    /// Opens the database read-only (the writer has already created it and set WAL mode).
+    func open(_ configuration: SQLiteConfiguration) throws(StorageError) {
+        database = try SQLiteDatabase(
+            path: configuration.path, readOnly: true,
+            busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds))
+    }
+
+    /// Runs `body` in one read transaction.
+    func read<T: Sendable>(_ body: @Sendable (any StoreReader) throws -> T) throws -> T {
+        guard let database else { throw StorageError(.closed, "SQLite store is closed") }
+        try database.execute("BEGIN DEFERRED")
+        let transaction = SQLiteTransaction(database: database)
+        do {
+            let result = try body(transaction)
+            try database.execute("COMMIT")
+            return result
+        } catch {
+            if !database.isAutocommit {
+                _ = try? database.execute("ROLLBACK")  // read-only: nothing to lose; the body's error wins
+            }
+            throw error
+        }
+    }
+
+    /// The highest applied schema version (a cheap query proving the file is readable).
+    func ping() throws(StorageError) -> Int64 {
+        guard let database else { throw StorageError(.closed, "SQLite store is closed") }
+        let version = try database.query("SELECT max(version) FROM schema_migrations") {
+            (row) throws(StorageError) in try row.isNull(0) ? 0 : try row.integer(0)
+        }
+        return version.first ?? 0
+    }
+
+    /// Closes the connection (finalizing its statements).
+    func close() {
+        database = nil
+    }
+}

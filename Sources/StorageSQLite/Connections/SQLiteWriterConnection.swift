@@ -1,0 +1,184 @@
+import Foundation
+import Storage
+import Synchronization
+
+/// The one read-write connection, serialized on its own queue, committing queued write bodies in groups.
+///
+/// Group commit: callers' bodies queue up (`submit`, lock-protected, no actor hop) while a batch runs. The drain
+/// loop takes up to `maxBatchSize` queued bodies and runs them one after another inside one
+/// `BEGIN IMMEDIATE … COMMIT`, each inside its own SAVEPOINT, so a body that throws is rolled back alone and gets
+/// its error. The batch commits once (one fsync with `synchronous=FULL`), and only then is each caller resumed:
+/// no caller sees success before its writes are durable.
+actor SQLiteWriterConnection {
+    /// One caller's write: its body and the continuation its `write` call waits on.
+    struct Job: Sendable {
+        let body: @Sendable (SQLiteTransaction) throws -> any Sendable
+        let continuation: CheckedContinuation<any Sendable, any Error>
+    }
+
+    private struct Pending: Sendable {
+        var jobs: [Job] = []
+        var isDraining = false
+        var isClosed = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let executor: QueueExecutor
+    private let pending = Mutex(Pending())
+    private let maxBatchSize: Int
+    private var database: SQLiteDatabase?
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(label: String, maxBatchSize: Int) {
+        executor = QueueExecutor(label: label)
+        self.maxBatchSize = max(1, maxBatchSize)
+    }
+
+    /// Creates the file if needed, opens it, sets the journal and durability pragmas, applies pending migrations.
+    func open(_ configuration: SQLiteConfiguration, migrations: [Migration]) throws(StorageError) {
+        try DatabaseFile.prepare(configuration)
+        let database = try SQLiteDatabase(
+            path: configuration.path, readOnly: false,
+            busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds))
+        let mode = try database.query("PRAGMA journal_mode = WAL") { (row) throws(StorageError) in try row.text(0) }
+        guard mode.first?.lowercased() == "wal" else {
+            throw StorageError(.io, "cannot switch \(configuration.path) to WAL (journal mode \(mode))")
+        }
+        // synchronous=FULL in WAL mode: every commit fsyncs the WAL (see SQLiteConfiguration.Synchronous).
+        try database.executeScript(
+            "PRAGMA synchronous = \(configuration.synchronous.rawValue); PRAGMA foreign_keys = ON")
+        try SQLiteMigrator.migrate(database, migrations: migrations)
+        self.database = database
+    }
+
+    /// Queues `job`; starts a drain unless one is running. A closed connection fails the job with `.closed`.
+    nonisolated func submit(_ job: Job) {
+        enum Decision { case refuse, queued, startDrain }
+        let decision = pending.withLock { pending -> Decision in
+            guard !pending.isClosed else { return .refuse }
+            pending.jobs.append(job)
+            guard !pending.isDraining else { return .queued }
+            pending.isDraining = true
+            return .startDrain
+        }
+        switch decision {
+        case .refuse: job.continuation.resume(throwing: StorageError(.closed, "SQLite store is closed"))
+        case .queued: break
+        case .startDrain: Task { await self.drain() }
+        }
+    }
+
+    /// Runs batches until the queue is empty, then wakes anyone waiting in `close`.
+    private func drain() {
+        while true {
+            let batch = pending.withLock { pending -> [Job] in
+                let count = min(pending.jobs.count, maxBatchSize)
+                let batch = Array(pending.jobs.prefix(count))
+                pending.jobs.removeFirst(count)
+                return batch
+            }
+            if batch.isEmpty {
+                let waiters = pending.withLock { pending -> [CheckedContinuation<Void, Never>]? in
+                    // Re-check under the lock: a job may have arrived since the batch was taken.
+                    guard pending.jobs.isEmpty else { return nil }
+                    pending.isDraining = false
+                    defer { pending.closeWaiters = [] }
+                    return pending.closeWaiters
+                }
+                guard let waiters else { continue }
+                waiters.forEach { $0.resume() }
+                return
+            }
+            run(batch)
+        }
+    }
+
+    /// Runs one batch in one transaction and resumes every caller once the outcome is known.
+    private func run(_ batch: [Job]) {
+        guard let database else {
+            batch.forEach { $0.continuation.resume(throwing: StorageError(.closed, "SQLite store is closed")) }
+            return
+        }
+        var succeeded: [(Job, any Sendable)] = []
+        var failed: [(Job, any Error)] = []
+        var remaining = batch[...]
+        while !remaining.isEmpty {
+            do {
+                try database.execute("BEGIN IMMEDIATE")
+            } catch {
+                remaining.forEach { failed.append(($0, error)) }
+                break
+            }
+            var batchAborted = false
+            while let job = remaining.popFirst() {
+                switch runInSavepoint(job, database) {
+                case .success(let value):
+                    succeeded.append((job, value))
+                case .failure(let error):
+                    failed.append((job, error))
+                }
+                if database.isAutocommit {
+                    // SQLite rolled the whole transaction back by itself (disk full, I/O error): the bodies run
+                    // before in this batch are lost too. Fail them, and go on with a new transaction.
+                    let lost = StorageError(.io, "transaction rolled back by SQLite after a failure in the same batch")
+                    failed += succeeded.map { ($0.0, lost) }
+                    succeeded = []
+                    batchAborted = true
+                    break
+                }
+            }
+            if batchAborted { continue }
+            do {
+                try database.execute("COMMIT")
+            } catch {
+                if !database.isAutocommit { _ = try? database.execute("ROLLBACK") }  // the COMMIT error is reported
+                failed += succeeded.map { ($0.0, error) }
+                succeeded = []
+            }
+        }
+        // Durable (or definitely failed) now: only at this point does any caller return.
+        for (job, value) in succeeded { job.continuation.resume(returning: value) }
+        for (job, error) in failed { job.continuation.resume(throwing: error) }
+    }
+
+    /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.
+    private func runInSavepoint(_ job: Job, _ database: SQLiteDatabase) -> Result<any Sendable, any Error> {
+        do {
+            try database.execute("SAVEPOINT body")
+        } catch {
+            return .failure(error)
+        }
+        let transaction = SQLiteTransaction(database: database)
+        do {
+            let value = try job.body(transaction)
+            try database.execute("RELEASE body")
+            return .success(value)
+        } catch {
+            if !database.isAutocommit {
+                do {
+                    try database.execute("ROLLBACK TO body")
+                    try database.execute("RELEASE body")
+                } catch {
+                    // Cannot undo this body alone: undo the whole transaction (the caller sees autocommit).
+                    _ = try? database.execute("ROLLBACK")
+                }
+            }
+            return .failure(error)
+        }
+    }
+
+    /// Refuses new writes, waits for queued ones to commit, then closes the connection.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = pending.withLock { pending -> Bool in
+                pending.isClosed = true
+                guard pending.isDraining else { return true }
+                pending.closeWaiters.append(continuation)
+                return false
+            }
+            if finished { continuation.resume() }
+        }
+        database = nil
+    }
+}

@@ -1,0 +1,105 @@
+import Storage
+import Foundation
+internal import CSQLite
+
+/// The one owner of a `sqlite3*` connection handle and its cached prepared statements.
+///
+/// Confined to the executor of the connection actor that created it: it is never shared across threads
+/// (opened with SQLITE_OPEN_NOMUTEX for that reason).
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (or, with `create`, creates) the database at `path`.
+    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StorageError) {
+        var opened: OpaquePointer?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else { throw StorageError(.io, "sqlite3_open_v2(\(path)) returned no handle (\(rc))") }
+        guard rc == SQLITE_OK else {
+            let error = SQLiteDatabase.error(rc, handle: opened, context: "open \(path)")
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        // Statements first: sqlite3_close_v2 would otherwise keep a zombie connection until they are finalized.
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Whether no transaction is open (SQLite rolls a transaction back by itself after some errors).
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The cached prepared statement for `sql`, reset and with cleared bindings.
+    func statement(_ sql: String) throws(StorageError) -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var prepared: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard rc == SQLITE_OK, let prepared else { throw error(rc, context: "prepare \(sql)") }
+        let statement = SQLiteStatement(handle: prepared, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` (one statement, no rows expected) with `arguments`; returns the number of changed rows.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLiteValue] = []) throws(StorageError) -> Int {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+        return changes
+    }
+
+    /// Runs `sql` with `arguments` and decodes every row with `decode`.
+    func query<T>(
+        _ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (SQLiteStatement) throws(StorageError) -> T
+    ) throws(StorageError) -> [T] {
+        let statement = try statement(sql)
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() {
+            rows.append(try decode(statement))
+        }
+        return rows
+    }
+
+    /// Runs several `;`-separated statements without arguments or caching (migrations, pragmas).
+    func executeScript(_ sql: String) throws(StorageError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, context: "exec") }
+    }
+
+    /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
+    func error(_ rc: Int32, context: String) -> StorageError {
+        SQLiteDatabase.error(rc, handle: handle, context: context)
+    }
+
+    private static func error(_ rc: Int32, handle: OpaquePointer, context: String) -> StorageError {
+        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? "no message"
+        let reason = "\(context): \(message) (\(rc))"
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return StorageError(.busy, reason)
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return StorageError(.corrupt, reason)
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_PROTOCOL, SQLITE_AUTH:
+            return StorageError(.io, reason)
+        case SQLITE_CONSTRAINT:
+            return StorageError(.conflict, reason, constraint: SQLiteConstraintNames.constraint(forMessage: message))
+        default:
+            return StorageError(.internalFailure, reason)
+        }
+    }
+}

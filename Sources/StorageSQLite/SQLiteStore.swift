@@ -1,0 +1,85 @@
+import Foundation
+import Storage
+import Synchronization
+
+/// The embedded SQLite `Store`: one writer connection with group commit and a pool of reader connections, each
+/// a connection actor on its own serial queue (blocking SQLite calls never run on the cooperative pool). [GRDB]
+///
+/// The database runs in WAL mode with `foreign_keys=ON` and `synchronous=FULL` by default, so `write` returns only
+/// once its transaction is fsynced. Concurrent writes share commits (see `SQLiteWriterConnection`), which keeps
+/// throughput at thousands of transactions per second despite one fsync per commit.
+public final class SQLiteStore: Store {
+    private let writer: SQLiteWriterConnection
+    private let readers: [SQLiteReaderConnection]
+    /// Round-robin cursor over `readers`, and whether `close` was called.
+    private let state = Mutex((nextReader: 0, isClosed: false))
+
+    private init(writer: SQLiteWriterConnection, readers: [SQLiteReaderConnection]) {
+        self.writer = writer
+        self.readers = readers
+    }
+
+    /// Opens the store: creates the directory (0700) and file (0600) if missing, applies pending migrations.
+    /// - Parameters:
+    ///   - configuration: where and how to open.
+    ///   - migrations: the schema to migrate to; `SQLiteSchema.migrations` except in tests of migration itself.
+    /// - Throws: `.invalidConfiguration`, `.io`, `.corrupt`, or `.migration` (e.g. the database is newer than
+    ///   this binary).
+    public static func open(
+        _ configuration: SQLiteConfiguration, migrations: [Migration] = SQLiteSchema.migrations
+    ) async throws(StorageError) -> SQLiteStore {
+        try configuration.validate()
+        let writer = SQLiteWriterConnection(label: "passkeyd.sqlite.writer", maxBatchSize: configuration.maxBatchSize)
+        try await writer.open(configuration, migrations: migrations)
+        var readers: [SQLiteReaderConnection] = []
+        for index in 0..<configuration.readerCount {
+            let reader = SQLiteReaderConnection(label: "passkeyd.sqlite.reader.\(index)")
+            do {
+                try await reader.open(configuration)
+            } catch {
+                for opened in readers { await opened.close() }
+                await writer.close()
+                throw error
+            }
+            readers.append(reader)
+        }
+        return SQLiteStore(writer: writer, readers: readers)
+    }
+
+    /// Runs `body` in a read transaction on one of the reader connections.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        try await nextReader().read(body)
+    }
+
+    /// Queues `body` for the writer; returns after the group commit that includes it is durable.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        let value = try await withCheckedThrowingContinuation { continuation in
+            writer.submit(SQLiteWriterConnection.Job(body: { try body($0) }, continuation: continuation))
+        }
+        guard let typed = value as? T else {
+            throw StorageError(.internalFailure, "write result is \(type(of: value)), expected \(T.self)")
+        }
+        return typed
+    }
+
+    /// Reads the schema version through a reader connection.
+    public func ping() async throws {
+        _ = try await nextReader().ping()
+    }
+
+    /// Refuses new work, lets queued writes commit, then closes every connection.
+    public func close() async {
+        state.withLock { $0.isClosed = true }
+        for reader in readers { await reader.close() }
+        await writer.close()
+    }
+
+    private func nextReader() throws(StorageError) -> SQLiteReaderConnection {
+        let index = try state.withLock { (state) throws(StorageError) -> Int in
+            guard !state.isClosed else { throw StorageError(.closed, "SQLite store is closed") }
+            state.nextReader = (state.nextReader + 1) % readers.count
+            return state.nextReader
+        }
+        return readers[index]
+    }
+}

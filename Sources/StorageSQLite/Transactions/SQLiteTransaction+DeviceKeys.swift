@@ -1,0 +1,110 @@
+import Foundation
+import Storage
+
+/// Device keys, device challenges, security events and housekeeping.
+extension SQLiteTransaction {
+    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
+        guard try one("SELECT 1 FROM device_keys WHERE key_id = ?", [.text(key.keyID)], { _ in true }) == nil else {
+            throw .conflict(.deviceKeyID)
+        }
+        // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a
+        // biometry change).
+        let replaced = try database.query(
+            """
+            UPDATE device_keys SET status = 'revoked', revoked_at = ?
+            WHERE user_id = ? AND device_id = ? AND status != 'revoked' RETURNING key_id
+            """,
+            [.date(key.createdAt), .text(key.userID), .text(key.deviceID)]
+        ) { (row) throws(StorageError) in try row.text(0) }
+        try database.execute(
+            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .blob(key.publicKey),
+                .text(key.status.rawValue), .integer(Int64(key.failedAttempts)), .optionalDate(key.lockedAt),
+                .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
+            ])
+        return replaced.sorted()
+    }
+
+    func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
+        try database.execute(
+            """
+            UPDATE device_keys SET status = ?, failed_attempts = ?, locked_at = ?, revoked_at = ?
+            WHERE key_id = ? AND user_id = ?
+            """,
+            [
+                .text(state.status.rawValue), .integer(Int64(state.failedAttempts)), .optionalDate(state.lockedAt),
+                .optionalDate(state.revokedAt), .text(keyID), .text(userID),
+            ]) == 1
+    }
+
+    func touchDeviceKey(keyID: String, userID: String, at: Date) throws(StorageError) -> Bool {
+        try database.execute(
+            "UPDATE device_keys SET last_used_at = ? WHERE key_id = ? AND user_id = ?",
+            [.date(at), .text(keyID), .text(userID)]) == 1
+    }
+
+    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
+        try database.execute(
+            """
+            UPDATE device_keys SET status = 'active', failed_attempts = 0, locked_at = NULL
+            WHERE user_id = ? AND status = 'locked'
+            """,
+            [.text(userID)])
+    }
+
+    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO device_challenges (\(Self.deviceChallengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID), .blob(challenge.document),
+                .blob(challenge.actionHash), .blob(challenge.action), .date(challenge.createdAt),
+                .date(challenge.expiresAt), .optionalDate(challenge.consumedAt),
+            ])
+    }
+
+    func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+    {
+        // Read and mark inside the writer's transaction: no other writer runs in between, so the first wins.
+        guard var challenge = try deviceChallenge(id: challengeID), challenge.keyID == keyID,
+            challenge.userID == userID
+        else { return .notFound }
+        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
+        if now >= challenge.expiresAt { return .expired(challenge) }
+        try database.execute(
+            "UPDATE device_challenges SET consumed_at = ? WHERE challenge_id = ? AND consumed_at IS NULL",
+            [.date(now), .text(challengeID)])
+        challenge.consumedAt = now
+        return .consumed(challenge)
+    }
+
+    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        let seq = try one(
+            """
+            INSERT INTO security_events (occurred_at, device_time, kind, user_id, key_id, device_id, client_id, \
+            action_hash, outcome, reason_code, attempts, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING seq
+            """,
+            [
+                .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
+                .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
+                .optionalText(event.clientID), .optionalBlob(event.actionHash), .text(event.outcome),
+                .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBlob(event.detail),
+            ]
+        ) { (row) throws(StorageError) in try row.integer(0) }
+        guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }
+        var stored = event
+        stored.seq = seq
+        return stored
+    }
+
+    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult {
+        PurgeResult(
+            authSessions: try database.execute("DELETE FROM auth_sessions WHERE expires_at <= ?", [.date(now)]),
+            deviceChallenges: try database.execute(
+                "DELETE FROM device_challenges WHERE expires_at <= ?", [.date(now)]),
+            refreshTokens: try database.execute(
+                "DELETE FROM refresh_tokens WHERE absolute_expires_at <= ?", [.date(now)]))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Storage
+
+/// The write operations. Each is atomic on its own: checks come before changes, and a failing statement changes
+/// nothing, so a body may catch an operation's error and go on.
+extension SQLiteTransaction {
+    func insertUser(_ user: User, credential: Credential) throws(StorageError) {
+        // Checked in the same order as the reference store so both name the same constraint when several clash;
+        // the UNIQUE constraints of the schema still guard against anything missed here.
+        guard try self.user(id: user.id) == nil else { throw .conflict(.userID) }
+        guard try self.user(userHandle: user.userHandle) == nil else { throw .conflict(.userHandle) }
+        for identifier in user.identifiers where try self.user(realm: user.realm, identifier: identifier) != nil {
+            throw .conflict(identifier.constraint)
+        }
+        guard try self.credential(id: credential.credentialID) == nil else { throw .conflict(.credentialID) }
+        guard credential.userID == user.id else {
+            throw StorageError(.conflict, "credential belongs to another user", constraint: .foreignKey)
+        }
+        try database.execute(
+            "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(user.id), .blob(user.userHandle), .text(user.realm), .optionalText(user.email),
+                .optionalText(user.phoneNumber), .optionalText(user.username), .optionalText(user.name),
+                .date(user.createdAt),
+            ])
+        do {
+            try insertCredentialRow(credential)
+        } catch {
+            // Keep the operation atomic for a caller that catches: take the user row back out.
+            try database.execute("DELETE FROM users WHERE id = ?", [.text(user.id)])
+            throw error
+        }
+    }
+
+    func insertCredential(_ credential: Credential) throws(StorageError) {
+        guard try user(id: credential.userID) != nil else {
+            throw StorageError(.notFound, "no user \(credential.userID) for the credential")
+        }
+        try insertCredentialRow(credential)
+    }
+
+    private func insertCredentialRow(_ credential: Credential) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .blob(credential.credentialID), .text(credential.userID), .blob(credential.publicKey),
+                .integer(Int64(credential.algorithm)), .integer(Int64(credential.signCount)),
+                .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
+                .text(try Self.encodeTransports(credential.transports)), .blob(credential.aaguid),
+                .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
+            ])
+    }
+
+    func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
+        // Compare-and-set on the counter the verifier checked (WebAuthn L3 §7.2 step 22).
+        try database.execute(
+            """
+            UPDATE credentials SET sign_count = ?, backed_up = ?, last_used_at = ?
+            WHERE credential_id = ? AND sign_count = ?
+            """,
+            [
+                .integer(Int64(use.newSignCount)), .bool(use.backedUp), .date(use.usedAt), .blob(use.credentialID),
+                .integer(Int64(use.expectedSignCount)),
+            ]) == 1
+    }
+
+    func insertAuthSession(_ session: AuthSession) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO auth_sessions (\(Self.authSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
+                .blob(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
+                .optionalText(session.username), .optionalText(session.name), .optionalBlob(session.userHandle),
+                .date(session.createdAt), .date(session.expiresAt),
+            ])
+    }
+
+    func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
+        // Delete-returning inside the writer's transaction: exactly one caller gets the row.
+        let deleted = try one(
+            "DELETE FROM auth_sessions WHERE id = ? RETURNING \(Self.authSessionColumns)", [.text(id)],
+            Self.authSession)
+        guard let deleted, now < deleted.expiresAt else { return nil }
+        return deleted
+    }
+
+    func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO refresh_tokens (\(Self.refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
+                .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
+                .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
+            ])
+    }
+
+    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> RefreshTokenRotation
+    {
+        guard var presented = try refreshToken(hash: presentedHash) else { return .notFound }
+        if presented.revokedAt != nil { return .revoked(presented) }
+        if presented.rotatedAt != nil {
+            // RFC 9700 §4.14.2: a rotated token presented again means it leaked; revoke the whole family.
+            try revokeFamily(presented.familyID, now: now)
+            presented.revokedAt = now
+            return .reused(presented)
+        }
+        if presented.isExpired(at: now) { return .expired(presented) }
+        // Insert first: a hash collision throws before anything changed.
+        try insertRefreshToken(replacement)
+        try database.execute(
+            "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(presentedHash)])
+        return .rotated(presented)
+    }
+
+    func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
+        guard let token = try refreshToken(hash: tokenHash) else { return false }
+        try revokeFamily(token.familyID, now: now)
+        return true
+    }
+
+    private func revokeFamily(_ familyID: String, now: Date) throws(StorageError) {
+        try database.execute(
+            "UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+            [.date(now), .text(familyID)])
+    }
+
+    func insertSigningKey(_ key: SigningKey) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO signing_keys (\(Self.signingKeyColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .text(key.kid), .text(key.algorithm), .blob(key.privateKey), .blob(key.publicKey), .date(key.createdAt),
+                .optionalDate(key.retiredAt),
+            ])
+    }
+
+    func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
+        try database.execute(
+            "UPDATE signing_keys SET retired_at = ? WHERE kid = ? AND retired_at IS NULL", [.date(at), .text(kid)])
+            == 1
+    }
+}

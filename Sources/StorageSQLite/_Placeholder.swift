@@ -1,3 +1,0 @@
-internal import CSQLite
-// Placeholder so the target builds; replaced by the module's first real file.
-enum _StorageSQLitePlaceholder {}

@@ -1,0 +1,127 @@
+import Glibc
+
+/// A minimal blocking HTTP/1.1 client over a raw TCP socket, so end-to-end tests control exactly what
+/// is written and when (a whole oversized body before reading, a half-sent request, …).
+final class RawHTTPClient {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A parsed response.
+    struct Response {
+        let status: Int
+        let headers: [(String, String)]
+        let body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
+    init(port: Int, timeout: Int = 3) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw Failure(description: "socket() failed") }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(socket)
+            throw Failure(description: "connect failed: errno \(code)")
+        }
+    }
+
+    deinit {
+        Glibc.close(socket)
+    }
+
+    /// Writes all of `bytes`.
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+            offset += written
+        }
+    }
+
+    func write(_ text: String) throws {
+        try write(Array(text.utf8))
+    }
+
+    /// Reads more bytes; returns false at EOF, throws on error or timeout.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        if count < 0 { throw Failure(description: "recv failed: errno \(errno)") }
+        if count == 0 { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    /// Reads one response (Content-Length framing; a HEAD response has no body).
+    func readResponse(head: Bool = false) throws -> Response {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var end: Int?
+        while end == nil {
+            if let range = buffer.firstRange(of: separator) {
+                end = range.upperBound
+            } else if try !fill() {
+                throw Failure(description: "EOF before the response headers")
+            }
+        }
+        guard let headerEnd = end else { throw Failure(description: "unreachable") }
+        let headerText = String(decoding: buffer[..<headerEnd], as: UTF8.self)
+        var lines = headerText.split(separator: "\r\n").map(String.init)
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line")
+        }
+        let headers = lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: " "))
+        }
+        let length = head ? 0 : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
+        while buffer.count < headerEnd + length {
+            guard try fill() else { throw Failure(description: "EOF inside the body") }
+        }
+        let body = Array(buffer[headerEnd..<(headerEnd + length)])
+        buffer.removeFirst(headerEnd + length)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Whether the server closed the connection (EOF or reset) before `timeout` seconds passed.
+    func isClosedByServer() -> Bool {
+        do {
+            while try fill() {}
+            return true
+        } catch let failure as Failure {
+            return failure.description.contains("errno \(ECONNRESET)")
+        } catch {
+            return false
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var result = Substring(self)
+        while result.first == set { result = result.dropFirst() }
+        while result.last == set { result = result.dropLast() }
+        return String(result)
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Storage
+import StorageSQLite
+import Testing
+import TestSupport
+
+/// A fresh directory under the system temp dir (not created: the store creates it).
+func temporaryDirectory() -> String {
+    (NSTemporaryDirectory() as NSString).appendingPathComponent("passkeyd-sqlite-\(UUID().uuidString)")
+}
+
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    @Test("passes the store behaviour suite", arguments: StoreConformance.checks)
+    func conforms(_ check: StoreConformance.Check) async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, readerCount: 2))
+        try await check.run(on: store)
+        await store.close()
+    }
+
+    @Test("creates the directory 0700 and the database file 0600")
+    func createsFilesPrivately() async throws {
+        let directory = (temporaryDirectory() as NSString).appendingPathComponent("nested")
+        defer { try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent) }
+        let configuration = SQLiteConfiguration(directory: directory, readerCount: 1)
+        let store = try await SQLiteStore.open(configuration)
+        await store.close()
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int
+        let fileMode = try FileManager.default.attributesOfItem(atPath: configuration.path)[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700)
+        #expect(fileMode == 0o600)
+    }
+
+    @Test("data written before close is there after reopening")
+    func reopen() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = SQLiteConfiguration(directory: directory, readerCount: 1)
+        let user = User(id: "u1", userHandle: [1, 2, 3], realm: "main", email: "a@example.com", createdAt: Date())
+        let credential = Credential(
+            credentialID: [9], userID: "u1", publicKey: [1], algorithm: -8, signCount: 0, uvInitialized: false,
+            backupEligible: false, backedUp: false, transports: [], aaguid: [], attestationFormat: "none",
+            createdAt: Date())
+        let first = try await SQLiteStore.open(configuration)
+        try await first.write { try $0.insertUser(user, credential: credential) }
+        await first.close()
+        let second = try await SQLiteStore.open(configuration)
+        let found = try await second.read { (try $0.user(id: "u1"), try $0.credential(id: [9])) }
+        await second.close()
+        #expect(found.0 == user)
+        #expect(found.1 == credential)
+    }
+
+    @Test("many concurrent writes are group-committed and all durable after close and reopen")
+    func groupCommitDurable() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = SQLiteConfiguration(directory: directory, readerCount: 2, maxBatchSize: 16)
+        let store = try await SQLiteStore.open(configuration)
+        let count = 400
+        let sequences = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for n in 0..<count {
+                group.addTask {
+                    try await store.write { writer in
+                        try writer.appendSecurityEvent(
+                            SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success")
+                        ).seq
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0.append($1) }
+        }
+        await store.close()
+        #expect(sequences.sorted() == Array(1...Int64(count)))
+        let reopened = try await SQLiteStore.open(configuration)
+        let events = try await reopened.read { try $0.securityEvents(after: 0, limit: 10_000) }
+        await reopened.close()
+        #expect(events.count == count)
+        #expect(Set(events.map(\.kind)).count == count)
+    }
+
+    @Test("a configuration with an out-of-range option is refused before touching the disk")
+    func refusesBadConfiguration() async throws {
+        let directory = temporaryDirectory()
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: directory, readerCount: 0))
+        }
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: directory, fileName: "../x"))
+        }
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: "", readerCount: 1))
+        }
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: directory, maxBatchSize: 0))
+        }
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: directory, busyTimeoutMilliseconds: -1))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test("a directory path that is a file is refused")
+    func refusesFileAsDirectory() async throws {
+        let path = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data([1]).write(to: URL(fileURLWithPath: path))
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: path, readerCount: 1))
+        }
+    }
+
+    @Test("a file that is not a database is reported as corrupt")
+    func refusesGarbage() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let configuration = SQLiteConfiguration(directory: directory, readerCount: 1)
+        try Data(repeating: 0x42, count: 4_096).write(to: URL(fileURLWithPath: configuration.path))
+        await #expect(throws: StorageError(.corrupt, "")) { try await SQLiteStore.open(configuration) }
+    }
+
+    @Test("synchronous=NORMAL is accepted as a configuration choice")
+    func normalSynchronous() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try await SQLiteStore.open(
+            SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1))
+        let session = AuthSession(
+            id: "s", clientID: "c", realm: "r", kind: .login, challenge: [1], createdAt: Date(),
+            expiresAt: Date().addingTimeInterval(60))
+        try await store.write { try $0.insertAuthSession(session) }
+        let read = try await store.read { try $0.authSession(id: "s") }
+        await store.close()
+        #expect(read == session)
+    }
+}
