@@ -1,4 +1,45 @@
+import Foundation
 import Server
 
-// Placeholder entry point; replaced by the CLI.
-print("passkeyd")
+// The passkeyd binary: parses the command line and hands over to the Server module.
+
+let environment = ProcessInfo.processInfo.environment
+let logLevel: Logger.Level =
+    switch environment["PASSKEYD_LOG_LEVEL"] {
+    case "debug": .debug
+    case "warning": .warning
+    case "error": .error
+    default: .info
+    }
+let logger = Logger(minimum: logLevel)
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("passkeyd: \(message)\n".utf8))
+    exit(status)
+}
+
+let command: Command
+do {
+    command = try Command.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail("\(error)")
+}
+
+switch command {
+case .help:
+    print(Command.usage)
+case .version:
+    print("passkeyd \(Command.versionString)")
+case .serve(let configPath, let flags):
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
+    } catch {
+        fail("\(error)")
+    }
+    exit(await PasskeydServer.run(configuration: configuration, logger: logger))
+case .replay:
+    fail("replay is not available yet", status: 1)
+case .rotateKeys:
+    fail("keys rotate is not available yet", status: 1)
+}

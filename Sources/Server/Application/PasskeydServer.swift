@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import HTTP
+import Storage
+import StorageSQLite
+
+/// Runs passkeyd: opens the store (migrating it), starts the HTTP daemon, waits for SIGTERM or SIGINT, then
+/// shuts down gracefully — stop accepting, finish requests in flight within the grace period, close the store.
+public enum PasskeydServer {
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A started server: its bound port and the means to stop it.
+    public final class Running: Sendable {
+        /// The TCP port the listener is bound to (useful with port 0).
+        public let port: Int
+        /// The shared state of the endpoints.
+        public let context: ServerContext
+        private let http: HTTPServer
+
+        init(port: Int, context: ServerContext, http: HTTPServer) {
+            self.port = port
+            self.context = context
+            self.http = http
+        }
+
+        /// Stops accepting connections, lets requests in flight finish within the configured grace period,
+        /// then closes the store.
+        public func stop() async {
+            await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
+            await context.store.close()
+        }
+    }
+
+    /// Opens the store (creating and migrating it on first start) and starts the HTTP listener.
+    public static func start(
+        configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemClock()
+    ) async throws -> Running {
+        let store: any Store
+        do {
+            store = try await openStore(configuration)
+        } catch {
+            throw StartError(description: "cannot open the database: \(error)")
+        }
+        let context = ServerContext(configuration: configuration, store: store, logger: logger, clock: clock)
+        let http = HTTPServer(
+            configuration: httpConfiguration(configuration), responder: Application(context: context),
+            observer: RequestLogObserver(metrics: context.metrics, logger: logger))
+        do {
+            let port = try http.start()
+            return Running(port: port, context: context, http: http)
+        } catch {
+            await store.close()
+            throw StartError(description: "cannot start the HTTP listener: \(error)")
+        }
+    }
+
+    /// Starts the server, waits for SIGTERM or SIGINT, stops gracefully. Returns the process exit status.
+    public static func run(configuration: ServerConfiguration, logger: Logger) async -> Int32 {
+        // The signals' default action (terminate at once) is disabled before anything else, so a SIGTERM
+        // arriving during start-up is handled as a graceful stop rather than lost or fatal.
+        let signals = SignalListener(signals: [SIGTERM, SIGINT])
+        let running: Running
+        do {
+            running = try await start(configuration: configuration, logger: logger)
+        } catch {
+            logger.log(.error, "start failed") { $0.add("error", String(describing: error)) }
+            return 1
+        }
+        logger.log(.info, "listening") { line in
+            line.add("host", configuration.listen.host)
+            line.add("port", running.port)
+            line.add("database", configuration.sqliteFile ?? configuration.database.url)
+        }
+        let signal = await signals.next()
+        logger.log(.info, "stopping") { $0.add("signal", Int(signal)) }
+        await running.stop()
+        logger.log(.info, "stopped")
+        return 0
+    }
+
+    /// Opens the SQLite database in the data directory, creating both on first start.
+    static func openStore(_ configuration: ServerConfiguration) async throws -> any Store {
+        guard let file = configuration.sqliteFile else {
+            throw StartError(description: "database.url: only sqlite: databases are supported in this release")
+        }
+        let url = URL(fileURLWithPath: file)
+        let sqlite = SQLiteConfiguration(
+            directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent,
+            synchronous: configuration.database.synchronous == .full ? .full : .normal)
+        return try await SQLiteStore.open(sqlite)
+    }
+
+    static func httpConfiguration(_ configuration: ServerConfiguration) -> HTTPServer.Configuration {
+        let http = configuration.http
+        var tls: HTTPServer.TLSConfiguration?
+        if let certificate = http.tlsCertificateFile, let key = http.tlsKeyFile {
+            tls = HTTPServer.TLSConfiguration(certificatePath: certificate, privateKeyPath: key)
+        }
+        return HTTPServer.Configuration(
+            host: configuration.listen.host, port: configuration.listen.port, maxBodyBytes: http.maxBodyBytes,
+            connectionTimeout: .seconds(http.connectionTimeoutSeconds), connectionLimit: http.connectionLimit,
+            requestDeadline: .seconds(http.requestDeadlineSeconds), threads: http.threads, tls: tls)
+    }
+}

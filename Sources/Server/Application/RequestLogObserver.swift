@@ -1,0 +1,23 @@
+import HTTP
+
+/// Feeds every finished request into the metrics and writes one access-log line for it: time, request id,
+/// method, route pattern, status, duration. Never the body, the query string, headers or tokens.
+struct RequestLogObserver: RequestObserver {
+    let metrics: Metrics
+    let logger: Logger
+
+    func requestStarted() {
+        metrics.requestStarted()
+    }
+
+    func requestCompleted(_ event: CompletedRequest) {
+        metrics.requestCompleted(route: event.route, method: event.method.rawValue, status: event.status, seconds: event.duration)
+        logger.log(.info, "request") { line in
+            line.add("request_id", event.requestID)
+            line.add("method", event.method.rawValue)
+            line.add("route", event.route)
+            line.add("status", event.status)
+            line.add("duration_ms", milliseconds: event.duration * 1000)
+        }
+    }
+}
