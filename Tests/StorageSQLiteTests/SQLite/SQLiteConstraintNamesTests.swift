@@ -7,10 +7,12 @@ import Testing
 struct SQLiteConstraintNamesTests {
     @Test("SQLite constraint messages map to the constraint they guard")
     func mapsMessages() {
-        #expect(SQLiteConstraintNames.constraint(forMessage: "UNIQUE constraint failed: users.realm, users.email")
-            == .userEmail)
-        #expect(SQLiteConstraintNames.constraint(forMessage: "UNIQUE constraint failed: credentials.credential_id")
-            == .credentialID)
+        #expect(
+            SQLiteConstraintNames.constraint(forMessage: "UNIQUE constraint failed: users.realm, users.email")
+                == .userEmail)
+        #expect(
+            SQLiteConstraintNames.constraint(forMessage: "UNIQUE constraint failed: credentials.credential_id")
+                == .credentialID)
         #expect(SQLiteConstraintNames.constraint(forMessage: "FOREIGN KEY constraint failed") == .foreignKey)
         #expect(SQLiteConstraintNames.constraint(forMessage: "UNIQUE constraint failed: other.x") == nil)
         #expect(SQLiteConstraintNames.constraint(forMessage: "CHECK constraint failed: x") == nil)
