@@ -19,7 +19,9 @@ extension MemoryTransaction {
             throw .conflict(.userHandle)
         }
         for identifier in user.identifiers
-        where state.users.values.contains(where: { $0.realm == user.realm && $0.identifier(identifier.kind) == identifier }) {
+        where state.users.values.contains(where: {
+            $0.realm == user.realm && $0.identifier(identifier.kind) == identifier
+        }) {
             throw .conflict(identifier.constraint)
         }
     }

@@ -34,7 +34,8 @@ public struct MigrationPlan: Sendable, Hashable {
             }
             guard known.name == row.name else {
                 throw StorageError(
-                    .migration, "schema version \(row.version) is \"\(row.name)\" in the database, \"\(known.name)\" here")
+                    .migration,
+                    "schema version \(row.version) is \"\(row.name)\" in the database, \"\(known.name)\" here")
             }
         }
         return migrations.filter { $0.version > current }

@@ -57,7 +57,8 @@ extension SQLiteTransaction {
         try database.execute(
             "INSERT INTO device_challenges (\(Self.deviceChallengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID), .blob(challenge.document),
+                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID),
+                .blob(challenge.document),
                 .blob(challenge.actionHash), .blob(challenge.action), .date(challenge.createdAt),
                 .date(challenge.expiresAt), .optionalDate(challenge.consumedAt),
             ])

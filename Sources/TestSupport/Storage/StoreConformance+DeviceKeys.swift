@@ -27,7 +27,9 @@ extension StoreConformance {
             let foreign = try await store.read { try $0.deviceKey(id: "key-1", userID: "user-2") }
             try expectEqual(own, S.deviceKey("key-1"), "own key")
             try expectEqual(foreign, nil, "someone else's key")
-            let touchedForeign = try await store.write { try $0.touchDeviceKey(keyID: "key-1", userID: "user-2", at: S.at(1)) }
+            let touchedForeign = try await store.write {
+                try $0.touchDeviceKey(keyID: "key-1", userID: "user-2", at: S.at(1))
+            }
             let lockedForeign = try await store.write {
                 try $0.updateDeviceKeyState(
                     keyID: "key-1", userID: "user-2", state: DeviceKeyState(status: .revoked, failedAttempts: 0))
@@ -37,8 +39,12 @@ extension StoreConformance {
         Check("state updates, touches and unlocking are stored") { store in
             try await store.write { _ = try $0.insertDeviceKey(S.deviceKey("key-1")) }
             let locked = DeviceKeyState(status: .locked, failedAttempts: 5, lockedAt: S.at(30))
-            let updated = try await store.write { try $0.updateDeviceKeyState(keyID: "key-1", userID: "user-1", state: locked) }
-            let touched = try await store.write { try $0.touchDeviceKey(keyID: "key-1", userID: "user-1", at: S.at(40)) }
+            let updated = try await store.write {
+                try $0.updateDeviceKeyState(keyID: "key-1", userID: "user-1", state: locked)
+            }
+            let touched = try await store.write {
+                try $0.touchDeviceKey(keyID: "key-1", userID: "user-1", at: S.at(40))
+            }
             try expect(updated && touched, "update \(updated), touch \(touched)")
             let stored = try await store.read { try $0.deviceKey(id: "key-1", userID: "user-1") }
             try expectEqual(stored?.state, locked, "locked state")
@@ -70,6 +76,6 @@ extension StoreConformance {
             try expectEqual(all.map(\.seq), [1, 2, 3], "all events")
             let page = try await store.read { try $0.securityEvents(after: 1, limit: 1) }
             try expectEqual(page.map(\.seq), [2], "page after 1")
-        },
+        }
     ]
 }

@@ -82,7 +82,8 @@ extension StoreConformance {
             var done = challenge
             done.consumedAt = S.at(119)
             try expectEqual(consumed, .consumed(done), "consumption")
-            try expectEqual(try await store.read { try $0.deviceChallenge(id: "c1") }, Optional(done), "stored challenge")
+            try expectEqual(
+                try await store.read { try $0.deviceChallenge(id: "c1") }, Optional(done), "stored challenge")
         },
         Check("purging removes expired sessions, challenges and refresh tokens only") { store in
             try await store.write { writer in

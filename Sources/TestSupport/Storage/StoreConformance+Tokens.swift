@@ -28,7 +28,8 @@ extension StoreConformance {
             }
             let reuse = try await store.write {
                 try $0.rotateRefreshToken(
-                    presentedHash: first.tokenHash, now: S.at(200), replacement: S.refreshToken(3, createdAt: S.at(200)))
+                    presentedHash: first.tokenHash, now: S.at(200), replacement: S.refreshToken(3, createdAt: S.at(200))
+                )
             }
             guard case .reused(let presented) = reuse else {
                 throw ConformanceFailure(message: "expected reuse, got \(reuse)", file: #fileID, line: #line)
@@ -36,10 +37,12 @@ extension StoreConformance {
             try expectEqual(presented.revokedAt, S.at(200), "revocation time of the reused token")
             let family = try await store.read { try $0.refreshTokens(familyID: "family-1") }
             try expectEqual(family.map(\.revokedAt), [S.at(200), S.at(200)], "family revoked")
-            try expectEqual(try await store.read { try $0.refreshToken(hash: S.bytes(3)) }, nil, "replacement stored on reuse")
+            try expectEqual(
+                try await store.read { try $0.refreshToken(hash: S.bytes(3)) }, nil, "replacement stored on reuse")
             let afterwards = try await store.write {
                 try $0.rotateRefreshToken(
-                    presentedHash: second.tokenHash, now: S.at(300), replacement: S.refreshToken(4, createdAt: S.at(300)))
+                    presentedHash: second.tokenHash, now: S.at(300),
+                    replacement: S.refreshToken(4, createdAt: S.at(300)))
             }
             guard case .revoked = afterwards else {
                 throw ConformanceFailure(message: "expected revoked, got \(afterwards)", file: #fileID, line: #line)
@@ -99,7 +102,6 @@ extension StoreConformance {
             var retired = old
             retired.retiredAt = S.at(20)
             try expectEqual(try await store.read { try $0.signingKeys() }, [retired, new], "signing keys")
-        },
+        }
     ]
 }
-

@@ -17,8 +17,10 @@ extension StoreConformance {
                 throw ConformanceFailure(message: "the body's error was swallowed", file: #fileID, line: #line)
             } catch is DeliberateFailure {}
             let left = try await store.read { reader in
-                (try reader.user(id: "user-1"), try reader.authSession(id: "s1"),
-                 try reader.securityEvents(after: 0, limit: 10))
+                (
+                    try reader.user(id: "user-1"), try reader.authSession(id: "s1"),
+                    try reader.securityEvents(after: 0, limit: 10)
+                )
             }
             try expect(left.0 == nil && left.1 == nil && left.2.isEmpty, "rolled-back writes are visible")
             let next = try await store.write {

@@ -55,14 +55,20 @@ extension StoreConformance {
                     try await store.write { try $0.insertUser(user, credential: credential) }
                 }
             }
-            try await store.write { [samePhone] in try $0.insertUser(samePhone, credential: S.credential(4, userID: samePhone.id)) }
+            try await store.write { [samePhone] in
+                try $0.insertUser(samePhone, credential: S.credential(4, userID: samePhone.id))
+            }
             try await expectStorageError(.conflict, constraint: .userPhoneNumber, "same phone number") {
-                try await store.write { [samePhone2] in try $0.insertUser(samePhone2, credential: S.credential(5, userID: "user-5")) }
+                try await store.write { [samePhone2] in
+                    try $0.insertUser(samePhone2, credential: S.credential(5, userID: "user-5"))
+                }
             }
             // The same email in another realm is another user.
             var otherRealm = S.user(9, realm: "other")
             otherRealm.email = first.email
-            try await store.write { [otherRealm] in try $0.insertUser(otherRealm, credential: S.credential(9, userID: "user-9")) }
+            try await store.write { [otherRealm] in
+                try $0.insertUser(otherRealm, credential: S.credential(9, userID: "user-9"))
+            }
             let count = try await store.read { reader in
                 try (1...9).compactMap { try reader.user(id: "user-\($0)") }.count
             }
@@ -85,8 +91,10 @@ extension StoreConformance {
             }
             try expectEqual(outcome, "conflict", "caught error")
             let state = try await store.read { reader in
-                (try reader.user(id: "user-2"), try reader.credential(id: S.credential(2, userID: "").credentialID),
-                 try reader.user(id: "user-3") != nil)
+                (
+                    try reader.user(id: "user-2"), try reader.credential(id: S.credential(2, userID: "").credentialID),
+                    try reader.user(id: "user-3") != nil
+                )
             }
             try expect(state.0 == nil && state.1 == nil, "the failed insert left rows behind")
             try expect(state.2, "the insert after the caught conflict was lost")

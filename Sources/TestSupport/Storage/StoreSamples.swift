@@ -36,12 +36,15 @@ enum StoreSamples {
 
     static func refreshToken(_ n: UInt8, family: String = "family-1", createdAt: Date = epoch) -> RefreshToken {
         RefreshToken(
-            tokenHash: bytes(n), familyID: family, clientID: "client-1", userID: "user-1", scope: "openid offline_access",
+            tokenHash: bytes(n), familyID: family, clientID: "client-1", userID: "user-1",
+            scope: "openid offline_access",
             authTime: epoch, createdAt: createdAt, absoluteExpiresAt: at(86_400),
             idleExpiresAt: createdAt.addingTimeInterval(3_600))
     }
 
-    static func deviceKey(_ id: String, userID: String = "user-1", deviceID: String = "device-1", createdAt: Date = epoch)
+    static func deviceKey(
+        _ id: String, userID: String = "user-1", deviceID: String = "device-1", createdAt: Date = epoch
+    )
         -> DeviceKey
     {
         DeviceKey(
