@@ -51,7 +51,11 @@ struct WycheproofFile: Decodable {
                 let accepted = verify(group, test)
                 switch test.result {
                 case "valid":
-                    if accepted { tally.validAccepted += 1 } else { tally.failures.append("valid #\(test.tcId) rejected") }
+                    if accepted {
+                        tally.validAccepted += 1
+                    } else {
+                        tally.failures.append("valid #\(test.tcId) rejected")
+                    }
                 case "invalid":
                     if !accepted {
                         tally.invalidRejected += 1

@@ -88,7 +88,9 @@ struct DERNodeTests {
     @Test("an empty or non-minimal OID is refused with .invalidDER")
     func badOID() {
         #expect(throws: CryptoError(.invalidDER, "")) { try DERNode.parse([0x06, 0x00]).objectIdentifier() }
-        #expect(throws: CryptoError(.invalidDER, "")) { try DERNode.parse([0x06, 0x02, 0x80, 0x01]).objectIdentifier() }
+        #expect(throws: CryptoError(.invalidDER, "")) {
+            try DERNode.parse([0x06, 0x02, 0x80, 0x01]).objectIdentifier()
+        }
     }
 
     @Test("an empty or non-minimal INTEGER is refused with .invalidDER")
@@ -124,7 +126,8 @@ struct DERNodeTests {
 
     @Test("robustness: every prefix and every single-byte flip of a certificate gives a value or a typed error")
     func robustness() throws {
-        let der = try Certificate.certificates(fromPEM: TestFixtures.text("trust/apple_webauthn_root_ca.pem"))[0].derEncoded
+        let der = try Certificate.certificates(fromPEM: TestFixtures.text("trust/apple_webauthn_root_ca.pem"))[0]
+            .derEncoded
         _ = try Self.walk(DERNode.parse(der))
         for length in 0..<der.count {
             #expect(throws: CryptoError.self) { try Self.walk(DERNode.parse(Array(der.prefix(length)))) }

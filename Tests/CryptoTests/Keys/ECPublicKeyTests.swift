@@ -32,7 +32,9 @@ struct ECPublicKeyTests {
         #expect(tally.acceptable == vectors.numberOfTests - valid - invalid)
     }
 
-    @Test("the psychic signature r = s = 0 (CVE-2022-21449) is rejected on every curve", arguments: EllipticCurve.allCases)
+    @Test(
+        "the psychic signature r = s = 0 (CVE-2022-21449) is rejected on every curve", arguments: EllipticCurve.allCases
+    )
     func psychicSignature(curve: EllipticCurve) throws {
         let key = try P256SigningKey().publicKey
         let zeroes: [UInt8] = [0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00]
@@ -41,7 +43,8 @@ struct ECPublicKeyTests {
             try ECDSASignature.rawRepresentation(fromDER: zeroes, curve: curve)
         }
         #expect(throws: CryptoError(.invalidSignature, "")) {
-            try ECDSASignature.derRepresentation(fromRaw: [UInt8](repeating: 0, count: 2 * curve.coordinateByteCount), curve: curve)
+            try ECDSASignature.derRepresentation(
+                fromRaw: [UInt8](repeating: 0, count: 2 * curve.coordinateByteCount), curve: curve)
         }
     }
 
@@ -102,7 +105,9 @@ struct ECPublicKeyTests {
     @Test("wrong coordinate or point lengths are refused with .invalidKey")
     func wrongLengths() throws {
         let key = try P256SigningKey().publicKey
-        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: Array(key.x.dropFirst()), y: key.y) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try ECPublicKey(curve: .p256, x: Array(key.x.dropFirst()), y: key.y)
+        }
         #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p384, x: key.x, y: key.y) }
         #expect(throws: CryptoError(.invalidKey, "")) {
             try ECPublicKey(x963Representation: key.x963Representation + [0], curve: .p256)
@@ -112,9 +117,20 @@ struct ECPublicKeyTests {
     @Test("an SPKI with trailing bytes, or of another key type, is refused with .invalidKey")
     func badSPKI() throws {
         let key = try P256SigningKey().publicKey
-        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(derRepresentation: key.derRepresentation + [0]) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try ECPublicKey(derRepresentation: key.derRepresentation + [0])
+        }
         #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(derRepresentation: []) }
         let ed = try Ed25519SigningKey().publicKey
         #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(derRepresentation: ed.derRepresentation) }
+    }
+
+    @Test("an SPKI holding a compressed point is refused with .invalidKey")
+    func compressedSPKI() throws {
+        let key = try P256SigningKey().publicKey
+        let prefix: UInt8 = (key.y.last ?? 0) & 1 == 0 ? 0x02 : 0x03
+        // RFC 5480 §2: id-ecPublicKey with namedCurve prime256v1, BIT STRING of 33 bytes.
+        let spki = Hex.decode("3039301306072a8648ce3d020106082a8648ce3d030107032200") + [prefix] + key.x
+        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(derRepresentation: spki) }
     }
 }

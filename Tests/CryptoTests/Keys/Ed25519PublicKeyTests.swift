@@ -19,8 +19,12 @@ struct Ed25519PublicKeyTests {
 
     @Test("a key of the wrong length is refused with .invalidKey")
     func wrongLength() {
-        #expect(throws: CryptoError(.invalidKey, "")) { try Ed25519PublicKey(rawRepresentation: [UInt8](repeating: 1, count: 31)) }
-        #expect(throws: CryptoError(.invalidKey, "")) { try Ed25519PublicKey(rawRepresentation: [UInt8](repeating: 1, count: 33)) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try Ed25519PublicKey(rawRepresentation: [UInt8](repeating: 1, count: 31))
+        }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try Ed25519PublicKey(rawRepresentation: [UInt8](repeating: 1, count: 33))
+        }
     }
 
     @Test("a signature of the wrong length is rejected")

@@ -17,7 +17,9 @@ struct PublicKeyTests {
 
     @Test("garbage is refused with .invalidKey")
     func garbage() {
-        #expect(throws: CryptoError(.invalidKey, "")) { try PublicKey(derRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try PublicKey(derRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01])
+        }
     }
 
     @Test("an X25519 key (a type we do not verify with) is refused with .unsupportedAlgorithm")

@@ -37,7 +37,9 @@ struct RSAPublicKeyTests {
         let key = Self.signingKey
         let signature = try key.signature(for: Self.message, hash: .sha256, padding: .pkcs1v15)
         #expect(!key.publicKey.isValidSignature([0] + signature, for: Self.message, hash: .sha256, padding: .pkcs1v15))
-        #expect(!key.publicKey.isValidSignature(Array(signature.dropFirst()), for: Self.message, hash: .sha256, padding: .pkcs1v15))
+        #expect(
+            !key.publicKey.isValidSignature(
+                Array(signature.dropFirst()), for: Self.message, hash: .sha256, padding: .pkcs1v15))
     }
 
     @Test("modulus/exponent and SPKI forms give the same key; leading zeros are ignored")
@@ -67,7 +69,9 @@ struct RSAPublicKeyTests {
     @Test("an even exponent, exponent 1 or an empty exponent is refused with .invalidKey")
     func badExponent() throws {
         let modulus = Self.signingKey.publicKey.modulus
-        #expect(throws: CryptoError(.invalidKey, "")) { try RSAPublicKey(modulus: modulus, exponent: [0x01, 0x00, 0x00]) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try RSAPublicKey(modulus: modulus, exponent: [0x01, 0x00, 0x00])
+        }
         #expect(throws: CryptoError(.invalidKey, "")) { try RSAPublicKey(modulus: modulus, exponent: [0x01]) }
         #expect(throws: CryptoError(.invalidKey, "")) { try RSAPublicKey(modulus: modulus, exponent: []) }
         #expect(throws: CryptoError(.invalidKey, "")) {
@@ -90,6 +94,8 @@ struct RSAPublicKeyTests {
         let signature = try imported.signature(for: Self.message, hash: .sha256, padding: .pss)
         #expect(key.publicKey.isValidSignature(signature, for: Self.message, hash: .sha256, padding: .pss))
         let ecKey = try P256SigningKey()
-        #expect(throws: CryptoError(.invalidKey, "")) { try RSASigningKey(pkcs8DERRepresentation: ecKey.pkcs8DERRepresentation) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try RSASigningKey(pkcs8DERRepresentation: ecKey.pkcs8DERRepresentation)
+        }
     }
 }

@@ -30,17 +30,25 @@ struct ECDSASignatureTests {
     @Test("r ≥ n is refused with .invalidSignature")
     func outOfRange() {
         let raw = [UInt8](repeating: 0xFF, count: 32) + [UInt8](repeating: 0, count: 31) + [1]
-        #expect(throws: CryptoError(.invalidSignature, "")) { try ECDSASignature.derRepresentation(fromRaw: raw, curve: .p256) }
+        #expect(throws: CryptoError(.invalidSignature, "")) {
+            try ECDSASignature.derRepresentation(fromRaw: raw, curve: .p256)
+        }
     }
 
     @Test("DER with trailing bytes or a negative integer is refused with .invalidSignature")
     func badDER() throws {
         let good: [UInt8] = [0x30, 0x06, 0x02, 0x01, 0x05, 0x02, 0x01, 0x07]
         #expect(try ECDSASignature.rawRepresentation(fromDER: good, curve: .p256).count == 64)
-        #expect(throws: CryptoError(.invalidSignature, "")) { try ECDSASignature.rawRepresentation(fromDER: good + [0], curve: .p256) }
+        #expect(throws: CryptoError(.invalidSignature, "")) {
+            try ECDSASignature.rawRepresentation(fromDER: good + [0], curve: .p256)
+        }
         let negative: [UInt8] = [0x30, 0x06, 0x02, 0x01, 0x85, 0x02, 0x01, 0x07]
-        #expect(throws: CryptoError(.invalidSignature, "")) { try ECDSASignature.rawRepresentation(fromDER: negative, curve: .p256) }
+        #expect(throws: CryptoError(.invalidSignature, "")) {
+            try ECDSASignature.rawRepresentation(fromDER: negative, curve: .p256)
+        }
         let padded: [UInt8] = [0x30, 0x07, 0x02, 0x02, 0x00, 0x05, 0x02, 0x01, 0x07]
-        #expect(throws: CryptoError(.invalidSignature, "")) { try ECDSASignature.rawRepresentation(fromDER: padded, curve: .p256) }
+        #expect(throws: CryptoError(.invalidSignature, "")) {
+            try ECDSASignature.rawRepresentation(fromDER: padded, curve: .p256)
+        }
     }
 }

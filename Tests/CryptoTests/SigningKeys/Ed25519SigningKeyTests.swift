@@ -19,7 +19,9 @@ struct Ed25519SigningKeyTests {
 
     @Test("a seed of the wrong length is refused with .invalidKey")
     func wrongLength() {
-        #expect(throws: CryptoError(.invalidKey, "")) { try Ed25519SigningKey(rawRepresentation: [UInt8](repeating: 0, count: 31)) }
+        #expect(throws: CryptoError(.invalidKey, "")) {
+            try Ed25519SigningKey(rawRepresentation: [UInt8](repeating: 0, count: 31))
+        }
     }
 
     @Test("generated keys sign verifiably")

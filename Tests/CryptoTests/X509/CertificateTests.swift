@@ -31,7 +31,9 @@ struct CertificateTests {
         }
         #expect(key.curve == .p384)
         #expect(Hex.encode(Array(key.x963Representation.prefix(4))) == "04224243")
-        #expect(try PublicKey(derRepresentation: cert.subjectPublicKeyInfoDER).derRepresentation == cert.subjectPublicKeyInfoDER)
+        #expect(
+            try PublicKey(derRepresentation: cert.subjectPublicKeyInfoDER).derRepresentation
+                == cert.subjectPublicKeyInfoDER)
     }
 
     @Test("a serial number with the high bit set keeps its leading zero byte; RSA keys decode")
@@ -66,7 +68,10 @@ struct CertificateTests {
         let aaguid = try #require(leaf.extension(oid: CertificateExtension.OID.fidoAAGUID))
         #expect(!aaguid.isCritical)
         #expect(try DERNode.parse(aaguid.value).octetString() == TestChain.aaguid)
-        #expect(leaf.subject.values(forOID: DistinguishedName.AttributeOID.organizationalUnitName) == ["Authenticator Attestation"])
+        #expect(
+            leaf.subject.values(forOID: DistinguishedName.AttributeOID.organizationalUnitName) == [
+                "Authenticator Attestation"
+            ])
         #expect(leaf.serialNumber == [0x12, 0x34])
         #expect(leaf.signatureAlgorithmOID == "1.2.840.10045.4.3.2")
     }
@@ -86,11 +91,13 @@ struct CertificateTests {
 
     @Test("PEM bundles yield every certificate in order")
     func bundle() throws {
-        let text = try TestFixtures.text("trust/globalsign_r2.pem") + "\n# comment\n"
+        let text =
+            try TestFixtures.text("trust/globalsign_r2.pem") + "\n# comment\n"
             + TestFixtures.text("trust/apple_webauthn_root_ca.pem")
         let certs = try Certificate.certificates(fromPEM: text)
         #expect(certs.count == 2)
-        #expect(certs[1].subject.values(forOID: DistinguishedName.AttributeOID.commonName) == ["Apple WebAuthn Root CA"])
+        #expect(
+            certs[1].subject.values(forOID: DistinguishedName.AttributeOID.commonName) == ["Apple WebAuthn Root CA"])
     }
 
     @Test("trailing bytes after the DER are refused with .invalidCertificate")
@@ -103,7 +110,9 @@ struct CertificateTests {
     func garbage() throws {
         let der = try Self.fixture("apple_webauthn_root_ca.pem").derEncoded
         #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: []) }
-        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: CryptoError(.invalidCertificate, "")) {
+            try Certificate(derEncoded: [0x30, 0x03, 0x02, 0x01, 0x01])
+        }
         #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: Array(der.dropLast())) }
     }
 
@@ -134,5 +143,68 @@ struct CertificateTests {
         #expect(throws: CryptoError(.invalidCertificate, "")) {
             try Certificate.certificates(fromPEM: "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n")
         }
+    }
+
+    // MARK: structure checks, each tripped by one edited byte run of a valid certificate
+
+    /// `bytes` with the `occurrence`-th (0-based) run equal to `pattern` replaced by `replacement`.
+    static func edited(_ bytes: [UInt8], _ pattern: [UInt8], _ replacement: [UInt8], occurrence: Int = 0) -> [UInt8] {
+        var seen = 0
+        for start in 0...(bytes.count - pattern.count) where Array(bytes[start..<start + pattern.count]) == pattern {
+            if seen == occurrence {
+                return Array(bytes[..<start]) + replacement + Array(bytes[(start + pattern.count)...])
+            }
+            seen += 1
+        }
+        Issue.record("pattern \(Hex.encode(pattern)) not found")
+        return bytes
+    }
+
+    static let ecdsaWithSHA256 = Hex.decode("06082a8648ce3d040302")
+    static let ecdsaWithSHA384 = Hex.decode("06082a8648ce3d040303")
+
+    @Test("an unknown version (v6) is refused with .invalidCertificate")
+    func unknownVersion() throws {
+        let der = TestChain.shared.leaf.derEncoded
+        let edited = Self.edited(der, [0xA0, 0x03, 0x02, 0x01, 0x02], [0xA0, 0x03, 0x02, 0x01, 0x05])
+        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: edited) }
+    }
+
+    @Test("an outer signatureAlgorithm that differs from the TBS one is refused with .invalidCertificate")
+    func signatureAlgorithmMismatch() throws {
+        let der = TestChain.shared.leaf.derEncoded
+        // The second occurrence is the outer Certificate.signatureAlgorithm.
+        let edited = Self.edited(der, Self.ecdsaWithSHA256, Self.ecdsaWithSHA384, occurrence: 1)
+        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: edited) }
+    }
+
+    @Test("a duplicate extension is refused with .invalidCertificate")
+    func duplicateExtension() throws {
+        // Turn the extKeyUsage OID (2.5.29.37) into a second basicConstraints (2.5.29.19).
+        let der = TestChain.shared.leaf.derEncoded
+        let edited = Self.edited(der, [0x06, 0x03, 0x55, 0x1D, 0x25], [0x06, 0x03, 0x55, 0x1D, 0x13])
+        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: edited) }
+    }
+
+    @Test("a basicConstraints cA that is not DER TRUE/FALSE is refused with .invalidCertificate")
+    func malformedBasicConstraints() throws {
+        let der = TestChain.shared.intermediate.derEncoded
+        let edited = Self.edited(der, [0x30, 0x03, 0x01, 0x01, 0xFF], [0x30, 0x03, 0x01, 0x01, 0x01])
+        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: edited) }
+    }
+
+    @Test("an extKeyUsage entry that is not an OID is refused with .invalidCertificate")
+    func malformedExtendedKeyUsage() throws {
+        let der = TestChain.shared.leaf.derEncoded
+        let serverAuth = Hex.decode("06082b06010505070301")
+        let edited = Self.edited(der, serverAuth, [0x04] + serverAuth.dropFirst())
+        #expect(throws: CryptoError(.invalidCertificate, "")) { try Certificate(derEncoded: edited) }
+    }
+
+    @Test("certificates compare by DER")
+    func equality() throws {
+        let pki = TestChain.shared
+        #expect(try Certificate(derEncoded: pki.leaf.derEncoded) == pki.leaf)
+        #expect(pki.leaf != pki.root)
     }
 }

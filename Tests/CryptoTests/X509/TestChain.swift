@@ -49,7 +49,8 @@ struct TestChain: Sendable {
         try selfSigned("other", "/CN=Other Root/O=passkeyd", ext: "basicConstraints=critical,CA:TRUE")
         try selfSigned("selfleaf", "/CN=Self Signed Leaf", ext: "basicConstraints=critical,CA:FALSE")
         func issued(_ name: String, _ subject: String, by issuer: String, days: String, ext: String) throws {
-            try openssl(["req", "-new"] + ec + ["-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject])
+            try openssl(
+                ["req", "-new"] + ec + ["-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject])
             try openssl([
                 "x509", "-req", "-in", path("\(name).csr"), "-CA", path("\(issuer).pem"), "-CAkey",
                 path("\(issuer).key"), "-set_serial", "4660", "-days", days, "-extfile", path(ext), "-out",
@@ -57,7 +58,9 @@ struct TestChain: Sendable {
             ])
         }
         try issued("intermediate", "/CN=Test Intermediate/O=passkeyd", by: "root", days: "1825", ext: "ca.ext")
-        try issued("leaf", "/CN=Test Leaf/O=passkeyd/OU=Authenticator Attestation", by: "intermediate", days: "365", ext: "leaf.ext")
+        try issued(
+            "leaf", "/CN=Test Leaf/O=passkeyd/OU=Authenticator Attestation", by: "intermediate", days: "365",
+            ext: "leaf.ext")
         try issued("nonca", "/CN=Issued By Non CA", by: "selfleaf", days: "365", ext: "leaf.ext")
         func load(_ name: String) throws -> Certificate {
             try Certificate.certificates(fromPEM: String(contentsOfFile: path("\(name).pem"), encoding: .utf8))[0]

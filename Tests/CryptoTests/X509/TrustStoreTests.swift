@@ -34,7 +34,8 @@ struct TrustStoreTests {
     @Test("with the wrong root the chain is refused with .untrustedRoot")
     func wrongRoot() {
         #expect(throws: CryptoError(.untrustedRoot, "")) {
-            try TrustStore(roots: [pki.otherRoot]).validate(leaf: pki.leaf, intermediates: [pki.intermediate], at: inside)
+            try TrustStore(roots: [pki.otherRoot]).validate(
+                leaf: pki.leaf, intermediates: [pki.intermediate], at: inside)
         }
     }
 
@@ -86,7 +87,8 @@ struct TrustStoreTests {
     @Test("the reason carries OpenSSL's verify error text")
     func reasonText() {
         do {
-            _ = try TrustStore(roots: [pki.otherRoot]).validate(leaf: pki.leaf, intermediates: [pki.intermediate], at: inside)
+            _ = try TrustStore(roots: [pki.otherRoot]).validate(
+                leaf: pki.leaf, intermediates: [pki.intermediate], at: inside)
             Issue.record("validation unexpectedly succeeded")
         } catch {
             #expect(error.reason.contains("unable to get"))
