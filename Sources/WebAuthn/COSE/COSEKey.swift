@@ -108,21 +108,9 @@ public struct COSEKey: Sendable {
         }
     }
 
-    /// Verifies `signature` over `message` with this key's algorithm: DER ECDSA for ES*, raw Ed25519,
-    /// PKCS#1 v1.5 for RS*, PSS (salt = digest length) for PS* (WebAuthn L3 §6.5.6).
+    /// Verifies `signature` over `message` with this key's algorithm: DER ECDSA for ES*, Ed25519 for
+    /// EdDSA, PKCS#1 v1.5 for RS*, PSS (salt = digest length) for PS* (WebAuthn L3 §6.5.6).
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-        switch (publicKey, algorithm) {
-        case (.ec(let key), .es256), (.ec(let key), .es384), (.ec(let key), .es512):
-            return key.isValidSignature(signature, for: message, hash: algorithm.hashAlgorithm)
-        case (.ed25519(let key), .edDSA):
-            return key.isValidSignature(signature, for: message)
-        case (.rsa(let key), .rs256), (.rsa(let key), .rs384), (.rsa(let key), .rs512), (.rsa(let key), .rs1):
-            return key.isValidSignature(signature, for: message, hash: algorithm.hashAlgorithm, padding: .pkcs1v15)
-        case (.rsa(let key), .ps256), (.rsa(let key), .ps384), (.rsa(let key), .ps512):
-            return key.isValidSignature(signature, for: message, hash: algorithm.hashAlgorithm, padding: .pss)
-        default:
-            // Unreachable by construction (init binds key type to algorithm); refuse rather than guess.
-            return false
-        }
+        algorithm.isValidSignature(signature, for: message, with: publicKey)
     }
 }
