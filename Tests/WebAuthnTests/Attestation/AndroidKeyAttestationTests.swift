@@ -31,8 +31,10 @@ struct AndroidKeyAttestationTests {
     @Test("missing or mistyped alg, sig or x5c is refused", arguments: ["alg", "sig", "x5c"])
     func missingField(key: String) throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
-        #expect(code(fixture.input(statement: fixture.statement(setting: key, to: nil))) == .androidKeyMalformedStatement)
-        #expect(code(fixture.input(statement: fixture.statement(setting: key, to: .null))) == .androidKeyMalformedStatement)
+        #expect(
+            code(fixture.input(statement: fixture.statement(setting: key, to: nil))) == .androidKeyMalformedStatement)
+        #expect(
+            code(fixture.input(statement: fixture.statement(setting: key, to: .null))) == .androidKeyMalformedStatement)
     }
 
     @Test("an empty x5c or an x5c entry that is not bytes is refused")
@@ -64,7 +66,9 @@ struct AndroidKeyAttestationTests {
     func badSignature() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
         let sig = flipping(try fixture.bytes("sig"), at: 20)
-        #expect(code(fixture.input(statement: fixture.statement(setting: "sig", to: .bytes(sig)))) == .androidKeyInvalidSignature)
+        #expect(
+            code(fixture.input(statement: fixture.statement(setting: "sig", to: .bytes(sig))))
+                == .androidKeyInvalidSignature)
         #expect(code(fixture.input(clientDataHash: [UInt8](repeating: 0, count: 32))) == .androidKeyInvalidSignature)
         // alg RS256 with an EC certificate key never verifies.
         let rs256 = fixture.statement(setting: "alg", to: CBORValue(COSEAlgorithm.rs256.rawValue))
@@ -82,14 +86,17 @@ struct AndroidKeyAttestationTests {
 
     @Test("a certificate key that is not the credential key is refused")
     func publicKeyMismatch() throws {
-        let input = try selfMade(AndroidKeyTestVectors.androidValid, authData: AndroidKeyTestVectors.androidOtherAuthData)
+        let input = try selfMade(
+            AndroidKeyTestVectors.androidValid, authData: AndroidKeyTestVectors.androidOtherAuthData)
         #expect(code(input) == .androidKeyPublicKeyMismatch)
     }
 
     @Test("a missing or malformed key description extension is refused")
     func malformedKeyDescription() throws {
         #expect(code(try selfMade(AndroidKeyTestVectors.androidNoKeyDescription)) == .androidKeyMalformedKeyDescription)
-        #expect(code(try selfMade(AndroidKeyTestVectors.androidMalformedKeyDescription)) == .androidKeyMalformedKeyDescription)
+        #expect(
+            code(try selfMade(AndroidKeyTestVectors.androidMalformedKeyDescription))
+                == .androidKeyMalformedKeyDescription)
     }
 
     @Test("attestationChallenge that is not clientDataHash is refused")

@@ -4,30 +4,35 @@ import Foundation
 /// KeyDescription (attestationVersion 300, challenge = `clientDataHash`). Generated once with Python `cryptography`.
 enum AndroidKeyTestVectors {
     /// PKCS#8 DER of the certified key (P-256).
-    static let androidKey = bytes("""
+    static let androidKey = bytes(
+        """
         MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgzDX0Zc4DW+usTzynMYMT+YTcIndtZ9w+k1FkyZOZAOqhRANCAATU
         cY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsqgDnxxC7+gG+0
         """)
 
-    /// the clientDataHash the KeyDescriptions carry as attestationChallenge.
-    static let clientDataHash = bytes("""
+    /// The clientDataHash the KeyDescriptions carry as attestationChallenge.
+    static let clientDataHash = bytes(
+        """
         a/vnr6u7e2jOSmwHE7CAkLbyt4zb7KDCSloT/Gm4Gu0=
         """)
 
-    /// authenticator data (rpId example.com, UP|UV|AT) whose credential key is androidKey.
-    static let androidAuthData = bytes("""
+    /// Authenticator data (rpId example.com, UP|UV|AT) whose credential key is androidKey.
+    static let androidAuthData = bytes(
+        """
         o3mm9u6vuaVeN4wRgDTidR5oL6ufLTCrE9ISVYbOGUdFAAAAAAAAAAAAAAAAAAAAAAAAAAAAEAECAwQFBgcICQoLDA0ODxClAQID
         JiABIVgg1HGNaim1V+u5Xv1M6fv+fzg/zj+piSirCtDnPIDPBlMiWCDk7/14ZSlK01BYNw+DrlXDFdjBjbhrKoA58cQu/oBvtA==
         """)
 
-    /// the same with another credential key.
-    static let androidOtherAuthData = bytes("""
+    /// The same with another credential key.
+    static let androidOtherAuthData = bytes(
+        """
         o3mm9u6vuaVeN4wRgDTidR5oL6ufLTCrE9ISVYbOGUdFAAAAAAAAAAAAAAAAAAAAAAAAAAAAEAECAwQFBgcICQoLDA0ODxClAQID
         JiABIVgg9bBidNUpj9qf4c+YIAVAjYF7JbxpfxEFotBgxRD7XZwiWCCiCBM2C2xA6+UFWjmSP9ADeUMtKJJpaxw3uwUVZ5Cvjg==
         """)
 
-    /// teeEnforced {purpose {SIGN}, origin GENERATED}, softwareEnforced {}.
-    static let androidValid = bytes("""
+    /// TeeEnforced {purpose {SIGN}, origin GENERATED}, softwareEnforced {}.
+    static let androidValid = bytes(
+        """
         MIIBrzCCAVagAwIBAgIUCl4FnySLZ+fhTXLIF+1+nHkP8r0wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -36,8 +41,9 @@ enum AndroidKeyTestVectors {
         lckHPArWK72caxzkrfQ8EyQoq++kzlnX24oCICXtAoEYzP33yv1shNXnv5qYj1x9jssEaOvywnvykBZA
         """)
 
-    /// as androidValid with allApplications in teeEnforced.
-    static let androidAllApplicationsTEE = bytes("""
+    /// As androidValid with allApplications in teeEnforced.
+    static let androidAllApplicationsTEE = bytes(
+        """
         MIIBtjCCAVygAwIBAgIUBLomvKVNHzhcNXtJHDADYnilbwMwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -46,8 +52,9 @@ enum AndroidKeyTestVectors {
         AJZ/B7+/Pslte4HsPGByPbNusA7vvX1GJ4OYkw5fOVmtAiBwwijRma3Rb88enJM/a/xU+zVmw00e3CEVNcpEhE2RJA==
         """)
 
-    /// as androidValid with allApplications in softwareEnforced.
-    static let androidAllApplicationsSoftware = bytes("""
+    /// As androidValid with allApplications in softwareEnforced.
+    static let androidAllApplicationsSoftware = bytes(
+        """
         MIIBtjCCAVygAwIBAgIUMwORUtJKNXSF/sGV7iIPTQKj9A0wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -56,8 +63,9 @@ enum AndroidKeyTestVectors {
         aCcJ8/K/g8ZStDH24SkTLCw9vKM2IMCJrXidJmGdNN8CIQCGHEcT8CNtk18ispnwLFiBkyA8vM0tnr6QJe1N/Ur/ag==
         """)
 
-    /// teeEnforced origin IMPORTED (2).
-    static let androidOriginImported = bytes("""
+    /// TeeEnforced origin IMPORTED (2).
+    static let androidOriginImported = bytes(
+        """
         MIIBrzCCAVagAwIBAgIUaIwCn7Q/Hh5jk0jWWgw+qUoKxqwwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -66,8 +74,9 @@ enum AndroidKeyTestVectors {
         4p7/2l6lnHlU0lM74atFT7nloMgXW7biBGACICV77hIF/lZ+DzQcl8Yxg4vDd+ATwsC3lvNppTCbrjjw
         """)
 
-    /// teeEnforced purpose {ENCRYPT, DECRYPT}.
-    static let androidPurposeEncrypt = bytes("""
+    /// TeeEnforced purpose {ENCRYPT, DECRYPT}.
+    static let androidPurposeEncrypt = bytes(
+        """
         MIIBsjCCAVmgAwIBAgIUGFmEceCzpiD0rTRizHrDDNf41dEwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -76,8 +85,9 @@ enum AndroidKeyTestVectors {
         lceYCGdYDtvJVmFILw5dneyy9Y7Tkw1ka5iZU7oCIEgr7m4jyfHxUTRduA15SAqaXYxEBOUxSLSDbJ0jzZuN
         """)
 
-    /// purpose SIGN and origin GENERATED in softwareEnforced only.
-    static let androidSoftwareOnly = bytes("""
+    /// Purpose SIGN and origin GENERATED in softwareEnforced only.
+    static let androidSoftwareOnly = bytes(
+        """
         MIIBsTCCAVagAwIBAgIUY1k6yiDUAtASUipnlK2J7UDTp+UwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq
@@ -86,8 +96,9 @@ enum AndroidKeyTestVectors {
         dAFszMKIFdbvjSmKIa5sPKGUmybTmsC6k3JpAiEA6wRmMN51nRA0IAqCo8gooFCNc7s4MyxlJ8+Z3MDvvNg=
         """)
 
-    /// no key description extension.
-    static let androidNoKeyDescription = bytes("""
+    /// No key description extension.
+    static let androidNoKeyDescription = bytes(
+        """
         MIIBUDCB9qADAgECAhQ4eNLC5roI/oD1X0xSdAZhMC4DpDAKBggqhkjOPQQDAjAbMRkwFwYDVQQDDBBwYXNza2V5ZCB0ZXN0IENB
         MCAXDTIwMDEwMTAwMDAwMFoYDzIwNTAwMTAxMDAwMDAwWjAfMR0wGwYDVQQDDBRBbmRyb2lkIEtleXN0b3JlIEtleTBZMBMGByqG
         SM49AgEGCCqGSM49AwEHA0IABNRxjWoptVfruV79TOn7/n84P84/qYkoqwrQ5zyAzwZT5O/9eGUpStNQWDcPg65VwxXYwY24ayqA
@@ -95,8 +106,9 @@ enum AndroidKeyTestVectors {
         tkbV4ZwCIQD8nytV9gchNaS9p5wb36XObvSl5tMpd3hafyUYgGuEpA==
         """)
 
-    /// a key description extension holding INTEGER 5.
-    static let androidMalformedKeyDescription = bytes("""
+    /// A key description extension holding INTEGER 5.
+    static let androidMalformedKeyDescription = bytes(
+        """
         MIIBYzCCAQmgAwIBAgIUbpOdwdaoohZejtHSHyG3p3KsPq0wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowHzEdMBsGA1UEAwwUQW5kcm9pZCBLZXlzdG9yZSBLZXkwWTATBgcq
         hkjOPQIBBggqhkjOPQMBBwNCAATUcY1qKbVX67le/Uzp+/5/OD/OP6mJKKsK0Oc8gM8GU+Tv/XhlKUrTUFg3D4OuVcMV2MGNuGsq

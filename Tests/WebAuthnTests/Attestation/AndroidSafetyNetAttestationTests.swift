@@ -25,15 +25,21 @@ struct AndroidSafetyNetAttestationTests {
         let fixture = try RecordedAttestation(Self.fixtureName)
         #expect(code(fixture.input(statement: .null)) == .androidSafetyNetMalformedStatement)
         for key in ["ver", "response"] {
-            #expect(code(fixture.input(statement: fixture.statement(setting: key, to: nil))) == .androidSafetyNetMalformedStatement)
-            #expect(code(fixture.input(statement: fixture.statement(setting: key, to: CBORValue(1)))) == .androidSafetyNetMalformedStatement)
+            #expect(
+                code(fixture.input(statement: fixture.statement(setting: key, to: nil)))
+                    == .androidSafetyNetMalformedStatement)
+            #expect(
+                code(fixture.input(statement: fixture.statement(setting: key, to: CBORValue(1))))
+                    == .androidSafetyNetMalformedStatement)
         }
     }
 
     @Test("an empty ver is refused")
     func emptyVersion() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
-        #expect(code(fixture.input(statement: fixture.statement(setting: "ver", to: .text("")))) == .androidSafetyNetInvalidVersion)
+        #expect(
+            code(fixture.input(statement: fixture.statement(setting: "ver", to: .text(""))))
+                == .androidSafetyNetInvalidVersion)
     }
 
     // MARK: JWS shape
@@ -63,7 +69,9 @@ struct AndroidSafetyNetAttestationTests {
         let parts = try jwsParts(fixture)
         for entry in ["not base64!", "AAAA"] {
             let header = Base64URL.encode(Array(#"{"alg":"RS256","x5c":["\#(entry)"]}"#.utf8))
-            #expect(code(input(fixture, response: header + "." + parts[1] + "." + parts[2])) == .androidSafetyNetInvalidCertificate)
+            #expect(
+                code(input(fixture, response: header + "." + parts[1] + "." + parts[2]))
+                    == .androidSafetyNetInvalidCertificate)
         }
     }
 
@@ -74,11 +82,16 @@ struct AndroidSafetyNetAttestationTests {
         let fixture = try RecordedAttestation(Self.fixtureName)
         let parts = try jwsParts(fixture)
         let signature = Base64URL.encode(flipping(try #require(Base64URL.decode(parts[2])), at: 0))
-        #expect(code(input(fixture, response: parts[0] + "." + parts[1] + "." + signature)) == .androidSafetyNetInvalidSignature)
+        #expect(
+            code(input(fixture, response: parts[0] + "." + parts[1] + "." + signature))
+                == .androidSafetyNetInvalidSignature)
         // A payload re-encoded with ctsProfileMatch false is caught by the signature first.
         let payload = String(decoding: Base64URL.decode(parts[1]) ?? [], as: UTF8.self)
-        let forged = Base64URL.encode(Array(payload.replacingOccurrences(of: "\"ctsProfileMatch\":true", with: "\"ctsProfileMatch\":false").utf8))
-        #expect(code(input(fixture, response: parts[0] + "." + forged + "." + parts[2])) == .androidSafetyNetInvalidSignature)
+        let forged = Base64URL.encode(
+            Array(payload.replacingOccurrences(of: "\"ctsProfileMatch\":true", with: "\"ctsProfileMatch\":false").utf8))
+        #expect(
+            code(input(fixture, response: parts[0] + "." + forged + "." + parts[2]))
+                == .androidSafetyNetInvalidSignature)
     }
 
     @Test("a JWS alg other than RS256/ES256 is refused")
@@ -87,9 +100,13 @@ struct AndroidSafetyNetAttestationTests {
         let parts = try jwsParts(fixture)
         let header = String(decoding: Base64URL.decode(parts[0]) ?? [], as: UTF8.self)
         let hs256 = Base64URL.encode(Array(header.replacingOccurrences(of: "\"RS256\"", with: "\"HS256\"").utf8))
-        #expect(code(input(fixture, response: hs256 + "." + parts[1] + "." + parts[2])) == .androidSafetyNetUnsupportedAlgorithm)
+        #expect(
+            code(input(fixture, response: hs256 + "." + parts[1] + "." + parts[2]))
+                == .androidSafetyNetUnsupportedAlgorithm)
         let es256 = Base64URL.encode(Array(header.replacingOccurrences(of: "\"RS256\"", with: "\"ES256\"").utf8))
-        #expect(code(input(fixture, response: es256 + "." + parts[1] + "." + parts[2])) == .androidSafetyNetInvalidSignature)
+        #expect(
+            code(input(fixture, response: es256 + "." + parts[1] + "." + parts[2])) == .androidSafetyNetInvalidSignature
+        )
     }
 
     @Test("an ES256 JWS signed by a self-made attest.android.com certificate verifies")
@@ -112,17 +129,21 @@ struct AndroidSafetyNetAttestationTests {
     func nonceMismatch() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
         // clientDataHash is bound only through the nonce: the recorded JWS stays valid.
-        #expect(code(fixture.input(clientDataHash: flipping(fixture.clientDataHash, at: 3))) == .androidSafetyNetNonceMismatch)
+        #expect(
+            code(fixture.input(clientDataHash: flipping(fixture.clientDataHash, at: 3)))
+                == .androidSafetyNetNonceMismatch)
         // The nonce must be padded standard base64, not base64url.
         let nonce = Base64URL.encode(Digest.sha256(fixture.authenticatorData.rawBytes + fixture.clientDataHash))
-        let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost, nonce: nonce)
+        let response = try selfMadeJWS(
+            fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost, nonce: nonce)
         #expect(code(input(fixture, response: response)) == .androidSafetyNetNonceMismatch)
     }
 
     @Test("ctsProfileMatch false is refused")
     func ctsProfileMismatch() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
-        let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost, ctsProfileMatch: false)
+        let response = try selfMadeJWS(
+            fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost, ctsProfileMatch: false)
         #expect(code(input(fixture, response: response)) == .androidSafetyNetCTSProfileMismatch)
     }
 
@@ -169,7 +190,8 @@ struct AndroidSafetyNetAttestationTests {
             .base64EncodedString()
         let timestamp = Int64(fixture.verificationTime.timeIntervalSince1970 * 1000)
         let header = #"{"alg":"ES256","x5c":["\#(Data(certificate).base64EncodedString())"]}"#
-        let payload = #"{"nonce":"\#(nonce ?? expectedNonce)","timestampMs":\#(timestamp),"#
+        let payload =
+            #"{"nonce":"\#(nonce ?? expectedNonce)","timestampMs":\#(timestamp),"#
             + #""ctsProfileMatch":\#(ctsProfileMatch),"basicIntegrity":true}"#
         let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
         let key = try P256SigningKey(pkcs8DERRepresentation: AndroidSafetyNetTestVectors.safetyNetKey)

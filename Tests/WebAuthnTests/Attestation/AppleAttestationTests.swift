@@ -23,7 +23,8 @@ struct AppleAttestationTests {
         let fixture = try RecordedAttestation(Self.fixtureName)
         #expect(code(fixture.input(statement: .array([]))) == .appleMalformedStatement)
         for x5c: CBORValue? in [nil, .array([]), .bytes([1]), .array([.text("cert")])] {
-            #expect(code(fixture.input(statement: fixture.statement(setting: "x5c", to: x5c))) == .appleMalformedStatement)
+            #expect(
+                code(fixture.input(statement: fixture.statement(setting: "x5c", to: x5c))) == .appleMalformedStatement)
         }
     }
 

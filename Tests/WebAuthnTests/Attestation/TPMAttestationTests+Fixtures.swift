@@ -37,10 +37,10 @@ struct RecordedAttestation {
         let attestationObjectText = try #require(response["attestationObject"] as? String)
         let clientDataJSON = try #require(Base64URL.decode(clientDataText))
         let attestationObject = try #require(Base64URL.decode(attestationObjectText))
-        let object = try CBORDecoder.decode(attestationObject)
-        fmt = try #require(object[text: "fmt"]?.textValue)
-        statement = try #require(object[text: "attStmt"])
-        authenticatorData = try AuthenticatorData(bytes: try #require(object[text: "authData"]?.bytesValue))
+        let object = try AttestationObject(bytes: attestationObject)
+        fmt = object.format
+        statement = object.statement
+        authenticatorData = object.authenticatorData
         clientDataHash = Digest.sha256(clientDataJSON)
         let verifyAt = try #require(json["verifyAt"] as? String)
         verificationTime = try #require(ISO8601DateFormatter().date(from: verifyAt))
@@ -78,9 +78,9 @@ extension CBORValue {
         var entries = mapEntries ?? []
         let index = entries.firstIndex { $0.key == .text(key) }
         switch (index, value) {
-        case let (index?, value?): entries[index] = CBORMapEntry(key: .text(key), value: value)
-        case let (index?, nil): entries.remove(at: index)
-        case let (nil, value?): entries.append(CBORMapEntry(key: .text(key), value: value))
+        case (let index?, let value?): entries[index] = CBORMapEntry(key: .text(key), value: value)
+        case (let index?, nil): entries.remove(at: index)
+        case (nil, let value?): entries.append(CBORMapEntry(key: .text(key), value: value))
         case (nil, nil): break
         }
         return .map(entries)

@@ -73,7 +73,9 @@ struct TPMAttestationTests {
     @Test("an x5c entry that is not a certificate is refused")
     func invalidCertificate() throws {
         let fixture = try RecordedAttestation(Self.rsaFixture)
-        #expect(code(fixture, fixture.statement(setting: "x5c", to: .array([.bytes([0x30, 0x00])]))) == .tpmInvalidCertificate)
+        #expect(
+            code(fixture, fixture.statement(setting: "x5c", to: .array([.bytes([0x30, 0x00])])))
+                == .tpmInvalidCertificate)
         #expect(code(fixture, fixture.statement(setting: "x5c", to: .array([.text("cert")]))) == .tpmInvalidCertificate)
     }
 
@@ -93,7 +95,8 @@ struct TPMAttestationTests {
     func malformedPublicArea() throws {
         let fixture = try RecordedAttestation(Self.rsaFixture)
         let pubArea = try fixture.bytes("pubArea")
-        #expect(code(fixture, fixture.statement(setting: "pubArea", to: .bytes(pubArea + [0]))) == .tpmMalformedPublicArea)
+        #expect(
+            code(fixture, fixture.statement(setting: "pubArea", to: .bytes(pubArea + [0]))) == .tpmMalformedPublicArea)
         var keyedHash = pubArea
         keyedHash[1] = 0x08  // TPM_ALG_KEYEDHASH
         #expect(code(fixture, fixture.statement(setting: "pubArea", to: .bytes(keyedHash))) == .tpmMalformedPublicArea)
@@ -217,7 +220,8 @@ struct TPMAttestationTests {
     @Test("a certInfo re-signed with a self-made conforming AIK (ES256) verifies")
     func selfMadeAIKVerifies() throws {
         let fixture = try RecordedAttestation(Self.eccFixture)
-        let result = try TPMAttestation().verify(fixture.input(statement: try resigned(fixture, TPMTestVectors.tpmValid)))
+        let result = try TPMAttestation().verify(
+            fixture.input(statement: try resigned(fixture, TPMTestVectors.tpmValid)))
         #expect(result.type == .attCA)
         let noAAGUID = try resigned(fixture, TPMTestVectors.tpmNoAAGUID)
         #expect(try TPMAttestation().verify(fixture.input(statement: noAAGUID)).trustPath.count == 1)
@@ -257,7 +261,8 @@ struct TPMAttestationTests {
         let extraData = Digest.sha256(fixture.authenticatorData.rawBytes + fixture.clientDataHash)
         let name: [UInt8] = [0x00, 0x0B] + Digest.sha256(pubArea)  // nameAlg SHA-256 in the ECC fixture
         func sized(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xff)] + bytes }
-        let certInfo: [UInt8] = [0xff, 0x54, 0x43, 0x47, 0x80, 0x17] + sized([]) + sized(extraData)
+        let certInfo: [UInt8] =
+            [0xff, 0x54, 0x43, 0x47, 0x80, 0x17] + sized([]) + sized(extraData)
             + [UInt8](repeating: 0, count: 17 + 8) + sized(name) + sized([])
         let key = try P256SigningKey(pkcs8DERRepresentation: TPMTestVectors.tpmAIKKey)
         return .map([
@@ -285,5 +290,23 @@ struct CertInfoLayout {
         extraDataOffset = extraDataSizeOffset + 2
         clockInfoOffset = extraDataOffset + extraDataSize
         nameOffset = clockInfoOffset + 17 + 8 + 2
+    }
+}
+
+@Suite("tpm structure parsers: robustness")
+struct TPMStructureRobustnessTests {
+    @Test("a flipped bit at every offset of pubArea and certInfo gives a typed error, never a trap")
+    func flippedEveryByte() throws {
+        let fixture = try RecordedAttestation(TPMAttestationTests.eccFixture)
+        for key in ["pubArea", "certInfo"] {
+            let original = try fixture.bytes(key)
+            for offset in original.indices {
+                let statement = fixture.statement(setting: key, to: .bytes(flipping(original, at: offset)))
+                let failure = errorCode { () throws(WebAuthnError) in
+                    _ = try TPMAttestation().verify(fixture.input(statement: statement))
+                }
+                #expect(failure != nil, "\(key) offset \(offset) verified")
+            }
+        }
     }
 }

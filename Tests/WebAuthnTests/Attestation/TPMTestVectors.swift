@@ -5,13 +5,15 @@ import Foundation
 /// Python `cryptography` (and `openssl x509 -req` for the version-1 certificate); validity 2020–2050.
 enum TPMTestVectors {
     /// PKCS#8 DER of the AIK signing key (P-256).
-    static let tpmAIKKey = bytes("""
+    static let tpmAIKKey = bytes(
+        """
         MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg7+X5rvy4GH+tohe8yDA9OvZhur169TMnaI/R2CAQMuahRANCAASp
         QFcqTO5nOLDcTp6yIJpPes380ryJzbZMzA2Xam3unTkiIsteToghcoeK34LjBevD4itiOaqxEv904Qyumvhg
         """)
 
-    /// v3, empty subject, critical SAN dirName {manufacturer id:FFFFF1D0, model passkeyd-test, version id:00000001}, EKU 2.23.133.8.3, CA false, AAGUID 08987058-cadc-4b81-b6e1-30de50dcbe96.
-    static let tpmValid = bytes("""
+    /// V3, empty subject, critical SAN dirName {manufacturer id:FFFFF1D0, model passkeyd-test, version id:00000001}, EKU 2.23.133.8.3, CA false, AAGUID 08987058-cadc-4b81-b6e1-30de50dcbe96.
+    static let tpmValid = bytes(
+        """
         MIIBvjCCAWSgAwIBAgIUXVOCH1SHUGjs+DrdCjZEPysgOhowCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgZ4wgZswVgYDVR0RAQH/BEwwSqRI
@@ -20,8 +22,9 @@ enum TPMTestVectors {
         AgNIADBFAiEA6AQoDPRinZLEH5IibY68VkWUhWYM0iLrRkNObKAHZHUCIGuwX13IZbqYmIPGE5va2Qus1pG5qjJyb8wK6BysQ8hf
         """)
 
-    /// as tpmValid without the id-fido-gen-ce-aaguid extension.
-    static let tpmNoAAGUID = bytes("""
+    /// As tpmValid without the id-fido-gen-ce-aaguid extension.
+    static let tpmNoAAGUID = bytes(
+        """
         MIIBmTCCAT+gAwIBAgIUZdmCEQ/r1pus++oqAxmnu7g2nqswCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjejB4MFYGA1UdEQEB/wRMMEqkSDBG
@@ -30,16 +33,18 @@ enum TPMTestVectors {
         nM4GAiEAg/MNIA0lGErSgxEm0R7YyYwAr6n3nc04Fel+DBNdfGY=
         """)
 
-    /// a version 1 certificate (no extensions) with subject CN=v1.
-    static let tpmVersion1 = bytes("""
+    /// A version 1 certificate (no extensions) with subject CN=v1.
+    static let tpmVersion1 = bytes(
+        """
         MIIBFjCBvQIUZoera2N3/xnqFByKwCzxPGtlcP8wCgYIKoZIzj0EAwIwDTELMAkGA1UEAwwCdjEwIBcNMjYxMTI5MTczMjQyWhgP
         MjA1MTA3MjExNzMyNDJaMA0xCzAJBgNVBAMMAnYxMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqUBXKkzuZziw3E6esiCaT3rN
         /NK8ic22TMwNl2pt7p05IiLLXk6IIXKHit+C4wXrw+IrYjmqsRL/dOEMrpr4YDAKBggqhkjOPQQDAgNIADBFAiEAmAn9dg7sQzR1
         XHL3xJx7bkSIaeOyxZptfH/XKOcZqIECIFG6bDniK6T1N+tYZGJoR4hgNiPMLifIVwf87JkvPVCC
         """)
 
-    /// as tpmValid with subject CN=AIK.
-    static let tpmSubject = bytes("""
+    /// As tpmValid with subject CN=AIK.
+    static let tpmSubject = bytes(
+        """
         MIIBzTCCAXKgAwIBAgIUYBiOwBKq8PNCiRpt3JyY6L53i08wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowDjEMMAoGA1UEAwwDQUlLMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcD
         QgAEqUBXKkzuZziw3E6esiCaT3rN/NK8ic22TMwNl2pt7p05IiLLXk6IIXKHit+C4wXrw+IrYjmqsRL/dOEMrpr4YKOBnjCBmzBW
@@ -49,8 +54,9 @@ enum TPMTestVectors {
         dPD/tdP3xMKyyXDokxUC
         """)
 
-    /// as tpmValid without subjectAltName.
-    static let tpmNoSAN = bytes("""
+    /// As tpmValid without subjectAltName.
+    static let tpmNoSAN = bytes(
+        """
         MIIBYzCCAQqgAwIBAgIUANA0+uoAVwwcVh88zbk2QoZfHuwwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjRTBDMBAGA1UdJQQJMAcGBWeBBQgD
@@ -58,8 +64,9 @@ enum TPMTestVectors {
         f7h5q2Oxv9CmG6LjXdO8u2DKUxlMKSgHSAIgbrhMgglS2MHDCwljLZ4BRhiHnuDnXwfKXflUK/TJeMk=
         """)
 
-    /// as tpmValid with a non-critical subjectAltName.
-    static let tpmSANNotCritical = bytes("""
+    /// As tpmValid with a non-critical subjectAltName.
+    static let tpmSANNotCritical = bytes(
+        """
         MIIBujCCAWGgAwIBAgIUYlEUhl/9yTTzqyUaBeTnStEfuDUwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgZswgZgwUwYDVR0RBEwwSqRIMEYx
@@ -68,8 +75,9 @@ enum TPMTestVectors {
         ADBEAiAH3DYtMPonGDRBlpGg6otik5IM7rfx5GSumL5sS9EcqQIgF2AMUkH1QvlB8csbk/G36ox8mIwFkSec2RDWRI6nGuk=
         """)
 
-    /// as tpmValid with no tcg-at-tpmModel in the SAN.
-    static let tpmSANNoModel = bytes("""
+    /// As tpmValid with no tcg-at-tpmModel in the SAN.
+    static let tpmSANNoModel = bytes(
+        """
         MIIBpjCCAUygAwIBAgIUZS1DkdTZROop1MxdMlyl4KYSm2gwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgYYwgYMwPgYDVR0RAQH/BDQwMqQw
@@ -78,8 +86,9 @@ enum TPMTestVectors {
         h9dC7MPJ4l0TdzESdLm5dTQCIF8zLCGAyX3+N4gzusqPOQZxDsMwAZxW6Yq1vUYIGxrO
         """)
 
-    /// as tpmValid with EKU serverAuth only.
-    static let tpmNoAIKUsage = bytes("""
+    /// As tpmValid with EKU serverAuth only.
+    static let tpmNoAIKUsage = bytes(
+        """
         MIIBwTCCAWegAwIBAgIUQMb2lsXqLLzrMcoDg95xoh33sp0wCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgaEwgZ4wVgYDVR0RAQH/BEwwSqRI
@@ -89,8 +98,9 @@ enum TPMTestVectors {
         KvbD
         """)
 
-    /// as tpmValid with basicConstraints CA true.
-    static let tpmCA = bytes("""
+    /// As tpmValid with basicConstraints CA true.
+    static let tpmCA = bytes(
+        """
         MIIBwDCCAWegAwIBAgIUB1hzWsjCC+Z3plvOI2moDqGmMycwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgaEwgZ4wVgYDVR0RAQH/BEwwSqRI
@@ -100,8 +110,9 @@ enum TPMTestVectors {
         Ayk=
         """)
 
-    /// as tpmValid without basicConstraints.
-    static let tpmNoBasicConstraints = bytes("""
+    /// As tpmValid without basicConstraints.
+    static let tpmNoBasicConstraints = bytes(
+        """
         MIIBsDCCAVagAwIBAgIURxcjm27UVpVbutCB2Jt93m9ljowwCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgZAwgY0wVgYDVR0RAQH/BEwwSqRI
@@ -110,8 +121,9 @@ enum TPMTestVectors {
         DWxwSkK4RUsC5hl2ghzlUqhq7l2IAfmHoCkCIQD7c9UnFrnvF8t+XQ+iW3pMsGIrEd76UrVjJgqKe0CXcg==
         """)
 
-    /// as tpmValid with an all-zero AAGUID extension.
-    static let tpmAAGUIDMismatch = bytes("""
+    /// As tpmValid with an all-zero AAGUID extension.
+    static let tpmAAGUIDMismatch = bytes(
+        """
         MIIBvjCCAWSgAwIBAgIUFZP4HtbFdxrysCq/8am6faGnT+owCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
         QTAgFw0yMDAxMDEwMDAwMDBaGA8yMDUwMDEwMTAwMDAwMFowADBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABKlAVypM7mc4sNxO
         nrIgmk96zfzSvInNtkzMDZdqbe6dOSIiy15OiCFyh4rfguMF68PiK2I5qrES/3ThDK6a+GCjgZ4wgZswVgYDVR0RAQH/BEwwSqRI

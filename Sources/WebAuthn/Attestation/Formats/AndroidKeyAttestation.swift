@@ -42,24 +42,23 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
     /// - Throws: an `androidKey…` code naming the first check that failed.
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         // Step 1: attStmt is valid CBOR conforming to the syntax above.
-        let (alg, sig, certificates) = try Self.decode(input.statement)
+        let (alg, sig, certificates, credCert) = try Self.decode(input.statement)
         guard let credential = input.authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.androidKeyMalformedStatement, "authenticator data has no attested credential data")
         }
-        let credCert = certificates[0]
 
         // Step 2: "Verify that sig is a valid signature over the concatenation of authenticatorData and
         // clientDataHash using the public key in the first certificate in x5c with the algorithm specified in alg."
         let signedBytes = input.authenticatorData.rawBytes + input.clientDataHash
-        guard TPMSignature.isValid(sig, over: signedBytes, by: credCert, algorithm: alg) else {
+        guard let certifiedKey = try? credCert.publicKey(),
+            alg.isValidSignature(sig, for: signedBytes, with: certifiedKey)
+        else {
             throw WebAuthnError(.androidKeyInvalidSignature, "sig does not verify with x5c[0]'s key")
         }
 
         // Step 3: "Verify that the public key in the first certificate in x5c matches the
         // credentialPublicKey in the attestedCredentialData in authenticatorData."
-        guard let certifiedKey = try? credCert.publicKey(),
-            certifiedKey.isSameKey(as: credential.credentialPublicKey.publicKey)
-        else {
+        guard certifiedKey.isSameKey(as: credential.credentialPublicKey.publicKey) else {
             throw WebAuthnError(.androidKeyPublicKeyMismatch, "x5c[0]'s key differs from the credential key")
         }
 
@@ -104,10 +103,10 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
         }
     }
 
-    /// Decodes `alg`, `sig` and a non-empty `x5c` of DER certificates.
+    /// Decodes `alg`, `sig` and a non-empty `x5c` of DER certificates (returned with its first element).
     private static func decode(
         _ statement: CBORValue
-    ) throws(WebAuthnError) -> (COSEAlgorithm, [UInt8], [Certificate]) {
+    ) throws(WebAuthnError) -> (COSEAlgorithm, [UInt8], [Certificate], Certificate) {
         guard statement.mapEntries != nil else {
             throw WebAuthnError(.androidKeyMalformedStatement, "attStmt is not a map")
         }
@@ -134,6 +133,9 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
                 throw WebAuthnError(.androidKeyInvalidCertificate, "attStmt.x5c[\(index)]: \(error)")
             }
         }
-        return (alg, sig, certificates)
+        guard let credCert = certificates.first else {
+            throw WebAuthnError(.androidKeyMalformedStatement, "attStmt.x5c is empty")
+        }
+        return (alg, sig, certificates, credCert)
     }
 }

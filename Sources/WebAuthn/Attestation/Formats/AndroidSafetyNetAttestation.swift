@@ -69,7 +69,8 @@ public struct AndroidSafetyNetAttestation: AttestationStatementFormat {
         // check response"). Chain validation happens in the registration verifier.
         try jws.verifySignature()
         guard let leaf = jws.certificates.first, Self.isIssuedToAttestationHost(leaf) else {
-            throw WebAuthnError(.androidSafetyNetHostnameMismatch, "JWS leaf certificate is not for \(Self.attestationHostname)")
+            throw WebAuthnError(
+                .androidSafetyNetHostnameMismatch, "JWS leaf certificate is not for \(Self.attestationHostname)")
         }
 
         // Step 3: "Verify that the nonce attribute in the payload of response is identical to the Base64
@@ -78,7 +79,8 @@ public struct AndroidSafetyNetAttestation: AttestationStatementFormat {
         let expectedNonce = Data(Digest.sha256(input.authenticatorData.rawBytes + input.clientDataHash))
             .base64EncodedString()
         guard jws.payload.nonce == expectedNonce else {
-            throw WebAuthnError(.androidSafetyNetNonceMismatch, "payload nonce is not base64(SHA-256(authData || clientDataHash))")
+            throw WebAuthnError(
+                .androidSafetyNetNonceMismatch, "payload nonce is not base64(SHA-256(authData || clientDataHash))")
         }
 
         // WebAuthn L2 §8.5 step 5 / SafetyNet API: ctsProfileMatch must be true (a device that fails the

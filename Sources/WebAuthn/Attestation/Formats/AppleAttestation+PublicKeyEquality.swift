@@ -8,12 +8,12 @@ extension PublicKey {
     /// differences of the certificate's SubjectPublicKeyInfo do not matter.
     func isSameKey(as other: PublicKey) -> Bool {
         switch (self, other) {
-        case let (.ec(lhs), .ec(rhs)):
+        case (.ec(let lhs), .ec(let rhs)):
             return lhs.curve == rhs.curve && lhs.x963Representation == rhs.x963Representation
-        case let (.rsa(lhs), .rsa(rhs)):
+        case (.rsa(let lhs), .rsa(let rhs)):
             return lhs.modulus.drop { $0 == 0 } == rhs.modulus.drop { $0 == 0 }
                 && lhs.exponent.drop { $0 == 0 } == rhs.exponent.drop { $0 == 0 }
-        case let (.ed25519(lhs), .ed25519(rhs)):
+        case (.ed25519(let lhs), .ed25519(let rhs)):
             return lhs.rawRepresentation == rhs.rawRepresentation
         default:
             return false

@@ -23,10 +23,12 @@ public struct AppleAttestation: AttestationStatementFormat {
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         // Step 1: attStmt is valid CBOR conforming to the syntax above.
         let certificates = try Self.certificates(input.statement)
+        guard let credCert = certificates.first else {
+            throw WebAuthnError(.appleMalformedStatement, "attStmt.x5c is empty")
+        }
         guard let credential = input.authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.appleMalformedStatement, "authenticator data has no attested credential data")
         }
-        let credCert = certificates[0]
 
         // Steps 2–3: nonce = SHA-256(authenticatorData || clientDataHash).
         let nonce = Digest.sha256(input.authenticatorData.rawBytes + input.clientDataHash)
@@ -37,7 +39,8 @@ public struct AppleAttestation: AttestationStatementFormat {
         }
         let certifiedNonce = try Self.nonce(fromExtensionValue: nonceExtension.value)
         guard ConstantTime.equals(certifiedNonce, nonce) else {
-            throw WebAuthnError(.appleNonceMismatch, "credCert nonce is not SHA-256(authenticatorData || clientDataHash)")
+            throw WebAuthnError(
+                .appleNonceMismatch, "credCert nonce is not SHA-256(authenticatorData || clientDataHash)")
         }
 
         // Step 5: "Verify that the credential public key equals the Subject Public Key of credCert."
@@ -83,8 +86,8 @@ public struct AppleAttestation: AttestationStatementFormat {
         do {
             let sequence = try DERNode.parse(value)
             let elements = try sequence.children()
-            guard sequence.tagClass == .universal, sequence.tagNumber == 16, elements.count == 1,
-                let tagged = elements.first, tagged.tagClass == .contextSpecific, tagged.tagNumber == 1
+            guard sequence.hasTag(.universal, DERNode.UniversalTag.sequence), elements.count == 1,
+                let tagged = elements.first, tagged.hasTag(.contextSpecific, 1)
             else {
                 throw WebAuthnError(.appleMalformedNonceExtension, "nonce extension is not SEQUENCE { [1] … }")
             }

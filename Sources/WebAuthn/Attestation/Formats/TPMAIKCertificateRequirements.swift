@@ -92,7 +92,7 @@ enum TPMAIKCertificateRequirements {
         var attributes: [String: String] = [:]
         let generalNames = try DERNode.parse(generalNamesDER)
         for generalName in try generalNames.children()
-        where generalName.tagClass == .contextSpecific && generalName.tagNumber == 4 {
+        where generalName.hasTag(.contextSpecific, 4) {
             for name in try generalName.children() {
                 for relativeName in try name.children() {
                     for attribute in try relativeName.children() {
@@ -100,8 +100,7 @@ enum TPMAIKCertificateRequirements {
                         guard pair.count == 2 else {
                             throw CryptoError(.invalidDER, "AttributeTypeAndValue has \(pair.count) elements")
                         }
-                        // DirectoryString values (UTF8String, PrintableString) are ASCII-compatible.
-                        attributes[try pair[0].objectIdentifier()] = String(decoding: pair[1].contents, as: UTF8.self)
+                        attributes[try pair[0].objectIdentifier()] = try pair[1].string()
                     }
                 }
             }

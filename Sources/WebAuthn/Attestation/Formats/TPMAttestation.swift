@@ -45,25 +45,31 @@ public struct TPMAttestation: AttestationStatementFormat {
         }
         // "Verify that extraData is set to the hash of attToBeSigned using the hash algorithm employed in alg."
         guard ConstantTime.equals(certInfo.extraData, Digest.hash(attToBeSigned, using: statement.hash)) else {
-            throw WebAuthnError(.tpmExtraDataMismatch, "certInfo.extraData is not hash(authenticatorData || clientDataHash)")
+            throw WebAuthnError(
+                .tpmExtraDataMismatch, "certInfo.extraData is not hash(authenticatorData || clientDataHash)")
         }
         // "Verify that attested contains a TPMS_CERTIFY_INFO structure … whose name field contains a valid
         // Name for pubArea, as computed using the algorithm in the nameAlg field of pubArea" (TPM 2.0 Part 1
         // §16: Name = nameAlg (UINT16) || H_nameAlg(TPMT_PUBLIC)).
         let certified = try certInfo.certifyInfo()
         guard let nameHash = pubArea.nameAlgorithm.hashAlgorithm else {
-            throw WebAuthnError(.tpmNameMismatch, "pubArea.nameAlg 0x\(String(pubArea.nameAlgorithm.rawValue, radix: 16)) is not a hash")
+            throw WebAuthnError(
+                .tpmNameMismatch, "pubArea.nameAlg 0x\(String(pubArea.nameAlgorithm.rawValue, radix: 16)) is not a hash"
+            )
         }
         let nameAlg = pubArea.nameAlgorithm.rawValue
-        let expectedName = [UInt8(nameAlg >> 8), UInt8(nameAlg & 0xff)] + Digest.hash(pubArea.rawBytes, using: nameHash)
+        let expectedName =
+            [UInt8(nameAlg >> 8), UInt8(nameAlg & 0xff)] + Digest.hash(pubArea.rawBytes, using: nameHash)
         guard ConstantTime.equals(certified.name, expectedName) else {
             throw WebAuthnError(.tpmNameMismatch, "certInfo.attested.name is not the name of pubArea")
         }
 
         // "Verify the sig is a valid signature over certInfo using the attestation public key in aikCert
         // with the algorithm specified in alg."
-        let aikCertificate = statement.certificates[0]
-        guard TPMSignature.isValid(statement.sig, over: certInfo.rawBytes, by: aikCertificate, algorithm: statement.alg) else {
+        let aikCertificate = statement.aikCertificate
+        guard let aikKey = try? aikCertificate.publicKey(),
+            statement.alg.isValidSignature(statement.sig, for: certInfo.rawBytes, with: aikKey)
+        else {
             throw WebAuthnError(.tpmInvalidSignature, "sig does not verify over certInfo with the AIK key")
         }
 
@@ -78,7 +84,7 @@ public struct TPMAttestation: AttestationStatementFormat {
     /// WebAuthn L3 §8.3.2 step 2 for each key type.
     static func checkPublicArea(_ pubArea: TPMPublicArea, matches credentialKey: PublicKey) throws(WebAuthnError) {
         switch (pubArea.key, credentialKey) {
-        case let (.rsa(modulus, exponent, _), .rsa(key)):
+        case (.rsa(let modulus, let exponent, _), .rsa(let key)):
             // TPM 2.0 Part 2 §12.2.3.5: an exponent of zero means the default exponent 2^16 + 1.
             let tpmExponent = exponent == 0 ? 65537 : UInt64(exponent)
             guard Self.stripLeadingZeros(modulus) == Self.stripLeadingZeros(key.modulus),
@@ -86,16 +92,19 @@ public struct TPMAttestation: AttestationStatementFormat {
             else {
                 throw WebAuthnError(.tpmPublicKeyMismatch, "pubArea RSA key differs from the credential key")
             }
-        case let (.ecc(curve, x, y), .ec(key)):
+        case (.ecc(let curve, let x, let y), .ec(let key)):
             guard let tpmCurve = curve.ellipticCurve, tpmCurve == key.curve else {
-                throw WebAuthnError(.tpmPublicKeyMismatch, "pubArea curve 0x\(String(curve.rawValue, radix: 16)) differs from the credential curve")
+                throw WebAuthnError(
+                    .tpmPublicKeyMismatch,
+                    "pubArea curve 0x\(String(curve.rawValue, radix: 16)) differs from the credential curve")
             }
             // x963Representation is 0x04 || X || Y with fixed-width coordinates.
             let width = key.curve.coordinateByteCount
             guard x.count <= width, y.count <= width else {
                 throw WebAuthnError(.tpmPublicKeyMismatch, "pubArea ECC coordinates are too long")
             }
-            let padded = [0x04] + [UInt8](repeating: 0, count: width - x.count) + x
+            let padded =
+                [0x04] + [UInt8](repeating: 0, count: width - x.count) + x
                 + [UInt8](repeating: 0, count: width - y.count) + y
             guard padded == key.x963Representation else {
                 throw WebAuthnError(.tpmPublicKeyMismatch, "pubArea ECC point differs from the credential key")

@@ -31,7 +31,8 @@ struct TPMByteReader {
     /// Reads `count` raw bytes.
     mutating func readBytes(count: Int) throws(WebAuthnError) -> [UInt8] {
         guard count >= 0, count <= remainingCount else {
-            throw WebAuthnError(code, "\(structure): needs \(count) bytes at offset \(offset), \(remainingCount) left"
+            throw WebAuthnError(
+                code, "\(structure): needs \(count) bytes at offset \(offset), \(remainingCount) left"
             )
         }
         let slice = Array(bytes[offset..<(offset + count)])

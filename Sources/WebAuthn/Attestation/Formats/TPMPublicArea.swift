@@ -60,7 +60,8 @@ struct TPMPublicArea: Sendable {
             let y = try reader.readSizedBuffer()
             key = .ecc(curve: curve, x: x, y: y)
         default:
-            throw WebAuthnError(.tpmMalformedPublicArea, "pubArea type 0x\(String(type.rawValue, radix: 16)) is neither RSA nor ECC"
+            throw WebAuthnError(
+                .tpmMalformedPublicArea, "pubArea type 0x\(String(type.rawValue, radix: 16)) is neither RSA nor ECC"
             )
         }
         try reader.requireEnd()

@@ -9,6 +9,8 @@ struct TPMStatement: Sendable {
     let hash: HashAlgorithm
     /// `x5c`: the AIK certificate first, then its CA chain; never empty.
     let certificates: [Certificate]
+    /// `x5c[0]`, the AIK certificate.
+    let aikCertificate: Certificate
     /// `sig`: the AIK's signature over `certInfo`.
     let sig: [UInt8]
     /// `certInfo`: the raw TPMS_ATTEST.
@@ -35,7 +37,7 @@ struct TPMStatement: Sendable {
             throw WebAuthnError(.tpmMalformedStatement, "attStmt.alg is missing or not an integer")
         }
         // EdDSA hashes internally and has no "hash algorithm employed in alg" for extraData.
-        guard let alg = COSEAlgorithm(rawValue: algValue), let hash = TPMSignature.hashAlgorithm(for: alg) else {
+        guard let alg = COSEAlgorithm(rawValue: algValue), alg != .edDSA else {
             throw WebAuthnError(.tpmUnsupportedAlgorithm, "attStmt.alg \(algValue) is not supported for tpm")
         }
         guard let sig = statement[text: "sig"]?.bytesValue else {
@@ -59,6 +61,7 @@ struct TPMStatement: Sendable {
             throw WebAuthnError(.tpmMissingCertificate, "attStmt.x5c is not a non-empty array")
         }
         var certificates: [Certificate] = []
+        certificates.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
             guard let der = entry.bytesValue else {
                 throw WebAuthnError(.tpmInvalidCertificate, "attStmt.x5c[\(index)] is not bytes")
@@ -69,9 +72,13 @@ struct TPMStatement: Sendable {
                 throw WebAuthnError(.tpmInvalidCertificate, "attStmt.x5c[\(index)]: \(error)")
             }
         }
+        guard let aikCertificate = certificates.first else {
+            throw WebAuthnError(.tpmMissingCertificate, "attStmt.x5c is empty")
+        }
         self.alg = alg
-        self.hash = hash
+        self.hash = alg.hashAlgorithm
         self.certificates = certificates
+        self.aikCertificate = aikCertificate
         self.sig = sig
         self.certInfo = certInfo
         self.pubArea = pubArea
