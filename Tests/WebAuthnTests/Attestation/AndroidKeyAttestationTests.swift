@@ -60,6 +60,13 @@ struct AndroidKeyAttestationTests {
         #expect(code(fixture.input(statement: statement)) == .androidKeyUnsupportedAlgorithm)
     }
 
+    @Test("authenticator data without attested credential data is refused")
+    func noAttestedCredentialData() throws {
+        let fixture = try RecordedAttestation(Self.fixtureName)
+        let input = fixture.input(authenticatorData: try authenticatorDataWithoutCredential())
+        #expect(code(input) == .androidKeyMalformedStatement)
+    }
+
     // MARK: signature
 
     @Test("sig that does not verify over authData || clientDataHash is refused")

@@ -116,6 +116,13 @@ struct AndroidSafetyNetAttestationTests {
         #expect(try AndroidSafetyNetAttestation().verify(input(fixture, response: response)).type == .basic)
     }
 
+    @Test("an ES256 signature that is not 64 bytes of R || S is refused")
+    func shortES256Signature() throws {
+        let fixture = try RecordedAttestation(Self.fixtureName)
+        let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost)
+        #expect(code(input(fixture, response: String(response.dropLast(4)))) == .androidSafetyNetInvalidSignature)
+    }
+
     @Test("a signing certificate not issued to attest.android.com is refused")
     func hostnameMismatch() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)

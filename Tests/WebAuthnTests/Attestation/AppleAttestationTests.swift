@@ -28,6 +28,13 @@ struct AppleAttestationTests {
         }
     }
 
+    @Test("authenticator data without attested credential data is refused")
+    func noAttestedCredentialData() throws {
+        let fixture = try RecordedAttestation(Self.fixtureName)
+        let input = fixture.input(authenticatorData: try authenticatorDataWithoutCredential())
+        #expect(code(input) == .appleMalformedStatement)
+    }
+
     @Test("an x5c entry that is not a certificate is refused")
     func invalidCertificate() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)

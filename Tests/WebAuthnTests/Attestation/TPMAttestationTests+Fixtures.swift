@@ -87,6 +87,11 @@ extension CBORValue {
     }
 }
 
+/// Authenticator data with no attested credential data (flags UP only): rpIdHash(32) flags(1) signCount(4).
+func authenticatorDataWithoutCredential() throws -> AuthenticatorData {
+    try AuthenticatorData(bytes: [UInt8](repeating: 0, count: 32) + [0x01, 0, 0, 0, 0])
+}
+
 /// `bytes` with the byte at `offset` XOR-ed with 0x01.
 func flipping(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
     var copy = bytes

@@ -79,6 +79,14 @@ struct TPMAttestationTests {
         #expect(code(fixture, fixture.statement(setting: "x5c", to: .array([.text("cert")]))) == .tpmInvalidCertificate)
     }
 
+    @Test("authenticator data without attested credential data is refused")
+    func noAttestedCredentialData() throws {
+        let fixture = try RecordedAttestation(Self.rsaFixture)
+        let input = fixture.input(authenticatorData: try authenticatorDataWithoutCredential())
+        #expect(
+            errorCode { () throws(WebAuthnError) in _ = try TPMAttestation().verify(input) } == .tpmMalformedStatement)
+    }
+
     // MARK: pubArea
 
     @Test("a truncated pubArea is a typed error at every length")
@@ -124,6 +132,9 @@ struct TPMAttestationTests {
         var curve = pubArea
         curve[47] = 0x04  // TPM_ECC_NIST_P384
         #expect(code(fixture, fixture.statement(setting: "pubArea", to: .bytes(curve))) == .tpmPublicKeyMismatch)
+        // ... x(TPM2B) at offset 50: a 33-byte x with a leading zero is longer than a P-256 coordinate.
+        let longX = Array(pubArea[..<50]) + [0x00, 0x21, 0x00] + Array(pubArea[52...])
+        #expect(code(fixture, fixture.statement(setting: "pubArea", to: .bytes(longX))) == .tpmPublicKeyMismatch)
     }
 
     @Test("an RSA pubArea for an EC credential is refused")

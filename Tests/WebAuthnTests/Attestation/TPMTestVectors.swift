@@ -11,7 +11,8 @@ enum TPMTestVectors {
         QFcqTO5nOLDcTp6yIJpPes380ryJzbZMzA2Xam3unTkiIsteToghcoeK34LjBevD4itiOaqxEv904Qyumvhg
         """)
 
-    /// V3, empty subject, critical SAN dirName {manufacturer id:FFFFF1D0, model passkeyd-test, version id:00000001}, EKU 2.23.133.8.3, CA false, AAGUID 08987058-cadc-4b81-b6e1-30de50dcbe96.
+    /// V3, empty subject, critical SAN dirName {manufacturer id:FFFFF1D0, model passkeyd-test,
+    /// version id:00000001}, EKU 2.23.133.8.3, CA false, AAGUID 08987058-cadc-4b81-b6e1-30de50dcbe96.
     static let tpmValid = bytes(
         """
         MIIBvjCCAWSgAwIBAgIUXVOCH1SHUGjs+DrdCjZEPysgOhowCgYIKoZIzj0EAwIwGzEZMBcGA1UEAwwQcGFzc2tleWQgdGVzdCBD
