@@ -84,14 +84,14 @@ struct AndroidSafetyNetAttestationTests {
         let signature = Base64URL.encode(flipping(try #require(Base64URL.decode(parts[2])), at: 0))
         #expect(
             code(input(fixture, response: parts[0] + "." + parts[1] + "." + signature))
-                == .androidSafetyNetInvalidSignature)
+                == .badSignature)
         // A payload re-encoded with ctsProfileMatch false is caught by the signature first.
         let payload = String(decoding: Base64URL.decode(parts[1]) ?? [], as: UTF8.self)
         let forged = Base64URL.encode(
             Array(payload.replacingOccurrences(of: "\"ctsProfileMatch\":true", with: "\"ctsProfileMatch\":false").utf8))
         #expect(
             code(input(fixture, response: parts[0] + "." + forged + "." + parts[2]))
-                == .androidSafetyNetInvalidSignature)
+                == .badSignature)
     }
 
     @Test("a JWS alg other than RS256/ES256 is refused")
@@ -102,10 +102,10 @@ struct AndroidSafetyNetAttestationTests {
         let hs256 = Base64URL.encode(Array(header.replacingOccurrences(of: "\"RS256\"", with: "\"HS256\"").utf8))
         #expect(
             code(input(fixture, response: hs256 + "." + parts[1] + "." + parts[2]))
-                == .androidSafetyNetUnsupportedAlgorithm)
+                == .unsupportedAlgorithm)
         let es256 = Base64URL.encode(Array(header.replacingOccurrences(of: "\"RS256\"", with: "\"ES256\"").utf8))
         #expect(
-            code(input(fixture, response: es256 + "." + parts[1] + "." + parts[2])) == .androidSafetyNetInvalidSignature
+            code(input(fixture, response: es256 + "." + parts[1] + "." + parts[2])) == .badSignature
         )
     }
 
@@ -120,7 +120,7 @@ struct AndroidSafetyNetAttestationTests {
     func shortES256Signature() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
         let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost)
-        #expect(code(input(fixture, response: String(response.dropLast(4)))) == .androidSafetyNetInvalidSignature)
+        #expect(code(input(fixture, response: String(response.dropLast(4)))) == .badSignature)
     }
 
     @Test("a signing certificate not issued to attest.android.com is refused")

@@ -32,7 +32,7 @@ struct AppleAttestationTests {
     func noAttestedCredentialData() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
         let input = fixture.input(authenticatorData: try authenticatorDataWithoutCredential())
-        #expect(code(input) == .appleMalformedStatement)
+        #expect(code(input) == .missingAttestedCredentialData)
     }
 
     @Test("an x5c entry that is not a certificate is refused")

@@ -1,12 +1,8 @@
 extension WebAuthnError.Code {
     /// `android-key` attStmt is not a map or `alg`, `sig`, `x5c` are missing or mistyped (WebAuthn L3 §8.4 syntax).
     public static let androidKeyMalformedStatement = Self(rawValue: "androidKeyMalformedStatement")
-    /// `android-key` attStmt `alg` is not a COSE algorithm this server verifies.
-    public static let androidKeyUnsupportedAlgorithm = Self(rawValue: "androidKeyUnsupportedAlgorithm")
     /// An `android-key` x5c entry is not a DER X.509 certificate.
     public static let androidKeyInvalidCertificate = Self(rawValue: "androidKeyInvalidCertificate")
-    /// `sig` does not verify over authenticatorData || clientDataHash with x5c[0]'s key (WebAuthn L3 §8.4.2 step 2).
-    public static let androidKeyInvalidSignature = Self(rawValue: "androidKeyInvalidSignature")
     /// x5c[0]'s public key is not the credential public key (WebAuthn L3 §8.4.2 step 3).
     public static let androidKeyPublicKeyMismatch = Self(rawValue: "androidKeyPublicKeyMismatch")
     /// x5c[0] lacks the key description extension 1.3.6.1.4.1.11129.2.1.17 or it does not parse.

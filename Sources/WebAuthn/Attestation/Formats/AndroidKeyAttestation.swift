@@ -39,12 +39,14 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
 
     /// Runs the WebAuthn L3 §8.4.2 verification procedure.
     /// - Returns: attestation type Basic with trust path `x5c` (credCert first).
-    /// - Throws: an `androidKey…` code naming the first check that failed.
+    /// - Throws: an `androidKey…` code naming the first check that failed, or the shared `.unsupportedAlgorithm`,
+    ///   `.missingAttestedCredentialData`, `.badSignature`.
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         // Step 1: attStmt is valid CBOR conforming to the syntax above.
         let (alg, sig, certificates, credCert) = try Self.decode(input.statement)
         guard let credential = input.authenticatorData.attestedCredentialData else {
-            throw WebAuthnError(.androidKeyMalformedStatement, "authenticator data has no attested credential data")
+            throw WebAuthnError(
+                .missingAttestedCredentialData, "androidKey: authenticator data has no attested credential data")
         }
 
         // Step 2: "Verify that sig is a valid signature over the concatenation of authenticatorData and
@@ -53,7 +55,7 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
         guard let certifiedKey = try? credCert.publicKey(),
             alg.isValidSignature(sig, for: signedBytes, with: certifiedKey)
         else {
-            throw WebAuthnError(.androidKeyInvalidSignature, "sig does not verify with x5c[0]'s key")
+            throw WebAuthnError(.badSignature, "sig does not verify with x5c[0]'s key")
         }
 
         // Step 3: "Verify that the public key in the first certificate in x5c matches the
@@ -114,7 +116,7 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
             throw WebAuthnError(.androidKeyMalformedStatement, "attStmt.alg is missing or not an integer")
         }
         guard let alg = COSEAlgorithm(rawValue: algValue) else {
-            throw WebAuthnError(.androidKeyUnsupportedAlgorithm, "attStmt.alg \(algValue) is not supported")
+            throw WebAuthnError(.unsupportedAlgorithm, "attStmt.alg \(algValue) is not supported")
         }
         guard let sig = statement[text: "sig"]?.bytesValue else {
             throw WebAuthnError(.androidKeyMalformedStatement, "attStmt.sig is missing or not bytes")

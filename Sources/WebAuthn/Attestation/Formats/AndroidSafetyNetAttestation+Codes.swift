@@ -5,12 +5,8 @@ extension WebAuthnError.Code {
     public static let androidSafetyNetInvalidVersion = Self(rawValue: "androidSafetyNetInvalidVersion")
     /// `response` is not a compact JWS with a JSON header (alg, x5c) and a JSON SafetyNet payload.
     public static let androidSafetyNetMalformedResponse = Self(rawValue: "androidSafetyNetMalformedResponse")
-    /// The JWS header `alg` is not RS256 or ES256.
-    public static let androidSafetyNetUnsupportedAlgorithm = Self(rawValue: "androidSafetyNetUnsupportedAlgorithm")
     /// A JWS header x5c entry is not a base64 DER X.509 certificate.
     public static let androidSafetyNetInvalidCertificate = Self(rawValue: "androidSafetyNetInvalidCertificate")
-    /// The JWS signature does not verify with the leaf certificate's key.
-    public static let androidSafetyNetInvalidSignature = Self(rawValue: "androidSafetyNetInvalidSignature")
     /// The leaf certificate is not issued to attest.android.com.
     public static let androidSafetyNetHostnameMismatch = Self(rawValue: "androidSafetyNetHostnameMismatch")
     /// The payload nonce is not base64(SHA-256(authenticatorData || clientDataHash)) (WebAuthn L3 §8.5.2 step 3).

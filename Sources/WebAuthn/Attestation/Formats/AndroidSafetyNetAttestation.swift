@@ -42,7 +42,8 @@ public struct AndroidSafetyNetAttestation: AttestationStatementFormat {
 
     /// Runs the WebAuthn L3 §8.5.2 verification procedure at `input.verificationTime`.
     /// - Returns: attestation type Basic with trust path = the JWS header x5c (leaf first).
-    /// - Throws: an `androidSafetyNet…` code naming the first check that failed.
+    /// - Throws: an `androidSafetyNet…` code naming the first check that failed, or the shared
+    ///   `.unsupportedAlgorithm`, `.badSignature` for the JWS signature.
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         // Step 1: attStmt is valid CBOR conforming to the syntax above.
         guard input.statement.mapEntries != nil else {

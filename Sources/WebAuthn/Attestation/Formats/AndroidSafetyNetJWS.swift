@@ -64,10 +64,10 @@ struct AndroidSafetyNetJWS: Sendable {
 
     /// Verifies the JWS signature with the leaf certificate's key: RS256 (RFC 7518 §3.3, RSASSA-PKCS1-v1_5
     /// with SHA-256) or ES256 (RFC 7518 §3.4, ECDSA P-256 with SHA-256, signature as fixed-width R || S).
-    /// - Throws: `.androidSafetyNetUnsupportedAlgorithm` or `.androidSafetyNetInvalidSignature`.
+    /// - Throws: `.unsupportedAlgorithm` or `.badSignature`.
     func verifySignature() throws(WebAuthnError) {
         guard let leaf = certificates.first, let key = try? leaf.publicKey() else {
-            throw WebAuthnError(.androidSafetyNetInvalidSignature, "JWS leaf certificate key does not load")
+            throw WebAuthnError(.badSignature, "JWS leaf certificate key does not load")
         }
         let valid: Bool
         switch (header.alg, key) {
@@ -76,16 +76,16 @@ struct AndroidSafetyNetJWS: Sendable {
         case ("ES256", .ec(let ec)) where ec.curve == .p256:
             // JOSE carries R || S; OpenSSL verifies DER.
             guard let der = try? ECDSASignature.derRepresentation(fromRaw: signature, curve: .p256) else {
-                throw WebAuthnError(.androidSafetyNetInvalidSignature, "ES256 signature is not 64 bytes of R || S")
+                throw WebAuthnError(.badSignature, "ES256 signature is not 64 bytes of R || S")
             }
             valid = ec.isValidSignature(der, for: signingInput, hash: .sha256)
         case ("RS256", _), ("ES256", _):
-            throw WebAuthnError(.androidSafetyNetInvalidSignature, "JWS alg \(header.alg) does not fit the leaf key")
+            throw WebAuthnError(.badSignature, "JWS alg \(header.alg) does not fit the leaf key")
         default:
-            throw WebAuthnError(.androidSafetyNetUnsupportedAlgorithm, "JWS alg \(header.alg) is not RS256 or ES256")
+            throw WebAuthnError(.unsupportedAlgorithm, "JWS alg \(header.alg) is not RS256 or ES256")
         }
         guard valid else {
-            throw WebAuthnError(.androidSafetyNetInvalidSignature, "JWS signature does not verify")
+            throw WebAuthnError(.badSignature, "JWS signature does not verify")
         }
     }
 }

@@ -19,7 +19,7 @@ public struct AppleAttestation: AttestationStatementFormat {
 
     /// Runs the WebAuthn L3 §8.8.2 verification procedure.
     /// - Returns: attestation type AnonCA with trust path `x5c` (credCert first).
-    /// - Throws: an `apple…` code naming the first check that failed.
+    /// - Throws: an `apple…` code naming the first check that failed, or `.missingAttestedCredentialData`.
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         // Step 1: attStmt is valid CBOR conforming to the syntax above.
         let certificates = try Self.certificates(input.statement)
@@ -27,7 +27,8 @@ public struct AppleAttestation: AttestationStatementFormat {
             throw WebAuthnError(.appleMalformedStatement, "attStmt.x5c is empty")
         }
         guard let credential = input.authenticatorData.attestedCredentialData else {
-            throw WebAuthnError(.appleMalformedStatement, "authenticator data has no attested credential data")
+            throw WebAuthnError(
+                .missingAttestedCredentialData, "apple: authenticator data has no attested credential data")
         }
 
         // Steps 2–3: nonce = SHA-256(authenticatorData || clientDataHash).

@@ -3,8 +3,6 @@ extension WebAuthnError.Code {
     public static let tpmMalformedStatement = Self(rawValue: "tpmMalformedStatement")
     /// `tpm` attStmt `ver` is not "2.0" (WebAuthn L3 §8.3).
     public static let tpmUnsupportedVersion = Self(rawValue: "tpmUnsupportedVersion")
-    /// `tpm` attStmt `alg` is not a COSE algorithm this server verifies.
-    public static let tpmUnsupportedAlgorithm = Self(rawValue: "tpmUnsupportedAlgorithm")
     /// `tpm` attStmt uses ECDAA (`ecdaaKeyId`), which WebAuthn L3 removed and this server does not support.
     public static let tpmECDAANotSupported = Self(rawValue: "tpmECDAANotSupported")
     /// `tpm` attStmt has no `x5c` (WebAuthn L3 §8.3.2: "Verify that x5c is present").
@@ -25,8 +23,6 @@ extension WebAuthnError.Code {
     public static let tpmExtraDataMismatch = Self(rawValue: "tpmExtraDataMismatch")
     /// `certInfo.attested.name` is not the name of `pubArea` (or `nameAlg` is not a hash).
     public static let tpmNameMismatch = Self(rawValue: "tpmNameMismatch")
-    /// `sig` does not verify over `certInfo` with the AIK certificate's key and `alg`.
-    public static let tpmInvalidSignature = Self(rawValue: "tpmInvalidSignature")
     /// The AIK certificate is not version 3 (WebAuthn L3 §8.3.1).
     public static let tpmCertificateVersion = Self(rawValue: "tpmCertificateVersion")
     /// The AIK certificate's subject is not empty (WebAuthn L3 §8.3.1).

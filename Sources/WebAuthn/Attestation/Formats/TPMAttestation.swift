@@ -18,11 +18,13 @@ public struct TPMAttestation: AttestationStatementFormat {
 
     /// Runs the WebAuthn L3 §8.3.2 verification procedure.
     /// - Returns: attestation type AttCA with trust path `x5c` (AIK certificate first).
-    /// - Throws: a `tpm…` code naming the first check that failed.
+    /// - Throws: a `tpm…` code naming the first check that failed, or the shared `.unsupportedAlgorithm`,
+    ///   `.missingAttestedCredentialData`, `.badSignature`.
     public func verify(_ input: AttestationStatementInput) throws(WebAuthnError) -> AttestationStatementResult {
         let statement = try TPMStatement(input.statement)
         guard let credential = input.authenticatorData.attestedCredentialData else {
-            throw WebAuthnError(.tpmMalformedStatement, "authenticator data has no attested credential data")
+            throw WebAuthnError(
+                .missingAttestedCredentialData, "tpm: authenticator data has no attested credential data")
         }
 
         // WebAuthn L3 §8.3.2 step 2: the public key in pubArea's parameters and unique fields is
@@ -70,7 +72,7 @@ public struct TPMAttestation: AttestationStatementFormat {
         guard let aikKey = try? aikCertificate.publicKey(),
             statement.alg.isValidSignature(statement.sig, for: certInfo.rawBytes, with: aikKey)
         else {
-            throw WebAuthnError(.tpmInvalidSignature, "sig does not verify over certInfo with the AIK key")
+            throw WebAuthnError(.badSignature, "sig does not verify over certInfo with the AIK key")
         }
 
         // "Verify that aikCert meets the requirements in §8.3.1" and the id-fido-gen-ce-aaguid rule.

@@ -19,7 +19,7 @@ struct TPMStatement: Sendable {
     let pubArea: [UInt8]
 
     /// Decodes attStmt, checking presence and CBOR types of every field.
-    /// - Throws: `.tpmMalformedStatement`, `.tpmUnsupportedVersion`, `.tpmUnsupportedAlgorithm`,
+    /// - Throws: `.tpmMalformedStatement`, `.tpmUnsupportedVersion`, `.unsupportedAlgorithm`,
     ///   `.tpmECDAANotSupported`, `.tpmMissingCertificate`, `.tpmInvalidCertificate`.
     init(_ statement: CBORValue) throws(WebAuthnError) {
         guard statement.mapEntries != nil else {
@@ -38,7 +38,7 @@ struct TPMStatement: Sendable {
         }
         // EdDSA hashes internally and has no "hash algorithm employed in alg" for extraData.
         guard let alg = COSEAlgorithm(rawValue: algValue), alg != .edDSA else {
-            throw WebAuthnError(.tpmUnsupportedAlgorithm, "attStmt.alg \(algValue) is not supported for tpm")
+            throw WebAuthnError(.unsupportedAlgorithm, "attStmt.alg \(algValue) is not supported for tpm")
         }
         guard let sig = statement[text: "sig"]?.bytesValue else {
             throw WebAuthnError(.tpmMalformedStatement, "attStmt.sig is missing or not bytes")
