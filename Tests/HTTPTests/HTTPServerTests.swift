@@ -4,7 +4,7 @@ import Testing
 
 @testable import HTTP
 
-@Suite("HTTPServer end to end (127.0.0.1, ephemeral port)")
+@Suite("HTTPServer end to end (127.0.0.1, ephemeral port)", .serialized)
 struct HTTPServerTests {
     static func router() -> Router {
         var router = Router()
@@ -46,17 +46,137 @@ struct HTTPServerTests {
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
             try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            let health = try client.readResponse()
+            let health = try await client.response()
             #expect(health.status == 200)
             #expect(health.text == "ok")
             let id = try #require(health.header("X-Request-Id"))
             #expect(id.utf8.count == 32 && RequestID.isAcceptable(id))
 
             try client.write("GET /items/a%20b?q=x+y%21 HTTP/1.1\r\nHost: x\r\n\r\n")
-            let item = try client.readResponse()
+            let item = try await client.response()
             #expect(item.status == 200)
             #expect(item.text == #"{"id":"a b","q":"x y!"}"#)
             #expect(item.header("Cache-Control") == "no-store")
+        }
+    }
+
+    @Test("a POST body reaches the responder intact, with its Content-Type")
+    func postBody() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            let body = #"{"a":[1,2,3]}"#
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.text == body)
+            #expect(response.header("Content-Type") == "application/json")
+        }
+    }
+
+    @Test("a client that writes its whole oversized body before reading still reads the 413 (RFC 9112 §9.6)")
+    func oversizedBodySentFirst() async throws {
+        // 8 MiB: more than loopback socket buffers absorb, so without draining the client's write fails.
+        let drain = HTTPServer.Configuration(port: 0, maxBodyBytes: 1024, maxDiscardBytes: 16 << 20)
+        try await Self.withServer(drain) { _, port in
+            let client = try RawHTTPClient(port: port)
+            let body = [UInt8](repeating: UInt8(ascii: "a"), count: 8 << 20)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n")
+            try await offPool { try client.write(body) }
+            let response = try await client.response()
+            #expect(response.status == 413)
+            #expect(response.text.contains(#""error":"request_too_large""#))
+            #expect(response.header("Connection")?.lowercased() == "close")
+        }
+    }
+
+    @Test("a chunked body that grows over the limit gets 413 after it is drained")
+    func oversizedChunkedBody() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = String(repeating: "b", count: 600)
+            for _ in 0..<5 {
+                try client.write("258\r\n\(chunk)\r\n")
+            }
+            try client.write("0\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 413)
+            #expect(response.header("Connection")?.lowercased() == "close")
+        }
+    }
+
+    @Test("a body exactly at the limit is accepted")
+    func bodyAtLimit() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            let body = String(repeating: "c", count: 1024)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1024\r\n\r\n\(body)")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.body.count == 1024)
+        }
+    }
+
+    @Test("a sane X-Request-Id is echoed; an unsafe one is replaced by a generated id")
+    func requestIDEcho() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: abc.DEF_12-3\r\n\r\n")
+            #expect(try await client.response().header("X-Request-Id") == "abc.DEF_12-3")
+            try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: a b;c\r\n\r\n")
+            let generated = try #require(try await client.response().header("X-Request-Id"))
+            #expect(generated != "a b;c" && generated.utf8.count == 32)
+        }
+    }
+
+    @Test("HEAD on a GET route sends the headers without the body")
+    func head() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response(head: true)
+            #expect(response.status == 200)
+            try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.response().text == "ok")
+        }
+    }
+
+    @Test("shutdown lets the request in flight finish and refuses new connections")
+    func gracefulShutdown() async throws {
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.logsLibraryErrors = false
+        let server = HTTPServer(configuration: configuration, responder: Self.router())
+        let port = try server.start()
+        let client = try RawHTTPClient(port: port)
+        try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
+        async let stopped: Void = server.shutdown(deadline: .seconds(2))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: port) }
+        let response = try await client.response()
+        #expect(response.status == 200)
+        #expect(response.text == "slow done")
+        #expect(response.header("Connection")?.lowercased() == "close")
+        await stopped
+    }
+
+    @Test("a responder that overruns the request deadline yields 503")
+    func deadline() async throws {
+        try await Self.withServer(.init(port: 0, requestDeadline: .milliseconds(100))) { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 503)
+            #expect(response.text.contains("temporarily_unavailable"))
+        }
+    }
+
+    @Test("an idle half-sent request is closed by the connection timeout")
+    func connectionTimeout() async throws {
+        try await Self.withServer(.init(port: 0, connectionTimeout: .seconds(1))) { _, port in
+            let client = try RawHTTPClient(port: port, timeout: 4)
+            try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            #expect(try await client.closedByServer())
         }
     }
 }

@@ -1,14 +1,15 @@
+import Dispatch
 import Glibc
 
 /// A minimal blocking HTTP/1.1 client over a raw TCP socket, so end-to-end tests control exactly what
 /// is written and when (a whole oversized body before reading, a half-sent request, …).
-final class RawHTTPClient {
+final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test task at a time.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     /// A parsed response.
-    struct Response {
+    struct Response: Sendable {
         let status: Int
         let headers: [(String, String)]
         let body: [UInt8]
@@ -123,5 +124,27 @@ extension String {
         while result.first == set { result = result.dropFirst() }
         while result.last == set { result = result.dropLast() }
         return String(result)
+    }
+}
+
+/// Runs blocking socket work on a Dispatch thread: a blocked `recv` must not occupy the cooperative pool
+/// (on two cores it would starve the very responder the test is waiting for).
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}
+
+extension RawHTTPClient {
+    /// `readResponse` off the cooperative pool.
+    func response(head: Bool = false) async throws -> Response {
+        try await offPool { try self.readResponse(head: head) }
+    }
+
+    /// `isClosedByServer` off the cooperative pool.
+    func closedByServer() async throws -> Bool {
+        try await offPool { self.isClosedByServer() }
     }
 }

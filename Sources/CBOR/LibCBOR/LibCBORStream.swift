@@ -1,0 +1,72 @@
+internal import CCBOR
+
+/// The only caller of libcbor's decoder. `cbor_stream_decode` is stateless and allocates nothing:
+/// it reads one head (plus a definite string's payload, only once all of it is present) and calls
+/// back. Declared container sizes therefore never reach an allocator before the Swift side has
+/// checked them against the input size.
+enum LibCBORStream {
+    /// Decodes the head starting at `offset` in `buffer`.
+    static func next(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> CBORStreamStep {
+        guard let base = buffer.baseAddress, offset >= 0, offset < buffer.count else { return .truncated }
+        var event: CBORStreamEvent?
+        let result = withUnsafeMutablePointer(to: &event) { eventPointer in
+            var callbacks = Self.callbacks
+            return cbor_stream_decode(base + offset, buffer.count - offset, &callbacks, eventPointer)
+        }
+        switch result.status {
+        case CBOR_DECODER_FINISHED:
+            // FINISHED with no callback cannot happen for a well-formed head; treat it as malformed.
+            guard let event, result.read > 0, result.read <= buffer.count - offset else { return .malformed }
+            return .event(event, consumed: result.read)
+        case CBOR_DECODER_NEDATA:
+            return .truncated
+        default:
+            return .malformed
+        }
+    }
+
+    /// The callback bundle.
+    /// `size_t` imports as `Int`: counts are reinterpreted as unsigned, since libcbor may pass 2^64-1. Built on each call (a small struct copy) so no mutable global exists.
+    /// libcbor's naming is inverted for strings: `byte_string`/`string` are the definite forms,
+    /// `byte_string_start`/`string_start` the indefinite ones; `array_start`/`map_start` are definite.
+    private static var callbacks: cbor_callbacks {
+        var c = cbor_empty_callbacks
+        c.uint8 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
+        c.uint16 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
+        c.uint32 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
+        c.uint64 = { ctx, v in record(ctx, .unsigned(v)) }
+        c.negint8 = { ctx, v in record(ctx, .negative(UInt64(v))) }
+        c.negint16 = { ctx, v in record(ctx, .negative(UInt64(v))) }
+        c.negint32 = { ctx, v in record(ctx, .negative(UInt64(v))) }
+        c.negint64 = { ctx, v in record(ctx, .negative(v)) }
+        c.byte_string = { ctx, data, count in record(ctx, .bytes(copy(data, count))) }
+        c.byte_string_start = { ctx in record(ctx, .indefinite) }
+        c.string = { ctx, data, count in record(ctx, .text(copy(data, count))) }
+        c.string_start = { ctx in record(ctx, .indefinite) }
+        c.array_start = { ctx, count in record(ctx, .arrayStart(UInt64(UInt(bitPattern: count)))) }
+        c.indef_array_start = { ctx in record(ctx, .indefinite) }
+        c.map_start = { ctx, count in record(ctx, .mapStart(UInt64(UInt(bitPattern: count)))) }
+        c.indef_map_start = { ctx in record(ctx, .indefinite) }
+        c.tag = { ctx, v in record(ctx, .tag(v)) }
+        c.float2 = { ctx, v in record(ctx, .float(Double(v))) }
+        c.float4 = { ctx, v in record(ctx, .float(Double(v))) }
+        c.float8 = { ctx, v in record(ctx, .float(v)) }
+        c.undefined = { ctx in record(ctx, .undefined) }
+        c.null = { ctx in record(ctx, .null) }
+        c.boolean = { ctx, v in record(ctx, .bool(v)) }
+        c.indef_break = { ctx in record(ctx, .indefinite) }
+        return c
+    }
+}
+
+/// Stores the event reported by a callback into the caller's `CBORStreamEvent?` context.
+private func record(_ context: UnsafeMutableRawPointer?, _ event: CBORStreamEvent) {
+    guard let context else { return }
+    context.assumingMemoryBound(to: CBORStreamEvent?.self).pointee = event
+}
+
+/// Copies a string payload out of libcbor's view of the input (the pointer dies with the call).
+private func copy(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    guard let data, count > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: count))
+}

@@ -1,3 +1,0 @@
-internal import CCBOR
-// Placeholder so the target builds; replaced by the module's first real file.
-enum _CBORPlaceholder {}

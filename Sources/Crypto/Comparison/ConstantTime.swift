@@ -1,0 +1,8 @@
+/// Comparisons whose running time does not depend on where two secrets differ.
+public enum ConstantTime {
+    /// Whether `a` and `b` are equal, compared with `CRYPTO_memcmp`. A length mismatch returns
+    /// `false` immediately: lengths are not secret in any of our uses (tokens and MACs have fixed sizes).
+    public static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        OpenSSLRandom.constantTimeEquals(a, b)
+    }
+}

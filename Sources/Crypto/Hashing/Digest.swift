@@ -1,0 +1,12 @@
+/// One-shot message digests (OpenSSL `EVP_Digest` with pre-fetched algorithms).
+public enum Digest {
+    /// SHA-256 of `bytes` (32 bytes).
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        hash(bytes, using: .sha256)
+    }
+
+    /// The digest of `bytes` under `algorithm`; the result has `algorithm.digestByteCount` bytes.
+    public static func hash(_ bytes: [UInt8], using algorithm: HashAlgorithm) -> [UInt8] {
+        MessageDigestMethod.of(algorithm).digest(bytes)
+    }
+}

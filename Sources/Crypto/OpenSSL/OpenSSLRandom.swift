@@ -1,0 +1,33 @@
+internal import COpenSSL
+
+/// `RAND_bytes` and `CRYPTO_memcmp`.
+enum OpenSSLRandom {
+    /// `count` bytes from OpenSSL's CSPRNG.
+    static func bytes(count: Int) throws(CryptoError) -> [UInt8] {
+        guard count >= 0, count <= Int(Int32.max) else {
+            throw CryptoError(.randomFailure, "requested byte count \(count) is out of range")
+        }
+        var ok = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 {
+                ok = RAND_bytes(buffer.baseAddress, Int32(count)) == 1
+            }
+            if !ok {
+                // Never hand out uninitialized memory, even on failure.
+                buffer.initialize(repeating: 0)
+            }
+            initialized = count
+        }
+        guard ok else { throw OpenSSLErrorQueue.failure(.randomFailure, "RAND_bytes") }
+        return bytes
+    }
+
+    /// `CRYPTO_memcmp` over equal-length inputs; different lengths are unequal.
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.isEmpty { return true }
+        return a.withUnsafeBytes { lhs in
+            b.withUnsafeBytes { rhs in CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, lhs.count) == 0 }
+        }
+    }
+}

@@ -1,3 +1,0 @@
-internal import COpenSSL
-// Placeholder so the target builds; replaced by the module's first real file.
-enum _CryptoPlaceholder {}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension AccessTokenClaims {
+    /// Reads the RFC 9068 claims of an access token that `JWTVerifier` accepted (with `typ` "at+jwt").
+    /// - Throws: `.missingClaim` when sub, iat, jti or client_id is absent (RFC 9068 §2.2);
+    ///   `.invalidClaim` for a claim of the wrong type.
+    public init(verified token: VerifiedJWT) throws(TokenError) {
+        let extra: PrivateClaims
+        do {
+            extra = try JSONDecoder().decode(PrivateClaims.self, from: Data(token.rawPayload))
+        } catch {
+            throw TokenError(.invalidClaim, "client_id, scope, auth_time or amr has the wrong type")
+        }
+        // RFC 9068 §4: a resource server MUST reject tokens missing the required claims.
+        guard let subject = token.subject, let issuedAt = token.issuedAt, let jwtID = token.jwtID,
+            let clientID = extra.client_id
+        else {
+            throw TokenError(.missingClaim, "sub, iat, jti and client_id are required in an access token")
+        }
+        self.init(
+            issuer: token.issuer, subject: subject, audience: token.audience, clientID: clientID,
+            scope: extra.scope.map { $0.split(separator: " ").map(String.init) } ?? [],
+            issuedAt: issuedAt, expiresAt: token.expiresAt, jwtID: jwtID,
+            authTime: extra.auth_time.map { Date(timeIntervalSince1970: $0) },
+            authenticationMethods: extra.amr ?? []
+        )
+    }
+
+    /// The non-registered claims of RFC 9068 §2.2, named as on the wire.
+    private struct PrivateClaims: Decodable {
+        let client_id: String?
+        let scope: String?
+        let auth_time: Double?
+        let amr: [String]?
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The claims of an access token in the JWT profile of RFC 9068 (§2.2), signed with `typ` "at+jwt".
+public struct AccessTokenClaims: JWTClaims, Hashable {
+    /// RFC 9068 §2.1: the `typ` header of access tokens.
+    public static let type = "at+jwt"
+
+    /// `iss`: the authorization server's issuer identifier.
+    public var issuer: String
+    /// `sub`: the user.
+    public var subject: String
+    /// `aud`: the resource server(s); written as a string when there is one.
+    public var audience: [String]
+    /// `client_id`: the client the token was issued to.
+    public var clientID: String
+    /// `scope`: space-separated scopes (RFC 9068 §2.2.3); omitted when empty.
+    public var scope: [String]
+    /// `iat`.
+    public var issuedAt: Date
+    /// `exp`.
+    public var expiresAt: Date
+    /// `jti`: a unique identifier drawn by the caller.
+    public var jwtID: String
+    /// `auth_time`: when the user last authenticated (OIDC Core §2), if known.
+    public var authTime: Date?
+    /// `amr`: authentication methods (RFC 8176), e.g. ["hwk", "user"] after a user-verified passkey.
+    public var authenticationMethods: [String]
+
+    /// Collects the claims. Nothing is validated until `payload()`.
+    public init(
+        issuer: String, subject: String, audience: [String], clientID: String, scope: [String],
+        issuedAt: Date, expiresAt: Date, jwtID: String, authTime: Date? = nil, authenticationMethods: [String] = []
+    ) {
+        self.issuer = issuer
+        self.subject = subject
+        self.audience = audience
+        self.clientID = clientID
+        self.scope = scope
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.jwtID = jwtID
+        self.authTime = authTime
+        self.authenticationMethods = authenticationMethods
+    }
+
+    /// The RFC 9068 payload.
+    /// - Throws: `.invalidClaim` for an empty required claim, `.invalidLifetime` unless `exp > iat`.
+    public func payload() throws(TokenError) -> [UInt8] {
+        // RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat and jti are REQUIRED.
+        guard !issuer.isEmpty, !subject.isEmpty, !audience.isEmpty, !audience.contains(""), !clientID.isEmpty,
+            !jwtID.isEmpty
+        else {
+            throw TokenError(.invalidClaim, "iss, sub, aud, client_id and jti must be non-empty")
+        }
+        let iat = try NumericDate.seconds(issuedAt, claim: "iat")
+        let exp = try NumericDate.seconds(expiresAt, claim: "exp")
+        guard exp > iat else { throw TokenError(.invalidLifetime, "exp must be after iat") }
+        var writer = JSONObjectWriter()
+        writer.set("iss", .string(issuer))
+        writer.set("sub", .string(subject))
+        writer.set("aud", audience.count == 1 ? .string(audience[0]) : .strings(audience))
+        writer.set("client_id", .string(clientID))
+        writer.set("scope", scope.isEmpty ? nil : .string(scope.joined(separator: " ")))
+        writer.set("iat", .integer(iat))
+        writer.set("exp", .integer(exp))
+        writer.set("jti", .string(jwtID))
+        writer.set("auth_time", try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time")) })
+        writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
+        return writer.bytes()
+    }
+}

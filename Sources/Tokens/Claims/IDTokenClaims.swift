@@ -1,0 +1,85 @@
+import Foundation
+
+/// The claims of an OpenID Connect ID token (OIDC Core 1.0 §2), signed with `typ` "JWT".
+///
+/// Profile claims (`email`, `phone_number`, `name`, …) are set by the caller according to the granted
+/// scopes (OIDC Core §5.4); whatever is `nil` is omitted.
+public struct IDTokenClaims: JWTClaims, Hashable {
+    /// OIDC Core does not register a `typ`; "JWT" is what relying parties expect (RFC 7519 §5.1).
+    public static let type = "JWT"
+
+    /// `iss`.
+    public var issuer: String
+    /// `sub`: the user's stable identifier.
+    public var subject: String
+    /// `aud`: the client's `client_id` (OIDC Core §2).
+    public var audience: String
+    /// `iat`.
+    public var issuedAt: Date
+    /// `exp`.
+    public var expiresAt: Date
+    /// `auth_time`: when the user authenticated.
+    public var authTime: Date?
+    /// `nonce`: echoed from the authentication request, if one was sent.
+    public var nonce: String?
+    /// `amr` (RFC 8176).
+    public var authenticationMethods: [String]
+    /// `email` (scope `email`).
+    public var email: String?
+    /// `email_verified` (scope `email`).
+    public var emailVerified: Bool?
+    /// `phone_number` (scope `phone`).
+    public var phoneNumber: String?
+    /// `phone_number_verified` (scope `phone`).
+    public var phoneNumberVerified: Bool?
+    /// `name` (scope `profile`).
+    public var name: String?
+
+    /// Collects the claims. Nothing is validated until `payload()`.
+    public init(
+        issuer: String, subject: String, audience: String, issuedAt: Date, expiresAt: Date, authTime: Date? = nil,
+        nonce: String? = nil, authenticationMethods: [String] = [], email: String? = nil, emailVerified: Bool? = nil,
+        phoneNumber: String? = nil, phoneNumberVerified: Bool? = nil, name: String? = nil
+    ) {
+        self.issuer = issuer
+        self.subject = subject
+        self.audience = audience
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.authTime = authTime
+        self.nonce = nonce
+        self.authenticationMethods = authenticationMethods
+        self.email = email
+        self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
+        self.phoneNumberVerified = phoneNumberVerified
+        self.name = name
+    }
+
+    /// The OIDC Core §2 payload.
+    /// - Throws: `.invalidClaim` for an empty iss/sub/aud, `.invalidLifetime` unless `exp > iat`.
+    public func payload() throws(TokenError) -> [UInt8] {
+        // OIDC Core §2: iss, sub, aud, exp and iat are REQUIRED.
+        guard !issuer.isEmpty, !subject.isEmpty, !audience.isEmpty else {
+            throw TokenError(.invalidClaim, "iss, sub and aud must be non-empty")
+        }
+        let iat = try NumericDate.seconds(issuedAt, claim: "iat")
+        let exp = try NumericDate.seconds(expiresAt, claim: "exp")
+        guard exp > iat else { throw TokenError(.invalidLifetime, "exp must be after iat") }
+        var writer = JSONObjectWriter()
+        writer.set("iss", .string(issuer))
+        writer.set("sub", .string(subject))
+        writer.set("aud", .string(audience))
+        writer.set("iat", .integer(iat))
+        writer.set("exp", .integer(exp))
+        writer.set("auth_time", try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time")) })
+        writer.set("nonce", nonce.map { .string($0) })
+        writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
+        writer.set("email", email.map { .string($0) })
+        writer.set("email_verified", emailVerified.map { .bool($0) })
+        writer.set("phone_number", phoneNumber.map { .string($0) })
+        writer.set("phone_number_verified", phoneNumberVerified.map { .bool($0) })
+        writer.set("name", name.map { .string($0) })
+        return writer.bytes()
+    }
+}

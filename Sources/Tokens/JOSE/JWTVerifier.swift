@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+
+/// Verifies compact-JWS JWTs signed with ES256 by one of a set of keys (RFC 7515 §5.2, RFC 7519 §7.2,
+/// RFC 8725 best practices).
+public struct JWTVerifier: Sendable {
+    /// Verifier settings.
+    public struct Configuration: Sendable {
+        /// Clock skew tolerated on `exp`, `nbf` and `iat` (RFC 7519 §4.1.4 "small leeway").
+        public var leeway: TimeInterval
+        /// Longest token accepted, in bytes, checked before any decoding.
+        public var maxTokenLength: Int
+
+        /// Defaults: 30 s leeway, 16 KiB tokens.
+        public init(leeway: TimeInterval = 30, maxTokenLength: Int = 16_384) {
+            self.leeway = leeway
+            self.maxTokenLength = maxTokenLength
+        }
+    }
+
+    /// The verification keys by `kid`. Non-P-256 keys are never used.
+    public let keys: [String: ECPublicKey]
+    /// The settings.
+    public let configuration: Configuration
+
+    /// A verifier over a key set (typically the keys published in the JWKS).
+    public init(keys: [String: ECPublicKey], configuration: Configuration = .init()) {
+        self.keys = keys
+        self.configuration = configuration
+    }
+
+    /// Verifies `token` and checks it against `expectations`. Checks run in this order, each with its code:
+    /// structure (`.malformedToken`), `alg` == "ES256" and no `crit` (`.unsupportedAlgorithm`), `typ`
+    /// (`.unexpectedType`), `kid` (`.unknownKey`), signature (`.invalidSignature`), claim types
+    /// (`.malformedToken`, `.invalidClaim`, `.missingClaim`), `exp` (`.expired`), `nbf` (`.notYetValid`),
+    /// `iat` (`.issuedInFuture`), `iss` (`.invalidIssuer`), `aud` (`.invalidAudience`).
+    public func verify(_ token: String, expecting expectations: JWTExpectations) throws(TokenError) -> VerifiedJWT {
+        guard token.utf8.count <= configuration.maxTokenLength else {
+            throw TokenError(.malformedToken, "token longer than \(configuration.maxTokenLength) bytes")
+        }
+        // RFC 7515 §7.1: compact serialisation is exactly three base64url segments.
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let headerBytes = Base64URL.decode(segments[0]),
+            let payloadBytes = Base64URL.decode(segments[1]), let signature = Base64URL.decode(segments[2])
+        else {
+            throw TokenError(.malformedToken, "not three base64url segments")
+        }
+        let header: JWSHeader
+        do {
+            header = try JSONDecoder().decode(JWSHeader.self, from: Data(headerBytes))
+        } catch {
+            throw TokenError(.malformedToken, "header is not a JSON object with a string alg")
+        }
+        // RFC 8725 §3.1 / §2.1: accept exactly the one algorithm we use; never "none", never HS256 with a public key.
+        guard header.algorithm == JWSHeader.es256 else {
+            throw TokenError(.unsupportedAlgorithm, "alg \(header.algorithm) is not ES256")
+        }
+        // RFC 7515 §4.1.11: a crit extension we do not understand makes the JWS invalid.
+        guard !header.hasCritical else { throw TokenError(.unsupportedAlgorithm, "crit header present") }
+        // RFC 8725 §3.11: explicit typing keeps one kind of token from being accepted as another.
+        guard let type = header.type, Self.normalizedMediaType(type) == Self.normalizedMediaType(expectations.type) else {
+            throw TokenError(.unexpectedType, "typ \(header.type ?? "(none)") is not \(expectations.type)")
+        }
+        guard let keyID = header.keyID, let key = keys[keyID], key.curve == .p256 else {
+            throw TokenError(.unknownKey, "kid \(header.keyID ?? "(none)") is not a known P-256 key")
+        }
+        try Self.checkSignature(signature, key: key, signingInput: segments[0] + "." + segments[1])
+        let claims = try RegisteredClaims(payload: payloadBytes)
+        try check(claims, against: expectations)
+        return VerifiedJWT(
+            header: header, rawPayload: payloadBytes, issuer: claims.issuer, subject: claims.subject,
+            audience: claims.audience, expiresAt: claims.expiresAt, issuedAt: claims.issuedAt,
+            notBefore: claims.notBefore, jwtID: claims.jwtID
+        )
+    }
+
+    /// RFC 7518 §3.4: the signature is the 64-byte R‖S; verify it over the received signing input bytes.
+    private static func checkSignature(_ signature: [UInt8], key: ECPublicKey, signingInput: String) throws(TokenError) {
+        guard signature.count == 2 * EllipticCurve.p256.coordinateByteCount,
+            let der = try? ECDSASignature.derRepresentation(fromRaw: signature, curve: .p256),
+            key.isValidSignature(der, for: Array(signingInput.utf8), hash: .sha256)
+        else {
+            throw TokenError(.invalidSignature, "ES256 signature does not verify")
+        }
+    }
+
+    private func check(_ claims: RegisteredClaims, against expectations: JWTExpectations) throws(TokenError) {
+        let leeway = configuration.leeway
+        // RFC 7519 §4.1.4: the current time MUST be before exp.
+        guard expectations.now < claims.expiresAt.addingTimeInterval(leeway) else {
+            throw TokenError(.expired, "expired at \(claims.expiresAt)")
+        }
+        // RFC 7519 §4.1.5: the current time MUST be at or after nbf.
+        if let notBefore = claims.notBefore {
+            guard expectations.now.addingTimeInterval(leeway) >= notBefore else {
+                throw TokenError(.notYetValid, "not valid before \(notBefore)")
+            }
+        }
+        // RFC 7519 §4.1.6: a token issued in the future is not one we issued.
+        if let issuedAt = claims.issuedAt {
+            guard issuedAt <= expectations.now.addingTimeInterval(leeway) else {
+                throw TokenError(.issuedInFuture, "issued at \(issuedAt)")
+            }
+        }
+        // RFC 7519 §4.1.1 / RFC 8725 §3.8: the issuer must be the one expected.
+        guard claims.issuer == expectations.issuer else {
+            throw TokenError(.invalidIssuer, "iss \(claims.issuer) is not \(expectations.issuer)")
+        }
+        // RFC 7519 §4.1.3: reject if the expected audience is not in aud.
+        guard claims.audience.contains(expectations.audience) else {
+            throw TokenError(.invalidAudience, "aud \(claims.audience) does not contain \(expectations.audience)")
+        }
+    }
+
+    /// RFC 7515 §4.1.9: `typ` is a media type, case-insensitive, and "application/" may be omitted.
+    private static func normalizedMediaType(_ type: String) -> String {
+        let lowered = type.lowercased()
+        return lowered.hasPrefix("application/") ? String(lowered.dropFirst("application/".count)) : lowered
+    }
+}

@@ -1,0 +1,92 @@
+/// One recorded WebAuthn ceremony (Fixtures/ceremonies/FORMAT.md, version 1): what the relying party
+/// expected, what the client sent, and the outcome the recording expects. Binary values are base64url.
+public struct RecordedCeremony: Decodable, Sendable {
+    /// Which verifier the ceremony runs through.
+    public enum Kind: String, Decodable, Sendable {
+        /// §7.1.
+        case registration
+        /// §7.2.
+        case authentication
+    }
+
+    /// The PublicKeyCredential in WebAuthn JSON form.
+    public struct Credential: Decodable, Sendable {
+        /// `id`.
+        public let id: String
+        /// `rawId`.
+        public let rawId: String
+        /// `type`.
+        public let type: String
+        /// `response`.
+        public let response: Body
+    }
+
+    /// The AuthenticatorResponse members of either ceremony.
+    public struct Body: Decodable, Sendable {
+        /// `clientDataJSON`.
+        public let clientDataJSON: String
+        /// Registration: `attestationObject`.
+        public let attestationObject: String?
+        /// Registration: `transports`.
+        public let transports: [String]?
+        /// Authentication: `authenticatorData`.
+        public let authenticatorData: String?
+        /// Authentication: `signature`.
+        public let signature: String?
+        /// Authentication: `userHandle` (may be null).
+        public let userHandle: String?
+    }
+
+    /// The recorded outcome; every field present is compared on replay.
+    public struct Expectation: Decodable, Sendable {
+        /// Whether the ceremony must verify.
+        public let ok: Bool
+        /// The recording library's message for a failure (informative, not compared).
+        public let error: String?
+        /// Registration: attestation format.
+        public let fmt: String?
+        /// Registration: base64url credential ID.
+        public let credentialId: String?
+        /// Registration: AAGUID in UUID text form.
+        public let aaguid: String?
+        /// Registration: signature counter.
+        public let signCount: UInt32?
+        /// Registration: base64url COSE_Key.
+        public let credentialPublicKey: String?
+        /// UV flag.
+        public let userVerified: Bool?
+        /// Registration: BE flag.
+        public let backupEligible: Bool?
+        /// Registration: BS flag.
+        public let backedUp: Bool?
+        /// Authentication: the counter to store.
+        public let newSignCount: UInt32?
+    }
+
+    /// A unique name for the case.
+    public let name: String
+    /// Where the recording comes from.
+    public let source: String?
+    /// registration or authentication.
+    public let ceremony: Kind
+    /// The RP ID.
+    public let rpId: String
+    /// Acceptable origins.
+    public let origins: [String]
+    /// base64url of the challenge.
+    public let challenge: String
+    /// Whether UV was required (absent: false).
+    public let userVerificationRequired: Bool?
+    /// ISO 8601 instant at which to judge certificates.
+    public let verifyAt: String?
+    /// PEM roots the recording trusts; absent: attestation is judged without chain validation.
+    public let trustAnchorsPEM: [String]?
+    /// The credential the client sent.
+    public let response: Credential
+    /// Authentication: base64url COSE_Key the RP stored.
+    public let credentialPublicKey: String?
+    /// Authentication: the counter the RP stored.
+    public let storedSignCount: UInt32?
+    /// The expected outcome.
+    public let expect: Expectation
+}

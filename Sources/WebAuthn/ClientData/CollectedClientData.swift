@@ -1,0 +1,139 @@
+import Crypto
+import Foundation
+
+/// The client data a browser or platform collected and the authenticator signed over by hash
+/// (WebAuthn L3 §5.8.1). Parsed once; `rawBytes` are kept because the signature covers
+/// SHA-256(rawBytes), never a re-serialisation.
+public struct CollectedClientData: Sendable {
+    /// The clientDataJSON bytes as received.
+    public let rawBytes: [UInt8]
+    /// `type`: "webauthn.create" or "webauthn.get".
+    public let type: String
+    /// `challenge`, base64url-decoded.
+    public let challenge: [UInt8]
+    /// `origin`, as sent.
+    public let origin: String
+    /// `crossOrigin`, when present.
+    public let crossOrigin: Bool?
+    /// `topOrigin`, when present.
+    public let topOrigin: String?
+    /// `tokenBinding.status`, when the client sent a TokenBinding dictionary.
+    public let tokenBindingStatus: String?
+
+    /// The `type` values of the two ceremonies (WebAuthn L3 §5.8.1).
+    public enum CeremonyType {
+        /// Registration.
+        public static let create = "webauthn.create"
+        /// Authentication.
+        public static let get = "webauthn.get"
+    }
+
+    /// Token Binding states WebAuthn L2 §5.8.1 defines (L3 keeps the member reserved).
+    static let knownTokenBindingStatuses: Set<String> = ["present", "supported"]
+
+    /// Parses clientDataJSON (WebAuthn L3 §7.1 steps 5–6 / §7.2 steps 9–10: UTF-8 decode, then JSON parse).
+    /// - Throws: `.malformedClientData` when it is not a JSON object with string `type`, `challenge`, `origin`.
+    public init(bytes: [UInt8]) throws(WebAuthnError) {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
+            }
+            object = parsed
+        } catch let error as WebAuthnError {
+            throw error
+        } catch {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not JSON: \(error)")
+        }
+        guard let type = object["type"] as? String else {
+            throw WebAuthnError(.malformedClientData, "type missing or not a string")
+        }
+        guard let challengeText = object["challenge"] as? String else {
+            throw WebAuthnError(.malformedClientData, "challenge missing or not a string")
+        }
+        guard let origin = object["origin"] as? String else {
+            throw WebAuthnError(.malformedClientData, "origin missing or not a string")
+        }
+        var crossOrigin: Bool?
+        if let value = object["crossOrigin"] {
+            guard let flag = Self.jsonBool(value) else {
+                throw WebAuthnError(.malformedClientData, "crossOrigin is not a boolean")
+            }
+            crossOrigin = flag
+        }
+        var topOrigin: String?
+        if let value = object["topOrigin"] {
+            guard let text = value as? String else {
+                throw WebAuthnError(.malformedClientData, "topOrigin is not a string")
+            }
+            topOrigin = text
+        }
+        // WebAuthn L3 §5.8.1 reserves `tokenBinding`; only a TokenBinding dictionary has a status to judge.
+        // Other values carry no statement about the connection and are ignored, as L3 clients may send them.
+        var tokenBindingStatus: String?
+        if let binding = object["tokenBinding"] as? [String: Any] {
+            guard let status = binding["status"] as? String else {
+                throw WebAuthnError(.malformedClientData, "tokenBinding.status missing or not a string")
+            }
+            tokenBindingStatus = status
+        }
+        self.rawBytes = bytes
+        self.type = type
+        // A challenge that is not base64url cannot equal ours: keep nil-safe empty bytes, judged in verify.
+        self.challenge = Base64URL.decode(challengeText) ?? []
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.topOrigin = topOrigin
+        self.tokenBindingStatus = tokenBindingStatus
+    }
+
+    /// JSONSerialization gives booleans as NSNumber; accept only true JSON booleans.
+    private static func jsonBool(_ value: Any) -> Bool? {
+        guard let number = value as? NSNumber else { return nil }
+        // CFBoolean-backed numbers report objCType "c"; plain integers 0/1 do not.
+        guard String(cString: number.objCType) == "c" else { return nil }
+        return number.boolValue
+    }
+
+    /// Runs the client-data steps of a ceremony, in the spec's order.
+    /// - Parameters:
+    ///   - expectedType: `CeremonyType.create` (§7.1 step 7) or `CeremonyType.get` (§7.2 step 11).
+    ///   - expectedChallenge: the challenge the RP issued (§7.1 step 8, §7.2 step 12).
+    ///   - originPolicy: the RP's origins (§7.1 steps 9–10, §7.2 steps 13–14).
+    func verify(
+        type expectedType: String,
+        challenge expectedChallenge: [UInt8],
+        originPolicy: OriginPolicy
+    ) throws(WebAuthnError) {
+        // WebAuthn L3 §7.1 step 7 / §7.2 step 11: C.type is the ceremony's type.
+        guard type == expectedType else {
+            throw WebAuthnError(.typeMismatch, "type is \"\(type)\", expected \"\(expectedType)\"")
+        }
+        // WebAuthn L3 §7.1 step 8 / §7.2 step 12: C.challenge equals base64url(options.challenge).
+        // Compared as bytes in constant time (a challenge is a secret until it is used).
+        guard !expectedChallenge.isEmpty, ConstantTime.equals(challenge, expectedChallenge) else {
+            throw WebAuthnError(.challengeMismatch, "challenge differs from the one issued")
+        }
+        // WebAuthn L3 §7.1 step 9 / §7.2 step 13: C.origin is an origin the RP expects.
+        guard originPolicy.allows(origin: origin) else {
+            throw WebAuthnError(.originMismatch, "origin \"\(origin)\" is not allowed")
+        }
+        // WebAuthn L3 §5.8.1 crossOrigin: true means the ceremony ran in a cross-origin iframe, which the
+        // RP must have chosen to allow.
+        if crossOrigin == true, !originPolicy.allowsCrossOrigin {
+            throw WebAuthnError(.crossOriginNotAllowed, "crossOrigin is true")
+        }
+        // WebAuthn L3 §7.1 step 10 / §7.2 step 14: when C.topOrigin is present, the RP expects to be
+        // framed and topOrigin is a page it expects to be framed by.
+        if let topOrigin {
+            guard originPolicy.allowsCrossOrigin, originPolicy.allows(topOrigin: topOrigin) else {
+                throw WebAuthnError(.topOriginMismatch, "topOrigin \"\(topOrigin)\" is not allowed")
+            }
+        }
+        // WebAuthn L2 §7.1 step 10 / §7.2 step 14: tokenBinding.status must be a known state. We do not
+        // negotiate Token Binding, so "present" carries no id we could check; L3 drops the check.
+        if let status = tokenBindingStatus, !Self.knownTokenBindingStatuses.contains(status) {
+            throw WebAuthnError(.tokenBindingUnsupported, "tokenBinding.status \"\(status)\"")
+        }
+    }
+}

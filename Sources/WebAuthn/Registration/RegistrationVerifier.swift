@@ -1,0 +1,104 @@
+import Crypto
+
+/// Verifies a registration ceremony (WebAuthn L3 §7.1 "Registering a New Credential"), every step in
+/// order. No I/O: step 26 (credential ID not yet registered) and storing the record are the caller's.
+public struct RegistrationVerifier: Sendable {
+    /// What the RP expects.
+    public let expectations: RegistrationExpectations
+
+    /// Creates a verifier for one ceremony.
+    public init(expectations: RegistrationExpectations) {
+        self.expectations = expectations
+    }
+
+    /// Runs §7.1 on `response`.
+    /// - Returns: the verified registration.
+    /// - Throws: `WebAuthnError` naming the step that failed.
+    public func verify(_ response: RegistrationResponse) throws(WebAuthnError) -> VerifiedRegistration {
+        // §5.1: a PublicKeyCredential's type is "public-key" and its id is base64url(rawId).
+        guard response.type == "public-key" else {
+            throw WebAuthnError(.credentialTypeMismatch, "type is \"\(response.type)\"")
+        }
+        guard Base64URL.encode(response.rawID) == response.id else {
+            throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
+        }
+        // §7.1 steps 5–6: decode and parse clientDataJSON.
+        let clientData = try CollectedClientData(bytes: response.clientDataJSON)
+        // §7.1 steps 7–10: type, challenge, origin, topOrigin (and L2's tokenBinding).
+        try clientData.verify(
+            type: CollectedClientData.CeremonyType.create,
+            challenge: expectations.challenge,
+            originPolicy: expectations.originPolicy)
+        // §7.1 step 11: hash = SHA-256(response.clientDataJSON).
+        let clientDataHash = Digest.sha256(response.clientDataJSON)
+        // §7.1 step 12: CBOR-decode attestationObject into fmt, authData, attStmt.
+        let attestationObject = try AttestationObject(bytes: response.attestationObject)
+        let authenticatorData = attestationObject.authenticatorData
+        // §7.1 step 13: rpIdHash is SHA-256 of the RP ID.
+        guard ConstantTime.equals(authenticatorData.rpIDHash, Digest.sha256(Array(expectations.rpID.utf8))) else {
+            throw WebAuthnError(.rpIDHashMismatch, "rpIdHash is not SHA-256(\"\(expectations.rpID)\")")
+        }
+        // §7.1 step 14: the UP flag is set.
+        guard authenticatorData.flags.userPresent else {
+            throw WebAuthnError(.userPresenceRequired, "UP flag not set")
+        }
+        // §7.1 step 15: UV is set if the RP requires user verification.
+        guard authenticatorData.flags.userVerified || !expectations.userVerificationRequired else {
+            throw WebAuthnError(.userVerificationRequired, "UV flag not set")
+        }
+        // §7.1 step 16 (BE clear ⇒ BS clear) is enforced by AuthenticatorData.init.
+        // §7.1 step 25 (credentialId ≤ 1023 bytes) is enforced by AttestedCredentialData.
+        guard let attested = authenticatorData.attestedCredentialData else {
+            throw WebAuthnError(.missingAttestedCredentialData, "AT flag not set in registration authData")
+        }
+        // The credential the client reports is the one the authenticator attested.
+        guard ConstantTime.equals(attested.credentialID, response.rawID) else {
+            throw WebAuthnError(.credentialIDMismatch, "rawId differs from authData credentialId")
+        }
+        // §7.1 step 19: the credential's alg is one of options.pubKeyCredParams.
+        guard expectations.allowedAlgorithms.contains(attested.credentialPublicKey.algorithm) else {
+            throw WebAuthnError(
+                .algorithmNotAllowed, "alg \(attested.credentialPublicKey.algorithm.rawValue) was not offered")
+        }
+        // §7.1 step 21: fmt is a supported format (case-sensitive match).
+        guard let format = expectations.formats.format(for: attestationObject.format) else {
+            throw WebAuthnError(.unsupportedAttestationFormat, "fmt \"\(attestationObject.format)\"")
+        }
+        // §7.1 step 22: the format's verification procedure.
+        let attestation = try format.verify(
+            AttestationStatementInput(
+                statement: attestationObject.statement,
+                authenticatorData: authenticatorData,
+                clientDataHash: clientDataHash,
+                verificationTime: expectations.verificationTime))
+        // §7.1 steps 23–24: judge the trust path against the RP's anchors for this format.
+        let trust = judgeTrust(attestation, format: attestationObject.format)
+        if expectations.requireTrustedAttestation, !trust.trusted {
+            throw WebAuthnError(.untrustedAttestation, trust.failure ?? "attestation is not trusted")
+        }
+        return VerifiedRegistration(
+            attested: attested,
+            authenticatorData: authenticatorData,
+            format: attestationObject.format,
+            attestation: attestation,
+            trust: trust,
+            transports: response.transports)
+    }
+
+    /// §7.1 step 24: a trust path is trustworthy when it chains to one of the format's anchors at the
+    /// verification time. None and self attestation have no path and are never "trusted".
+    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> (trusted: Bool, failure: String?) {
+        guard let leaf = attestation.trustPath.first else {
+            return (false, "attestation type \(attestation.type.rawValue) has no trust path")
+        }
+        let roots = expectations.trustAnchors.roots(for: format)
+        guard !roots.isEmpty else { return (false, "no trust anchors configured for \(format)") }
+        do {
+            _ = try TrustStore(roots: roots).validate(
+                leaf: leaf, intermediates: Array(attestation.trustPath.dropFirst()), at: expectations.verificationTime)
+            return (true, nil)
+        } catch {
+            return (false, "trust path does not chain to an anchor: \(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+
+/// A registration that passed every step of WebAuthn L3 §7.1. Only `RegistrationVerifier` creates one.
+public struct VerifiedRegistration: Sendable {
+    /// The credential ID (store it; it identifies the credential in later assertions).
+    public let credentialID: [UInt8]
+    /// The credential public key: `rawBytes` is what to store, `algorithm` what it verifies with.
+    public let credentialPublicKey: COSEKey
+    /// The signature counter at registration.
+    public let signCount: UInt32
+    /// The authenticator's AAGUID (16 bytes).
+    public let aaguid: [UInt8]
+    /// The attestation statement format identifier.
+    public let format: String
+    /// The attestation type the statement proved.
+    public let attestationType: AttestationType
+    /// The attestation trust path, leaf first (empty for none/self).
+    public let trustPath: [Certificate]
+    /// Whether the trust path chained to one of the configured trust anchors (§7.1 step 24).
+    public let attestationTrusted: Bool
+    /// Why the path was not trusted, when it was not (for logs).
+    public let attestationTrustFailure: String?
+    /// UV flag.
+    public let userVerified: Bool
+    /// BE flag: the credential may be synced.
+    public let backupEligible: Bool
+    /// BS flag: the credential is backed up.
+    public let backedUp: Bool
+    /// Transports the client reported.
+    public let transports: [String]
+    /// The authenticator data, for anything else the RP wants (extensions).
+    public let authenticatorData: AuthenticatorData
+
+    init(
+        attested: AttestedCredentialData,
+        authenticatorData: AuthenticatorData,
+        format: String,
+        attestation: AttestationStatementResult,
+        trust: (trusted: Bool, failure: String?),
+        transports: [String]
+    ) {
+        self.credentialID = attested.credentialID
+        self.credentialPublicKey = attested.credentialPublicKey
+        self.signCount = authenticatorData.signCount
+        self.aaguid = attested.aaguid
+        self.format = format
+        self.attestationType = attestation.type
+        self.trustPath = attestation.trustPath
+        self.attestationTrusted = trust.trusted
+        self.attestationTrustFailure = trust.failure
+        self.userVerified = authenticatorData.flags.userVerified
+        self.backupEligible = authenticatorData.flags.backupEligible
+        self.backedUp = authenticatorData.flags.backedUp
+        self.transports = transports
+        self.authenticatorData = authenticatorData
+    }
+
+    /// The AAGUID in UUID text form (RFC 9562 §4: lower-case 8-4-4-4-12 hex).
+    public var aaguidString: String { AAGUIDText.format(aaguid) }
+}

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import DeviceKeys
+
+@Suite("DeviceAction: RFC 9396 authorization detail within review-sized limits")
+struct DeviceActionTests {
+    static let transfer = #"{"type":"transfer","amount":{"currency":"EUR","value":"200.00"},"to":"FR76 3000 6000 0112 3456 7890 189"}"#
+
+    @Test("a valid action keeps its value, type and canonical bytes")
+    func valid() throws {
+        let action = try DeviceAction(jsonBytes: utf8(#" { "to": "FR76 3000 6000 0112 3456 7890 189", "type": "transfer", "amount": {"value": "200.00", "currency": "EUR"} } "#))
+        #expect(action.type == "transfer")
+        #expect(action.canonicalBytes == utf8(#"{"amount":{"currency":"EUR","value":"200.00"},"to":"FR76 3000 6000 0112 3456 7890 189","type":"transfer"}"#))
+    }
+
+    @Test("refuses a non-object action")
+    func notObject() { expectRefusal(#"["transfer"]"#) }
+
+    @Test("refuses a missing, non-string or empty type", arguments: [#"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":""}"#])
+    func badType(text: String) { expectRefusal(text) }
+
+    @Test("refuses JSON with a duplicate member")
+    func duplicate() { expectRefusal(#"{"type":"a","type":"b"}"#) }
+
+    @Test("refuses malformed JSON")
+    func malformed() { expectRefusal(#"{"type":"a""#) }
+
+    @Test("depth 5 is accepted, depth 6 refused (the action object is depth 1)")
+    func depth() throws {
+        _ = try DeviceAction(jsonBytes: utf8(#"{"type":"t","a":{"b":{"c":{"d":[1]}}}}"#))
+        expectRefusal(#"{"type":"t","a":{"b":{"c":{"d":[[1]]}}}}"#, naming: "nesting deeper than 5")
+        // Checked on a parsed value as well as while parsing.
+        let deep: JSONValue = .object(["type": .string("t"), "a": .array([.array([.array([.array([.array([])])])])])])
+        #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) { try DeviceAction(validating: deep) }
+    }
+
+    @Test("32 members in total are accepted, 33 refused, counted across nested objects")
+    func totalMembers() throws {
+        func action(top: Int, nested: Int) -> JSONValue {
+            var inner: [String: JSONValue] = [:]
+            for index in 0..<nested { inner["n\(index)"] = .bool(true) }
+            var members: [String: JSONValue] = ["type": .string("t"), "inner": .object(inner)]
+            for index in 0..<(top - 2) { members["m\(index)"] = .null }
+            return .object(members)
+        }
+        _ = try DeviceAction(validating: action(top: 16, nested: 16))
+        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+            try DeviceAction(validating: action(top: 16, nested: 17))
+        }
+        #expect(error?.reason.contains("maxTotalMembers") == true)
+    }
+
+    @Test("strings of 255 characters are accepted, 256 refused, member names included")
+    func stringLength() throws {
+        let ok = String(repeating: "é", count: 255)
+        _ = try DeviceAction(validating: .object(["type": .string(ok)]))
+        let long = String(repeating: "é", count: 256)
+        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+            try DeviceAction(validating: .object(["type": .string("t"), "note": .string(long)]))
+        }
+        #expect(error?.reason.contains("maxStringLength") == true)
+        #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+            try DeviceAction(validating: .object(["type": .string("t"), long: .null]))
+        }
+    }
+
+    @Test("4096 canonical bytes are accepted, 4097 refused")
+    func size() throws {
+        // {"a":[…],"type":"t"}: 250-character strings, then one filler string sized to hit the target exactly.
+        func action(bytes target: Int) throws -> JSONValue {
+            let chunk = JSONValue.string(String(repeating: "x", count: 250))
+            let elements = Array(repeating: chunk, count: 16)
+            let withEmptyFiller = try JCS.canonicalBytes(.object(["type": .string("t"), "a": .array(elements + [.string("")])]))
+            let filler = String(repeating: "y", count: target - withEmptyFiller.count)
+            return .object(["type": .string("t"), "a": .array(elements + [.string(filler)])])
+        }
+        let exact = try DeviceAction(validating: try action(bytes: 4096))
+        #expect(exact.canonicalBytes.count == 4096)
+        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+            try DeviceAction(validating: try action(bytes: 4097))
+        }
+        #expect(error?.reason.contains("maxCanonicalBytes") == true)
+    }
+
+    @Test("refuses a huge input before parsing it")
+    func hugeInput() {
+        expectRefusal(#"{"type":"t","a":""# + String(repeating: " ", count: 20_000) + "\"}", naming: "maxCanonicalBytes")
+    }
+
+    @Test("refuses a non-finite number in a constructed value")
+    func nonFinite() {
+        #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+            try DeviceAction(validating: .object(["type": .string("t"), "n": .number(.nan)]))
+        }
+    }
+
+    private func expectRefusal(_ text: String, naming limit: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, ""), sourceLocation: sourceLocation) {
+            try DeviceAction(jsonBytes: utf8(text))
+        }
+        if let limit { #expect(error?.reason.contains(limit) == true, sourceLocation: sourceLocation) }
+    }
+}
