@@ -49,7 +49,8 @@ struct RegisteredClaims: Decodable {
     }
 
     /// RFC 7519 §2 NumericDate: a JSON number of seconds, possibly fractional.
-    private static func numericDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
+    private static func numericDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date?
+    {
         guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard seconds.isFinite else { throw TokenError(.invalidClaim, "\(key.rawValue) is not finite") }
         return Date(timeIntervalSince1970: seconds)
