@@ -42,7 +42,10 @@ struct RegisteredClaims: Decodable {
         } else {
             self.audience = try container.decodeIfPresent([String].self, forKey: .aud) ?? []
         }
-        self.expiresAt = try Self.numericDate(container, .exp) ?? Date.distantPast
+        guard let expiresAt = try Self.numericDate(container, .exp) else {
+            throw TokenError(.missingClaim, "exp is null")
+        }
+        self.expiresAt = expiresAt
         self.issuedAt = try Self.numericDate(container, .iat)
         self.notBefore = try Self.numericDate(container, .nbf)
         self.jwtID = try container.decodeIfPresent(String.self, forKey: .jti)

@@ -196,6 +196,7 @@ struct JWTVerifierTests {
         for payload in [
             #"{"iss":"https://id.example","aud":"https://api.example"}"#,
             #"{"aud":"https://api.example","exp":1800000600}"#,
+            #"{"iss":"https://id.example","aud":"https://api.example","exp":null}"#,
         ] {
             #expect(throws: TokenError(.missingClaim, "")) { try setup.verify(try setup.forge(payload: payload)) }
         }
