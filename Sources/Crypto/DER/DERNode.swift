@@ -2,7 +2,7 @@
 ///
 /// The reader is OpenSSL's `ASN1_get_object`; every element must be definite-length with a
 /// minimal header, and `parse` refuses trailing bytes. Children are parsed lazily by `children()`.
-public struct DERNode: Sendable {
+public struct DERNode: Sendable, Hashable {
     /// ASN.1 tag classes (X.690 §8.1.2.2).
     public enum TagClass: Sendable, Hashable {
         /// Universal (built-in types).

@@ -1,6 +1,6 @@
 /// An ECDSA public key on P-256, P-384 or P-521, validated on construction (the point is on the
 /// curve) and holding its OpenSSL key, so verification never rebuilds it.
-public struct ECPublicKey: Sendable {
+public struct ECPublicKey: Sendable, Equatable {
     /// The key's curve.
     public let curve: EllipticCurve
     /// The uncompressed SEC 1 point `0x04 || X || Y` (SEC 1 v2 §2.3.3).
@@ -74,5 +74,10 @@ public struct ECPublicKey: Sendable {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
         guard ECDSASignatureCodec.parseStrict(derSignature, curve: curve) != nil else { return false }
         return key.verifyECDSA(derSignature: derSignature, message: message, hash: hash)
+    }
+
+    /// Keys are equal when their curve and point are.
+    public static func == (lhs: ECPublicKey, rhs: ECPublicKey) -> Bool {
+        lhs.curve == rhs.curve && lhs.x963Representation == rhs.x963Representation
     }
 }

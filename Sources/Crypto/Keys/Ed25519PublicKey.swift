@@ -1,5 +1,5 @@
 /// An Ed25519 public key (RFC 8032), holding its OpenSSL key.
-public struct Ed25519PublicKey: Sendable {
+public struct Ed25519PublicKey: Sendable, Equatable {
     /// RFC 8032 §5.1.5: a public key is 32 bytes.
     static let byteCount = 32
     /// RFC 8032 §5.1.6: a signature is 64 bytes (R || S).
@@ -36,5 +36,10 @@ public struct Ed25519PublicKey: Sendable {
         // RFC 8032 §5.1.7 step 1: the signature is exactly 64 bytes.
         guard signature.count == Self.signatureByteCount else { return false }
         return key.verifyEd25519(signature: signature, message: message)
+    }
+
+    /// Keys are equal when their encodings are.
+    public static func == (lhs: Ed25519PublicKey, rhs: Ed25519PublicKey) -> Bool {
+        lhs.rawRepresentation == rhs.rawRepresentation
     }
 }

@@ -1,5 +1,5 @@
 /// Any public key this module verifies with: what an X.509 SubjectPublicKeyInfo can hold.
-public enum PublicKey: Sendable {
+public enum PublicKey: Sendable, Equatable {
     /// ECDSA on P-256/P-384/P-521.
     case ec(ECPublicKey)
     /// Ed25519.

@@ -3,7 +3,7 @@
 /// Policy: the modulus must be at least 1024 bits (TPM and older attestation roots still use
 /// 1024/2048-bit keys; anything smaller is forgeable) and at most 16384 bits (OpenSSL's own limit);
 /// the exponent must be odd, greater than 1 and at most 64 bits (RFC 8017 §3.1).
-public struct RSAPublicKey: Sendable {
+public struct RSAPublicKey: Sendable, Equatable {
     /// Smallest accepted modulus size in bits.
     public static let minimumModulusBits = 1024
     /// Largest accepted modulus size in bits (OPENSSL_RSA_MAX_MODULUS_BITS).
@@ -71,5 +71,10 @@ public struct RSAPublicKey: Sendable {
     private static func bitLength(_ bytes: [UInt8]) -> Int {
         guard let first = bytes.first else { return 0 }
         return (bytes.count - 1) * 8 + (8 - first.leadingZeroBitCount)
+    }
+
+    /// Keys are equal when their modulus and exponent are.
+    public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
+        lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
     }
 }

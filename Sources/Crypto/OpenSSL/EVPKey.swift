@@ -2,7 +2,7 @@ internal import COpenSSL
 
 /// Owner of one `EVP_PKEY`. Built once per key value and cached inside it, so verification never
 /// rebuilds the key.
-final class EVPKey: @unchecked Sendable {  // immutable after init; OpenSSL 3 allows concurrent read-only use of an EVP_PKEY
+final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concurrent read-only EVP_PKEY use
     /// The owned `EVP_PKEY *`.
     let pointer: OpaquePointer
 
@@ -134,7 +134,8 @@ final class EVPKey: @unchecked Sendable {  // immutable after init; OpenSSL 3 al
         var ok = false
         let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
             var written = 0
-            ok = EVP_PKEY_get_octet_string_param(pointer, CStringText.of(name), buffer.baseAddress, length, &written)
+            ok =
+                EVP_PKEY_get_octet_string_param(pointer, CStringText.of(name), buffer.baseAddress, length, &written)
                 == 1 && written <= length
             if !ok { buffer.initialize(repeating: 0) }
             initialized = ok ? written : length
@@ -167,9 +168,6 @@ final class EVPKey: @unchecked Sendable {  // immutable after init; OpenSSL 3 al
         }
         return BigNumber(taking: bn).bigEndianBytes()
     }
-
-    /// The key size in bits (`EVP_PKEY_get_bits`).
-    var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
 
     /// The raw public key bytes (Ed25519).
     func rawPublicKey() -> [UInt8]? {

@@ -2,7 +2,7 @@ internal import COpenSSL
 import Foundation
 
 /// Owner of one parsed `X509`, plus the field readers `Certificate` uses once at parse time.
-final class X509Object: @unchecked Sendable {  // never mutated by us after init; OpenSSL 3 guards its lazy extension cache with the X509's own lock
+final class X509Object: @unchecked Sendable {  // immutable; OpenSSL 3 locks its lazy X509 caches
     /// The owned `X509 *`.
     let pointer: OpaquePointer
 

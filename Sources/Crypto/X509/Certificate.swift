@@ -2,7 +2,7 @@ import Foundation
 
 /// An X.509 v1–v3 certificate (RFC 5280), parsed once into immutable fields, keeping the exact
 /// DER it was parsed from. Parsing is not validation: use `TrustStore.validate` for the chain.
-public struct Certificate: Sendable {
+public struct Certificate: Sendable, Hashable {
     /// The DER bytes exactly as received.
     public let derEncoded: [UInt8]
     /// The version: 1, 2 or 3 (RFC 5280 §4.1.2.1).
@@ -62,6 +62,12 @@ public struct Certificate: Sendable {
         let usage = extensions.first { $0.oid == CertificateExtension.OID.extendedKeyUsage }
         self.extendedKeyUsage = try usage.map { ext throws(CryptoError) in try Self.purposes(ext.value) } ?? []
     }
+
+    /// Certificates are equal when their DER encodings are.
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derEncoded == rhs.derEncoded }
+
+    /// Hashes the DER encoding.
+    public func hash(into hasher: inout Hasher) { hasher.combine(derEncoded) }
 
     /// The extension with `oid`, if present.
     public func `extension`(oid: String) -> CertificateExtension? {

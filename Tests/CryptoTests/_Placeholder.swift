@@ -1,3 +1,0 @@
-import Testing
-
-// Placeholder; replaced by the module's first test file.
