@@ -28,6 +28,7 @@ struct DevicePublicKeyTests {
         let fromSPKI = try DevicePublicKey(importing: device.publicKey.derRepresentation)
         let fromPoint = try DevicePublicKey(importing: device.publicKey.x963Representation)
         #expect(fromSPKI.spkiDERRepresentation == fromPoint.spkiDERRepresentation)
+        #expect(fromSPKI == fromPoint)
         #expect(fromSPKI.spkiDERRepresentation.count == 91)
         // A stored key loads back.
         #expect(
