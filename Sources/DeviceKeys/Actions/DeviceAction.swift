@@ -18,7 +18,9 @@ public struct DeviceAction: Sendable, Hashable {
         public var maxStringLength: Int
 
         /// The defaults: 4 KiB, depth 5, 32 members in total, 255-scalar strings.
-        public init(maxCanonicalBytes: Int = 4096, maxDepth: Int = 5, maxTotalMembers: Int = 32, maxStringLength: Int = 255) {
+        public init(
+            maxCanonicalBytes: Int = 4096, maxDepth: Int = 5, maxTotalMembers: Int = 32, maxStringLength: Int = 255
+        ) {
             self.maxCanonicalBytes = maxCanonicalBytes
             self.maxDepth = maxDepth
             self.maxTotalMembers = maxTotalMembers
@@ -104,7 +106,8 @@ public struct DeviceAction: Sendable, Hashable {
             totalMembers += members.count
             guard totalMembers <= limits.maxTotalMembers else {
                 throw DeviceKeyError(
-                    .invalidAuthorizationDetails, "maxTotalMembers: more than \(limits.maxTotalMembers) members in total"
+                    .invalidAuthorizationDetails,
+                    "maxTotalMembers: more than \(limits.maxTotalMembers) members in total"
                 )
             }
             for (name, member) in members {
@@ -117,7 +120,8 @@ public struct DeviceAction: Sendable, Hashable {
     private static func checkString(_ text: String, limits: Limits) throws(DeviceKeyError) {
         guard text.unicodeScalars.count <= limits.maxStringLength else {
             throw DeviceKeyError(
-                .invalidAuthorizationDetails, "maxStringLength: a string is longer than \(limits.maxStringLength) characters"
+                .invalidAuthorizationDetails,
+                "maxStringLength: a string is longer than \(limits.maxStringLength) characters"
             )
         }
     }

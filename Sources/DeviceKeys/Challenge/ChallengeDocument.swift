@@ -56,7 +56,8 @@ public struct ChallengeDocument: Sendable, Hashable {
         issuedAt: Int64, expiresAt: Int64, actionSHA256: [UInt8]
     ) throws(DeviceKeyError) {
         guard nonce.count == Self.nonceByteCount else {
-            throw DeviceKeyError(.invalidChallengeDocument, "nonce must be \(Self.nonceByteCount) bytes, not \(nonce.count)")
+            throw DeviceKeyError(
+                .invalidChallengeDocument, "nonce must be \(Self.nonceByteCount) bytes, not \(nonce.count)")
         }
         guard !issuer.isEmpty, !subject.isEmpty, !keyID.isEmpty, !challengeID.isEmpty else {
             throw DeviceKeyError(.invalidChallengeDocument, "iss, sub, key_id and challenge_id must be non-empty")

@@ -61,7 +61,8 @@ public enum JSONParser {
             case UInt8(ascii: "f"): try readLiteral("false"); return .bool(false)
             case UInt8(ascii: "n"): try readLiteral("null"); return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try readNumber())
-            default: throw DeviceKeyError(.invalidJSON, "unexpected byte 0x\(String(byte, radix: 16)) at offset \(offset)")
+            default:
+                throw DeviceKeyError(.invalidJSON, "unexpected byte 0x\(String(byte, radix: 16)) at offset \(offset)")
             }
         }
 
@@ -80,7 +81,9 @@ public enum JSONParser {
             }
             while true {
                 skipWhitespace()
-                guard peek() == UInt8(ascii: "\"") else { throw DeviceKeyError(.invalidJSON, "member name expected at offset \(offset)") }
+                guard peek() == UInt8(ascii: "\"") else {
+                    throw DeviceKeyError(.invalidJSON, "member name expected at offset \(offset)")
+                }
                 let name = try readString()
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"))
@@ -193,7 +196,9 @@ public enum JSONParser {
         mutating func readNumber() throws(DeviceKeyError) -> Double {
             let start = offset
             if peek() == UInt8(ascii: "-") { offset += 1 }
-            guard let first = peek(), isDigit(first) else { throw DeviceKeyError(.invalidJSON, "digit expected at offset \(offset)") }
+            guard let first = peek(), isDigit(first) else {
+                throw DeviceKeyError(.invalidJSON, "digit expected at offset \(offset)")
+            }
             offset += 1
             if first != UInt8(ascii: "0") { skipDigits() }
             if peek() == UInt8(ascii: ".") {
@@ -209,7 +214,9 @@ public enum JSONParser {
             // Double(String) rounds correctly (strtod); overflow gives ±Infinity, refused below.
             guard let number = Double(literal) else { throw DeviceKeyError(.invalidJSON, "bad number \(literal)") }
             // RFC 8785 §3.2.2.3 / RFC 7493 §2.2: only finite IEEE 754 doubles are interoperable.
-            guard number.isFinite else { throw DeviceKeyError(.nonFiniteNumber, "number \(literal) overflows a double") }
+            guard number.isFinite else {
+                throw DeviceKeyError(.nonFiniteNumber, "number \(literal) overflows a double")
+            }
             return number
         }
 

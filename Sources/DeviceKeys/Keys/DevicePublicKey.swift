@@ -5,7 +5,7 @@ import Crypto
 /// Accepted on import: the 65-byte X9.62 uncompressed point that iOS's `SecKeyCopyExternalRepresentation`
 /// exports, or the SubjectPublicKeyInfo DER that Android's `PublicKey.getEncoded()` exports. Stored
 /// canonically as SPKI DER (`spkiDERRepresentation`), whichever form came in.
-public struct DevicePublicKey: Sendable {
+public struct DevicePublicKey: Sendable, Equatable {
     /// The validated key.
     public let publicKey: ECPublicKey
     /// The canonical SubjectPublicKeyInfo DER (RFC 5480), the form to store.

@@ -64,7 +64,10 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         writer.set("iat", .integer(iat))
         writer.set("exp", .integer(exp))
         writer.set("jti", .string(jwtID))
-        writer.set("auth_time", try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time")) })
+        writer.set(
+            "auth_time",
+            try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time"))
+            })
         writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
         return writer.bytes()
     }

@@ -57,7 +57,8 @@ public struct ActionTokenClaims: JWTClaims, Hashable {
         guard !issuer.isEmpty, !subject.isEmpty, !clientID.isEmpty, !jwtID.isEmpty, !deviceKeyID.isEmpty,
             audience?.isEmpty != true
         else {
-            throw TokenError(.invalidClaim, "iss, sub, client_id, jti, device_key_id (and aud if set) must be non-empty")
+            throw TokenError(
+                .invalidClaim, "iss, sub, client_id, jti, device_key_id (and aud if set) must be non-empty")
         }
         // RFC 9396 §2: each authorization detail is an object with a string `type`. Checked here because the
         // bytes are embedded verbatim: anything else would make the payload invalid JSON.
@@ -69,7 +70,8 @@ public struct ActionTokenClaims: JWTClaims, Hashable {
         let iat = try NumericDate.seconds(issuedAt, claim: "iat")
         let exp = try NumericDate.seconds(expiresAt, claim: "exp")
         guard exp > iat, Double(exp - iat) <= Self.maximumLifetime else {
-            throw TokenError(.invalidLifetime, "action tokens live more than 0 and at most \(Int(Self.maximumLifetime)) s")
+            throw TokenError(
+                .invalidLifetime, "action tokens live more than 0 and at most \(Int(Self.maximumLifetime)) s")
         }
         var writer = JSONObjectWriter()
         writer.set("iss", .string(issuer))

@@ -72,7 +72,10 @@ public struct IDTokenClaims: JWTClaims, Hashable {
         writer.set("aud", .string(audience))
         writer.set("iat", .integer(iat))
         writer.set("exp", .integer(exp))
-        writer.set("auth_time", try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time")) })
+        writer.set(
+            "auth_time",
+            try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time"))
+            })
         writer.set("nonce", nonce.map { .string($0) })
         writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
         writer.set("email", email.map { .string($0) })

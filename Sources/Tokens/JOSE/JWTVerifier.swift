@@ -58,7 +58,8 @@ public struct JWTVerifier: Sendable {
         // RFC 7515 §4.1.11: a crit extension we do not understand makes the JWS invalid.
         guard !header.hasCritical else { throw TokenError(.unsupportedAlgorithm, "crit header present") }
         // RFC 8725 §3.11: explicit typing keeps one kind of token from being accepted as another.
-        guard let type = header.type, Self.normalizedMediaType(type) == Self.normalizedMediaType(expectations.type) else {
+        guard let type = header.type, Self.normalizedMediaType(type) == Self.normalizedMediaType(expectations.type)
+        else {
             throw TokenError(.unexpectedType, "typ \(header.type ?? "(none)") is not \(expectations.type)")
         }
         guard let keyID = header.keyID, let key = keys[keyID], key.curve == .p256 else {
@@ -75,7 +76,8 @@ public struct JWTVerifier: Sendable {
     }
 
     /// RFC 7518 §3.4: the signature is the 64-byte R‖S; verify it over the received signing input bytes.
-    private static func checkSignature(_ signature: [UInt8], key: ECPublicKey, signingInput: String) throws(TokenError) {
+    private static func checkSignature(_ signature: [UInt8], key: ECPublicKey, signingInput: String) throws(TokenError)
+    {
         guard signature.count == 2 * EllipticCurve.p256.coordinateByteCount,
             let der = try? ECDSASignature.derRepresentation(fromRaw: signature, curve: .p256),
             key.isValidSignature(der, for: Array(signingInput.utf8), hash: .sha256)

@@ -42,14 +42,18 @@ struct RegisteredClaims: Decodable {
         } else {
             self.audience = try container.decodeIfPresent([String].self, forKey: .aud) ?? []
         }
-        self.expiresAt = try Self.numericDate(container, .exp) ?? Date.distantPast
+        guard let expiresAt = try Self.numericDate(container, .exp) else {
+            throw TokenError(.missingClaim, "exp is null")
+        }
+        self.expiresAt = expiresAt
         self.issuedAt = try Self.numericDate(container, .iat)
         self.notBefore = try Self.numericDate(container, .nbf)
         self.jwtID = try container.decodeIfPresent(String.self, forKey: .jti)
     }
 
     /// RFC 7519 §2 NumericDate: a JSON number of seconds, possibly fractional.
-    private static func numericDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
+    private static func numericDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date?
+    {
         guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard seconds.isFinite else { throw TokenError(.invalidClaim, "\(key.rawValue) is not finite") }
         return Date(timeIntervalSince1970: seconds)

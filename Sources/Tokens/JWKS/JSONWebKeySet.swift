@@ -12,7 +12,9 @@ public struct JSONWebKeySet: Sendable, Hashable {
         var jwks: [JSONWebKey] = []
         for entry in keys {
             // RFC 7517 §4.5: kids within a set should be distinct, or verifiers cannot choose.
-            guard seen.insert(entry.keyID).inserted else { throw TokenError(.unusableKey, "kid \(entry.keyID) repeated") }
+            guard seen.insert(entry.keyID).inserted else {
+                throw TokenError(.unusableKey, "kid \(entry.keyID) repeated")
+            }
             jwks.append(try JSONWebKey(keyID: entry.keyID, publicKey: entry.publicKey))
         }
         self.keys = jwks

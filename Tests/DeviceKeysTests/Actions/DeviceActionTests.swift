@@ -4,19 +4,30 @@ import Testing
 
 @Suite("DeviceAction: RFC 9396 authorization detail within review-sized limits")
 struct DeviceActionTests {
-    static let transfer = #"{"type":"transfer","amount":{"currency":"EUR","value":"200.00"},"to":"FR76 3000 6000 0112 3456 7890 189"}"#
+    static let transfer =
+        #"{"type":"transfer","amount":{"currency":"EUR","value":"200.00"},"to":"FR76 3000 6000 0112 3456 7890 189"}"#
 
     @Test("a valid action keeps its value, type and canonical bytes")
     func valid() throws {
-        let action = try DeviceAction(jsonBytes: utf8(#" { "to": "FR76 3000 6000 0112 3456 7890 189", "type": "transfer", "amount": {"value": "200.00", "currency": "EUR"} } "#))
+        let action = try DeviceAction(
+            jsonBytes: utf8(
+                #" { "to": "FR76 3000 6000 0112 3456 7890 189", "type": "transfer", "#
+                    + #""amount": {"value": "200.00", "currency": "EUR"} } "#
+            ))
         #expect(action.type == "transfer")
-        #expect(action.canonicalBytes == utf8(#"{"amount":{"currency":"EUR","value":"200.00"},"to":"FR76 3000 6000 0112 3456 7890 189","type":"transfer"}"#))
+        #expect(
+            action.canonicalBytes
+                == utf8(
+                    #"{"amount":{"currency":"EUR","value":"200.00"},"#
+                        + #""to":"FR76 3000 6000 0112 3456 7890 189","type":"transfer"}"#
+                ))
     }
 
     @Test("refuses a non-object action")
     func notObject() { expectRefusal(#"["transfer"]"#) }
 
-    @Test("refuses a missing, non-string or empty type", arguments: [#"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":""}"#])
+    @Test(
+        "refuses a missing, non-string or empty type", arguments: [#"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":""}"#])
     func badType(text: String) { expectRefusal(text) }
 
     @Test("refuses JSON with a duplicate member")
@@ -70,7 +81,8 @@ struct DeviceActionTests {
         func action(bytes target: Int) throws -> JSONValue {
             let chunk = JSONValue.string(String(repeating: "x", count: 250))
             let elements = Array(repeating: chunk, count: 16)
-            let withEmptyFiller = try JCS.canonicalBytes(.object(["type": .string("t"), "a": .array(elements + [.string("")])]))
+            let withEmptyFiller = try JCS.canonicalBytes(
+                .object(["type": .string("t"), "a": .array(elements + [.string("")])]))
             let filler = String(repeating: "y", count: target - withEmptyFiller.count)
             return .object(["type": .string("t"), "a": .array(elements + [.string(filler)])])
         }
@@ -84,7 +96,8 @@ struct DeviceActionTests {
 
     @Test("refuses a huge input before parsing it")
     func hugeInput() {
-        expectRefusal(#"{"type":"t","a":""# + String(repeating: " ", count: 20_000) + "\"}", naming: "maxCanonicalBytes")
+        expectRefusal(
+            #"{"type":"t","a":""# + String(repeating: " ", count: 20_000) + "\"}", naming: "maxCanonicalBytes")
     }
 
     @Test("refuses a non-finite number in a constructed value")
@@ -94,7 +107,9 @@ struct DeviceActionTests {
         }
     }
 
-    private func expectRefusal(_ text: String, naming limit: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefusal(
+        _ text: String, naming limit: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, ""), sourceLocation: sourceLocation) {
             try DeviceAction(jsonBytes: utf8(text))
         }

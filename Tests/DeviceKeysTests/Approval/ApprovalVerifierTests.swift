@@ -58,26 +58,34 @@ struct ApprovalVerifierTests {
     @Test("refuses a document for another challenge")
     func otherChallenge() throws {
         let setup = try Setup()
-        #expect(throws: DeviceKeyError(.challengeMismatch, "")) { try setup.verify(expectations: setup.expectations(challengeID: "ch-2")) }
+        #expect(throws: DeviceKeyError(.challengeMismatch, "")) {
+            try setup.verify(expectations: setup.expectations(challengeID: "ch-2"))
+        }
     }
 
     @Test("refuses a document for another key")
     func otherKeyID() throws {
         let setup = try Setup()
-        #expect(throws: DeviceKeyError(.challengeMismatch, "")) { try setup.verify(expectations: setup.expectations(keyID: "dk-2")) }
+        #expect(throws: DeviceKeyError(.challengeMismatch, "")) {
+            try setup.verify(expectations: setup.expectations(keyID: "dk-2"))
+        }
     }
 
     @Test("refuses a document for another subject")
     func otherSubject() throws {
         let setup = try Setup()
-        #expect(throws: DeviceKeyError(.challengeMismatch, "")) { try setup.verify(expectations: setup.expectations(subject: "user-2")) }
+        #expect(throws: DeviceKeyError(.challengeMismatch, "")) {
+            try setup.verify(expectations: setup.expectations(subject: "user-2"))
+        }
     }
 
     @Test("refuses when the stored action is not the hashed one")
     func otherAction() throws {
         let setup = try Setup()
         let other = try DeviceAction(jsonBytes: utf8(#"{"type":"transfer","amount":"2000 EUR","to":"X"}"#))
-        #expect(throws: DeviceKeyError(.challengeMismatch, "")) { try setup.verify(expectations: setup.expectations(action: other)) }
+        #expect(throws: DeviceKeyError(.challengeMismatch, "")) {
+            try setup.verify(expectations: setup.expectations(action: other))
+        }
     }
 
     @Test("refuses a signature by another key")
@@ -107,8 +115,14 @@ struct ApprovalVerifierTests {
             (try ChallengeDocumentTests.document(keyID: "dk-2"), setup.expectations(keyID: "dk-2")),
             (try ChallengeDocumentTests.document(challengeID: "ch-2"), setup.expectations(challengeID: "ch-2")),
             (try ChallengeDocumentTests.document(nonce: [UInt8](repeating: 1, count: 32)), setup.expectations()),
-            (try ChallengeDocumentTests.document(issuedAt: ChallengeDocumentTests.iat.addingTimeInterval(-5)), setup.expectations()),
-            (try ChallengeDocumentTests.document(expiresAt: ChallengeDocumentTests.exp.addingTimeInterval(600)), setup.expectations()),
+            (
+                try ChallengeDocumentTests.document(issuedAt: ChallengeDocumentTests.iat.addingTimeInterval(-5)),
+                setup.expectations()
+            ),
+            (
+                try ChallengeDocumentTests.document(expiresAt: ChallengeDocumentTests.exp.addingTimeInterval(600)),
+                setup.expectations()
+            ),
             (try ChallengeDocumentTests.document(action: other), setup.expectations(action: other)),
         ]
         for (document, expectations) in variants {
@@ -121,7 +135,8 @@ struct ApprovalVerifierTests {
     @Test("refuses document bytes that are not a canonical challenge document")
     func badDocument() throws {
         let setup = try Setup()
-        let spaced = utf8(String(decoding: setup.document.bytes, as: UTF8.self).replacingOccurrences(of: ",", with: ", "))
+        let spaced = utf8(
+            String(decoding: setup.document.bytes, as: UTF8.self).replacingOccurrences(of: ",", with: ", "))
         #expect(throws: DeviceKeyError(.invalidChallengeDocument, "")) {
             try setup.verify(signature: try setup.device.signature(for: spaced), documentBytes: spaced)
         }

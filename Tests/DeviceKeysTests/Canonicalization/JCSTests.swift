@@ -38,18 +38,23 @@ struct JCSTests {
         #expect(String(decoding: bytes, as: UTF8.self) == expected)
     }
 
-    @Test("NaN and Infinity are refused (RFC 8785 §3.2.2.3, Appendix B)", arguments: [
-        Double(bitPattern: 0x7FFF_FFFF_FFFF_FFFF), Double(bitPattern: 0x7FF0_0000_0000_0000), -Double.infinity,
-    ])
+    @Test(
+        "NaN and Infinity are refused (RFC 8785 §3.2.2.3, Appendix B)",
+        arguments: [
+            Double(bitPattern: 0x7FFF_FFFF_FFFF_FFFF), Double(bitPattern: 0x7FF0_0000_0000_0000), -Double.infinity,
+        ])
     func nonFinite(value: Double) {
         #expect(throws: DeviceKeyError(.nonFiniteNumber, "")) { try JCS.canonicalBytes(.array([.number(value)])) }
     }
 
-    @Test("more ECMAScript number forms", arguments: [
-        (1.0, "1"), (-1.5, "-1.5"), (100.0, "100"), (1e20, "100000000000000000000"), (1e21, "1e+21"),
-        (123e21, "1.23e+23"), (0.1, "0.1"), (1e-6, "0.000001"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"),
-        (0.000123, "0.000123"), (4.5, "4.5"), (2e-3, "0.002"), (1e30, "1e+30"), (Double.leastNonzeroMagnitude, "5e-324"),
-    ])
+    @Test(
+        "more ECMAScript number forms",
+        arguments: [
+            (1.0, "1"), (-1.5, "-1.5"), (100.0, "100"), (1e20, "100000000000000000000"), (1e21, "1e+21"),
+            (123e21, "1.23e+23"), (0.1, "0.1"), (1e-6, "0.000001"), (1e-7, "1e-7"), (1.5e-7, "1.5e-7"),
+            (0.000123, "0.000123"), (4.5, "4.5"), (2e-3, "0.002"), (1e30, "1e+30"),
+            (Double.leastNonzeroMagnitude, "5e-324"),
+        ])
     func moreNumbers(value: Double, expected: String) throws {
         #expect(String(decoding: try JCS.canonicalBytes(.number(value)), as: UTF8.self) == expected)
     }
@@ -63,7 +68,8 @@ struct JCSTests {
               "literals": [null, true, false]
             }
             """#
-        let expected = #"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"#
+        let expected =
+            #"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"#
             + #""string":"€$\u000f\nA'B\"\\\\\"/"}"#
         let output = try JCS.canonicalBytes(try JSONParser.parse(utf8(input)))
         #expect(String(decoding: output, as: UTF8.self) == expected)
@@ -83,7 +89,8 @@ struct JCSTests {
             }
             """#
         let output = String(decoding: try JCS.canonicalBytes(try JSONParser.parse(utf8(input))), as: UTF8.self)
-        let expected = #"{"\r":"Carriage Return","1":"One","\#u{80}":"Control","ö":"Latin Small Letter O With Diaeresis","#
+        let expected =
+            #"{"\r":"Carriage Return","1":"One","\#u{80}":"Control","ö":"Latin Small Letter O With Diaeresis","#
             + #""€":"Euro Sign","😀":"Emoji: Grinning Face","\#u{FB33}":"Hebrew Letter Dalet With Dagesh"}"#
         #expect(output == expected)
     }

@@ -25,7 +25,8 @@ struct ChallengeDocumentTests {
     func exactBytes() throws {
         let document = try Self.document()
         let hash = Base64URL.encode(Digest.sha256(Self.action.canonicalBytes))
-        let expected = #"{"action_sha256":""# + hash + #"","challenge_id":"ch-1","exp":1800000120,"iat":1800000000,"#
+        let expected =
+            #"{"action_sha256":""# + hash + #"","challenge_id":"ch-1","exp":1800000120,"iat":1800000000,"#
             + #""iss":"https://id.example","key_id":"dk-1","nonce":""# + Base64URL.encode(Self.nonce)
             + #"","sub":"user-1","v":1}"#
         #expect(String(decoding: document.bytes, as: UTF8.self) == expected)
@@ -55,7 +56,9 @@ struct ChallengeDocumentTests {
 
     @Test("refuses a nonce that is not 32 bytes")
     func nonceLength() {
-        #expect(throws: DeviceKeyError(.invalidChallengeDocument, "")) { try Self.document(nonce: Array(Self.nonce.dropLast())) }
+        #expect(throws: DeviceKeyError(.invalidChallengeDocument, "")) {
+            try Self.document(nonce: Array(Self.nonce.dropLast()))
+        }
     }
 
     @Test("refuses an empty identifier")
@@ -89,7 +92,9 @@ struct ChallengeDocumentTests {
             "[]", "not json",
         ]
         for variant in variants {
-            #expect(throws: DeviceKeyError(.invalidChallengeDocument, "")) { try ChallengeDocument(bytes: utf8(variant)) }
+            #expect(throws: DeviceKeyError(.invalidChallengeDocument, "")) {
+                try ChallengeDocument(bytes: utf8(variant))
+            }
         }
     }
 }

@@ -6,11 +6,14 @@ import Testing
 struct JSONParserTests {
     @Test("parses every kind of value")
     func parsesValues() throws {
-        let value = try JSONParser.parse(utf8(#" {"a": [1, -2.5e3, true, false, null], "b": "x\u00e9\ud83d\ude00\n"} "#))
-        #expect(value == .object([
-            "a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
-            "b": .string("xé😀\n"),
-        ]))
+        let value = try JSONParser.parse(
+            utf8(#" {"a": [1, -2.5e3, true, false, null], "b": "x\u00e9\ud83d\ude00\n"} "#))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
+                    "b": .string("xé😀\n"),
+                ]))
     }
 
     @Test("refuses a duplicate member name (RFC 7493 §2.3)")
@@ -23,11 +26,13 @@ struct JSONParserTests {
         #expect(throws: DeviceKeyError(.nonFiniteNumber, "")) { try JSONParser.parse(utf8("1e400")) }
     }
 
-    @Test("refuses malformed input", arguments: [
-        "", " ", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "1e", "-", "+1", "NaN", "tru", "\"abc",
-        "\"\\x\"", "\"\\u12\"", "\"\u{01}\"", "\"\\ud800\"", "\"\\ud800\\u0041\"", "\"\\udc00\"", "1 2", "{1:2}",
-        "[1 2]", "{\"a\":1 \"b\":2}",
-    ])
+    @Test(
+        "refuses malformed input",
+        arguments: [
+            "", " ", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "1e", "-", "+1", "NaN", "tru", "\"abc",
+            "\"\\x\"", "\"\\u12\"", "\"\u{01}\"", "\"\\ud800\"", "\"\\ud800\\u0041\"", "\"\\udc00\"", "1 2", "{1:2}",
+            "[1 2]", "{\"a\":1 \"b\":2}",
+        ])
     func malformed(text: String) {
         #expect(throws: DeviceKeyError(.invalidJSON, "")) { try JSONParser.parse(utf8(text)) }
     }
@@ -41,7 +46,9 @@ struct JSONParserTests {
     func depth() throws {
         _ = try JSONParser.parse(utf8("[[[1]]]"), maxDepth: 3)
         #expect(throws: DeviceKeyError(.invalidJSON, "")) { try JSONParser.parse(utf8("[[[[1]]]]"), maxDepth: 3) }
-        #expect(throws: DeviceKeyError(.invalidJSON, "")) { try JSONParser.parse(utf8(#"{"a":{"b":{}}}"#), maxDepth: 2) }
+        #expect(throws: DeviceKeyError(.invalidJSON, "")) {
+            try JSONParser.parse(utf8(#"{"a":{"b":{}}}"#), maxDepth: 2)
+        }
     }
 
     @Test("a deeply nested hostile input gives an error, not a stack overflow")

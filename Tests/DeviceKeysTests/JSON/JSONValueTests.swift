@@ -18,8 +18,11 @@ struct JSONValueTests {
 
     @Test("decodes through JSONDecoder keeping booleans apart from numbers")
     func decodes() throws {
-        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a":true,"b":1,"c":[null,"x"],"d":{}}"#.utf8))
-        #expect(decoded == .object(["a": .bool(true), "b": .number(1), "c": .array([.null, .string("x")]), "d": .object([:])]))
+        let decoded = try JSONDecoder().decode(
+            JSONValue.self, from: Data(#"{"a":true,"b":1,"c":[null,"x"],"d":{}}"#.utf8))
+        #expect(
+            decoded
+                == .object(["a": .bool(true), "b": .number(1), "c": .array([.null, .string("x")]), "d": .object([:])]))
     }
 
     @Test("round-trips through JSONEncoder")

@@ -9,8 +9,9 @@ struct DevicePublicKeyTests {
     static let compressedSPKIPrefix = hex("3039301306072a8648ce3d020106082a8648ce3d030107032200")
     /// A P-384 SPKI (Wycheproof ecdsa_secp384r1_sha384_test.json, first group).
     static let p384SPKI = hex(
-        "3076301006072a8648ce3d020106052b810400220362000429bdb76d5fa741bfd70233cb3a66cc7d44beb3b0663d92a8136650478bcefb61"
-            + "ef182e155a54345a5e8e5e88f064e5bc9a525ab7f764dad3dae1468c2b419f3b62b9ba917d5e8c4fb1ec47404a3fc76474b2713081be"
+        "3076301006072a8648ce3d020106052b810400220362000429bdb76d5fa741bfd70233cb3a66cc7d44"
+            + "beb3b0663d92a8136650478bcefb61ef182e155a54345a5e8e5e88f064e5bc9a525ab7f764dad3dae1468c2b4"
+            + "19f3b62b9ba917d5e8c4fb1ec47404a3fc76474b2713081be"
             + "9db4c00e043ada9fc4a3")
 
     @Test("imports the 65-byte X9.62 point iOS exports, stored as SPKI")
@@ -27,9 +28,12 @@ struct DevicePublicKeyTests {
         let fromSPKI = try DevicePublicKey(importing: device.publicKey.derRepresentation)
         let fromPoint = try DevicePublicKey(importing: device.publicKey.x963Representation)
         #expect(fromSPKI.spkiDERRepresentation == fromPoint.spkiDERRepresentation)
+        #expect(fromSPKI == fromPoint)
         #expect(fromSPKI.spkiDERRepresentation.count == 91)
         // A stored key loads back.
-        #expect(try DevicePublicKey(importing: fromSPKI.spkiDERRepresentation).x963Representation == fromPoint.x963Representation)
+        #expect(
+            try DevicePublicKey(importing: fromSPKI.spkiDERRepresentation).x963Representation
+                == fromPoint.x963Representation)
     }
 
     @Test("verifies a device signature (X9.62 DER)")
@@ -120,7 +124,11 @@ struct DevicePublicKeyTests {
         }
     }
 
-    private func expectRefusal(_ bytes: [UInt8], _ code: DeviceKeyError.Code, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(throws: DeviceKeyError(code, ""), sourceLocation: sourceLocation) { try DevicePublicKey(importing: bytes) }
+    private func expectRefusal(
+        _ bytes: [UInt8], _ code: DeviceKeyError.Code, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(throws: DeviceKeyError(code, ""), sourceLocation: sourceLocation) {
+            try DevicePublicKey(importing: bytes)
+        }
     }
 }

@@ -9,9 +9,10 @@ struct AccessTokenClaimsTests {
     @Test("payload has the RFC 9068 claims, sorted, with integer times")
     func payload() throws {
         let text = TokenFixtures.text(try TokenFixtures.accessClaims().payload())
-        #expect(text == #"{"amr":["hwk","user"],"aud":"https://api.example","auth_time":1799999995,"client_id":"app","#
-            + #""exp":1800000600,"iat":1800000000,"iss":"https://id.example","jti":"jti-1","#
-            + #""scope":"openid offline_access","sub":"user-1"}"#)
+        #expect(
+            text == #"{"amr":["hwk","user"],"aud":"https://api.example","auth_time":1799999995,"client_id":"app","#
+                + #""exp":1800000600,"iat":1800000000,"iss":"https://id.example","jti":"jti-1","#
+                + #""scope":"openid offline_access","sub":"user-1"}"#)
     }
 
     @Test("several audiences are an array; empty scope and amr are omitted")
@@ -50,11 +51,19 @@ struct AccessTokenClaimsTests {
         let key = try P256SigningKey()
         let verifier = JWTVerifier(keys: ["k1": key.publicKey])
         let header = #"{"alg":"ES256","kid":"k1","typ":"at+jwt"}"#
-        let withoutClientID = #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"iat":1800000000,"jti":"j"}"#
-        let verified = try verifier.verify(try TokenFixtures.forge(header: header, payload: withoutClientID, key: key), expecting: TokenFixtures.expectations())
+        let withoutClientID =
+            #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"#
+            + #""iat":1800000000,"jti":"j"}"#
+        let verified = try verifier.verify(
+            try TokenFixtures.forge(header: header, payload: withoutClientID, key: key),
+            expecting: TokenFixtures.expectations())
         #expect(throws: TokenError(.missingClaim, "")) { try AccessTokenClaims(verified: verified) }
-        let mistyped = #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"iat":1800000000,"jti":"j","client_id":7}"#
-        let verified2 = try verifier.verify(try TokenFixtures.forge(header: header, payload: mistyped, key: key), expecting: TokenFixtures.expectations())
+        let mistyped =
+            #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"#
+            + #""iat":1800000000,"jti":"j","client_id":7}"#
+        let verified2 = try verifier.verify(
+            try TokenFixtures.forge(header: header, payload: mistyped, key: key),
+            expecting: TokenFixtures.expectations())
         #expect(throws: TokenError(.invalidClaim, "")) { try AccessTokenClaims(verified: verified2) }
     }
 }

@@ -18,9 +18,13 @@ struct ActionTokenClaimsTests {
     @Test("authorization_details is a one-element array holding the action bytes verbatim")
     func payload() throws {
         let text = TokenFixtures.text(try Self.claims().payload())
-        #expect(text == #"{"aud":"https://bank.example","authorization_details":[{"amount":"200 EUR","to":"X","type":"transfer"}],"#
-            + #""client_id":"app","device_key_id":"dk-1","exp":1800000300,"iat":1800000000,"iss":"https://id.example","#
-            + #""jti":"jti-9","sub":"user-1"}"#)
+        #expect(
+            text
+                == #"{"aud":"https://bank.example","#
+                + #""authorization_details":[{"amount":"200 EUR","to":"X","type":"transfer"}],"#
+                + #""client_id":"app","device_key_id":"dk-1","exp":1800000300,"iat":1800000000,"#
+                + #""iss":"https://id.example","#
+                + #""jti":"jti-9","sub":"user-1"}"#)
         #expect(ActionTokenClaims.type == "action+jwt")
     }
 
@@ -29,9 +33,11 @@ struct ActionTokenClaimsTests {
         #expect(throws: TokenError(.invalidLifetime, "")) { try Self.claims(lifetime: seconds).payload() }
     }
 
-    @Test("an action that is not an object with a string type is refused", arguments: [
-        "[]", #"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":"t""#, "",
-    ])
+    @Test(
+        "an action that is not an object with a string type is refused",
+        arguments: [
+            "[]", #"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":"t""#, "",
+        ])
     func badAction(text: String) {
         #expect(throws: TokenError(.invalidClaim, "")) { try Self.claims(action: Array(text.utf8)).payload() }
     }
@@ -54,6 +60,8 @@ struct ActionTokenClaimsTests {
         #expect(throws: TokenError(.unexpectedType, "")) {
             try verifier.verify(token, expecting: TokenFixtures.expectations(audience: "https://bank.example"))
         }
-        _ = try verifier.verify(token, expecting: TokenFixtures.expectations(type: ActionTokenClaims.type, audience: "https://bank.example"))
+        _ = try verifier.verify(
+            token, expecting: TokenFixtures.expectations(type: ActionTokenClaims.type, audience: "https://bank.example")
+        )
     }
 }

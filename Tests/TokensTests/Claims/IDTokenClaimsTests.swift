@@ -15,8 +15,9 @@ struct IDTokenClaimsTests {
     @Test("payload carries what is set, omits what is nil, aud is the client_id")
     func payload() throws {
         let text = TokenFixtures.text(try Self.claims().payload())
-        #expect(text == #"{"amr":["hwk"],"aud":"app","auth_time":1800000000,"email":"a@example.com","email_verified":true,"#
-            + #""exp":1800003600,"iat":1800000000,"iss":"https://id.example","nonce":"n-0S6","sub":"user-1"}"#)
+        #expect(
+            text == #"{"amr":["hwk"],"aud":"app","auth_time":1800000000,"email":"a@example.com","email_verified":true,"#
+                + #""exp":1800003600,"iat":1800000000,"iss":"https://id.example","nonce":"n-0S6","sub":"user-1"}"#)
         #expect(IDTokenClaims.type == "JWT")
     }
 

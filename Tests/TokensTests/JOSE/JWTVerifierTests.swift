@@ -17,7 +17,9 @@ struct JWTVerifierTests {
             verifier = JWTVerifier(keys: ["k1": key.publicKey])
         }
 
-        func verify(_ token: String, _ expectations: JWTExpectations = TokenFixtures.expectations()) throws(TokenError) -> VerifiedJWT {
+        func verify(_ token: String, _ expectations: JWTExpectations = TokenFixtures.expectations()) throws(TokenError)
+            -> VerifiedJWT
+        {
             try verifier.verify(token, expecting: expectations)
         }
 
@@ -27,7 +29,8 @@ struct JWTVerifierTests {
         }
     }
 
-    static let payload = #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"iat":1800000000}"#
+    static let payload =
+        #"{"iss":"https://id.example","aud":"https://api.example","sub":"u","exp":1800000600,"iat":1800000000}"#
 
     @Test("sign → verify round trip gives the registered claims and the raw payload")
     func roundTrip() throws {
@@ -58,15 +61,19 @@ struct JWTVerifierTests {
         let body = Base64URL.encode(Array(Self.payload.utf8))
         #expect(throws: TokenError(.unsupportedAlgorithm, "")) { try setup.verify(header + "." + body + ".") }
         #expect(throws: TokenError(.unsupportedAlgorithm, "")) {
-            try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"none","kid":"k1","typ":"at+jwt"}"#))
+            try setup.verify(
+                try setup.forge(payload: Self.payload, header: #"{"alg":"none","kid":"k1","typ":"at+jwt"}"#))
         }
     }
 
-    @Test("other algorithms (HS256 confusion, ES384, lowercase es256) are refused", arguments: ["HS256", "ES384", "es256", "RS256"])
+    @Test(
+        "other algorithms (HS256 confusion, ES384, lowercase es256) are refused",
+        arguments: ["HS256", "ES384", "es256", "RS256"])
     func otherAlgorithms(alg: String) throws {
         let setup = try Setup()
         #expect(throws: TokenError(.unsupportedAlgorithm, "")) {
-            try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"\#(alg)","kid":"k1","typ":"at+jwt"}"#))
+            try setup.verify(
+                try setup.forge(payload: Self.payload, header: #"{"alg":"\#(alg)","kid":"k1","typ":"at+jwt"}"#))
         }
     }
 
@@ -74,7 +81,9 @@ struct JWTVerifierTests {
     func crit() throws {
         let setup = try Setup()
         #expect(throws: TokenError(.unsupportedAlgorithm, "")) {
-            try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","crit":["exp"],"kid":"k1","typ":"at+jwt"}"#))
+            try setup.verify(
+                try setup.forge(
+                    payload: Self.payload, header: #"{"alg":"ES256","crit":["exp"],"kid":"k1","typ":"at+jwt"}"#))
         }
     }
 
@@ -82,7 +91,8 @@ struct JWTVerifierTests {
     func unknownKid() throws {
         let setup = try Setup()
         #expect(throws: TokenError(.unknownKey, "")) {
-            try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","kid":"k2","typ":"at+jwt"}"#))
+            try setup.verify(
+                try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","kid":"k2","typ":"at+jwt"}"#))
         }
         #expect(throws: TokenError(.unknownKey, "")) {
             try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","typ":"at+jwt"}"#))
@@ -93,7 +103,9 @@ struct JWTVerifierTests {
     func wrongKey() throws {
         let setup = try Setup()
         let stranger = JWTSigner(key: try P256SigningKey(), keyID: "k1")
-        #expect(throws: TokenError(.invalidSignature, "")) { try setup.verify(try stranger.sign(TokenFixtures.accessClaims())) }
+        #expect(throws: TokenError(.invalidSignature, "")) {
+            try setup.verify(try stranger.sign(TokenFixtures.accessClaims()))
+        }
     }
 
     @Test("a tampered payload is refused")
@@ -114,7 +126,9 @@ struct JWTVerifierTests {
         let input = token.split(separator: ".").prefix(2).joined(separator: ".")
         let der = try setup.key.signature(for: Array(input.utf8))
         for signature in [der, [UInt8](repeating: 1, count: 63), [UInt8](repeating: 0, count: 64)] {
-            #expect(throws: TokenError(.invalidSignature, "")) { try setup.verify(input + "." + Base64URL.encode(signature)) }
+            #expect(throws: TokenError(.invalidSignature, "")) {
+                try setup.verify(input + "." + Base64URL.encode(signature))
+            }
         }
     }
 
@@ -125,7 +139,8 @@ struct JWTVerifierTests {
         #expect(throws: TokenError(.unexpectedType, "")) { try setup.verify(idToken) }
         let untyped = try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","kid":"k1"}"#)
         #expect(throws: TokenError(.unexpectedType, "")) { try setup.verify(untyped) }
-        _ = try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","kid":"k1","typ":"application/AT+JWT"}"#))
+        _ = try setup.verify(
+            try setup.forge(payload: Self.payload, header: #"{"alg":"ES256","kid":"k1","typ":"application/AT+JWT"}"#))
     }
 
     @Test("an expired token is refused beyond the leeway, accepted within it")
@@ -148,7 +163,8 @@ struct JWTVerifierTests {
     @Test("iat in the future is refused")
     func issuedInFuture() throws {
         let setup = try Setup()
-        let token = try setup.signer.sign(TokenFixtures.accessClaims(issuedAt: TokenFixtures.now.addingTimeInterval(31)))
+        let token = try setup.signer.sign(
+            TokenFixtures.accessClaims(issuedAt: TokenFixtures.now.addingTimeInterval(31)))
         #expect(throws: TokenError(.issuedInFuture, "")) { try setup.verify(token) }
     }
 
@@ -156,14 +172,18 @@ struct JWTVerifierTests {
     func issuer() throws {
         let setup = try Setup()
         let token = try setup.signer.sign(TokenFixtures.accessClaims())
-        #expect(throws: TokenError(.invalidIssuer, "")) { try setup.verify(token, TokenFixtures.expectations(issuer: "https://evil.example")) }
+        #expect(throws: TokenError(.invalidIssuer, "")) {
+            try setup.verify(token, TokenFixtures.expectations(issuer: "https://evil.example"))
+        }
     }
 
     @Test("the wrong audience is refused; an aud array containing ours is accepted")
     func audience() throws {
         let setup = try Setup()
         let token = try setup.signer.sign(TokenFixtures.accessClaims())
-        #expect(throws: TokenError(.invalidAudience, "")) { try setup.verify(token, TokenFixtures.expectations(audience: "https://other.example")) }
+        #expect(throws: TokenError(.invalidAudience, "")) {
+            try setup.verify(token, TokenFixtures.expectations(audience: "https://other.example"))
+        }
         let many = #"{"iss":"https://id.example","aud":["x","https://api.example"],"exp":1800000600}"#
         #expect(try setup.verify(try setup.forge(payload: many)).audience == ["x", "https://api.example"])
         let none = #"{"iss":"https://id.example","exp":1800000600}"#
@@ -173,7 +193,11 @@ struct JWTVerifierTests {
     @Test("a payload without exp or iss is refused")
     func missingClaims() throws {
         let setup = try Setup()
-        for payload in [#"{"iss":"https://id.example","aud":"https://api.example"}"#, #"{"aud":"https://api.example","exp":1800000600}"#] {
+        for payload in [
+            #"{"iss":"https://id.example","aud":"https://api.example"}"#,
+            #"{"aud":"https://api.example","exp":1800000600}"#,
+            #"{"iss":"https://id.example","aud":"https://api.example","exp":null}"#,
+        ] {
             #expect(throws: TokenError(.missingClaim, "")) { try setup.verify(try setup.forge(payload: payload)) }
         }
     }
@@ -190,9 +214,11 @@ struct JWTVerifierTests {
         }
     }
 
-    @Test("structurally broken tokens are refused as malformed", arguments: [
-        "", "a.b", "a.b.c.d", "!!!.e30.AA", "e30.!!!.AA", "e30.e30.!!!",
-    ])
+    @Test(
+        "structurally broken tokens are refused as malformed",
+        arguments: [
+            "", "a.b", "a.b.c.d", "!!!.e30.AA", "e30.!!!.AA", "e30.e30.!!!",
+        ])
     func malformed(token: String) throws {
         #expect(throws: TokenError(.malformedToken, "")) { try Setup().verify(token) }
     }
@@ -200,8 +226,12 @@ struct JWTVerifierTests {
     @Test("a header or payload that is not a JSON object is refused as malformed")
     func notObjects() throws {
         let setup = try Setup()
-        #expect(throws: TokenError(.malformedToken, "")) { try setup.verify(try setup.forge(payload: Self.payload, header: "[]")) }
-        #expect(throws: TokenError(.malformedToken, "")) { try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":1}"#)) }
+        #expect(throws: TokenError(.malformedToken, "")) {
+            try setup.verify(try setup.forge(payload: Self.payload, header: "[]"))
+        }
+        #expect(throws: TokenError(.malformedToken, "")) {
+            try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":1}"#))
+        }
         #expect(throws: TokenError(.malformedToken, "")) { try setup.verify(try setup.forge(payload: "[1]")) }
     }
 
@@ -213,12 +243,11 @@ struct JWTVerifierTests {
     @Test("a non-P-256 verification key is never used")
     func nonP256Key() throws {
         let setup = try Setup()
-        // Wycheproof ecdsa_secp384r1_sha384_test.json, first group's key.
-        let p384 = try ECPublicKey(derRepresentation: Array(Data(base64Encoded:
-            "MHYwEAYHKoZIzj0CAQYFK4EEACIDYgAEKb23bV+nQb/XAjPLOmbMfUS+s7BmPZKoE2ZQR4vO+2HvGC4VWlQ0Wl6OXojwZOW8mlJat/dk2tPa4UaMK0GfO2K5upF9XoxPsexHQEo/x2R0snEwgb6dtMAOBDran8Sj")!))
+        let p384 = try TokenFixtures.p384PublicKey()
         let verifier = JWTVerifier(keys: ["k1": p384])
         #expect(throws: TokenError(.unknownKey, "")) {
-            try verifier.verify(try setup.signer.sign(TokenFixtures.accessClaims()), expecting: TokenFixtures.expectations())
+            try verifier.verify(
+                try setup.signer.sign(TokenFixtures.accessClaims()), expecting: TokenFixtures.expectations())
         }
     }
 }

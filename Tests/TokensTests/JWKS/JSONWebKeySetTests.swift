@@ -34,7 +34,9 @@ struct JSONWebKeySetTests {
         let a = try JSONWebKeySet(keys: [(keyID: "k1", publicKey: key)]).jsonBytes()
         let b = try JSONWebKeySet(keys: [(keyID: "k1", publicKey: key)]).jsonBytes()
         #expect(a == b)
-        #expect(TokenFixtures.text(a).hasPrefix(#"{"keys":[{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":""#))
+        #expect(
+            TokenFixtures.text(a).hasPrefix(
+                #"{"keys":[{"alg":"ES256","crv":"P-256","kid":"k1","kty":"EC","use":"sig","x":""#))
     }
 
     @Test("an empty set is {\"keys\":[]}")
@@ -45,10 +47,11 @@ struct JSONWebKeySetTests {
     @Test("a repeated kid, an empty kid and a non-P-256 key are refused")
     func refusals() throws {
         let key = try P256SigningKey().publicKey
-        #expect(throws: TokenError(.unusableKey, "")) { try JSONWebKeySet(keys: [(keyID: "k", publicKey: key), (keyID: "k", publicKey: key)]) }
+        #expect(throws: TokenError(.unusableKey, "")) {
+            try JSONWebKeySet(keys: [(keyID: "k", publicKey: key), (keyID: "k", publicKey: key)])
+        }
         #expect(throws: TokenError(.unusableKey, "")) { try JSONWebKey(keyID: "", publicKey: key) }
-        let p384 = try ECPublicKey(derRepresentation: Array(Data(base64Encoded:
-            "MHYwEAYHKoZIzj0CAQYFK4EEACIDYgAEKb23bV+nQb/XAjPLOmbMfUS+s7BmPZKoE2ZQR4vO+2HvGC4VWlQ0Wl6OXojwZOW8mlJat/dk2tPa4UaMK0GfO2K5upF9XoxPsexHQEo/x2R0snEwgb6dtMAOBDran8Sj")!))
+        let p384 = try TokenFixtures.p384PublicKey()
         #expect(throws: TokenError(.unusableKey, "")) { try JSONWebKey(keyID: "k", publicKey: p384) }
     }
 }

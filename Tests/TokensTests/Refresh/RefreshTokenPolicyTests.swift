@@ -23,9 +23,11 @@ struct RefreshTokenPolicyTests {
 
     @Test("the successor never outlives the family's absolute lifetime")
     func absoluteCap() {
-        let state = RefreshTokenState(familyCreatedAt: Self.login, issuedAt: Self.login.addingTimeInterval(20 * Self.day))
+        let state = RefreshTokenState(
+            familyCreatedAt: Self.login, issuedAt: Self.login.addingTimeInterval(20 * Self.day))
         let now = Self.login.addingTimeInterval(25 * Self.day)
-        #expect(policy.decide(state, now: now) == .rotate(successorExpiresAt: Self.login.addingTimeInterval(30 * Self.day)))
+        #expect(
+            policy.decide(state, now: now) == .rotate(successorExpiresAt: Self.login.addingTimeInterval(30 * Self.day)))
     }
 
     @Test("a token idle for 14 days has expired")
@@ -37,13 +39,15 @@ struct RefreshTokenPolicyTests {
 
     @Test("a family older than 30 days has expired even if the token is recent")
     func absoluteExpiry() {
-        let state = RefreshTokenState(familyCreatedAt: Self.login, issuedAt: Self.login.addingTimeInterval(29 * Self.day))
+        let state = RefreshTokenState(
+            familyCreatedAt: Self.login, issuedAt: Self.login.addingTimeInterval(29 * Self.day))
         #expect(policy.decide(state, now: Self.login.addingTimeInterval(30 * Self.day)) == .expired)
     }
 
     @Test("an already-rotated token is reuse, even after it expired")
     func reuse() {
-        let state = RefreshTokenState(familyCreatedAt: Self.login, issuedAt: Self.login, consumedAt: Self.login.addingTimeInterval(60))
+        let state = RefreshTokenState(
+            familyCreatedAt: Self.login, issuedAt: Self.login, consumedAt: Self.login.addingTimeInterval(60))
         #expect(policy.decide(state, now: Self.login.addingTimeInterval(120)) == .reuseDetected)
         #expect(policy.decide(state, now: Self.login.addingTimeInterval(40 * Self.day)) == .reuseDetected)
     }
@@ -61,7 +65,9 @@ struct RefreshTokenPolicyTests {
     func custom() {
         let short = RefreshTokenPolicy(idleLifetime: 60, absoluteLifetime: 120)
         let state = RefreshTokenState(familyCreatedAt: Self.login, issuedAt: Self.login)
-        #expect(short.decide(state, now: Self.login.addingTimeInterval(59)) == .rotate(successorExpiresAt: Self.login.addingTimeInterval(119)))
+        #expect(
+            short.decide(state, now: Self.login.addingTimeInterval(59))
+                == .rotate(successorExpiresAt: Self.login.addingTimeInterval(119)))
         #expect(short.decide(state, now: Self.login.addingTimeInterval(60)) == .expired)
     }
 }

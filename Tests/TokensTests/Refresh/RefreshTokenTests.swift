@@ -22,7 +22,9 @@ struct RefreshTokenTests {
 
     @Test("only exactly 32 random bytes make a token")
     func wrongByteCount() {
-        #expect(throws: TokenError(.malformedRefreshToken, "")) { try RefreshToken(randomBytes: [UInt8](repeating: 1, count: 31)) }
+        #expect(throws: TokenError(.malformedRefreshToken, "")) {
+            try RefreshToken(randomBytes: [UInt8](repeating: 1, count: 31))
+        }
     }
 
     @Test("presented strings that are not the canonical spelling of 32 bytes are refused")
@@ -32,7 +34,9 @@ struct RefreshTokenTests {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         let last = try #require(value.last.flatMap { alphabet.firstIndex(of: $0) })
         let nonCanonical = String(value.dropLast()) + String(alphabet[last ^ 1])
-        for text in ["", "short", value + "=", value + "AAAA", String(value.dropLast()), "+" + value.dropFirst(), nonCanonical] {
+        for text in [
+            "", "short", value + "=", value + "AAAA", String(value.dropLast()), "+" + value.dropFirst(), nonCanonical,
+        ] {
             #expect(throws: TokenError(.malformedRefreshToken, "")) { try RefreshToken(presented: text) }
         }
     }
