@@ -4,12 +4,15 @@ public struct AttestationFormatRegistry: Sendable {
     private let formats: [String: any AttestationStatementFormat]
 
     /// Every format this server implements, one file each under `Attestation/Formats/`.
-    /// When a format is added, list its type here (tpm, android-key, android-safetynet and apple come
-    /// from h/attest and are added at merge time).
+    /// When a format is added, list its type here.
     public static let standard = AttestationFormatRegistry([
-        NoneAttestation.self,        // §8.7 "none"
-        PackedAttestation.self,      // §8.2 "packed"
-        FIDOU2FAttestation.self,     // §8.6 "fido-u2f"
+        NoneAttestation.self,  // §8.7 "none"
+        PackedAttestation.self,  // §8.2 "packed"
+        FIDOU2FAttestation.self,  // §8.6 "fido-u2f"
+        TPMAttestation.self,  // §8.3 "tpm"
+        AndroidKeyAttestation.self,  // §8.4 "android-key"
+        AndroidSafetyNetAttestation.self,  // §8.5 "android-safetynet"
+        AppleAttestation.self,  // §8.8 "apple"
     ])
 
     /// A registry of exactly `formats` (a later duplicate identifier replaces an earlier one).
