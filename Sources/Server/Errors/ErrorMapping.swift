@@ -90,7 +90,9 @@ enum ErrorMapping {
     /// Logs and counts one refusal.
     static func record(_ mapped: OAuthError, error: any Error, request: Request, context: ServerContext) {
         let event: String =
-            if error is WebAuthnError { "webauthn_failure:\(mapped.logCode)" } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
+            if error is WebAuthnError || mapped.clientDescription == OAuthError.ceremonyDescription {
+                "webauthn_failure:\(mapped.logCode)"
+            } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
         context.metrics.count(event: event)
         let level: Logger.Level = mapped.kind == .serverError ? .error : .warning
         context.logger.log(level, mapped.kind == .serverError ? "request failed (bug?)" : "request refused") { line in

@@ -35,6 +35,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         static let tooManyRequests = Kind(rawValue: "too_many_requests")
         /// RFC 6749 §5.2 / §4.1.2.1: an unexpected condition; logged as a bug.
         static let serverError = Kind(rawValue: "server_error")
+        /// RFC 6749 §5.2: the requested scope exceeds what was granted.
+        static let invalidScope = Kind(rawValue: "invalid_scope")
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
         static let invalidToken = Kind(rawValue: "invalid_token")
     }
@@ -103,9 +105,12 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         OAuthError(.invalidGrant, "Invalid or expired auth_session.", logCode: logCode, reason: reason)
     }
 
+    /// The one description of every failed passkey check.
+    static let ceremonyDescription = "The passkey could not be verified."
+
     /// The passkey ceremony failed a check (which one is logged only).
     static func ceremonyFailed(_ logCode: String, reason: String) -> OAuthError {
-        OAuthError(.invalidGrant, "The passkey could not be verified.", logCode: logCode, reason: reason)
+        OAuthError(.invalidGrant, ceremonyDescription, logCode: logCode, reason: reason)
     }
 
     /// The refresh token is unknown, rotated, revoked, expired or another client's.
