@@ -148,8 +148,9 @@ public struct VirtualAuthenticator: Sendable {
         return Array(text.utf8)
     }
 
-    /// WebAuthn L3 §6.1: rpIdHash(32) flags(1) signCount(4, big-endian) [attestedCredentialData].
-    static func authenticatorData(
+    /// Authenticator data bytes, WebAuthn L3 §6.1: rpIdHash(32) flags(1) signCount(4, big-endian)
+    /// [attestedCredentialData]. Public so tests that build authenticator data by hand share this layout.
+    public static func authenticatorData(
         rpID: String, flags: AuthenticatorFlags, signCount: UInt32, attestedCredentialData: [UInt8]?
     ) -> [UInt8] {
         var bytes = Digest.sha256(Array(rpID.utf8))
