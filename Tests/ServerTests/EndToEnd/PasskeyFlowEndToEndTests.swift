@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTP
 import Testing
@@ -118,6 +119,25 @@ struct PasskeyFlowEndToEndTests {
         #expect(try await restarted.send("GET", "/.well-known/jwks.json").body == jwks)
         #expect(try await restarted.refresh(try #require(tokens["refresh_token"]?.stringValue)).status == 200)
         #expect(try await restarted.logIn(&authenticator) == 200)
+        await restarted.stop()
+    }
+
+    @Test("passkeyd keys rotate: the new key signs after the restart, the old one stays published")
+    func rotateKeys() async throws {
+        let server = try await LiveServer.startForPasskeys()
+        var authenticator = try TestAuthenticator()
+        let before = try await server.signUp(&authenticator, email: "rotate@example.com")
+        await server.stopKeepingData()
+        let kid = try await PasskeydServer.rotateKeys(configuration: server.running.context.configuration)
+        let restarted = try await LiveServer.startForPasskeys(directory: server.directory)
+        let jwks = try JSONValue(parsing: [UInt8](try await restarted.send("GET", "/.well-known/jwks.json").body))
+        #expect(jwks["keys"]?.arrayValue?.count == 2)
+        let (options, session) = try await restarted.loginChallenge()
+        let after = try await restarted.token(session: session, response: authenticator.assert(options))
+        let header = try #require(after.body["access_token"]?.stringValue?.split(separator: ".").first)
+        #expect(String(decoding: try #require(Base64URL.decode(String(header))), as: UTF8.self).contains(kid))
+        let old = try #require(before["access_token"]?.stringValue)
+        #expect(try await restarted.send("GET", "/userinfo", headers: ["Authorization": "Bearer \(old)"]).status == 200)
         await restarted.stop()
     }
 
