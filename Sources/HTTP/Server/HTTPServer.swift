@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Synchronization
 
 /// The HTTP server: libmicrohttpd in front, a `Responder` behind.
@@ -61,9 +61,10 @@ public final class HTTPServer: Sendable {
         dispatcher.closeAndResumeAll()
         await Self.waitForIdle(dispatcher, until: .now + .milliseconds(250))
         sweeper.cancel()
-        // MHD_stop_daemon joins threads: keep it off the cooperative pool (STYLE.md, Concurrency 2).
+        // MHD_stop_daemon joins threads: keep it off the cooperative pool (STYLE.md, Concurrency 2), and off
+        // libdispatch's workers, which on Linux share that pool.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 daemon.stop()
                 continuation.resume()
             }
