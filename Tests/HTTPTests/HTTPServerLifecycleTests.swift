@@ -65,7 +65,8 @@ struct HTTPServerLifecycleTests {
 
     @Test("Expect: 100-continue with an oversized Content-Length is answered 413 before the body")
     func expectContinue() async throws {
-        let server = HTTPServer(configuration: Self.quiet(.init(port: 0, maxBodyBytes: 10)), responder: HTTPServerTests.router())
+        let server = HTTPServer(
+            configuration: Self.quiet(.init(port: 0, maxBodyBytes: 10)), responder: HTTPServerTests.router())
         let port = try server.start()
         let client = try RawHTTPClient(port: port)
         try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
@@ -89,7 +90,8 @@ struct HTTPServerLifecycleTests {
     @Test("a connection beyond the connection limit waits until a slot frees")
     func connectionLimit() async throws {
         let server = HTTPServer(
-            configuration: Self.quiet(.init(port: 0, connectionLimit: 1, threads: 1)), responder: HTTPServerTests.router())
+            configuration: Self.quiet(.init(port: 0, connectionLimit: 1, threads: 1)),
+            responder: HTTPServerTests.router())
         let port = try server.start()
         let first = try RawHTTPClient(port: port)
         try first.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -138,7 +140,8 @@ struct HTTPServerLifecycleTests {
 
     @Test("with TLS files the server starts and does not answer plain HTTP; unreadable files are refused")
     func tls() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-tls-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkeyd-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem")
@@ -147,14 +150,16 @@ struct HTTPServerLifecycleTests {
         try TestTLSMaterial.privateKeyPEM.write(to: key, atomically: true, encoding: .utf8)
 
         let tls = HTTPServer.TLSConfiguration(certificatePath: certificate.path, privateKeyPath: key.path)
-        let server = HTTPServer(configuration: Self.quiet(.init(port: 0, tls: tls)), responder: HTTPServerTests.router())
+        let server = HTTPServer(
+            configuration: Self.quiet(.init(port: 0, tls: tls)), responder: HTTPServerTests.router())
         let port = try server.start()
         let client = try RawHTTPClient(port: port)
         try? client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         await #expect(throws: RawHTTPClient.Failure.self) { try await client.response() }
         await server.shutdown(deadline: .milliseconds(100))
 
-        let missing = HTTPServer.TLSConfiguration(certificatePath: directory.appendingPathComponent("none").path, privateKeyPath: key.path)
+        let missing = HTTPServer.TLSConfiguration(
+            certificatePath: directory.appendingPathComponent("none").path, privateKeyPath: key.path)
         #expect(throws: HTTPError(.invalidConfiguration, "")) {
             try HTTPServer(configuration: Self.quiet(.init(port: 0, tls: missing)), responder: Router()).start()
         }

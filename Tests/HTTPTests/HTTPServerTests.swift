@@ -65,7 +65,9 @@ struct HTTPServerTests {
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
             let body = #"{"a":[1,2,3]}"#
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             let response = try await client.response()
             #expect(response.status == 200)
             #expect(response.text == body)
@@ -80,7 +82,8 @@ struct HTTPServerTests {
         try await Self.withServer(drain) { _, port in
             let client = try RawHTTPClient(port: port)
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: 8 << 20)
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n")
             try await offPool { try client.write(body) }
             let response = try await client.response()
             #expect(response.status == 413)
@@ -93,7 +96,8 @@ struct HTTPServerTests {
     func oversizedChunkedBody() async throws {
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = String(repeating: "b", count: 600)
             for _ in 0..<5 {
                 try client.write("258\r\n\(chunk)\r\n")

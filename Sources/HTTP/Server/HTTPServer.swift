@@ -23,7 +23,9 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State.idle)
 
     /// Creates a server; nothing is bound until `start()`.
-    public init(configuration: Configuration = Configuration(), responder: any Responder, observer: (any RequestObserver)? = nil) {
+    public init(
+        configuration: Configuration = Configuration(), responder: any Responder, observer: (any RequestObserver)? = nil
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.observer = observer
