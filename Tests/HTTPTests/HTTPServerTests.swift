@@ -17,6 +17,9 @@ struct HTTPServerTests {
             response.headers.add(name: "Content-Type", value: request.headers["Content-Type"] ?? "none")
             return response
         }
+        router.add(.get, "/inject") { _ in
+            Response(status: 200, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: [])
+        }
         router.add(.get, "/slow") { _ in
             try? await Task.sleep(for: .milliseconds(400))
             return .text("slow done")
@@ -181,6 +184,31 @@ struct HTTPServerTests {
             let client = try RawHTTPClient(port: port, timeout: 4)
             try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")
             #expect(try await client.closedByServer())
+        }
+    }
+
+    @Test("a response header carrying CR/LF is dropped, never split into two headers")
+    func headerInjection() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /inject HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.header("X-Good") == "yes")
+            #expect(response.header("Set-Cookie") == nil)
+            #expect(response.header("X-Bad") == nil)
+        }
+    }
+
+    @Test("a chunked body within the limit is reassembled for the responder")
+    func chunkedBody() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.write("3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.text == "abcdefg")
         }
     }
 }

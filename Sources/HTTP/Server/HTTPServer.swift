@@ -31,6 +31,13 @@ public final class HTTPServer: Sendable {
         self.observer = observer
     }
 
+    deinit {
+        // Dropped without `shutdown`: the daemon's owner stops it; only the sweeper task needs a nudge.
+        state.withLock { state in
+            if case .running(_, let sweeper) = state { sweeper.cancel() }
+        }
+    }
+
     /// Binds and starts serving; returns the bound port (useful with `port: 0`).
     /// - Throws: `.invalidState` if already started, `.invalidConfiguration`, or `.startFailed`.
     @discardableResult
