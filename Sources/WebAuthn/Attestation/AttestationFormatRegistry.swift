@@ -7,9 +7,9 @@ public struct AttestationFormatRegistry: Sendable {
     /// When a format is added, list its type here (tpm, android-key, android-safetynet and apple come
     /// from h/attest and are added at merge time).
     public static let standard = AttestationFormatRegistry([
-        NoneAttestation.self,        // §8.7 "none"
-        PackedAttestation.self,      // §8.2 "packed"
-        FIDOU2FAttestation.self,     // §8.6 "fido-u2f"
+        NoneAttestation.self,  // §8.7 "none"
+        PackedAttestation.self,  // §8.2 "packed"
+        FIDOU2FAttestation.self,  // §8.6 "fido-u2f"
     ])
 
     /// A registry of exactly `formats` (a later duplicate identifier replaces an earlier one).
