@@ -53,9 +53,10 @@ struct DiscoveryEndpointsTests {
         #expect(response.headers["Content-Type"] == "application/json")
         let statements = try #require(try response.jsonValue().arrayValue)
         #expect(statements.count == 1)
-        #expect(statements.first?["relation"] == [
-            "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
-        ])
+        #expect(
+            statements.first?["relation"] == [
+                "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+            ])
         #expect(statements.first?["target"]?["namespace"]?.stringValue == "android_app")
         #expect(statements.first?["target"]?["package_name"]?.stringValue == "com.example.app")
         #expect(statements.first?["target"]?["sha256_cert_fingerprints"] == [.string(PasskeyHarness.fingerprint)])

@@ -30,8 +30,11 @@ extension LiveServer {
     }
 
     func registerChallenge(email: String) async throws -> (options: JSONValue, session: String) {
-        let (status, body) = try await post("/passkey/register", ["client_id": "app", "user_profile": ["email": .string(email)]])
-        guard status == 200, let options = body["authn_params_public_key"], let session = body["auth_session"]?.stringValue else {
+        let (status, body) = try await post(
+            "/passkey/register", ["client_id": "app", "user_profile": ["email": .string(email)]])
+        guard status == 200, let options = body["authn_params_public_key"],
+            let session = body["auth_session"]?.stringValue
+        else {
             throw URLError(.badServerResponse)
         }
         return (options, session)
@@ -39,21 +42,27 @@ extension LiveServer {
 
     func loginChallenge() async throws -> (options: JSONValue, session: String) {
         let (status, body) = try await post("/passkey/challenge", ["client_id": "app"])
-        guard status == 200, let options = body["authn_params_public_key"], let session = body["auth_session"]?.stringValue else {
+        guard status == 200, let options = body["authn_params_public_key"],
+            let session = body["auth_session"]?.stringValue
+        else {
             throw URLError(.badServerResponse)
         }
         return (options, session)
     }
 
     func token(session: String, response: JSONValue) async throws -> (status: Int, body: JSONValue) {
-        try await post("/oauth/token", [
-            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app", "auth_session": .string(session),
-            "authn_response": response, "scope": "openid email offline_access",
-        ])
+        try await post(
+            "/oauth/token",
+            [
+                "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
+                "auth_session": .string(session),
+                "authn_response": response, "scope": "openid email offline_access",
+            ])
     }
 
     func refresh(_ token: String) async throws -> (status: Int, body: JSONValue) {
-        try await post("/oauth/token", ["grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token)])
+        try await post(
+            "/oauth/token", ["grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token)])
     }
 
     /// Signs `authenticator` up and returns the token body.

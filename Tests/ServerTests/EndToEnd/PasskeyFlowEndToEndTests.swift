@@ -16,13 +16,18 @@ struct PasskeyFlowEndToEndTests {
         #expect(try await server.logIn(&authenticator) == 200)
         #expect(try await server.logIn(&authenticator) == 200)
         let access = try #require(tokens["access_token"]?.stringValue)
-        let (status, _, data) = try await server.send("GET", "/userinfo", headers: ["Authorization": "Bearer \(access)"])
+        let (status, _, data) = try await server.send(
+            "GET", "/userinfo", headers: ["Authorization": "Bearer \(access)"])
         #expect(status == 200)
-        #expect(try JSONValue(parsing: [UInt8](data))["email"]?.stringValue == "\(algorithm.rawValue.lowercased())@example.com")
+        #expect(
+            try JSONValue(parsing: [UInt8](data))["email"]?.stringValue
+                == "\(algorithm.rawValue.lowercased())@example.com")
         await server.stop()
     }
 
-    @Test("refused ceremonies: replayed, cross-session, wrong origin, wrong type, tampered, UP clear, other user, counter")
+    @Test(
+        "refused ceremonies: replayed, cross-session, wrong origin, wrong type, tampered, UP clear, other user, counter"
+    )
     func refusals() async throws {
         let server = try await LiveServer.startForPasskeys()
         var alice = try TestAuthenticator()
@@ -38,17 +43,25 @@ struct PasskeyFlowEndToEndTests {
         #expect(try await server.token(session: fresh, response: assertion).status == 403)
         // One change each.
         var cases: [(String, (inout TestAuthenticator, JSONValue) -> JSONValue)] = []
-        cases.append(("wrong origin", { authenticator, options in
-            var copy = authenticator
-            copy.origin = "https://evil.example"
-            return copy.assert(options)
-        }))
+        cases.append(
+            (
+                "wrong origin",
+                { authenticator, options in
+                    var copy = authenticator
+                    copy.origin = "https://evil.example"
+                    return copy.assert(options)
+                }
+            ))
         cases.append(("wrong type", { $0.assert($1, type: "webauthn.create") }))
         cases.append(("tampered", { $0.assert($1, tamper: true) }))
         cases.append(("UP clear", { $0.assert($1, flags: TestAuthenticator.Flag.uv) }))
-        cases.append(("other user's handle", { [bob] authenticator, options in
-            authenticator.assert(options, userHandle: .some(bob.userHandle))
-        }))
+        cases.append(
+            (
+                "other user's handle",
+                { [bob] authenticator, options in
+                    authenticator.assert(options, userHandle: .some(bob.userHandle))
+                }
+            ))
         cases.append(("counter regression", { $0.assert($1, signCount: 0) }))
         for (name, change) in cases {
             let (options, session) = try await server.loginChallenge()
@@ -58,7 +71,10 @@ struct PasskeyFlowEndToEndTests {
             #expect(body["error_description"]?.stringValue == "The passkey could not be verified.", "\(name)")
         }
         let metrics = server.running.context.metrics.render()
-        for code in ["originMismatch", "typeMismatch", "badSignature", "userPresenceRequired", "userHandleMismatch", "counterNotIncreased", "challengeMismatch"] {
+        for code in [
+            "originMismatch", "typeMismatch", "badSignature", "userPresenceRequired", "userHandleMismatch",
+            "counterNotIncreased", "challengeMismatch",
+        ] {
             #expect(metrics.contains("webauthn_failure:\(code)"), "\(code)")
         }
         #expect(try await server.logIn(&alice) == 200)
@@ -81,7 +97,9 @@ struct PasskeyFlowEndToEndTests {
         await server.stop()
     }
 
-    @Test("refresh rotation, reuse detection, revocation; 16 concurrent redemptions of one refresh token: exactly one 200")
+    @Test(
+        "refresh rotation, reuse detection, revocation; 16 concurrent redemptions of one refresh token: exactly one 200"
+    )
     func refreshTokens() async throws {
         let server = try await LiveServer.startForPasskeys()
         var authenticator = try TestAuthenticator()
@@ -159,7 +177,9 @@ struct PasskeyFlowEndToEndTests {
         let apple = try await server.send("GET", "/.well-known/apple-app-site-association")
         #expect(apple.status == 200)
         #expect(apple.headers["content-type"] == "application/json")
-        #expect(String(decoding: apple.body, as: UTF8.self) == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+        #expect(
+            String(decoding: apple.body, as: UTF8.self)
+                == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
         let android = try await server.send("GET", "/.well-known/assetlinks.json")
         #expect(android.status == 200)
         #expect(android.headers["content-type"] == "application/json")

@@ -9,10 +9,13 @@ import WebAuthn
 
 @Suite("Error mapping: module errors to Auth0's error shape")
 struct ErrorMappingTests {
-    @Test("every WebAuthn code is invalid_grant 403 with one description", arguments: [
-        WebAuthnError.Code.badSignature, .originMismatch, .challengeMismatch, .counterNotIncreased, .userHandleMismatch,
-        .malformedResponse, .tpmAAGUIDMismatch, .untrustedAttestation, WebAuthnError.Code(rawValue: "future"),
-    ])
+    @Test(
+        "every WebAuthn code is invalid_grant 403 with one description",
+        arguments: [
+            WebAuthnError.Code.badSignature, .originMismatch, .challengeMismatch, .counterNotIncreased,
+            .userHandleMismatch,
+            .malformedResponse, .tpmAAGUIDMismatch, .untrustedAttestation, WebAuthnError.Code(rawValue: "future"),
+        ])
     func webAuthn(code: WebAuthnError.Code) {
         let mapped = ErrorMapping.oauthError(for: WebAuthnError(code, "detail"))
         #expect(mapped.kind == .invalidGrant)
@@ -21,20 +24,25 @@ struct ErrorMappingTests {
         #expect(mapped.logCode == code.rawValue)
     }
 
-    @Test("storage codes", arguments: [
-        (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant), (.busy, .serverError),
-        (.io, .serverError), (.closed, .serverError), (.corrupt, .serverError), (.internalFailure, .serverError),
-        (.invalidRecord, .serverError), (.migration, .serverError),
-    ])
+    @Test(
+        "storage codes",
+        arguments: [
+            (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant),
+            (.busy, .serverError),
+            (.io, .serverError), (.closed, .serverError), (.corrupt, .serverError), (.internalFailure, .serverError),
+            (.invalidRecord, .serverError), (.migration, .serverError),
+        ])
     func storage(code: StorageError.Code, kind: OAuthError.Kind) {
         #expect(ErrorMapping.oauthError(for: StorageError(code, "detail")).kind == kind)
     }
 
-    @Test("token codes", arguments: [
-        (TokenError.Code.malformedRefreshToken, OAuthError.Kind.invalidGrant), (.expired, .invalidToken),
-        (.invalidSignature, .invalidToken), (.unknownKey, .invalidToken), (.invalidAudience, .invalidToken),
-        (.signingFailed, .serverError), (.unusableKey, .serverError), (.invalidClaim, .serverError),
-    ])
+    @Test(
+        "token codes",
+        arguments: [
+            (TokenError.Code.malformedRefreshToken, OAuthError.Kind.invalidGrant), (.expired, .invalidToken),
+            (.invalidSignature, .invalidToken), (.unknownKey, .invalidToken), (.invalidAudience, .invalidToken),
+            (.signingFailed, .serverError), (.unusableKey, .serverError), (.invalidClaim, .serverError),
+        ])
     func token(code: TokenError.Code, kind: OAuthError.Kind) {
         #expect(ErrorMapping.oauthError(for: TokenError(code, "detail")).kind == kind)
     }
@@ -59,7 +67,9 @@ struct ErrorMappingTests {
         let mapped = ErrorMapping.oauthError(for: Strange())
         #expect(mapped.kind == .serverError)
         #expect(mapped.response.status == 500)
-        #expect(String(decoding: mapped.response.body, as: UTF8.self) == #"{"error":"server_error","error_description":"Internal server error."}"#)
+        #expect(
+            String(decoding: mapped.response.body, as: UTF8.self)
+                == #"{"error":"server_error","error_description":"Internal server error."}"#)
     }
 
     @Test("429 carries Retry-After")

@@ -29,7 +29,11 @@ struct RefreshTokenGrantTests {
         #expect(body["access_token"] != nil)
         #expect(body["id_token"] != nil)
         #expect(body["scope"]?.stringValue == "openid profile email offline_access")
-        let records = try await harness.context.store.read { try $0.refreshTokens(familyID: try #require(try $0.refreshToken(hash: try Tokens.RefreshToken(presented: second).hash)).familyID) }
+        let records = try await harness.context.store.read {
+            try $0.refreshTokens(
+                familyID: try #require(try $0.refreshToken(hash: try Tokens.RefreshToken(presented: second).hash))
+                    .familyID)
+        }
         #expect(records.count == 2)
         #expect(await harness.refresh(second).status == 200)
     }
@@ -77,15 +81,21 @@ struct RefreshTokenGrantTests {
     @Test("a narrower scope may be asked for, a wider one is invalid_scope")
     func scope() async throws {
         let (harness, token) = try await Self.loggedIn()
-        let wider = await harness.post("/oauth/token", [
-            "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token), "scope": "openid phone",
-        ])
+        let wider = await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token),
+                "scope": "openid phone",
+            ])
         #expect(wider.status == 400)
         #expect(wider.errorCode == "invalid_scope")
         let (narrowHarness, narrowToken) = try await Self.loggedIn()
-        let narrower = await narrowHarness.post("/oauth/token", [
-            "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(narrowToken), "scope": "openid",
-        ])
+        let narrower = await narrowHarness.post(
+            "/oauth/token",
+            [
+                "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(narrowToken),
+                "scope": "openid",
+            ])
         #expect(try narrower.jsonValue()["scope"]?.stringValue == "openid")
     }
 
@@ -114,7 +124,8 @@ struct RefreshTokenGrantTests {
         var authenticator = try TestAuthenticator()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        let body = try await harness.token(session: session, response: authenticator.assert(options), scope: "openid").jsonValue()
+        let body = try await harness.token(session: session, response: authenticator.assert(options), scope: "openid")
+            .jsonValue()
         #expect(body["refresh_token"] == nil)
     }
 }

@@ -32,7 +32,9 @@ struct UserInfoTests {
         #expect(response.headers["WWW-Authenticate"] == #"Bearer realm="passkeyd""#)
     }
 
-    @Test("bad tokens: 401 invalid_token with the challenge", arguments: ["Bearer abc.def.ghi", "Basic dXNlcjpwYXNz", "Bearer"])
+    @Test(
+        "bad tokens: 401 invalid_token with the challenge",
+        arguments: ["Bearer abc.def.ghi", "Basic dXNlcjpwYXNz", "Bearer"])
     func bad(header: String) async throws {
         let harness = try PasskeyHarness()
         let response = await harness.client.get("/userinfo", headers: ["Authorization": header])
@@ -49,10 +51,15 @@ struct UserInfoTests {
         let idToken = try #require(tokens["id_token"]?.stringValue)
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(idToken)"]).status == 401)
         let (options, session) = try await harness.loginOptions()
-        let other = try await harness.post("/oauth/token", [
-            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app", "auth_session": .string(session),
-            "authn_response": authenticator.assert(options), "audience": "https://api.example.com", "scope": "email",
-        ]).jsonValue()
+        let other = try await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
+                "auth_session": .string(session),
+                "authn_response": authenticator.assert(options), "audience": "https://api.example.com",
+                "scope": "email",
+            ]
+        ).jsonValue()
         let foreign = try #require(other["access_token"]?.stringValue)
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(foreign)"]).status == 401)
         let access = try #require(tokens["access_token"]?.stringValue)

@@ -11,7 +11,9 @@ import Tokens
 @Suite("POST /oauth/token, webauthn grant")
 struct WebAuthnGrantTests {
     /// Verifies `token` against the server's JWKS.
-    static func verify(_ token: String, type: String, audience: String, harness: PasskeyHarness) async throws -> VerifiedJWT {
+    static func verify(_ token: String, type: String, audience: String, harness: PasskeyHarness) async throws
+        -> VerifiedJWT
+    {
         let jwks = try await harness.client.get("/.well-known/jwks.json").jsonValue()
         var keys: [String: ECPublicKey] = [:]
         for key in try #require(jwks["keys"]?.arrayValue) {
@@ -20,7 +22,9 @@ struct WebAuthnGrantTests {
             keys[try #require(key["kid"]?.stringValue)] = try ECPublicKey(curve: .p256, x: x, y: y)
         }
         return try JWTVerifier(keys: keys).verify(
-            token, expecting: JWTExpectations(type: type, issuer: "https://auth.example.com/", audience: audience, now: harness.clock.now()))
+            token,
+            expecting: JWTExpectations(
+                type: type, issuer: "https://auth.example.com/", audience: audience, now: harness.clock.now()))
     }
 
     static func claims(_ token: VerifiedJWT) throws -> JSONValue { try JSONValue(parsing: token.rawPayload) }
@@ -30,18 +34,23 @@ struct WebAuthnGrantTests {
         let harness = try PasskeyHarness()
         var authenticator = try TestAuthenticator()
         let body = try await harness.signUp(&authenticator, email: "Alice@Example.com")
-        #expect(body.objectMembers?.map(\.key) == ["access_token", "id_token", "refresh_token", "scope", "expires_in", "token_type"])
+        #expect(
+            body.objectMembers?.map(\.key) == [
+                "access_token", "id_token", "refresh_token", "scope", "expires_in", "token_type",
+            ])
         #expect(body["token_type"]?.stringValue == "Bearer")
         #expect(body["expires_in"]?.intValue == 3600)
         #expect(body["scope"]?.stringValue == "openid profile email offline_access")
         let access = try await Self.verify(
-            try #require(body["access_token"]?.stringValue), type: "at+jwt", audience: "https://auth.example.com/", harness: harness)
+            try #require(body["access_token"]?.stringValue), type: "at+jwt", audience: "https://auth.example.com/",
+            harness: harness)
         let accessClaims = try Self.claims(access)
         #expect(accessClaims["client_id"]?.stringValue == "app")
         #expect(accessClaims["amr"] == ["hwk", "user"])
         #expect(accessClaims["auth_time"]?.intValue == 1_800_000_000)
         #expect(accessClaims["jti"]?.stringValue?.isEmpty == false)
-        let id = try await Self.verify(try #require(body["id_token"]?.stringValue), type: "JWT", audience: "app", harness: harness)
+        let id = try await Self.verify(
+            try #require(body["id_token"]?.stringValue), type: "JWT", audience: "app", harness: harness)
         let idClaims = try Self.claims(id)
         #expect(idClaims["email"]?.stringValue == "alice@example.com")
         #expect(idClaims["sub"] == accessClaims["sub"])
@@ -92,10 +101,12 @@ struct WebAuthnGrantTests {
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
         let assertion = String(decoding: authenticator.assert(options).serialized(), as: UTF8.self)
-        let response = await harness.client.post("/oauth/token", form: [
-            ("grant_type", "urn:okta:params:oauth:grant-type:webauthn"), ("client_id", "app"),
-            ("auth_session", session), ("authn_response", assertion), ("scope", "openid"),
-        ])
+        let response = await harness.client.post(
+            "/oauth/token",
+            form: [
+                ("grant_type", "urn:okta:params:oauth:grant-type:webauthn"), ("client_id", "app"),
+                ("auth_session", session), ("authn_response", assertion), ("scope", "openid"),
+            ])
         #expect(response.status == 200, "\(response.bodyText)")
         #expect(try response.jsonValue()["id_token"] != nil)
     }
@@ -129,11 +140,15 @@ struct WebAuthnGrantTests {
     }
 
     @Test("wrong client data type") func wrongType() async throws {
-        try await refusedLogin(code: "typeMismatch") { authenticator, options in authenticator.assert(options, type: "webauthn.create") }
+        try await refusedLogin(code: "typeMismatch") { authenticator, options in
+            authenticator.assert(options, type: "webauthn.create")
+        }
     }
 
     @Test("tampered signature") func tampered() async throws {
-        try await refusedLogin(code: "badSignature") { authenticator, options in authenticator.assert(options, tamper: true) }
+        try await refusedLogin(code: "badSignature") { authenticator, options in
+            authenticator.assert(options, tamper: true)
+        }
     }
 
     @Test("UP clear") func userPresence() async throws {
@@ -204,7 +219,8 @@ struct WebAuthnGrantTests {
         var authenticator = try TestAuthenticator()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        let response = await harness.token(session: session, response: authenticator.assert(options, userHandle: .some(nil)))
+        let response = await harness.token(
+            session: session, response: authenticator.assert(options, userHandle: .some(nil)))
         #expect(response.status == 200)
     }
 
@@ -231,7 +247,8 @@ struct WebAuthnGrantTests {
         var authenticator = try TestAuthenticator()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        #expect(await harness.token(session: session, response: authenticator.assert(options, tamper: true)).status == 403)
+        #expect(
+            await harness.token(session: session, response: authenticator.assert(options, tamper: true)).status == 403)
         let retry = await harness.token(session: session, response: authenticator.assert(options))
         #expect(retry.status == 403)
         #expect(harness.counted("invalid_grant:session_unknown"))
@@ -264,7 +281,8 @@ struct WebAuthnGrantTests {
     func malformedSession() async throws {
         let harness = try PasskeyHarness()
         var authenticator = try TestAuthenticator()
-        let response = await harness.token(session: "not-a-session", response: authenticator.assert(["challenge": "AAAA"]))
+        let response = await harness.token(
+            session: "not-a-session", response: authenticator.assert(["challenge": "AAAA"]))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
     }
@@ -280,7 +298,9 @@ struct WebAuthnGrantTests {
             response: authenticator.register(try #require(challenge["authn_params_public_key"])))
         #expect(response.status == 403)
         #expect(harness.counted("webauthn_failure:credential_exists"))
-        #expect(try await harness.context.store.read { try $0.user(realm: "main", identifier: .email("two@example.com")) } == nil)
+        #expect(
+            try await harness.context.store.read { try $0.user(realm: "main", identifier: .email("two@example.com")) }
+                == nil)
     }
 
     @Test("a sign-up answered as a login (assertion to a creation challenge) is refused")
@@ -306,22 +326,49 @@ struct WebAuthnGrantTests {
         #expect(try await harness.logIn(&authenticator).status == 403)
     }
 
-    @Test("token request refusals", arguments: [
-        (#"{"client_id":"app"}"#, 400, "invalid_request"),
-        (#"{"grant_type":"password","client_id":"app"}"#, 400, "unsupported_grant_type"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"ghost","auth_session":"x","authn_response":{}}"#, 401, "invalid_client"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"refresh-only","auth_session":"x","authn_response":{}}"#, 403, "unauthorized_client"),
-        (#"{"grant_type":"refresh_token","client_id":"no-refresh","refresh_token":"x"}"#, 403, "unauthorized_client"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","authn_response":{}}"#, 400, "invalid_request"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x"}"#, 400, "invalid_request"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":7}"#, 400, "invalid_request"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":{},"scope":"a\"b"}"#, 400, "invalid_request"),
-        (#"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":{}}"#, 403, "invalid_grant"),
-        (#"not json"#, 400, "invalid_request"),
-    ])
+    @Test(
+        "token request refusals",
+        arguments: [
+            (#"{"client_id":"app"}"#, 400, "invalid_request"),
+            (#"{"grant_type":"password","client_id":"app"}"#, 400, "unsupported_grant_type"),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"ghost","auth_session":"x","authn_response":{}}"#,
+                401, "invalid_client"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"refresh-only","auth_session":"x","authn_response":{}}"#,
+                403, "unauthorized_client"
+            ),
+            (
+                #"{"grant_type":"refresh_token","client_id":"no-refresh","refresh_token":"x"}"#, 403,
+                "unauthorized_client"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","authn_response":{}}"#,
+                400, "invalid_request"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x"}"#,
+                400, "invalid_request"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":7}"#,
+                400, "invalid_request"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":{},"scope":"a\"b"}"#,
+                400, "invalid_request"
+            ),
+            (
+                #"{"grant_type":"urn:okta:params:oauth:grant-type:webauthn","client_id":"app","auth_session":"x","authn_response":{}}"#,
+                403, "invalid_grant"
+            ),
+            (#"not json"#, 400, "invalid_request"),
+        ])
     func refusals(body: String, status: Int, error: String) async throws {
         let harness = try PasskeyHarness()
-        let response = await harness.client.post("/oauth/token", body: Array(body.utf8), contentType: "application/json")
+        let response = await harness.client.post(
+            "/oauth/token", body: Array(body.utf8), contentType: "application/json")
         #expect(response.status == status, "\(response.bodyText)")
         #expect(response.errorCode == error)
     }

@@ -65,43 +65,61 @@ struct PasskeyEndpointsTests {
         let harness = try PasskeyHarness()
         let response = await harness.post(
             "/passkey/register",
-            ["client_id": "app", "realm": "phones", "user_profile": ["phone_number": "+33 6 12-34-56-78", "username": "Zed_99"]])
+            [
+                "client_id": "app", "realm": "phones",
+                "user_profile": ["phone_number": "+33 6 12-34-56-78", "username": "Zed_99"],
+            ])
         #expect(response.status == 200, "\(response.bodyText)")
         #expect(try response.jsonValue()["authn_params_public_key"]?["user"]?["name"]?.stringValue == "+33612345678")
     }
 
-    @Test("refusals of /passkey/register", arguments: [
-        (#"{"client_id":"app","user_profile":{"email":"a@example.com","nickname":"x"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","user_profile":{"name":"Alice"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","user_profile":{"email":"not-an-email"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","user_profile":{"email":"a@example.com","phone_number":"+33612345678"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","user_profile":{"email":42}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","realm":"phones","user_profile":{"phone_number":"0612345678"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","realm":"phones","user_profile":{"phone_number":"+33612345678","username":"a b"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app","realm":"nope","user_profile":{"email":"a@example.com"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"app"}"#, 400, "invalid_request"),
-        (#"{"user_profile":{"email":"a@example.com"}}"#, 400, "invalid_request"),
-        (#"{"client_id":"ghost","user_profile":{"email":"a@example.com"}}"#, 401, "invalid_client"),
-        (#"{"client_id":"refresh-only","user_profile":{"email":"a@example.com"}}"#, 403, "unauthorized_client"),
-        (#"{"client_id":"app","user_profile":"#, 400, "invalid_request"),
-    ])
+    @Test(
+        "refusals of /passkey/register",
+        arguments: [
+            (#"{"client_id":"app","user_profile":{"email":"a@example.com","nickname":"x"}}"#, 400, "invalid_request"),
+            (#"{"client_id":"app","user_profile":{"name":"Alice"}}"#, 400, "invalid_request"),
+            (#"{"client_id":"app","user_profile":{"email":"not-an-email"}}"#, 400, "invalid_request"),
+            (
+                #"{"client_id":"app","user_profile":{"email":"a@example.com","phone_number":"+33612345678"}}"#, 400,
+                "invalid_request"
+            ),
+            (#"{"client_id":"app","user_profile":{"email":42}}"#, 400, "invalid_request"),
+            (
+                #"{"client_id":"app","realm":"phones","user_profile":{"phone_number":"0612345678"}}"#, 400,
+                "invalid_request"
+            ),
+            (
+                #"{"client_id":"app","realm":"phones","user_profile":{"phone_number":"+33612345678","username":"a b"}}"#,
+                400, "invalid_request"
+            ),
+            (#"{"client_id":"app","realm":"nope","user_profile":{"email":"a@example.com"}}"#, 400, "invalid_request"),
+            (#"{"client_id":"app"}"#, 400, "invalid_request"),
+            (#"{"user_profile":{"email":"a@example.com"}}"#, 400, "invalid_request"),
+            (#"{"client_id":"ghost","user_profile":{"email":"a@example.com"}}"#, 401, "invalid_client"),
+            (#"{"client_id":"refresh-only","user_profile":{"email":"a@example.com"}}"#, 403, "unauthorized_client"),
+            (#"{"client_id":"app","user_profile":"#, 400, "invalid_request"),
+        ])
     func registerRefusals(body: String, status: Int, error: String) async throws {
         let harness = try PasskeyHarness()
-        let response = await harness.client.post("/passkey/register", body: Array(body.utf8), contentType: "application/json")
+        let response = await harness.client.post(
+            "/passkey/register", body: Array(body.utf8), contentType: "application/json")
         #expect(response.status == status)
         #expect(response.errorCode == error)
         #expect(try response.jsonValue()["error_description"]?.stringValue?.isEmpty == false)
     }
 
-    @Test("refusals of /passkey/challenge", arguments: [
-        (#"{}"#, 400, "invalid_request"),
-        (#"{"client_id":"ghost"}"#, 401, "invalid_client"),
-        (#"{"client_id":"refresh-only"}"#, 403, "unauthorized_client"),
-        (#"{"client_id":"app","realm":"nope"}"#, 400, "invalid_request"),
-    ])
+    @Test(
+        "refusals of /passkey/challenge",
+        arguments: [
+            (#"{}"#, 400, "invalid_request"),
+            (#"{"client_id":"ghost"}"#, 401, "invalid_client"),
+            (#"{"client_id":"refresh-only"}"#, 403, "unauthorized_client"),
+            (#"{"client_id":"app","realm":"nope"}"#, 400, "invalid_request"),
+        ])
     func challengeRefusals(body: String, status: Int, error: String) async throws {
         let harness = try PasskeyHarness()
-        let response = await harness.client.post("/passkey/challenge", body: Array(body.utf8), contentType: "application/json")
+        let response = await harness.client.post(
+            "/passkey/challenge", body: Array(body.utf8), contentType: "application/json")
         #expect(response.status == status)
         #expect(response.errorCode == error)
     }

@@ -28,21 +28,21 @@ struct PasskeyHarness {
     /// only); realms `main` (email required, default) and `phones` (phone required, username optional).
     static let overrides: [String: String] = [
         "PASSKEYD_CLIENTS": """
-            [{"client_id": "app",
-              "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
-              "mobile": {
-                "ios": {"team_id": "ABCDE12345", "app_bundle_identifier": "com.example.app"},
-                "android": {"app_package_name": "com.example.app", "sha256_cert_fingerprints": ["\(fingerprint)"]}}},
-             {"client_id": "other", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
-              "web_origins": ["https://other.example.com"]},
-             {"client_id": "refresh-only", "grant_types": ["refresh_token"]},
-             {"client_id": "no-refresh", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"]}]
-            """,
+        [{"client_id": "app",
+          "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
+          "mobile": {
+            "ios": {"team_id": "ABCDE12345", "app_bundle_identifier": "com.example.app"},
+            "android": {"app_package_name": "com.example.app", "sha256_cert_fingerprints": ["\(fingerprint)"]}}},
+         {"client_id": "other", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
+          "web_origins": ["https://other.example.com"]},
+         {"client_id": "refresh-only", "grant_types": ["refresh_token"]},
+         {"client_id": "no-refresh", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"]}]
+        """,
         "PASSKEYD_REALMS": """
-            [{"name": "main", "default": true, "identifiers": {"email": "required"}},
-             {"name": "phones", "identifiers": {"phone_number": "required", "username": "optional"},
-              "username_policy": {"min_length": 3, "max_length": 20}}]
-            """,
+        [{"name": "main", "default": true, "identifiers": {"email": "required"}},
+         {"name": "phones", "identifiers": {"phone_number": "required", "username": "optional"},
+          "username_policy": {"min_length": 3, "max_length": 20}}]
+        """,
     ]
 
     /// The Android signing-certificate fingerprint configured for `app`.
@@ -78,8 +78,10 @@ struct PasskeyHarness {
     }
 
     /// `POST /oauth/token` with the webauthn grant.
-    func token(session: String, response: JSONValue, scope: String? = "openid profile email offline_access",
-               clientID: String = "app") async -> Response {
+    func token(
+        session: String, response: JSONValue, scope: String? = "openid profile email offline_access",
+        clientID: String = "app"
+    ) async -> Response {
         var body: [JSONMember] = [
             JSONMember(key: "grant_type", value: "urn:okta:params:oauth:grant-type:webauthn"),
             JSONMember(key: "client_id", value: .string(clientID)),
@@ -91,7 +93,8 @@ struct PasskeyHarness {
     }
 
     /// Signs `authenticator` up; returns the token response (expects 200).
-    func signUp(_ authenticator: inout TestAuthenticator, email: String = "alice@example.com") async throws -> JSONValue {
+    func signUp(_ authenticator: inout TestAuthenticator, email: String = "alice@example.com") async throws -> JSONValue
+    {
         let challenge = try await registerChallenge(email: email).jsonValue()
         let options = try #require(challenge["authn_params_public_key"])
         let session = try #require(challenge["auth_session"]?.stringValue)
@@ -103,7 +106,9 @@ struct PasskeyHarness {
     /// A fresh login challenge: (options, auth_session).
     func loginOptions() async throws -> (JSONValue, String) {
         let challenge = try await loginChallenge().jsonValue()
-        return (try #require(challenge["authn_params_public_key"]), try #require(challenge["auth_session"]?.stringValue))
+        return (
+            try #require(challenge["authn_params_public_key"]), try #require(challenge["auth_session"]?.stringValue)
+        )
     }
 
     /// Logs `authenticator` in; returns the response.
@@ -114,7 +119,9 @@ struct PasskeyHarness {
 
     /// `POST /oauth/token` with the refresh_token grant.
     func refresh(_ token: String, clientID: String = "app") async -> Response {
-        await post("/oauth/token", ["grant_type": "refresh_token", "client_id": .string(clientID), "refresh_token": .string(token)])
+        await post(
+            "/oauth/token",
+            ["grant_type": "refresh_token", "client_id": .string(clientID), "refresh_token": .string(token)])
     }
 
     /// Whether a security event with this name was counted.

@@ -47,20 +47,24 @@ struct TestAuthenticator: Sendable {
         case .es256:
             let key = p256!.publicKey
             entries = [
-                CBORMapEntry(key: CBORValue(1), value: CBORValue(2)), CBORMapEntry(key: CBORValue(3), value: CBORValue(-7)),
-                CBORMapEntry(key: CBORValue(-1), value: CBORValue(1)), CBORMapEntry(key: CBORValue(-2), value: .bytes(key.x)),
+                CBORMapEntry(key: CBORValue(1), value: CBORValue(2)),
+                CBORMapEntry(key: CBORValue(3), value: CBORValue(-7)),
+                CBORMapEntry(key: CBORValue(-1), value: CBORValue(1)),
+                CBORMapEntry(key: CBORValue(-2), value: .bytes(key.x)),
                 CBORMapEntry(key: CBORValue(-3), value: .bytes(key.y)),
             ]
         case .edDSA:
             entries = [
-                CBORMapEntry(key: CBORValue(1), value: CBORValue(1)), CBORMapEntry(key: CBORValue(3), value: CBORValue(-8)),
+                CBORMapEntry(key: CBORValue(1), value: CBORValue(1)),
+                CBORMapEntry(key: CBORValue(3), value: CBORValue(-8)),
                 CBORMapEntry(key: CBORValue(-1), value: CBORValue(6)),
                 CBORMapEntry(key: CBORValue(-2), value: .bytes(ed25519!.publicKey.rawRepresentation)),
             ]
         case .rs256:
             let key = rsa!.publicKey
             entries = [
-                CBORMapEntry(key: CBORValue(1), value: CBORValue(3)), CBORMapEntry(key: CBORValue(3), value: CBORValue(-257)),
+                CBORMapEntry(key: CBORValue(1), value: CBORValue(3)),
+                CBORMapEntry(key: CBORValue(3), value: CBORValue(-257)),
                 CBORMapEntry(key: CBORValue(-1), value: .bytes(key.modulus)),
                 CBORMapEntry(key: CBORValue(-2), value: .bytes(key.exponent)),
             ]
@@ -102,7 +106,9 @@ struct TestAuthenticator: Sendable {
             .map([
                 CBORMapEntry(key: .text("fmt"), value: .text("none")),
                 CBORMapEntry(key: .text("attStmt"), value: .map([])),
-                CBORMapEntry(key: .text("authData"), value: .bytes(authenticatorData(flags: flags, signCount: signCount, attested: true))),
+                CBORMapEntry(
+                    key: .text("authData"),
+                    value: .bytes(authenticatorData(flags: flags, signCount: signCount, attested: true))),
             ]))
         let id = Base64URL.encode(credentialID)
         return [

@@ -33,7 +33,9 @@ struct TokenServiceTests {
             .compactMap { $0["kid"]?.stringValue }
         #expect(Set(kids) == [oldKid, newKid])
         let after = try await harness.logIn(&authenticator).jsonValue()
-        let header = try JSONValue(parsing: Base64URL.decode(String(try #require(after["access_token"]?.stringValue).split(separator: ".")[0]))!)
+        let header = try JSONValue(
+            parsing: Base64URL.decode(
+                String(try #require(after["access_token"]?.stringValue).split(separator: ".")[0]))!)
         #expect(header["kid"]?.stringValue == newKid)
         // A token signed by the old key still verifies.
         let old = try #require(before["access_token"]?.stringValue)
