@@ -73,3 +73,18 @@ let package = Package(
     products: products,
     targets: targets
 )
+
+// MARK: libFuzzer targets — declared only when PASSKEYD_FUZZ is set, so ordinary builds never try to link
+// libFuzzer. Build line in ../shared/NOTES.md ("libFuzzer with SwiftPM"); build each product on its own.
+if ProcessInfo.processInfo.environment["PASSKEYD_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependency: String)] = [
+        ("FuzzCBOR", "CBOR"),
+        ("FuzzAuthenticatorData", "WebAuthn"),
+        ("FuzzAttestationObject", "WebAuthn"),
+    ]
+    for fuzz in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: fuzz.name, dependencies: [.target(name: fuzz.dependency)], swiftSettings: strict))
+        package.products.append(.executable(name: fuzz.name, targets: [fuzz.name]))
+    }
+}

@@ -38,8 +38,16 @@ case .serve(let configPath, let flags):
         fail("\(error)")
     }
     exit(await PasskeydServer.run(configuration: configuration, logger: logger))
-case .replay:
-    fail("replay is not available yet", status: 1)
+case .replay(let paths, let bench, let seconds):
+    if bench {
+        do {
+            print(try ReplayBenchmark.run(paths: paths, seconds: seconds))
+        } catch {
+            fail("\(error)", status: 1)
+        }
+    } else {
+        exit(ReplayCommand.run(paths: paths) { print($0) })
+    }
 case .rotateKeys(let configPath, let flags):
     let configuration: ServerConfiguration
     do {

@@ -29,7 +29,8 @@ struct CBORDecoderTests {
         #expect(try CBORDecoder.decode([0x39, 0x03, 0xE7]) == CBORValue(-1000))
         #expect(try CBORDecoder.decode([0xF9, 0x3C, 0x00]) == .float(1.0))
         #expect(try CBORDecoder.decode([0x64, 0x49, 0x45, 0x54, 0x46]) == .text("IETF"))
-        #expect(try CBORDecoder.decode([0x83, 0x01, 0x02, 0x03]) == .array([.unsigned(1), .unsigned(2), .unsigned(3)]))
+        #expect(
+            try CBORDecoder.decode([0x83, 0x01, 0x02, 0x03]) == .array([.unsigned(1), .unsigned(2), .unsigned(3)]))
         #expect(try CBORDecoder.decode([0xA0]) == .map([]))
         #expect(try CBORDecoder.decode([0x80]) == .array([]))
         #expect(try CBORDecoder.decode([0x40]) == .bytes([]))

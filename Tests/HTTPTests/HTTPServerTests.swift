@@ -17,6 +17,9 @@ struct HTTPServerTests {
             response.headers.add(name: "Content-Type", value: request.headers["Content-Type"] ?? "none")
             return response
         }
+        router.add(.get, "/inject") { _ in
+            Response(status: 200, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: [])
+        }
         router.add(.get, "/slow") { _ in
             try? await Task.sleep(for: .milliseconds(400))
             return .text("slow done")
@@ -65,7 +68,9 @@ struct HTTPServerTests {
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
             let body = #"{"a":[1,2,3]}"#
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            )
             let response = try await client.response()
             #expect(response.status == 200)
             #expect(response.text == body)
@@ -80,7 +85,8 @@ struct HTTPServerTests {
         try await Self.withServer(drain) { _, port in
             let client = try RawHTTPClient(port: port)
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: 8 << 20)
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n")
             try await offPool { try client.write(body) }
             let response = try await client.response()
             #expect(response.status == 413)
@@ -93,7 +99,8 @@ struct HTTPServerTests {
     func oversizedChunkedBody() async throws {
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
-            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = String(repeating: "b", count: 600)
             for _ in 0..<5 {
                 try client.write("258\r\n\(chunk)\r\n")
@@ -177,6 +184,31 @@ struct HTTPServerTests {
             let client = try RawHTTPClient(port: port, timeout: 4)
             try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")
             #expect(try await client.closedByServer())
+        }
+    }
+
+    @Test("a response header carrying CR/LF is dropped, never split into two headers")
+    func headerInjection() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /inject HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.header("X-Good") == "yes")
+            #expect(response.header("Set-Cookie") == nil)
+            #expect(response.header("X-Bad") == nil)
+        }
+    }
+
+    @Test("a chunked body within the limit is reassembled for the responder")
+    func chunkedBody() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.write("3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.text == "abcdefg")
         }
     }
 }

@@ -1,6 +1,6 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Router (no sockets)")
 struct RouterTests {

@@ -1,9 +1,9 @@
 internal import CCBOR
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Owns one reference to a libcbor `cbor_item_t` and drops it in `deinit`.
@@ -79,9 +79,9 @@ final class LibCBORItem {
         case .bool(let flag):
             built = LibCBORItem(cbor_build_bool(flag))
         case .null:
-            built = LibCBORItem(cbor_build_ctrl(22))   // RFC 8949 §3.3: simple value 22 is null
+            built = LibCBORItem(cbor_build_ctrl(22))  // RFC 8949 §3.3: simple value 22 is null
         case .undefined:
-            built = LibCBORItem(cbor_build_ctrl(23))   // simple value 23 is undefined
+            built = LibCBORItem(cbor_build_ctrl(23))  // simple value 23 is undefined
         case .simple(let code):
             built = LibCBORItem(cbor_build_ctrl(code))
         case .float(let number):

@@ -44,7 +44,8 @@ extension Request {
     /// - Throws: `.unsupportedMediaType` or `.malformedForm`.
     public func formParameters() throws(HTTPError) -> [String: String] {
         guard let mediaType, mediaType.essence == MediaType.form else {
-            throw HTTPError(.unsupportedMediaType, "expected \(MediaType.form), got \(headers["Content-Type"] ?? "none")")
+            throw HTTPError(
+                .unsupportedMediaType, "expected \(MediaType.form), got \(headers["Content-Type"] ?? "none")")
         }
         var parameters: [String: String] = [:]
         for (name, value) in try FormURLEncoding.decode(body) {
@@ -68,7 +69,8 @@ extension Request {
     private func requireJSONMediaType() throws(HTTPError) {
         // RFC 8259 §11: the media type is application/json; §8.1: JSON exchanged between systems is UTF-8.
         guard let mediaType, mediaType.essence == MediaType.json, mediaType.isUTF8OrUnspecified else {
-            throw HTTPError(.unsupportedMediaType, "expected \(MediaType.json), got \(headers["Content-Type"] ?? "none")")
+            throw HTTPError(
+                .unsupportedMediaType, "expected \(MediaType.json), got \(headers["Content-Type"] ?? "none")")
         }
     }
 }

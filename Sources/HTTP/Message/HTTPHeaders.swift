@@ -91,7 +91,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
             switch (lhsUTF8.next(), rhsUTF8.next()) {
             case (nil, nil):
                 return true
-            case let (left?, right?):
+            case (let left?, let right?):
                 if ASCII.lowercased(left) != ASCII.lowercased(right) { return false }
             default:
                 return false

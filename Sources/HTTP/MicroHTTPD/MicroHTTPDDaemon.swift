@@ -3,7 +3,10 @@ import Foundation
 import Synchronization
 
 /// Owner of one running `MHD_Daemon`: starts it, stops accepting, stops it — each once.
-final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: `handle` is only passed to MHD_quiesce_daemon and MHD_stop_daemon (thread-safe), each at most once under `lifecycle`'s lock; MHD_stop_daemon runs after every suspended connection was resumed.
+///
+/// Thread-safety: `handle` is only passed to MHD_quiesce_daemon and MHD_stop_daemon (both thread-safe), each at
+/// most once under `lifecycle`'s lock; MHD_stop_daemon runs after every suspended connection was resumed.
+final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-safety" above.
     private struct Lifecycle {
         var isQuiesced = false
         var isStopped = false
@@ -25,7 +28,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: `handle` is o
             throw HTTPError(.invalidConfiguration, "connectionLimit and threads must be positive")
         }
         let address = try SocketAddress(host: configuration.host, port: UInt16(configuration.port))
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.logsLibraryErrors { flags |= MHD_USE_ERROR_LOG.rawValue }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var certificate: String?

@@ -6,7 +6,11 @@ import Synchronization
 /// Ownership: the access handler stores one retained reference in `*con_cls` on the request's first call;
 /// the completion callback takes it back exactly once. The responder task and the suspended-request
 /// registry hold ordinary strong references, so the object outlives whichever finishes last.
-final class RequestContext: @unchecked Sendable {  // Invariant: the `var`s below are touched only on the connection's own MHD thread (MHD serves a connection from one thread); `phase` is behind a Mutex; `connection` is used off that thread only for MHD_resume_connection, under `phase`'s lock, while the connection is suspended (so MHD cannot have freed it).
+///
+/// Thread-safety: the `var`s are touched only on the connection's own MHD thread (MHD serves a connection from
+/// one thread); `phase` is behind a Mutex; `connection` is used off that thread only for MHD_resume_connection,
+/// under `phase`'s lock, while the connection is suspended (so MHD cannot have freed it).
+final class RequestContext: @unchecked Sendable {  // Invariant: see "Thread-safety" above.
     /// Where the request is in its life.
     enum Phase {
         /// Headers and body are arriving (MHD thread only).

@@ -101,14 +101,16 @@ extension RequestDispatcher {
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()
         withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
-                guard let cls, let key else { return .YES }
-                let fields = cls.assumingMemoryBound(to: HTTPHeaders.self)
-                fields.pointee.add(
-                    name: RequestDispatcher.string(key, keySize),
-                    value: value.map { RequestDispatcher.string($0, valueSize) } ?? "")
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    let fields = cls.assumingMemoryBound(to: HTTPHeaders.self)
+                    fields.pointee.add(
+                        name: RequestDispatcher.string(key, keySize),
+                        value: value.map { RequestDispatcher.string($0, valueSize) } ?? "")
+                    return .YES
+                }, pointer)
         }
         return headers
     }
@@ -117,15 +119,17 @@ extension RequestDispatcher {
     static func queryArguments(of connection: OpaquePointer) -> [String: String] {
         var query: [String: String] = [:]
         withUnsafeMutablePointer(to: &query) { pointer in
-            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { cls, _, key, keySize, value, valueSize in
-                guard let cls, let key else { return .YES }
-                let arguments = cls.assumingMemoryBound(to: [String: String].self)
-                let name = RequestDispatcher.string(key, keySize)
-                if arguments.pointee[name] == nil {
-                    arguments.pointee[name] = value.map { RequestDispatcher.string($0, valueSize) } ?? ""
-                }
-                return .YES
-            }, pointer)
+            _ = MHD_get_connection_values_n(
+                connection, .GET_ARGUMENT_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    let arguments = cls.assumingMemoryBound(to: [String: String].self)
+                    let name = RequestDispatcher.string(key, keySize)
+                    if arguments.pointee[name] == nil {
+                        arguments.pointee[name] = value.map { RequestDispatcher.string($0, valueSize) } ?? ""
+                    }
+                    return .YES
+                }, pointer)
         }
         return query
     }

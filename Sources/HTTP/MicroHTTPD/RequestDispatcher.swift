@@ -74,7 +74,8 @@ final class RequestDispatcher: Sendable {
         switch phase {
         case .dispatch where context.isOversized:
             // RFC 9112 §9.6: the whole (bounded) upload was read, so this 413 reaches the client before the close.
-            return queue(HTTPError(.bodyTooLarge, "body over \(maxBodyBytes) bytes").response, for: context, closing: true)
+            return queue(
+                HTTPError(.bodyTooLarge, "body over \(maxBodyBytes) bytes").response, for: context, closing: true)
         case .dispatch:
             return dispatch(context, url: url)
         case .send(let response):
@@ -85,7 +86,9 @@ final class RequestDispatcher: Sendable {
     }
 
     private enum Phase {
-        case dispatch, send(Response), none
+        case dispatch
+        case send(Response)
+        case none
     }
 
     /// The first call: the headers are complete. Creates the context and checks the declared length.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension HTTPServer {
     /// Listening address, limits, timeouts, threads and TLS. `init()` gives sensible defaults.
     public struct Configuration: Sendable {
@@ -17,7 +19,8 @@ extension HTTPServer {
         public var connectionLimit: Int
         /// The longest a responder may take; after it the client gets 503 (suspended connections never time out).
         public var requestDeadline: Duration
-        /// Number of polling threads (each with its own epoll set); 1 means one internal thread.
+        /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each with its own epoll set); 1 means one
+        /// internal thread. Defaults to the number of active cores.
         public var threads: Int
         /// Per-connection memory for headers and buffers (MHD_OPTION_CONNECTION_MEMORY_LIMIT); 0 keeps MHD's 32 KiB.
         public var connectionMemoryLimit: Int
@@ -26,7 +29,7 @@ extension HTTPServer {
         /// Let libmicrohttpd print its own errors to stderr (MHD_USE_ERROR_LOG).
         public var logsLibraryErrors: Bool
 
-        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, 1024 connections, one thread.
+        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, 1024 connections, one thread per core.
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,
@@ -35,7 +38,7 @@ extension HTTPServer {
             connectionTimeout: Duration = .seconds(30),
             connectionLimit: Int = 1024,
             requestDeadline: Duration = .seconds(30),
-            threads: Int = 1,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionMemoryLimit: Int = 0,
             tls: TLSConfiguration? = nil,
             logsLibraryErrors: Bool = true

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Synchronization
 
 /// The HTTP server: libmicrohttpd in front, a `Responder` behind.
@@ -23,10 +23,19 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State.idle)
 
     /// Creates a server; nothing is bound until `start()`.
-    public init(configuration: Configuration = Configuration(), responder: any Responder, observer: (any RequestObserver)? = nil) {
+    public init(
+        configuration: Configuration = Configuration(), responder: any Responder, observer: (any RequestObserver)? = nil
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.observer = observer
+    }
+
+    deinit {
+        // Dropped without `shutdown`: the daemon's owner stops it; only the sweeper task needs a nudge.
+        state.withLock { state in
+            if case .running(_, let sweeper) = state { sweeper.cancel() }
+        }
     }
 
     /// Binds and starts serving; returns the bound port (useful with `port: 0`).
@@ -61,9 +70,10 @@ public final class HTTPServer: Sendable {
         dispatcher.closeAndResumeAll()
         await Self.waitForIdle(dispatcher, until: .now + .milliseconds(250))
         sweeper.cancel()
-        // MHD_stop_daemon joins threads: keep it off the cooperative pool (STYLE.md, Concurrency 2).
+        // MHD_stop_daemon joins threads: keep it off the cooperative pool (STYLE.md, Concurrency 2), and off
+        // libdispatch's workers, which on Linux share that pool.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 daemon.stop()
                 continuation.resume()
             }

@@ -30,7 +30,9 @@ public struct CompletedRequest: Sendable {
     public let remoteAddress: String?
 
     /// Creates an event.
-    public init(method: HTTPMethod, route: String, status: Int, duration: Double, requestID: String, remoteAddress: String?) {
+    public init(
+        method: HTTPMethod, route: String, status: Int, duration: Double, requestID: String, remoteAddress: String?
+    ) {
         self.method = method
         self.route = route
         self.status = status

@@ -81,7 +81,9 @@ extension TokenEndpoint {
     }
 
     /// A new refresh token for a fresh login, when the client and scope call for one.
-    func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (value: String, record: Storage.RefreshToken)? {
+    func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
+        value: String, record: Storage.RefreshToken
+    )? {
         guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
         return try context.tokens.newRefreshToken(
             familyID: try TokenService.randomIdentifier(), clientID: request.client.clientID, userID: user.id,

@@ -7,10 +7,10 @@ import WebAuthn
 public enum FixtureLoader {
     /// The repository's `Fixtures/` directory.
     public static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()   // Fixtures/
-        .deletingLastPathComponent()   // TestSupport/
-        .deletingLastPathComponent()   // Sources/
-        .deletingLastPathComponent()   // repository root
+        .deletingLastPathComponent()  // Fixtures/
+        .deletingLastPathComponent()  // TestSupport/
+        .deletingLastPathComponent()  // Sources/
+        .deletingLastPathComponent()  // repository root
         .appendingPathComponent("Fixtures", isDirectory: true)
 
     /// The URL of `relativePath` below `Fixtures/`.

@@ -14,7 +14,9 @@ public struct AttestationStatementInput: Sendable {
     public let verificationTime: Date
 
     /// Creates an input.
-    public init(statement: CBORValue, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], verificationTime: Date) {
+    public init(
+        statement: CBORValue, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], verificationTime: Date
+    ) {
         self.statement = statement
         self.authenticatorData = authenticatorData
         self.clientDataHash = clientDataHash

@@ -20,7 +20,7 @@ public struct AuthenticatorData: Sendable {
 
     /// Byte sizes from WebAuthn L3 §6.1.
     static let rpIDHashLength = 32
-    static let minimumLength = 37   // rpIdHash(32) + flags(1) + signCount(4)
+    static let minimumLength = 37  // rpIdHash(32) + flags(1) + signCount(4)
 
     /// Parses authenticator data.
     /// - Throws: `.malformedAuthenticatorData` for any layout fault, `.invalidBackupState` for BS

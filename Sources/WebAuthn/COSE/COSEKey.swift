@@ -16,11 +16,11 @@ public struct COSEKey: Sendable {
     private enum Label {
         static let kty = 1
         static let alg = 3
-        static let crv = -1   // EC2/OKP
-        static let x = -2     // EC2/OKP
-        static let y = -3     // EC2
-        static let n = -1     // RSA modulus
-        static let e = -2     // RSA public exponent
+        static let crv = -1  // EC2/OKP
+        static let x = -2  // EC2/OKP
+        static let y = -3  // EC2
+        static let n = -1  // RSA modulus
+        static let e = -2  // RSA public exponent
     }
 
     /// COSE elliptic curve identifiers (RFC 9053 §7.1).

@@ -7,12 +7,14 @@ import Foundation
 public enum CeremonyReplayer {
     /// The verification time used when a recording has no `verifyAt` (the pure stack reads no clock;
     /// without anchors no certificate validity is judged, so the instant only needs to be fixed).
-    public static let defaultVerificationTime = Date(timeIntervalSince1970: 1_704_067_200)   // 2024-01-01T00:00:00Z
+    public static let defaultVerificationTime = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01T00:00:00Z
 
     /// Replays one ceremony and compares every field present in `expect`.
-    public static func replay(_ ceremony: RecordedCeremony, formats: AttestationFormatRegistry = .standard) -> ReplayOutcome {
+    public static func replay(_ ceremony: RecordedCeremony, formats: AttestationFormatRegistry = .standard)
+        -> ReplayOutcome
+    {
         let expected = describe(ceremony.expect)
-        var fields: [(String, String?, String)] = []   // (field, expected, actual)
+        var fields: [(String, String?, String)] = []  // (field, expected, actual)
         let actual: String
         var errorCode: WebAuthnError.Code?
         switch ceremony.ceremony {
@@ -26,7 +28,10 @@ public enum CeremonyReplayer {
                     ("credentialId", expect.credentialId, Base64URL.encode(verified.credentialID)),
                     ("aaguid", expect.aaguid?.lowercased(), verified.aaguidString),
                     ("signCount", expect.signCount.map(String.init), String(verified.signCount)),
-                    ("credentialPublicKey", expect.credentialPublicKey, Base64URL.encode(verified.credentialPublicKey.rawBytes)),
+                    (
+                        "credentialPublicKey", expect.credentialPublicKey,
+                        Base64URL.encode(verified.credentialPublicKey.rawBytes)
+                    ),
                     ("userVerified", expect.userVerified.map(String.init), String(verified.userVerified)),
                     ("backupEligible", expect.backupEligible.map(String.init), String(verified.backupEligible)),
                     ("backedUp", expect.backedUp.map(String.init), String(verified.backedUp)),
@@ -87,7 +92,9 @@ public enum CeremonyReplayer {
         var anchors = AttestationTrustAnchors()
         if let pems = ceremony.trustAnchorsPEM {
             do {
-                anchors.forAnyFormat = try pems.flatMap { pem throws(CryptoError) in try Certificate.certificates(fromPEM: pem) }
+                anchors.forAnyFormat = try pems.flatMap { pem throws(CryptoError) in
+                    try Certificate.certificates(fromPEM: pem)
+                }
             } catch {
                 throw WebAuthnError(.untrustedAttestation, "trustAnchorsPEM does not parse: \(error)")
             }

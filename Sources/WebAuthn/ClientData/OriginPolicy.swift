@@ -49,7 +49,7 @@ public struct OriginPolicy: Sendable {
     /// scheme's default port filled in (RFC 6454 §4), or the text itself for an opaque origin
     /// (no `://`). `nil` for a URL that is not a bare origin (path, query, fragment or credentials).
     static func normalize(_ origin: String) -> String? {
-        guard origin.contains("://") else { return origin }   // opaque: exact string
+        guard origin.contains("://") else { return origin }  // opaque: exact string
         guard let components = URLComponents(string: origin), let scheme = components.scheme?.lowercased(),
             let host = components.host?.lowercased(), !host.isEmpty,
             components.path.isEmpty, components.query == nil, components.fragment == nil,

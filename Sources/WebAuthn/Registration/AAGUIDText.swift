@@ -6,6 +6,7 @@ enum AAGUIDText {
             return text.count == 1 ? "0" + text : text
         }
         guard hex.count == 16 else { return hex.joined() }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 }

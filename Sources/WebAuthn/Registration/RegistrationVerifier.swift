@@ -87,7 +87,9 @@ public struct RegistrationVerifier: Sendable {
 
     /// §7.1 step 24: a trust path is trustworthy when it chains to one of the format's anchors at the
     /// verification time. None and self attestation have no path and are never "trusted".
-    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> (trusted: Bool, failure: String?) {
+    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> (
+        trusted: Bool, failure: String?
+    ) {
         guard let leaf = attestation.trustPath.first else {
             return (false, "attestation type \(attestation.type.rawValue) has no trust path")
         }

@@ -15,7 +15,8 @@ struct JSONValueTests {
         #expect(value.objectMembers?.map(\.key) == ["z", "a", "s"])
         #expect(value["z"] == .number("1.50"))
         #expect(value["a"] == .array([.bool(true), .bool(false), .null, .number("-0"), .number("1e+3")]))
-        #expect(String(decoding: value.serialized(), as: UTF8.self) == #"{"z":1.50,"a":[true,false,null,-0,1e+3],"s":"x"}"#)
+        #expect(
+            String(decoding: value.serialized(), as: UTF8.self) == #"{"z":1.50,"a":[true,false,null,-0,1e+3],"s":"x"}"#)
         #expect(value["z"]?.doubleValue == 1.5)
         #expect(value["z"]?.intValue == nil)
         #expect(value["a"]?.arrayValue?.count == 5)
@@ -29,11 +30,13 @@ struct JSONValueTests {
         #expect(written == #""q\"\u0001\n""#)
     }
 
-    @Test("malformed documents are refused", arguments: [
-        "", "   ", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "+1", ".5", "tru", "nul", "\"abc",
-        "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "{\"a\" 1}", "{1:2}",
-        "[1 2]", "1 2", "{\"a\":1,\"a\":2}", "\"tab\there\"", "\u{FEFF}{}", "NaN",
-    ])
+    @Test(
+        "malformed documents are refused",
+        arguments: [
+            "", "   ", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "+1", ".5", "tru", "nul", "\"abc",
+            "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "{\"a\" 1}", "{1:2}",
+            "[1 2]", "1 2", "{\"a\":1,\"a\":2}", "\"tab\there\"", "\u{FEFF}{}", "NaN",
+        ])
     func refusesMalformed(text: String) {
         #expect(throws: HTTPError(.malformedJSON, "")) { try Self.parse(text) }
     }
@@ -47,7 +50,9 @@ struct JSONValueTests {
 
     @Test("nesting is bounded")
     func depthLimit() throws {
-        let deep = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        let deep =
+            String(repeating: "[", count: JSONParser.maximumDepth)
+            + String(repeating: "]", count: JSONParser.maximumDepth)
         _ = try Self.parse(deep)
         let tooDeep = "[" + deep + "]"
         #expect(throws: HTTPError(.malformedJSON, "")) { try Self.parse(tooDeep) }

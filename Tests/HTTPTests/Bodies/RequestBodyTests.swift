@@ -5,8 +5,13 @@ import Testing
 @Suite("Request body decoding")
 struct RequestBodyTests {
     struct Login: Decodable, Equatable {
-        let client_id: String
+        let clientID: String
         let realm: String?
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case realm
+        }
     }
 
     static func request(_ body: String, contentType: String?) -> Request {
@@ -19,7 +24,7 @@ struct RequestBodyTests {
     func decodeJSON() throws {
         let login = try Self.request(#"{"client_id":"abc"}"#, contentType: "Application/JSON; charset=\"UTF-8\"")
             .decodeJSON(Login.self)
-        #expect(login == Login(client_id: "abc", realm: nil))
+        #expect(login == Login(clientID: "abc", realm: nil))
     }
 
     @Test("decodeJSON refuses a missing, non-JSON or non-UTF-8 Content-Type")
@@ -70,8 +75,11 @@ struct RequestBodyTests {
 
     @Test("formParameters decodes '+' as space and percent-escapes")
     func form() throws {
-        let form = try Self.request("grant_type=refresh_token&a=x+y%2Bz%C3%A9&flag&&empty=", contentType: "application/x-www-form-urlencoded; charset=UTF-8")
-            .formParameters()
+        let form = try Self.request(
+            "grant_type=refresh_token&a=x+y%2Bz%C3%A9&flag&&empty=",
+            contentType: "application/x-www-form-urlencoded; charset=UTF-8"
+        )
+        .formParameters()
         #expect(form == ["grant_type": "refresh_token", "a": "x y+zé", "flag": "", "empty": ""])
     }
 
@@ -98,7 +106,8 @@ struct RequestBodyTests {
     func bodyParameters() throws {
         let json = try Self.request(#"{"grant_type":"x","n":2}"#, contentType: "application/json").bodyParameters()
         #expect(json == ["grant_type": "x", "n": 2])
-        let form = try Self.request("grant_type=x&n=2", contentType: "application/x-www-form-urlencoded").bodyParameters()
+        let form = try Self.request("grant_type=x&n=2", contentType: "application/x-www-form-urlencoded")
+            .bodyParameters()
         #expect(form == ["grant_type": "x", "n": "2"])
         #expect(throws: HTTPError(.unsupportedMediaType, "")) {
             try Self.request("grant_type=x", contentType: "text/plain").bodyParameters()

@@ -10,9 +10,11 @@ struct RequestIDTests {
         #expect(RequestID.accepting(candidate) == candidate)
     }
 
-    @Test("empty, long or unsafe ids are refused", arguments: [
-        "", String(repeating: "x", count: 129), "a b", "a\nb", "a;b", "é", "a/b",
-    ])
+    @Test(
+        "empty, long or unsafe ids are refused",
+        arguments: [
+            "", String(repeating: "x", count: 129), "a b", "a\nb", "a;b", "é", "a/b",
+        ])
     func refuses(candidate: String) {
         #expect(!RequestID.isAcceptable(candidate))
         #expect(RequestID.accepting(candidate) != candidate)

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Glibc
 
 /// A minimal blocking HTTP/1.1 client over a raw TCP socket, so end-to-end tests control exactly what
@@ -54,7 +54,9 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
             offset += written
         }
@@ -105,6 +107,17 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// Whether response bytes are waiting to be read right now (a non-blocking peek).
+    func hasPendingBytes() -> Bool {
+        var byte: UInt8 = 0
+        return !buffer.isEmpty || recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    /// Closes both directions now (the file descriptor is closed on deinit).
+    func hangUp() {
+        Glibc.shutdown(socket, Int32(SHUT_RDWR))
+    }
+
     /// Whether the server closed the connection (EOF or reset) before `timeout` seconds passed.
     func isClosedByServer() -> Bool {
         do {
@@ -127,11 +140,12 @@ extension String {
     }
 }
 
-/// Runs blocking socket work on a Dispatch thread: a blocked `recv` must not occupy the cooperative pool
-/// (on two cores it would starve the very responder the test is waiting for).
+/// Runs blocking socket work on a thread of its own: a blocked `recv` must not occupy the cooperative pool
+/// or libdispatch's workers (on Linux both share one pool, which grows only about once a second, so a
+/// blocked worker would starve the very responder the test is waiting for).
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             continuation.resume(with: Result { try work() })
         }
     }

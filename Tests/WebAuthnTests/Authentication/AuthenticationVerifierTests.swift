@@ -11,8 +11,11 @@ struct AuthenticationVerifierTests {
 
     init() throws { authenticator = try SoftwareAuthenticator() }
 
-    func verify(_ response: AuthenticationResponse, _ expectations: AuthenticationExpectations? = nil) throws -> VerifiedAssertion {
-        try AuthenticationVerifier(expectations: expectations ?? authenticator.authenticationExpectations()).verify(response)
+    func verify(_ response: AuthenticationResponse, _ expectations: AuthenticationExpectations? = nil) throws
+        -> VerifiedAssertion
+    {
+        try AuthenticationVerifier(expectations: expectations ?? authenticator.authenticationExpectations()).verify(
+            response)
     }
 
     @Test("a valid assertion reports the new counter and flags")
@@ -86,7 +89,8 @@ struct AuthenticationVerifierTests {
 
     @Test("§7.2 step 17: UV clear when required is userVerificationRequired")
     func userVerification() throws {
-        let response = try authenticator.assertion(authData: authenticator.authenticatorData(flags: Flag.up, signCount: 5))
+        let response = try authenticator.assertion(
+            authData: authenticator.authenticatorData(flags: Flag.up, signCount: 5))
         #expect(throws: code(.userVerificationRequired)) {
             try verify(response, try authenticator.authenticationExpectations(userVerificationRequired: true))
         }
@@ -121,7 +125,8 @@ struct AuthenticationVerifierTests {
     @Test("§7.2 step 22: stored 0 and received 0 is an authenticator that does not count")
     func counterZero() throws {
         let response = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 0))
-        #expect(try verify(response, try authenticator.authenticationExpectations(storedSignCount: 0)).newSignCount == 0)
+        #expect(
+            try verify(response, try authenticator.authenticationExpectations(storedSignCount: 0)).newSignCount == 0)
         let first = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 1))
         #expect(try verify(first, try authenticator.authenticationExpectations(storedSignCount: 0)).newSignCount == 1)
     }

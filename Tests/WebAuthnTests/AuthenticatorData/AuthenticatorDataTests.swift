@@ -28,7 +28,8 @@ struct AuthenticatorDataTests {
     func registrationData() throws {
         let extensions = try CBOREncoder.encode(.map([CBORMapEntry(key: .text("credProtect"), value: CBORValue(1))]))
         let bytes = authenticator.authenticatorData(
-            flags: Flag.up | Flag.at | Flag.ed, aaguid: Array(0..<16), credentialID: SA.credentialID, extensions: extensions)
+            flags: Flag.up | Flag.at | Flag.ed, aaguid: Array(0..<16), credentialID: SA.credentialID,
+            extensions: extensions)
         let data = try AuthenticatorData(bytes: bytes)
         let attested = try #require(data.attestedCredentialData)
         #expect(attested.aaguid == Array(0..<16))

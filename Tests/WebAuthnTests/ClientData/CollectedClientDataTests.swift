@@ -10,7 +10,8 @@ struct CollectedClientDataTests {
         allowedOrigins: [SA.origin], allowsCrossOrigin: true, allowedTopOrigins: ["https://portal.example"])
 
     func verify(_ bytes: [UInt8], policy: OriginPolicy? = nil, type: String = "webauthn.create") throws {
-        try CollectedClientData(bytes: bytes).verify(type: type, challenge: SA.challenge, originPolicy: policy ?? self.policy)
+        try CollectedClientData(bytes: bytes).verify(
+            type: type, challenge: SA.challenge, originPolicy: policy ?? self.policy)
     }
 
     @Test("valid client data parses and verifies, keeping the raw bytes")
@@ -84,7 +85,8 @@ struct CollectedClientDataTests {
 
     @Test("a challenge that is not base64url is challengeMismatch")
     func challengeNotBase64URL() {
-        let bytes = Array("{\"type\":\"webauthn.create\",\"challenge\":\"***\",\"origin\":\"https://example.com\"}".utf8)
+        let bytes = Array(
+            "{\"type\":\"webauthn.create\",\"challenge\":\"***\",\"origin\":\"https://example.com\"}".utf8)
         #expect(throws: code(.challengeMismatch)) { try verify(bytes) }
     }
 
@@ -104,7 +106,8 @@ struct CollectedClientDataTests {
     func topOriginRefused() throws {
         let bytes = SA.clientData(extra: "\"crossOrigin\":true,\"topOrigin\":\"https://evil.example\"")
         #expect(throws: code(.topOriginMismatch)) { try verify(bytes, policy: framedPolicy) }
-        try verify(SA.clientData(extra: "\"crossOrigin\":true,\"topOrigin\":\"https://portal.example\""), policy: framedPolicy)
+        try verify(
+            SA.clientData(extra: "\"crossOrigin\":true,\"topOrigin\":\"https://portal.example\""), policy: framedPolicy)
     }
 
     @Test("a topOrigin when the RP does not allow framing is topOriginMismatch")

@@ -61,7 +61,8 @@ struct OriginPolicyTests {
 
     @Test("top origins are judged against their own list")
     func topOrigins() {
-        let framed = OriginPolicy(allowedOrigins: ["https://rp"], allowsCrossOrigin: true, allowedTopOrigins: ["https://shop"])
+        let framed = OriginPolicy(
+            allowedOrigins: ["https://rp"], allowsCrossOrigin: true, allowedTopOrigins: ["https://shop"])
         #expect(framed.allows(topOrigin: "https://shop:443"))
         #expect(!framed.allows(topOrigin: "https://rp"))
     }

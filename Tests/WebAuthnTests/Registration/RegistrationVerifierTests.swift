@@ -22,7 +22,8 @@ struct RegistrationVerifierTests {
     func withAttestation(fmt: String = "none", attStmt: CBORValue = .map([]), authData: [UInt8]? = nil) throws
         -> RegistrationResponse
     {
-        let object = try SA.attestationObject(fmt: fmt, attStmt: attStmt, authData: authData ?? authenticator.registrationData())
+        let object = try SA.attestationObject(
+            fmt: fmt, attStmt: attStmt, authData: authData ?? authenticator.registrationData())
         return SA.registration(clientData: SA.clientData(), attestationObject: object)
     }
 
@@ -52,7 +53,8 @@ struct RegistrationVerifierTests {
     @Test("an id that is not base64url(rawId) is credentialIDMismatch")
     func idMismatch() throws {
         let valid = try authenticator.noneRegistration()
-        let response = SA.registration(clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, id: "AAAA")
+        let response = SA.registration(
+            clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, id: "AAAA")
         #expect(throws: code(.credentialIDMismatch)) { try verify(response) }
     }
 
@@ -67,7 +69,8 @@ struct RegistrationVerifierTests {
     @Test("§7.1 step 7: webauthn.get client data is typeMismatch")
     func typeMismatch() throws {
         let valid = try authenticator.noneRegistration()
-        let response = SA.registration(clientData: SA.clientData(type: "webauthn.get"), attestationObject: valid.attestationObject)
+        let response = SA.registration(
+            clientData: SA.clientData(type: "webauthn.get"), attestationObject: valid.attestationObject)
         #expect(throws: code(.typeMismatch)) { try verify(response) }
     }
 
@@ -94,7 +97,8 @@ struct RegistrationVerifierTests {
 
     @Test("§7.1 step 12: an attestation object that is not a map is malformedAttestationObject")
     func attestationNotMap() throws {
-        let response = SA.registration(clientData: SA.clientData(), attestationObject: try CBOREncoder.encode(.array([])))
+        let response = SA.registration(
+            clientData: SA.clientData(), attestationObject: try CBOREncoder.encode(.array([])))
         #expect(throws: code(.malformedAttestationObject)) { try verify(response) }
     }
 
@@ -168,7 +172,8 @@ struct RegistrationVerifierTests {
     @Test("§7.1 step 19: an algorithm the RP did not offer is algorithmNotAllowed")
     func algorithmNotAllowed() {
         #expect(throws: code(.algorithmNotAllowed)) {
-            try verify(try authenticator.noneRegistration(), SA.registrationExpectations(allowedAlgorithms: [.edDSA, .rs256]))
+            try verify(
+                try authenticator.noneRegistration(), SA.registrationExpectations(allowedAlgorithms: [.edDSA, .rs256]))
         }
     }
 

@@ -13,7 +13,7 @@ struct SoftwareAuthenticator {
     static let challenge: [UInt8] = Array(repeating: 0x5A, count: 32)
     static let credentialID: [UInt8] = Array(1...16)
     static let userHandle: [UInt8] = [0x75, 0x73, 0x65, 0x72]
-    static let verificationTime = Date(timeIntervalSince1970: 1_800_000_000)   // 2027-01-15
+    static let verificationTime = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15
 
     /// Flag bits (WebAuthn L3 §6.1).
     enum Flag {
@@ -116,7 +116,8 @@ struct SoftwareAuthenticator {
 
     /// A valid "none" registration.
     func noneRegistration(flags: UInt8 = Flag.up | Flag.uv | Flag.at) throws -> RegistrationResponse {
-        let attestation = try Self.attestationObject(fmt: "none", attStmt: .map([]), authData: registrationData(flags: flags))
+        let attestation = try Self.attestationObject(
+            fmt: "none", attStmt: .map([]), authData: registrationData(flags: flags))
         return Self.registration(clientData: Self.clientData(), attestationObject: attestation)
     }
 

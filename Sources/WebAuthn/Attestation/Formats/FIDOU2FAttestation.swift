@@ -24,7 +24,9 @@ public struct FIDOU2FAttestation: AttestationStatementFormat {
         guard chain.count == 1, let certificate = chain.first else {
             throw WebAuthnError(.invalidAttestationStatement, "fido-u2f: x5c has \(chain.count) certificates, not 1")
         }
-        guard case .ec(let certificateKey) = try AttestationCertificates.publicKey(of: certificate, format: Self.identifier),
+        guard
+            case .ec(let certificateKey) = try AttestationCertificates.publicKey(
+                of: certificate, format: Self.identifier),
             certificateKey.curve == .p256
         else {
             throw WebAuthnError(.invalidAttestationCertificate, "fido-u2f: certificate key is not EC P-256")

@@ -13,7 +13,8 @@ struct AttestationFixture {
 
     init() throws {
         authenticator = try SoftwareAuthenticator()
-        leafKey = try P256SigningKey(pkcs8DERRepresentation: [UInt8](Data(base64Encoded: TestCertificates.leafPrivateKeyPKCS8)!))
+        leafKey = try P256SigningKey(
+            pkcs8DERRepresentation: [UInt8](Data(base64Encoded: TestCertificates.leafPrivateKeyPKCS8)!))
     }
 
     static func der(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64)!) }

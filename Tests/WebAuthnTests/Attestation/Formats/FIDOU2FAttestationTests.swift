@@ -40,12 +40,16 @@ struct FIDOU2FAttestationTests {
 
     @Test("a missing sig is invalidAttestationStatement")
     func missingSig() {
-        #expect(throws: code(.invalidAttestationStatement)) { try FIDOU2FAttestation().verify(try input(dropping: "sig")) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try FIDOU2FAttestation().verify(try input(dropping: "sig"))
+        }
     }
 
     @Test("a missing x5c is invalidAttestationStatement")
     func missingX5C() {
-        #expect(throws: code(.invalidAttestationStatement)) { try FIDOU2FAttestation().verify(try input(dropping: "x5c")) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try FIDOU2FAttestation().verify(try input(dropping: "x5c"))
+        }
     }
 
     @Test("§8.6 step 2: an x5c of two certificates is invalidAttestationStatement")

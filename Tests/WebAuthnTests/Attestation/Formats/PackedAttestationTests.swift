@@ -20,12 +20,17 @@ struct PackedAttestationTests {
         let sig = try signature ?? fixture.leafKey.signature(for: authData + fixture.clientDataHash)
         let statement = AttestationFixture.statement([
             ("alg", CBORValue(alg)), ("sig", .bytes(sig)),
-            ("x5c", .array([.bytes(AttestationFixture.der(leaf)), .bytes(AttestationFixture.der(TestCertificates.ca))])),
+            (
+                "x5c",
+                .array([.bytes(AttestationFixture.der(leaf)), .bytes(AttestationFixture.der(TestCertificates.ca))])
+            ),
         ])
         return try fixture.input(statement, authData: authData)
     }
 
-    func selfAttestation(alg: Int = -7, signature: [UInt8]? = nil, dropping: String? = nil) throws -> AttestationStatementInput {
+    func selfAttestation(alg: Int = -7, signature: [UInt8]? = nil, dropping: String? = nil) throws
+        -> AttestationStatementInput
+    {
         let sig = try signature ?? fixture.authenticator.key.signature(for: authData + fixture.clientDataHash)
         let statement = AttestationFixture.statement(
             [("alg", CBORValue(alg)), ("sig", .bytes(sig))].filter { $0.0 != dropping })
@@ -40,7 +45,9 @@ struct PackedAttestationTests {
 
     @Test("self attestation with an alg other than the credential's is invalidAttestationStatement")
     func selfAlgMismatch() {
-        #expect(throws: code(.invalidAttestationStatement)) { try PackedAttestation().verify(try selfAttestation(alg: -257)) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try PackedAttestation().verify(try selfAttestation(alg: -257))
+        }
     }
 
     @Test("self attestation with a bad signature is badSignature")
@@ -51,12 +58,16 @@ struct PackedAttestationTests {
 
     @Test("a missing alg is invalidAttestationStatement")
     func missingAlg() {
-        #expect(throws: code(.invalidAttestationStatement)) { try PackedAttestation().verify(try selfAttestation(dropping: "alg")) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try PackedAttestation().verify(try selfAttestation(dropping: "alg"))
+        }
     }
 
     @Test("a missing sig is invalidAttestationStatement")
     func missingSig() {
-        #expect(throws: code(.invalidAttestationStatement)) { try PackedAttestation().verify(try selfAttestation(dropping: "sig")) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try PackedAttestation().verify(try selfAttestation(dropping: "sig"))
+        }
     }
 
     @Test("an unknown alg is unsupportedAlgorithm")
@@ -73,7 +84,9 @@ struct PackedAttestationTests {
     @Test("x5c attestation with a bad signature is badSignature")
     func x5cBadSignature() throws {
         let wrong = try fixture.leafKey.signature(for: [1])
-        #expect(throws: code(.badSignature)) { try PackedAttestation().verify(try x5c(TestCertificates.good, signature: wrong)) }
+        #expect(throws: code(.badSignature)) {
+            try PackedAttestation().verify(try x5c(TestCertificates.good, signature: wrong))
+        }
     }
 
     @Test("x5c attestation with an alg that does not fit the certificate key is badSignature")
@@ -83,7 +96,9 @@ struct PackedAttestationTests {
 
     @Test("an x5c that is not an array of byte strings is invalidAttestationStatement")
     func x5cShape() throws {
-        let statement = AttestationFixture.statement([("alg", CBORValue(-7)), ("sig", .bytes([1])), ("x5c", .array([.text("x")]))])
+        let statement = AttestationFixture.statement([
+            ("alg", CBORValue(-7)), ("sig", .bytes([1])), ("x5c", .array([.text("x")])),
+        ])
         #expect(throws: code(.invalidAttestationStatement)) {
             try PackedAttestation().verify(try fixture.input(statement, authData: authData))
         }
@@ -91,7 +106,9 @@ struct PackedAttestationTests {
 
     @Test("an x5c certificate that does not parse is invalidAttestationCertificate")
     func x5cGarbage() throws {
-        let statement = AttestationFixture.statement([("alg", CBORValue(-7)), ("sig", .bytes([1])), ("x5c", .array([.bytes([0x30, 0x00])]))])
+        let statement = AttestationFixture.statement([
+            ("alg", CBORValue(-7)), ("sig", .bytes([1])), ("x5c", .array([.bytes([0x30, 0x00])])),
+        ])
         #expect(throws: code(.invalidAttestationCertificate)) {
             try PackedAttestation().verify(try fixture.input(statement, authData: authData))
         }
@@ -129,10 +146,12 @@ struct PackedAttestationTests {
         let clientData = SA.clientData()
         let sig = try fixture.leafKey.signature(for: authData + Digest.sha256(clientData))
         let statement = AttestationFixture.statement([
-            ("alg", CBORValue(-7)), ("sig", .bytes(sig)), ("x5c", .array([.bytes(AttestationFixture.der(TestCertificates.good))])),
+            ("alg", CBORValue(-7)), ("sig", .bytes(sig)),
+            ("x5c", .array([.bytes(AttestationFixture.der(TestCertificates.good))])),
         ])
         let response = SA.registration(
-            clientData: clientData, attestationObject: try SA.attestationObject(fmt: "packed", attStmt: statement, authData: authData))
+            clientData: clientData,
+            attestationObject: try SA.attestationObject(fmt: "packed", attStmt: statement, authData: authData))
         let root = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.ca))
         let trusted = try RegistrationVerifier(
             expectations: SA.registrationExpectations(
