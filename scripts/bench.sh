@@ -79,7 +79,8 @@ replay_path, peers_path, error_path = sys.argv[1:4]
 peers = json.load(open(peers_path))
 by_name = {r["name"]: r for r in peers["results"]}
 env = peers["env"]
-print(f"Workload: `gen_ceremonies.py` (ES256; {env['counts']}), sha256 `{env['workload_sha256'][:16]}…`. "
+counts = ", ".join(f"{count} {name}" for name, count in env["counts"].items())
+print(f"Workload: `gen_ceremonies.py` (ES256; {counts}), sha256 `{env['workload_sha256'][:16]}…`. "
       f"Both sides pinned to one core (`taskset -c 0`), one after the other in this run. Peers: py_webauthn "
       f"{env['webauthn']}, python-fido2 {env['fido2']}, Python {env['python']}, {env['cryptography_openssl']}.")
 print()

@@ -143,7 +143,8 @@ public struct VirtualAuthenticator: Sendable {
 
     /// WebAuthn L3 §5.8.1.1: the client data's members in the order the spec's serialisation writes them.
     static func clientDataJSON(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
-        let text = "{\"type\":\(JSONText.quoted(type)),\"challenge\":\"\(Base64URL.encode(challenge))\","
+        let text =
+            "{\"type\":\(JSONText.quoted(type)),\"challenge\":\"\(Base64URL.encode(challenge))\","
             + "\"origin\":\(JSONText.quoted(origin)),\"crossOrigin\":false}"
         return Array(text.utf8)
     }

@@ -63,11 +63,13 @@ struct SoftwareAuthenticator {
     ) -> [UInt8] {
         var attested: [UInt8]?
         if let credentialID {
-            attested = aaguid + withUnsafeBytes(of: UInt16(credentialID.count).bigEndian, Array.init) + credentialID
+            attested =
+                aaguid + withUnsafeBytes(of: UInt16(credentialID.count).bigEndian, Array.init) + credentialID
                 + (credentialKey ?? coseKeyBytes)
         }
         var bytes = VirtualAuthenticator.authenticatorData(
-            rpID: rpID, flags: AuthenticatorFlags(rawValue: flags), signCount: signCount, attestedCredentialData: attested)
+            rpID: rpID, flags: AuthenticatorFlags(rawValue: flags), signCount: signCount,
+            attestedCredentialData: attested)
         if let extensions { bytes += extensions }
         return bytes
     }
