@@ -167,10 +167,27 @@ result["server_mean_ms_by_route"] = routes
 print(json.dumps(result))
 PY
 done
+# A profile of the server under the 64-client load (not during the measured runs): perf samples with call graphs,
+# inclusive share of the server's CPU per function, the functions of passkeyd's own modules and the fsyncs.
+: >"$work/server-profile.txt"
+if command -v perf >/dev/null 2>&1; then
+  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$login_data/credentials.jsonl" \
+    --concurrency 64 --seconds 6 --warmup 0 >/dev/null 2>&1 &
+  profiled_load=$!
+  sleep 0.5
+  if perf record -F 999 -g -p "$server" -o "$work/server-perf.data" -- sleep 5 >/dev/null 2>&1; then
+    perf report -i "$work/server-perf.data" --stdio --children --sort sym -g none --percent-limit 1 2>/dev/null |
+      grep '%' | grep -v '^#' | swift demangle --simplified |
+      grep -E ' (static |specialized )*(Base64URL|JWTSigner|TokenService|TokenEndpoint|PasskeyEndpoint|AuthenticationVerifier|RegistrationVerifier|PublicKeyCredentialJSON|AuthSession|SQLite|Store|JSON|P256|EC|Digest|Router|MicroHTTPD)[A-Za-z]*[.(]|fdatasync|sqlite3_step|EVP_DigestSign|EVP_DigestVerify' |
+      awk '{pct=$1; $1=""; $2=""; $3=""; sub(/^ +/, ""); print pct "\t" $0}' | head -25 >"$work/server-profile.txt" || true
+  fi
+  wait "$profiled_load" || true
+fi
 kill -TERM $server; wait $server || true
 rm -rf "$login_data"
 trap - EXIT
-python3 - "$work/signup.json" "$work/login-runs.jsonl" "$(nproc)" "$loadavg_before" >"$work/section-2-login.md" <<'PY'
+python3 - "$work/signup.json" "$work/login-runs.jsonl" "$(nproc)" "$loadavg_before" "$work/server-profile.txt" \
+  >"$work/section-2-login.md" <<'PY'
 import json, sys
 signup = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 runs = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
@@ -215,6 +232,16 @@ print("CPU seconds include the 1 s warm-up, so the per-login figures are slightl
       "*CPU-bound ceiling* is what both processes' CPU per login would allow on all cores of an otherwise idle "
       "machine; when *CPU used* is well below 100% on a quiet machine, the limit is waiting (storage, locks), not CPU.")
 print()
+profile = [line.rstrip("\n").split("\t", 1) for line in open(sys.argv[5]) if "\t" in line]
+if profile:
+    print("Server profile under the 64-client load (`perf record -g`, 5 s, separate from the measured runs): "
+          "inclusive share of the server process's samples, passkeyd's own functions and the fsyncs.")
+    print()
+    print("| share | function |")
+    print("|---:|---|")
+    for share, name in profile:
+        print(f"| {share} | `{name[:110]}` |")
+    print()
 PY
 
 {
