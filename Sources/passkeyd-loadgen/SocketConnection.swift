@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Glibc
 
 /// A minimal HTTP/1.1 keep-alive client over one blocking POSIX socket, for this benchmark tool only (the server
 /// never uses it): requests carry Content-Length, responses must too (RFC 9112 §6.3 rule 6); no chunked bodies, no
@@ -67,7 +63,7 @@ final class SocketConnection: HTTPTransport {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let code = errno
-            _ = Glibc.close(fd)
+            closeDescriptor(fd)
             throw LoadgenError(.transport, "connect to \(host):\(port): errno \(code)")
         }
         descriptor = fd
@@ -76,7 +72,7 @@ final class SocketConnection: HTTPTransport {
     }
 
     private func close() {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { closeDescriptor(descriptor) }
         descriptor = -1
     }
 
@@ -85,7 +81,7 @@ final class SocketConnection: HTTPTransport {
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                return sendBytes(descriptor, base + offset, raw.count - offset)
             }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
@@ -183,6 +179,14 @@ final class SocketConnection: HTTPTransport {
         }
         return nil
     }
+}
+
+/// `close(2)`, reachable from inside `SocketConnection`, whose own `close()` shadows the C function.
+private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+
+/// `send(2)` without SIGPIPE when the server has closed the connection.
+private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
 }
 
 extension Substring {
