@@ -37,14 +37,6 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension DeviceKeyError.Code {
-    // MARK: JSON and canonicalisation
-    /// The bytes are not RFC 8259 JSON (or exceed the parser's nesting limit).
-    public static let invalidJSON = Self(rawValue: "invalidJSON")
-    /// An object repeats a member name (RFC 8785 §3.1 requires I-JSON, RFC 7493 §2.3).
-    public static let duplicateMemberName = Self(rawValue: "duplicateMemberName")
-    /// A number is NaN or ±Infinity, which JSON cannot carry (RFC 8785 §3.2.2.3).
-    public static let nonFiniteNumber = Self(rawValue: "nonFiniteNumber")
-
     // MARK: public-key import
     /// The key bytes are neither an X9.62 point nor a SubjectPublicKeyInfo.
     public static let malformedKey = Self(rawValue: "malformedKey")

@@ -1,3 +1,5 @@
+import JSON
+
 /// A validated action for a device-key challenge: an RFC 9396 authorization detail (a JSON object with a
 /// string `type`), small enough for a user to review on a phone, with its RFC 8785 canonical bytes.
 ///
@@ -39,10 +41,10 @@ public struct DeviceAction: Sendable, Hashable {
     /// - Throws: `.invalidAuthorizationDetails` with a reason naming the violated rule or limit.
     public init(validating value: JSONValue, limits: Limits = .init()) throws(DeviceKeyError) {
         // RFC 9396 §2: each authorization detail is a JSON object with a string `type`.
-        guard case .object(let members) = value else {
+        guard case .object = value else {
             throw DeviceKeyError(.invalidAuthorizationDetails, "the action must be a JSON object")
         }
-        guard case .string(let type)? = members["type"], !type.isEmpty else {
+        guard case .string(let type)? = value["type"], !type.isEmpty else {
             throw DeviceKeyError(.invalidAuthorizationDetails, "the action needs a non-empty string member \"type\"")
         }
         var totalMembers = 0
@@ -51,7 +53,8 @@ public struct DeviceAction: Sendable, Hashable {
         do {
             canonical = try JCS.canonicalBytes(value)
         } catch {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "not canonicalisable: \(error.reason)")
+            // RFC 8785 §3.2.2.3 / RFC 7493 §2.3: a non-finite number or a repeated name has no canonical form.
+            throw DeviceKeyError(.invalidAuthorizationDetails, "not canonicalisable: \(error.code): \(error.reason)")
         }
         guard canonical.count <= limits.maxCanonicalBytes else {
             throw DeviceKeyError(
@@ -74,7 +77,7 @@ public struct DeviceAction: Sendable, Hashable {
         }
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse(jsonBytes, maxDepth: limits.maxDepth)
+            parsed = try JSONValue(parsing: jsonBytes, maximumDepth: limits.maxDepth)
         } catch {
             throw DeviceKeyError(.invalidAuthorizationDetails, "\(error.code): \(error.reason)")
         }
@@ -86,10 +89,9 @@ public struct DeviceAction: Sendable, Hashable {
         _ value: JSONValue, depth: Int, limits: Limits, totalMembers: inout Int
     ) throws(DeviceKeyError) {
         switch value {
-        case .null, .bool:
+        case .null, .bool, .number:
+            // Numbers are checked by the canonicaliser (finite doubles only).
             return
-        case .number(let number):
-            guard number.isFinite else { throw DeviceKeyError(.invalidAuthorizationDetails, "non-finite number") }
         case .string(let text):
             try checkString(text, limits: limits)
         case .array(let elements):
@@ -110,9 +112,9 @@ public struct DeviceAction: Sendable, Hashable {
                     "maxTotalMembers: more than \(limits.maxTotalMembers) members in total"
                 )
             }
-            for (name, member) in members {
-                try checkString(name, limits: limits)
-                try check(member, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
+            for member in members {
+                try checkString(member.key, limits: limits)
+                try check(member.value, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
             }
         }
     }

@@ -1,7 +1,10 @@
 /// Compact JSON serialisation of `JSONValue` and of single strings (RFC 8259).
-enum JSONWriter {
-    /// Appends `value`, members in order, numbers as their stored text.
-    static func append(_ value: JSONValue, to output: inout [UInt8]) {
+///
+/// Strings are escaped exactly as RFC 8785 §3.2.2.2 prescribes, so this writer and `JCS` share one string
+/// form: what differs between them is only member order and number text.
+public enum JSONWriter {
+    /// Appends `value`, members in order, numbers as their stored text, no insignificant whitespace.
+    public static func append(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .string(let string):
             appendString(string, to: &output)
@@ -30,24 +33,32 @@ enum JSONWriter {
         }
     }
 
-    /// Appends `string` as a JSON string. RFC 8259 §7: '"', '\\' and U+0000…U+001F must be escaped.
-    static func appendString(_ string: String, to output: inout [UInt8]) {
+    /// Appends `string` as a JSON string.
+    ///
+    /// RFC 8259 §7: '"', '\\' and U+0000…U+001F must be escaped. RFC 8785 §3.2.2.2 fixes how: the five short
+    /// escapes \b \t \n \f \r, other controls as \u00xx in lower-case hex, '/' and everything else as UTF-8.
+    public static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
             case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
             case 0x00..<0x20:
                 output.append(contentsOf: #"\u00"#.utf8)
-                output.append(ASCII.hexDigits[Int(byte >> 4)])
-                output.append(ASCII.hexDigits[Int(byte & 0x0F)])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             default:
                 output.append(byte)
             }
         }
         output.append(UInt8(ascii: "\""))
     }
+
+    /// Lower-case hexadecimal digits (RFC 8785 §3.2.2.2 asks for lower case).
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

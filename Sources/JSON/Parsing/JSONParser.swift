@@ -3,34 +3,35 @@
 /// hostile body cannot exhaust the stack.
 struct JSONParser {
     /// Deepest array/object nesting accepted.
-    static let maximumDepth = 64
+    let maximumDepth: Int
 
     private let bytes: [UInt8]
     private var index: Int
     private var depth = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], maximumDepth: Int = JSONValue.defaultMaximumDepth) {
         self.bytes = bytes
         self.index = bytes.startIndex
+        self.maximumDepth = maximumDepth
     }
 
     /// RFC 8259 §2: JSON-text = ws value ws, and nothing after it.
-    mutating func parseDocument() throws(HTTPError) -> JSONValue {
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
         // RFC 8259 §8.1: a UTF-8 byte order mark may be ignored; I-JSON (RFC 7493 §2.1) is stricter: refuse it.
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
         guard index == bytes.endIndex else {
-            throw HTTPError(.malformedJSON, "trailing bytes after the JSON value at offset \(index)")
+            throw JSONError(.invalidJSON, "trailing bytes after the JSON value at offset \(index)")
         }
         return value
     }
 
     // MARK: values
 
-    private mutating func parseValue() throws(HTTPError) -> JSONValue {
+    private mutating func parseValue() throws(JSONError) -> JSONValue {
         guard let byte = peek() else {
-            throw HTTPError(.malformedJSON, "unexpected end of input at offset \(index)")
+            throw JSONError(.invalidJSON, "unexpected end of input at offset \(index)")
         }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
@@ -47,12 +48,12 @@ struct JSONParser {
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default:
-            throw HTTPError(.malformedJSON, "unexpected byte 0x\(String(byte, radix: 16)) at offset \(index)")
+            throw JSONError(.invalidJSON, "unexpected byte 0x\(String(byte, radix: 16)) at offset \(index)")
         }
     }
 
     /// RFC 8259 §4: object = begin-object [ member *( value-separator member ) ] end-object
-    private mutating func parseObject() throws(HTTPError) -> JSONValue {
+    private mutating func parseObject() throws(JSONError) -> JSONValue {
         try enterContainer()
         index += 1
         var members: [JSONMember] = []
@@ -66,12 +67,12 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
-                throw HTTPError(.malformedJSON, "expected a member name at offset \(index)")
+                throw JSONError(.invalidJSON, "expected a member name at offset \(index)")
             }
             let name = try parseString()
             // RFC 7493 §2.3: objects must not have members with duplicate names.
             guard names.insert(name).inserted else {
-                throw HTTPError(.malformedJSON, "duplicate member name \"\(name)\"")
+                throw JSONError(.duplicateMemberName, "duplicate member name \"\(name)\"")
             }
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
@@ -90,7 +91,7 @@ struct JSONParser {
     }
 
     /// RFC 8259 §5: array = begin-array [ value *( value-separator value ) ] end-array
-    private mutating func parseArray() throws(HTTPError) -> JSONValue {
+    private mutating func parseArray() throws(JSONError) -> JSONValue {
         try enterContainer()
         index += 1
         var elements: [JSONValue] = []
@@ -115,27 +116,27 @@ struct JSONParser {
     }
 
     /// RFC 8259 §6: number = [ minus ] int [ frac ] [ exp ]; int = zero / ( digit1-9 *DIGIT )
-    private mutating func parseNumber() throws(HTTPError) -> String {
+    private mutating func parseNumber() throws(JSONError) -> String {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         if peek() == UInt8(ascii: "0") {
             index += 1
         } else {
             guard skipDigits() > 0 else {
-                throw HTTPError(.malformedJSON, "a number needs digits at offset \(index)")
+                throw JSONError(.invalidJSON, "a number needs digits at offset \(index)")
             }
         }
         if peek() == UInt8(ascii: ".") {
             index += 1
             guard skipDigits() > 0 else {
-                throw HTTPError(.malformedJSON, "a fraction needs digits at offset \(index)")
+                throw JSONError(.invalidJSON, "a fraction needs digits at offset \(index)")
             }
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else {
-                throw HTTPError(.malformedJSON, "an exponent needs digits at offset \(index)")
+                throw JSONError(.invalidJSON, "an exponent needs digits at offset \(index)")
             }
         }
         // The grammar above admits ASCII only, so this decoding cannot repair anything.
@@ -143,19 +144,19 @@ struct JSONParser {
     }
 
     /// RFC 8259 §7: string = quotation-mark *char quotation-mark, with the escapes of §7.
-    private mutating func parseString() throws(HTTPError) -> String {
+    private mutating func parseString() throws(JSONError) -> String {
         index += 1  // the opening quotation mark
         let start = index
         // Fast path: no escapes — validate the run as UTF-8 in one step.
         while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             // RFC 8259 §7: control characters U+0000…U+001F must be escaped.
             guard byte >= 0x20 else {
-                throw HTTPError(.malformedJSON, "unescaped control character at offset \(index)")
+                throw JSONError(.invalidJSON, "unescaped control character at offset \(index)")
             }
             index += 1
         }
         guard let stop = peek() else {
-            throw HTTPError(.malformedJSON, "unterminated string starting at offset \(start)")
+            throw JSONError(.invalidJSON, "unterminated string starting at offset \(start)")
         }
         if stop == UInt8(ascii: "\"") {
             index += 1
@@ -165,7 +166,7 @@ struct JSONParser {
         var scalars: [UInt8] = Array(bytes[start..<index])
         while true {
             guard let byte = peek() else {
-                throw HTTPError(.malformedJSON, "unterminated string starting at offset \(start)")
+                throw JSONError(.invalidJSON, "unterminated string starting at offset \(start)")
             }
             index += 1
             switch byte {
@@ -174,7 +175,7 @@ struct JSONParser {
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &scalars)
             case 0x00..<0x20:
-                throw HTTPError(.malformedJSON, "unescaped control character at offset \(index - 1)")
+                throw JSONError(.invalidJSON, "unescaped control character at offset \(index - 1)")
             default:
                 scalars.append(byte)
             }
@@ -182,9 +183,9 @@ struct JSONParser {
     }
 
     /// One escape after a backslash (RFC 8259 §7), appended as UTF-8.
-    private mutating func appendEscape(to output: inout [UInt8]) throws(HTTPError) {
+    private mutating func appendEscape(to output: inout [UInt8]) throws(JSONError) {
         guard let escape = peek() else {
-            throw HTTPError(.malformedJSON, "unterminated escape at offset \(index)")
+            throw JSONError(.invalidJSON, "unterminated escape at offset \(index)")
         }
         index += 1
         switch escape {
@@ -200,32 +201,32 @@ struct JSONParser {
             if (0xD800...0xDBFF).contains(first) {
                 // RFC 8259 §7: a character outside the BMP is a surrogate pair \uD8xx\uDCxx.
                 guard peek() == UInt8(ascii: "\\"), peek(at: 1) == UInt8(ascii: "u") else {
-                    throw HTTPError(.malformedJSON, "lone high surrogate at offset \(index)")
+                    throw JSONError(.invalidJSON, "lone high surrogate at offset \(index)")
                 }
                 index += 2
                 let second = try parseHexQuad()
                 guard (0xDC00...0xDFFF).contains(second) else {
-                    throw HTTPError(.malformedJSON, "high surrogate without a low surrogate at offset \(index)")
+                    throw JSONError(.invalidJSON, "high surrogate without a low surrogate at offset \(index)")
                 }
                 scalarValue = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(first) {
                 // RFC 7493 §2.1: lone surrogates are not allowed.
-                throw HTTPError(.malformedJSON, "lone low surrogate at offset \(index)")
+                throw JSONError(.invalidJSON, "lone low surrogate at offset \(index)")
             }
             guard let scalar = Unicode.Scalar(scalarValue) else {
-                throw HTTPError(.malformedJSON, "invalid code point at offset \(index)")
+                throw JSONError(.invalidJSON, "invalid code point at offset \(index)")
             }
             output.append(contentsOf: String(scalar).utf8)
         default:
-            throw HTTPError(.malformedJSON, "invalid escape at offset \(index - 1)")
+            throw JSONError(.invalidJSON, "invalid escape at offset \(index - 1)")
         }
     }
 
-    private mutating func parseHexQuad() throws(HTTPError) -> UInt16 {
+    private mutating func parseHexQuad() throws(JSONError) -> UInt16 {
         var value: UInt16 = 0
         for _ in 0..<4 {
-            guard let byte = peek(), let digit = ASCII.hexValue(byte) else {
-                throw HTTPError(.malformedJSON, "invalid \\u escape at offset \(index)")
+            guard let byte = peek(), let digit = Self.hexValue(byte) else {
+                throw JSONError(.invalidJSON, "invalid \\u escape at offset \(index)")
             }
             value = value << 4 | UInt16(digit)
             index += 1
@@ -235,34 +236,34 @@ struct JSONParser {
 
     // MARK: helpers
 
-    private static func validatedUTF8(_ slice: ArraySlice<UInt8>, at offset: Int) throws(HTTPError) -> String {
+    private static func validatedUTF8(_ slice: ArraySlice<UInt8>, at offset: Int) throws(JSONError) -> String {
         // RFC 8259 §8.1 / RFC 7493 §2.1: text must be UTF-8; invalid sequences are refused, not repaired.
         guard let string = String(validating: slice, as: UTF8.self) else {
-            throw HTTPError(.malformedJSON, "invalid UTF-8 in the string starting at offset \(offset)")
+            throw JSONError(.invalidJSON, "invalid UTF-8 in the string starting at offset \(offset)")
         }
         return string
     }
 
-    private mutating func enterContainer() throws(HTTPError) {
+    private mutating func enterContainer() throws(JSONError) {
         depth += 1
-        guard depth <= Self.maximumDepth else {
-            throw HTTPError(.malformedJSON, "nesting deeper than \(Self.maximumDepth)")
+        guard depth <= maximumDepth else {
+            throw JSONError(.nestingTooDeep, "nesting deeper than \(maximumDepth)")
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(HTTPError) {
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.endIndex - index >= count,
             literal.withUTF8Buffer({ bytes[index..<(index + count)].elementsEqual($0) })
         else {
-            throw HTTPError(.malformedJSON, "invalid literal at offset \(index)")
+            throw JSONError(.invalidJSON, "invalid literal at offset \(index)")
         }
         index += count
     }
 
-    private mutating func expect(_ byte: UInt8) throws(HTTPError) {
+    private mutating func expect(_ byte: UInt8) throws(JSONError) {
         guard peek() == byte else {
-            throw HTTPError(.malformedJSON, "expected '\(Character(Unicode.Scalar(byte)))' at offset \(index)")
+            throw JSONError(.invalidJSON, "expected '\(Character(Unicode.Scalar(byte)))' at offset \(index)")
         }
         index += 1
     }
@@ -280,6 +281,16 @@ struct JSONParser {
     private mutating func skipWhitespace() {
         while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
             index += 1
+        }
+    }
+
+    /// The value of a hexadecimal digit, or `nil`.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
         }
     }
 

@@ -1,5 +1,9 @@
 /// A parsed JSON value (RFC 8259) that keeps what `JSONSerialization` loses: object member order,
 /// the exact text of numbers, and the difference between `true` and `1`.
+///
+/// The one JSON model of passkeyd: request and response bodies (HTTP), actions and challenge documents
+/// (DeviceKeys, through `JCS`), JOSE objects (Tokens). Numbers stay text until someone asks for a value,
+/// so nothing is rounded on the way through; `JCS` reads them as IEEE 754 doubles, as RFC 8785 requires.
 public enum JSONValue: Sendable, Hashable {
     /// A string.
     case string(String)
@@ -70,9 +74,14 @@ public enum JSONValue: Sendable, Hashable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The nesting limit `init(parsing:)` applies unless told otherwise.
+    public static let defaultMaximumDepth = 64
+
     /// Parses one JSON text (RFC 8259 §2), refusing anything RFC 7493 (I-JSON) forbids.
-    public init(parsing bytes: [UInt8]) throws(HTTPError) {
-        var parser = JSONParser(bytes)
+    /// - Parameter maximumDepth: deepest array/object nesting accepted (the top-level container is depth 1).
+    /// - Throws: `.invalidJSON`, `.duplicateMemberName` or `.nestingTooDeep`.
+    public init(parsing bytes: [UInt8], maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONError) {
+        var parser = JSONParser(bytes, maximumDepth: maximumDepth)
         self = try parser.parseDocument()
     }
 
@@ -81,19 +90,5 @@ public enum JSONValue: Sendable, Hashable {
         var output: [UInt8] = []
         JSONWriter.append(self, to: &output)
         return output
-    }
-}
-
-/// One member of a JSON object.
-public struct JSONMember: Sendable, Hashable {
-    /// The member name.
-    public var key: String
-    /// The member value.
-    public var value: JSONValue
-
-    /// Creates a member.
-    public init(key: String, value: JSONValue) {
-        self.key = key
-        self.value = value
     }
 }

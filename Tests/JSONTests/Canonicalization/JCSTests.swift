@@ -1,9 +1,15 @@
 import Testing
 
-@testable import DeviceKeys
+@testable import JSON
 
 @Suite("JCS: RFC 8785 canonicalisation")
 struct JCSTests {
+    static func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
+
+    static func canonical(_ value: JSONValue) throws -> String {
+        String(decoding: try JCS.canonicalBytes(value), as: UTF8.self)
+    }
+
     /// RFC 8785 Appendix B: IEEE 754 bit patterns and their canonical serialisation.
     static let appendixB: [(UInt64, String)] = [
         (0x0000_0000_0000_0000, "0"),
@@ -34,17 +40,31 @@ struct JCSTests {
 
     @Test("numbers serialise as RFC 8785 Appendix B says", arguments: appendixB)
     func appendixBNumbers(bits: UInt64, expected: String) throws {
-        let bytes = try JCS.canonicalBytes(.number(Double(bitPattern: bits)))
-        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        // The value as Swift writes it (shortest round-trip digits), which JCS must read back to the same double.
+        #expect(try Self.canonical(JSONValue(Double(bitPattern: bits))) == expected)
+        // ...and as the canonical text itself, which must be a fixed point.
+        #expect(try Self.canonical(.number(expected)) == expected)
     }
 
     @Test(
-        "NaN and Infinity are refused (RFC 8785 §3.2.2.3, Appendix B)",
-        arguments: [
-            Double(bitPattern: 0x7FFF_FFFF_FFFF_FFFF), Double(bitPattern: 0x7FF0_0000_0000_0000), -Double.infinity,
+        "numbers without a finite double value, or whose text is not JSON, are refused (RFC 8785 §3.2.2.3)",
+        arguments: ["1e400", "-1e400", "NaN", "nan", "inf", "-Infinity", "0x1p3", "", "1.", "+1", " 1"])
+    func nonFinite(text: String) {
+        #expect(throws: JSONError(.nonFiniteNumber, "")) { try JCS.canonicalBytes(.array([.number(text)])) }
+    }
+
+    @Test("a parsed number that overflows a double is refused when canonicalised")
+    func parsedOverflow() throws {
+        let value = try Self.parse(#"{"amount":1e400}"#)
+        #expect(throws: JSONError(.nonFiniteNumber, "")) { try JCS.canonicalBytes(value) }
+    }
+
+    @Test("an object built with a repeated member name is refused (RFC 7493 §2.3)")
+    func duplicateNames() {
+        let value: JSONValue = .object([
+            JSONMember(key: "b", value: 1), JSONMember(key: "a", value: 2), JSONMember(key: "b", value: 3),
         ])
-    func nonFinite(value: Double) {
-        #expect(throws: DeviceKeyError(.nonFiniteNumber, "")) { try JCS.canonicalBytes(.array([.number(value)])) }
+        #expect(throws: JSONError(.duplicateMemberName, "")) { try JCS.canonicalBytes(["x": value]) }
     }
 
     @Test(
@@ -56,7 +76,17 @@ struct JCSTests {
             (Double.leastNonzeroMagnitude, "5e-324"),
         ])
     func moreNumbers(value: Double, expected: String) throws {
-        #expect(String(decoding: try JCS.canonicalBytes(.number(value)), as: UTF8.self) == expected)
+        #expect(try Self.canonical(JSONValue(value)) == expected)
+    }
+
+    @Test(
+        "number text is read as its double value",
+        arguments: [
+            ("1.0", "1"), ("-0", "0"), ("-0.0", "0"), ("1E2", "100"), ("4.50", "4.5"), ("0.1e1", "1"),
+            ("9007199254740993", "9007199254740992"), ("1e-7", "1e-7"),
+        ])
+    func numberText(text: String, expected: String) throws {
+        #expect(try Self.canonical(.number(text)) == expected)
     }
 
     @Test("RFC 8785 §3.2.2 example: the whole input/output pair")
@@ -71,7 +101,7 @@ struct JCSTests {
         let expected =
             #"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"#
             + #""string":"€$\u000f\nA'B\"\\\\\"/"}"#
-        let output = try JCS.canonicalBytes(try JSONParser.parse(utf8(input)))
+        let output = try JCS.canonicalBytes(try Self.parse(input))
         #expect(String(decoding: output, as: UTF8.self) == expected)
     }
 
@@ -88,7 +118,7 @@ struct JCSTests {
               "\u00f6": "Latin Small Letter O With Diaeresis"
             }
             """#
-        let output = String(decoding: try JCS.canonicalBytes(try JSONParser.parse(utf8(input))), as: UTF8.self)
+        let output = String(decoding: try JCS.canonicalBytes(try Self.parse(input)), as: UTF8.self)
         let expected =
             #"{"\r":"Carriage Return","1":"One","\#u{80}":"Control","ö":"Latin Small Letter O With Diaeresis","#
             + #""€":"Euro Sign","😀":"Emoji: Grinning Face","\#u{FB33}":"Hebrew Letter Dalet With Dagesh"}"#
@@ -98,14 +128,14 @@ struct JCSTests {
     @Test("RFC 8785 §3.2.2.2: short escapes, \\u00xx lowercase for other controls, '/' and DEL literal")
     func stringEscapes() throws {
         let text = "\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{0}\"\\/\u{7F}é"
-        let output = String(decoding: try JCS.canonicalBytes(.string(text)), as: UTF8.self)
+        let output = try Self.canonical(.string(text))
         #expect(output == #""\b\t\n\f\r\u001f\u0000\"\\/"# + "\u{7F}é\"")
     }
 
     @Test("canonical form ignores input whitespace and member order")
     func orderIndependent() throws {
-        let a = try JCS.canonicalBytes(try JSONParser.parse(utf8(#"{"b": 1, "a": [true, {"d": null, "c": "x"}]}"#)))
-        let b = try JCS.canonicalBytes(try JSONParser.parse(utf8(#"{"a":[true,{"c":"x","d":null}],"b":1.0}"#)))
+        let a = try JCS.canonicalBytes(try Self.parse(#"{"b": 1, "a": [true, {"d": null, "c": "x"}]}"#))
+        let b = try JCS.canonicalBytes(try Self.parse(#"{"a":[true,{"c":"x","d":null}],"b":1.0}"#))
         #expect(a == b)
         #expect(String(decoding: a, as: UTF8.self) == #"{"a":[true,{"c":"x","d":null}],"b":1}"#)
     }

@@ -6,9 +6,9 @@
 /// digits out with ECMAScript's rules for where the decimal point and exponent go.
 enum ECMAScriptNumber {
     /// Serialises a finite double; throws `.nonFiniteNumber` for NaN and ±Infinity.
-    static func string(for value: Double) throws(DeviceKeyError) -> String {
+    static func string(for value: Double) throws(JSONError) -> String {
         // RFC 8785 §3.2.2.3: NaN and Infinity MUST cause an error.
-        guard value.isFinite else { throw DeviceKeyError(.nonFiniteNumber, "\(value) has no JSON form") }
+        guard value.isFinite else { throw JSONError(.nonFiniteNumber, "\(value) has no JSON form") }
         // ECMA-262 Number::toString step 2: +0 and -0 both give "0".
         if value == 0 { return "0" }
         let (digits, pointPosition) = shortestDigits(of: value.magnitude)
