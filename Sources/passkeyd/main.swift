@@ -48,6 +48,17 @@ case .replay(let paths, let bench, let seconds):
     } else {
         exit(ReplayCommand.run(paths: paths) { print($0) })
     }
-case .rotateKeys:
-    fail("keys rotate is not available yet", status: 1)
+case .rotateKeys(let configPath, let flags):
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
+    } catch {
+        fail("\(error)")
+    }
+    do {
+        let kid = try await PasskeydServer.rotateKeys(configuration: configuration)
+        print("new signing key \(kid); it signs from now on, older keys stay published until their tokens expire")
+    } catch {
+        fail("keys rotate failed: \(error)", status: 1)
+    }
 }

@@ -11,6 +11,10 @@ public struct Application: Responder {
         self.context = context
         var router = Router()
         HealthEndpoints.register(in: &router, context: context)
+        PasskeyEndpoints.register(in: &router, context: context)
+        TokenEndpoint.register(in: &router, context: context)
+        DiscoveryEndpoints.register(in: &router, context: context)
+        AssociationEndpoints.register(in: &router, context: context)
         self.router = router
     }
 

@@ -45,6 +45,13 @@ public enum PasskeydServer {
             throw StartError(description: "cannot open the database: \(error)")
         }
         let context = ServerContext(configuration: configuration, store: store, logger: logger, clock: clock)
+        do {
+            // The first start generates the token-signing key and stores it; later starts load it.
+            try await context.tokens.bootstrap()
+        } catch {
+            await store.close()
+            throw StartError(description: "cannot load the token-signing keys: \(error)")
+        }
         let http = HTTPServer(
             configuration: httpConfiguration(configuration), responder: Application(context: context),
             observer: RequestLogObserver(metrics: context.metrics, logger: logger))
@@ -79,6 +86,23 @@ public enum PasskeydServer {
         await running.stop()
         logger.log(.info, "stopped")
         return 0
+    }
+
+    /// `passkeyd keys rotate`: adds a new token-signing key to the database, which signs from then on (running
+    /// servers pick it up within `TokenService.reloadInterval`); the older keys stay published until every
+    /// token they signed has expired. Returns the new key's `kid`.
+    public static func rotateKeys(configuration: ServerConfiguration, clock: any WallClock = SystemClock()) async throws
+        -> String
+    {
+        let store = try await openStore(configuration)
+        do {
+            let kid = try await TokenService.rotateKeys(store: store, now: clock.now())
+            await store.close()
+            return kid
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 
     /// Opens the SQLite database in the data directory, creating both on first start.

@@ -1,13 +1,17 @@
 import Storage
 
-/// What every endpoint shares: the validated configuration, the store, observability and the clock.
-/// Immutable; one per running server.
+/// What every endpoint shares: the validated configuration, the store, observability, the clock, the token
+/// service and the rate limiter. Immutable; one per running server.
 public struct ServerContext: Sendable {
     public let configuration: ServerConfiguration
     public let store: any Store
     public let metrics: Metrics
     public let logger: Logger
     public let clock: any WallClock
+    /// Mints and verifies tokens; `tokens.authenticate(request)` checks a Bearer access token.
+    public let tokens: TokenService
+    /// Per-IP request limit of the passkey and token endpoints (per node).
+    let rateLimiter: RateLimiter
 
     /// Creates a context.
     public init(
@@ -19,5 +23,7 @@ public struct ServerContext: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        self.tokens = TokenService(configuration: configuration, store: store, clock: clock)
+        self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
     }
 }

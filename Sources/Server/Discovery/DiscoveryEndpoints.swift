@@ -1,0 +1,57 @@
+import HTTP
+
+/// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) and
+/// `GET /.well-known/jwks.json` (RFC 7517 §5).
+enum DiscoveryEndpoints {
+    static func register(in router: inout Router, context: ServerContext) {
+        let document = discoveryDocument(context.configuration).serialized()
+        router.add(.get, "/.well-known/openid-configuration") { _ in
+            cacheable(document, maxAge: 3600)
+        }
+        router.add(.get, "/.well-known/jwks.json", EndpointHandler.make(context) { _ in
+            // Short caching: a rotated key must reach verifiers before it signs for long.
+            cacheable(try await context.tokens.jwksBytes(), maxAge: 60)
+        })
+    }
+
+    /// An `application/json` response that shared caches may keep for `maxAge` seconds.
+    static func cacheable(_ body: [UInt8], maxAge: Int) -> Response {
+        Response(
+            status: 200,
+            headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=\(maxAge)"],
+            body: body)
+    }
+
+    /// The issuer's endpoint URLs are the issuer with the path appended (OIDC Discovery §4.1).
+    static func url(_ issuer: String, _ path: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + path
+    }
+
+    /// The discovery metadata.
+    static func discoveryDocument(_ configuration: ServerConfiguration) -> JSONValue {
+        let issuer = configuration.issuer
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        return .object([
+            JSONMember(key: "issuer", value: .string(issuer)),
+            JSONMember(key: "token_endpoint", value: .string(url(issuer, "/oauth/token"))),
+            JSONMember(key: "revocation_endpoint", value: .string(url(issuer, "/oauth/revoke"))),
+            JSONMember(key: "userinfo_endpoint", value: .string(url(issuer, "/userinfo"))),
+            JSONMember(key: "jwks_uri", value: .string(url(issuer, "/.well-known/jwks.json"))),
+            JSONMember(
+                key: "grant_types_supported", value: strings([ClientConfiguration.webAuthnGrant, "refresh_token"])),
+            JSONMember(key: "response_types_supported", value: strings(["token"])),
+            JSONMember(key: "subject_types_supported", value: strings(["public"])),
+            JSONMember(key: "id_token_signing_alg_values_supported", value: strings(["ES256"])),
+            JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(["none"])),
+            JSONMember(key: "revocation_endpoint_auth_methods_supported", value: strings(["none"])),
+            JSONMember(
+                key: "scopes_supported", value: strings(["openid", "profile", "email", "phone", "offline_access"])),
+            JSONMember(
+                key: "claims_supported",
+                value: strings([
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "name", "preferred_username", "email",
+                    "email_verified", "phone_number", "phone_number_verified",
+                ])),
+        ])
+    }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import HTTP
+import Storage
+import Tokens
+import WebAuthn
+
+/// The one place where any error an endpoint meets becomes a wire answer (DESIGN.md, STYLE.md "Errors" 2):
+/// module codes go to the log and the metrics, a fixed `error`/`error_description`/status goes to the client.
+enum ErrorMapping {
+    /// Maps `error` to an `OAuthError`. Total: every code of every module error has an answer; anything not
+    /// recognised is a `server_error` logged as a bug.
+    static func oauthError(for error: any Error) -> OAuthError {
+        switch error {
+        case let error as OAuthError:
+            return error
+        case let error as WebAuthnError:
+            return webAuthn(error)
+        case let error as StorageError:
+            return storage(error)
+        case let error as TokenError:
+            return token(error)
+        case let error as HTTPError:
+            return http(error)
+        case let error as CryptoError:
+            // The CSPRNG or a signing primitive failed: nothing the client did.
+            return .bug("crypto \(error.code): \(error.reason)")
+        default:
+            return .bug("unexpected error \(String(describing: error))")
+        }
+    }
+
+    /// WebAuthn L3 §7.1 / §7.2: every failed check is `invalid_grant` with one description; the code names
+    /// the check in the log and in `webauthn_failure:<code>` only, so a client cannot probe which check failed.
+    static func webAuthn(_ error: WebAuthnError) -> OAuthError {
+        .ceremonyFailed(error.code.rawValue, reason: error.reason)
+    }
+
+    /// Storage: a lost race on a uniqueness constraint or a missing row is a refused grant; an unavailable or
+    /// damaged database is a `server_error` (the log says which).
+    static func storage(_ error: StorageError) -> OAuthError {
+        switch error.code {
+        case .conflict, .notFound:
+            return .ceremonyFailed("storage_\(error.code.rawValue)", reason: error.description)
+        case .busy, .io, .closed:
+            return OAuthError(
+                .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
+                reason: error.description)
+        default:
+            // corrupt, migration, invalid_configuration, invalid_record, not_implemented, internal_failure.
+            return .bug("storage \(error.description)")
+        }
+    }
+
+    /// Tokens: a presented refresh token that is not ours is `invalid_grant`; a failure to mint is a bug.
+    static func token(_ error: TokenError) -> OAuthError {
+        switch error.code {
+        case .malformedRefreshToken:
+            return .invalidRefreshToken("malformed_refresh_token", reason: error.reason)
+        case .malformedToken, .unsupportedAlgorithm, .unknownKey, .invalidSignature, .unexpectedType, .missingClaim,
+            .expired, .notYetValid, .issuedInFuture, .invalidIssuer, .invalidAudience:
+            // RFC 6750 §3.1: a bad bearer token.
+            return OAuthError(
+                .invalidToken, "The access token is invalid.", logCode: "token_\(error.code.rawValue)",
+                reason: error.reason)
+        default:
+            // invalidClaim, invalidLifetime, signingFailed, unusableKey: our own minting went wrong.
+            return .bug("token \(error.description)")
+        }
+    }
+
+    /// HTTP body decoding: RFC 6749 §5.2 `invalid_request`.
+    static func http(_ error: HTTPError) -> OAuthError {
+        switch error.code {
+        case .malformedJSON, .malformedForm, .unsupportedMediaType, .bodyTooLarge:
+            return OAuthError(
+                .invalidRequest, "The request body is malformed.", logCode: "http_\(error.code.rawValue)",
+                reason: error.reason)
+        default:
+            return .bug("http \(error.description)")
+        }
+    }
+
+    /// The answer for `error` on `request`: logs it (a bug at error level) and counts it in the metrics.
+    static func response(for error: any Error, request: Request, context: ServerContext) -> Response {
+        let mapped = oauthError(for: error)
+        record(mapped, error: error, request: request, context: context)
+        return mapped.response
+    }
+
+    /// Logs and counts one refusal.
+    static func record(_ mapped: OAuthError, error: any Error, request: Request, context: ServerContext) {
+        let event: String =
+            if error is WebAuthnError || mapped.clientDescription == OAuthError.ceremonyDescription {
+                "webauthn_failure:\(mapped.logCode)"
+            } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
+        context.metrics.count(event: event)
+        let level: Logger.Level = mapped.kind == .serverError ? .error : .warning
+        context.logger.log(level, mapped.kind == .serverError ? "request failed (bug?)" : "request refused") { line in
+            line.add("request_id", request.requestID)
+            line.add("route", request.route ?? request.path)
+            line.add("error", mapped.kind.rawValue)
+            line.add("code", mapped.logCode)
+            line.add("reason", mapped.reason)
+        }
+    }
+}

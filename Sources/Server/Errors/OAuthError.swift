@@ -1,0 +1,125 @@
+import HTTP
+
+/// An error answered in Auth0's shape, `{"error": …, "error_description": …}`, with the RFC 6749 §5.2 status.
+///
+/// `description` goes to the client and is fixed per situation, so it never says which check failed;
+/// `logCode` and `reason` go to the log and the metrics only.
+struct OAuthError: Error, Sendable, CustomStringConvertible {
+    /// The RFC 6749 §5.2 `error` value (or Auth0's `too_many_requests`).
+    struct Kind: RawRepresentable, Hashable, Sendable {
+        let rawValue: String
+        /// The HTTP status of this kind.
+        var status: Int {
+            switch self {
+            case .invalidClient: 401
+            // Auth0 answers 403 for a refused grant and for a grant the client may not use.
+            case .unauthorizedClient, .invalidGrant: 403
+            case .tooManyRequests: 429
+            case .serverError: 500
+            case .invalidToken: 401
+            default: 400
+            }
+        }
+
+        /// RFC 6749 §5.2: a required parameter is missing or malformed.
+        static let invalidRequest = Kind(rawValue: "invalid_request")
+        /// RFC 6749 §5.2: the client is unknown (401).
+        static let invalidClient = Kind(rawValue: "invalid_client")
+        /// RFC 6749 §5.2: the client may not use this grant (Auth0: 403).
+        static let unauthorizedClient = Kind(rawValue: "unauthorized_client")
+        /// RFC 6749 §5.2: the grant (auth session, assertion, refresh token) is invalid (Auth0: 403).
+        static let invalidGrant = Kind(rawValue: "invalid_grant")
+        /// RFC 6749 §5.2: the grant type is not supported.
+        static let unsupportedGrantType = Kind(rawValue: "unsupported_grant_type")
+        /// Auth0's rate-limit answer (RFC 6585 §4: 429 with `Retry-After`).
+        static let tooManyRequests = Kind(rawValue: "too_many_requests")
+        /// RFC 6749 §5.2 / §4.1.2.1: an unexpected condition; logged as a bug.
+        static let serverError = Kind(rawValue: "server_error")
+        /// RFC 6749 §5.2: the requested scope exceeds what was granted.
+        static let invalidScope = Kind(rawValue: "invalid_scope")
+        /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
+        static let invalidToken = Kind(rawValue: "invalid_token")
+    }
+
+    /// The `error` value and status.
+    let kind: OAuthError.Kind
+    /// The client-facing `error_description`.
+    let clientDescription: String
+    /// A stable code for logs and metrics (e.g. a WebAuthnError code).
+    let logCode: String
+    /// Detail for the log.
+    let reason: String
+    /// Seconds for `Retry-After` (429 only).
+    var retryAfter: Int?
+
+    init(_ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "", retryAfter: Int? = nil) {
+        self.kind = kind
+        self.clientDescription = clientDescription
+        self.logCode = logCode
+        self.reason = reason.isEmpty ? clientDescription : reason
+        self.retryAfter = retryAfter
+    }
+
+    var description: String { "\(kind.rawValue)/\(logCode): \(reason)" }
+
+    /// The wire answer.
+    var response: Response {
+        var response = Response.error(status: kind.status, error: kind.rawValue, description: clientDescription)
+        if kind == .invalidToken {
+            // RFC 6750 §3: a refused bearer request carries the challenge.
+            response.headers.replace(name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
+        }
+        if let retryAfter {
+            // RFC 6585 §4 / RFC 9110 §10.2.3: how long to wait, in seconds.
+            response.headers.replace(name: "Retry-After", value: String(retryAfter))
+        }
+        return response
+    }
+
+    // MARK: fixed answers (one description per situation, never naming the failed check)
+
+    /// A required parameter is missing or has the wrong type.
+    static func missingParameter(_ name: String) -> OAuthError {
+        OAuthError(.invalidRequest, "Missing required parameter: \(name)", logCode: "missing_parameter", reason: name)
+    }
+
+    /// A parameter is present but malformed.
+    static func invalidParameter(_ name: String, reason: String = "") -> OAuthError {
+        OAuthError(.invalidRequest, "Invalid parameter: \(name)", logCode: "invalid_parameter", reason: "\(name) \(reason)")
+    }
+
+    /// The client id is not configured.
+    static func unknownClient(_ clientID: String) -> OAuthError {
+        OAuthError(.invalidClient, "Unknown client.", logCode: "unknown_client", reason: "client_id \(clientID)")
+    }
+
+    /// The client may not use `grant`.
+    static func grantNotAllowed(_ grant: String) -> OAuthError {
+        OAuthError(
+            .unauthorizedClient, "The grant type is not allowed for this client.", logCode: "grant_not_allowed",
+            reason: grant)
+    }
+
+    /// The auth session is unknown, expired, consumed or another client's.
+    static func invalidSession(_ logCode: String, reason: String = "") -> OAuthError {
+        OAuthError(.invalidGrant, "Invalid or expired auth_session.", logCode: logCode, reason: reason)
+    }
+
+    /// The one description of every failed passkey check.
+    static let ceremonyDescription = "The passkey could not be verified."
+
+    /// The passkey ceremony failed a check (which one is logged only).
+    static func ceremonyFailed(_ logCode: String, reason: String) -> OAuthError {
+        OAuthError(.invalidGrant, ceremonyDescription, logCode: logCode, reason: reason)
+    }
+
+    /// The refresh token is unknown, rotated, revoked, expired or another client's.
+    static func invalidRefreshToken(_ logCode: String, reason: String = "") -> OAuthError {
+        OAuthError(.invalidGrant, "Unknown or invalid refresh token.", logCode: logCode, reason: reason)
+    }
+
+    /// An unexpected failure: a 500, logged as a bug.
+    static func bug(_ reason: String) -> OAuthError {
+        OAuthError(.serverError, "Internal server error.", logCode: "bug", reason: reason)
+    }
+}

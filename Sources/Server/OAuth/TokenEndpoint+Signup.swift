@@ -1,0 +1,55 @@
+import Crypto
+import HTTP
+import Storage
+import WebAuthn
+
+extension TokenEndpoint {
+    /// A signup session: WebAuthn L3 §7.1 on the attestation, then the user and the credential in one
+    /// transaction (with the first refresh token).
+    func signup(session: AuthSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws -> Response {
+        guard let userHandle = session.userHandle, let policy = originPolicies[request.client.clientID] else {
+            throw OAuthError.bug("signup session without user handle or client without origin policy")
+        }
+        let expectations = RegistrationExpectations(
+            challenge: session.challenge, rpID: context.configuration.relyingParty.id, originPolicy: policy,
+            userVerificationRequired: userVerificationRequired,
+            // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
+            allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
+        let verified = try RegistrationVerifier(expectations: expectations).verify(try response.registration())
+        let user = User(
+            id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
+            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)
+        let credential = Credential(
+            credentialID: verified.credentialID, userID: user.id, publicKey: verified.credentialPublicKey.rawBytes,
+            algorithm: verified.credentialPublicKey.algorithm.rawValue, signCount: verified.signCount,
+            uvInitialized: verified.userVerified, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
+            transports: verified.transports, aaguid: verified.aaguid, attestationFormat: verified.format,
+            createdAt: request.now, lastUsedAt: request.now)
+        let refresh = try refreshTokenForLogin(user: user, request: request)
+        do {
+            try await context.store.write { writer in
+                try writer.insertUser(user, credential: credential)
+                if let refresh { try writer.insertRefreshToken(refresh.record) }
+            }
+        } catch let error as StorageError where error.code == .conflict {
+            // §7.1 step 26: a credential id already registered is refused; an identifier taken since
+            // /passkey/register lost the race. Either way nothing was written.
+            let code = error.constraint == .credentialID ? "credential_exists" : "identifier_taken"
+            throw OAuthError.ceremonyFailed(code, reason: error.description)
+        }
+        context.metrics.count(event: "signup")
+        return try await context.tokens.tokenResponse(
+            for: TokenService.Grant(
+                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
+                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
+            refreshToken: refresh?.value, now: request.now)
+    }
+
+    /// A user id (`sub`): 16 random bytes in hex, nothing personal.
+    static func newUserID() throws -> String {
+        try SecureRandom.bytes(count: 16).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

@@ -1,0 +1,54 @@
+import HTTP
+import WebAuthn
+
+/// `POST /oauth/token` (RFC 6749 §3.2), JSON or form-encoded: the webauthn grant of Auth0's native passkey
+/// flow and the refresh_token grant; `/oauth/revoke` (RFC 7009) and `/userinfo` (OIDC Core §5.3).
+struct TokenEndpoint: Sendable {
+    let context: ServerContext
+    /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
+    let originPolicies: [String: OriginPolicy]
+
+    init(context: ServerContext) {
+        self.context = context
+        let configuration = context.configuration
+        var policies: [String: OriginPolicy] = [:]
+        for client in configuration.clients {
+            policies[client.clientID] = OriginPolicy(
+                allowedOrigins: client.acceptedOrigins(
+                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
+        }
+        originPolicies = policies
+    }
+
+    static func register(in router: inout Router, context: ServerContext) {
+        let endpoint = TokenEndpoint(context: context)
+        router.add(.post, "/oauth/token", EndpointHandler.make(context, rateLimited: true) { request in
+            try await endpoint.token(request)
+        })
+        router.add(.post, "/oauth/revoke", EndpointHandler.make(context) { request in
+            try await endpoint.revoke(request)
+        })
+        let userinfo = EndpointHandler.make(context) { request in try await endpoint.userinfo(request) }
+        // OIDC Core §5.3.1: the UserInfo endpoint answers GET and POST.
+        router.add(.get, "/userinfo", userinfo)
+        router.add(.post, "/userinfo", userinfo)
+    }
+
+    /// Dispatches on `grant_type` (RFC 6749 §5.2: an unknown one is `unsupported_grant_type`).
+    func token(_ request: Request) async throws -> Response {
+        let parameters = try RequestParameters(request)
+        let grantType = try parameters.string("grant_type", maxLength: 256)
+        switch grantType {
+        case ClientConfiguration.webAuthnGrant:
+            let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
+            return try await webAuthnGrant(parameters, client: client)
+        case "refresh_token":
+            let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
+            return try await refreshTokenGrant(parameters, client: client)
+        default:
+            throw OAuthError(
+                .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
+                reason: String(grantType.prefix(64)))
+        }
+    }
+}

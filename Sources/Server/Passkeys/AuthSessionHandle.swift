@@ -1,0 +1,32 @@
+import Crypto
+
+/// The opaque `auth_session` value handed to the client, and the session id stored for it.
+///
+/// The value is 32 random bytes (base64url); the store keys the session by SHA-256 of those bytes, so a
+/// database read never yields a usable session.
+struct AuthSessionHandle: Sendable {
+    /// What the client receives and sends back.
+    let value: String
+    /// `AuthSession.id`: base64url(SHA-256(bytes)).
+    let sessionID: String
+
+    /// A new random handle.
+    static func generate() throws -> AuthSessionHandle {
+        let bytes = try SecureRandom.bytes(count: 32)
+        return AuthSessionHandle(value: Base64URL.encode(bytes), sessionID: Base64URL.encode(Digest.sha256(bytes)))
+    }
+
+    private init(value: String, sessionID: String) {
+        self.value = value
+        self.sessionID = sessionID
+    }
+
+    /// The handle of a presented `auth_session`; `nil` unless it is the canonical base64url of 32 bytes.
+    init?(presented: String) {
+        guard presented.utf8.count == 43, let bytes = Base64URL.decode(presented), bytes.count == 32,
+            Base64URL.encode(bytes) == presented
+        else { return nil }
+        self.value = presented
+        self.sessionID = Base64URL.encode(Digest.sha256(bytes))
+    }
+}

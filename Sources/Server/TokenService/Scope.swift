@@ -1,0 +1,31 @@
+/// An OAuth scope (RFC 6749 §3.3): space-delimited tokens, order kept, duplicates dropped.
+struct Scope: Sendable, Equatable {
+    /// The scope tokens in request order.
+    let tokens: [String]
+
+    /// The scope granted when a request names none: an OIDC login with the profile claims.
+    static let `default` = Scope(uncheckedTokens: ["openid", "profile", "email"])
+
+    private init(uncheckedTokens: [String]) { tokens = uncheckedTokens }
+
+    /// Parses a `scope` parameter; `nil` when a token has a character outside NQCHAR or the value is too long.
+    init?(parsing text: String) {
+        guard text.utf8.count <= 1024 else { return nil }
+        var seen = Set<String>()
+        var tokens: [String] = []
+        for token in text.split(separator: " ") {
+            // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
+            guard token.unicodeScalars.allSatisfy({ $0.value == 0x21 || (0x23...0x5B).contains($0.value)
+                || (0x5D...0x7E).contains($0.value) })
+            else { return nil }
+            if seen.insert(String(token)).inserted { tokens.append(String(token)) }
+        }
+        self.tokens = tokens
+    }
+
+    /// Whether `token` was granted.
+    func contains(_ token: String) -> Bool { tokens.contains(token) }
+
+    /// The space-separated form.
+    var text: String { tokens.joined(separator: " ") }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+import Synchronization
+import Tokens
+
+/// Mints and verifies passkeyd's tokens: ES256 access tokens (RFC 9068), ID tokens (OIDC Core §2) and opaque
+/// refresh tokens, with signing keys kept in the store.
+///
+/// The keys are loaded once and cached with everything derived from them (signer, verifier, JWKS bytes);
+/// the cache is rebuilt every `reloadInterval`, so a key added by `passkeyd keys rotate` (or by another node)
+/// signs within that interval without a restart.
+public final class TokenService: Sendable {
+    /// How long a loaded key ring is used before the store is read again.
+    static let reloadInterval: TimeInterval = 30
+    /// Clock skew verifiers are assumed to tolerate, added to how long a retired key stays published.
+    static let verifierLeeway: TimeInterval = 30
+
+    let configuration: ServerConfiguration
+    let store: any Store
+    let clock: any WallClock
+    /// The issuer's own API identifier: the default `aud` of access tokens and the audience `/userinfo` and
+    /// the device-key endpoints require.
+    public let defaultAudience: String
+    let rotation: SigningKeyRotation
+    private let ring = Mutex<SigningKeyRing?>(nil)
+
+    /// A token service over `store`'s signing keys.
+    public init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.defaultAudience = configuration.issuer
+        let longest = max(configuration.tokens.accessTokenLifetime, configuration.tokens.idTokenLifetime)
+        // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
+        // node that had not reloaded yet, and verifiers' leeway.
+        self.rotation = SigningKeyRotation(
+            maxTokenLifetime: TimeInterval(longest) + Self.reloadInterval + Self.verifierLeeway)
+    }
+
+    // MARK: keys
+
+    /// Loads the signing keys, generating and storing the first one on first start.
+    public func bootstrap() async throws {
+        _ = try await reload()
+    }
+
+    /// The current key ring, reloaded from the store when older than `reloadInterval`.
+    func currentRing() async throws -> SigningKeyRing {
+        let now = clock.now()
+        if let cached = ring.withLock({ $0 }), now.timeIntervalSince(cached.loadedAt) < Self.reloadInterval,
+            now >= cached.loadedAt
+        {
+            return cached
+        }
+        return try await reload()
+    }
+
+    private func reload() async throws -> SigningKeyRing {
+        let now = clock.now()
+        // Read first (the common case); create the first key inside a write, so concurrent starts make one.
+        var keys = try await store.read { try $0.signingKeys() }
+        if keys.isEmpty {
+            keys = try await store.write { writer in
+                // Checked again inside the write: another request or node may have created it meanwhile.
+                let existing = try writer.signingKeys()
+                if !existing.isEmpty { return existing }
+                try writer.insertSigningKey(try SigningKeyRing.generateKey(now: now))
+                return try writer.signingKeys()
+            }
+        }
+        let loaded = try SigningKeyRing(keys: keys, rotation: rotation, now: now)
+        ring.withLock { $0 = loaded }
+        return loaded
+    }
+
+    /// Adds a new signing key that signs from now on and retires the keys before it (they stay published
+    /// until their tokens have expired). Returns the new key's `kid`.
+    public static func rotateKeys(store: any Store, now: Date) async throws -> String {
+        let key = try SigningKeyRing.generateKey(now: now)
+        try await store.write { writer in
+            for old in try writer.signingKeys() where old.retiredAt == nil {
+                _ = try writer.retireSigningKey(kid: old.kid, at: now)
+            }
+            try writer.insertSigningKey(key)
+        }
+        return key.kid
+    }
+
+    /// The JWKS document bytes (RFC 7517 §5).
+    func jwksBytes() async throws -> [UInt8] {
+        try await currentRing().jwksBytes
+    }
+
+    // MARK: minting
+
+    /// What a successful grant authorises.
+    struct Grant: Sendable {
+        /// The subject (its profile feeds the ID token claims).
+        let user: User
+        let clientID: String
+        let scope: Scope
+        /// The `audience` parameter, if the client sent one.
+        let audience: String?
+        /// When the user authenticated with a passkey.
+        let authTime: Date
+        /// RFC 8176 authentication methods.
+        let authenticationMethods: [String]
+    }
+
+    /// Whether a login of `client` with `scope` gets a refresh token (OIDC Core §11, or the client's setting).
+    static func issuesRefreshToken(client: ClientConfiguration, scope: Scope) -> Bool {
+        guard client.allows(grant: "refresh_token") else { return false }
+        switch client.refreshTokens {
+        case .always: return true
+        case .never: return false
+        case .offlineAccess: return scope.contains("offline_access")
+        }
+    }
+
+    /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2).
+    func newRefreshToken(
+        familyID: String, clientID: String, userID: String, scope: String, authTime: Date, now: Date,
+        absoluteExpiresAt: Date? = nil
+    ) throws -> (value: String, record: Storage.RefreshToken) {
+        let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
+        let absolute = absoluteExpiresAt ?? now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
+        let idle = min(now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenIdleLifetime)), absolute)
+        let record = Storage.RefreshToken(
+            tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
+            authTime: authTime, createdAt: now, absoluteExpiresAt: absolute, idleExpiresAt: idle)
+        return (token.value, record)
+    }
+
+    /// A random identifier (`jti`, family ids): 16 random bytes, base64url.
+    static func randomIdentifier() throws -> String {
+        Base64URL.encode(try SecureRandom.bytes(count: 16))
+    }
+
+    /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
+    /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`.
+    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date) async throws -> Response {
+        let signer = try await currentRing().signer
+        let lifetimes = configuration.tokens
+        // RFC 9068 §3: aud is the resource the client asked for, else the issuer's own API; with `openid`
+        // the issuer is added so /userinfo accepts the token too (as Auth0 adds its /userinfo).
+        var audience = [grant.audience ?? defaultAudience]
+        if grant.audience != nil, grant.scope.contains("openid"), !audience.contains(defaultAudience) {
+            audience.append(defaultAudience)
+        }
+        let access = AccessTokenClaims(
+            issuer: configuration.issuer, subject: grant.user.id, audience: audience, clientID: grant.clientID,
+            scope: grant.scope.tokens, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.accessTokenLifetime)),
+            jwtID: try Self.randomIdentifier(), authTime: grant.authTime,
+            authenticationMethods: grant.authenticationMethods)
+        var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(try signer.sign(access)))]
+        if grant.scope.contains("openid") {
+            let user = grant.user
+            // OIDC Core §5.4: the standard claims requested by scope.
+            let email = grant.scope.contains("email") ? user.email : nil
+            let phone = grant.scope.contains("phone") ? user.phoneNumber : nil
+            let id = IDTokenClaims(
+                issuer: configuration.issuer, subject: user.id, audience: grant.clientID, issuedAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.idTokenLifetime)), authTime: grant.authTime,
+                authenticationMethods: grant.authenticationMethods, email: email,
+                // The address was not verified by passkeyd (no mail loop): say so.
+                emailVerified: email.map { _ in false }, phoneNumber: phone,
+                phoneNumberVerified: phone.map { _ in false },
+                name: grant.scope.contains("profile") ? (user.name ?? user.username) : nil)
+            members.append(JSONMember(key: "id_token", value: .string(try signer.sign(id))))
+        }
+        if let refreshToken {
+            members.append(JSONMember(key: "refresh_token", value: .string(refreshToken)))
+        }
+        members.append(JSONMember(key: "scope", value: .string(grant.scope.text)))
+        members.append(JSONMember(key: "expires_in", value: .number(String(lifetimes.accessTokenLifetime))))
+        members.append(JSONMember(key: "token_type", value: .string("Bearer")))
+        var response = Response.json(.object(members))
+        // RFC 6749 §5.1: token responses carry Cache-Control: no-store and Pragma: no-cache.
+        response.headers.replace(name: "Pragma", value: "no-cache")
+        return response
+    }
+}
