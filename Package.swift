@@ -42,6 +42,8 @@ var targets: [Target] = [
         swiftSettings: strict
     ),
     .executableTarget(name: "passkeyd", dependencies: ["Server"], swiftSettings: strict),
+    // The benchmark's load generator: many software authenticators driving full passkey logins over HTTP.
+    .executableTarget(name: "passkeyd-loadgen", dependencies: ["TestSupport", "Crypto"], swiftSettings: strict),
     .target(
         name: "TestSupport",
         dependencies: ["Crypto", "CBOR", "WebAuthn", "Storage", "HTTP"],

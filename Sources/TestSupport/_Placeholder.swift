@@ -1,2 +1,0 @@
-// Placeholder so the target builds; replaced by the module's first real file.
-enum _TestSupportPlaceholder {}

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import TestSupport
+
+/// The `--login` mode: every virtual client loops over full logins until the deadline; the whole login
+/// (challenge request, signing, token request) is timed, and the figures are reported as one JSON line.
+struct LoginBenchmark {
+    let clients: VirtualClients
+    let credentials: [VirtualCredential]
+
+    /// What one thread measured.
+    struct ThreadResult: Sendable {
+        var successes = 0
+        var failures = 0
+        /// Whole-login latencies in microseconds, measured logins only.
+        var latencies: [UInt32] = []
+        /// Time spent between the challenge response and sending the token request (parse, sign, serialise).
+        var clientWorkNanoseconds: UInt64 = 0
+        var firstErrors: [String] = []
+        var connects = 0
+    }
+
+    func run() -> String {
+        let settings = clients.settings
+        let count = settings.concurrency
+        let credentials = credentials
+        let start = DispatchTime.now().uptimeNanoseconds
+        let measureFrom = start + UInt64(settings.warmup * 1e9)
+        let deadline = measureFrom + UInt64(settings.seconds * 1e9)
+        let cpuBefore = Self.processCPUSeconds()
+        let results = clients.run(count: count) { index in
+            let client = clients.makeClient()
+            // Each client owns the credentials index, index + count, …; with fewer credentials than clients,
+            // clients share (safe: these credentials never count).
+            var owned = stride(from: index, to: credentials.count, by: count).map { credentials[$0] }
+            if owned.isEmpty { owned = [credentials[index % credentials.count]] }
+            var result = ThreadResult()
+            result.latencies.reserveCapacity(Int(settings.seconds * 2000))
+            var next = 0
+            while true {
+                let began = DispatchTime.now().uptimeNanoseconds
+                if began >= deadline { break }
+                do {
+                    _ = try client.logIn(with: &owned[next], clientWork: &result.clientWorkNanoseconds)
+                    let ended = DispatchTime.now().uptimeNanoseconds
+                    if began >= measureFrom && ended <= deadline {
+                        result.successes += 1
+                        result.latencies.append(UInt32(min((ended - began) / 1000, UInt64(UInt32.max))))
+                    }
+                } catch {
+                    if began >= measureFrom { result.failures += 1 }
+                    if result.firstErrors.count < 3 { result.firstErrors.append("\(error)") }
+                }
+                next = (next + 1) % owned.count
+            }
+            if let socket = client.transport as? SocketConnection { result.connects = socket.connects }
+            return result
+        }
+        let cpu = Self.processCPUSeconds() - cpuBefore
+        return Self.report(results, settings: settings, loadgenCPUSeconds: cpu)
+    }
+
+    static func report(_ results: [ThreadResult], settings: LoadgenSettings, loadgenCPUSeconds: Double) -> String {
+        let successes = results.reduce(0) { $0 + $1.successes }
+        let failures = results.reduce(0) { $0 + $1.failures }
+        let latencies = results.flatMap(\.latencies).sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !latencies.isEmpty else { return 0 }
+            let rank = min(latencies.count - 1, Int((p * Double(latencies.count)).rounded(.up)) - 1)
+            return Double(latencies[max(0, rank)]) / 1000
+        }
+        let work = results.reduce(UInt64(0)) { $0 + $1.clientWorkNanoseconds }
+        let attempts = max(1, results.reduce(0) { $0 + $1.successes + $1.failures })
+        let errors = Array(Set(results.flatMap(\.firstErrors))).prefix(3)
+        for error in errors { FileHandle.standardError.write(Data("passkeyd-loadgen: \(error)\n".utf8)) }
+        let fields: [String] = [
+            "\"mode\":\"login\"",
+            "\"transport\":\"\(settings.transport.rawValue)\"",
+            "\"concurrency\":\(settings.concurrency)",
+            "\"seconds\":\(settings.seconds)",
+            "\"logins\":\(successes)",
+            "\"failures\":\(failures)",
+            "\"logins_per_second\":\(format(Double(successes) / settings.seconds))",
+            "\"p50_ms\":\(format(percentile(0.50)))",
+            "\"p90_ms\":\(format(percentile(0.90)))",
+            "\"p99_ms\":\(format(percentile(0.99)))",
+            "\"max_ms\":\(format(latencies.last.map { Double($0) / 1000 } ?? 0))",
+            "\"client_work_us_per_login\":\(format(Double(work) / 1000 / Double(attempts)))",
+            "\"loadgen_cpu_seconds\":\(format(loadgenCPUSeconds))",
+            "\"connections\":\(results.reduce(0) { $0 + $1.connects })",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    /// User plus system CPU time of this process (getrusage).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}
