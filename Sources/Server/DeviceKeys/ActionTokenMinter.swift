@@ -26,13 +26,14 @@ struct ActionTokenMinter: Sendable {
             // RFC 9396 §2: the approved action, byte for byte its canonical form (what the device's hash covered).
             authorizationDetail: approval.action.canonicalBytes, deviceKeyID: approval.document.keyID)
         let token = try await context.tokens.currentRing().signer.sign(claims)
-        var response = Response.json(
-            [
-                "action_token": .string(token),
-                "token_type": "Bearer",
-                "expires_in": JSONValue(lifetime),
-                "authorization_details": [try JSONValue(parsing: approval.action.canonicalBytes)],
-            ])
+        // Typed, so the JSONValue overload writes members in this order (not JSONEncoder's dictionary).
+        let body: JSONValue = [
+            "action_token": .string(token),
+            "token_type": "Bearer",
+            "expires_in": JSONValue(lifetime),
+            "authorization_details": [try JSONValue(parsing: approval.action.canonicalBytes)],
+        ]
+        var response = Response.json(body)
         // RFC 6749 §5.1: a token response is not cached.
         response.headers.replace(name: "Cache-Control", value: "no-store")
         response.headers.replace(name: "Pragma", value: "no-cache")

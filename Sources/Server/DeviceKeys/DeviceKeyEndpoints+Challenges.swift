@@ -50,12 +50,12 @@ extension DeviceKeyEndpoints {
                     detail: [JSONMember(key: "challenge_id", value: .string(document.challengeID))]))
         }
         let canonicalAction = try JSONValue(parsing: action.canonicalBytes)
-        return .json(
-            [
-                "challenge_id": .string(document.challengeID),
-                "challenge": .string(document.base64URLEncoded),
-                "expires_in": JSONValue(Int(document.expiresAt - document.issuedAt)),
-                "action": canonicalAction,
-            ], status: 201)
+        let answer: JSONValue = [
+            "challenge_id": .string(document.challengeID),
+            "challenge": .string(document.base64URLEncoded),
+            "expires_in": JSONValue(Int(document.expiresAt - document.issuedAt)),
+            "action": canonicalAction,
+        ]
+        return .json(answer, status: 201)
     }
 }

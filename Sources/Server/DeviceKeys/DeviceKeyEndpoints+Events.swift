@@ -61,11 +61,12 @@ extension DeviceKeyEndpoints {
             return (event, keys)
         }
         context.metrics.count(event: "device_event:\(type.rawValue)")
-        return .json([
+        let answer: JSONValue = [
             "event_id": .string(String(event.seq)),
             "received_at": DeviceKeyRepresentation.timestamp(now),
             "keys": .array(keys.map { ["key_id": .string($0.keyID), "status": .string($0.status.rawValue)] }),
-        ])
+        ]
+        return .json(answer)
     }
 
     /// The lock or revocation event a device event caused, if it changed the key's status.

@@ -58,18 +58,19 @@ extension DeviceKeyEndpoints {
             }
         }
         context.metrics.count(event: "device_key:registered")
-        return .json(
-            [
-                "key_id": .string(key.keyID), "device_id": .string(deviceID), "platform": .string(platform),
-                "status": .string(key.status.rawValue), "created_at": DeviceKeyRepresentation.timestamp(now),
-            ], status: 201)
+        let body: JSONValue = [
+            "key_id": .string(key.keyID), "device_id": .string(deviceID), "platform": .string(platform),
+            "status": .string(key.status.rawValue), "created_at": DeviceKeyRepresentation.timestamp(now),
+        ]
+        return .json(body, status: 201)
     }
 
     /// `GET /device-keys` → `{keys: [...]}`: the caller's keys only, oldest first, every status.
     func listKeys(_ request: Request) async throws -> Response {
         let subject = try await context.tokens.authenticate(request)
         let keys = try await context.store.read { try $0.deviceKeys(userID: subject.sub) }
-        return .json(["keys": .array(keys.map(DeviceKeyRepresentation.json))])
+        let body: JSONValue = ["keys": .array(keys.map(DeviceKeyRepresentation.json))]
+        return .json(body)
     }
 
     /// `DELETE /device-keys/{key_id}` → 204. Revoking a revoked key is a no-op 204; another user's key is 404.
