@@ -326,6 +326,59 @@ struct WebAuthnGrantTests {
         #expect(try await harness.logIn(&authenticator).status == 403)
     }
 
+    @Test("a credential of another realm's user is refused; a realm parameter must match the session")
+    func realms() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = try TestAuthenticator()
+        let challenge = try await harness.post(
+            "/passkey/register",
+            ["client_id": "app", "realm": "phones", "user_profile": ["phone_number": "+14155550100"]]
+        ).jsonValue()
+        let signup = await harness.token(
+            session: try #require(challenge["auth_session"]?.stringValue),
+            response: authenticator.register(try #require(challenge["authn_params_public_key"])))
+        #expect(signup.status == 200)
+        let (options, session) = try await harness.loginOptions()
+        #expect(await harness.token(session: session, response: authenticator.assert(options)).status == 403)
+        #expect(harness.counted("webauthn_failure:realmMismatch"))
+        let phones = try await harness.post("/passkey/challenge", ["client_id": "app", "realm": "phones"]).jsonValue()
+        let response = await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app", "realm": "main",
+                "auth_session": .string(try #require(phones["auth_session"]?.stringValue)),
+                "authn_response": authenticator.assert(try #require(phones["authn_params_public_key"])),
+            ])
+        #expect(response.status == 403)
+        #expect(harness.counted("invalid_grant:session_other_realm"))
+    }
+
+    @Test("without scope: openid profile email; with audience and openid, aud names both")
+    func defaultScopeAndAudience() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = try TestAuthenticator()
+        _ = try await harness.signUp(&authenticator)
+        let (options, session) = try await harness.loginOptions()
+        let plain = try await harness.token(session: session, response: authenticator.assert(options), scope: nil)
+            .jsonValue()
+        #expect(plain["scope"]?.stringValue == "openid profile email")
+        #expect(plain["id_token"] != nil)
+        #expect(plain["refresh_token"] == nil)
+        let (again, second) = try await harness.loginOptions()
+        let withAudience = try await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
+                "auth_session": .string(second), "authn_response": authenticator.assert(again),
+                "audience": "https://api.example.com", "scope": "openid",
+            ]
+        ).jsonValue()
+        let token = try await Self.verify(
+            try #require(withAudience["access_token"]?.stringValue), type: "at+jwt",
+            audience: "https://api.example.com", harness: harness)
+        #expect(token.audience == ["https://api.example.com", "https://auth.example.com/"])
+    }
+
     @Test(
         "token request refusals",
         arguments: [

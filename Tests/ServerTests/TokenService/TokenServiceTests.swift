@@ -46,3 +46,19 @@ struct TokenServiceTests {
         #expect(later.compactMap { $0["kid"]?.stringValue } == [newKid])
     }
 }
+
+@Suite("Housekeeping")
+struct HousekeepingTests {
+    @Test("expired auth sessions are purged, live ones kept")
+    func purge() async throws {
+        let harness = try PasskeyHarness()
+        _ = await harness.loginChallenge()
+        harness.clock.advance(61)
+        _ = await harness.loginChallenge()
+        await Housekeeping.purge(context: harness.context)
+        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now()) }
+        #expect(purgedAgain.authSessions == 0)
+        #expect(
+            harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
+    }
+}
