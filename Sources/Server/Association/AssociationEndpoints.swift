@@ -23,7 +23,7 @@ enum AssociationEndpoints {
         return .object([
             JSONMember(
                 key: "webcredentials",
-                value: .object([JSONMember(key: "apps", value: .array(apps.map(JSONValue.string)))])),
+                value: .object([JSONMember(key: "apps", value: .array(apps.map(JSONValue.string)))]))
         ])
     }
 

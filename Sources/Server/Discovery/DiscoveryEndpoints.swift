@@ -8,10 +8,12 @@ enum DiscoveryEndpoints {
         router.add(.get, "/.well-known/openid-configuration") { _ in
             cacheable(document, maxAge: 3600)
         }
-        router.add(.get, "/.well-known/jwks.json", EndpointHandler.make(context) { _ in
-            // Short caching: a rotated key must reach verifiers before it signs for long.
-            cacheable(try await context.tokens.jwksBytes(), maxAge: 60)
-        })
+        router.add(
+            .get, "/.well-known/jwks.json",
+            EndpointHandler.make(context) { _ in
+                // Short caching: a rotated key must reach verifiers before it signs for long.
+                cacheable(try await context.tokens.jwksBytes(), maxAge: 60)
+            })
     }
 
     /// An `application/json` response that shared caches may keep for `maxAge` seconds.

@@ -22,7 +22,9 @@ enum EndpointHandler {
 
     /// Auth0's answer over the limit: 429 `too_many_requests` with `Retry-After` (RFC 6585 §4).
     static func checkRateLimit(_ request: Request, context: ServerContext) throws {
-        if case .limited(let retryAfter) = context.rateLimiter.check(address: request.remoteAddress, now: context.clock.now()) {
+        if case .limited(let retryAfter) = context.rateLimiter.check(
+            address: request.remoteAddress, now: context.clock.now())
+        {
             throw OAuthError(
                 .tooManyRequests, "Too many requests. Try again later.", logCode: "rate_limited",
                 reason: "client IP over \(context.configuration.rateLimitPerMinute)/min", retryAfter: retryAfter)

@@ -55,7 +55,10 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// Seconds for `Retry-After` (429 only).
     var retryAfter: Int?
 
-    init(_ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "", retryAfter: Int? = nil) {
+    init(
+        _ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "",
+        retryAfter: Int? = nil
+    ) {
         self.kind = kind
         self.clientDescription = clientDescription
         self.logCode = logCode
@@ -70,7 +73,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         var response = Response.error(status: kind.status, error: kind.rawValue, description: clientDescription)
         if kind == .invalidToken {
             // RFC 6750 §3: a refused bearer request carries the challenge.
-            response.headers.replace(name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
+            response.headers.replace(
+                name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
         }
         if let retryAfter {
             // RFC 6585 §4 / RFC 9110 §10.2.3: how long to wait, in seconds.
@@ -88,7 +92,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
 
     /// A parameter is present but malformed.
     static func invalidParameter(_ name: String, reason: String = "") -> OAuthError {
-        OAuthError(.invalidRequest, "Invalid parameter: \(name)", logCode: "invalid_parameter", reason: "\(name) \(reason)")
+        OAuthError(
+            .invalidRequest, "Invalid parameter: \(name)", logCode: "invalid_parameter", reason: "\(name) \(reason)")
     }
 
     /// The client id is not configured.

@@ -48,7 +48,8 @@ extension TokenEndpoint {
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
+                authTime: request.now,
+                authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
             refreshToken: refresh?.value, now: request.now)
     }
 }

@@ -22,13 +22,17 @@ extension TokenEndpoint {
         let tokens = context.tokens
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
-            guard let stored = try writer.refreshToken(hash: presented.hash) else { return .refused(logCode: "refresh_unknown") }
+            guard let stored = try writer.refreshToken(hash: presented.hash) else {
+                return .refused(logCode: "refresh_unknown")
+            }
             // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
             guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
             let replacement = try tokens.newRefreshToken(
                 familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
                 authTime: stored.authTime, now: now, absoluteExpiresAt: stored.absoluteExpiresAt)
-            switch try writer.rotateRefreshToken(presentedHash: presented.hash, now: now, replacement: replacement.record) {
+            switch try writer.rotateRefreshToken(
+                presentedHash: presented.hash, now: now, replacement: replacement.record)
+            {
             case .rotated(let token):
                 guard let user = try writer.user(id: token.userID) else {
                     // The user is gone: roll the rotation back and refuse.
@@ -51,7 +55,8 @@ extension TokenEndpoint {
             if let requestedScope {
                 // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
                 guard requestedScope.tokens.allSatisfy(granted.contains) else {
-                    throw OAuthError(.invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+                    throw OAuthError(
+                        .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
                 }
                 scope = requestedScope
             }

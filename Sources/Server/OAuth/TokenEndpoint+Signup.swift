@@ -6,7 +6,8 @@ import WebAuthn
 extension TokenEndpoint {
     /// A signup session: WebAuthn L3 §7.1 on the attestation, then the user and the credential in one
     /// transaction (with the first refresh token).
-    func signup(session: AuthSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws -> Response {
+    func signup(session: AuthSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws -> Response
+    {
         guard let userHandle = session.userHandle, let policy = originPolicies[request.client.clientID] else {
             throw OAuthError.bug("signup session without user handle or client without origin policy")
         }
@@ -41,7 +42,8 @@ extension TokenEndpoint {
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
+                authTime: request.now,
+                authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
             refreshToken: refresh?.value, now: request.now)
     }
 

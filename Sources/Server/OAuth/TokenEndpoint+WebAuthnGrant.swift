@@ -3,13 +3,6 @@ import HTTP
 import Storage
 import WebAuthn
 
-/// What the consuming write found: the session and, for a login, the credential and its owner.
-struct ConsumedSession: Sendable {
-    let session: AuthSession
-    let credential: Credential?
-    let user: User?
-}
-
 extension TokenEndpoint {
     /// `grant_type=urn:okta:params:oauth:grant-type:webauthn`: completes the ceremony an `auth_session` started.
     ///
@@ -81,7 +74,9 @@ extension TokenEndpoint {
     }
 
     /// A new refresh token for a fresh login, when the client and scope call for one.
-    func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (value: String, record: Storage.RefreshToken)? {
+    func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
+        value: String, record: Storage.RefreshToken
+    )? {
         guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
         return try context.tokens.newRefreshToken(
             familyID: try TokenService.randomIdentifier(), clientID: request.client.clientID, userID: user.id,

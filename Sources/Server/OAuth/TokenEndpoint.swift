@@ -22,12 +22,16 @@ struct TokenEndpoint: Sendable {
 
     static func register(in router: inout Router, context: ServerContext) {
         let endpoint = TokenEndpoint(context: context)
-        router.add(.post, "/oauth/token", EndpointHandler.make(context, rateLimited: true) { request in
-            try await endpoint.token(request)
-        })
-        router.add(.post, "/oauth/revoke", EndpointHandler.make(context) { request in
-            try await endpoint.revoke(request)
-        })
+        router.add(
+            .post, "/oauth/token",
+            EndpointHandler.make(context, rateLimited: true) { request in
+                try await endpoint.token(request)
+            })
+        router.add(
+            .post, "/oauth/revoke",
+            EndpointHandler.make(context) { request in
+                try await endpoint.revoke(request)
+            })
         let userinfo = EndpointHandler.make(context) { request in try await endpoint.userinfo(request) }
         // OIDC Core §5.3.1: the UserInfo endpoint answers GET and POST.
         router.add(.get, "/userinfo", userinfo)

@@ -10,12 +10,16 @@ enum PasskeyEndpoints {
     static let offeredAlgorithms = [-8, -7, -257]
 
     static func register(in router: inout Router, context: ServerContext) {
-        router.add(.post, "/passkey/register", EndpointHandler.make(context, rateLimited: true) { request in
-            try await signupChallenge(request, context: context)
-        })
-        router.add(.post, "/passkey/challenge", EndpointHandler.make(context, rateLimited: true) { request in
-            try await loginChallenge(request, context: context)
-        })
+        router.add(
+            .post, "/passkey/register",
+            EndpointHandler.make(context, rateLimited: true) { request in
+                try await signupChallenge(request, context: context)
+            })
+        router.add(
+            .post, "/passkey/challenge",
+            EndpointHandler.make(context, rateLimited: true) { request in
+                try await loginChallenge(request, context: context)
+            })
     }
 
     /// The realm named by `realm`, or the default realm.
@@ -34,7 +38,8 @@ enum PasskeyEndpoints {
     /// `POST /passkey/register`.
     static func signupChallenge(_ request: Request, context: ServerContext) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+        let client = try ClientResolution.client(
+            parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
         let realm = try realm(parameters, context: context)
         let profile = try UserProfile(try parameters.object("user_profile"), realm: realm)
         let configuration = context.configuration
@@ -67,35 +72,48 @@ enum PasskeyEndpoints {
         let options: JSONValue = .object([
             JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
             JSONMember(key: "timeout", value: .number(String(timeout))),
-            JSONMember(key: "rp", value: .object([
-                JSONMember(key: "id", value: .string(configuration.relyingParty.id)),
-                JSONMember(key: "name", value: .string(configuration.relyingParty.name)),
-            ])),
-            JSONMember(key: "user", value: .object([
-                JSONMember(key: "id", value: .string(Base64URL.encode(userHandle))),
-                JSONMember(key: "name", value: .string(userName)),
-                JSONMember(key: "displayName", value: .string(profile.name ?? userName)),
-            ])),
-            JSONMember(key: "pubKeyCredParams", value: .array(offeredAlgorithms.map { alg in
-                .object([JSONMember(key: "type", value: "public-key"), JSONMember(key: "alg", value: JSONValue(alg))])
-            })),
-            JSONMember(key: "authenticatorSelection", value: .object([
-                // Discoverable credentials: the login is usernameless (WebAuthn L3 §5.4.6).
-                JSONMember(key: "residentKey", value: "required"),
-                JSONMember(key: "userVerification", value: .string(configuration.passkeys.userVerification)),
-            ])),
+            JSONMember(
+                key: "rp",
+                value: .object([
+                    JSONMember(key: "id", value: .string(configuration.relyingParty.id)),
+                    JSONMember(key: "name", value: .string(configuration.relyingParty.name)),
+                ])),
+            JSONMember(
+                key: "user",
+                value: .object([
+                    JSONMember(key: "id", value: .string(Base64URL.encode(userHandle))),
+                    JSONMember(key: "name", value: .string(userName)),
+                    JSONMember(key: "displayName", value: .string(profile.name ?? userName)),
+                ])),
+            JSONMember(
+                key: "pubKeyCredParams",
+                value: .array(
+                    offeredAlgorithms.map { alg in
+                        .object([
+                            JSONMember(key: "type", value: "public-key"), JSONMember(key: "alg", value: JSONValue(alg)),
+                        ])
+                    })),
+            JSONMember(
+                key: "authenticatorSelection",
+                value: .object([
+                    // Discoverable credentials: the login is usernameless (WebAuthn L3 §5.4.6).
+                    JSONMember(key: "residentKey", value: "required"),
+                    JSONMember(key: "userVerification", value: .string(configuration.passkeys.userVerification)),
+                ])),
         ])
         context.metrics.count(event: "passkey_register_challenge")
-        return .json(.object([
-            JSONMember(key: "authn_params_public_key", value: options),
-            JSONMember(key: "auth_session", value: .string(handle.value)),
-        ]))
+        return .json(
+            .object([
+                JSONMember(key: "authn_params_public_key", value: options),
+                JSONMember(key: "auth_session", value: .string(handle.value)),
+            ]))
     }
 
     /// `POST /passkey/challenge` (usernameless: the user is found from the credential and its userHandle).
     static func loginChallenge(_ request: Request, context: ServerContext) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+        let client = try ClientResolution.client(
+            parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
         let realm = try realm(parameters, context: context)
         let configuration = context.configuration
         let now = context.clock.now()
@@ -106,14 +124,17 @@ enum PasskeyEndpoints {
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .login, challenge: challenge,
             createdAt: now, expiresAt: now.addingTimeInterval(Double(timeout) / 1000))
         try await context.store.write { try $0.insertAuthSession(session) }
-        return .json(.object([
-            JSONMember(key: "authn_params_public_key", value: .object([
-                JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
-                JSONMember(key: "timeout", value: .number(String(timeout))),
-                JSONMember(key: "rpId", value: .string(configuration.relyingParty.id)),
-                JSONMember(key: "userVerification", value: .string(configuration.passkeys.userVerification)),
-            ])),
-            JSONMember(key: "auth_session", value: .string(handle.value)),
-        ]))
+        return .json(
+            .object([
+                JSONMember(
+                    key: "authn_params_public_key",
+                    value: .object([
+                        JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
+                        JSONMember(key: "timeout", value: .number(String(timeout))),
+                        JSONMember(key: "rpId", value: .string(configuration.relyingParty.id)),
+                        JSONMember(key: "userVerification", value: .string(configuration.passkeys.userVerification)),
+                    ])),
+                JSONMember(key: "auth_session", value: .string(handle.value)),
+            ]))
     }
 }

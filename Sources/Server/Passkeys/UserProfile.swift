@@ -12,15 +12,20 @@ struct UserProfile: Sendable, Equatable {
 
     /// The identifiers present, email first.
     var identifiers: [UserIdentifier] {
-        [email.map(UserIdentifier.email), phoneNumber.map(UserIdentifier.phoneNumber), username.map(UserIdentifier.username)]
-            .compactMap { $0 }
+        [
+            email.map(UserIdentifier.email), phoneNumber.map(UserIdentifier.phoneNumber),
+            username.map(UserIdentifier.username),
+        ]
+        .compactMap { $0 }
     }
 
     /// Reads `user_profile` for `realm`.
     /// - Throws: 400 `invalid_request` for an unknown or disabled member, a missing required identifier, an
     ///   invalid identifier, or no identifier at all.
     init(_ value: JSONValue, realm: RealmConfiguration) throws {
-        guard let members = value.objectMembers else { throw OAuthError.invalidParameter("user_profile", reason: "not an object") }
+        guard let members = value.objectMembers else {
+            throw OAuthError.invalidParameter("user_profile", reason: "not an object")
+        }
         var seen: [String: String] = [:]
         for member in members {
             let enabled: Bool =
@@ -32,7 +37,8 @@ struct UserProfile: Sendable, Equatable {
                 default: false
                 }
             guard enabled else {
-                throw OAuthError.invalidParameter("user_profile", reason: "member \(member.key) is not accepted by realm \(realm.name)")
+                throw OAuthError.invalidParameter(
+                    "user_profile", reason: "member \(member.key) is not accepted by realm \(realm.name)")
             }
             if member.value.isNull { continue }
             guard let text = member.value.stringValue else {
@@ -42,7 +48,9 @@ struct UserProfile: Sendable, Equatable {
         }
         email = try seen["email"].map(Self.normalizedEmail)
         phoneNumber = try seen["phone_number"].map(Self.normalizedPhoneNumber)
-        username = try seen["username"].map { text throws in try Self.normalizedUsername(text, policy: realm.usernamePolicy) }
+        username = try seen["username"].map { text throws in
+            try Self.normalizedUsername(text, policy: realm.usernamePolicy)
+        }
         name = try seen["name"].map(Self.validatedName)
         for (field, requirement, present) in [
             ("email", realm.email, email != nil), ("phone_number", realm.phoneNumber, phoneNumber != nil),
@@ -62,7 +70,9 @@ struct UserProfile: Sendable, Equatable {
         guard email.utf8.count <= 254, parts.count == 2, let local = parts.first, let domain = parts.last,
             !local.isEmpty, local.utf8.count <= 64, !local.hasPrefix("."), !local.hasSuffix("."), !local.contains(".."),
             // RFC 5322 §3.2.3 atext and dots only: no quoted local parts, no spaces, no control characters.
-            local.unicodeScalars.allSatisfy({ $0.isASCII && (isAlphanumeric($0) || "!#$%&'*+/=?^_`{|}~.-".unicodeScalars.contains($0)) }),
+            local.unicodeScalars.allSatisfy({
+                $0.isASCII && (isAlphanumeric($0) || "!#$%&'*+/=?^_`{|}~.-".unicodeScalars.contains($0))
+            }),
             isDomain(domain)
         else {
             throw OAuthError.invalidParameter("user_profile.email", reason: "is not an email address")
@@ -98,9 +108,11 @@ struct UserProfile: Sendable, Equatable {
 
     /// A display name: 1 to 256 characters, no control characters.
     static func validatedName(_ text: String) throws -> String {
-        guard !text.isEmpty, text.count <= 256, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard !text.isEmpty, text.count <= 256,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw OAuthError.invalidParameter("user_profile.name", reason: "is empty, too long or has control characters")
+            throw OAuthError.invalidParameter(
+                "user_profile.name", reason: "is empty, too long or has control characters")
         }
         return text
     }

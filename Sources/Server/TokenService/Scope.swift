@@ -15,8 +15,11 @@ struct Scope: Sendable, Equatable {
         var tokens: [String] = []
         for token in text.split(separator: " ") {
             // RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E )
-            guard token.unicodeScalars.allSatisfy({ $0.value == 0x21 || (0x23...0x5B).contains($0.value)
-                || (0x5D...0x7E).contains($0.value) })
+            guard
+                token.unicodeScalars.allSatisfy({
+                    $0.value == 0x21 || (0x23...0x5B).contains($0.value)
+                        || (0x5D...0x7E).contains($0.value)
+                })
             else { return nil }
             if seen.insert(String(token)).inserted { tokens.append(String(token)) }
         }

@@ -125,7 +125,8 @@ public final class TokenService: Sendable {
         absoluteExpiresAt: Date? = nil
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
-        let absolute = absoluteExpiresAt ?? now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
+        let absolute =
+            absoluteExpiresAt ?? now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
         let idle = min(now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenIdleLifetime)), absolute)
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,

@@ -1,0 +1,64 @@
+import HTTP
+import Testing
+import TestSupport
+
+@testable import Server
+
+@Suite("Discovery, JWKS and association files")
+struct DiscoveryEndpointsTests {
+    @Test("openid-configuration names the endpoints, both grants and ES256")
+    func discovery() async throws {
+        let harness = try PasskeyHarness()
+        let response = await harness.client.get("/.well-known/openid-configuration")
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "application/json")
+        let body = try response.jsonValue()
+        #expect(body["issuer"]?.stringValue == "https://auth.example.com/")
+        #expect(body["token_endpoint"]?.stringValue == "https://auth.example.com/oauth/token")
+        #expect(body["revocation_endpoint"]?.stringValue == "https://auth.example.com/oauth/revoke")
+        #expect(body["userinfo_endpoint"]?.stringValue == "https://auth.example.com/userinfo")
+        #expect(body["jwks_uri"]?.stringValue == "https://auth.example.com/.well-known/jwks.json")
+        #expect(body["grant_types_supported"] == ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"])
+        #expect(body["id_token_signing_alg_values_supported"] == ["ES256"])
+    }
+
+    @Test("the JWKS publishes one P-256 signing key, generated and stored on first use")
+    func jwks() async throws {
+        let harness = try PasskeyHarness()
+        let response = await harness.client.get("/.well-known/jwks.json")
+        #expect(response.status == 200)
+        let keys = try #require(try response.jsonValue()["keys"]?.arrayValue)
+        #expect(keys.count == 1)
+        #expect(keys.first?["kty"]?.stringValue == "EC")
+        #expect(keys.first?["crv"]?.stringValue == "P-256")
+        #expect(keys.first?["alg"]?.stringValue == "ES256")
+        let stored = try await harness.context.store.read { try $0.signingKeys() }
+        #expect(stored.map(\.kid) == [keys.first?["kid"]?.stringValue])
+    }
+
+    @Test("apple-app-site-association lists TEAMID.bundle")
+    func apple() async throws {
+        let harness = try PasskeyHarness()
+        let response = await harness.client.get("/.well-known/apple-app-site-association")
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.bodyText == #"{"webcredentials":{"apps":["ABCDE12345.com.example.app"]}}"#)
+    }
+
+    @Test("assetlinks.json has both relations, the package and the fingerprints")
+    func android() async throws {
+        let harness = try PasskeyHarness()
+        let response = await harness.client.get("/.well-known/assetlinks.json")
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "application/json")
+        let statements = try #require(try response.jsonValue().arrayValue)
+        #expect(statements.count == 1)
+        #expect(
+            statements.first?["relation"] == [
+                "delegate_permission/common.handle_all_urls", "delegate_permission/common.get_login_creds",
+            ])
+        #expect(statements.first?["target"]?["namespace"]?.stringValue == "android_app")
+        #expect(statements.first?["target"]?["package_name"]?.stringValue == "com.example.app")
+        #expect(statements.first?["target"]?["sha256_cert_fingerprints"] == [.string(PasskeyHarness.fingerprint)])
+    }
+}

@@ -1,0 +1,64 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+import Testing
+import TestSupport
+
+@testable import Server
+
+@Suite("Token service: signing keys and rotation")
+struct TokenServiceTests {
+    @Test("bootstrap generates one key and later starts load it")
+    func bootstrap() async throws {
+        let store = MemoryStore()
+        let configuration = try TestConfiguration.make()
+        let first = TokenService(configuration: configuration, store: store, clock: TestClock())
+        try await first.bootstrap()
+        let second = TokenService(configuration: configuration, store: store, clock: TestClock())
+        try await second.bootstrap()
+        #expect(try await store.read { try $0.signingKeys() }.count == 1)
+        #expect(try await first.jwksBytes() == second.jwksBytes())
+    }
+
+    @Test("a rotated key signs from then on; the old one stays published until its tokens have expired")
+    func rotation() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = try TestAuthenticator()
+        let before = try await harness.signUp(&authenticator)
+        let oldKid = try #require(try await harness.context.store.read { try $0.signingKeys() }.first?.kid)
+        let newKid = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now())
+        try await harness.context.tokens.bootstrap()
+        let kids = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
+            .compactMap { $0["kid"]?.stringValue }
+        #expect(Set(kids) == [oldKid, newKid])
+        let after = try await harness.logIn(&authenticator).jsonValue()
+        let header = try JSONValue(
+            parsing: Base64URL.decode(
+                String(try #require(after["access_token"]?.stringValue).split(separator: ".")[0]))!)
+        #expect(header["kid"]?.stringValue == newKid)
+        // A token signed by the old key still verifies.
+        let old = try #require(before["access_token"]?.stringValue)
+        #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(old)"]).status == 200)
+        // Once every token of the old key has expired (+ reload interval and leeway), it is no longer published.
+        harness.clock.advance(3600 + 61)
+        let later = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
+        #expect(later.compactMap { $0["kid"]?.stringValue } == [newKid])
+    }
+}
+
+@Suite("Housekeeping")
+struct HousekeepingTests {
+    @Test("expired auth sessions are purged, live ones kept")
+    func purge() async throws {
+        let harness = try PasskeyHarness()
+        _ = await harness.loginChallenge()
+        harness.clock.advance(61)
+        _ = await harness.loginChallenge()
+        await Housekeeping.purge(context: harness.context)
+        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now()) }
+        #expect(purgedAgain.authSessions == 0)
+        #expect(
+            harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
+    }
+}
