@@ -9,7 +9,8 @@ enum CredentialFile {
         var text = ""
         for credential in credentials {
             guard case .es256(let key) = credential.key else { continue }
-            text += "{\"id\":\"\(Base64URL.encode(credential.id))\",\"user\":\"\(Base64URL.encode(credential.userHandle))\","
+            text +=
+                "{\"id\":\"\(Base64URL.encode(credential.id))\",\"user\":\"\(Base64URL.encode(credential.userHandle))\","
                 + "\"key\":\"\(Base64URL.encode(key.pkcs8DERRepresentation))\",\"rp\":\(JSONScan.quoted(credential.rpID))}\n"
         }
         if !FileManager.default.fileExists(atPath: path) {

@@ -7,14 +7,14 @@ enum JSONScan {
         guard let keyStart = find(needle, in: json) else { return nil }
         var index = keyStart + needle.count
         while index < json.count, json[index] == 0x20 { index += 1 }
-        guard index < json.count, json[index] == 0x3A else { return nil }   // ':'
+        guard index < json.count, json[index] == 0x3A else { return nil }  // ':'
         index += 1
         while index < json.count, json[index] == 0x20 { index += 1 }
-        guard index < json.count, json[index] == 0x22 else { return nil }   // '"'
+        guard index < json.count, json[index] == 0x22 else { return nil }  // '"'
         let start = index + 1
         var end = start
         while end < json.count, json[end] != 0x22 {
-            if json[end] == 0x5C { return nil }   // a backslash: leave it to the real parser
+            if json[end] == 0x5C { return nil }  // a backslash: leave it to the real parser
             end += 1
         }
         guard end < json.count else { return nil }
@@ -28,7 +28,8 @@ enum JSONScan {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -14,7 +14,8 @@ struct PasskeyClient {
 
     /// Creates a user with the identifier `email` and returns the credential and the token response.
     func signUp(email: String, name: String) throws -> (credential: VirtualCredential, tokens: [UInt8]) {
-        let body = "{\"client_id\":\(quoted(settings.clientID))\(realmMember),\"user_profile\":{\"email\":"
+        let body =
+            "{\"client_id\":\(quoted(settings.clientID))\(realmMember),\"user_profile\":{\"email\":"
             + "\(quoted(email)),\"name\":\(quoted(name))}}"
         let options = try PublicKeyCredentialCreationOptions(
             json: try expectOK(transport.post("/passkey/register", body: Array(body.utf8)), "/passkey/register"))
@@ -37,7 +38,8 @@ struct PasskeyClient {
         guard let session = options.authSession else {
             throw LoadgenError(.malformedResponse, "/passkey/challenge answered without auth_session")
         }
-        let assertion = try authenticator.getAssertion(options: options, origin: settings.origin, credential: &credential)
+        let assertion = try authenticator.getAssertion(
+            options: options, origin: settings.origin, credential: &credential)
         let request = tokenRequest(session: session, credential: assertion)
         clientWork += DispatchTime.now().uptimeNanoseconds - workStarted
         return try expectOK(transport.post("/oauth/token", body: request), "/oauth/token")

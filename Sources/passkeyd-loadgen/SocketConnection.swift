@@ -25,7 +25,8 @@ final class SocketConnection: HTTPTransport {
     deinit { close() }
 
     func post(_ path: String, body: [UInt8]) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
-        let head = "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
+        let head =
+            "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
             + "Accept: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
         return try exchange(Array(head.utf8) + body)
     }
@@ -125,7 +126,8 @@ final class SocketConnection: HTTPTransport {
             guard try fill() else {
                 let started = !pending.isEmpty
                 close()
-                throw LoadgenError(.transport, started ? "connection closed inside a response" : "closed before a response")
+                throw LoadgenError(
+                    .transport, started ? "connection closed inside a response" : "closed before a response")
             }
         }
         guard let end = headEnd, let head = String(validating: pending[0..<end], as: UTF8.self) else {

@@ -51,7 +51,8 @@ if settings.signupCount > 0 {
         var errors: [String] = []
         for number in stride(from: index, to: total, by: threads) {
             do {
-                mine.append(try client.signUp(email: "lg-\(runID)-\(number)@example.com", name: "Load \(number)").credential)
+                mine.append(
+                    try client.signUp(email: "lg-\(runID)-\(number)@example.com", name: "Load \(number)").credential)
             } catch {
                 errors.append("\(error)")
             }

@@ -39,8 +39,11 @@ public struct PublicKeyCredential: Sendable {
         if let authenticatorData { response += ",\"authenticatorData\":\"\(Base64URL.encode(authenticatorData))\"" }
         if let signature { response += ",\"signature\":\"\(Base64URL.encode(signature))\"" }
         if let userHandle { response += ",\"userHandle\":\"\(Base64URL.encode(userHandle))\"" }
-        var json = "{\"id\":\(JSONText.quoted(id)),\"rawId\":\"\(Base64URL.encode(rawID))\",\"type\":\(JSONText.quoted(type))"
-        if let authenticatorAttachment { json += ",\"authenticatorAttachment\":\(JSONText.quoted(authenticatorAttachment))" }
+        var json =
+            "{\"id\":\(JSONText.quoted(id)),\"rawId\":\"\(Base64URL.encode(rawID))\",\"type\":\(JSONText.quoted(type))"
+        if let authenticatorAttachment {
+            json += ",\"authenticatorAttachment\":\(JSONText.quoted(authenticatorAttachment))"
+        }
         json += ",\"response\":{\(response)},\"clientExtensionResults\":{}}"
         return json
     }

@@ -13,8 +13,10 @@ public struct PublicKeyCredentialRequestOptions: Sendable {
     public var authSession: String?
 
     /// Creates options directly (for tests that build them without a server).
-    public init(challenge: [UInt8], rpID: String, userVerification: String? = nil, timeout: Int? = nil,
-                authSession: String? = nil) {
+    public init(
+        challenge: [UInt8], rpID: String, userVerification: String? = nil, timeout: Int? = nil,
+        authSession: String? = nil
+    ) {
         self.challenge = challenge
         self.rpID = rpID
         self.userVerification = userVerification

@@ -143,13 +143,15 @@ public struct VirtualAuthenticator: Sendable {
 
     /// WebAuthn L3 §5.8.1.1: the client data's members in the order the spec's serialisation writes them.
     static func clientDataJSON(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
-        let text = "{\"type\":\(JSONText.quoted(type)),\"challenge\":\"\(Base64URL.encode(challenge))\","
+        let text =
+            "{\"type\":\(JSONText.quoted(type)),\"challenge\":\"\(Base64URL.encode(challenge))\","
             + "\"origin\":\(JSONText.quoted(origin)),\"crossOrigin\":false}"
         return Array(text.utf8)
     }
 
-    /// WebAuthn L3 §6.1: rpIdHash(32) flags(1) signCount(4, big-endian) [attestedCredentialData].
-    static func authenticatorData(
+    /// Authenticator data bytes, WebAuthn L3 §6.1: rpIdHash(32) flags(1) signCount(4, big-endian)
+    /// [attestedCredentialData]. Public so tests that build authenticator data by hand share this layout.
+    public static func authenticatorData(
         rpID: String, flags: AuthenticatorFlags, signCount: UInt32, attestedCredentialData: [UInt8]?
     ) -> [UInt8] {
         var bytes = Digest.sha256(Array(rpID.utf8))

@@ -14,8 +14,10 @@ public struct VirtualCredential: Sendable {
     public var counterStep: UInt32
 
     /// Creates a credential record.
-    public init(id: [UInt8], key: CredentialSigningKey, rpID: String, userHandle: [UInt8], signCount: UInt32 = 0,
-                counterStep: UInt32 = 1) {
+    public init(
+        id: [UInt8], key: CredentialSigningKey, rpID: String, userHandle: [UInt8], signCount: UInt32 = 0,
+        counterStep: UInt32 = 1
+    ) {
         self.id = id
         self.key = key
         self.rpID = rpID

@@ -1,6 +1,7 @@
 import CBOR
 import Crypto
 import Foundation
+import TestSupport
 
 @testable import WebAuthn
 
@@ -16,12 +17,12 @@ struct SoftwareAuthenticator {
 
     /// Flag bits (WebAuthn L3 §6.1).
     enum Flag {
-        static let up: UInt8 = 0x01
-        static let uv: UInt8 = 0x04
-        static let be: UInt8 = 0x08
-        static let bs: UInt8 = 0x10
-        static let at: UInt8 = 0x40
-        static let ed: UInt8 = 0x80
+        static let up = AuthenticatorFlags.userPresent.rawValue
+        static let uv = AuthenticatorFlags.userVerified.rawValue
+        static let be = AuthenticatorFlags.backupEligible.rawValue
+        static let bs = AuthenticatorFlags.backedUp.rawValue
+        static let at = AuthenticatorFlags.attestedCredentialData.rawValue
+        static let ed = AuthenticatorFlags.extensionData.rawValue
     }
 
     let key: P256SigningKey
@@ -30,16 +31,8 @@ struct SoftwareAuthenticator {
         key = try P256SigningKey()
     }
 
-    /// The credential key as a COSE_Key map (RFC 9053 §7.1.1).
-    var coseKey: CBORValue {
-        .map([
-            CBORMapEntry(key: CBORValue(1), value: CBORValue(2)),
-            CBORMapEntry(key: CBORValue(3), value: CBORValue(-7)),
-            CBORMapEntry(key: CBORValue(-1), value: CBORValue(1)),
-            CBORMapEntry(key: CBORValue(-2), value: .bytes(key.publicKey.x)),
-            CBORMapEntry(key: CBORValue(-3), value: .bytes(key.publicKey.y)),
-        ])
-    }
+    /// The credential key as a COSE_Key map (RFC 9053 §7.1.1), as TestSupport's authenticator writes it.
+    var coseKey: CBORValue { CredentialSigningKey.es256(key).coseKey }
 
     var coseKeyBytes: [UInt8] { (try? CBOREncoder.encode(coseKey)) ?? [] }
 
@@ -68,12 +61,15 @@ struct SoftwareAuthenticator {
         credentialKey: [UInt8]? = nil,
         extensions: [UInt8]? = nil
     ) -> [UInt8] {
-        var bytes = Digest.sha256(Array(rpID.utf8)) + [flags]
-        bytes += withUnsafeBytes(of: signCount.bigEndian, Array.init)
+        var attested: [UInt8]?
         if let credentialID {
-            bytes += aaguid + withUnsafeBytes(of: UInt16(credentialID.count).bigEndian, Array.init) + credentialID
-            bytes += credentialKey ?? coseKeyBytes
+            attested =
+                aaguid + withUnsafeBytes(of: UInt16(credentialID.count).bigEndian, Array.init) + credentialID
+                + (credentialKey ?? coseKeyBytes)
         }
+        var bytes = VirtualAuthenticator.authenticatorData(
+            rpID: rpID, flags: AuthenticatorFlags(rawValue: flags), signCount: signCount,
+            attestedCredentialData: attested)
         if let extensions { bytes += extensions }
         return bytes
     }

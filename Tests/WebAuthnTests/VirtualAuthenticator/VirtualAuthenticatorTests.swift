@@ -86,9 +86,12 @@ struct VirtualAuthenticatorTests {
         #expect(options.authSession == "s2")
     }
 
-    @Test("options that are not the documented shape are refused", arguments: [
-        "[]", "{\"authn_params_public_key\":1}", "{\"challenge\":\"@@\",\"rpId\":\"x\"}", "{\"challenge\":\"AA\"}", "{",
-    ])
+    @Test(
+        "options that are not the documented shape are refused",
+        arguments: [
+            "[]", "{\"authn_params_public_key\":1}", "{\"challenge\":\"@@\",\"rpId\":\"x\"}", "{\"challenge\":\"AA\"}",
+            "{",
+        ])
     func refusesMalformedOptions(json: String) {
         #expect(throws: TestSupportError(.malformedOptions, "")) {
             try PublicKeyCredentialRequestOptions(json: Array(json.utf8))
@@ -106,11 +109,13 @@ struct VirtualAuthenticatorTests {
     @Test("with no algorithm asked for, ES256 is chosen when offered, else the first implemented one")
     func choosesAlgorithm() throws {
         var options = try PublicKeyCredentialCreationOptions(json: Self.registerResponse())
-        #expect(try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin).credential.key
-            .algorithm == .es256)
+        #expect(
+            try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin).credential.key
+                .algorithm == .es256)
         options.algorithms = [-35, -257, -8]
-        #expect(try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin).credential.key
-            .algorithm == .rs256)
+        #expect(
+            try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin).credential.key
+                .algorithm == .rs256)
         options.algorithms = [-35]
         #expect(throws: TestSupportError(.unsupportedAlgorithm, "")) {
             try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin)
@@ -133,7 +138,9 @@ struct VirtualAuthenticatorTests {
         #expect(credential.userHandle == options.userID)
     }
 
-    @Test("assertions verify with AuthenticationVerifier and the counter advances", arguments: CredentialAlgorithm.allCases)
+    @Test(
+        "assertions verify with AuthenticationVerifier and the counter advances",
+        arguments: CredentialAlgorithm.allCases)
     func assertionVerifies(algorithm: CredentialAlgorithm) throws {
         var credential = try Self.enrolled(algorithm)
         let options = try PublicKeyCredentialRequestOptions(json: Self.challengeResponse())
@@ -181,7 +188,8 @@ struct VirtualAuthenticatorTests {
         let asserted = try #require(
             try JSONSerialization.jsonObject(with: Data(registration.toJSON().utf8)) as? [String: Any])
         let assertedResponse = try #require(asserted["response"] as? [String: Any])
-        #expect(assertedResponse["authenticatorData"] as? String == registration.authenticatorData.map(Base64URL.encode))
+        #expect(
+            assertedResponse["authenticatorData"] as? String == registration.authenticatorData.map(Base64URL.encode))
         #expect(assertedResponse["signature"] as? String == registration.signature.map(Base64URL.encode))
         #expect(assertedResponse["userHandle"] as? String == Base64URL.encode(credential.userHandle))
         #expect(assertedResponse["attestationObject"] == nil)
@@ -193,7 +201,8 @@ struct VirtualAuthenticatorTests {
         let response = try VirtualAuthenticator().getAssertion(
             options: try PublicKeyCredentialRequestOptions(json: Self.challengeResponse()), origin: "https://a\"b\\\n",
             credential: &credential, tampering: CeremonyTampering(credentialType: "x\"\u{1}"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.toJSON().utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(response.toJSON().utf8)) as? [String: Any])
         #expect(object["type"] as? String == "x\"\u{1}")
         let clientData = try #require(
             try JSONSerialization.jsonObject(with: Data(response.clientDataJSON)) as? [String: Any])
@@ -230,7 +239,8 @@ struct VirtualAuthenticatorTests {
     func wrongOrigin() throws {
         var credential = try Self.enrolled()
         let response = try VirtualAuthenticator().getAssertion(
-            options: try PublicKeyCredentialRequestOptions(json: Self.challengeResponse()), origin: "https://evil.example",
+            options: try PublicKeyCredentialRequestOptions(json: Self.challengeResponse()),
+            origin: "https://evil.example",
             credential: &credential)
         let verifier = try Self.authenticationVerifier(for: credential, storedSignCount: 0)
         let assertion = try #require(response.authenticationResponse)
@@ -281,6 +291,8 @@ struct VirtualAuthenticatorTests {
             credential: &credential)
         #expect(response.toJSON() == response.toJSON())
         let verifier = try Self.authenticationVerifier(for: credential, storedSignCount: 1)
-        #expect(throws: Self.code(.counterNotIncreased)) { try verifier.verify(try #require(response.authenticationResponse)) }
+        #expect(throws: Self.code(.counterNotIncreased)) {
+            try verifier.verify(try #require(response.authenticationResponse))
+        }
     }
 }
