@@ -161,13 +161,13 @@ struct DeviceKeyEndpointsApprovalsTests {
     let setup = try await Self.setup()
     let harness = setup.harness
     let late = try await harness.challenge(setup.keyID, setup.auth)
-    harness.clock.advance(by: 119)
+    harness.clock.advance(119)
     #expect(
       await harness.approve(
         setup.keyID, challengeID: setup.challenge.id,
         signature: try setup.device.sign(challenge: setup.challenge.challenge), setup.auth
       ).status == 200)
-    harness.clock.advance(by: 1)
+    harness.clock.advance(1)
     let expired = await harness.approve(
       setup.keyID, challengeID: late.id,
       signature: try setup.device.sign(challenge: late.challenge), setup.auth)

@@ -150,7 +150,7 @@ struct DeviceKeyEndpointsRegistrationTests {
     let auth = try await harness.token()
     let first = try await harness.register(try TestDevice(deviceID: "phone"), auth)
     let other = try await harness.register(try TestDevice(deviceID: "tablet"), auth)
-    harness.clock.advance(by: 60)
+    harness.clock.advance(60)
     let second = try await harness.register(
       try TestDevice(deviceID: "phone", platform: "android"), auth)
     #expect(try await harness.storedKey(first)?.status == .revoked)

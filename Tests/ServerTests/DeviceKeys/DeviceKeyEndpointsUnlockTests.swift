@@ -29,7 +29,7 @@ struct DeviceKeyEndpointsUnlockTests {
     let (harness, _, keyID) = try await Self.lockedKey()
     let lockedAt = try #require(try await harness.storedKey(keyID)?.lockedAt)
     for authTime in [lockedAt.addingTimeInterval(-60), lockedAt] {
-      harness.clock.advance(by: 10)
+      harness.clock.advance(10)
       let response = await harness.client.post(
         "/device-keys/\(keyID)/unlock", json: JSONValue.object([]),
         headers: try await harness.token(authTime: authTime))
@@ -45,7 +45,7 @@ struct DeviceKeyEndpointsUnlockTests {
   )
   func freshLogin() async throws {
     let (harness, device, keyID) = try await Self.lockedKey()
-    harness.clock.advance(by: 30)
+    harness.clock.advance(30)
     let fresh = try await harness.token()
     let response = await harness.client.post(
       "/device-keys/\(keyID)/unlock", json: JSONValue.object([]), headers: fresh)

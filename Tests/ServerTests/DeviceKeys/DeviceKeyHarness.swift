@@ -2,26 +2,10 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
-import Synchronization
 import TestSupport
 import Tokens
 
 @testable import Server
-
-/// A wall clock the test moves by hand (expiry, lockout after a later login).
-final class SettableClock: WallClock {
-  private let current: Mutex<Date>
-
-  init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-    current = Mutex(start)
-  }
-
-  func now() -> Date { current.withLock { $0 } }
-
-  func advance(by seconds: TimeInterval) {
-    current.withLock { $0 = $0.addingTimeInterval(seconds) }
-  }
-}
 
 /// A simulated phone: a P-256 key standing in for the Secure Enclave / Keystore key, exported the way its
 /// platform exports it.
@@ -64,13 +48,13 @@ struct DeviceKeyHarness {
     "creditor_account": "FR7630006000011234567890189",
   ]
 
-  let clock: SettableClock
+  let clock: TestClock
   let store: MemoryStore
   let context: ServerContext
   let client: TestClient
 
   init(_ overrides: [String: String] = [:]) throws {
-    clock = SettableClock()
+    clock = TestClock()
     store = MemoryStore()
     context = ServerContext(
       configuration: try TestConfiguration.make(overrides), store: store,
