@@ -38,14 +38,16 @@ public struct DeviceAction: Sendable, Hashable {
     public let canonicalBytes: [UInt8]
 
     /// Validates a parsed action.
-    /// - Throws: `.invalidAuthorizationDetails` with a reason naming the violated rule or limit.
+    /// - Throws: the code of the violated rule (`.actionNotObject`, `.actionMissingType`, `.actionTooDeep`,
+    ///   `.actionTooManyMembers`, `.actionStringTooLong`, `.actionTooLarge`), or `.invalidAuthorizationDetails`
+    ///   when the value has no canonical form.
     public init(validating value: JSONValue, limits: Limits = .init()) throws(DeviceKeyError) {
         // RFC 9396 §2: each authorization detail is a JSON object with a string `type`.
         guard case .object = value else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "the action must be a JSON object")
+            throw DeviceKeyError(.actionNotObject, "the action must be a JSON object")
         }
         guard case .string(let type)? = value["type"], !type.isEmpty else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "the action needs a non-empty string member \"type\"")
+            throw DeviceKeyError(.actionMissingType, "the action needs a non-empty string member \"type\"")
         }
         var totalMembers = 0
         try Self.check(value, depth: 1, limits: limits, totalMembers: &totalMembers)
@@ -58,9 +60,7 @@ public struct DeviceAction: Sendable, Hashable {
         }
         guard canonical.count <= limits.maxCanonicalBytes else {
             throw DeviceKeyError(
-                .invalidAuthorizationDetails,
-                "maxCanonicalBytes: \(canonical.count) bytes exceed \(limits.maxCanonicalBytes)"
-            )
+                .actionTooLarge, "maxCanonicalBytes: \(canonical.count) bytes exceed \(limits.maxCanonicalBytes)")
         }
         self.value = value
         self.type = type
@@ -68,18 +68,22 @@ public struct DeviceAction: Sendable, Hashable {
     }
 
     /// Parses (strictly: duplicate names refused) and validates an action received as JSON bytes.
-    /// - Throws: `.invalidAuthorizationDetails`, whatever the underlying problem.
+    /// - Throws: the codes of `init(validating:limits:)`; `.actionTooDeep` when nesting stops the parser,
+    ///   `.actionTooLarge` for input far over the size limit, `.invalidAuthorizationDetails` when it is not JSON.
     public init(jsonBytes: [UInt8], limits: Limits = .init()) throws(DeviceKeyError) {
         // Refuse oversized input before parsing it; canonical form is never larger than minimal JSON,
         // but whitespace can make the input larger, so allow some slack here and check exactly later.
         guard jsonBytes.count <= limits.maxCanonicalBytes * 4 else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "maxCanonicalBytes: input of \(jsonBytes.count) bytes")
+            throw DeviceKeyError(.actionTooLarge, "maxCanonicalBytes: input of \(jsonBytes.count) bytes")
         }
         let parsed: JSONValue
         do {
             parsed = try JSONValue(parsing: jsonBytes, maximumDepth: limits.maxDepth)
         } catch {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "\(error.code): \(error.reason)")
+            // The parser stops at `maxDepth` itself: that is the depth rule, not malformed JSON.
+            let tooDeep = error.code == .nestingTooDeep
+            throw DeviceKeyError(
+                tooDeep ? .actionTooDeep : .invalidAuthorizationDetails, "\(error.code): \(error.reason)")
         }
         try self.init(validating: parsed, limits: limits)
     }
@@ -96,21 +100,19 @@ public struct DeviceAction: Sendable, Hashable {
             try checkString(text, limits: limits)
         case .array(let elements):
             guard depth <= limits.maxDepth else {
-                throw DeviceKeyError(.invalidAuthorizationDetails, "maxDepth: nesting deeper than \(limits.maxDepth)")
+                throw DeviceKeyError(.actionTooDeep, "maxDepth: nesting deeper than \(limits.maxDepth)")
             }
             for element in elements {
                 try check(element, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
             }
         case .object(let members):
             guard depth <= limits.maxDepth else {
-                throw DeviceKeyError(.invalidAuthorizationDetails, "maxDepth: nesting deeper than \(limits.maxDepth)")
+                throw DeviceKeyError(.actionTooDeep, "maxDepth: nesting deeper than \(limits.maxDepth)")
             }
             totalMembers += members.count
             guard totalMembers <= limits.maxTotalMembers else {
                 throw DeviceKeyError(
-                    .invalidAuthorizationDetails,
-                    "maxTotalMembers: more than \(limits.maxTotalMembers) members in total"
-                )
+                    .actionTooManyMembers, "maxTotalMembers: more than \(limits.maxTotalMembers) members in total")
             }
             for member in members {
                 try checkString(member.key, limits: limits)
@@ -122,9 +124,7 @@ public struct DeviceAction: Sendable, Hashable {
     private static func checkString(_ text: String, limits: Limits) throws(DeviceKeyError) {
         guard text.unicodeScalars.count <= limits.maxStringLength else {
             throw DeviceKeyError(
-                .invalidAuthorizationDetails,
-                "maxStringLength: a string is longer than \(limits.maxStringLength) characters"
-            )
+                .actionStringTooLong, "maxStringLength: a string is longer than \(limits.maxStringLength) characters")
         }
     }
 }

@@ -54,9 +54,10 @@ extension OAuthError {
         case .unsupportedCurve: description = "Invalid public_key: the curve is not P-256."
         case .unsupportedKeyType: description = "Invalid public_key: not an elliptic-curve key."
         case .pointNotOnCurve: description = "Invalid public_key: the point is not on the P-256 curve."
-        case .invalidAuthorizationDetails:
+        case .invalidAuthorizationDetails, .actionNotObject, .actionMissingType, .actionTooDeep, .actionTooManyMembers,
+            .actionStringTooLong, .actionTooLarge:
             return OAuthError(
-                .invalidAuthorizationDetails, actionDescription(error.reason), logCode: "device_action_invalid",
+                .invalidAuthorizationDetails, actionDescription(error.code), logCode: "device_action_invalid",
                 reason: error.reason)
         case .challengeExpired:
             return OAuthError(
@@ -76,19 +77,19 @@ extension OAuthError {
             .invalidRequest, description, logCode: "device_key_\(error.code.rawValue)", reason: error.reason)
     }
 
-    /// A fixed description naming the violated rule, chosen from the reason's leading limit name
-    /// (`DeviceAction` starts each limit's reason with it).
-    private static func actionDescription(_ reason: String) -> String {
+    /// The fixed description of each action rule, naming the limit `DeviceAction` applied (its defaults, which
+    /// the challenge endpoint uses); chosen by code, never by reading the reason.
+    private static func actionDescription(_ code: DeviceKeyError.Code) -> String {
         let limits = DeviceAction.Limits()
-        let rules: [(prefix: String, description: String)] = [
-            ("maxDepth", "The action nests deeper than \(limits.maxDepth) levels."),
-            ("maxTotalMembers", "The action has more than \(limits.maxTotalMembers) members."),
-            ("maxStringLength", "The action has a string longer than \(limits.maxStringLength) characters."),
-            ("maxCanonicalBytes", "The action is larger than \(limits.maxCanonicalBytes) bytes."),
-            ("the action must be a JSON object", "The action must be a JSON object."),
-            ("the action needs", "The action needs a non-empty string member \"type\"."),
-        ]
-        for rule in rules where reason.hasPrefix(rule.prefix) { return rule.description }
-        return "The action is not valid JSON within the limits of an authorization detail."
+        switch code {
+        case .actionTooDeep: return "The action nests deeper than \(limits.maxDepth) levels."
+        case .actionTooManyMembers: return "The action has more than \(limits.maxTotalMembers) members."
+        case .actionStringTooLong:
+            return "The action has a string longer than \(limits.maxStringLength) characters."
+        case .actionTooLarge: return "The action is larger than \(limits.maxCanonicalBytes) bytes."
+        case .actionNotObject: return "The action must be a JSON object."
+        case .actionMissingType: return "The action needs a non-empty string member \"type\"."
+        default: return "The action is not valid JSON within the limits of an authorization detail."
+        }
     }
 }

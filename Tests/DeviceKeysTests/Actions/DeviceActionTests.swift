@@ -24,26 +24,30 @@ struct DeviceActionTests {
                 ))
     }
 
-    @Test("refuses a non-object action")
-    func notObject() { expectRefusal(#"["transfer"]"#) }
+    @Test("refuses a non-object action", arguments: [#"["transfer"]"#, #""transfer""#, "7", "null"])
+    func notObject(text: String) { expectRefusal(text, code: .actionNotObject) }
 
     @Test(
         "refuses a missing, non-string or empty type", arguments: [#"{"kind":"x"}"#, #"{"type":1}"#, #"{"type":""}"#])
-    func badType(text: String) { expectRefusal(text) }
+    func badType(text: String) { expectRefusal(text, code: .actionMissingType) }
 
     @Test("refuses JSON with a duplicate member")
-    func duplicate() { expectRefusal(#"{"type":"a","type":"b"}"#) }
+    func duplicate() { expectRefusal(#"{"type":"a","type":"b"}"#, code: .invalidAuthorizationDetails) }
 
     @Test("refuses malformed JSON")
-    func malformed() { expectRefusal(#"{"type":"a""#) }
+    func malformed() { expectRefusal(#"{"type":"a""#, code: .invalidAuthorizationDetails) }
 
     @Test("depth 5 is accepted, depth 6 refused (the action object is depth 1)")
     func depth() throws {
         _ = try DeviceAction(jsonBytes: utf8(#"{"type":"t","a":{"b":{"c":{"d":[1]}}}}"#))
-        expectRefusal(#"{"type":"t","a":{"b":{"c":{"d":[[1]]}}}}"#, naming: "nesting deeper than 5")
+        expectRefusal(
+            #"{"type":"t","a":{"b":{"c":{"d":[[1]]}}}}"#, code: .actionTooDeep, naming: "nesting deeper than 5")
         // Checked on a parsed value as well as while parsing.
+        _ = try DeviceAction(validating: ["type": "t", "a": [[[[]]]]])
         let deep: JSONValue = ["type": "t", "a": [[[[[]]]]]]
-        #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) { try DeviceAction(validating: deep) }
+        #expect(throws: DeviceKeyError(.actionTooDeep, "")) { try DeviceAction(validating: deep) }
+        let deepObject: JSONValue = ["type": "t", "a": ["b": ["c": ["d": ["e": ["f": 1]]]]]]
+        #expect(throws: DeviceKeyError(.actionTooDeep, "")) { try DeviceAction(validating: deepObject) }
     }
 
     @Test("32 members in total are accepted, 33 refused, counted across nested objects")
@@ -55,7 +59,7 @@ struct DeviceActionTests {
             return .object(members)
         }
         _ = try DeviceAction(validating: action(top: 16, nested: 16))
-        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+        let error = #expect(throws: DeviceKeyError(.actionTooManyMembers, "")) {
             try DeviceAction(validating: action(top: 16, nested: 17))
         }
         #expect(error?.reason.contains("maxTotalMembers") == true)
@@ -66,11 +70,11 @@ struct DeviceActionTests {
         let ok = String(repeating: "é", count: 255)
         _ = try DeviceAction(validating: ["type": .string(ok)])
         let long = String(repeating: "é", count: 256)
-        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+        let error = #expect(throws: DeviceKeyError(.actionStringTooLong, "")) {
             try DeviceAction(validating: ["type": "t", "note": .string(long)])
         }
         #expect(error?.reason.contains("maxStringLength") == true)
-        #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+        #expect(throws: DeviceKeyError(.actionStringTooLong, "")) {
             try DeviceAction(
                 validating: .object([JSONMember(key: "type", value: "t"), JSONMember(key: long, value: nil)]))
         }
@@ -88,7 +92,7 @@ struct DeviceActionTests {
         }
         let exact = try DeviceAction(validating: try action(bytes: 4096))
         #expect(exact.canonicalBytes.count == 4096)
-        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
+        let error = #expect(throws: DeviceKeyError(.actionTooLarge, "")) {
             try DeviceAction(validating: try action(bytes: 4097))
         }
         #expect(error?.reason.contains("maxCanonicalBytes") == true)
@@ -97,12 +101,13 @@ struct DeviceActionTests {
     @Test("refuses a huge input before parsing it")
     func hugeInput() {
         expectRefusal(
-            #"{"type":"t","a":""# + String(repeating: " ", count: 20_000) + "\"}", naming: "maxCanonicalBytes")
+            #"{"type":"t","a":""# + String(repeating: " ", count: 20_000) + "\"}", code: .actionTooLarge,
+            naming: "maxCanonicalBytes")
     }
 
     @Test("refuses a number without a finite double value, parsed or constructed (RFC 8785 §3.2.2.3)")
     func nonFinite() {
-        expectRefusal(#"{"type":"t","n":1e400}"#, naming: "non_finite_number")
+        expectRefusal(#"{"type":"t","n":1e400}"#, code: .invalidAuthorizationDetails, naming: "non_finite_number")
         #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, "")) {
             try DeviceAction(validating: ["type": "t", "n": .number("NaN")])
         }
@@ -115,9 +120,10 @@ struct DeviceActionTests {
     }
 
     private func expectRefusal(
-        _ text: String, naming limit: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ text: String, code: DeviceKeyError.Code, naming limit: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let error = #expect(throws: DeviceKeyError(.invalidAuthorizationDetails, ""), sourceLocation: sourceLocation) {
+        let error = #expect(throws: DeviceKeyError(code, ""), sourceLocation: sourceLocation) {
             try DeviceAction(jsonBytes: utf8(text))
         }
         if let limit { #expect(error?.reason.contains(limit) == true, sourceLocation: sourceLocation) }

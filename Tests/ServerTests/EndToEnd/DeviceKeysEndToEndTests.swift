@@ -14,6 +14,25 @@ struct DeviceKeysEndToEndTests {
     "creditor_account": "FR7630006000011234567890189",
   ]
 
+  /// The start of every test: a daemon on its own clock, `alice` signed up and logged in by passkey; returns the
+  /// clock, the daemon and her access token.
+  static func start(signingIn alice: inout Passkey) async throws
+    -> (clock: TestClock, server: LiveServer, token: String)
+  {
+    let clock = TestClock(Date())
+    let server = try await LiveServer.startForDeviceKeys(clock: clock)
+    let token = try await server.passkeyUser(&alice, email: "alice@example.com")
+    return (clock, server, token)
+  }
+
+  /// Registers a fresh default `TestDevice` for the holder of `token`; returns it with its key id.
+  static func registerPhone(_ server: LiveServer, _ token: String) async throws
+    -> (phone: TestDevice, keyID: String)
+  {
+    let phone = try TestDevice()
+    return (phone, try await register(server, phone, token))
+  }
+
   /// Registers `device`; returns the key id.
   static func register(_ server: LiveServer, _ device: TestDevice, _ token: String) async throws
     -> String
@@ -52,10 +71,8 @@ struct DeviceKeysEndToEndTests {
     "iOS (X9.62) and Android (SPKI) keys approve an action; the action token verifies against the JWKS"
   )
   func approvals() async throws {
-    let clock = TestClock(Date())
-    let server = try await LiveServer.startForDeviceKeys(clock: clock)
-    var alice = try TestAuthenticator()
-    let token = try await server.passkeyUser(&alice, email: "alice@example.com")
+    var alice = Passkey()
+    let (clock, server, token) = try await Self.start(signingIn: &alice)
     let verifier = try await server.verifierFromJWKS()
     for device in [
       try TestDevice(deviceID: "iphone", platform: "ios"),
@@ -103,11 +120,9 @@ struct DeviceKeysEndToEndTests {
     "refused: another key's signature, key A's challenge through key B, another user's key (404), expiry"
   )
   func refusals() async throws {
-    let clock = TestClock(Date())
-    let server = try await LiveServer.startForDeviceKeys(clock: clock)
-    var alice = try TestAuthenticator()
-    var bob = try TestAuthenticator()
-    let aliceToken = try await server.passkeyUser(&alice, email: "alice@example.com")
+    var alice = Passkey()
+    var bob = Passkey()
+    let (clock, server, aliceToken) = try await Self.start(signingIn: &alice)
     let bobToken = try await server.passkeyUser(&bob, email: "bob@example.com")
     let phoneA = try TestDevice(deviceID: "a", platform: "ios")
     let phoneB = try TestDevice(deviceID: "b", platform: "android")
@@ -152,12 +167,9 @@ struct DeviceKeysEndToEndTests {
 
   @Test("three bad signatures lock the key; it unlocks only after a new passkey login")
   func lockoutAndUnlock() async throws {
-    let clock = TestClock(Date())
-    let server = try await LiveServer.startForDeviceKeys(clock: clock)
-    var alice = try TestAuthenticator()
-    let token = try await server.passkeyUser(&alice, email: "alice@example.com")
-    let phone = try TestDevice()
-    let keyID = try await Self.register(server, phone, token)
+    var alice = Passkey()
+    let (clock, server, token) = try await Self.start(signingIn: &alice)
+    let (phone, keyID) = try await Self.registerPhone(server, token)
     let thief = try TestDevice()
     for _ in 1...3 {
       let challenge = try await Self.challenge(server, keyID, token)
@@ -191,10 +203,8 @@ struct DeviceKeysEndToEndTests {
 
   @Test("revocation, re-enrolment after a biometry change, and key_invalidated device events")
   func revocationAndReEnrolment() async throws {
-    let clock = TestClock(Date())
-    let server = try await LiveServer.startForDeviceKeys(clock: clock)
-    var alice = try TestAuthenticator()
-    let token = try await server.passkeyUser(&alice, email: "alice@example.com")
+    var alice = Passkey()
+    let (clock, server, token) = try await Self.start(signingIn: &alice)
     let old = try TestDevice(deviceID: "phone")
     let oldKey = try await Self.register(server, old, token)
     let pending = try await Self.challenge(server, oldKey, token)
@@ -230,12 +240,9 @@ struct DeviceKeysEndToEndTests {
 
   @Test("16 concurrent approvals of one challenge over HTTP: exactly one 200")
   func concurrentApprovals() async throws {
-    let clock = TestClock(Date())
-    let server = try await LiveServer.startForDeviceKeys(clock: clock)
-    var alice = try TestAuthenticator()
-    let token = try await server.passkeyUser(&alice, email: "alice@example.com")
-    let phone = try TestDevice()
-    let keyID = try await Self.register(server, phone, token)
+    var alice = Passkey()
+    let (_, server, token) = try await Self.start(signingIn: &alice)
+    let (phone, keyID) = try await Self.registerPhone(server, token)
     let challenge = try await Self.challenge(server, keyID, token)
     let signature = try phone.sign(challenge: challenge.challenge)
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -14,13 +14,13 @@ extension LiveServer {
   }
 
   /// Signs `authenticator` up as `email`, then logs in with the passkey; returns the login's access token.
-  func passkeyUser(_ authenticator: inout TestAuthenticator, email: String) async throws -> String {
+  func passkeyUser(_ authenticator: inout Passkey, email: String) async throws -> String {
     _ = try await signUp(&authenticator, email: email)
     return try await freshAccessToken(&authenticator)
   }
 
   /// One passkey login; returns its access token (its `auth_time` is the daemon clock's now).
-  func freshAccessToken(_ authenticator: inout TestAuthenticator) async throws -> String {
+  func freshAccessToken(_ authenticator: inout Passkey) async throws -> String {
     let (options, session) = try await loginChallenge()
     let (status, body) = try await token(session: session, response: authenticator.assert(options))
     guard status == 200, let access = body["access_token"]?.stringValue else {

@@ -13,15 +13,14 @@ struct WebAuthnGrantRefusalTests {
     /// Runs a login whose assertion is changed by `change`, expects 403 invalid_grant with the one fixed
     /// description, and the metric naming `code`.
     func refusedLogin(
-        code: String, setUp: (inout TestAuthenticator) -> Void = { _ in },
-        _ change: (inout TestAuthenticator, JSONValue) -> JSONValue
+        code: String, signUp registration: CeremonyTampering = .none,
+        _ change: (inout Passkey, JSONValue) throws -> JSONValue
     ) async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
-        setUp(&authenticator)
-        _ = try await harness.signUp(&authenticator)
+        var authenticator = Passkey()
+        _ = try await harness.signUp(&authenticator, tampering: registration)
         let (options, session) = try await harness.loginOptions()
-        let response = await harness.token(session: session, response: change(&authenticator, options))
+        let response = await harness.token(session: session, response: try change(&authenticator, options))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
         #expect(try response.jsonValue()["error_description"]?.stringValue == "The passkey could not be verified.")
@@ -34,78 +33,78 @@ struct WebAuthnGrantRefusalTests {
     @Test("wrong origin") func wrongOrigin() async throws {
         try await refusedLogin(code: "originMismatch") { authenticator, options in
             authenticator.origin = "https://evil.example"
-            return authenticator.assert(options)
+            return try authenticator.assert(options)
         }
     }
 
     @Test("wrong client data type") func wrongType() async throws {
         try await refusedLogin(code: "typeMismatch") { authenticator, options in
-            authenticator.assert(options, type: "webauthn.create")
+            try authenticator.assert(options, CeremonyTampering(clientDataType: "webauthn.create"))
         }
     }
 
     @Test("tampered signature") func tampered() async throws {
         try await refusedLogin(code: "badSignature") { authenticator, options in
-            authenticator.assert(options, tamper: true)
+            try authenticator.assert(options, CeremonyTampering(corruptsSignature: true))
         }
     }
 
     @Test("UP clear") func userPresence() async throws {
         try await refusedLogin(code: "userPresenceRequired") { authenticator, options in
-            authenticator.assert(options, flags: TestAuthenticator.Flag.uv)
+            try authenticator.assert(options, CeremonyTampering(flags: .userVerified))
         }
     }
 
     @Test("UV clear while the policy requires it") func userVerification() async throws {
         try await refusedLogin(code: "userVerificationRequired") { authenticator, options in
-            authenticator.assert(options, flags: TestAuthenticator.Flag.up)
+            try authenticator.assert(options, CeremonyTampering(flags: .userPresent))
         }
     }
 
     @Test("counter regression") func counterRegression() async throws {
-        try await refusedLogin(code: "counterNotIncreased", setUp: { $0.signCount = 10 }) { authenticator, options in
-            authenticator.assert(options, signCount: 3)
+        try await refusedLogin(code: "counterNotIncreased", signUp: CeremonyTampering(signCount: 10)) {
+            authenticator, options in
+            try authenticator.assert(options, CeremonyTampering(signCount: 3))
         }
     }
 
     @Test("another user's userHandle") func otherUserHandle() async throws {
         try await refusedLogin(code: "userHandleMismatch") { authenticator, options in
-            authenticator.assert(options, userHandle: .some([UInt8](repeating: 7, count: 32)))
+            try authenticator.assert(options, CeremonyTampering(userHandle: [UInt8](repeating: 7, count: 32)))
         }
     }
 
     @Test("wrong RP ID") func wrongRPID() async throws {
         try await refusedLogin(code: "rpIDHashMismatch") { authenticator, options in
-            authenticator.rpID = "evil.example"
-            return authenticator.assert(options)
+            try authenticator.assert(options, CeremonyTampering(rpID: "evil.example"))
         }
     }
 
     @Test("unknown credential") func unknownCredential() async throws {
         try await refusedLogin(code: "unknownCredential") { authenticator, options in
-            authenticator.credentialID = [1, 2, 3, 4]
-            return authenticator.assert(options)
+            let known = try #require(authenticator.credential)
+            authenticator.credential = VirtualCredential(
+                id: [1, 2, 3, 4], key: known.key, rpID: known.rpID, userHandle: known.userHandle,
+                signCount: known.signCount)
+            return try authenticator.assert(options)
         }
     }
 
     @Test("backup eligibility changed since registration") func backupEligibility() async throws {
         try await refusedLogin(code: "backupEligibilityChanged") { authenticator, options in
-            authenticator.extraFlags = TestAuthenticator.Flag.be
-            return authenticator.assert(options)
+            try authenticator.assert(options, CeremonyTampering(flags: [.userPresent, .userVerified, .backupEligible]))
         }
     }
 
     @Test("id differs from rawId") func idMismatch() async throws {
         try await refusedLogin(code: "credentialIDMismatch") { authenticator, options in
-            var members = authenticator.assert(options).objectMembers ?? []
-            members[0].value = "AAAA"
-            return .object(members)
+            try authenticator.assert(options, CeremonyTampering(mismatchesID: true))
         }
     }
 
     @Test("an assertion without a signature") func malformed() async throws {
         try await refusedLogin(code: "malformedResponse") { authenticator, options in
-            var members = authenticator.assert(options).objectMembers ?? []
+            var members = try authenticator.assert(options).objectMembers ?? []
             members.removeAll { $0.key == "response" }
             members.append(JSONMember(key: "response", value: ["clientDataJSON": "e30"]))
             return .object(members)
@@ -115,10 +114,10 @@ struct WebAuthnGrantRefusalTests {
     @Test("a replayed assertion is refused: the session is spent and a new session has another challenge")
     func replay() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        let assertion = authenticator.assert(options)
+        let assertion = try authenticator.assert(options)
         #expect(await harness.token(session: session, response: assertion).status == 200)
         let again = await harness.token(session: session, response: assertion)
         #expect(again.status == 403)
@@ -132,12 +131,15 @@ struct WebAuthnGrantRefusalTests {
     @Test("the session is consumed even when verification fails")
     func consumedOnFailure() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
         #expect(
-            await harness.token(session: session, response: authenticator.assert(options, tamper: true)).status == 403)
-        let retry = await harness.token(session: session, response: authenticator.assert(options))
+            await harness.token(
+                session: session,
+                response: try authenticator.assert(options, CeremonyTampering(corruptsSignature: true))
+            ).status == 403)
+        let retry = await harness.token(session: session, response: try authenticator.assert(options))
         #expect(retry.status == 403)
         #expect(harness.counted("invalid_grant:session_unknown"))
     }
@@ -145,11 +147,11 @@ struct WebAuthnGrantRefusalTests {
     @Test("an expired session is refused")
     func expired() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
         harness.clock.advance(61)
-        let response = await harness.token(session: session, response: authenticator.assert(options))
+        let response = await harness.token(session: session, response: try authenticator.assert(options))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
     }
@@ -157,10 +159,11 @@ struct WebAuthnGrantRefusalTests {
     @Test("another client's session is refused")
     func otherClientSession() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        let response = await harness.token(session: session, response: authenticator.assert(options), clientID: "other")
+        let response = await harness.token(
+            session: session, response: try authenticator.assert(options), clientID: "other")
         #expect(response.status == 403)
         #expect(harness.counted("invalid_grant:session_other_client"))
     }
@@ -168,9 +171,10 @@ struct WebAuthnGrantRefusalTests {
     @Test("a malformed auth_session is invalid_grant")
     func malformedSession() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
-        let response = await harness.token(
-            session: "not-a-session", response: authenticator.assert(["challenge": "AAAA"]))
+        var authenticator = Passkey()
+        _ = try await harness.signUp(&authenticator)
+        let (options, _) = try await harness.loginOptions()
+        let response = await harness.token(session: "not-a-session", response: try authenticator.assert(options))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
     }
@@ -178,12 +182,14 @@ struct WebAuthnGrantRefusalTests {
     @Test("a credential id registered already is refused at sign-up")
     func duplicateCredential() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator, email: "one@example.com")
+        let registered = authenticator.credentialID
         let challenge = try await harness.registerChallenge(email: "two@example.com").jsonValue()
+        let fresh = try authenticator.register(try #require(challenge["authn_params_public_key"]))
         let response = await harness.token(
             session: try #require(challenge["auth_session"]?.stringValue),
-            response: authenticator.register(try #require(challenge["authn_params_public_key"])))
+            response: try Self.registration(fresh, reusing: registered, for: authenticator.credentialID))
         #expect(response.status == 403)
         #expect(harness.counted("webauthn_failure:credential_exists"))
         #expect(
@@ -191,14 +197,40 @@ struct WebAuthnGrantRefusalTests {
                 == nil)
     }
 
+    /// `registration` with its credential ID `fresh` swapped for `reused` (same length) in `id`, `rawId` and the
+    /// authenticator data. A "none" attestation signs nothing (WebAuthn L3 §8.7), so only the ID changes.
+    static func registration(
+        _ registration: JSONValue, reusing reused: [UInt8], for fresh: [UInt8]
+    ) throws -> JSONValue {
+        let response = try #require(registration["response"])
+        let encoded = try #require(response["attestationObject"]?.stringValue)
+        var attestation = try #require(Base64URL.decode(encoded))
+        try #require(reused.count == fresh.count && attestation.count >= fresh.count)
+        let start = try #require(
+            (0...(attestation.count - fresh.count)).first { Array(attestation[$0..<($0 + fresh.count)]) == fresh })
+        attestation.replaceSubrange(start..<(start + fresh.count), with: reused)
+        let id = JSONValue.string(Base64URL.encode(reused))
+        return [
+            "id": id, "rawId": id, "type": "public-key",
+            "response": [
+                "clientDataJSON": response["clientDataJSON"] ?? .null,
+                "attestationObject": .string(Base64URL.encode(attestation)),
+            ],
+        ]
+    }
+
     @Test("a sign-up answered as a login (assertion to a creation challenge) is refused")
     func signupWithAssertion() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        // A credential the server never saw, answering the creation challenge with an assertion.
+        var authenticator = Passkey()
+        authenticator.credential = VirtualCredential(
+            id: [9, 9, 9, 9], key: try CredentialSigningKey(generating: .es256), rpID: "example.com", userHandle: [])
         let challenge = try await harness.registerChallenge().jsonValue()
+        let creation = try #require(challenge["authn_params_public_key"])
         let response = await harness.token(
             session: try #require(challenge["auth_session"]?.stringValue),
-            response: authenticator.assert(try #require(challenge["authn_params_public_key"])))
+            response: try authenticator.assert(["challenge": creation["challenge"] ?? .null, "rpId": "example.com"]))
         #expect(response.status == 403)
         #expect(harness.counted("webauthn_failure:malformedResponse"))
     }

@@ -24,7 +24,7 @@ struct TokenServiceTests {
     @Test("a rotated key signs from then on; the old one stays published until its tokens have expired")
     func rotation() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let before = try await harness.signUp(&authenticator)
         let oldKid = try #require(try await harness.context.store.read { try $0.signingKeys() }.first?.kid)
         let newKid = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now())
