@@ -52,7 +52,8 @@ extension DeviceKeyError.Code {
     public static let pointNotOnCurve = Self(rawValue: "pointNotOnCurve")
 
     // MARK: actions and challenges
-    /// The action is not a valid RFC 9396 authorization detail within our limits.
+    /// The action is not JSON or has no canonical form (repeated names, non-finite numbers); each size and shape
+    /// limit has its own code (`actionTooDeep`, `actionTooLarge`, …).
     public static let invalidAuthorizationDetails = Self(rawValue: "invalidAuthorizationDetails")
     /// A challenge document field is invalid (nonce length, times, empty identifiers) or the document is not canonical.
     public static let invalidChallengeDocument = Self(rawValue: "invalidChallengeDocument")
