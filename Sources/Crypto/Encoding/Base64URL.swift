@@ -20,7 +20,16 @@ public enum Base64URL {
 
     /// Encodes bytes as base64url with no `=` padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
+        Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
+    }
+
+    /// Encodes bytes as base64url with no `=` padding; the `[UInt8]` case, without generic dispatch.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { encode(buffer: $0) }
+    }
+
+    /// Encodes the bytes of `input`; see `encode(_:)`.
+    private static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
         let length = (input.count * 4 + 2) / 3  // RFC 4648 §5 without padding: ceil(8n / 6) characters
         guard length > 0 else { return "" }
         return String(unsafeUninitializedCapacity: length) { output in
@@ -61,6 +70,12 @@ public enum Base64URL {
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
         return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
+    }
+
+    /// Decodes base64url text; see `decode(_:)`. The `String` case, without generic dispatch.
+    public static func decode(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { decode(utf8: $0) }
     }
 
     /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:)`.
