@@ -5,7 +5,8 @@
 /// cost more than the rest of a `none` registration.
 public enum Base64URL {
     /// RFC 4648 §5 Table 2: the URL and filename safe alphabet.
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Marks a byte outside the alphabet in `sextets`.
     private static let invalid: UInt8 = 0xFF

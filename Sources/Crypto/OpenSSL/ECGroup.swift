@@ -4,7 +4,7 @@ internal import COpenSSL
 /// curve. Building a key through `EVP_PKEY_fromdata` constructs a fresh group every time (Montgomery
 /// set-up, generator, order: about 24 µs for P-256 on the reference machine); validating a point against
 /// this group and copying the parameters of the template key costs a fraction of that.
-final class ECGroup: @unchecked Sendable {  // immutable after init; OpenSSL only reads a const EC_GROUP and the template
+final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the const EC_GROUP and template
     /// The owned `EC_GROUP *`.
     let pointer: OpaquePointer
     /// A key on this group, the source of `EVP_PKEY_copy_parameters`.

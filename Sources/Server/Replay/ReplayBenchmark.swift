@@ -47,8 +47,9 @@ public enum ReplayBenchmark {
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             guard mismatches == 0 else { throw Failure(description: "\(name): \(mismatches) verifications disagreed") }
-            fields.append("\"\(name)\":{\"ceremonies\":\(count),\"seconds\":\(String(format: "%.3f", seconds)),"
-                + "\"per_second\":\(String(format: "%.1f", Double(count) / seconds))}")
+            fields.append(
+                "\"\(name)\":{\"ceremonies\":\(count),\"seconds\":\(String(format: "%.3f", seconds)),"
+                    + "\"per_second\":\(String(format: "%.1f", Double(count) / seconds))}")
         }
         return "{" + fields.joined(separator: ",") + "}"
     }

@@ -7,7 +7,8 @@ import Testing
 struct ECDSASignatureCodecTests {
     /// Whether the byte-level check and the OpenSSL round-trip check agree on `der`.
     static func agree(_ der: [UInt8], _ curve: EllipticCurve) -> Bool {
-        ECDSASignatureCodec.isStrictDER(der, curve: curve) == (ECDSASignatureCodec.parseStrict(der, curve: curve) != nil)
+        ECDSASignatureCodec.isStrictDER(der, curve: curve)
+            == (ECDSASignatureCodec.parseStrict(der, curve: curve) != nil)
     }
 
     @Test(
@@ -45,16 +46,18 @@ struct ECDSASignatureCodecTests {
     /// P-256's group order n (SEC 2 v2 §2.4.2).
     static let p256Order: [UInt8] = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
 
-    @Test("hand-built encodings: zero, n, n-1, negative, padded and long-form lengths", arguments: [
-        ("3006020100020101", false),  // r = 0
-        ("3006020101020101", true),  // r = s = 1
-        ("30060201ff020101", false),  // r negative
-        ("300702020001020101", false),  // r with a needless leading zero
-        ("3081060201010201 01", false),  // long-form length below 0x80
-        ("300602810101020101", false),  // long-form integer length
-        ("3006020101020101" + "00", false),  // trailing byte
-        ("3005020101020101", false),  // SEQUENCE length too short
-    ])
+    @Test(
+        "hand-built encodings: zero, n, n-1, negative, padded and long-form lengths",
+        arguments: [
+            ("3006020100020101", false),  // r = 0
+            ("3006020101020101", true),  // r = s = 1
+            ("30060201ff020101", false),  // r negative
+            ("300702020001020101", false),  // r with a needless leading zero
+            ("3081060201010201 01", false),  // long-form length below 0x80
+            ("300602810101020101", false),  // long-form integer length
+            ("3006020101020101" + "00", false),  // trailing byte
+            ("3005020101020101", false),  // SEQUENCE length too short
+        ])
     func handBuilt(text: String, valid: Bool) {
         let der = Hex.decode(text.replacingOccurrences(of: " ", with: ""))
         #expect(ECDSASignatureCodec.isStrictDER(der, curve: .p256) == valid)

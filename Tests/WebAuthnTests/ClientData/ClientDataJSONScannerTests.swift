@@ -16,24 +16,26 @@ struct ClientDataJSONScannerTests {
         #expect(scan("{}")?.isEmpty == true)
     }
 
-    @Test("anything outside the shape is left to the general parser", arguments: [
-        #"{"origin":"https:\/\/rp"}"#,  // escape
-        #"{"n":1}"#,  // number
-        #"{"tokenBinding":{"status":"present"}}"#,  // nested object
-        #"{"a":[]}"#,  // array
-        #"{"a":"b","a":"c"}"#,  // duplicate name
-        "{\"a\":\"\u{e9}\"}",  // non-ASCII
-        "{\"a\":\"\u{1}\"}",  // control character
-        #"{"a":"b"} x"#,  // trailing bytes
-        #"{"a":"b",}"#,  // trailing comma
-        #"{"a" "b"}"#,  // missing colon
-        #"{"a":tru}"#,  // bad literal
-        #"{"a":"b""#,  // unterminated object
-        #"{"a":"b"#,  // unterminated string
-        "\u{feff}{}",  // byte order mark
-        "[]",
-        "",
-    ])
+    @Test(
+        "anything outside the shape is left to the general parser",
+        arguments: [
+            #"{"origin":"https:\/\/rp"}"#,  // escape
+            #"{"n":1}"#,  // number
+            #"{"tokenBinding":{"status":"present"}}"#,  // nested object
+            #"{"a":[]}"#,  // array
+            #"{"a":"b","a":"c"}"#,  // duplicate name
+            "{\"a\":\"\u{e9}\"}",  // non-ASCII
+            "{\"a\":\"\u{1}\"}",  // control character
+            #"{"a":"b"} x"#,  // trailing bytes
+            #"{"a":"b",}"#,  // trailing comma
+            #"{"a" "b"}"#,  // missing colon
+            #"{"a":tru}"#,  // bad literal
+            #"{"a":"b""#,  // unterminated object
+            #"{"a":"b"#,  // unterminated string
+            "\u{feff}{}",  // byte order mark
+            "[]",
+            "",
+        ])
     func refused(_ text: String) {
         #expect(scan(text) == nil)
     }
