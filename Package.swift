@@ -18,24 +18,25 @@ var targets: [Target] = [
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
     // MARK: the pure stack
+    .target(name: "JSON", swiftSettings: strict),
     .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
     .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
     .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR"], swiftSettings: strict),
-    .target(name: "DeviceKeys", dependencies: ["Crypto"], swiftSettings: strict),
-    .target(name: "Tokens", dependencies: ["Crypto"], swiftSettings: strict),
+    .target(name: "DeviceKeys", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
+    .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Audit", dependencies: ["Crypto"], swiftSettings: strict),
 
     // MARK: the effect stack
     .target(name: "Storage", swiftSettings: strict),
     .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
     .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
-    .target(name: "HTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+    .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON"], swiftSettings: strict),
 
     // MARK: the server and the binary
     .target(
         name: "Server",
         dependencies: [
-            "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
+            "JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
             "Storage", "StorageSQLite", "StoragePostgres", "HTTP",
         ],
         swiftSettings: strict
@@ -50,11 +51,12 @@ var targets: [Target] = [
     ),
 
     // MARK: tests (one target per module)
+    .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "Crypto", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "TokensTests", dependencies: ["Tokens", "Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),
@@ -65,7 +67,7 @@ var targets: [Target] = [
 
 var products: [Product] = [
     .executable(name: "passkeyd", targets: ["passkeyd"]),
-    .library(name: "PasskeydPure", targets: ["Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit"]),
+    .library(name: "PasskeydPure", targets: ["JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit"]),
 ]
 
 let package = Package(

@@ -38,18 +38,28 @@ public enum CBORDecoder {
         return try outcome.get()
     }
 
-    /// A container still waiting for elements.
-    private enum Frame {
-        case array(expected: Int, elements: [CBORValue])
-        case map(expected: Int, entries: [CBORMapEntry], pendingKey: CBORValue?)
-        case tag(UInt64)
+    /// A container still waiting for elements: its kind, how many items it needs (a map needs a key and a
+    /// value per entry) and where its first item sits on the shared value stack.
+    private struct Frame {
+        enum Kind {
+            case array, map
+            case tag(UInt64)
+        }
+
+        let kind: Kind
+        let expected: Int
+        let start: Int
     }
 
+    /// Decodes one item iteratively (no recursion, so no input can exhaust the thread's stack). Finished
+    /// items wait on one shared value stack until their container is complete, then move into it once:
+    /// no container array is copied while it grows.
     private static func decodeItem(
         _ buffer: UnsafeBufferPointer<UInt8>,
         limits: Limits
     ) throws(CBORError) -> (value: CBORValue, bytesConsumed: Int) {
-        var stack: [Frame] = []
+        var frames: [Frame] = []
+        var values: [CBORValue] = []
         var offset = 0
         var items = 0
         while true {
@@ -84,10 +94,8 @@ public enum CBORDecoder {
                 if count == 0 {
                     completed = .array([])
                 } else {
-                    try checkDepth(stack.count, limits)
-                    var elements: [CBORValue] = []
-                    elements.reserveCapacity(count)
-                    stack.append(.array(expected: count, elements: elements))
+                    try checkDepth(frames.count, limits)
+                    frames.append(Frame(kind: .array, expected: count, start: values.count))
                 }
             case .mapStart(let declared):
                 try checkDeclared(declared, perEntry: 2, remaining: remaining, limits)
@@ -95,42 +103,38 @@ public enum CBORDecoder {
                 if count == 0 {
                     completed = .map([])
                 } else {
-                    try checkDepth(stack.count, limits)
-                    var entries: [CBORMapEntry] = []
-                    entries.reserveCapacity(count)
-                    stack.append(.map(expected: count, entries: entries, pendingKey: nil))
+                    try checkDepth(frames.count, limits)
+                    frames.append(Frame(kind: .map, expected: 2 * count, start: values.count))
                 }
             case .tag(let number):
-                try checkDepth(stack.count, limits)
-                stack.append(.tag(number))
+                try checkDepth(frames.count, limits)
+                frames.append(Frame(kind: .tag(number), expected: 1, start: values.count))
             }
             // Fold the finished item into its parents, closing every container it completes.
             while let value = completed {
-                guard let parent = stack.popLast() else { return (value, offset) }
+                guard let parent = frames.last else { return (value, offset) }
+                values.append(value)
                 completed = nil
-                switch parent {
-                case .array(let expected, var elements):
-                    elements.append(value)
-                    if elements.count == expected {
-                        completed = .array(elements)
-                    } else {
-                        stack.append(.array(expected: expected, elements: elements))
+                guard values.count - parent.start == parent.expected else { break }
+                frames.removeLast()
+                let members = values[parent.start...]
+                switch parent.kind {
+                case .array:
+                    completed = .array(Array(members))
+                case .map:
+                    var entries: [CBORMapEntry] = []
+                    entries.reserveCapacity(parent.expected / 2)
+                    var index = members.startIndex
+                    while index < members.endIndex {
+                        entries.append(CBORMapEntry(key: members[index], value: members[index + 1]))
+                        index += 2
                     }
-                case .map(let expected, var entries, let pendingKey):
-                    guard let key = pendingKey else {
-                        stack.append(.map(expected: expected, entries: entries, pendingKey: value))
-                        break
-                    }
-                    entries.append(CBORMapEntry(key: key, value: value))
-                    if entries.count == expected {
-                        try checkUniqueKeys(entries)
-                        completed = .map(entries)
-                    } else {
-                        stack.append(.map(expected: expected, entries: entries, pendingKey: nil))
-                    }
+                    try checkUniqueKeys(entries)
+                    completed = .map(entries)
                 case .tag(let number):
-                    completed = .tagged(number, value)
+                    completed = .tagged(number, members[parent.start])
                 }
+                values.removeSubrange(parent.start...)
             }
         }
     }

@@ -1,6 +1,9 @@
 /// One decoded CBOR data item (RFC 8949 §3). Immutable; maps keep the order in which their entries
 /// were encoded, because WebAuthn hashes and signs encodings, never re-serialisations.
-public indirect enum CBORValue: Sendable, Hashable {
+///
+/// Only `tagged` is stored indirectly: arrays and maps already live in their own storage, so the other
+/// cases need no box of their own (a decoded COSE key used to cost one allocation per integer).
+public enum CBORValue: Sendable, Hashable {
     /// Major type 0: an unsigned integer.
     case unsigned(UInt64)
     /// Major type 1: a negative integer whose value is `-1 - n` (RFC 8949 §3.1).
@@ -14,7 +17,7 @@ public indirect enum CBORValue: Sendable, Hashable {
     /// Major type 5: a definite-length map, entries in encoded order.
     case map([CBORMapEntry])
     /// Major type 6: a tag number and the item it tags.
-    case tagged(UInt64, CBORValue)
+    indirect case tagged(UInt64, CBORValue)
     /// Simple values 20 and 21.
     case bool(Bool)
     /// Simple value 22.

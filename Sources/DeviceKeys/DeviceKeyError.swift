@@ -37,14 +37,6 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension DeviceKeyError.Code {
-    // MARK: JSON and canonicalisation
-    /// The bytes are not RFC 8259 JSON (or exceed the parser's nesting limit).
-    public static let invalidJSON = Self(rawValue: "invalidJSON")
-    /// An object repeats a member name (RFC 8785 §3.1 requires I-JSON, RFC 7493 §2.3).
-    public static let duplicateMemberName = Self(rawValue: "duplicateMemberName")
-    /// A number is NaN or ±Infinity, which JSON cannot carry (RFC 8785 §3.2.2.3).
-    public static let nonFiniteNumber = Self(rawValue: "nonFiniteNumber")
-
     // MARK: public-key import
     /// The key bytes are neither an X9.62 point nor a SubjectPublicKeyInfo.
     public static let malformedKey = Self(rawValue: "malformedKey")
@@ -60,7 +52,8 @@ extension DeviceKeyError.Code {
     public static let pointNotOnCurve = Self(rawValue: "pointNotOnCurve")
 
     // MARK: actions and challenges
-    /// The action is not a valid RFC 9396 authorization detail within our limits.
+    /// The action is not JSON or has no canonical form (repeated names, non-finite numbers); each size and shape
+    /// limit has its own code (`actionTooDeep`, `actionTooLarge`, …).
     public static let invalidAuthorizationDetails = Self(rawValue: "invalidAuthorizationDetails")
     /// A challenge document field is invalid (nonce length, times, empty identifiers) or the document is not canonical.
     public static let invalidChallengeDocument = Self(rawValue: "invalidChallengeDocument")

@@ -10,8 +10,9 @@ enum LibCBORStream {
         guard let base = buffer.baseAddress, offset >= 0, offset < buffer.count else { return .truncated }
         var event: CBORStreamEvent?
         let result = withUnsafeMutablePointer(to: &event) { eventPointer in
-            var callbacks = Self.callbacks
-            return cbor_stream_decode(base + offset, buffer.count - offset, &callbacks, eventPointer)
+            withUnsafePointer(to: Self.callbacks) { callbacks in
+                cbor_stream_decode(base + offset, buffer.count - offset, callbacks, eventPointer)
+            }
         }
         switch result.status {
         case CBOR_DECODER_FINISHED:
@@ -26,10 +27,10 @@ enum LibCBORStream {
     }
 
     /// The callback bundle.
-    /// `size_t` imports as `Int`: counts are reinterpreted as unsigned, since libcbor may pass 2^64-1. Built on each call (a small struct copy) so no mutable global exists.
+    /// `size_t` imports as `Int`: counts are reinterpreted as unsigned, since libcbor may pass 2^64-1. Built once: an immutable constant (libcbor only reads it).
     /// libcbor's naming is inverted for strings: `byte_string`/`string` are the definite forms,
     /// `byte_string_start`/`string_start` the indefinite ones; `array_start`/`map_start` are definite.
-    private static var callbacks: cbor_callbacks {
+    private static let callbacks: cbor_callbacks = {
         var c = cbor_empty_callbacks
         c.uint8 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
         c.uint16 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
@@ -56,7 +57,7 @@ enum LibCBORStream {
         c.boolean = { ctx, v in record(ctx, .bool(v)) }
         c.indef_break = { ctx in record(ctx, .indefinite) }
         return c
-    }
+    }()
 }
 
 /// Stores the event reported by a callback into the caller's `CBORStreamEvent?` context.

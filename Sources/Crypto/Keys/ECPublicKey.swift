@@ -1,12 +1,12 @@
-/// An ECDSA public key on P-256, P-384 or P-521, validated on construction (the point is on the
-/// curve) and holding its OpenSSL key, so verification never rebuilds it.
+/// An ECDSA public key on P-256, P-384 or P-521, validated on construction (SEC 1 v2 §3.2.2.1: the point
+/// is on the curve) and holding its OpenSSL key, built on first verification and then kept.
 public struct ECPublicKey: Sendable, Equatable {
     /// The key's curve.
     public let curve: EllipticCurve
     /// The uncompressed SEC 1 point `0x04 || X || Y` (SEC 1 v2 §2.3.3).
     public let x963Representation: [UInt8]
-    /// The cached OpenSSL key.
-    let key: EVPKey
+    /// The OpenSSL key, built once on first use.
+    let key: LazyECKey
 
     /// SEC 1 v2 §2.3.3: the uncompressed point form's leading octet.
     static let uncompressedPrefix: UInt8 = 0x04
@@ -33,7 +33,8 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        self.key = try EVPKey.ecPublicKey(curve: curve, point: x963Representation)
+        let group = try EVPKey.validatedECGroup(curve: curve, point: x963Representation)
+        self.key = LazyECKey(group: group, validatedPoint: x963Representation)
         self.curve = curve
         self.x963Representation = x963Representation
     }
@@ -64,15 +65,16 @@ public struct ECPublicKey: Sendable, Equatable {
     /// The affine Y coordinate (fixed width).
     public var y: [UInt8] { Array(x963Representation[(1 + curve.coordinateByteCount)...]) }
 
-    /// The key as DER SubjectPublicKeyInfo.
-    public var derRepresentation: [UInt8] { key.subjectPublicKeyInfo() }
+    /// The key as DER SubjectPublicKeyInfo (empty only if OpenSSL cannot allocate the key).
+    public var derRepresentation: [UInt8] { key.key?.subjectPublicKeyInfo() ?? [] }
 
     /// Whether `derSignature` is a valid ECDSA signature of `message` hashed with `hash`.
     /// The signature must be strict DER (minimal encoding, no trailing bytes) with r and s in
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
-        guard ECDSASignatureCodec.parseStrict(derSignature, curve: curve) != nil else { return false }
+        guard ECDSASignatureCodec.isStrictDER(derSignature, curve: curve) else { return false }
+        guard let key = key.key else { return false }
         return key.verifyECDSA(derSignature: derSignature, message: message, hash: hash)
     }
 

@@ -30,8 +30,27 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
 
     // MARK: building keys from parameters (OSSL_PARAM_BLD + EVP_PKEY_fromdata)
 
-    /// An EC public key on `curve` from an uncompressed SEC 1 point; checks the point is on the curve.
+    /// An EC public key on `curve` from an uncompressed SEC 1 point, validated first (SEC 1 v2 §3.2.2.1:
+    /// not the point at infinity, coordinates in range, on the curve) against the curve's shared group.
     static func ecPublicKey(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> EVPKey {
+        try validatedECGroup(curve: curve, point: point).publicKey(point: point)
+    }
+
+    /// The shared group of `curve` once `point` has passed SEC 1 v2 §3.2.2.1 public key validation on it.
+    /// - Throws: `.invalidKey` for a point that fails it.
+    static func validatedECGroup(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> ECGroup {
+        guard let group = ECGroup.of(curve) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
+        }
+        guard group.isValidPublicPoint(point) else {
+            throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
+        }
+        return group
+    }
+
+    /// An EC public key built through `EVP_PKEY_fromdata` (a fresh group each time: slow, used once per
+    /// curve to make `ECGroup`'s parameter template), then checked with `EVP_PKEY_public_check_quick`.
+    static func ecPublicKeyFromData(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> EVPKey {
         let key = try fromData(type: "EC", what: "EC public key") { builder in
             point.withUnsafeBytes { raw in
                 OSSL_PARAM_BLD_push_utf8_string(builder, CStringText.of("group"), CStringText.of(curve.groupName), 0)
@@ -41,8 +60,6 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
                     ? OSSL_PARAM_BLD_to_param(builder) : nil
             }
         }
-        // SEC 1 v2 §3.2.2.1 (public key validation): the point must be on the curve and not the
-        // point at infinity; the order check is implied because all three curves have cofactor 1.
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
             throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_CTX_new_from_pkey")
         }

@@ -1,3 +1,5 @@
+import JSON
+
 /// A validated action for a device-key challenge: an RFC 9396 authorization detail (a JSON object with a
 /// string `type`), small enough for a user to review on a phone, with its RFC 8785 canonical bytes.
 ///
@@ -36,14 +38,16 @@ public struct DeviceAction: Sendable, Hashable {
     public let canonicalBytes: [UInt8]
 
     /// Validates a parsed action.
-    /// - Throws: `.invalidAuthorizationDetails` with a reason naming the violated rule or limit.
+    /// - Throws: the code of the violated rule (`.actionNotObject`, `.actionMissingType`, `.actionTooDeep`,
+    ///   `.actionTooManyMembers`, `.actionStringTooLong`, `.actionTooLarge`), or `.invalidAuthorizationDetails`
+    ///   when the value has no canonical form.
     public init(validating value: JSONValue, limits: Limits = .init()) throws(DeviceKeyError) {
         // RFC 9396 §2: each authorization detail is a JSON object with a string `type`.
-        guard case .object(let members) = value else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "the action must be a JSON object")
+        guard case .object = value else {
+            throw DeviceKeyError(.actionNotObject, "the action must be a JSON object")
         }
-        guard case .string(let type)? = members["type"], !type.isEmpty else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "the action needs a non-empty string member \"type\"")
+        guard case .string(let type)? = value["type"], !type.isEmpty else {
+            throw DeviceKeyError(.actionMissingType, "the action needs a non-empty string member \"type\"")
         }
         var totalMembers = 0
         try Self.check(value, depth: 1, limits: limits, totalMembers: &totalMembers)
@@ -51,13 +55,12 @@ public struct DeviceAction: Sendable, Hashable {
         do {
             canonical = try JCS.canonicalBytes(value)
         } catch {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "not canonicalisable: \(error.reason)")
+            // RFC 8785 §3.2.2.3 / RFC 7493 §2.3: a non-finite number or a repeated name has no canonical form.
+            throw DeviceKeyError(.invalidAuthorizationDetails, "not canonicalisable: \(error.code): \(error.reason)")
         }
         guard canonical.count <= limits.maxCanonicalBytes else {
             throw DeviceKeyError(
-                .invalidAuthorizationDetails,
-                "maxCanonicalBytes: \(canonical.count) bytes exceed \(limits.maxCanonicalBytes)"
-            )
+                .actionTooLarge, "maxCanonicalBytes: \(canonical.count) bytes exceed \(limits.maxCanonicalBytes)")
         }
         self.value = value
         self.type = type
@@ -65,18 +68,22 @@ public struct DeviceAction: Sendable, Hashable {
     }
 
     /// Parses (strictly: duplicate names refused) and validates an action received as JSON bytes.
-    /// - Throws: `.invalidAuthorizationDetails`, whatever the underlying problem.
+    /// - Throws: the codes of `init(validating:limits:)`; `.actionTooDeep` when nesting stops the parser,
+    ///   `.actionTooLarge` for input far over the size limit, `.invalidAuthorizationDetails` when it is not JSON.
     public init(jsonBytes: [UInt8], limits: Limits = .init()) throws(DeviceKeyError) {
         // Refuse oversized input before parsing it; canonical form is never larger than minimal JSON,
         // but whitespace can make the input larger, so allow some slack here and check exactly later.
         guard jsonBytes.count <= limits.maxCanonicalBytes * 4 else {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "maxCanonicalBytes: input of \(jsonBytes.count) bytes")
+            throw DeviceKeyError(.actionTooLarge, "maxCanonicalBytes: input of \(jsonBytes.count) bytes")
         }
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse(jsonBytes, maxDepth: limits.maxDepth)
+            parsed = try JSONValue(parsing: jsonBytes, maximumDepth: limits.maxDepth)
         } catch {
-            throw DeviceKeyError(.invalidAuthorizationDetails, "\(error.code): \(error.reason)")
+            // The parser stops at `maxDepth` itself: that is the depth rule, not malformed JSON.
+            let tooDeep = error.code == .nestingTooDeep
+            throw DeviceKeyError(
+                tooDeep ? .actionTooDeep : .invalidAuthorizationDetails, "\(error.code): \(error.reason)")
         }
         try self.init(validating: parsed, limits: limits)
     }
@@ -86,33 +93,30 @@ public struct DeviceAction: Sendable, Hashable {
         _ value: JSONValue, depth: Int, limits: Limits, totalMembers: inout Int
     ) throws(DeviceKeyError) {
         switch value {
-        case .null, .bool:
+        case .null, .bool, .number:
+            // Numbers are checked by the canonicaliser (finite doubles only).
             return
-        case .number(let number):
-            guard number.isFinite else { throw DeviceKeyError(.invalidAuthorizationDetails, "non-finite number") }
         case .string(let text):
             try checkString(text, limits: limits)
         case .array(let elements):
             guard depth <= limits.maxDepth else {
-                throw DeviceKeyError(.invalidAuthorizationDetails, "maxDepth: nesting deeper than \(limits.maxDepth)")
+                throw DeviceKeyError(.actionTooDeep, "maxDepth: nesting deeper than \(limits.maxDepth)")
             }
             for element in elements {
                 try check(element, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
             }
         case .object(let members):
             guard depth <= limits.maxDepth else {
-                throw DeviceKeyError(.invalidAuthorizationDetails, "maxDepth: nesting deeper than \(limits.maxDepth)")
+                throw DeviceKeyError(.actionTooDeep, "maxDepth: nesting deeper than \(limits.maxDepth)")
             }
             totalMembers += members.count
             guard totalMembers <= limits.maxTotalMembers else {
                 throw DeviceKeyError(
-                    .invalidAuthorizationDetails,
-                    "maxTotalMembers: more than \(limits.maxTotalMembers) members in total"
-                )
+                    .actionTooManyMembers, "maxTotalMembers: more than \(limits.maxTotalMembers) members in total")
             }
-            for (name, member) in members {
-                try checkString(name, limits: limits)
-                try check(member, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
+            for member in members {
+                try checkString(member.key, limits: limits)
+                try check(member.value, depth: depth + 1, limits: limits, totalMembers: &totalMembers)
             }
         }
     }
@@ -120,9 +124,7 @@ public struct DeviceAction: Sendable, Hashable {
     private static func checkString(_ text: String, limits: Limits) throws(DeviceKeyError) {
         guard text.unicodeScalars.count <= limits.maxStringLength else {
             throw DeviceKeyError(
-                .invalidAuthorizationDetails,
-                "maxStringLength: a string is longer than \(limits.maxStringLength) characters"
-            )
+                .actionStringTooLong, "maxStringLength: a string is longer than \(limits.maxStringLength) characters")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// The exact bytes a device signs to approve one action: the RFC 8785 canonical form of
 ///
@@ -76,19 +77,23 @@ public struct ChallengeDocument: Sendable, Hashable {
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.actionSHA256 = actionSHA256
-        let document: JSONValue = .object([
-            "v": .number(Double(Self.version)),
+        let document: JSONValue = [
+            "v": .number(String(Self.version)),
             "iss": .string(issuer),
             "sub": .string(subject),
             "key_id": .string(keyID),
             "challenge_id": .string(challengeID),
             "nonce": .string(Base64URL.encode(nonce)),
-            "iat": .number(Double(issuedAt)),
-            "exp": .number(Double(expiresAt)),
+            "iat": .number(String(issuedAt)),
+            "exp": .number(String(expiresAt)),
             "action_sha256": .string(Base64URL.encode(actionSHA256)),
-        ])
+        ]
         // RFC 8785: the signed bytes are the canonical form, so client and server agree on them.
-        self.bytes = try JCS.canonicalBytes(document)
+        do {
+            self.bytes = try JCS.canonicalBytes(document)
+        } catch {
+            throw DeviceKeyError(.invalidChallengeDocument, "not canonicalisable: \(error.reason)")
+        }
     }
 
     /// Parses document bytes back (as stored with the challenge, or as an app received them).
@@ -97,22 +102,22 @@ public struct ChallengeDocument: Sendable, Hashable {
     public init(bytes: [UInt8]) throws(DeviceKeyError) {
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.parse(bytes, maxDepth: 1)
+            parsed = try JSONValue(parsing: bytes, maximumDepth: 1)
         } catch {
             throw DeviceKeyError(.invalidChallengeDocument, "not JSON: \(error.reason)")
         }
-        guard let members = parsed.objectValue, members.count == 9 else {
+        guard let members = parsed.objectValue, parsed.objectMembers?.count == 9 else {
             throw DeviceKeyError(.invalidChallengeDocument, "expected an object with exactly 9 members")
         }
-        guard members["v"]?.numberValue == Double(Self.version) else {
+        guard members["v"]?.doubleValue == Double(Self.version) else {
             throw DeviceKeyError(.invalidChallengeDocument, "unsupported version")
         }
         guard let issuer = members["iss"]?.stringValue, let subject = members["sub"]?.stringValue,
             let keyID = members["key_id"]?.stringValue, let challengeID = members["challenge_id"]?.stringValue,
             let nonceText = members["nonce"]?.stringValue, let nonce = Base64URL.decode(nonceText),
             let hashText = members["action_sha256"]?.stringValue, let actionSHA256 = Base64URL.decode(hashText),
-            let issuedAt = members["iat"]?.numberValue.flatMap(Self.wholeSeconds),
-            let expiresAt = members["exp"]?.numberValue.flatMap(Self.wholeSeconds)
+            let issuedAt = members["iat"]?.doubleValue.flatMap(Self.wholeSeconds),
+            let expiresAt = members["exp"]?.doubleValue.flatMap(Self.wholeSeconds)
         else {
             throw DeviceKeyError(.invalidChallengeDocument, "a member is missing or has the wrong type")
         }

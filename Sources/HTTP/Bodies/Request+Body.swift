@@ -1,4 +1,7 @@
 import Foundation
+// The JSON model (`JSONValue`, `JSONMember`, `JSONWriter`, `JCS`) is part of HTTP's public surface: request
+// and response bodies are written in it, so every `import HTTP` sees it too.
+@_exported import JSON
 
 /// Body decoding. Every entry point checks `Content-Type` first: a body is only read as what it says it is.
 extension Request {
@@ -14,7 +17,7 @@ extension Request {
     /// - Throws: `.unsupportedMediaType`, or `.malformedJSON` for bad syntax or a shape `T` cannot take.
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         try requireJSONMediaType()
-        _ = try JSONValue(parsing: body)
+        _ = try parsedBody()
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch {
@@ -26,7 +29,7 @@ extension Request {
     /// - Throws: `.unsupportedMediaType` or `.malformedJSON`.
     public func jsonValue() throws(HTTPError) -> JSONValue {
         try requireJSONMediaType()
-        return try JSONValue(parsing: body)
+        return try parsedBody()
     }
 
     /// Parses a JSON body that must be an object, as a dictionary of its members.
@@ -64,6 +67,15 @@ extension Request {
             return try formParameters().mapValues(JSONValue.string)
         }
         return try jsonObject()
+    }
+
+    /// The body as I-JSON; the JSON module's refusal becomes `.malformedJSON`, its reason kept for the log.
+    private func parsedBody() throws(HTTPError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: body)
+        } catch {
+            throw HTTPError(.malformedJSON, "\(error.code): \(error.reason)")
+        }
     }
 
     private func requireJSONMediaType() throws(HTTPError) {

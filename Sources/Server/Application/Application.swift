@@ -15,6 +15,7 @@ public struct Application: Responder {
         TokenEndpoint.register(in: &router, context: context)
         DiscoveryEndpoints.register(in: &router, context: context)
         AssociationEndpoints.register(in: &router, context: context)
+        DeviceKeyEndpoints.register(in: &router, context: context)
         self.router = router
     }
 

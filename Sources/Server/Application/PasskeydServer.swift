@@ -19,17 +19,22 @@ public enum PasskeydServer {
         /// The shared state of the endpoints.
         public let context: ServerContext
         private let http: HTTPServer
+        /// The periodic purge of expired rows.
+        private let housekeeping: Task<Void, Never>
 
         init(port: Int, context: ServerContext, http: HTTPServer) {
             self.port = port
             self.context = context
             self.http = http
+            self.housekeeping = Housekeeping.start(context: context)
         }
 
         /// Stops accepting connections, lets requests in flight finish within the configured grace period,
         /// then closes the store.
         public func stop() async {
+            housekeeping.cancel()
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
+            await housekeeping.value
             await context.store.close()
         }
     }

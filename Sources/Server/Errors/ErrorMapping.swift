@@ -1,4 +1,5 @@
 import Crypto
+import DeviceKeys
 import HTTP
 import Storage
 import Tokens
@@ -21,6 +22,8 @@ enum ErrorMapping {
             return token(error)
         case let error as HTTPError:
             return http(error)
+        case let error as DeviceKeyError:
+            return .deviceKey(error)
         case let error as CryptoError:
             // The CSPRNG or a signing primitive failed: nothing the client did.
             return .bug("crypto \(error.code): \(error.reason)")

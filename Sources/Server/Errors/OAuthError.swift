@@ -17,6 +17,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .tooManyRequests: 429
             case .serverError: 500
             case .invalidToken: 401
+            // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
+            case .notFound: 404
+            case .keyLocked, .keyRevoked, .loginRequired: 403
             default: 400
             }
         }

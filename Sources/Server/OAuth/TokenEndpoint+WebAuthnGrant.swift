@@ -3,13 +3,6 @@ import HTTP
 import Storage
 import WebAuthn
 
-/// What the consuming write found: the session and, for a login, the credential and its owner.
-struct ConsumedSession: Sendable {
-    let session: AuthSession
-    let credential: Credential?
-    let user: User?
-}
-
 extension TokenEndpoint {
     /// `grant_type=urn:okta:params:oauth:grant-type:webauthn`: completes the ceremony an `auth_session` started.
     ///

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The claims of an action token: a short-lived JWT that authorises exactly one action a user approved
 /// with a device key. Signed with `typ` "action+jwt" so it can never pass as an access token (RFC 8725 §3.11).
@@ -62,9 +63,7 @@ public struct ActionTokenClaims: JWTClaims, Hashable {
         }
         // RFC 9396 §2: each authorization detail is an object with a string `type`. Checked here because the
         // bytes are embedded verbatim: anything else would make the payload invalid JSON.
-        guard let object = try? JSONSerialization.jsonObject(with: Data(authorizationDetail)) as? [String: Any],
-            object["type"] is String
-        else {
+        guard let object = try? JSONValue(parsing: authorizationDetail), object["type"]?.stringValue != nil else {
             throw TokenError(.invalidClaim, "authorization detail must be a JSON object with a string \"type\"")
         }
         let iat = try NumericDate.seconds(issuedAt, claim: "iat")

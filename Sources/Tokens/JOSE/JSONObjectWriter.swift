@@ -1,9 +1,11 @@
+import JSON
+
 /// Writes the small, flat JSON objects JOSE needs (headers, claims sets, JWKs) deterministically:
 /// members sorted by name, no whitespace, minimal escaping.
 ///
-/// Why not `JSONEncoder`: it cannot embed already-serialised JSON, and the action token must carry the
-/// action's RFC 8785 bytes verbatim. The general JSON model and the RFC 8785 canonicaliser live in
-/// DeviceKeys (`JSONValue`, `JCS`); this writer only knows the handful of member kinds claims use.
+/// Why not `JSONEncoder` or `JSONValue`: neither can embed already-serialised JSON, and the action token must
+/// carry the action's RFC 8785 bytes verbatim. Strings are written by the JSON module's `JSONWriter` (the
+/// RFC 8785 string form); this builder only knows the handful of member kinds claims use.
 struct JSONObjectWriter {
     /// One member value.
     enum Member {
@@ -27,17 +29,17 @@ struct JSONObjectWriter {
         var output: [UInt8] = [UInt8(ascii: "{")]
         for (index, name) in members.keys.sorted(by: { $0.utf16.lexicographicallyPrecedes($1.utf16) }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            Self.writeString(name, into: &output)
+            JSONWriter.appendString(name, to: &output)
             output.append(UInt8(ascii: ":"))
             switch members[name] {
-            case .string(let text)?: Self.writeString(text, into: &output)
+            case .string(let text)?: JSONWriter.appendString(text, to: &output)
             case .integer(let number)?: output.append(contentsOf: String(number).utf8)
             case .bool(let flag)?: output.append(contentsOf: (flag ? "true" : "false").utf8)
             case .strings(let texts)?:
                 output.append(UInt8(ascii: "["))
                 for (position, text) in texts.enumerated() {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
-                    Self.writeString(text, into: &output)
+                    JSONWriter.appendString(text, to: &output)
                 }
                 output.append(UInt8(ascii: "]"))
             case .raw(let json)?: output.append(contentsOf: json)
@@ -57,24 +59,5 @@ struct JSONObjectWriter {
         }
         output.append(UInt8(ascii: "]"))
         return output
-    }
-
-    /// RFC 8259 §7: escape `"`, `\` and control characters; everything else as UTF-8.
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x00..<0x20:
-                let hex = String(byte, radix: 16)
-                output.append(contentsOf: ("\\u00" + (hex.count == 1 ? "0" + hex : hex)).utf8)
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

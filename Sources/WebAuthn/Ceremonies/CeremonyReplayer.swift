@@ -13,13 +13,19 @@ public enum CeremonyReplayer {
     public static func replay(_ ceremony: RecordedCeremony, formats: AttestationFormatRegistry = .standard)
         -> ReplayOutcome
     {
+        replay(PreparedCeremony(ceremony, formats: formats))
+    }
+
+    /// Replays a prepared ceremony and compares every field present in `expect`.
+    public static func replay(_ prepared: PreparedCeremony) -> ReplayOutcome {
+        let ceremony = prepared.recording
         let expected = describe(ceremony.expect)
         var fields: [(String, String?, String)] = []  // (field, expected, actual)
         let actual: String
         var errorCode: WebAuthnError.Code?
         switch ceremony.ceremony {
         case .registration:
-            switch Result(catching: { () throws(WebAuthnError) in try registration(ceremony, formats: formats) }) {
+            switch Result(catching: { () throws(WebAuthnError) in try prepared.verifyRegistration() }) {
             case .success(let verified):
                 actual = "ok fmt=\(verified.format)"
                 let expect = ceremony.expect
@@ -41,7 +47,7 @@ public enum CeremonyReplayer {
                 errorCode = error.code
             }
         case .authentication:
-            switch Result(catching: { () throws(WebAuthnError) in try authentication(ceremony) }) {
+            switch Result(catching: { () throws(WebAuthnError) in try prepared.verifyAuthentication() }) {
             case .success(let verified):
                 actual = "ok newSignCount=\(verified.newSignCount)"
                 let expect = ceremony.expect
@@ -71,82 +77,5 @@ public enum CeremonyReplayer {
 
     private static func describe(_ expect: RecordedCeremony.Expectation) -> String {
         expect.ok ? "ok" : "error (\(expect.error ?? "unspecified"))"
-    }
-
-    /// Decodes a base64url field of the recording.
-    private static func bytes(_ text: String?, _ field: String) throws(WebAuthnError) -> [UInt8] {
-        guard let text, let bytes = Base64URL.decode(text) else {
-            throw WebAuthnError(.malformedResponse, "\(field) missing or not base64url")
-        }
-        return bytes
-    }
-
-    private static func originPolicy(_ ceremony: RecordedCeremony) -> OriginPolicy {
-        OriginPolicy(allowedOrigins: ceremony.origins)
-    }
-
-    private static func registration(
-        _ ceremony: RecordedCeremony,
-        formats: AttestationFormatRegistry
-    ) throws(WebAuthnError) -> VerifiedRegistration {
-        var anchors = AttestationTrustAnchors()
-        if let pems = ceremony.trustAnchorsPEM {
-            do {
-                anchors.forAnyFormat = try pems.flatMap { pem throws(CryptoError) in
-                    try Certificate.certificates(fromPEM: pem)
-                }
-            } catch {
-                throw WebAuthnError(.untrustedAttestation, "trustAnchorsPEM does not parse: \(error)")
-            }
-        }
-        let expectations = RegistrationExpectations(
-            challenge: try bytes(ceremony.challenge, "challenge"),
-            rpID: ceremony.rpId,
-            originPolicy: originPolicy(ceremony),
-            userVerificationRequired: ceremony.userVerificationRequired ?? false,
-            trustAnchors: anchors,
-            verificationTime: try verificationTime(ceremony),
-            requireTrustedAttestation: ceremony.trustAnchorsPEM != nil,
-            formats: formats)
-        let body = ceremony.response.response
-        let response = RegistrationResponse(
-            id: ceremony.response.id,
-            rawID: try bytes(ceremony.response.rawId, "rawId"),
-            type: ceremony.response.type,
-            clientDataJSON: try bytes(body.clientDataJSON, "clientDataJSON"),
-            attestationObject: try bytes(body.attestationObject, "attestationObject"),
-            transports: body.transports ?? [])
-        return try RegistrationVerifier(expectations: expectations).verify(response)
-    }
-
-    private static func authentication(_ ceremony: RecordedCeremony) throws(WebAuthnError) -> VerifiedAssertion {
-        let expectations = AuthenticationExpectations(
-            challenge: try bytes(ceremony.challenge, "challenge"),
-            rpID: ceremony.rpId,
-            originPolicy: originPolicy(ceremony),
-            userVerificationRequired: ceremony.userVerificationRequired ?? false,
-            credentialPublicKey: try COSEKey(bytes: try bytes(ceremony.credentialPublicKey, "credentialPublicKey")),
-            storedSignCount: ceremony.storedSignCount ?? 0)
-        let body = ceremony.response.response
-        var userHandle: [UInt8]?
-        if let text = body.userHandle { userHandle = try bytes(text, "userHandle") }
-        let response = AuthenticationResponse(
-            id: ceremony.response.id,
-            rawID: try bytes(ceremony.response.rawId, "rawId"),
-            type: ceremony.response.type,
-            clientDataJSON: try bytes(body.clientDataJSON, "clientDataJSON"),
-            authenticatorData: try bytes(body.authenticatorData, "authenticatorData"),
-            signature: try bytes(body.signature, "signature"),
-            userHandle: userHandle)
-        return try AuthenticationVerifier(expectations: expectations).verify(response)
-    }
-
-    /// `verifyAt` (ISO 8601, RFC 3339 §5.6) or the fixed default.
-    private static func verificationTime(_ ceremony: RecordedCeremony) throws(WebAuthnError) -> Date {
-        guard let text = ceremony.verifyAt else { return defaultVerificationTime }
-        guard let date = ISO8601DateFormatter().date(from: text) else {
-            throw WebAuthnError(.malformedResponse, "verifyAt \"\(text)\" is not ISO 8601")
-        }
-        return date
     }
 }

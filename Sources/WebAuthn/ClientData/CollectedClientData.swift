@@ -34,6 +34,12 @@ public struct CollectedClientData: Sendable {
     /// Parses clientDataJSON (WebAuthn L3 §7.1 steps 5–6 / §7.2 steps 9–10: UTF-8 decode, then JSON parse).
     /// - Throws: `.malformedClientData` when it is not a JSON object with string `type`, `challenge`, `origin`.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
+        // The common shape is read by a quick strict scanner; anything else, and every error, takes the
+        // general JSONSerialization path below (which cost more than the rest of a `none` registration).
+        if let quick = Self.quick(bytes) {
+            self = quick
+            return
+        }
         let object: [String: Any]
         do {
             guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
@@ -81,6 +87,66 @@ public struct CollectedClientData: Sendable {
         self.type = type
         // A challenge that is not base64url cannot equal ours: keep nil-safe empty bytes, judged in verify.
         self.challenge = Base64URL.decode(challengeText) ?? []
+        self.origin = origin
+        self.crossOrigin = crossOrigin
+        self.topOrigin = topOrigin
+        self.tokenBindingStatus = tokenBindingStatus
+    }
+
+    /// The client data from `ClientDataJSONScanner`, when the bytes have its shape and every member this
+    /// type reads has the JSON type the general path requires (otherwise `nil`, and the general path
+    /// decides, with its error). Reads the same members to the same values as the general path.
+    private static func quick(_ bytes: [UInt8]) -> CollectedClientData? {
+        guard let members = ClientDataJSONScanner.members(bytes) else { return nil }
+        var type: String?
+        var challenge: String?
+        var origin: String?
+        var crossOrigin: Bool?
+        var topOrigin: String?
+        for member in members {
+            switch (Member(member.name), member.value) {
+            case (.type, .string(let text)): type = text
+            case (.challenge, .string(let text)): challenge = text
+            case (.origin, .string(let text)): origin = text
+            case (.crossOrigin, .bool(let flag)): crossOrigin = flag
+            case (.topOrigin, .string(let text)): topOrigin = text
+            // Only a TokenBinding dictionary is judged; the scanner never yields one, so a string, boolean
+            // or null is ignored here exactly as in the general path.
+            case (.tokenBinding, _), (.other, _): continue
+            case (.type, _), (.challenge, _), (.origin, _), (.crossOrigin, _), (.topOrigin, _): return nil
+            }
+        }
+        guard let type, let challenge, let origin else { return nil }
+        return CollectedClientData(
+            rawBytes: bytes, type: type, challenge: Base64URL.decode(challenge) ?? [], origin: origin,
+            crossOrigin: crossOrigin, topOrigin: topOrigin, tokenBindingStatus: nil)
+    }
+
+    /// The members `quick` reads, by their exact (ASCII) names.
+    private enum Member {
+        case type, challenge, origin, crossOrigin, topOrigin, tokenBinding, other
+
+        init(_ name: ArraySlice<UInt8>) {
+            switch name.count {
+            case 4 where name.elementsEqual("type".utf8): self = .type
+            case 6 where name.elementsEqual("origin".utf8): self = .origin
+            case 9 where name.elementsEqual("challenge".utf8): self = .challenge
+            case 9 where name.elementsEqual("topOrigin".utf8): self = .topOrigin
+            case 11 where name.elementsEqual("crossOrigin".utf8): self = .crossOrigin
+            case 12 where name.elementsEqual("tokenBinding".utf8): self = .tokenBinding
+            default: self = .other
+            }
+        }
+    }
+
+    /// Memberwise, for `quick`.
+    private init(
+        rawBytes: [UInt8], type: String, challenge: [UInt8], origin: String, crossOrigin: Bool?,
+        topOrigin: String?, tokenBindingStatus: String?
+    ) {
+        self.rawBytes = rawBytes
+        self.type = type
+        self.challenge = challenge
         self.origin = origin
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin

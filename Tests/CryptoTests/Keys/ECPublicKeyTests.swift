@@ -85,6 +85,39 @@ struct ECPublicKeyTests {
         #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: key.x, y: y) }
     }
 
+    /// P-256's field prime p (SEC 2 v2 §2.4.2), big-endian.
+    static let p256Prime: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    ]
+
+    @Test("a coordinate equal to the field prime is refused with .invalidKey (SEC 1 §3.2.2.1 step 2)")
+    func coordinateOutOfRange() throws {
+        let key = try P256SigningKey().publicKey
+        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: Self.p256Prime, y: key.y) }
+        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: key.x, y: Self.p256Prime) }
+        let all = [UInt8](repeating: 0xFF, count: 32)
+        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: all, y: all) }
+    }
+
+    @Test("the all-zero point (not the encoding of infinity) is refused with .invalidKey")
+    func zeroPoint() throws {
+        let zero = [UInt8](repeating: 0, count: 32)
+        #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(curve: .p256, x: zero, y: zero) }
+    }
+
+    @Test("a key verifies the same on every call once its OpenSSL key is built")
+    func lazyKeyReuse() throws {
+        let signingKey = try P256SigningKey()
+        let message = Array("lazy".utf8)
+        let signature = try signingKey.signature(for: message)
+        let key = try ECPublicKey(x963Representation: signingKey.publicKey.x963Representation, curve: .p256)
+        #expect(key.isValidSignature(signature, for: message, hash: .sha256))
+        #expect(key.isValidSignature(signature, for: message, hash: .sha256))
+        #expect(!key.isValidSignature(signature, for: message + [1], hash: .sha256))
+        #expect(try ECPublicKey(derRepresentation: key.derRepresentation) == key)
+    }
+
     @Test("a compressed point is refused with .invalidKey")
     func compressed() throws {
         let key = try P256SigningKey().publicKey

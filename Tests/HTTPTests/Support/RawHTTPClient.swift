@@ -25,7 +25,7 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-    init(port: Int, timeout: Int = 3) throws {
+    init(port: Int, timeout: Int = 15) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)

@@ -66,7 +66,7 @@ extension LiveServer {
     }
 
     /// Signs `authenticator` up and returns the token body.
-    func signUp(_ authenticator: inout TestAuthenticator, email: String) async throws -> JSONValue {
+    func signUp(_ authenticator: inout Passkey, email: String) async throws -> JSONValue {
         let (options, session) = try await registerChallenge(email: email)
         let (status, body) = try await token(session: session, response: authenticator.register(options))
         guard status == 200 else { throw URLError(.userAuthenticationRequired) }
@@ -74,7 +74,7 @@ extension LiveServer {
     }
 
     /// One login; returns the status.
-    func logIn(_ authenticator: inout TestAuthenticator) async throws -> Int {
+    func logIn(_ authenticator: inout Passkey) async throws -> Int {
         let (options, session) = try await loginChallenge()
         return try await token(session: session, response: authenticator.assert(options)).status
     }

@@ -1,17 +1,18 @@
 import Crypto
 import Foundation
 import HTTP
+import TestSupport
 import Testing
 
 @testable import Server
 
 @Suite("Passkey flows through the daemon on SQLite", .serialized)
 struct PasskeyFlowEndToEndTests {
-    @Test("sign-up and login", arguments: TestAuthenticator.Algorithm.allCases)
-    func signUpAndLogIn(algorithm: TestAuthenticator.Algorithm) async throws {
+    @Test("sign-up and login", arguments: CredentialAlgorithm.allCases)
+    func signUpAndLogIn(algorithm: CredentialAlgorithm) async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator(algorithm)
-        let tokens = try await server.signUp(&authenticator, email: "\(algorithm.rawValue)@example.com")
+        var authenticator = Passkey(algorithm)
+        let tokens = try await server.signUp(&authenticator, email: "\(algorithm)@example.com")
         #expect(tokens["token_type"]?.stringValue == "Bearer")
         #expect(try await server.logIn(&authenticator) == 200)
         #expect(try await server.logIn(&authenticator) == 200)
@@ -21,7 +22,7 @@ struct PasskeyFlowEndToEndTests {
         #expect(status == 200)
         #expect(
             try JSONValue(parsing: [UInt8](data))["email"]?.stringValue
-                == "\(algorithm.rawValue.lowercased())@example.com")
+                == "\(String(describing: algorithm).lowercased())@example.com")
         await server.stop()
     }
 
@@ -30,42 +31,42 @@ struct PasskeyFlowEndToEndTests {
     )
     func refusals() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var alice = try TestAuthenticator()
-        var bob = try TestAuthenticator()
+        var alice = Passkey()
+        var bob = Passkey()
         _ = try await server.signUp(&alice, email: "alice@example.com")
         _ = try await server.signUp(&bob, email: "bob@example.com")
         // Replayed: the same assertion twice on its own session, then on a fresh one (cross-session).
         let (options, session) = try await server.loginChallenge()
-        let assertion = alice.assert(options)
+        let assertion = try alice.assert(options)
         #expect(try await server.token(session: session, response: assertion).status == 200)
         #expect(try await server.token(session: session, response: assertion).status == 403)
         let (_, fresh) = try await server.loginChallenge()
         #expect(try await server.token(session: fresh, response: assertion).status == 403)
         // One change each.
-        var cases: [(String, (inout TestAuthenticator, JSONValue) -> JSONValue)] = []
+        var cases: [(String, (inout Passkey, JSONValue) throws -> JSONValue)] = []
         cases.append(
             (
                 "wrong origin",
                 { authenticator, options in
                     var copy = authenticator
                     copy.origin = "https://evil.example"
-                    return copy.assert(options)
+                    return try copy.assert(options)
                 }
             ))
-        cases.append(("wrong type", { $0.assert($1, type: "webauthn.create") }))
-        cases.append(("tampered", { $0.assert($1, tamper: true) }))
-        cases.append(("UP clear", { $0.assert($1, flags: TestAuthenticator.Flag.uv) }))
+        cases.append(("wrong type", { try $0.assert($1, CeremonyTampering(clientDataType: "webauthn.create")) }))
+        cases.append(("tampered", { try $0.assert($1, CeremonyTampering(corruptsSignature: true)) }))
+        cases.append(("UP clear", { try $0.assert($1, CeremonyTampering(flags: .userVerified)) }))
         cases.append(
             (
                 "other user's handle",
                 { [bob] authenticator, options in
-                    authenticator.assert(options, userHandle: .some(bob.userHandle))
+                    try authenticator.assert(options, CeremonyTampering(userHandle: bob.userHandle))
                 }
             ))
-        cases.append(("counter regression", { $0.assert($1, signCount: 0) }))
+        cases.append(("counter regression", { try $0.assert($1, CeremonyTampering(signCount: 0)) }))
         for (name, change) in cases {
             let (options, session) = try await server.loginChallenge()
-            let (status, body) = try await server.token(session: session, response: change(&alice, options))
+            let (status, body) = try await server.token(session: session, response: try change(&alice, options))
             #expect(status == 403, "\(name)")
             #expect(body["error"]?.stringValue == "invalid_grant", "\(name)")
             #expect(body["error_description"]?.stringValue == "The passkey could not be verified.", "\(name)")
@@ -84,10 +85,10 @@ struct PasskeyFlowEndToEndTests {
     @Test("16 concurrent redemptions of one auth_session: exactly one 200")
     func concurrentSession() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await server.signUp(&authenticator, email: "race@example.com")
         let (options, session) = try await server.loginChallenge()
-        let assertion = authenticator.assert(options)
+        let assertion = try authenticator.assert(options)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<16 { group.addTask { try await server.token(session: session, response: assertion).status } }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -102,7 +103,7 @@ struct PasskeyFlowEndToEndTests {
     )
     func refreshTokens() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let tokens = try await server.signUp(&authenticator, email: "refresh@example.com")
         let first = try #require(tokens["refresh_token"]?.stringValue)
         let rotated = try await server.refresh(first)
@@ -129,7 +130,7 @@ struct PasskeyFlowEndToEndTests {
     @Test("refresh tokens and users survive a restart")
     func restart() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let tokens = try await server.signUp(&authenticator, email: "durable@example.com")
         let jwks = try await server.send("GET", "/.well-known/jwks.json").body
         await server.stopKeepingData()
@@ -143,7 +144,7 @@ struct PasskeyFlowEndToEndTests {
     @Test("passkeyd keys rotate: the new key signs after the restart, the old one stays published")
     func rotateKeys() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let before = try await server.signUp(&authenticator, email: "rotate@example.com")
         await server.stopKeepingData()
         let kid = try await PasskeydServer.rotateKeys(configuration: server.running.context.configuration)
@@ -162,7 +163,7 @@ struct PasskeyFlowEndToEndTests {
     @Test("an Android apk-key-hash origin: accepted for the configured fingerprint, refused for another")
     func androidOrigin() async throws {
         let server = try await LiveServer.startForPasskeys()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         authenticator.origin = PasskeyHarness.androidOrigin
         _ = try await server.signUp(&authenticator, email: "android@example.com")
         #expect(try await server.logIn(&authenticator) == 200)

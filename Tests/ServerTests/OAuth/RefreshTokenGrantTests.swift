@@ -12,7 +12,7 @@ import Tokens
 struct RefreshTokenGrantTests {
     static func loggedIn() async throws -> (PasskeyHarness, String) {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let body = try await harness.signUp(&authenticator)
         return (harness, try #require(body["refresh_token"]?.stringValue))
     }
@@ -121,7 +121,7 @@ struct RefreshTokenGrantTests {
     @Test("no refresh token without offline_access")
     func noOfflineAccess() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
         let body = try await harness.token(session: session, response: authenticator.assert(options), scope: "openid")

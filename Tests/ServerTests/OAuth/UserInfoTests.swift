@@ -9,7 +9,7 @@ struct UserInfoTests {
     @Test("a valid access token gets the subject's claims per scope")
     func claims() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let tokens = try await harness.signUp(&authenticator)
         let access = try #require(tokens["access_token"]?.stringValue)
         let response = await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(access)"])
@@ -46,7 +46,7 @@ struct UserInfoTests {
     @Test("an expired token, an ID token and a token for another audience are refused")
     func refused() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let tokens = try await harness.signUp(&authenticator)
         let idToken = try #require(tokens["id_token"]?.stringValue)
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(idToken)"]).status == 401)
@@ -56,7 +56,7 @@ struct UserInfoTests {
             [
                 "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
                 "auth_session": .string(session),
-                "authn_response": authenticator.assert(options), "audience": "https://api.example.com",
+                "authn_response": try authenticator.assert(options), "audience": "https://api.example.com",
                 "scope": "email",
             ]
         ).jsonValue()

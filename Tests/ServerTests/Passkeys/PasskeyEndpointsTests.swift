@@ -127,7 +127,7 @@ struct PasskeyEndpointsTests {
     @Test("an identifier that already belongs to a user is refused, whatever its case")
     func existingIdentifier() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator, email: "alice@example.com")
         let response = await harness.registerChallenge(email: "ALICE@example.com")
         #expect(response.status == 400)

@@ -92,13 +92,14 @@ struct PasskeyHarness {
         return await post("/oauth/token", .object(body))
     }
 
-    /// Signs `authenticator` up; returns the token response (expects 200).
-    func signUp(_ authenticator: inout TestAuthenticator, email: String = "alice@example.com") async throws -> JSONValue
-    {
+    /// Signs `authenticator` up, its registration changed by `tampering`; returns the token response (expects 200).
+    func signUp(
+        _ authenticator: inout Passkey, email: String = "alice@example.com", tampering: CeremonyTampering = .none
+    ) async throws -> JSONValue {
         let challenge = try await registerChallenge(email: email).jsonValue()
         let options = try #require(challenge["authn_params_public_key"])
         let session = try #require(challenge["auth_session"]?.stringValue)
-        let response = await token(session: session, response: authenticator.register(options))
+        let response = await token(session: session, response: try authenticator.register(options, tampering))
         try #require(response.status == 200, "signup: \(response.status) \(response.bodyText)")
         return try response.jsonValue()
     }
@@ -112,9 +113,9 @@ struct PasskeyHarness {
     }
 
     /// Logs `authenticator` in; returns the response.
-    func logIn(_ authenticator: inout TestAuthenticator) async throws -> Response {
+    func logIn(_ authenticator: inout Passkey) async throws -> Response {
         let (options, session) = try await loginOptions()
-        return await token(session: session, response: authenticator.assert(options))
+        return await token(session: session, response: try authenticator.assert(options))
     }
 
     /// `POST /oauth/token` with the refresh_token grant.

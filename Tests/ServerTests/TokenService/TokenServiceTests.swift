@@ -24,7 +24,7 @@ struct TokenServiceTests {
     @Test("a rotated key signs from then on; the old one stays published until its tokens have expired")
     func rotation() async throws {
         let harness = try PasskeyHarness()
-        var authenticator = try TestAuthenticator()
+        var authenticator = Passkey()
         let before = try await harness.signUp(&authenticator)
         let oldKid = try #require(try await harness.context.store.read { try $0.signingKeys() }.first?.kid)
         let newKid = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now())
@@ -44,5 +44,21 @@ struct TokenServiceTests {
         harness.clock.advance(3600 + 61)
         let later = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
         #expect(later.compactMap { $0["kid"]?.stringValue } == [newKid])
+    }
+}
+
+@Suite("Housekeeping")
+struct HousekeepingTests {
+    @Test("expired auth sessions are purged, live ones kept")
+    func purge() async throws {
+        let harness = try PasskeyHarness()
+        _ = await harness.loginChallenge()
+        harness.clock.advance(61)
+        _ = await harness.loginChallenge()
+        await Housekeeping.purge(context: harness.context)
+        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now()) }
+        #expect(purgedAgain.authSessions == 0)
+        #expect(
+            harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
     }
 }

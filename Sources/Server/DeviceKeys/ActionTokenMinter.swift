@@ -1,0 +1,42 @@
+import DeviceKeys
+import Foundation
+import HTTP
+import Tokens
+
+/// Mints the action token of a verified approval: an ES256 JWT (`typ` `action+jwt`) signed with the same keys
+/// as the other tokens and published in the same JWKS, so a payment API can check it offline.
+///
+/// It accepts only a `VerifiedApproval` (STYLE.md type-state): nothing else can buy an action token.
+struct ActionTokenMinter: Sendable {
+    let context: ServerContext
+
+    /// The lifetime: `tokens.action_token_lifetime_seconds`, never more than five minutes (ISSUE 5).
+    var lifetime: Int {
+        min(context.configuration.tokens.actionTokenLifetime, Int(ActionTokenClaims.maximumLifetime))
+    }
+
+    /// 200 `{action_token, token_type: "Bearer", expires_in, authorization_details: [action]}`.
+    func response(for approval: VerifiedApproval, subject: AuthenticatedSubject, now: Date) async throws -> Response {
+        let claims = ActionTokenClaims(
+            issuer: context.configuration.issuer, subject: approval.document.subject,
+            // RFC 9068 §3: the issuer's own API audience, as for access tokens without an `audience` parameter.
+            audience: context.tokens.defaultAudience, clientID: subject.clientID,
+            jwtID: try TokenService.randomIdentifier(), issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(lifetime)),
+            // RFC 9396 §2: the approved action, byte for byte its canonical form (what the device's hash covered).
+            authorizationDetail: approval.action.canonicalBytes, deviceKeyID: approval.document.keyID)
+        let token = try await context.tokens.currentRing().signer.sign(claims)
+        // Typed, so the JSONValue overload writes members in this order (not JSONEncoder's dictionary).
+        let body: JSONValue = [
+            "action_token": .string(token),
+            "token_type": "Bearer",
+            "expires_in": JSONValue(lifetime),
+            "authorization_details": [try JSONValue(parsing: approval.action.canonicalBytes)],
+        ]
+        var response = Response.json(body)
+        // RFC 6749 §5.1: a token response is not cached.
+        response.headers.replace(name: "Cache-Control", value: "no-store")
+        response.headers.replace(name: "Pragma", value: "no-cache")
+        return response
+    }
+}

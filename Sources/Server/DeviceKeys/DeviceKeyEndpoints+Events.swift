@@ -1,0 +1,107 @@
+import Foundation
+import HTTP
+import Storage
+
+extension DeviceKeyEndpoints {
+    /// What an app may report (ISSUE 5 "Device events").
+    enum DeviceEventType: String, Sendable, CaseIterable {
+        case biometricSuccess = "biometric_success"
+        case biometricFailure = "biometric_failure"
+        case passwordFallback = "password_fallback"
+        /// Biometry changed: the Secure Enclave / Keystore key is gone, so the server revokes it too.
+        case keyInvalidated = "key_invalidated"
+    }
+
+    /// Largest `attempts` accepted.
+    static let maximumReportedAttempts = 1000
+
+    /// `POST /device-events` `{device_id, type, attempts?, occurred_at?}` → 200 `{event_id, received_at, keys}`.
+    ///
+    /// Recorded with the server's UTC time (the device's `occurred_at` is kept as information only), then the
+    /// policy: biometric failures count towards the device key's lockout, `key_invalidated` revokes the device's
+    /// keys. `keys` lists the device's keys with their status after the policy.
+    func deviceEvent(_ request: Request) async throws -> Response {
+        let subject = try await context.tokens.authenticate(request)
+        let body = try Self.bodyObject(request)
+        let parameters = Self.parameters(body)
+        let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
+        let typeText = try parameters.string("type", maxLength: 64)
+        guard let type = DeviceEventType(rawValue: typeText) else {
+            throw OAuthError.invalidParameter("type", reason: "unknown event type \(typeText.prefix(64))")
+        }
+        let attempts = try Self.attempts(body["attempts"])
+        let deviceTime = try Self.deviceTime(body["occurred_at"])
+        let now = context.clock.now()
+        let lockout = DeviceKeyLockout(maxFailures: context.configuration.deviceKeys.maxFailedAttempts)
+        let (event, keys) = try await context.store.write { writer in
+            let event = try writer.appendSecurityEvent(
+                DeviceKeyAuditEvent.make(
+                    type.rawValue, outcome: DeviceKeyAuditEvent.reported, now: now, subject: subject,
+                    deviceID: deviceID, attempts: attempts, deviceTime: deviceTime))
+            var keys: [DeviceKey] = []
+            for var key in try writer.deviceKeys(userID: subject.sub) where key.deviceID == deviceID {
+                let before = key.state
+                switch type {
+                case .biometricFailure where key.status == .active:
+                    key.state = lockout.afterBiometricFailure(key.state, attempts: attempts, now: now)
+                case .keyInvalidated where key.status != .revoked:
+                    key.status = .revoked
+                    key.revokedAt = now
+                default:
+                    break
+                }
+                if key.state != before {
+                    _ = try writer.updateDeviceKeyState(keyID: key.keyID, userID: subject.sub, state: key.state)
+                    if let policy = Self.policyEvent(key, before: before, now: now, subject: subject, cause: event) {
+                        _ = try writer.appendSecurityEvent(policy)
+                    }
+                }
+                keys.append(key)
+            }
+            return (event, keys)
+        }
+        context.metrics.count(event: "device_event:\(type.rawValue)")
+        let answer: JSONValue = [
+            "event_id": .string(String(event.seq)),
+            "received_at": DeviceKeyRepresentation.timestamp(now),
+            "keys": .array(keys.map { ["key_id": .string($0.keyID), "status": .string($0.status.rawValue)] }),
+        ]
+        return .json(answer)
+    }
+
+    /// The lock or revocation event a device event caused, if it changed the key's status.
+    private static func policyEvent(
+        _ key: DeviceKey, before: DeviceKeyState, now: Date, subject: AuthenticatedSubject, cause: SecurityEvent
+    ) -> SecurityEvent? {
+        guard key.status != before.status else { return nil }
+        let kind = key.status == .revoked ? DeviceKeyAuditEvent.revoked : DeviceKeyAuditEvent.locked
+        let reason = key.status == .revoked ? "key_invalidated" : "biometric_failures"
+        return DeviceKeyAuditEvent.make(
+            kind, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject, keyID: key.keyID,
+            deviceID: key.deviceID, reasonCode: reason, attempts: key.failedAttempts,
+            detail: [JSONMember(key: "event_seq", value: JSONValue(Int(cause.seq)))])
+    }
+
+    /// `attempts`: absent/null, or an integer 0…1000.
+    private static func attempts(_ value: JSONValue?) throws -> Int? {
+        guard let value, !value.isNull else { return nil }
+        guard let count = value.intValue, (0...maximumReportedAttempts).contains(count) else {
+            throw OAuthError.invalidParameter("attempts", reason: "is not an integer in 0...\(maximumReportedAttempts)")
+        }
+        return count
+    }
+
+    /// `occurred_at`: absent/null, an RFC 3339 date-time, or seconds since the epoch. Information only.
+    private static func deviceTime(_ value: JSONValue?) throws -> Date? {
+        guard let value, !value.isNull else { return nil }
+        if let text = value.stringValue, text.utf8.count <= 64,
+            let date = DeviceKeyRepresentation.date(fromRFC3339: text)
+        {
+            return date
+        }
+        if let seconds = value.doubleValue, seconds.isFinite, (0...4_102_444_800).contains(seconds) {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        throw OAuthError.invalidParameter("occurred_at", reason: "is not an RFC 3339 date-time or epoch seconds")
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTP
+import Storage
+
+/// The app-bound device-key endpoints (ISSUE 5, DESIGN.md "App-bound device keys"). Every call needs a Bearer
+/// access token; a key belongs to the token's subject and no one else can see or use it — another user's key
+/// id is answered exactly like an unknown one (404).
+///
+/// - `POST /device-keys`, `GET /device-keys`, `DELETE /device-keys/{key_id}` (`+Registration`)
+/// - `POST /device-keys/{key_id}/challenges` (`+Challenges`)
+/// - `POST /device-keys/{key_id}/approvals` (`+Approvals`)
+/// - `POST /device-keys/{key_id}/unlock` (`+Unlock`)
+/// - `POST /device-events` (`+Events`)
+struct DeviceKeyEndpoints: Sendable {
+    let context: ServerContext
+
+    static func register(in router: inout Router, context: ServerContext) {
+        let endpoints = DeviceKeyEndpoints(context: context)
+        router.add(.post, "/device-keys", EndpointHandler.make(context) { try await endpoints.registerKey($0) })
+        router.add(.get, "/device-keys", EndpointHandler.make(context) { try await endpoints.listKeys($0) })
+        router.add(
+            .delete, "/device-keys/{key_id}", EndpointHandler.make(context) { try await endpoints.revokeKey($0) })
+        router.add(
+            .post, "/device-keys/{key_id}/challenges",
+            EndpointHandler.make(context) { try await endpoints.issueChallenge($0) })
+        router.add(
+            .post, "/device-keys/{key_id}/approvals", EndpointHandler.make(context) { try await endpoints.approve($0) })
+        router.add(
+            .post, "/device-keys/{key_id}/unlock", EndpointHandler.make(context) { try await endpoints.unlock($0) })
+        router.add(.post, "/device-events", EndpointHandler.make(context) { try await endpoints.deviceEvent($0) })
+    }
+
+    /// Longest key id accepted in a path; ours are 22 characters (16 random bytes, base64url).
+    static let maximumKeyIDLength = 64
+
+    /// The `{key_id}` path parameter, when it could be one of our ids at all.
+    static func keyID(of request: Request) -> String? {
+        guard let text = request.pathParameters["key_id"], !text.isEmpty, text.utf8.count <= maximumKeyIDLength,
+            Base64URLText.isAlphabet(text)
+        else { return nil }
+        return text
+    }
+
+    /// The caller's key named by the path, or 404 `not_found` (recorded as a refusal of `kind`) when the id is
+    /// malformed, unknown or another user's: the three are indistinguishable on the wire.
+    func ownedKey(_ request: Request, subject: AuthenticatedSubject, kind: String) async throws -> DeviceKey {
+        let raw = request.pathParameters["key_id"] ?? ""
+        if let keyID = Self.keyID(of: request),
+            let key = try await context.store.read({ try $0.deviceKey(id: keyID, userID: subject.sub) })
+        {
+            return key
+        }
+        let refusal = OAuthError.deviceKeyNotFound(raw)
+        try await record(
+            DeviceKeyAuditEvent.refusal(
+                kind, refusal, now: context.clock.now(), subject: subject,
+                keyID: String(raw.prefix(Self.maximumKeyIDLength))))
+        throw refusal
+    }
+
+    /// Refuses a revoked or locked key for `kind`, recording the refusal.
+    func requireActive(_ key: DeviceKey, subject: AuthenticatedSubject, kind: String) async throws {
+        let refusal: OAuthError
+        switch key.status {
+        case .active: return
+        case .locked: refusal = .deviceKeyLocked
+        case .revoked: refusal = .deviceKeyRevoked
+        }
+        try await record(
+            DeviceKeyAuditEvent.refusal(
+                kind, refusal, now: context.clock.now(), subject: subject, keyID: key.keyID, deviceID: key.deviceID))
+        throw refusal
+    }
+
+    /// Appends `events` in one write transaction.
+    func record(_ events: SecurityEvent...) async throws {
+        try await context.store.write { writer in
+            for event in events { _ = try writer.appendSecurityEvent(event) }
+        }
+    }
+
+    /// The body as a JSON object (400 `invalid_request` otherwise).
+    static func bodyObject(_ request: Request) throws -> JSONValue {
+        let body = try request.jsonValue()
+        guard body.objectMembers != nil else {
+            throw OAuthError(
+                .invalidRequest, "The request body must be a JSON object.", logCode: "body_not_object")
+        }
+        return body
+    }
+
+    /// The top-level members of a JSON object body, read with the OAuth error for each way one can be wrong.
+    static func parameters(_ body: JSONValue) -> RequestParameters {
+        RequestParameters(values: body.objectValue ?? [:])
+    }
+}

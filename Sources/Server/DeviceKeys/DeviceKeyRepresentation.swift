@@ -1,0 +1,33 @@
+import Foundation
+import HTTP
+import Storage
+
+/// How a device key appears on the wire (`POST` and `GET /device-keys`, unlock): ids, platform, status and
+/// RFC 3339 UTC times. The public key itself is never echoed.
+enum DeviceKeyRepresentation {
+    /// The full view of `key`; times absent from the record are `null`.
+    static func json(_ key: DeviceKey) -> JSONValue {
+        [
+            "key_id": .string(key.keyID),
+            "device_id": .string(key.deviceID),
+            "platform": .string(key.platform),
+            "status": .string(key.status.rawValue),
+            "created_at": timestamp(key.createdAt),
+            "last_used_at": key.lastUsedAt.map(timestamp) ?? .null,
+            "locked_at": key.lockedAt.map(timestamp) ?? .null,
+            "revoked_at": key.revokedAt.map(timestamp) ?? .null,
+            "failed_attempts": JSONValue(key.failedAttempts),
+        ]
+    }
+
+    /// RFC 3339 §5.6 date-time in UTC, whole seconds (`2026-11-29T17:52:05Z`).
+    static func timestamp(_ date: Date) -> JSONValue {
+        .string(date.formatted(Date.ISO8601FormatStyle()))
+    }
+
+    /// Reads an RFC 3339 date-time, with or without fractional seconds; `nil` otherwise.
+    static func date(fromRFC3339 text: String) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+}

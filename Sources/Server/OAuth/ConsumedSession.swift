@@ -1,0 +1,8 @@
+import Storage
+
+/// What the consuming write found: the session and, for a login, the credential and its owner.
+struct ConsumedSession: Sendable {
+    let session: AuthSession
+    let credential: Credential?
+    let user: User?
+}

@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+
+/// A recorded ceremony with the relying party's side built once, as a server holds it before the
+/// response arrives: the challenge it issued, its origin policy, its parsed trust anchors and the
+/// verification time. Each `verify…` call then does exactly what the server does per request: decode
+/// the response's base64url fields, parse the stored COSE key (authentication), and run the verifier.
+///
+/// A relying-party side that cannot be built (a challenge that is not base64url, anchors that do not
+/// parse) is kept as its error and thrown by every verification, in the order the checks had before.
+public struct PreparedCeremony: Sendable {
+    /// The recording.
+    public let recording: RecordedCeremony
+    /// The recording's `expect`, decoded for `replaysAsRecorded()`.
+    private let check: RecordedOutcomeCheck
+
+    /// What a server holds before a registration response arrives.
+    private let registrationExpectations: Result<RegistrationExpectations, WebAuthnError>
+    /// What a server holds before an assertion arrives: the stored COSE_Key stays bytes, as in a
+    /// credential record, and is parsed per request (as py_webauthn does).
+    private let authenticationSide: Result<StoredAuthenticationSide, WebAuthnError>
+
+    /// The relying party's side of an authentication, minus the key it parses per request.
+    private struct StoredAuthenticationSide: Sendable {
+        let challenge: [UInt8]
+        let originPolicy: OriginPolicy
+        let storedKey: Result<[UInt8], WebAuthnError>
+    }
+
+    /// Builds the relying party's side of `recording` once.
+    public init(_ recording: RecordedCeremony, formats: AttestationFormatRegistry = .standard) {
+        self.recording = recording
+        self.check = RecordedOutcomeCheck(recording.expect)
+        let policy = OriginPolicy(allowedOrigins: recording.origins)
+        switch recording.ceremony {
+        case .registration:
+            registrationExpectations = Result { () throws(WebAuthnError) in
+                try Self.registrationExpectations(recording, originPolicy: policy, formats: formats)
+            }
+            authenticationSide = .failure(WebAuthnError(.malformedResponse, "not an authentication"))
+        case .authentication:
+            registrationExpectations = .failure(WebAuthnError(.malformedResponse, "not a registration"))
+            authenticationSide = Result { () throws(WebAuthnError) in
+                StoredAuthenticationSide(
+                    challenge: try Self.bytes(recording.challenge, "challenge"),
+                    originPolicy: policy,
+                    storedKey: Result { () throws(WebAuthnError) in
+                        try Self.bytes(recording.credentialPublicKey, "credentialPublicKey")
+                    })
+            }
+        }
+    }
+
+    /// Verifies the response once and tells whether the outcome is the recorded one in every field the
+    /// recording names (the same verdict as `CeremonyReplayer.replay(_:)`'s `passed`, without its text).
+    public func replaysAsRecorded() -> Bool {
+        switch recording.ceremony {
+        case .registration: check.matches(Result { () throws(WebAuthnError) in try verifyRegistration() })
+        case .authentication: check.matches(Result { () throws(WebAuthnError) in try verifyAuthentication() })
+        }
+    }
+
+    /// Verifies the recorded registration response (WebAuthn L3 §7.1) from its raw base64url fields.
+    public func verifyRegistration() throws(WebAuthnError) -> VerifiedRegistration {
+        let expectations = try registrationExpectations.get()
+        let body = recording.response.response
+        let response = RegistrationResponse(
+            id: recording.response.id,
+            rawID: try Self.bytes(recording.response.rawId, "rawId"),
+            type: recording.response.type,
+            clientDataJSON: try Self.bytes(body.clientDataJSON, "clientDataJSON"),
+            attestationObject: try Self.bytes(body.attestationObject, "attestationObject"),
+            transports: body.transports ?? [])
+        return try RegistrationVerifier(expectations: expectations).verify(response)
+    }
+
+    /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
+    /// stored COSE_Key as a server reading its credential record would.
+    public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
+        let side = try authenticationSide.get()
+        let expectations = AuthenticationExpectations(
+            challenge: side.challenge,
+            rpID: recording.rpId,
+            originPolicy: side.originPolicy,
+            userVerificationRequired: recording.userVerificationRequired ?? false,
+            credentialPublicKey: try COSEKey(bytes: try side.storedKey.get()),
+            storedSignCount: recording.storedSignCount ?? 0)
+        let body = recording.response.response
+        var userHandle: [UInt8]?
+        if let text = body.userHandle { userHandle = try Self.bytes(text, "userHandle") }
+        let response = AuthenticationResponse(
+            id: recording.response.id,
+            rawID: try Self.bytes(recording.response.rawId, "rawId"),
+            type: recording.response.type,
+            clientDataJSON: try Self.bytes(body.clientDataJSON, "clientDataJSON"),
+            authenticatorData: try Self.bytes(body.authenticatorData, "authenticatorData"),
+            signature: try Self.bytes(body.signature, "signature"),
+            userHandle: userHandle)
+        return try AuthenticationVerifier(expectations: expectations).verify(response)
+    }
+
+    /// The registration expectations: trust anchors first, then the challenge, then `verifyAt`.
+    private static func registrationExpectations(
+        _ recording: RecordedCeremony,
+        originPolicy: OriginPolicy,
+        formats: AttestationFormatRegistry
+    ) throws(WebAuthnError) -> RegistrationExpectations {
+        var anchors = AttestationTrustAnchors()
+        if let pems = recording.trustAnchorsPEM {
+            do {
+                anchors.forAnyFormat = try pems.flatMap { pem throws(CryptoError) in
+                    try Certificate.certificates(fromPEM: pem)
+                }
+            } catch {
+                throw WebAuthnError(.untrustedAttestation, "trustAnchorsPEM does not parse: \(error)")
+            }
+        }
+        return RegistrationExpectations(
+            challenge: try bytes(recording.challenge, "challenge"),
+            rpID: recording.rpId,
+            originPolicy: originPolicy,
+            userVerificationRequired: recording.userVerificationRequired ?? false,
+            trustAnchors: anchors,
+            verificationTime: try verificationTime(recording),
+            requireTrustedAttestation: recording.trustAnchorsPEM != nil,
+            formats: formats)
+    }
+
+    /// Decodes a base64url field of the recording.
+    private static func bytes(_ text: String?, _ field: String) throws(WebAuthnError) -> [UInt8] {
+        guard let text, let bytes = Base64URL.decode(text) else {
+            throw WebAuthnError(.malformedResponse, "\(field) missing or not base64url")
+        }
+        return bytes
+    }
+
+    /// `verifyAt` (ISO 8601, RFC 3339 §5.6) or the fixed default.
+    private static func verificationTime(_ recording: RecordedCeremony) throws(WebAuthnError) -> Date {
+        guard let text = recording.verifyAt else { return CeremonyReplayer.defaultVerificationTime }
+        guard let date = ISO8601DateFormatter().date(from: text) else {
+            throw WebAuthnError(.malformedResponse, "verifyAt \"\(text)\" is not ISO 8601")
+        }
+        return date
+    }
+}

@@ -1,0 +1,123 @@
+/// A quick, strict reader for the shape clientDataJSON has in practice (WebAuthn L3 §5.8.1.2, the
+/// limited serialization browsers use): one JSON object (RFC 8259 §4) of ASCII members whose values are
+/// strings without escapes, `true`, `false` or `null`, each member name once.
+///
+/// It answers `nil` for anything outside that shape — escapes, numbers, nested values, non-ASCII bytes,
+/// duplicate names, malformed JSON alike — and the caller then parses with `JSONSerialization`. So what
+/// it accepts is a subset of what the general parser accepts, read to the same values, and every error
+/// still comes from the general path.
+enum ClientDataJSONScanner {
+    /// A member value of the accepted shape.
+    enum Value: Equatable {
+        case string(String)
+        case bool(Bool)
+        case null
+    }
+
+    /// One member: its name's bytes and its value.
+    struct Member {
+        let name: ArraySlice<UInt8>
+        let value: Value
+    }
+
+    /// The members of `bytes` in order, or `nil` when `bytes` is not of the accepted shape.
+    static func members(_ bytes: [UInt8]) -> [Member]? {
+        var reader = Reader(bytes: bytes)
+        var members: [Member] = []
+        reader.skipWhitespace()
+        guard reader.consume(UInt8(ascii: "{")) else { return nil }
+        reader.skipWhitespace()
+        if !reader.consume(UInt8(ascii: "}")) {
+            while true {
+                guard let name = reader.string() else { return nil }
+                // RFC 8259 §4 leaves duplicate names to the parser; the general path decides those.
+                guard !members.contains(where: { $0.name.elementsEqual(name) }) else { return nil }
+                reader.skipWhitespace()
+                guard reader.consume(UInt8(ascii: ":")) else { return nil }
+                reader.skipWhitespace()
+                guard let value = reader.value() else { return nil }
+                members.append(Member(name: name, value: value))
+                reader.skipWhitespace()
+                if reader.consume(UInt8(ascii: ",")) {
+                    reader.skipWhitespace()
+                    continue
+                }
+                guard reader.consume(UInt8(ascii: "}")) else { return nil }
+                break
+            }
+        }
+        reader.skipWhitespace()
+        return reader.atEnd ? members : nil
+    }
+
+    /// A cursor over the bytes; every read checks the bounds.
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var atEnd: Bool { offset == bytes.count }
+
+        /// RFC 8259 §2: insignificant whitespace is space, tab, line feed and carriage return.
+        mutating func skipWhitespace() {
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): offset += 1
+                default: return
+                }
+            }
+        }
+
+        /// Consumes `byte` if it is next.
+        mutating func consume(_ byte: UInt8) -> Bool {
+            guard offset < bytes.count, bytes[offset] == byte else { return false }
+            offset += 1
+            return true
+        }
+
+        /// Consumes `literal` if it is next.
+        mutating func consume(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count - offset >= count else { return false }
+            let matches = literal.withUTF8Buffer { expected in
+                bytes[offset..<(offset + count)].elementsEqual(expected)
+            }
+            if matches { offset += count }
+            return matches
+        }
+
+        /// A string without escapes (RFC 8259 §7: printable ASCII other than `"` and `\`), its bytes
+        /// without the quotes; `nil` for anything else, including control characters JSON forbids.
+        mutating func string() -> ArraySlice<UInt8>? {
+            guard consume(UInt8(ascii: "\"")) else { return nil }
+            let start = offset
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") {
+                    defer { offset += 1 }
+                    return bytes[start..<offset]
+                }
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                offset += 1
+            }
+            return nil
+        }
+
+        /// A value of the accepted shape.
+        mutating func value() -> Value? {
+            guard offset < bytes.count else { return nil }
+            switch bytes[offset] {
+            case UInt8(ascii: "\""):
+                guard let text = string() else { return nil }
+                return .string(String(decoding: text, as: UTF8.self))
+            case UInt8(ascii: "t"):
+                return consume("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"):
+                return consume("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"):
+                return consume("null") ? .null : nil
+            default:
+                return nil
+            }
+        }
+    }
+}
