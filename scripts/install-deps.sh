@@ -7,8 +7,8 @@ level="${1:-build}"
 packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev libpq-dev)
 case "$level" in
   build) ;;
-  test) packages+=(python3 python3-venv openssl) ;;
-  bench) packages+=(python3 python3-venv openssl wrk) ;;
+  test) packages+=(python3 python3-venv openssl curl bc) ;;
+  bench) packages+=(python3 python3-venv openssl curl bc wrk) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac
 missing=()
@@ -18,8 +18,9 @@ for package in "${packages[@]}"; do
     missing+=("$package")
   fi
 done
-# python3 may come from elsewhere (pyenv); then the Debian package is not needed.
-if command -v python3 >/dev/null 2>&1 && python3 -c 'import venv' 2>/dev/null; then
+# python3 may come from elsewhere (pyenv); then the Debian packages are not needed. `ensurepip` is what Debian
+# splits into python3-venv: without it `python3 -m venv` fails.
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' 2>/dev/null; then
   filtered=()
   for package in "${missing[@]}"; do
     case "$package" in python3|python3-venv) ;; *) filtered+=("$package") ;; esac
