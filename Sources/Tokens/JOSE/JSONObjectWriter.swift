@@ -17,37 +17,52 @@ struct JSONObjectWriter {
         case raw([UInt8])
     }
 
-    private var members: [String: Member] = [:]
+    /// The members in insertion order, each name once (a handful: a linear search beats hashing here).
+    private var members: [(name: String, member: Member)] = []
 
     /// Sets a member; `nil` leaves it out (optional claims are omitted, never `null`).
     mutating func set(_ name: String, _ member: Member?) {
-        members[name] = member
+        if let index = members.firstIndex(where: { $0.name == name }) {
+            if let member { members[index].member = member } else { members.remove(at: index) }
+        } else if let member {
+            members.append((name, member))
+        }
     }
 
     /// The object's bytes, members sorted by name (claim names are ASCII, so this is also RFC 8785 order).
     func bytes() -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "{")]
-        for (index, name) in members.keys.sorted(by: { $0.utf16.lexicographicallyPrecedes($1.utf16) }).enumerated() {
+        output.reserveCapacity(256)
+        let sorted = members.sorted { Self.precedes($0.name, $1.name) }
+        for (index, entry) in sorted.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(name, to: &output)
+            JSONWriter.appendString(entry.name, to: &output)
             output.append(UInt8(ascii: ":"))
-            switch members[name] {
-            case .string(let text)?: JSONWriter.appendString(text, to: &output)
-            case .integer(let number)?: output.append(contentsOf: String(number).utf8)
-            case .bool(let flag)?: output.append(contentsOf: (flag ? "true" : "false").utf8)
-            case .strings(let texts)?:
+            switch entry.member {
+            case .string(let text): JSONWriter.appendString(text, to: &output)
+            case .integer(let number): output.append(contentsOf: String(number).utf8)
+            case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+            case .strings(let texts):
                 output.append(UInt8(ascii: "["))
                 for (position, text) in texts.enumerated() {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
                     JSONWriter.appendString(text, to: &output)
                 }
                 output.append(UInt8(ascii: "]"))
-            case .raw(let json)?: output.append(contentsOf: json)
-            case nil: output.append(contentsOf: "null".utf8)
+            case .raw(let json): output.append(contentsOf: json)
             }
         }
         output.append(UInt8(ascii: "}"))
         return output
+    }
+
+    /// RFC 8785 §3.2.3 member order: by UTF-16 code units. For ASCII names (every claim name) that is plain byte
+    /// order, compared without walking UTF-16 views.
+    private static func precedes(_ left: String, _ right: String) -> Bool {
+        if left.utf8.allSatisfy({ $0 < 0x80 }), right.utf8.allSatisfy({ $0 < 0x80 }) {
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+        return left.utf16.lexicographicallyPrecedes(right.utf16)
     }
 
     /// A JSON array of already-serialised elements.
