@@ -33,7 +33,13 @@ struct JSONObjectWriter {
     func bytes() -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "{")]
         output.reserveCapacity(256)
-        let sorted = members.sorted { Self.precedes($0.name, $1.name) }
+        // RFC 8785 §3.2.3 member order: by UTF-16 code units. For ASCII names (every claim name) that is plain
+        // byte order, compared without walking UTF-16 views.
+        let allASCII = members.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x80 } }
+        let sorted =
+            allASCII
+            ? members.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            : members.sorted { $0.name.utf16.lexicographicallyPrecedes($1.name.utf16) }
         for (index, entry) in sorted.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONWriter.appendString(entry.name, to: &output)
@@ -54,15 +60,6 @@ struct JSONObjectWriter {
         }
         output.append(UInt8(ascii: "}"))
         return output
-    }
-
-    /// RFC 8785 §3.2.3 member order: by UTF-16 code units. For ASCII names (every claim name) that is plain byte
-    /// order, compared without walking UTF-16 views.
-    private static func precedes(_ left: String, _ right: String) -> Bool {
-        if left.utf8.allSatisfy({ $0 < 0x80 }), right.utf8.allSatisfy({ $0 < 0x80 }) {
-            return left.utf8.lexicographicallyPrecedes(right.utf8)
-        }
-        return left.utf16.lexicographicallyPrecedes(right.utf16)
     }
 
     /// A JSON array of already-serialised elements.
