@@ -6,7 +6,7 @@ internal import COpenSSL
 /// the digest from the provider store — locks and hash look-ups — which under a token-minting load cost a third
 /// as much as the signature itself. `EVP_PKEY_CTX_dup` copies the initialised context without fetching; the copy
 /// is a per-call context that lives and dies inside `sign(digest:)`.
-final class ECDSASigningTemplate: @unchecked Sendable {  // Invariant: `context` is only ever read (by EVP_PKEY_CTX_dup, which takes it const) after init, and freed once in deinit.
+final class ECDSASigningTemplate: @unchecked Sendable {  // after init `context` is only read (dup takes it const)
     private let context: OpaquePointer
     /// The digest length the context was initialised for (SHA-256: 32 bytes).
     let digestByteCount: Int

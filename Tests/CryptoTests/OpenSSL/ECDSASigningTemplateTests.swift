@@ -18,7 +18,9 @@ struct ECDSASigningTemplateTests {
     @Test("a digest of the wrong length is refused before OpenSSL sees it")
     func refusesWrongLength() throws {
         let template = try #require(try P256SigningKey().signingTemplate)
-        #expect(throws: CryptoError(.internalFailure, "")) { try template.sign(digest: [UInt8](repeating: 1, count: 31)) }
+        #expect(throws: CryptoError(.internalFailure, "")) {
+            try template.sign(digest: [UInt8](repeating: 1, count: 31))
+        }
     }
 
     @Test("many tasks signing with one key at once all get valid, distinct signatures")
@@ -35,7 +37,9 @@ struct ECDSASigningTemplateTests {
         #expect(signatures.count == 64)
         #expect(Set(signatures).count == 64)
         for signature in signatures {
-            let verified = (0..<64).contains { key.publicKey.isValidSignature(signature, for: [UInt8($0)], hash: .sha256) }
+            let verified = (0..<64).contains {
+                key.publicKey.isValidSignature(signature, for: [UInt8($0)], hash: .sha256)
+            }
             #expect(verified)
         }
     }

@@ -18,10 +18,12 @@ struct SQLiteTransactionRecordsTests {
         #expect(try SQLiteTransaction.decodeTransports(text) == transports)
     }
 
-    @Test("the fast path agrees with JSONDecoder wherever it answers", arguments: [
-        "[]", "[\"\"]", "[\"internal\",\"hybrid\"]", "[\"é\"]", "[ ]", "[\"a\" ]", "[\"a\",]", "[\"a\"\"b\"]",
-        "[\"]", "[", "]", "[1]", "[\"a\\\\b\"]", "[\"a\\/b\"]",
-    ])
+    @Test(
+        "the fast path agrees with JSONDecoder wherever it answers",
+        arguments: [
+            "[]", "[\"\"]", "[\"internal\",\"hybrid\"]", "[\"é\"]", "[ ]", "[\"a\" ]", "[\"a\",]", "[\"a\"\"b\"]",
+            "[\"]", "[", "]", "[1]", "[\"a\\\\b\"]", "[\"a\\/b\"]",
+        ])
     func fastPathAgrees(_ text: String) throws {
         let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
         if let fast = SQLiteTransaction.simpleStringArray(text) {
