@@ -5,6 +5,8 @@ public struct P256SigningKey: Sendable {
     let key: EVPKey
     /// The public half.
     public let publicKey: ECPublicKey
+    /// The key's ES256 signing context, set up once (`nil` if OpenSSL refused: signing then takes the one-shot path).
+    let signingTemplate: ECDSASigningTemplate?
 
     /// Generates a new key pair from OpenSSL's CSPRNG.
     public init() throws(CryptoError) {
@@ -27,6 +29,7 @@ public struct P256SigningKey: Sendable {
             throw CryptoError(.invalidKey, "P-256 private key has no public point")
         }
         self.key = keyPair
+        self.signingTemplate = ECDSASigningTemplate(key: keyPair, method: MessageDigestMethod.of(.sha256))
         self.publicKey = try ECPublicKey(x963Representation: point, curve: .p256)
     }
 
@@ -35,6 +38,10 @@ public struct P256SigningKey: Sendable {
 
     /// An ECDSA signature of `message` with SHA-256, DER-encoded (convert with `ECDSASignature` for JOSE).
     public func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        try key.digestSign(message: message, method: MessageDigestMethod.of(.sha256))
+        let method = MessageDigestMethod.of(.sha256)
+        guard let signingTemplate else { return try key.digestSign(message: message, method: method) }
+        // RFC 7518 §3.4 / FIPS 186-4 §6.4: ECDSA over SHA-256(message); the digest is computed here with the
+        // cached SHA-256 method, and the template signs it.
+        return try signingTemplate.sign(digest: method.digest(message))
     }
 }

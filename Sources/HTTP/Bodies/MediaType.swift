@@ -7,10 +7,18 @@ struct MediaType: Equatable {
 
     /// `application/json` (RFC 8259 §11).
     static let json = "application/json"
+    /// `application/json; charset=utf-8`, as most HTTP clients spell a JSON body's type.
+    static let jsonUTF8 = "application/json; charset=utf-8"
     /// `application/x-www-form-urlencoded` (WHATWG URL §5, RFC 6749 appendix B).
     static let form = "application/x-www-form-urlencoded"
 
     init?(_ headerValue: String) {
+        // The value nearly every client sends, recognised without splitting and lower-casing.
+        if headerValue == Self.json || headerValue == Self.jsonUTF8 {
+            self.essence = Self.json
+            self.charset = headerValue == Self.json ? nil : "utf-8"
+            return
+        }
         let parts = headerValue.split(separator: ";", omittingEmptySubsequences: false)
         guard let first = parts.first else { return nil }
         let essence = first.trimmingASCIIWhitespace().lowercased()

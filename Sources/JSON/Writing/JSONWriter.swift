@@ -39,6 +39,29 @@ public enum JSONWriter {
     /// escapes \b \t \n \f \r, other controls as \u00xx in lower-case hex, '/' and everything else as UTF-8.
     public static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Fast path for the common case (names, identifiers, base64url): nothing to escape, so the UTF-8 is
+        // copied in one go instead of byte by byte.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        appendEscaped(string, to: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether RFC 8259 §7 requires `byte` to be escaped: '"', '\\' and the controls U+0000…U+001F.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The string's bytes with the escapes of RFC 8785 §3.2.2.2, without the surrounding quotes.
+    private static func appendEscaped(_ string: String, to output: inout [UInt8]) {
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
@@ -56,7 +79,6 @@ public enum JSONWriter {
                 output.append(byte)
             }
         }
-        output.append(UInt8(ascii: "\""))
     }
 
     /// Lower-case hexadecimal digits (RFC 8785 §3.2.2.2 asks for lower case).

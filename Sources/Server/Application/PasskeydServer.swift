@@ -74,6 +74,7 @@ public enum PasskeydServer {
         // The signals' default action (terminate at once) is disabled before anything else, so a SIGTERM
         // arriving during start-up is handled as a graceful stop rather than lost or fatal.
         let signals = SignalListener(signals: [SIGTERM, SIGINT])
+        AllocatorTuning.apply()
         let running: Running
         do {
             running = try await start(configuration: configuration, logger: logger)

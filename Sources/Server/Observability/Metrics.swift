@@ -39,14 +39,19 @@ public final class Metrics: Sendable {
         inFlight.wrappingSubtract(1, ordering: .relaxed)
         state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-            var histogram = state.latency[route] ?? Histogram()
-            for (index, bound) in Self.bucketBounds.enumerated() where seconds <= bound {
-                histogram.buckets[index] += 1
-            }
-            histogram.count += 1
-            histogram.sum += seconds
-            state.latency[route] = histogram
+            // Updated in place: a copy taken out of the dictionary would copy its bucket array on every request,
+            // an allocation while holding the lock every request thread needs.
+            Self.record(seconds, in: &state.latency[route, default: Histogram()])
         }
+    }
+
+    /// Adds one observation to `histogram` (cumulative buckets, as Prometheus expects).
+    private static func record(_ seconds: Double, in histogram: inout Histogram) {
+        for (index, bound) in bucketBounds.enumerated() where seconds <= bound {
+            histogram.buckets[index] += 1
+        }
+        histogram.count += 1
+        histogram.sum += seconds
     }
 
     /// Counts a named security event outcome (e.g. `webauthn_failure{code="badSignature"}`), so operators see

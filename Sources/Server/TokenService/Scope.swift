@@ -8,6 +8,9 @@ struct Scope: Sendable, Equatable {
 
     private init(uncheckedTokens: [String]) { tokens = uncheckedTokens }
 
+    /// Up to this many distinct tokens, duplicates are found by a linear search (bounded work per token).
+    static let linearLookupLimit = 16
+
     /// Parses a `scope` parameter; `nil` when a token has a character outside NQCHAR or the value is too long.
     init?(parsing text: String) {
         guard text.utf8.count <= 1024 else { return nil }
@@ -21,7 +24,14 @@ struct Scope: Sendable, Equatable {
                         || (0x5D...0x7E).contains($0.value)
                 })
             else { return nil }
-            if seen.insert(String(token)).inserted { tokens.append(String(token)) }
+            let name = String(token)
+            // A handful of tokens is the rule: a linear look-up until there are enough for hashing to pay.
+            if tokens.count < Self.linearLookupLimit {
+                if !tokens.contains(name) { tokens.append(name) }
+            } else {
+                if seen.isEmpty { seen = Set(tokens) }
+                if seen.insert(name).inserted { tokens.append(name) }
+            }
         }
         self.tokens = tokens
     }

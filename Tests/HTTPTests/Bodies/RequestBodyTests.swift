@@ -124,4 +124,12 @@ struct RequestBodyTests {
         let decoded = try Self.request(encoded, contentType: "application/x-www-form-urlencoded").formParameters()
         #expect(decoded == ["a b": "c&d=é", "x": "*-._~"])
     }
+
+    @Test("the common JSON Content-Type spellings parse as the general parser reads their other spellings")
+    func mediaTypeFastPath() {
+        #expect(MediaType("application/json") == MediaType(" Application/JSON"))
+        #expect(MediaType("application/json")?.charset == nil)
+        #expect(MediaType("application/json; charset=utf-8") == MediaType("application/json;charset=\"UTF-8\""))
+        #expect(MediaType("application/json; charset=utf-8")?.isUTF8OrUnspecified == true)
+    }
 }

@@ -27,4 +27,11 @@ struct RequestIDTests {
         #expect(first.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         #expect(first != RequestID.generate())
     }
+
+    @Test("a thousand generated ids are all distinct, well-formed ids")
+    func generatesDistinct() {
+        let ids = (0..<1000).map { _ in RequestID.generate() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy(RequestID.isAcceptable))
+    }
 }

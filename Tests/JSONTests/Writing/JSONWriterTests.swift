@@ -29,4 +29,17 @@ struct JSONWriterTests {
         let value: JSONValue = ["s": "\u{1}\u{8}q\"", "n": [.number("-0"), .number("1e+3")], "b": false]
         #expect(try JSONValue(parsing: value.serialized()) == value)
     }
+
+    @Test("strings with nothing to escape are copied as is; one escape anywhere escapes only that byte")
+    func plainStrings() {
+        for (input, expected) in [
+            ("", #""""#), ("eyJhbGciOiJFUzI1NiJ9.e30.sig-_", #""eyJhbGciOiJFUzI1NiJ9.e30.sig-_""#),
+            ("/é😀\u{7F} ", "\"/é😀\u{7F} \""), ("abc\"", #""abc\"""#), ("\u{1F}abc", #""\u001fabc""#),
+            ("ab\\c", #""ab\\c""#),
+        ] {
+            var output: [UInt8] = [UInt8(ascii: "x")]
+            JSONWriter.appendString(input, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == "x" + expected)
+        }
+    }
 }
