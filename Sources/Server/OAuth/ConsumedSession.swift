@@ -1,6 +1,6 @@
 import Storage
 
-/// What the consuming write found: the session and, for a login, the credential and its owner.
+/// What the grant found for an `auth_session`: the session and, for a login, the credential and its owner.
 struct ConsumedSession: Sendable {
     let session: AuthSession
     let credential: Credential?

@@ -3,8 +3,8 @@ import Storage
 import WebAuthn
 
 extension TokenEndpoint {
-    /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write for
-    /// the counter compare-and-set, the device-key unlock and the refresh token.
+    /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
+    /// consumes the session, compare-and-sets the counter, unlocks device keys and stores the refresh token.
     func login(_ consumed: ConsumedSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
         -> Response
     {
@@ -35,14 +35,25 @@ extension TokenEndpoint {
         let use = CredentialUse(
             credentialID: credential.credentialID, expectedSignCount: credential.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
-        try await context.store.write { writer in
-            // §7.2 step 22 under concurrency: only if no other assertion moved the counter meanwhile.
-            guard try writer.recordCredentialUse(use) else {
-                throw OAuthError.ceremonyFailed("counterRace", reason: "counter changed during verification")
-            }
+        let sessionID = session.id
+        let outcome = try await context.store.write { writer -> LoginWrite in
+            // Single use: only the presentation whose write consumes the session goes on.
+            guard try writer.consumeAuthSession(id: sessionID, now: request.now) != nil else { return .sessionGone }
+            // §7.2 step 22 under concurrency: only if no other assertion moved the counter meanwhile. Returned,
+            // not thrown, so the session's consumption still commits.
+            guard try writer.recordCredentialUse(use) else { return .counterRace }
             // A fresh passkey login unlocks the user's device keys (DESIGN.md, device keys).
             _ = try writer.unlockDeviceKeys(userID: user.id)
             if let refresh { try writer.insertRefreshToken(refresh.record) }
+            return .stored
+        }
+        switch outcome {
+        case .sessionGone:
+            throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
+        case .counterRace:
+            throw OAuthError.ceremonyFailed("counterRace", reason: "counter changed during verification")
+        case .stored:
+            break
         }
         context.metrics.count(event: "login")
         return try await context.tokens.tokenResponse(
@@ -52,4 +63,14 @@ extension TokenEndpoint {
                 authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
             refreshToken: refresh?.value, now: request.now)
     }
+}
+
+/// What the login's single write did.
+enum LoginWrite: Sendable {
+    /// The session was spent meanwhile by another presentation (or expired): nothing was stored.
+    case sessionGone
+    /// The session is spent, but another assertion moved the counter: nothing else was stored.
+    case counterRace
+    /// Session spent, counter and backup state stored, refresh token inserted.
+    case stored
 }

@@ -6,9 +6,11 @@ import WebAuthn
 extension TokenEndpoint {
     /// `grant_type=urn:okta:params:oauth:grant-type:webauthn`: completes the ceremony an `auth_session` started.
     ///
-    /// Store traffic: one write consumes the session (and, for a login, reads the credential and its user in the
-    /// same transaction) before anything is verified, so the session is spent whatever the outcome; after
-    /// verification one more write stores the result and the refresh token.
+    /// The session is single-use and spent by the first request that presents it, whatever the outcome.
+    /// Store traffic for a login: one read finds the session, the credential and its user; the assertion is
+    /// verified; then ONE write consumes the session, compare-and-sets the counter and stores the refresh token —
+    /// of concurrent presentations only the one whose write consumes the session succeeds. Any refusal spends
+    /// the session in a write of its own before it is answered. A sign-up spends the session first.
     func webAuthnGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
@@ -18,36 +20,58 @@ extension TokenEndpoint {
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
         }
-        // Parsed before the session is consumed, only to know which credential to read in the same write;
-        // a parse failure is reported after consumption.
+        // Parsed before the session is looked up, only to know which credential to read with it; a parse
+        // failure is reported after the session is spent.
         let credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(authnResponse) }
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
-        let consumed = try await context.store.write { writer -> ConsumedSession? in
-            guard let session = try writer.consumeAuthSession(id: handle.sessionID, now: now) else { return nil }
-            guard session.kind == .login, let credentialID, let stored = try writer.credential(id: credentialID) else {
+        let sessionID = handle.sessionID
+        let found = try await context.store.read { reader -> ConsumedSession? in
+            guard let session = try reader.authSession(id: sessionID), now < session.expiresAt else { return nil }
+            guard session.kind == .login, let credentialID, let stored = try reader.credential(id: credentialID) else {
                 return ConsumedSession(session: session, credential: nil, user: nil)
             }
-            return ConsumedSession(session: session, credential: stored, user: try writer.user(id: stored.userID))
+            return ConsumedSession(session: session, credential: stored, user: try reader.user(id: stored.userID))
         }
-        guard let consumed else {
-            throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+        guard let found, found.session.kind == .login else {
+            // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
+            let consumed = try await spendSession(sessionID, now: now)
+            guard let consumed else {
+                throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+            }
+            let request = try checkedRequest(
+                consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
+            return try await signup(session: consumed, response: try credential.get(), request: request)
         }
-        let session = consumed.session
+        do {
+            let request = try checkedRequest(
+                found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
+            return try await login(found, response: try credential.get(), request: request)
+        } catch {
+            // A refused login still spends the session (single use, whatever the outcome). If the refusal was
+            // the store failing, this may fail too; the session then expires on its own.
+            _ = try? await spendSession(sessionID, now: now)
+            throw error
+        }
+    }
+
+    /// Consumes the session in a write of its own; `nil` when it was unknown, expired or already used.
+    private func spendSession(_ sessionID: String, now: Date) async throws -> AuthSession? {
+        try await context.store.write { writer in try writer.consumeAuthSession(id: sessionID, now: now) }
+    }
+
+    /// The session must be this client's, and of the realm the request names (if any).
+    private func checkedRequest(
+        _ session: AuthSession, realmName: String?, client: ClientConfiguration, scope: Scope, audience: String?,
+        now: Date
+    ) throws -> GrantRequest {
         guard session.clientID == client.clientID else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
         }
         if let realmName, realmName != session.realm {
             throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(session.realm)")
         }
-        let response = try credential.get()
-        let request = GrantRequest(client: client, scope: scope, audience: audience, now: now)
-        switch session.kind {
-        case .signup:
-            return try await signup(session: session, response: response, request: request)
-        case .login:
-            return try await login(consumed, response: response, request: request)
-        }
+        return GrantRequest(client: client, scope: scope, audience: audience, now: now)
     }
 
     /// The grant's parameters once the session is settled.

@@ -144,6 +144,20 @@ struct WebAuthnGrantRefusalTests {
         #expect(harness.counted("invalid_grant:session_unknown"))
     }
 
+    @Test("a login refused before verification (malformed response) still spends the session")
+    func consumedOnEarlyRefusal() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = Passkey()
+        _ = try await harness.signUp(&authenticator)
+        let (options, session) = try await harness.loginOptions()
+        let malformed = await harness.token(session: session, response: ["id": "x"])
+        #expect(malformed.status == 403)
+        #expect(harness.counted("webauthn_failure:malformedResponse"))
+        let retry = await harness.token(session: session, response: try authenticator.assert(options))
+        #expect(retry.status == 403)
+        #expect(harness.counted("invalid_grant:session_unknown"))
+    }
+
     @Test("an expired session is refused")
     func expired() async throws {
         let harness = try PasskeyHarness()
