@@ -73,7 +73,7 @@ public struct ECPublicKey: Sendable, Equatable {
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
-        guard ECDSASignatureCodec.isStrictDER(derSignature, curve: curve) else { return false }
+        guard ECDSASignatureCodec.parseStrict(derSignature, curve: curve) != nil else { return false }
         guard let key = key.key else { return false }
         return key.verifyECDSA(derSignature: derSignature, message: message, hash: hash)
     }

@@ -54,56 +54,6 @@ enum ECDSASignatureCodec {
         return signature
     }
 
-    /// Whether `der` is exactly what `parseStrict` accepts: the DER encoding (X.690 §10.1 minimal lengths,
-    /// §8.3.2 minimal integers) of `SEQUENCE { r INTEGER, s INTEGER }` with nothing after it and r, s in
-    /// [1, n-1]. Read on the bytes, without OpenSSL: the verification path runs it for every signature.
-    ///
-    ///     30 L  02 Lr r…  02 Ls s…      (L, Lr, Ls one byte below 0x80, or 81 xx with xx ≥ 0x80 for L)
-    static func isStrictDER(_ der: [UInt8], curve: EllipticCurve) -> Bool {
-        guard !der.isEmpty, der.count <= maximumDERLength, let order = curve.order else { return false }
-        guard der.count >= 2, der[0] == sequenceTag else { return false }
-        var offset: Int
-        let length: Int
-        if der[1] < 0x80 {
-            length = Int(der[1])
-            offset = 2
-        } else if der[1] == 0x81, der.count >= 3, der[2] >= 0x80 {
-            // X.690 §10.1: the long form only when the short form cannot hold the length.
-            length = Int(der[2])
-            offset = 3
-        } else {
-            return false  // longer length forms are never minimal below maximumDERLength
-        }
-        guard offset + length == der.count else { return false }
-        guard let r = integer(der, at: &offset), let s = integer(der, at: &offset), offset == der.count else {
-            return false
-        }
-        // SEC 1 v2 §4.1.4 step 1: r, s ∈ [1, n-1]; this is what refuses r = s = 0 (CVE-2022-21449).
-        return order.contains(magnitude: r) && order.contains(magnitude: s)
-    }
-
-    /// X.690 §8.1.2.2 / §8.3: the universal tags of SEQUENCE (constructed) and INTEGER.
-    private static let sequenceTag: UInt8 = 0x30
-    private static let integerTag: UInt8 = 0x02
-
-    /// Reads one minimal, non-negative DER INTEGER at `offset`; returns its magnitude without the sign byte.
-    private static func integer(_ der: [UInt8], at offset: inout Int) -> ArraySlice<UInt8>? {
-        guard der.count - offset >= 2, der[offset] == integerTag, der[offset + 1] < 0x80 else { return nil }
-        let length = Int(der[offset + 1])
-        let start = offset + 2
-        guard length >= 1, der.count - start >= length else { return nil }
-        let content = der[start..<(start + length)]
-        offset = start + length
-        let first = content[start]
-        guard first & 0x80 == 0 else { return nil }  // negative: outside [1, n-1]
-        if first == 0 {
-            // X.690 §8.3.2: a leading zero octet only when the next octet's top bit is set.
-            guard length >= 2, content[start + 1] & 0x80 != 0 else { return nil }
-            return content.dropFirst()
-        }
-        return content
-    }
-
     /// Fixed-width `r || s` from a strict DER signature.
     static func raw(fromDER der: [UInt8], curve: EllipticCurve) throws(CryptoError) -> [UInt8] {
         guard let signature = parseStrict(der, curve: curve), let (r, s) = signature.components,

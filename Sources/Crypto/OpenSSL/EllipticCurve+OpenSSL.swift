@@ -41,8 +41,6 @@ extension EllipticCurve {
 final class CurveOrder: @unchecked Sendable {  // immutable after init; BN_cmp only reads the BIGNUM
     /// The owned `BIGNUM *`.
     let pointer: OpaquePointer
-    /// n as minimal big-endian bytes (no leading zero byte).
-    let bytes: [UInt8]
 
     private init?(nid: Int32) {
         guard let group = EC_GROUP_new_by_curve_name(nid) else {
@@ -55,7 +53,6 @@ final class CurveOrder: @unchecked Sendable {  // immutable after init; BN_cmp o
             return nil
         }
         pointer = copy
-        bytes = BigNumber.bigEndianBytes(of: copy)
     }
 
     deinit { BN_free(pointer) }
@@ -68,12 +65,5 @@ final class CurveOrder: @unchecked Sendable {  // immutable after init; BN_cmp o
     /// r = s = 0 is the "psychic signature", CVE-2022-21449).
     func contains(_ value: OpaquePointer) -> Bool {
         BN_is_zero(value) == 0 && BN_is_negative(value) == 0 && BN_cmp(value, pointer) < 0
-    }
-
-    /// Whether the unsigned big-endian `magnitude`, which has no leading zero byte, lies in [1, n-1].
-    func contains(magnitude: ArraySlice<UInt8>) -> Bool {
-        guard let first = magnitude.first, first != 0 else { return false }  // empty is 0; leading zero: not minimal
-        if magnitude.count != bytes.count { return magnitude.count < bytes.count }
-        return magnitude.lexicographicallyPrecedes(bytes)
     }
 }
