@@ -1,3 +1,3 @@
 import Testing
 
-// Placeholder; replaced by the module's first test file.
+// The Audit target holds no code yet (see Sources/Audit/_Placeholder.swift), so there is nothing to test.
