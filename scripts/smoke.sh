@@ -42,6 +42,24 @@ check "SIGTERM exits within 2 s (took ${elapsed}s)" test "$(echo "$elapsed < 2" 
 answered=$(cat "$work"/inflight-* | grep -c '^200$' || true)
 check "all 16 requests sent before SIGTERM were answered 200 (got $answered)" test "$answered" = 16
 check "the server logged its stop" grep -q '"msg":"stopped"' "$work/server.log"
+# HTTPS straight from libmicrohttpd: a throwaway self-signed P-256 certificate, a real TLS handshake by curl.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
+  -days 1 -subj "/CN=localhost" 2>/dev/null
+tls_port=$((port + 1))
+PASSKEYD_HTTP_TLS_CERTIFICATE_FILE="$work/tls.crt" PASSKEYD_HTTP_TLS_KEY_FILE="$work/tls.key" \
+  "$binary" serve --config Config/passkeyd.json --port "$tls_port" --data-dir "$work/tls-data" 2>"$work/tls.log" &
+tls_server=$!
+for _ in $(seq 1 100); do
+  curl -ksS "https://127.0.0.1:$tls_port/healthz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+check "GET /healthz over HTTPS (tls_certificate_file, tls_key_file) is 200" \
+  test "$(curl -ks -o /dev/null -w '%{http_code}' "https://127.0.0.1:$tls_port/healthz")" = 200
+check "plain HTTP to the HTTPS port gets no HTTP answer" \
+  test "$(curl -s -o /dev/null -m 2 -w '%{http_code}' "http://127.0.0.1:$tls_port/healthz" || true)" = 000
+kill -TERM "$tls_server"
+wait "$tls_server" || true
+
 if [ "$failures" -ne 0 ]; then
   echo "smoke: $failures check(s) failed; server log:"; cat "$work/server.log"; exit 1
 fi
