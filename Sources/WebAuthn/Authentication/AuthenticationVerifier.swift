@@ -19,13 +19,8 @@ public struct AuthenticationVerifier: Sendable {
     /// - Returns: the verified assertion with the counter to store.
     /// - Throws: `WebAuthnError` naming the step that failed.
     public func verify(_ response: AuthenticationResponse) throws(WebAuthnError) -> VerifiedAssertion {
-        // §5.1: a PublicKeyCredential's type is "public-key" and its id is base64url(rawId).
-        guard response.type == "public-key" else {
-            throw WebAuthnError(.credentialTypeMismatch, "type is \"\(response.type)\"")
-        }
-        guard Base64URL.encode(response.rawID) == response.id else {
-            throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
-        }
+        // §5.1: type "public-key", id = base64url(rawId).
+        try CredentialIdentity.verify(type: response.type, id: response.id, rawID: response.rawID)
         // §7.2 step 5/7: the credential used is the one whose record the RP looked up.
         if let storedID = expectations.credentialID, !ConstantTime.equals(storedID, response.rawID) {
             throw WebAuthnError(.credentialIDMismatch, "rawId is not the stored credential")

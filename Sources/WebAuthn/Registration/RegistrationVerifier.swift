@@ -15,13 +15,8 @@ public struct RegistrationVerifier: Sendable {
     /// - Returns: the verified registration.
     /// - Throws: `WebAuthnError` naming the step that failed.
     public func verify(_ response: RegistrationResponse) throws(WebAuthnError) -> VerifiedRegistration {
-        // §5.1: a PublicKeyCredential's type is "public-key" and its id is base64url(rawId).
-        guard response.type == "public-key" else {
-            throw WebAuthnError(.credentialTypeMismatch, "type is \"\(response.type)\"")
-        }
-        guard Base64URL.encode(response.rawID) == response.id else {
-            throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
-        }
+        // §5.1: type "public-key", id = base64url(rawId).
+        try CredentialIdentity.verify(type: response.type, id: response.id, rawID: response.rawID)
         // §7.1 steps 5–6: decode and parse clientDataJSON.
         let clientData = try CollectedClientData(bytes: response.clientDataJSON)
         // §7.1 steps 7–10: type, challenge, origin, topOrigin (and L2's tokenBinding).
