@@ -46,7 +46,7 @@ var targets: [Target] = [
     .executableTarget(name: "passkeyd-loadgen", dependencies: ["TestSupport", "Crypto"], swiftSettings: strict),
     .target(
         name: "TestSupport",
-        dependencies: ["Crypto", "CBOR", "WebAuthn", "Storage", "HTTP"],
+        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Storage", "HTTP"],
         swiftSettings: strict
     ),
 
