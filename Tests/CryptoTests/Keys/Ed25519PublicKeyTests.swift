@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import TestSupport
 
 @Suite("Ed25519PublicKey")
 struct Ed25519PublicKeyTests {

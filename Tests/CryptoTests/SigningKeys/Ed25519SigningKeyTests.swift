@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import TestSupport
 
 @Suite("Ed25519SigningKey")
 struct Ed25519SigningKeyTests {

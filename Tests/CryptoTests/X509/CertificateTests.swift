@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Certificate")
 struct CertificateTests {

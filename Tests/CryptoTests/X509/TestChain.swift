@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 
 /// A small PKI made once per test run with the `openssl` CLI: root → intermediate → leaf, plus an
 /// unrelated root and a self-signed leaf.

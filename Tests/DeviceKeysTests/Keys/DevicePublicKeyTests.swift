@@ -1,14 +1,15 @@
 import Crypto
 import Testing
 
+import TestSupport
 @testable import DeviceKeys
 
 @Suite("DevicePublicKey: importing iOS X9.62 points and Android SPKI")
 struct DevicePublicKeyTests {
     /// RFC 5480 SPKI prefix for a P-256 key with a compressed point (33 bytes follow).
-    static let compressedSPKIPrefix = hex("3039301306072a8648ce3d020106082a8648ce3d030107032200")
+    static let compressedSPKIPrefix = Hex.decode("3039301306072a8648ce3d020106082a8648ce3d030107032200")
     /// A P-384 SPKI (Wycheproof ecdsa_secp384r1_sha384_test.json, first group).
-    static let p384SPKI = hex(
+    static let p384SPKI = Hex.decode(
         "3076301006072a8648ce3d020106052b810400220362000429bdb76d5fa741bfd70233cb3a66cc7d44"
             + "beb3b0663d92a8136650478bcefb61ef182e155a54345a5e8e5e88f064e5bc9a525ab7f764dad3dae1468c2b4"
             + "19f3b62b9ba917d5e8c4fb1ec47404a3fc76474b2713081be"
@@ -50,7 +51,7 @@ struct DevicePublicKeyTests {
     func empty() { expectRefusal([], .malformedKey) }
 
     @Test("refuses garbage")
-    func garbage() { expectRefusal(hex("deadbeef00112233"), .malformedKey) }
+    func garbage() { expectRefusal(Hex.decode("deadbeef00112233"), .malformedKey) }
 
     @Test("refuses a truncated uncompressed point")
     func wrongLength() throws {
@@ -84,7 +85,7 @@ struct DevicePublicKeyTests {
     func implicitCurve() throws {
         // AlgorithmIdentifier { id-ecPublicKey, NULL } instead of the namedCurve OID.
         let point = try P256SigningKey().publicKey.x963Representation
-        let spki = hex("3051300b06072a8648ce3d02010500034200") + point
+        let spki = Hex.decode("3051300b06072a8648ce3d02010500034200") + point
         expectRefusal(spki, .unsupportedCurve)
     }
 
@@ -105,10 +106,10 @@ struct DevicePublicKeyTests {
     func brokenSPKI() throws {
         let spki = try P256SigningKey().publicKey.derRepresentation
         expectRefusal(spki + [0], .malformedKey)
-        expectRefusal(hex("3003020101"), .malformedKey)
+        expectRefusal(Hex.decode("3003020101"), .malformedKey)
         // AlgorithmIdentifier that is an empty SEQUENCE.
         let point = try P256SigningKey().publicKey.x963Representation
-        expectRefusal(hex("30463000034200") + point, .malformedKey)
+        expectRefusal(Hex.decode("30463000034200") + point, .malformedKey)
     }
 
     @Test("every prefix and every single-byte flip of an SPKI gives a typed error or a valid key, never a trap")

@@ -16,16 +16,6 @@ struct DeviceKeyEndpointsRegistrationTests {
     + "beb3b0663d92a8136650478bcefb61ef182e155a54345a5e8e5e88f064e5bc9a525ab7f764dad3dae1468c2b4"
     + "19f3b62b9ba917d5e8c4fb1ec47404a3fc76474b2713081be9db4c00e043ada9fc4a3"
 
-  static func hexBytes(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      bytes.append(UInt8(text[index..<next], radix: 16)!)
-      index = next
-    }
-    return bytes
-  }
 
   @Test("an iOS X9.62 key and an Android SPKI key register: 201 with the documented members")
   func registersBothFormats() async throws {
@@ -67,7 +57,7 @@ struct DeviceKeyEndpointsRegistrationTests {
       ("compressed", try point { bytes in bytes = [0x02] + bytes[1..<33] }),
       ("off-curve", try point { bytes in bytes[64] ^= 0x01 }),
       ("wrong length", try point { bytes in bytes.removeLast() }),
-      ("P-384", Base64URL.encode(hexBytes(p384SPKI))),
+      ("P-384", Base64URL.encode(Hex.decode(p384SPKI))),
       ("RSA", Base64URL.encode(try RSASigningKey(bits: 2048).publicKey.derRepresentation)),
       ("garbage", Base64URL.encode(Array("not a key at all".utf8))),
       ("empty", ""),
