@@ -55,13 +55,8 @@ extension TokenEndpoint {
         case .stored:
             break
         }
-        context.metrics.count(event: "login")
-        return try await context.tokens.tokenResponse(
-            for: TokenService.Grant(
-                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now,
-                authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
-            refreshToken: refresh?.value, now: request.now)
+        return try await ceremonyTokens(
+            event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value, request: request)
     }
 }
 

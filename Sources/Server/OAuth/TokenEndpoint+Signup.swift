@@ -38,13 +38,8 @@ extension TokenEndpoint {
             let code = error.constraint == .credentialID ? "credential_exists" : "identifier_taken"
             throw OAuthError.ceremonyFailed(code, reason: error.description)
         }
-        context.metrics.count(event: "signup")
-        return try await context.tokens.tokenResponse(
-            for: TokenService.Grant(
-                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now,
-                authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified)),
-            refreshToken: refresh?.value, now: request.now)
+        return try await ceremonyTokens(
+            event: "signup", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value, request: request)
     }
 
     /// A user id (`sub`): 16 random bytes in hex, nothing personal.

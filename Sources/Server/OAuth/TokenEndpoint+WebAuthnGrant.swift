@@ -97,6 +97,19 @@ extension TokenEndpoint {
         userVerified ? ["hwk", "user"] : ["hwk"]
     }
 
+    /// The token response after a verified passkey ceremony (sign-up or login): counted, then minted with the
+    /// ceremony's instant as `auth_time` and its `amr`.
+    func ceremonyTokens(
+        event: String, user: User, userVerified: Bool, refreshToken: String?, request: GrantRequest
+    ) async throws -> Response {
+        context.metrics.count(event: event)
+        return try await context.tokens.tokenResponse(
+            for: TokenService.Grant(
+                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
+                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified)),
+            refreshToken: refreshToken, now: request.now)
+    }
+
     /// A new refresh token for a fresh login, when the client and scope call for one.
     func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
         value: String, record: Storage.RefreshToken
