@@ -52,9 +52,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         else {
             throw TokenError(.invalidClaim, "iss, sub, aud, client_id and jti must be non-empty")
         }
-        let iat = try NumericDate.seconds(issuedAt, claim: "iat")
-        let exp = try NumericDate.seconds(expiresAt, claim: "exp")
-        guard exp > iat else { throw TokenError(.invalidLifetime, "exp must be after iat") }
+        let (iat, exp) = try NumericDate.lifetime(issuedAt: issuedAt, expiresAt: expiresAt)
         var writer = JSONObjectWriter()
         writer.set("iss", .string(issuer))
         writer.set("sub", .string(subject))
@@ -64,10 +62,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         writer.set("iat", .integer(iat))
         writer.set("exp", .integer(exp))
         writer.set("jti", .string(jwtID))
-        writer.set(
-            "auth_time",
-            try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time"))
-            })
+        writer.set("auth_time", try NumericDate.member(authTime, claim: "auth_time"))
         writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
         return writer.bytes()
     }

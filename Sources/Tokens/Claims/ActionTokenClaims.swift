@@ -66,9 +66,8 @@ public struct ActionTokenClaims: JWTClaims, Hashable {
         guard let object = try? JSONValue(parsing: authorizationDetail), object["type"]?.stringValue != nil else {
             throw TokenError(.invalidClaim, "authorization detail must be a JSON object with a string \"type\"")
         }
-        let iat = try NumericDate.seconds(issuedAt, claim: "iat")
-        let exp = try NumericDate.seconds(expiresAt, claim: "exp")
-        guard exp > iat, Double(exp - iat) <= Self.maximumLifetime else {
+        let (iat, exp) = try NumericDate.lifetime(issuedAt: issuedAt, expiresAt: expiresAt)
+        guard Double(exp - iat) <= Self.maximumLifetime else {
             throw TokenError(
                 .invalidLifetime, "action tokens live more than 0 and at most \(Int(Self.maximumLifetime)) s")
         }

@@ -63,19 +63,14 @@ public struct IDTokenClaims: JWTClaims, Hashable {
         guard !issuer.isEmpty, !subject.isEmpty, !audience.isEmpty else {
             throw TokenError(.invalidClaim, "iss, sub and aud must be non-empty")
         }
-        let iat = try NumericDate.seconds(issuedAt, claim: "iat")
-        let exp = try NumericDate.seconds(expiresAt, claim: "exp")
-        guard exp > iat else { throw TokenError(.invalidLifetime, "exp must be after iat") }
+        let (iat, exp) = try NumericDate.lifetime(issuedAt: issuedAt, expiresAt: expiresAt)
         var writer = JSONObjectWriter()
         writer.set("iss", .string(issuer))
         writer.set("sub", .string(subject))
         writer.set("aud", .string(audience))
         writer.set("iat", .integer(iat))
         writer.set("exp", .integer(exp))
-        writer.set(
-            "auth_time",
-            try authTime.map { (date) throws(TokenError) in .integer(try NumericDate.seconds(date, claim: "auth_time"))
-            })
+        writer.set("auth_time", try NumericDate.member(authTime, claim: "auth_time"))
         writer.set("nonce", nonce.map { .string($0) })
         writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
         writer.set("email", email.map { .string($0) })

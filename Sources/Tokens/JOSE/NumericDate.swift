@@ -13,4 +13,18 @@ enum NumericDate {
         }
         return whole
     }
+
+    /// `iat` and `exp` (RFC 7519 §4.1.6, §4.1.4) as whole seconds; `.invalidLifetime` unless `exp > iat`.
+    static func lifetime(issuedAt: Date, expiresAt: Date) throws(TokenError) -> (iat: Int64, exp: Int64) {
+        let iat = try seconds(issuedAt, claim: "iat")
+        let exp = try seconds(expiresAt, claim: "exp")
+        guard exp > iat else { throw TokenError(.invalidLifetime, "exp must be after iat") }
+        return (iat, exp)
+    }
+
+    /// An optional date claim (`auth_time`, OIDC Core §2) as a member, `nil` when absent.
+    static func member(_ date: Date?, claim: String) throws(TokenError) -> JSONObjectWriter.Member? {
+        guard let date else { return nil }
+        return .integer(try seconds(date, claim: claim))
+    }
 }
