@@ -84,9 +84,13 @@ if ProcessInfo.processInfo.environment["PASSKEYD_FUZZ"] != nil {
         ("FuzzAuthenticatorData", "WebAuthn"),
         ("FuzzAttestationObject", "WebAuthn"),
     ]
+    // The libFuzzer glue (driver declaration, input copy) the targets share.
+    package.targets.append(.target(name: "FuzzDriver", swiftSettings: strict))
     for fuzz in fuzzTargets {
         package.targets.append(
-            .executableTarget(name: fuzz.name, dependencies: [.target(name: fuzz.dependency)], swiftSettings: strict))
+            .executableTarget(
+                name: fuzz.name, dependencies: [.target(name: fuzz.dependency), .target(name: "FuzzDriver")],
+                swiftSettings: strict))
         package.products.append(.executable(name: fuzz.name, targets: [fuzz.name]))
     }
 }
