@@ -5,13 +5,13 @@ import WebAuthn
 extension TokenEndpoint {
     /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
     /// consumes the session, compare-and-sets the counter, unlocks device keys and stores the refresh token.
-    func login(_ consumed: ConsumedSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
+    func login(_ loaded: LoadedSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
         -> Response
     {
-        let session = consumed.session
+        let session = loaded.session
         let assertion = try response.authentication()
         // §7.2 steps 5–6: the credential must be registered, to a user of this realm.
-        guard let credential = consumed.credential, let user = consumed.user else {
+        guard let credential = loaded.credential, let user = loaded.user else {
             throw OAuthError.ceremonyFailed("unknownCredential", reason: "no credential \(response.id)")
         }
         guard user.realm == session.realm else {

@@ -26,12 +26,12 @@ extension TokenEndpoint {
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
         let sessionID = handle.sessionID
-        let found = try await context.store.read { reader -> ConsumedSession? in
+        let found = try await context.store.read { reader -> LoadedSession? in
             guard let session = try reader.authSession(id: sessionID), now < session.expiresAt else { return nil }
             guard session.kind == .login, let credentialID, let stored = try reader.credential(id: credentialID) else {
-                return ConsumedSession(session: session, credential: nil, user: nil)
+                return LoadedSession(session: session, credential: nil, user: nil)
             }
-            return ConsumedSession(session: session, credential: stored, user: try reader.user(id: stored.userID))
+            return LoadedSession(session: session, credential: stored, user: try reader.user(id: stored.userID))
         }
         guard let found, found.session.kind == .login else {
             // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
