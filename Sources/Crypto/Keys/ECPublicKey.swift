@@ -1,5 +1,5 @@
 /// An ECDSA public key on P-256, P-384 or P-521, validated on construction (SEC 1 v2 §3.2.2.1: the point
-/// is on the curve) and holding its OpenSSL key, built on first verification and then kept.
+/// is on the curve) and holding its OpenSSL keys, built on first use and then kept.
 public struct ECPublicKey: Sendable, Equatable {
     /// The key's curve.
     public let curve: EllipticCurve
@@ -33,8 +33,8 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        let group = try EVPKey.validatedECGroup(curve: curve, point: x963Representation)
-        self.key = LazyECKey(group: group, validatedPoint: x963Representation)
+        let (group, point) = try EVPKey.validatedECPoint(curve: curve, point: x963Representation)
+        self.key = LazyECKey(group: group, encoded: x963Representation, decoded: point)
         self.curve = curve
         self.x963Representation = x963Representation
     }
@@ -73,9 +73,10 @@ public struct ECPublicKey: Sendable, Equatable {
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
-        guard ECDSASignatureCodec.parseStrict(derSignature, curve: curve) != nil else { return false }
-        guard let key = key.key else { return false }
-        return key.verifyECDSA(derSignature: derSignature, message: message, hash: hash)
+        guard let signature = ECDSASignatureCodec.parseStrict(derSignature, curve: curve),
+            let key = key.verificationKey
+        else { return false }
+        return key.verify(signature, message: message, hash: hash)
     }
 
     /// Keys are equal when their curve and point are.

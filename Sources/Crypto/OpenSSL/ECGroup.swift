@@ -66,28 +66,29 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     /// (the caller has checked the prefix and length): step 1, Q is not the point at infinity; step 2,
     /// X and Y are field elements in [0, p-1]; step 3, Q is on the curve. Step 4 (nQ = O) holds for every
     /// point on the curve because P-256, P-384 and P-521 have cofactor 1.
-    func isValidPublicPoint(_ point: [UInt8]) -> Bool {
+    /// - Returns: the decoded point, kept so that a key built on it later need not decode it again;
+    ///   `nil` for a point that fails validation.
+    func validatedPoint(_ point: [UInt8]) -> ECPointObject? {
         let width = curve.coordinateByteCount
-        guard point.count == 1 + 2 * width else { return false }
+        guard point.count == 1 + 2 * width else { return nil }
         // Step 2, on the bytes: equal-width big-endian strings compare like the numbers they encode.
         let x = point[1...width]
         let y = point[(1 + width)...]
-        guard x.lexicographicallyPrecedes(primeBytes), y.lexicographicallyPrecedes(primeBytes) else { return false }
-        guard let ecPoint = EC_POINT_new(pointer) else {
-            OpenSSLErrorQueue.clear()
-            return false
-        }
-        defer { EC_POINT_free(ecPoint) }
+        guard x.lexicographicallyPrecedes(primeBytes), y.lexicographicallyPrecedes(primeBytes) else { return nil }
+        guard let ecPoint = ECPointObject(group: self) else { return nil }
         let valid = point.withUnsafeBufferPointer { bytes in
-            EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, nil) == 1
-                && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
-                && EC_POINT_is_on_curve(pointer, ecPoint, nil) == 1  // step 3
+            EC_POINT_oct2point(pointer, ecPoint.pointer, bytes.baseAddress, bytes.count, nil) == 1
+                && EC_POINT_is_at_infinity(pointer, ecPoint.pointer) == 0  // step 1
+                && EC_POINT_is_on_curve(pointer, ecPoint.pointer, nil) == 1  // step 3
         }
-        if !valid { OpenSSLErrorQueue.clear() }
-        return valid
+        guard valid else {
+            OpenSSLErrorQueue.clear()
+            return nil
+        }
+        return ecPoint
     }
 
-    /// An `EVP_PKEY` for a point that passed `isValidPublicPoint`: a copy of the template's group
+    /// An `EVP_PKEY` for a point that passed `validatedPoint`: a copy of the template's group
     /// parameters plus the encoded point (`EVP_PKEY_set1_encoded_public_key` decodes it on this group).
     func publicKey(point: [UInt8]) throws(CryptoError) -> EVPKey {
         guard let pkey = EVP_PKEY_new() else { throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_new") }

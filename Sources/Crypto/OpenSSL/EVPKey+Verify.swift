@@ -1,29 +1,6 @@
 internal import COpenSSL
 
 extension EVPKey {
-    /// ECDSA verification over `message` hashed with `hash`. `derSignature` must already have passed
-    /// `ECDSASignatureCodec.parseStrict` (strict DER, r and s in range): this only does the math.
-    /// The digest lives on the stack and the only per-call heap object is the `EVP_PKEY_CTX`.
-    func verifyECDSA(derSignature: [UInt8], message: [UInt8], hash: HashAlgorithm) -> Bool {
-        let method = MessageDigestMethod.of(hash)
-        return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest in
-            let digestLength = method.digest(message, into: digest)
-            guard let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
-                OpenSSLErrorQueue.clear()
-                return false
-            }
-            defer { EVP_PKEY_CTX_free(context) }
-            let verified = derSignature.withUnsafeBufferPointer { signature in
-                EVP_PKEY_verify_init(context) == 1
-                    && EVP_PKEY_verify(
-                        context, signature.baseAddress, signature.count,
-                        digest.baseAddress?.assumingMemoryBound(to: UInt8.self), digestLength) == 1
-            }
-            if !verified { OpenSSLErrorQueue.clear() }
-            return verified
-        }
-    }
-
     /// Ed25519 verification (RFC 8032 §5.1.7, PureEdDSA: no pre-hash, so no message digest method).
     func verifyEd25519(signature: [UInt8], message: [UInt8]) -> Bool {
         digestVerify(signature: signature, message: message, method: nil) { _ in true }

@@ -30,22 +30,19 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
 
     // MARK: building keys from parameters (OSSL_PARAM_BLD + EVP_PKEY_fromdata)
 
-    /// An EC public key on `curve` from an uncompressed SEC 1 point, validated first (SEC 1 v2 §3.2.2.1:
-    /// not the point at infinity, coordinates in range, on the curve) against the curve's shared group.
-    static func ecPublicKey(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> EVPKey {
-        try validatedECGroup(curve: curve, point: point).publicKey(point: point)
-    }
-
-    /// The shared group of `curve` once `point` has passed SEC 1 v2 §3.2.2.1 public key validation on it.
+    /// The shared group of `curve` and `point` decoded on it, once it has passed SEC 1 v2 §3.2.2.1 public
+    /// key validation.
     /// - Throws: `.invalidKey` for a point that fails it.
-    static func validatedECGroup(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> ECGroup {
+    static func validatedECPoint(
+        curve: EllipticCurve, point: [UInt8]
+    ) throws(CryptoError) -> (group: ECGroup, point: ECPointObject) {
         guard let group = ECGroup.of(curve) else {
             throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
         }
-        guard group.isValidPublicPoint(point) else {
+        guard let decoded = group.validatedPoint(point) else {
             throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
         }
-        return group
+        return (group, decoded)
     }
 
     /// An EC public key built through `EVP_PKEY_fromdata` (a fresh group each time: slow, used once per

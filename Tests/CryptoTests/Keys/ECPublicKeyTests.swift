@@ -167,4 +167,26 @@ struct ECPublicKeyTests {
         let spki = Hex.decode("3039301306072a8648ce3d020106082a8648ce3d030107032200") + [prefix] + key.x
         #expect(throws: CryptoError(.invalidKey, "")) { try ECPublicKey(derRepresentation: spki) }
     }
+
+    @Test("one key verifying from many tasks at once: every call gets its own verdict")
+    func concurrentVerification() async throws {
+        let signer = try P256SigningKey()
+        // A fresh key from the point, so its verification key is built lazily while the tasks race for it.
+        let key = try ECPublicKey(x963Representation: signer.publicKey.x963Representation, curve: .p256)
+        let signatures = try (0..<32).map { try signer.signature(for: [UInt8($0)]) }
+        let verdicts = await withTaskGroup(of: (Int, Bool, Bool).self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    let own = key.isValidSignature(signatures[index], for: [UInt8(index)], hash: .sha256)
+                    let other = key.isValidSignature(signatures[index], for: [UInt8((index + 1) % 32)], hash: .sha256)
+                    return (index, own, other)
+                }
+            }
+            var all: [(Int, Bool, Bool)] = []
+            for await verdict in group { all.append(verdict) }
+            return all
+        }
+        #expect(verdicts.count == 32)
+        #expect(verdicts.allSatisfy { $0.1 && !$0.2 })
+    }
 }
