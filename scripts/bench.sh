@@ -82,7 +82,8 @@ env = peers["env"]
 counts = ", ".join(f"{count} {name}" for name, count in env["counts"].items())
 print(f"Workload: `gen_ceremonies.py` (ES256; {counts}), sha256 `{env['workload_sha256'][:16]}…`. "
       f"Both sides pinned to one core (`taskset -c 0`), one after the other in this run. Peers: py_webauthn "
-      f"{env['webauthn']}, python-fido2 {env['fido2']}, Python {env['python']}, {env['cryptography_openssl']}.")
+      f"{env['webauthn']}, python-fido2 {env['fido2']}, Python {env['python']}, {env['cryptography_openssl']}. "
+      f"Each figure is the median of five repetitions (passkeyd's interleaved across categories, as the peers' are).")
 print()
 replay = None
 if os.path.exists(replay_path):
@@ -106,6 +107,16 @@ for key, category, target in rows:
     cells = [key, f"{ours:,.0f}" if ours else "—", f"{pw:,.0f}" if pw else "—", f"{fd:,.0f}" if fd else "—",
              f"{ratio:.2f}×" if ratio else "—", f"≥ {target}×", ("yes" if ratio >= target else "**no**") if ratio else "—"]
     print("| " + " | ".join(cells) + " |")
+verify = next((r for name, r in by_name.items() if name.startswith("component: cryptography P-256 ECDSA verify")), None)
+pw_auth = by_name.get("py_webauthn authentication", {}).get("us_per_op_median")
+ours_auth = (replay or {}).get("authentication", {}).get("per_second")
+if verify and pw_auth and ours_auth:
+    floor = verify["us_per_op_median"]
+    print()
+    print(f"The floor: one P-256 ECDSA verify through `cryptography` (its SHA-256 included) costs {floor:.1f} µs "
+          f"on this core. A py_webauthn authentication costs {pw_auth:.1f} µs, passkeyd's {1e6 / ours_auth:.1f} µs "
+          f"(verify included); 1.7× py_webauthn would be {pw_auth / 1.7:.1f} µs, "
+          f"{pw_auth / 1.7 - floor:+.1f} µs from that verify alone.")
 mint = by_name.get("PyJWT ES256 mint", {}).get("ops_per_s_median")
 if mint:
     print()

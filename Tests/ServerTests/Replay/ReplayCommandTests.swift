@@ -66,6 +66,13 @@ struct ReplayCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: Double]])
         #expect(Set(object.keys) == ["registration.none", "authentication"])
         #expect((object["authentication"]?["ceremonies"] ?? 0) > 0)
+        for (name, figures) in object {
+            // The median of five repetitions lies between the slowest and the fastest.
+            #expect(figures["repetitions"] == 5, "\(name)")
+            let median = try #require(figures["per_second"]), low = try #require(figures["per_second_min"])
+            let high = try #require(figures["per_second_max"])
+            #expect(low > 0 && low <= median && median <= high, "\(name): \(low) \(median) \(high)")
+        }
         #expect(throws: ReplayBenchmark.Failure.self) { try ReplayBenchmark.run(paths: ["/nonexistent"], seconds: 0.1) }
     }
 }
