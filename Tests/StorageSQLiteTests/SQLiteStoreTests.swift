@@ -81,6 +81,28 @@ struct SQLiteStoreTests {
         #expect(Set(events.map(\.kind)).count == count)
     }
 
+    @Test("the writer checkpoints the WAL itself, so it stays bounded however many commits there are")
+    func checkpointsBoundTheWAL() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // NORMAL only to keep 3,000 one-by-one commits fast; the WAL grows by the same frames either way.
+        let configuration = SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1)
+        let store = try await SQLiteStore.open(configuration)
+        let commits = 3_000
+        for n in 0..<commits {
+            _ = try await store.write { writer in
+                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success"))
+            }
+        }
+        let walBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0
+        let events = try await store.read { try $0.securityEvents(after: 0, limit: 10_000) }
+        await store.close()
+        #expect(events.count == commits)
+        // Each commit appends at least one 4 KiB frame: without checkpoints the WAL would pass 12 MB. With one
+        // after every 1,000 frames it restarts from the beginning and stays near 1,000 frames.
+        #expect(walBytes > 0 && walBytes < 1_200 * 4_096, "WAL is \(walBytes) bytes after \(commits) commits")
+    }
+
     @Test("a configuration with an out-of-range option is refused before touching the disk")
     func refusesBadConfiguration() async throws {
         let directory = temporaryDirectory()

@@ -27,6 +27,9 @@ actor SQLiteWriterConnection {
     private let pending = Mutex(Pending())
     private let maxBatchSize: Int
     private var database: SQLiteDatabase?
+    /// The WAL size, in frames (pages), past which a batch is followed by a passive checkpoint: SQLite's
+    /// automatic checkpoint threshold.
+    static let checkpointFrames = 1000
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -49,6 +52,7 @@ actor SQLiteWriterConnection {
         try database.executeScript(
             "PRAGMA synchronous = \(configuration.synchronous.rawValue); PRAGMA foreign_keys = ON")
         try SQLiteMigrator.migrate(database, migrations: migrations)
+        database.takeOverCheckpoints()
         self.database = database
     }
 
@@ -140,6 +144,10 @@ actor SQLiteWriterConnection {
         // Durable (or definitely failed) now: only at this point does any caller return.
         for (job, value) in succeeded { job.continuation.resume(returning: value) }
         for (job, error) in failed { job.continuation.resume(throwing: error) }
+        // After the callers are on their way: a checkpoint run inside COMMIT would make them wait for it. A failed
+        // checkpoint loses nothing (the frames stay in the WAL) and the next batch tries again; an I/O failure
+        // behind it surfaces in the next write.
+        _ = try? database.checkpointIfDue(frames: Self.checkpointFrames)
     }
 
     /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.

@@ -81,6 +81,37 @@ final class SQLiteDatabase {
         guard rc == SQLITE_OK else { throw error(rc, context: "exec") }
     }
 
+    // MARK: WAL checkpoints
+
+    /// Frames in the WAL after the last commit, as SQLite's WAL hook reports them; only kept once
+    /// `takeOverCheckpoints()` has run.
+    private let walFrames = WALFrameCount()
+
+    /// Replaces SQLite's automatic checkpoint (run inside COMMIT, so the committing callers would wait for it) by
+    /// a frame count that `checkpointIfDue` reads. The caller must then call `checkpointIfDue` itself.
+    func takeOverCheckpoints() {
+        // sqlite3_wal_hook replaces the hook sqlite3_wal_autocheckpoint installs: no checkpoint runs on commit now.
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                if let context { Unmanaged<WALFrameCount>.fromOpaque(context).takeUnretainedValue().value = Int(frames) }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(walFrames).toOpaque())
+    }
+
+    /// A PASSIVE checkpoint (copies committed WAL frames into the database without waiting for readers or
+    /// blocking them) once the WAL holds at least `frames` frames; the next write transaction then restarts
+    /// the WAL from its beginning if every frame was copied.
+    /// - Returns: whether a checkpoint ran.
+    @discardableResult
+    func checkpointIfDue(frames: Int) throws(StorageError) -> Bool {
+        guard walFrames.value >= frames else { return false }
+        walFrames.value = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(PASSIVE)") }
+        return true
+    }
+
     /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
     func error(_ rc: Int32, context: String) -> StorageError {
         SQLiteDatabase.error(rc, handle: handle, context: context)
@@ -102,4 +133,10 @@ final class SQLiteDatabase {
             return StorageError(.internalFailure, reason)
         }
     }
+}
+
+/// The WAL hook's frame count, a class so the C callback can reach it through a context pointer (the database
+/// handle is confined to one thread, so no lock is needed).
+private final class WALFrameCount {
+    var value = 0
 }
