@@ -10,7 +10,7 @@ struct LoadgenSettings: Sendable {
           --signup N             create N users (POST /passkey/register, POST /oauth/token)
           --login                log in repeatedly (POST /passkey/challenge, sign, POST /oauth/token)
         OPTIONS
-          --concurrency C        virtual clients, each one thread with one keep-alive connection (default 16)
+          --concurrency C        virtual clients, each with one keep-alive connection (default 16)
           --seconds S            measured duration of --login (default 10)
           --warmup S             unmeasured logins before the measurement (default 1)
           --credentials FILE     where --signup appends credentials and --login reads them
@@ -19,7 +19,9 @@ struct LoadgenSettings: Sendable {
           --origin ORIGIN        clientDataJSON origin (default https://localhost, an iOS app's origin)
           --rp-id ID             default localhost
           --scope SCOPE          default "openid profile email offline_access"
-          --transport KIND       socket (default) or urlsession
+          --transport KIND       poll (default: --login multiplexes the clients over one poll(2) loop per
+                                 core; sign-ups use socket), socket (one blocking thread per client) or
+                                 urlsession (Foundation's client, one thread per client)
         OUTPUT
           one JSON line per mode on stdout; errors on stderr; exit 1 if any ceremony failed
         """
@@ -38,7 +40,7 @@ struct LoadgenSettings: Sendable {
     var origin = "https://localhost"
     var rpID = "localhost"
     var scope = "openid profile email offline_access"
-    var transport = TransportKind.socket
+    var transport = TransportKind.poll
 
     var baseURL: String { "http://\(host):\(port)" }
 
@@ -83,7 +85,7 @@ struct LoadgenSettings: Sendable {
             case "--transport":
                 let kind = try value(argument)
                 guard let parsed = TransportKind(rawValue: kind) else {
-                    throw LoadgenError(.usage, "--transport is socket or urlsession, not \(kind)")
+                    throw LoadgenError(.usage, "--transport is poll, socket or urlsession, not \(kind)")
                 }
                 settings.transport = parsed
             default: throw LoadgenError(.usage, "unknown argument \(argument)")

@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 
 /// The `--login` mode: every virtual client loops over full logins until the deadline; the whole login
-/// (challenge request, signing, token request) is timed, and the figures are reported as one JSON line.
+/// (challenge request, signing, token request) is timed, and the figures are reported as one JSON line. With
+/// `--transport poll` the clients run in `EventLoopLogin`'s loops, otherwise one thread each.
 struct LoginBenchmark {
     let clients: VirtualClients
     let credentials: [VirtualCredential]
@@ -28,6 +29,12 @@ struct LoginBenchmark {
         let measureFrom = start + UInt64(settings.warmup * 1e9)
         let deadline = measureFrom + UInt64(settings.seconds * 1e9)
         let cpuBefore = Self.processCPUSeconds()
+        if settings.transport == .poll {
+            let results = EventLoopLogin(
+                clients: clients, credentials: credentials, measureFrom: measureFrom, deadline: deadline
+            ).run()
+            return Self.report(results, settings: settings, loadgenCPUSeconds: Self.processCPUSeconds() - cpuBefore)
+        }
         let results = clients.run(count: count) { index in
             let client = clients.makeClient()
             // Each client owns the credentials index, index + count, …; with fewer credentials than clients,

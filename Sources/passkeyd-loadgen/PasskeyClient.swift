@@ -31,18 +31,26 @@ struct PasskeyClient {
     /// One full login with `credential`; returns the token response body and adds the time spent on the client's
     /// own work (reading the options, signing, writing the token request) to `clientWork`.
     func logIn(with credential: inout VirtualCredential, clientWork: inout UInt64) throws -> [UInt8] {
-        let body = "{\"client_id\":\(quoted(settings.clientID))\(realmMember)}"
-        let answer = try expectOK(transport.post("/passkey/challenge", body: Array(body.utf8)), "/passkey/challenge")
+        let answer = try expectOK(transport.post("/passkey/challenge", body: challengeRequest), "/passkey/challenge")
         let workStarted = DispatchTime.now().uptimeNanoseconds
+        let request = try tokenRequest(answering: answer, with: &credential)
+        clientWork += DispatchTime.now().uptimeNanoseconds - workStarted
+        return try expectOK(transport.post("/oauth/token", body: request), "/oauth/token")
+    }
+
+    /// The body of a login's `POST /passkey/challenge`.
+    var challengeRequest: [UInt8] { Array("{\"client_id\":\(quoted(settings.clientID))\(realmMember)}".utf8) }
+
+    /// The second half of a login's client side: reads the `/passkey/challenge` answer, signs the assertion with
+    /// `credential` and returns the `/oauth/token` request body.
+    func tokenRequest(answering answer: [UInt8], with credential: inout VirtualCredential) throws -> [UInt8] {
         let options = try Self.requestOptions(answer, rpID: settings.rpID)
         guard let session = options.authSession else {
             throw LoadgenError(.malformedResponse, "/passkey/challenge answered without auth_session")
         }
         let assertion = try authenticator.getAssertion(
             options: options, origin: settings.origin, credential: &credential)
-        let request = tokenRequest(session: session, credential: assertion)
-        clientWork += DispatchTime.now().uptimeNanoseconds - workStarted
-        return try expectOK(transport.post("/oauth/token", body: request), "/oauth/token")
+        return tokenRequest(session: session, credential: assertion)
     }
 
     /// The token request body (JSON, as Auth0 documents `/oauth/token` for the webauthn grant).
@@ -70,7 +78,7 @@ struct PasskeyClient {
 
     private func quoted(_ text: String) -> String { JSONScan.quoted(text) }
 
-    private func expectOK(_ answer: (status: Int, body: [UInt8]), _ path: String) throws(LoadgenError) -> [UInt8] {
+    func expectOK(_ answer: (status: Int, body: [UInt8]), _ path: String) throws(LoadgenError) -> [UInt8] {
         guard answer.status == 200 else {
             let text = String(decoding: answer.body.prefix(300), as: UTF8.self)
             throw LoadgenError(.unexpectedStatus, "\(path) answered \(answer.status): \(text)")

@@ -21,14 +21,11 @@ final class SocketConnection: HTTPTransport {
     deinit { close() }
 
     func post(_ path: String, body: [UInt8]) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
-        let head =
-            "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
-            + "Accept: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-        return try exchange(Array(head.utf8) + body)
+        try exchange(HTTP1Framing.post(path, host: host, port: port, body: body))
     }
 
     func get(_ path: String) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
-        try exchange(Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\n\r\n".utf8))
+        try exchange(HTTP1Framing.get(path, host: host, port: port))
     }
 
     /// Sends one request and reads its response; retries once on a fresh connection when a reused one turns out
@@ -48,6 +45,13 @@ final class SocketConnection: HTTPTransport {
     }
 
     private func open() throws(LoadgenError) {
+        descriptor = try Self.connectedSocket(host: host, port: port)
+        pending.removeAll(keepingCapacity: true)
+        connects += 1
+    }
+
+    /// A blocking TCP socket connected to `host:port`, with Nagle off.
+    static func connectedSocket(host: String, port: UInt16) throws(LoadgenError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_INET
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -66,9 +70,22 @@ final class SocketConnection: HTTPTransport {
             closeDescriptor(fd)
             throw LoadgenError(.transport, "connect to \(host):\(port): errno \(code)")
         }
-        descriptor = fd
-        pending.removeAll(keepingCapacity: true)
-        connects += 1
+        return fd
+    }
+
+    /// Writes all of `bytes` to the blocking socket `descriptor`; false if the connection is gone.
+    static func sendAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return sendBytes(descriptor, base + offset, raw.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
     }
 
     private func close() {
@@ -77,18 +94,10 @@ final class SocketConnection: HTTPTransport {
     }
 
     private func send(_ bytes: [UInt8]) throws(LoadgenError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return sendBytes(descriptor, base + offset, raw.count - offset)
-            }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                close()
-                throw LoadgenError(.transport, "closed before the request was sent (errno \(errno))")
-            }
-            offset += written
+        guard Self.sendAll(bytes, to: descriptor) else {
+            let code = errno
+            close()
+            throw LoadgenError(.transport, "closed before the request was sent (errno \(code))")
         }
     }
 
@@ -112,13 +121,12 @@ final class SocketConnection: HTTPTransport {
     }
 
     private func receive() throws(LoadgenError) -> (status: Int, body: [UInt8]) {
-        // RFC 9112 §2.1: status-line CRLF *(field-line CRLF) CRLF [message-body]
-        var headEnd: Int?
-        var searchFrom = 0
-        while headEnd == nil {
-            headEnd = Self.find([13, 10, 13, 10], in: pending, from: searchFrom)
-            if headEnd != nil { break }
-            searchFrom = max(0, pending.count - 3)
+        while true {
+            if let response = try HTTP1Framing.response(in: pending) {
+                pending.removeFirst(response.length)
+                if response.closes { close() }
+                return (response.status, response.body)
+            }
             guard try fill() else {
                 let started = !pending.isEmpty
                 close()
@@ -126,75 +134,13 @@ final class SocketConnection: HTTPTransport {
                     .transport, started ? "connection closed inside a response" : "closed before a response")
             }
         }
-        guard let end = headEnd, let head = String(validating: pending[0..<end], as: UTF8.self) else {
-            throw LoadgenError(.malformedResponse, "response head is not UTF-8")
-        }
-        let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
-        let statusParts = lines.first?.split(separator: " ", maxSplits: 2) ?? []
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
-            throw LoadgenError(.malformedResponse, "bad status line \(lines.first ?? "")")
-        }
-        var contentLength = 0
-        var closes = false
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-            switch name {
-            case "content-length":
-                guard let length = Int(value), length >= 0 else {
-                    throw LoadgenError(.malformedResponse, "bad Content-Length \(value)")
-                }
-                contentLength = length
-            case "transfer-encoding":
-                throw LoadgenError(.malformedResponse, "Transfer-Encoding \(value) is not supported by this client")
-            case "connection":
-                closes = value.lowercased().contains("close")
-            default: break
-            }
-        }
-        let bodyStart = end + 4
-        while pending.count < bodyStart + contentLength {
-            guard try fill() else {
-                close()
-                throw LoadgenError(.transport, "connection closed inside a response body")
-            }
-        }
-        let body = Array(pending[bodyStart..<(bodyStart + contentLength)])
-        pending.removeFirst(bodyStart + contentLength)
-        if closes { close() }
-        return (status, body)
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        var index = start
-        while index <= haystack.count - needle.count {
-            if haystack[index] == needle[0] && haystack[index + 1] == needle[1] && haystack[index + 2] == needle[2]
-                && haystack[index + 3] == needle[3]
-            {
-                return index
-            }
-            index += 1
-        }
-        return nil
     }
 }
 
 /// `close(2)`, reachable from inside `SocketConnection`, whose own `close()` shadows the C function.
-private func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
+func closeDescriptor(_ descriptor: Int32) { _ = close(descriptor) }
 
 /// `send(2)` without SIGPIPE when the server has closed the connection.
 private func sendBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
-}
-
-extension Substring {
-    /// The substring without leading and trailing characters of `set`.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
-    }
 }

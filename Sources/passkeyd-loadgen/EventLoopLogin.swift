@@ -1,0 +1,254 @@
+import Dispatch
+import Glibc
+import TestSupport
+
+/// `--login` with `--transport poll`: the virtual clients' keep-alive connections are multiplexed over a few
+/// poll(2) loops (one thread each) instead of one blocked thread per client. Each client runs the same login as the
+/// blocking client (challenge request, sign, token request), timed from sending the challenge request to the end
+/// of the token response. The load generator shares the machine with the server; sixty-four threads each waking
+/// for every response cost it about as much CPU as the logins' own signing and parsing.
+struct EventLoopLogin {
+    let clients: VirtualClients
+    let credentials: [VirtualCredential]
+    /// When logins start counting, and when the last one may end (`DispatchTime` nanoseconds).
+    let measureFrom: UInt64
+    let deadline: UInt64
+
+    /// The loops: one per core the load generator may use, never more than the clients.
+    static func loopCount(clients: Int) -> Int { max(1, min(clients, 2)) }
+
+    /// Runs every loop on its own thread and returns one result per loop.
+    func run() -> [LoginBenchmark.ThreadResult] {
+        let count = clients.settings.concurrency
+        let loops = Self.loopCount(clients: count)
+        return clients.run(count: loops) { loop in
+            // Loop `loop` owns clients loop, loop + loops, …; client i owns credentials i, i + count, … as in the
+            // blocking mode.
+            let owned = stride(from: loop, to: count, by: loops).map { index in
+                var mine = stride(from: index, to: credentials.count, by: count).map { credentials[$0] }
+                if mine.isEmpty { mine = [credentials[index % credentials.count]] }
+                return mine
+            }
+            return Loop(
+                settings: clients.settings, client: clients.makeClient(), credentials: owned,
+                measureFrom: measureFrom, deadline: deadline
+            ).run()
+        }
+    }
+}
+
+/// One poll(2) loop and the clients it drives.
+private final class Loop {
+    /// Where one client is in its login.
+    enum Phase {
+        /// Not connected (or the connection failed): connect and start a login on the next turn.
+        case disconnected
+        /// The challenge request is out; the login began at this instant.
+        case awaitingChallenge(began: UInt64)
+        /// The token request is out.
+        case awaitingToken(began: UInt64)
+        /// The deadline passed: no more logins.
+        case done
+    }
+
+    /// One virtual client: a connection, its unread bytes, its login phase and its credentials.
+    struct Client {
+        var descriptor: Int32 = -1
+        var pending: [UInt8] = []
+        var phase = Phase.disconnected
+        var credentials: [VirtualCredential]
+        var next = 0
+    }
+
+    let settings: LoadgenSettings
+    /// Builds the requests and signs; its own transport is not used.
+    let client: PasskeyClient
+    var clients: [Client]
+    var result = LoginBenchmark.ThreadResult()
+    /// When logins start counting, and when the last one may end.
+    let measureFrom: UInt64
+    let deadline: UInt64
+    /// One entry per client, its socket or -1 (which poll(2) skips).
+    var descriptors: [pollfd]
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+
+    init(
+        settings: LoadgenSettings, client: PasskeyClient, credentials: [[VirtualCredential]], measureFrom: UInt64,
+        deadline: UInt64
+    ) {
+        self.settings = settings
+        self.measureFrom = measureFrom
+        self.deadline = deadline
+        self.client = client
+        self.clients = credentials.map { Client(credentials: $0) }
+        self.descriptors = Array(repeating: pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: credentials.count)
+        result.latencies.reserveCapacity(Int(settings.seconds * 2000))
+    }
+
+    deinit {
+        for client in clients where client.descriptor >= 0 { closeDescriptor(client.descriptor) }
+    }
+
+    func run() -> LoginBenchmark.ThreadResult {
+        for index in clients.indices { start(index, now: DispatchTime.now().uptimeNanoseconds) }
+        // Logins still in flight at the deadline are let finish (they do not count), for at most a few seconds.
+        let giveUp = deadline + 5_000_000_000
+        while clients.contains(where: { if case .done = $0.phase { false } else { true } }) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now >= giveUp { break }
+            let ready = descriptors.withUnsafeMutableBufferPointer { entries in
+                poll(entries.baseAddress, nfds_t(entries.count), 100)
+            }
+            if ready < 0 && errno != EINTR {
+                record(LoadgenError(.transport, "poll: errno \(errno)"))
+                break
+            }
+            if ready > 0 {
+                for index in descriptors.indices where descriptors[index].revents != 0 {
+                    descriptors[index].revents = 0
+                    receive(index)
+                }
+            }
+            // Clients whose connection failed reconnect here, outside the event handling.
+            let turn = DispatchTime.now().uptimeNanoseconds
+            for index in clients.indices {
+                if case .disconnected = clients[index].phase { start(index, now: turn) }
+            }
+        }
+        return result
+    }
+
+    /// Starts the next login of client `index` (connecting first if needed), or retires it after the deadline.
+    private func start(_ index: Int, now: UInt64) {
+        guard now < deadline else {
+            clients[index].phase = .done
+            return
+        }
+        if clients[index].descriptor < 0 {
+            do {
+                try connect(index)
+            } catch {
+                fail(index, error, began: now)
+                clients[index].phase = .done  // the server is unreachable: retrying in a loop would only spin
+                return
+            }
+        }
+        clients[index].phase = .awaitingChallenge(began: now)
+        send(HTTP1Framing.post("/passkey/challenge", host: settings.host, port: settings.port,
+                               body: client.challengeRequest), to: index)
+    }
+
+    private func connect(_ index: Int) throws(LoadgenError) {
+        let descriptor = try SocketConnection.connectedSocket(host: settings.host, port: settings.port)
+        clients[index].descriptor = descriptor
+        descriptors[index].fd = descriptor
+        clients[index].pending.removeAll(keepingCapacity: true)
+        result.connects += 1
+    }
+
+    private func send(_ request: [UInt8], to index: Int) {
+        guard SocketConnection.sendAll(request, to: clients[index].descriptor) else {
+            let code = errno
+            let began = inFlightSince(index)
+            disconnect(index)
+            fail(index, LoadgenError(.transport, "send: errno \(code)"), began: began)
+            return
+        }
+    }
+
+    /// Reads what the socket of client `index` holds and acts on every complete response in it.
+    private func receive(_ index: Int) {
+        guard clients.indices.contains(index), clients[index].descriptor >= 0 else { return }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return recv(clients[index].descriptor, base, raw.count, Int32(MSG_DONTWAIT))
+            }
+            if count > 0 {
+                clients[index].pending.append(contentsOf: buffer[0..<count])
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            // End of stream or a socket error: whatever login was in flight failed.
+            let began = inFlightSince(index)
+            disconnect(index)
+            fail(index, LoadgenError(.transport, "connection closed by the server"), began: began)
+            return
+        }
+        do {
+            while let response = try HTTP1Framing.response(in: clients[index].pending) {
+                clients[index].pending.removeFirst(response.length)
+                try handle(response, of: index)
+                if response.closes {
+                    disconnect(index)
+                    return
+                }
+            }
+        } catch let error as LoadgenError where error.code == .unexpectedStatus {
+            // An HTTP-level refusal: the connection is fine and the response was read whole; start over on it.
+            fail(index, error, began: inFlightSince(index))
+        } catch {
+            let began = inFlightSince(index)
+            disconnect(index)
+            fail(index, error, began: began)
+        }
+    }
+
+    /// Moves client `index`'s login on with `response`.
+    private func handle(_ response: HTTP1Framing.Response, of index: Int) throws {
+        switch clients[index].phase {
+        case .awaitingChallenge(let began):
+            let answer = try client.expectOK((response.status, response.body), "/passkey/challenge")
+            let workStarted = DispatchTime.now().uptimeNanoseconds
+            var credential = clients[index].credentials[clients[index].next]
+            let body = try client.tokenRequest(answering: answer, with: &credential)
+            clients[index].credentials[clients[index].next] = credential
+            result.clientWorkNanoseconds += DispatchTime.now().uptimeNanoseconds - workStarted
+            clients[index].phase = .awaitingToken(began: began)
+            send(HTTP1Framing.post("/oauth/token", host: settings.host, port: settings.port, body: body), to: index)
+        case .awaitingToken(let began):
+            _ = try client.expectOK((response.status, response.body), "/oauth/token")
+            let ended = DispatchTime.now().uptimeNanoseconds
+            if began >= measureFrom && ended <= deadline {
+                result.successes += 1
+                result.latencies.append(UInt32(min((ended - began) / 1000, UInt64(UInt32.max))))
+            }
+            clients[index].next = (clients[index].next + 1) % clients[index].credentials.count
+            start(index, now: ended)
+        case .disconnected, .done:
+            throw LoadgenError(.malformedResponse, "a response nobody asked for")
+        }
+    }
+
+    /// When the login in flight on client `index` began, if one is.
+    private func inFlightSince(_ index: Int) -> UInt64? {
+        switch clients[index].phase {
+        case .awaitingChallenge(let began), .awaitingToken(let began): began
+        case .disconnected, .done: nil
+        }
+    }
+
+    /// Counts a failed login (if it began in the measured window) and lets the client start over.
+    private func fail(_ index: Int, _ error: any Error, began: UInt64?) {
+        if let began, began >= measureFrom { result.failures += 1 }
+        record(error)
+        if case .done = clients[index].phase { return }
+        clients[index].next = (clients[index].next + 1) % clients[index].credentials.count
+        clients[index].phase = .disconnected
+    }
+
+    private func record(_ error: any Error) {
+        if result.firstErrors.count < 3 { result.firstErrors.append("\(error)") }
+    }
+
+    private func disconnect(_ index: Int) {
+        guard clients[index].descriptor >= 0 else { return }
+        closeDescriptor(clients[index].descriptor)
+        descriptors[index].fd = -1
+        clients[index].descriptor = -1
+        clients[index].pending.removeAll(keepingCapacity: true)
+        if case .done = clients[index].phase { return }
+        clients[index].phase = .disconnected
+    }
+}
