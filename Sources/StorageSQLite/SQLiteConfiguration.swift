@@ -25,11 +25,14 @@ public struct SQLiteConfiguration: Sendable, Hashable {
     public var readerCount: Int
     /// Most write bodies committed together in one group commit.
     public var maxBatchSize: Int
+    /// Page cache of each connection, in KiB (SQLite's default is 2,048).
+    public var cacheKibibytes: Int
 
     /// Creates a configuration; every option but the directory has a default.
     public init(
         directory: String, fileName: String = "passkeyd.sqlite", synchronous: Synchronous = .full,
-        busyTimeoutMilliseconds: Int = 5_000, readerCount: Int = 4, maxBatchSize: Int = 64
+        busyTimeoutMilliseconds: Int = 5_000, readerCount: Int = 4, maxBatchSize: Int = 64,
+        cacheKibibytes: Int = 32_768
     ) {
         self.directory = directory
         self.fileName = fileName
@@ -37,6 +40,7 @@ public struct SQLiteConfiguration: Sendable, Hashable {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.readerCount = readerCount
         self.maxBatchSize = maxBatchSize
+        self.cacheKibibytes = cacheKibibytes
     }
 
     /// The database file's path.
@@ -56,6 +60,9 @@ public struct SQLiteConfiguration: Sendable, Hashable {
         }
         guard (1...1_024).contains(maxBatchSize) else {
             throw StorageError(.invalidConfiguration, "batch size \(maxBatchSize) is not in 1...1024")
+        }
+        guard (64...4_194_304).contains(cacheKibibytes) else {
+            throw StorageError(.invalidConfiguration, "page cache of \(cacheKibibytes) KiB is not in 64...4194304")
         }
     }
 }

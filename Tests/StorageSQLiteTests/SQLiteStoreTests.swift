@@ -121,6 +121,9 @@ struct SQLiteStoreTests {
         await #expect(throws: StorageError(.invalidConfiguration, "")) {
             try await SQLiteStore.open(SQLiteConfiguration(directory: directory, busyTimeoutMilliseconds: -1))
         }
+        await #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try await SQLiteStore.open(SQLiteConfiguration(directory: directory, cacheKibibytes: 0))
+        }
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
 

@@ -14,9 +14,11 @@ actor SQLiteReaderConnection {
 
     /// Opens the database read-only (the writer has already created it and set WAL mode).
     func open(_ configuration: SQLiteConfiguration) throws(StorageError) {
-        database = try SQLiteDatabase(
+        let database = try SQLiteDatabase(
             path: configuration.path, readOnly: true,
             busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds))
+        try database.executeScript(SQLiteDatabase.cachePragmas(configuration))
+        self.database = database
     }
 
     /// Runs `body` in one read transaction.

@@ -50,7 +50,8 @@ actor SQLiteWriterConnection {
         }
         // synchronous=FULL in WAL mode: every commit fsyncs the WAL (see SQLiteConfiguration.Synchronous).
         try database.executeScript(
-            "PRAGMA synchronous = \(configuration.synchronous.rawValue); PRAGMA foreign_keys = ON")
+            "PRAGMA synchronous = \(configuration.synchronous.rawValue); PRAGMA foreign_keys = ON; "
+                + SQLiteDatabase.cachePragmas(configuration))
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()
         self.database = database

@@ -81,6 +81,13 @@ final class SQLiteDatabase {
         guard rc == SQLITE_OK else { throw error(rc, context: "exec") }
     }
 
+    /// Each connection's page cache (`PRAGMA cache_size`, negative: KiB). SQLite's default is 2 MiB: once the
+    /// refresh tokens outgrow it, every insert at a random key (they are keyed by hashes) reads its leaf page
+    /// back with a pread(2). (No mmap: an I/O error on a mapped page is a SIGBUS, not an error code.)
+    static func cachePragmas(_ configuration: SQLiteConfiguration) -> String {
+        "PRAGMA cache_size = -\(configuration.cacheKibibytes)"
+    }
+
     // MARK: WAL checkpoints
 
     /// Frames in the WAL after the last commit, as SQLite's WAL hook reports them; only kept once
