@@ -60,6 +60,9 @@ public enum CBORDecoder {
     ) throws(CBORError) -> (value: CBORValue, bytesConsumed: Int) {
         var frames: [Frame] = []
         var values: [CBORValue] = []
+        // Room for a COSE key or an attestation object's top level without regrowing on every append.
+        frames.reserveCapacity(4)
+        values.reserveCapacity(16)
         var offset = 0
         var items = 0
         while true {
