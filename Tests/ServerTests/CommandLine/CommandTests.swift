@@ -13,7 +13,7 @@ struct CommandTests {
 
     @Test("replay takes paths and --bench")
     func replay() throws {
-        #expect(try Command.parse(["replay", "a", "--bench", "b"]) == .replay(paths: ["a", "b"], bench: true, seconds: 3))
+        #expect(try Command.parse(["replay", "a", "--bench", "b"]) == .replay(paths: ["a", "b"], bench: true, seconds: 10))
         #expect(try Command.parse(["replay", "--seconds", "1.5", "a"]) == .replay(paths: ["a"], bench: false, seconds: 1.5))
     }
 
