@@ -51,9 +51,8 @@ private final class Loop {
         case done
     }
 
-    /// One virtual client: a connection, its unread bytes, its login phase and its credentials.
+    /// One virtual client: its unread bytes, its login phase and its credentials (its socket is in `descriptors`).
     struct Client {
-        var descriptor: Int32 = -1
         var pending: [UInt8] = []
         var phase = Phase.disconnected
         var credentials: [VirtualCredential]
@@ -86,7 +85,7 @@ private final class Loop {
     }
 
     deinit {
-        for client in clients where client.descriptor >= 0 { closeDescriptor(client.descriptor) }
+        for entry in descriptors where entry.fd >= 0 { closeDescriptor(entry.fd) }
     }
 
     func run() -> LoginBenchmark.ThreadResult {
@@ -124,7 +123,7 @@ private final class Loop {
             clients[index].phase = .done
             return
         }
-        if clients[index].descriptor < 0 {
+        if descriptors[index].fd < 0 {
             do {
                 try connect(index)
             } catch {
@@ -140,14 +139,13 @@ private final class Loop {
 
     private func connect(_ index: Int) throws(LoadgenError) {
         let descriptor = try SocketConnection.connectedSocket(host: settings.host, port: settings.port)
-        clients[index].descriptor = descriptor
         descriptors[index].fd = descriptor
         clients[index].pending.removeAll(keepingCapacity: true)
         result.connects += 1
     }
 
     private func send(_ request: [UInt8], to index: Int) {
-        guard SocketConnection.sendAll(request, to: clients[index].descriptor) else {
+        guard SocketConnection.sendAll(request, to: descriptors[index].fd) else {
             let code = errno
             let began = inFlightSince(index)
             disconnect(index)
@@ -158,11 +156,11 @@ private final class Loop {
 
     /// Reads what the socket of client `index` holds and acts on every complete response in it.
     private func receive(_ index: Int) {
-        guard clients.indices.contains(index), clients[index].descriptor >= 0 else { return }
+        guard descriptors.indices.contains(index), descriptors[index].fd >= 0 else { return }
         while true {
             let count = buffer.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return -1 }
-                return recv(clients[index].descriptor, base, raw.count, Int32(MSG_DONTWAIT))
+                return recv(descriptors[index].fd, base, raw.count, Int32(MSG_DONTWAIT))
             }
             if count > 0 {
                 clients[index].pending.append(contentsOf: buffer[0..<count])
@@ -243,10 +241,9 @@ private final class Loop {
     }
 
     private func disconnect(_ index: Int) {
-        guard clients[index].descriptor >= 0 else { return }
-        closeDescriptor(clients[index].descriptor)
+        guard descriptors[index].fd >= 0 else { return }
+        closeDescriptor(descriptors[index].fd)
         descriptors[index].fd = -1
-        clients[index].descriptor = -1
         clients[index].pending.removeAll(keepingCapacity: true)
         if case .done = clients[index].phase { return }
         clients[index].phase = .disconnected
