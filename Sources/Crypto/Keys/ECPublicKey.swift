@@ -33,7 +33,7 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        let (group, point) = try EVPKey.validatedECPoint(curve: curve, point: x963Representation)
+        let (group, point) = try ECGroup.validated(curve: curve, point: x963Representation)
         self.key = LazyECKey(group: group, encoded: x963Representation, decoded: point)
         self.curve = curve
         self.x963Representation = x963Representation

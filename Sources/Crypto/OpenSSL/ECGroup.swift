@@ -62,6 +62,21 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         return try? EVPKey.ecPublicKeyFromData(curve: curve, point: encoded)
     }
 
+    /// The shared group of `curve` and `point` decoded on it, once it has passed SEC 1 v2 §3.2.2.1 public
+    /// key validation.
+    /// - Throws: `.invalidKey` for a point that fails it.
+    static func validated(
+        curve: EllipticCurve, point: [UInt8]
+    ) throws(CryptoError) -> (group: ECGroup, point: ECPointObject) {
+        guard let group = of(curve) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
+        }
+        guard let decoded = group.validatedPoint(point) else {
+            throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
+        }
+        return (group, decoded)
+    }
+
     /// SEC 1 v2 §3.2.2.1 elliptic curve public key validation of an uncompressed point `04 || X || Y`
     /// (the caller has checked the prefix and length): step 1, Q is not the point at infinity; step 2,
     /// X and Y are field elements in [0, p-1]; step 3, Q is on the curve. Step 4 (nQ = O) holds for every

@@ -30,21 +30,6 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
 
     // MARK: building keys from parameters (OSSL_PARAM_BLD + EVP_PKEY_fromdata)
 
-    /// The shared group of `curve` and `point` decoded on it, once it has passed SEC 1 v2 §3.2.2.1 public
-    /// key validation.
-    /// - Throws: `.invalidKey` for a point that fails it.
-    static func validatedECPoint(
-        curve: EllipticCurve, point: [UInt8]
-    ) throws(CryptoError) -> (group: ECGroup, point: ECPointObject) {
-        guard let group = ECGroup.of(curve) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
-        }
-        guard let decoded = group.validatedPoint(point) else {
-            throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
-        }
-        return (group, decoded)
-    }
-
     /// An EC public key built through `EVP_PKEY_fromdata` (a fresh group each time: slow, used once per
     /// curve to make `ECGroup`'s parameter template), then checked with `EVP_PKEY_public_check_quick`.
     static func ecPublicKeyFromData(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) -> EVPKey {
