@@ -116,7 +116,7 @@ extension TokenEndpoint {
     )? {
         guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
         return try context.tokens.newRefreshToken(
-            familyID: try TokenService.randomIdentifier(), clientID: request.client.clientID, userID: user.id,
+            familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID, userID: user.id,
             scope: request.scope.text, authTime: request.now, now: request.now)
     }
 }

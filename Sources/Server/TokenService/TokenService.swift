@@ -134,7 +134,7 @@ public final class TokenService: Sendable {
         return (token.value, record)
     }
 
-    /// A random identifier (`jti`, family ids): 16 random bytes, base64url.
+    /// A random identifier (`jti`, device key and challenge ids): 16 random bytes, base64url.
     static func randomIdentifier() throws -> String {
         Base64URL.encode(try SecureRandom.bytes(count: 16))
     }

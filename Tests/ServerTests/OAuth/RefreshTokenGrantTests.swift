@@ -38,6 +38,23 @@ struct RefreshTokenGrantTests {
         #expect(await harness.refresh(second).status == 200)
     }
 
+    @Test("a new family's id is a UUIDv7 of the sign-in instant; rotation keeps it")
+    func familyIdentifier() async throws {
+        let (harness, first) = try await Self.loggedIn()
+        let signedIn = harness.clock.now()
+        harness.clock.advance(10)
+        let second = try #require(try await harness.refresh(first).jsonValue()["refresh_token"]?.stringValue)
+        let families = try await harness.context.store.read { reader in
+            try [first, second].map {
+                try #require(try reader.refreshToken(hash: try Tokens.RefreshToken(presented: $0).hash)).familyID
+            }
+        }
+        #expect(families[0] == families[1])
+        let expected = TimeOrderedIdentifier.make(now: signedIn, random: [UInt8](repeating: 0, count: 10))
+        #expect(families[0].prefix(15) == expected.prefix(15))  // 48-bit milliseconds and the version digit
+        #expect(families[0].count == 36)
+    }
+
     @Test("presenting a rotated token revokes the whole family")
     func reuse() async throws {
         let (harness, first) = try await Self.loggedIn()
