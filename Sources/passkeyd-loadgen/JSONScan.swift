@@ -23,6 +23,8 @@ enum JSONScan {
 
     /// `text` as a JSON string literal (RFC 8259 §7).
     static func quoted(_ text: String) -> String {
+        // Session handles, client ids and scopes never need escaping: skip the per-scalar walk for them.
+        if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
