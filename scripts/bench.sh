@@ -150,10 +150,13 @@ metrics_sums() { # per-route request count and summed duration (s) from /metrics
 : >"$work/login-runs.jsonl"
 # The measured runs (the clients' keep-alive connections multiplexed over one poll(2) loop per core), then, for
 # comparison, 64 clients with one blocking thread each and 16 through URLSession: the reason the load generator
-# carries its own minimal HTTP/1.1 client.
-for run in 16:poll:10 64:poll:10 64:socket:10 16:urlsession:5; do
+# carries its own minimal HTTP/1.1 client. The 64-client target run is repeated three times: on this shared
+# machine one run's p99 moves by a few milliseconds with the host's speed, and all three are reported.
+index=0
+for run in 16:poll:10 64:poll:10 64:poll:10 64:poll:10 64:socket:10 16:urlsession:5; do
   IFS=: read -r concurrency transport seconds <<<"$run"
-  name="$concurrency-$transport"
+  index=$((index + 1))
+  name="$index-$concurrency-$transport"
   cpu_before=$(server_cpu)
   metrics_sums >"$work/metrics-before-$name.txt"
   "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$login_data/credentials.jsonl" \
@@ -231,6 +234,13 @@ for run in runs:
           f"| {run['p50_ms']:.1f} ms | {run['p90_ms']:.1f} ms | {run['p99_ms']:.1f} ms | {run['max_ms']:.1f} ms "
           f"| {run['failures']} | {verdict} |")
 print()
+target = [run for run in runs if run["transport"] == "poll" and run["concurrency"] == 64]
+if target:
+    met = sum(1 for run in target if run["logins_per_second"] >= 2500 and run["p99_ms"] <= 25)
+    print(f"64 clients (`poll`): the target was met in {met} of {len(target)} consecutive runs on one server (each "
+          "run adds its refresh tokens to the same database); p99 "
+          + ", ".join(f"{run['p99_ms']:.1f}" for run in target) + " ms.")
+    print()
 print("Where the time goes (CPU per successful login, from the processes' CPU counters; server time per request "
       "from `/metrics`, end of request body to response):")
 print()
