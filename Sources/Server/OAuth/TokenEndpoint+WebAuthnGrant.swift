@@ -115,8 +115,9 @@ extension TokenEndpoint {
         value: String, record: Storage.RefreshToken
     )? {
         guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
+        // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return try context.tokens.newRefreshToken(
-            familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID, userID: user.id,
-            scope: request.scope.text, authTime: request.now, now: request.now)
+            familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
+            userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now)
     }
 }
