@@ -23,7 +23,7 @@ struct HTTP1FramingTests {
         #expect(try HTTP1Framing.response(in: []) == nil)
     }
 
-    @Test("pipelined responses are taken one at a time; a reason phrase is optional; no Content-Length is an empty body")
+    @Test("pipelined responses are taken one at a time; the reason phrase is optional; no Content-Length: no body")
     func pipelined() throws {
         let first = "HTTP/1.1 403 Forbidden\r\nContent-Length: 2\r\n\r\n{}"
         let wire = Self.bytes(first + "HTTP/1.1 204\r\n\r\n")
