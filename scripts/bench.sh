@@ -151,16 +151,21 @@ metrics_sums() { # per-route request count and summed duration (s) from /metrics
 # The measured runs (the clients' keep-alive connections multiplexed over one poll(2) loop per core), then, for
 # comparison, 64 clients with one blocking thread each and 16 through URLSession: the reason the load generator
 # carries its own minimal HTTP/1.1 client. The 64-client target run is repeated three times: on this shared
-# machine one run's p99 moves by a few milliseconds with the host's speed, and all three are reported.
+# machine one run's p99 moves by a few milliseconds with the host's speed, and all three are reported. The last
+# measured run offers the target rate, 2,500 logins/s, from 64 clients (open loop, `--rate`) instead of as many
+# logins as the clients can do one after the other.
 index=0
-for run in 16:poll:10 64:poll:10 64:poll:10 64:poll:10 64:socket:10 16:urlsession:5; do
-  IFS=: read -r concurrency transport seconds <<<"$run"
+for run in 16:poll:10 64:poll:10 64:poll:10 64:poll:10 64:poll:10:2500 64:socket:10 16:urlsession:5; do
+  IFS=: read -r concurrency transport seconds rate <<<"$run"
   index=$((index + 1))
   name="$index-$concurrency-$transport"
+  pacing=()
+  [ -n "$rate" ] && pacing=(--rate "$rate")
   cpu_before=$(server_cpu)
   metrics_sums >"$work/metrics-before-$name.txt"
   "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$login_data/credentials.jsonl" \
-    --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" >"$work/login-$name.json" ||
+    --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" "${pacing[@]}" \
+    >"$work/login-$name.json" ||
     true
   cpu_after=$(server_cpu)
   metrics_sums >"$work/metrics-after-$name.txt"
@@ -225,21 +230,31 @@ print("Each virtual client loops over a full Auth0-style login: `POST /passkey/c
       f"({signup['signups_per_second']:.0f} sign-ups/s at 16 clients); 1 s warm-up, then 10 s measured. "
       f"Load average just before the runs (other work on the machine): {loadavg}.")
 print()
-print("| clients | client HTTP | seconds | logins/s | p50 | p90 | p99 | max | failures | target ≥ 2,500/s at p99 ≤ 25 ms |")
-print("|---:|---|---:|---:|---:|---:|---:|---:|---:|:---:|")
+print("| clients | client HTTP | offered | seconds | logins/s | p50 | p90 | p99 | max | failures "
+      "| target ≥ 2,500/s at p99 ≤ 25 ms |")
+print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
+def met(run):
+    offered = run.get("offered_per_second")
+    if offered:  # paced: every offered login completed (the schedule's rounding aside) at the target rate
+        served = run["failures"] == 0 and run["logins"] >= 0.999 * offered * run["seconds"] and offered >= 2500
+        return served and run["p99_ms"] <= 25
+    return run["logins_per_second"] >= 2500 and run["p99_ms"] <= 25
 for run in runs:
-    met = run["logins_per_second"] >= 2500 and run["p99_ms"] <= 25
-    verdict = ("yes" if met else "**no**") if run["transport"] == "poll" else "(comparison)"
-    print(f"| {run['concurrency']} | {run['transport']} | {run['seconds']:.0f} | {run['logins_per_second']:,.0f} "
+    verdict = ("yes" if met(run) else "**no**") if run["transport"] == "poll" else "(comparison)"
+    offered = f"{run['offered_per_second']:,.0f}/s" if run.get("offered_per_second") else "as fast as it can"
+    print(f"| {run['concurrency']} | {run['transport']} | {offered} | {run['seconds']:.0f} | {run['logins_per_second']:,.0f} "
           f"| {run['p50_ms']:.1f} ms | {run['p90_ms']:.1f} ms | {run['p99_ms']:.1f} ms | {run['max_ms']:.1f} ms "
           f"| {run['failures']} | {verdict} |")
 print()
-target = [run for run in runs if run["transport"] == "poll" and run["concurrency"] == 64]
+target = [run for run in runs
+          if run["transport"] == "poll" and run["concurrency"] == 64 and not run.get("offered_per_second")]
 if target:
-    met = sum(1 for run in target if run["logins_per_second"] >= 2500 and run["p99_ms"] <= 25)
-    print(f"64 clients (`poll`): the target was met in {met} of {len(target)} consecutive runs on one server (each "
-          "run adds its refresh tokens to the same database); p99 "
-          + ", ".join(f"{run['p99_ms']:.1f}" for run in target) + " ms.")
+    count = sum(1 for run in target if met(run))
+    print(f"64 clients as fast as they can (`poll`, closed loop): the target was met in {count} of {len(target)} "
+          "consecutive runs on one server (each run adds its refresh tokens to the same database); p99 "
+          + ", ".join(f"{run['p99_ms']:.1f}" for run in target) + " ms. These runs saturate both cores, so their "
+          "latency is the queue: 64 logins in flight over the throughput (Little's law). The paced run offers the "
+          "target rate instead, each login timed from its scheduled start (`--rate`, no coordinated omission).")
     print()
 print("Where the time goes (CPU per successful login, from the processes' CPU counters; server time per request "
       "from `/metrics`, end of request body to response):")
@@ -254,7 +269,8 @@ for run in runs:
     busy = (run["server_cpu_seconds"] + run["loadgen_cpu_seconds"]) / (run["seconds"] + 1) / cores * 100
     routes = run.get("server_mean_ms_by_route", {})
     ceiling = cores * 1e6 / (server + client) if server + client > 0 else 0
-    print(f"| {run['concurrency']} | {run['transport']} | {server:,.0f} µs | {client:,.0f} µs "
+    paced = f" at {run['offered_per_second']:,.0f}/s" if run.get("offered_per_second") else ""
+    print(f"| {run['concurrency']} | {run['transport']}{paced} | {server:,.0f} µs | {client:,.0f} µs "
           f"| {run['client_work_us_per_login']:.0f} µs "
           f"| {busy:.0f}% | {ceiling:,.0f} logins/s | {routes.get('/passkey/challenge', 0):.2f} ms "
           f"| {routes.get('/oauth/token', 0):.2f} ms |")

@@ -19,6 +19,10 @@ struct LoadgenSettings: Sendable {
           --origin ORIGIN        clientDataJSON origin (default https://localhost, an iOS app's origin)
           --rp-id ID             default localhost
           --scope SCOPE          default "openid profile email offline_access"
+          --rate R               with --login and poll: offer R logins per second in all, spread evenly over
+                                 the clients (open loop); each login is timed from its scheduled start, so a
+                                 server that falls behind is charged for the wait (default: closed loop, each
+                                 client starts its next login as soon as the last one ends)
           --transport KIND       poll (default: --login multiplexes the clients over one poll(2) loop per
                                  core; sign-ups use socket), socket (one blocking thread per client) or
                                  urlsession (Foundation's client, one thread per client)
@@ -41,6 +45,8 @@ struct LoadgenSettings: Sendable {
     var rpID = "localhost"
     var scope = "openid profile email offline_access"
     var transport = TransportKind.poll
+    /// Logins per second offered by `--rate` (open loop); `nil`: closed loop.
+    var rate: Double?
 
     var baseURL: String { "http://\(host):\(port)" }
 
@@ -82,6 +88,7 @@ struct LoadgenSettings: Sendable {
             case "--origin": settings.origin = try value(argument)
             case "--rp-id": settings.rpID = try value(argument)
             case "--scope": settings.scope = try value(argument)
+            case "--rate": settings.rate = try number(argument, 1...1_000_000)
             case "--transport":
                 let kind = try value(argument)
                 guard let parsed = TransportKind(rawValue: kind) else {
@@ -93,6 +100,9 @@ struct LoadgenSettings: Sendable {
         }
         guard settings.once || settings.signupCount > 0 || settings.login else {
             throw LoadgenError(.usage, "give --once, --signup N or --login")
+        }
+        if settings.rate != nil, !settings.login || settings.transport != .poll {
+            throw LoadgenError(.usage, "--rate paces --login with --transport poll only")
         }
         return settings
     }

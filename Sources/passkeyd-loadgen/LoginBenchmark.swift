@@ -31,7 +31,7 @@ struct LoginBenchmark {
         let cpuBefore = Self.processCPUSeconds()
         if settings.transport == .poll {
             let results = EventLoopLogin(
-                clients: clients, credentials: credentials, measureFrom: measureFrom, deadline: deadline
+                clients: clients, credentials: credentials, measureFrom: measureFrom, deadline: deadline, start: start
             ).run()
             return Self.report(results, settings: settings, loadgenCPUSeconds: Self.processCPUSeconds() - cpuBefore)
         }
@@ -84,6 +84,7 @@ struct LoginBenchmark {
             "\"mode\":\"login\"",
             "\"transport\":\"\(settings.transport.rawValue)\"",
             "\"concurrency\":\(settings.concurrency)",
+            "\"offered_per_second\":\(settings.rate.map { format($0) } ?? "null")",
             "\"seconds\":\(settings.seconds)",
             "\"logins\":\(successes)",
             "\"failures\":\(failures)",
