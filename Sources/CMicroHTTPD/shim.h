@@ -15,6 +15,21 @@
 // MHD_get_daemon_info and MHD_get_connection_info, and MHD_create_response_from_buffer whose
 // MHD_ResponseMemoryMode enum is declared through the _MHD_FIXED_ENUM macro.
 
+/// Why: MHD decodes "%00" to a NUL byte and then hands the path (and each query key and value) on as a C string,
+/// so "/.well-known/jwks.json%00.txt" reached the router as "/.well-known/jwks.json": one resource under many
+/// names, which a proxy's path rules in front of passkeyd would not expect. A string holding "%00" is left
+/// undecoded instead (such a path matches no route: 404; a query value keeps the literal escape); every other
+/// string is decoded by MHD's own MHD_http_unescape, as before.
+static size_t CMicroHTTPD_unescape(void *cls, struct MHD_Connection *connection, char *text)
+{
+    (void)cls;
+    (void)connection;
+    if (strstr(text, "%00") != NULL) {
+        return strlen(text);
+    }
+    return MHD_http_unescape(text);
+}
+
 /// Why: MHD_start_daemon is variadic (options as MHD_OPTION_* pairs); Swift cannot call C varargs.
 /// Options with a zero/NULL value are left out so MHD keeps its own default.
 static inline struct MHD_Daemon *CMicroHTTPD_start(
@@ -25,9 +40,10 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int thread_pool_size, size_t connection_memory_limit,
     const char *tls_certificate_pem, const char *tls_key_pem)
 {
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[10];
     unsigned int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMicroHTTPD_unescape, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout_seconds, NULL };
     if (thread_pool_size > 1) {

@@ -63,6 +63,26 @@ struct HTTPServerTests {
         }
     }
 
+    @Test("%00 in the path or a query value is not decoded: no path aliases another by truncation")
+    func encodedNUL() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            for target in ["/healthz%00", "/healthz%00.txt", "/items/a%00b/../x"] {
+                try client.write("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.response().status == 404, "\(target)")
+            }
+            try client.write("GET /items/a%00b HTTP/1.1\r\nHost: x\r\n\r\n")
+            let item = try await client.response()
+            #expect(item.status == 200)
+            #expect(item.text == #"{"id":"a%00b","q":""}"#)
+            try client.write("GET /items/z?q=x%00y%20 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.response().text == #"{"id":"z","q":"x%00y%20"}"#)
+            // Other escapes are decoded as before.
+            try client.write("GET /items/a%41?q=%41%20 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.response().text == #"{"id":"aA","q":"A "}"#)
+        }
+    }
+
     @Test("a POST body reaches the responder intact, with its Content-Type")
     func postBody() async throws {
         try await Self.withServer { _, port in
