@@ -54,10 +54,10 @@ struct Pacing {
     let start: UInt64
 
     init(rate: Double, clients: Int, start: UInt64) {
-        // Each of the C clients starts one login every C / rate seconds: rate logins per second in all.
-        interval = max(1, UInt64((Double(clients) / rate * 1e9).rounded()))
         self.clients = max(1, clients)
         self.start = start
+        // Each of the C clients starts one login every C / rate seconds: rate logins per second in all.
+        interval = max(1, UInt64((Double(self.clients) / rate * 1e9).rounded()))
     }
 
     /// Client `index`'s first scheduled start: the clients' starts are spread evenly over one interval.

@@ -33,19 +33,7 @@ enum TimeOrderedIdentifier {
         for (offset, byte) in random.prefix(randomByteCount).enumerated() { bytes[timestampByteCount + offset] = byte }
         bytes[6] = 0x70 | (bytes[6] & 0x0F)  // version 7 (RFC 9562 §4.2)
         bytes[8] = 0x80 | (bytes[8] & 0x3F)  // variant 10 (RFC 9562 §4.1)
-        return canonicalText(bytes)
-    }
-
-    /// 8-4-4-4-12 lowercase hex (RFC 9562 §4): equal-length, so text order is byte order and thus time order.
-    private static func canonicalText(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        // Text order is byte order (UUIDText), so these ids sort by time as text too.
+        return UUIDText.format(bytes)
     }
 }

@@ -28,7 +28,7 @@ struct RecordedOutcomeCheck: Sendable {
             self = .equal(bytes)
         }
 
-        /// From AAGUID text, compared lower-cased with `AAGUIDText.format`'s 8-4-4-4-12 form.
+        /// From AAGUID text, compared lower-cased with `UUIDText.format`'s 8-4-4-4-12 form.
         init(aaguid text: String?) {
             guard let text else {
                 self = .unchecked
@@ -47,7 +47,7 @@ struct RecordedOutcomeCheck: Sendable {
                 bytes.append(byte)
                 index = next
             }
-            self = bytes.count == 16 && AAGUIDText.format(bytes) == lowered ? .equal(bytes) : .unmatchable
+            self = bytes.count == 16 && UUIDText.format(bytes) == lowered ? .equal(bytes) : .unmatchable
         }
 
         /// Whether `actual` is acceptable.

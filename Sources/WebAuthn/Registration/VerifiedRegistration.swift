@@ -56,5 +56,5 @@ public struct VerifiedRegistration: Sendable {
     }
 
     /// The AAGUID in UUID text form (RFC 9562 §4: lower-case 8-4-4-4-12 hex).
-    public var aaguidString: String { AAGUIDText.format(aaguid) }
+    public var aaguidString: String { UUIDText.format(aaguid) }
 }
