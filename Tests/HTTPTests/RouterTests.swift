@@ -85,4 +85,15 @@ struct RouterTests {
         #expect(replaced.headers["X-Request-Id"].map(RequestID.isAcceptable) == true)
         #expect(replaced.headers["X-Request-Id"] != "bad\nid")
     }
+
+    @Test("methods(for:) names the most specific matching route and every method on the path")
+    func methodsForPath() throws {
+        let router = Self.client.responder as? Router
+        let resolved = try #require(router?.methods(for: "/device-keys/k-1"))
+        #expect(resolved.route == "/device-keys/{key_id}")
+        #expect(resolved.methods == [.get, .head, .delete])
+        #expect(router?.methods(for: "/device-keys/mine")?.route == "/device-keys/mine")
+        #expect(router?.methods(for: "/nope") == nil)
+        #expect(router?.methods(for: "*") == nil)
+    }
 }

@@ -71,13 +71,33 @@ public struct Router: Responder {
         return response
     }
 
+    /// The route `path` resolves to (its most specific pattern) and every method registered on a route matching
+    /// it (`HEAD` included when `GET` is), in the order `Allow` lists them; `nil` when no route matches.
+    /// For a caller answering on the router's behalf, e.g. a CORS preflight.
+    public func methods(for path: String) -> (route: String, methods: [HTTPMethod])? {
+        guard path.hasPrefix("/") else { return nil }
+        let pathSegments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var matched: RoutePattern?
+        var methods: [HTTPMethod] = []
+        for route in routes where route.pattern.match(pathSegments) != nil {
+            if matched.map({ route.pattern.isMoreSpecific(than: $0) }) ?? true { matched = route.pattern }
+            methods.append(contentsOf: route.handlers.keys)
+        }
+        guard let matched else { return nil }
+        return (matched.text, Self.orderedMethods(methods))
+    }
+
     /// RFC 9110 §10.2.1: `Allow` lists the supported methods; `HEAD` is implied by `GET`.
     private static func allowHeader(_ methods: [HTTPMethod]) -> String {
+        orderedMethods(methods).map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// `methods` without repeats, `HEAD` added when `GET` is there, the usual ones first in a fixed order.
+    private static func orderedMethods(_ methods: [HTTPMethod]) -> [HTTPMethod] {
         var set = Set(methods)
         if set.contains(.get) { set.insert(.head) }
         let order: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
-        let known = order.filter(set.contains)
-        let others = set.subtracting(order).map(\.rawValue).sorted()
-        return (known.map(\.rawValue) + others).joined(separator: ", ")
+        let others = set.subtracting(order).sorted { $0.rawValue < $1.rawValue }
+        return order.filter(set.contains) + others
     }
 }

@@ -1,10 +1,11 @@
 import HTTP
 
-/// The whole HTTP surface of passkeyd as one `Responder`: the router with every endpoint registered.
-/// The daemon is one adapter in front of it, the router-level test client another.
+/// The whole HTTP surface of passkeyd as one `Responder`: the router with every endpoint registered, behind the
+/// CORS protocol of `CrossOriginPolicy`. The daemon is one adapter in front of it, the router-level test client
+/// another.
 public struct Application: Responder {
     public let context: ServerContext
-    private let router: Router
+    private let responder: CrossOriginResponder
 
     /// Builds the router for `context`.
     public init(context: ServerContext) {
@@ -16,10 +17,10 @@ public struct Application: Responder {
         DiscoveryEndpoints.register(in: &router, context: context)
         AssociationEndpoints.register(in: &router, context: context)
         DeviceKeyEndpoints.register(in: &router, context: context)
-        self.router = router
+        self.responder = CrossOriginResponder(policy: CrossOriginPolicy(configuration: context.configuration), router: router)
     }
 
     public func respond(to request: Request) async -> Response {
-        await router.respond(to: request)
+        await responder.respond(to: request)
     }
 }

@@ -187,4 +187,27 @@ struct PasskeyFlowEndToEndTests {
         #expect(String(decoding: android.body, as: UTF8.self).contains("delegate_permission/common.get_login_creds"))
         await server.stop()
     }
+
+    @Test("a web page's CORS preflight and login challenge through the daemon")
+    func crossOriginThroughDaemon() async throws {
+        let server = try await LiveServer.startForPasskeys()
+        let preflight = try await server.send(
+            "OPTIONS", "/passkey/challenge",
+            headers: ["Origin": "https://example.com", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type"])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "https://example.com")
+        #expect(preflight.headers["access-control-allow-methods"] == "POST")
+        let challenge = try await server.send(
+            "POST", "/passkey/challenge", body: Data(#"{"client_id":"app"}"#.utf8),
+            headers: ["Content-Type": "application/json", "Origin": "https://example.com"])
+        #expect(challenge.status == 200)
+        #expect(challenge.headers["access-control-allow-origin"] == "https://example.com")
+        let refused = try await server.send(
+            "OPTIONS", "/passkey/challenge",
+            headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+        #expect(refused.status == 403)
+        #expect(refused.headers["access-control-allow-origin"] == nil)
+        await server.stop()
+    }
 }
