@@ -35,6 +35,24 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var refreshTokens: RefreshTokenIssuance
     public var ios: IOSApp?
     public var android: AndroidApp?
+    /// This client's user-verification policy (`required`, `preferred` or `discouraged`, WebAuthn L3 §5.8.6),
+    /// or `nil` for the server's `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
+    public var userVerification: String?
+
+    public init(
+        clientID: String, name: String, grantTypes: [String], webOrigins: [String],
+        refreshTokens: RefreshTokenIssuance, ios: IOSApp? = nil, android: AndroidApp? = nil,
+        userVerification: String? = nil
+    ) {
+        self.clientID = clientID
+        self.name = name
+        self.grantTypes = grantTypes
+        self.webOrigins = webOrigins
+        self.refreshTokens = refreshTokens
+        self.ios = ios
+        self.android = android
+        self.userVerification = userVerification
+    }
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

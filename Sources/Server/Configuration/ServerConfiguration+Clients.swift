@@ -16,6 +16,10 @@ extension ServerConfiguration {
         guard let refreshTokens = ClientConfiguration.RefreshTokenIssuance(rawValue: refreshText) else {
             throw object.error("refresh_tokens", "must be offline_access, always or never")
         }
+        let userVerification = try object.optionalString("user_verification")
+        if let userVerification, !userVerificationPolicies.contains(userVerification) {
+            throw object.error("user_verification", "must be required, preferred or discouraged")
+        }
         var ios: ClientConfiguration.IOSApp?
         var android: ClientConfiguration.AndroidApp?
         if let mobile = try object.object("mobile") {
@@ -52,7 +56,8 @@ extension ServerConfiguration {
         }
         let client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
-            webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android)
+            webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
+            userVerification: userVerification)
         try object.rejectUnknownKeys()
         return client
     }

@@ -57,7 +57,7 @@ extension ServerConfiguration {
             challengeTimeoutMilliseconds: try passkeyObject.int("challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
             userVerification: try passkeyObject.string("user_verification", default: "required")
         )
-        guard ["required", "preferred", "discouraged"].contains(passkeys.userVerification) else {
+        guard Self.userVerificationPolicies.contains(passkeys.userVerification) else {
             throw passkeyObject.error("user_verification", "must be required, preferred or discouraged")
         }
         try passkeyObject.rejectUnknownKeys()

@@ -92,6 +92,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The client with this id, if configured.
     public func client(id: String) -> ClientConfiguration? { clients.first { $0.clientID == id } }
 
+    /// The user-verification policy of `client`'s ceremonies: its own `user_verification`, else
+    /// `passkeys.user_verification`. It is the `userVerification` of the options the client is handed and, when
+    /// `required`, a check of the UV flag (WebAuthn L3 §7.1 step 15, §7.2 step 17).
+    public func userVerification(for client: ClientConfiguration) -> String {
+        client.userVerification ?? passkeys.userVerification
+    }
+
+    /// The values `user_verification` may take (WebAuthn L3 §5.8.6 `UserVerificationRequirement`).
+    static let userVerificationPolicies: Set<String> = ["required", "preferred", "discouraged"]
+
     /// The SQLite database file, when the database is SQLite.
     public var sqliteFile: String? {
         guard database.url.hasPrefix("sqlite:") else { return nil }

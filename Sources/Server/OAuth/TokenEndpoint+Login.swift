@@ -22,7 +22,7 @@ extension TokenEndpoint {
         }
         let expectations = AuthenticationExpectations(
             challenge: session.challenge, rpID: context.configuration.relyingParty.id, originPolicy: policy,
-            userVerificationRequired: userVerificationRequired, credentialID: credential.credentialID,
+            userVerificationRequired: userVerificationRequired(request.client), credentialID: credential.credentialID,
             credentialPublicKey: try COSEKey(bytes: credential.publicKey), storedSignCount: credential.signCount,
             userHandle: user.userHandle)
         let verified = try AuthenticationVerifier(expectations: expectations).verify(assertion)

@@ -13,7 +13,7 @@ extension TokenEndpoint {
         }
         let expectations = RegistrationExpectations(
             challenge: session.challenge, rpID: context.configuration.relyingParty.id, originPolicy: policy,
-            userVerificationRequired: userVerificationRequired,
+            userVerificationRequired: userVerificationRequired(request.client),
             // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
             allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
         let verified = try RegistrationVerifier(expectations: expectations).verify(try response.registration())

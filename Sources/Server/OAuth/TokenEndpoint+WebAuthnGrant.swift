@@ -89,8 +89,10 @@ extension TokenEndpoint {
         return scope
     }
 
-    /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the policy says `required`.
-    var userVerificationRequired: Bool { context.configuration.passkeys.userVerification == "required" }
+    /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the client's policy says `required`.
+    func userVerificationRequired(_ client: ClientConfiguration) -> Bool {
+        context.configuration.userVerification(for: client) == "required"
+    }
 
     /// RFC 8176 `amr`: a hardware-bound key, plus `user` when the authenticator verified the user.
     static func authenticationMethods(userVerified: Bool) -> [String] {

@@ -103,6 +103,7 @@ struct ConfigurationLoaderTests {
         ("tokens.action_token_lifetime_seconds", #"{"tokens": {"action_token_lifetime_seconds": 3600}}"#),
         ("passkeys.user_verification", #"{"passkeys": {"user_verification": "always"}}"#),
         ("clients[0].client_id", #"{"clients": [{"client_id": ""}]}"#),
+        ("clients[0].user_verification", #"{"clients": [{"client_id": "a", "user_verification": "sometimes"}]}"#),
         ("clients[0].grant_types[0]", #"{"clients": [{"client_id": "a", "grant_types": ["password"]}]}"#),
         ("clients[0].mobile.ios.team_id", #"{"clients": [{"client_id": "a", "mobile": {"ios": {"team_id": "abc", "app_bundle_identifier": "x"}}}]}"#),
         ("clients[0].mobile.android.sha256_cert_fingerprints[0]", #"{"clients": [{"client_id": "a", "mobile": {"android": {"app_package_name": "x", "sha256_cert_fingerprints": ["AB:CD"]}}}]}"#),
