@@ -9,34 +9,67 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 scripts/smoke.sh .build/debug/passkeyd
 mkdir -p build
 
-# Independent token check: the debug server on a free port with a fresh data directory, one sign-up and login by
-# passkeyd-loadgen's software authenticator, and the tokens verified by PyJWT from discovery and the JWKS.
-verify_tokens() {
-  if [ ! -x build/venv/bin/python ] || ! build/venv/bin/python -c 'import jwt, cryptography' 2>/dev/null; then
+# Independent tools in one virtualenv: PyJWT (token checks) and soft-webauthn (a software authenticator built on
+# python-fido2 and `cryptography`, sharing no code with passkeyd).
+python_tools() {
+  if [ ! -x build/venv/bin/python ] || ! build/venv/bin/python -c 'import jwt, cryptography, soft_webauthn' 2>/dev/null; then
     python3 -m venv build/venv
-    build/venv/bin/pip install -q --disable-pip-version-check PyJWT cryptography
+    build/venv/bin/pip install -q --disable-pip-version-check PyJWT cryptography soft-webauthn
   fi
-  local work port server status=0
+}
+
+# Starts the debug server on a free port with a fresh data directory (extra environment as arguments); sets
+# `work`, `port` and `server`.
+start_server() {
   work="$(mktemp -d)"
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  PASSKEYD_ISSUER="http://127.0.0.1:$port/" .build/debug/passkeyd serve --config Config/passkeyd.json \
+  env "$@" PASSKEYD_ISSUER="http://127.0.0.1:$port/" .build/debug/passkeyd serve --config Config/passkeyd.json \
     --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
   server=$!
   for _ in $(seq 1 100); do
     curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
     sleep 0.1
   done
+}
+
+# Stops it; shows its log when the check failed ($1 = the check's status).
+stop_server() {
+  kill -TERM "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  if [ "$1" -ne 0 ]; then echo "server log:"; tail -20 "$work/server.log"; fi
+  rm -rf "$work"
+}
+
+# Independent token check: one sign-up and login by passkeyd-loadgen's software authenticator, and the tokens
+# verified by PyJWT from discovery and the JWKS.
+verify_tokens() {
+  local status=0
+  start_server
   if .build/debug/passkeyd-loadgen --url "http://127.0.0.1:$port" --once >"$work/tokens.json"; then
     build/venv/bin/python scripts/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" || status=$?
   else
     status=$?
     echo "verify_tokens: FAIL passkeyd-loadgen --once could not sign up and log in"
   fi
-  kill -TERM "$server" 2>/dev/null || true
-  wait "$server" 2>/dev/null || true
-  if [ "$status" -ne 0 ]; then echo "verify_tokens: server log:"; tail -20 "$work/server.log"; fi
-  rm -rf "$work"
+  stop_server "$status"
   return "$status"
 }
+
+# Independent client: soft-webauthn signs up and logs in through the Auth0-style API (web and Android origins of
+# the demo client), then refresh rotation, reuse detection, revocation, /userinfo and CORS (independent_client.py).
+# soft-webauthn never sets UV, hence `preferred` for this server.
+independent_client() {
+  local status=0 android
+  start_server PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred
+  android="android:apk-key-hash:$(python3 -c 'import base64, json
+fingerprint = json.load(open("Config/passkeyd.json"))["clients"][0]["mobile"]["android"]["sha256_cert_fingerprints"][0]
+print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).decode().rstrip("="))')"
+  build/venv/bin/python scripts/independent_client.py "http://127.0.0.1:$port" --android-origin "$android" || status=$?
+  stop_server "$status"
+  return "$status"
+}
+
+python_tools
 verify_tokens
+independent_client
 swift test --skip-build 2>&1 | tee build/swift-test.log
