@@ -11,12 +11,14 @@ import Synchronization
 public final class SQLiteStore: Store {
     private let writer: SQLiteWriterConnection
     private let readers: [SQLiteReaderConnection]
+    private let checkpointer: SQLiteCheckpointer
     /// Round-robin cursor over `readers`, and whether `close` was called.
     private let state = Mutex((nextReader: 0, isClosed: false))
 
-    private init(writer: SQLiteWriterConnection, readers: [SQLiteReaderConnection]) {
+    private init(writer: SQLiteWriterConnection, readers: [SQLiteReaderConnection], checkpointer: SQLiteCheckpointer) {
         self.writer = writer
         self.readers = readers
+        self.checkpointer = checkpointer
     }
 
     /// Opens the store: creates the directory (0700) and file (0600) if missing, applies pending migrations.
@@ -31,6 +33,14 @@ public final class SQLiteStore: Store {
         try configuration.validate()
         let writer = SQLiteWriterConnection(label: "passkeyd.sqlite.writer", maxBatchSize: configuration.maxBatchSize)
         try await writer.open(configuration, migrations: migrations)
+        let checkpointer: SQLiteCheckpointer
+        do {
+            checkpointer = try SQLiteCheckpointer(configuration, label: "passkeyd.sqlite.checkpointer")
+        } catch {
+            await writer.close()
+            throw error
+        }
+        await writer.attach(checkpointer)
         var readers: [SQLiteReaderConnection] = []
         for index in 0..<configuration.readerCount {
             let reader = SQLiteReaderConnection(label: "passkeyd.sqlite.reader.\(index)")
@@ -39,11 +49,12 @@ public final class SQLiteStore: Store {
             } catch {
                 for opened in readers { await opened.close() }
                 await writer.close()
+                await checkpointer.close()
                 throw error
             }
             readers.append(reader)
         }
-        return SQLiteStore(writer: writer, readers: readers)
+        return SQLiteStore(writer: writer, readers: readers, checkpointer: checkpointer)
     }
 
     /// Runs `body` in a read transaction on one of the reader connections.
@@ -72,7 +83,12 @@ public final class SQLiteStore: Store {
         state.withLock { $0.isClosed = true }
         for reader in readers { await reader.close() }
         await writer.close()
+        // Last: waits for a running checkpoint; as the last connection it copies what is left and removes the WAL.
+        await checkpointer.close()
     }
+
+    /// How the WAL's frames have been copied into the database file since the store opened.
+    public var checkpointStatistics: SQLiteCheckpointStatistics { checkpointer.statistics }
 
     private func nextReader() throws(StorageError) -> SQLiteReaderConnection {
         let index = try state.withLock { (state) throws(StorageError) -> Int in

@@ -27,9 +27,13 @@ actor SQLiteWriterConnection {
     private let pending = Mutex(Pending())
     private let maxBatchSize: Int
     private var database: SQLiteDatabase?
+    /// Copies the WAL into the database file in the background (`attach`); without one, the writer copies.
+    private var checkpointer: SQLiteCheckpointer?
     /// The WAL size, in frames (pages), past which a batch is followed by a passive checkpoint: SQLite's
     /// automatic checkpoint threshold.
     static let checkpointFrames = 1000
+    /// The WAL size past which the writer copies itself even with a background checkpointer: it is not keeping up.
+    static let fallbackCheckpointFrames = 4 * checkpointFrames
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -55,6 +59,11 @@ actor SQLiteWriterConnection {
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()
         self.database = database
+    }
+
+    /// Hands the WAL checkpoints' bulk to `checkpointer` (see `SQLiteCheckpointer`).
+    func attach(_ checkpointer: SQLiteCheckpointer) {
+        self.checkpointer = checkpointer
     }
 
     /// Queues `job`; starts a drain unless one is running. A closed connection fails the job with `.closed`.
@@ -145,10 +154,27 @@ actor SQLiteWriterConnection {
         // Durable (or definitely failed) now: only at this point does any caller return.
         for (job, value) in succeeded { job.continuation.resume(returning: value) }
         for (job, error) in failed { job.continuation.resume(throwing: error) }
-        // After the callers are on their way: a checkpoint run inside COMMIT would make them wait for it. A failed
-        // checkpoint loses nothing (the frames stay in the WAL) and the next batch tries again; an I/O failure
-        // behind it surfaces in the next write.
-        _ = try? database.checkpointIfDue(frames: Self.checkpointFrames)
+        // After the callers are on their way: a checkpoint run inside COMMIT would make them wait for it.
+        checkpointAfterBatch(database)
+    }
+
+    /// Keeps the WAL near `checkpointFrames`. Without a background checkpointer: copy here at the threshold.
+    /// With one: start it at the threshold; once it has finished, copy here the frames committed during its run (a
+    /// few dozen) so the next write transaction restarts the WAL from its beginning; copy everything here only past
+    /// `fallbackCheckpointFrames` (the background not keeping up). A failed checkpoint loses nothing (the frames
+    /// stay in the WAL) and a later batch tries again; an I/O failure behind it surfaces in the next write.
+    private func checkpointAfterBatch(_ database: SQLiteDatabase) {
+        guard let checkpointer else {
+            _ = try? database.checkpointIfDue(frames: Self.checkpointFrames)
+            return
+        }
+        if checkpointer.takeFinished() {
+            if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerTail += 1 } }
+        } else if database.walFrameCount >= Self.fallbackCheckpointFrames, !checkpointer.isRunning {
+            if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerFallback += 1 } }
+        } else if database.walFrameCount >= Self.checkpointFrames {
+            checkpointer.start()
+        }
     }
 
     /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.

@@ -106,6 +106,9 @@ final class SQLiteDatabase {
             }, Unmanaged.passUnretained(walFrames).toOpaque())
     }
 
+    /// Frames in the WAL after this connection's last commit (0 until it commits, and after `checkpointIfDue`).
+    var walFrameCount: Int { walFrames.value }
+
     /// A PASSIVE checkpoint (copies committed WAL frames into the database without waiting for readers or
     /// blocking them) once the WAL holds at least `frames` frames; the next write transaction then restarts
     /// the WAL from its beginning if every frame was copied.
@@ -114,9 +117,19 @@ final class SQLiteDatabase {
     func checkpointIfDue(frames: Int) throws(StorageError) -> Bool {
         guard walFrames.value >= frames else { return false }
         walFrames.value = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(PASSIVE)") }
+        _ = try checkpointPassive()
         return true
+    }
+
+    /// A PASSIVE checkpoint now, on this connection (any connection may run one; SQLite lets one at a time).
+    /// - Returns: the WAL's frames and how many of them are now in the database file.
+    /// - Throws: `.busy` when another connection is checkpointing.
+    func checkpointPassive() throws(StorageError) -> (walFrames: Int, copiedFrames: Int) {
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(PASSIVE)") }
+        return (Int(log), Int(copied))
     }
 
     /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
