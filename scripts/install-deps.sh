@@ -8,7 +8,7 @@ packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev lib
 case "$level" in
   build) ;;
   test) packages+=(python3 python3-venv openssl curl bc) ;;
-  bench) packages+=(python3 python3-venv openssl curl bc wrk) ;;
+  bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac
 missing=()
