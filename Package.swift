@@ -62,7 +62,9 @@ var targets: [Target] = [
     .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "TestSupport"],
+        swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen"], swiftSettings: strict),
 ]
 

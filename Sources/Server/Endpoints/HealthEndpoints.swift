@@ -18,7 +18,9 @@ enum HealthEndpoints {
             }
         }
         router.add(.get, "/metrics") { _ in
-            .text(context.metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            .text(
+                context.metrics.render() + StoreMetrics.render(context.store),
+                contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }
 }

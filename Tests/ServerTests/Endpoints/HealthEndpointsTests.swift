@@ -1,5 +1,7 @@
+import Foundation
 import HTTP
 import Storage
+import StorageSQLite
 import Testing
 import TestSupport
 
@@ -36,6 +38,29 @@ struct HealthEndpointsTests {
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(String(decoding: response.body, as: UTF8.self).contains(#"passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
+    }
+
+    @Test("/metrics carries the SQLite store's WAL checkpoint counters, and nothing of the kind for another store")
+    func storeMetrics() async throws {
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("passkeyd-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1))
+        // Enough one-by-one commits for the WAL to pass its checkpoint threshold a few times.
+        for n in 0..<3_000 {
+            _ = try await store.write { writer in
+                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "e\(n)", outcome: "success"))
+            }
+        }
+        let context = ServerContext(configuration: try TestConfiguration.make(), store: store)
+        let body = await TestClient(responder: Application(context: context)).get("/metrics").bodyText
+        await store.close()
+        let line = body.split(separator: "\n").first { $0.hasPrefix(#"passkeyd_sqlite_wal_checkpoints_total{kind="background"}"#) }
+        let count = line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((count ?? 0) >= 1, "\(line.map(String.init) ?? "no background line")")
+        #expect(body.contains(#"passkeyd_sqlite_wal_checkpoints_total{kind="writer_fallback"} 0"#))
+        let memory = await TestClient(responder: Application(context: ServerContext(
+            configuration: try TestConfiguration.make(), store: MemoryStore()))).get("/metrics").bodyText
+        #expect(!memory.contains("passkeyd_sqlite_wal_checkpoints_total"))
     }
 
     @Test("unknown paths are 404 and wrong methods 405 with Allow")
