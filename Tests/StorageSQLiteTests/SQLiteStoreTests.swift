@@ -115,8 +115,18 @@ struct SQLiteStoreTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let configuration = SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1)
         let store = try await SQLiteStore.open(configuration)
-        // Concurrent writers: batches of many frames, so background checkpoints start while writes go on.
-        let committed = try await withThrowingTaskGroup(of: Int.self) { group in
+        // One commit at a time (at least a frame each) until a background checkpoint has run…
+        var sequential = 0
+        while store.checkpointStatistics.background == 0, sequential < 20_000 {
+            let kind = "s\(sequential)"
+            _ = try await store.write { writer in
+                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: kind, outcome: "success"))
+            }
+            sequential += 1
+        }
+        try #require(store.checkpointStatistics.background >= 1, "\(store.checkpointStatistics)")
+        // …then concurrent writers, the store closed right after them, whatever copy is under way.
+        let concurrent = try await withThrowingTaskGroup(of: Int.self) { group in
             for task in 0..<8 {
                 group.addTask {
                     for n in 0..<400 {
@@ -130,7 +140,7 @@ struct SQLiteStoreTests {
             }
             return try await group.reduce(0, +)
         }
-        #expect(store.checkpointStatistics.background >= 1, "\(store.checkpointStatistics)")
+        let committed = sequential + concurrent
         await store.close()
         let reopened = try await SQLiteStore.open(configuration)
         let events = try await reopened.read { try $0.securityEvents(after: 0, limit: 10_000) }

@@ -33,6 +33,7 @@ struct CrossOriginResponder: Responder {
         -> Response
     {
         var response: Response
+        let methodList = methods.map(\.rawValue).joined(separator: ", ")
         if access == .webOrigins, !policy.allows(origin: origin) {
             response = .error(
                 status: 403, error: "origin_not_allowed",
@@ -40,17 +41,18 @@ struct CrossOriginResponder: Responder {
         } else if !methods.contains(requestedMethod) {
             response = .error(
                 status: 405, error: "method_not_allowed", description: "This method is not allowed on this resource.")
-            response.headers.add(name: "Allow", value: methods.map(\.rawValue).joined(separator: ", "))
+            response.headers.add(name: "Allow", value: methodList)
         } else {
             response = .empty(status: 204)
             response.headers.add(name: "Access-Control-Allow-Origin", value: access == .anyOrigin ? "*" : origin)
-            response.headers.add(name: "Access-Control-Allow-Methods", value: methods.map(\.rawValue).joined(separator: ", "))
+            response.headers.add(name: "Access-Control-Allow-Methods", value: methodList)
             response.headers.add(name: "Access-Control-Allow-Headers", value: CrossOriginPolicy.allowedRequestHeaders)
             response.headers.add(name: "Access-Control-Max-Age", value: String(CrossOriginPolicy.preflightMaxAgeSeconds))
         }
         if access == .webOrigins {
             // The answer depends on these request fields; a shared cache must not reuse it for others.
-            response.headers.add(name: "Vary", value: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
+            response.headers.add(
+                name: "Vary", value: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
         }
         return response
     }

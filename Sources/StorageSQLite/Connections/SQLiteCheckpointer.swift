@@ -8,8 +8,8 @@ import Synchronization
 /// A checkpoint writes each page the WAL holds back to its place in the database file and fsyncs the file. Pages of
 /// hash-keyed indexes (refresh tokens, sessions) sit at random places, so the copy's cost grows with the database:
 /// measured here, about 4 ms per 1,000 frames in a fresh database and 11 ms with a million refresh tokens. Run on
-/// the writer, every write queued behind it for that long. A PASSIVE checkpoint on another connection blocks neither the writer nor the readers
-/// (SQLite WAL, §"Checkpointing"): the writer keeps committing while it copies.
+/// the writer, every write queued behind it for that long. A PASSIVE checkpoint on another connection blocks
+/// neither the writer nor the readers (SQLite WAL, §"Checkpointing"): the writer keeps committing while it copies.
 ///
 /// A WAL restarts from its beginning only when a write transaction starts after every frame was copied; frames
 /// committed during a background copy prevent that. So once the background copy is done, the writer copies
@@ -39,12 +39,12 @@ final class SQLiteCheckpointer: @unchecked Sendable {  // `database` is only tou
 
     /// Starts a background checkpoint unless one is running. Called by the writer after a batch.
     func start() {
-        let start = state.withLock { state -> Bool in
+        let idle = state.withLock { state -> Bool in
             guard !state.isRunning else { return false }
             state.isRunning = true
             return true
         }
-        guard start else { return }
+        guard idle else { return }
         queue.async { self.run() }
     }
 
@@ -79,11 +79,12 @@ final class SQLiteCheckpointer: @unchecked Sendable {  // `database` is only tou
 
     private func run() {
         var succeeded = false
-        if let database {
+        do {
             // A failure (an I/O error; BUSY cannot happen, the writer copies only while this is idle) loses
             // nothing: the frames stay in the WAL and a later checkpoint copies them.
-            succeeded = (try? database.checkpointPassive()) != nil
-        }
+            try database?.checkpointPassive()
+            succeeded = database != nil
+        } catch {}
         state.withLock { state in
             state.isRunning = false
             if succeeded {

@@ -4,8 +4,8 @@ internal import CSQLite
 
 /// The one owner of a `sqlite3*` connection handle and its cached prepared statements.
 ///
-/// Confined to the executor of the connection actor that created it: it is never shared across threads
-/// (opened with SQLITE_OPEN_NOMUTEX for that reason).
+/// Confined to one thread: the executor of the connection actor that owns it, or the checkpointer's queue. It is
+/// never used from two threads (opened with SQLITE_OPEN_NOMUTEX for that reason).
 final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
@@ -117,19 +117,15 @@ final class SQLiteDatabase {
     func checkpointIfDue(frames: Int) throws(StorageError) -> Bool {
         guard walFrames.value >= frames else { return false }
         walFrames.value = 0
-        _ = try checkpointPassive()
+        try checkpointPassive()
         return true
     }
 
-    /// A PASSIVE checkpoint now, on this connection (any connection may run one; SQLite lets one at a time).
-    /// - Returns: the WAL's frames and how many of them are now in the database file.
+    /// A PASSIVE checkpoint now, on this connection (any connection may run one; SQLite runs one at a time).
     /// - Throws: `.busy` when another connection is checkpointing.
-    func checkpointPassive() throws(StorageError) -> (walFrames: Int, copiedFrames: Int) {
-        var log: Int32 = 0
-        var copied: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+    func checkpointPassive() throws(StorageError) {
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(PASSIVE)") }
-        return (Int(log), Int(copied))
     }
 
     /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
