@@ -164,20 +164,17 @@ extension MemoryTransaction {
         return stored
     }
 
-    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult {
-        var result = PurgeResult()
-        for (id, session) in state.authSessions where session.expiresAt <= now {
-            state.authSessions[id] = nil
-            result.authSessions += 1
-        }
-        for (id, challenge) in state.deviceChallenges where challenge.expiresAt <= now {
-            state.deviceChallenges[id] = nil
-            result.deviceChallenges += 1
-        }
-        for (hash, token) in state.refreshTokens where token.absoluteExpiresAt <= now {
-            state.refreshTokens[hash] = nil
-            result.refreshTokens += 1
-        }
-        return result
+    func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        // The first to expire first, as the SQLite store deletes them.
+        let sessions = state.authSessions.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (id, _) in sessions { state.authSessions[id] = nil }
+        let challenges = state.deviceChallenges.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (id, _) in challenges { state.deviceChallenges[id] = nil }
+        let tokens = state.refreshTokens.filter { $0.value.absoluteExpiresAt <= now }
+            .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
+        for (hash, _) in tokens { state.refreshTokens[hash] = nil }
+        return PurgeResult(authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
     }
 }

@@ -1,4 +1,4 @@
-/// How many expired rows `StoreWriter.purgeExpired(now:)` deleted.
+/// How many expired rows `StoreWriter.purgeExpired(now:limit:)` deleted.
 public struct PurgeResult: Sendable, Hashable {
     /// Auth sessions past `expiresAt`.
     public var authSessions: Int
@@ -12,5 +12,16 @@ public struct PurgeResult: Sendable, Hashable {
         self.authSessions = authSessions
         self.deviceChallenges = deviceChallenges
         self.refreshTokens = refreshTokens
+    }
+
+    /// The most rows deleted of any one kind (equal to the limit when more may be left).
+    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens) }
+
+    /// The sum of two results, kind by kind.
+    public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
+        PurgeResult(
+            authSessions: left.authSessions + right.authSessions,
+            deviceChallenges: left.deviceChallenges + right.deviceChallenges,
+            refreshTokens: left.refreshTokens + right.refreshTokens)
     }
 }

@@ -75,6 +75,7 @@ public protocol StoreWriter: StoreReader {
     /// Appends `event` and returns it with its assigned `seq` (one more than the highest so far).
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
     /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
-    /// expiry, at `now`.
-    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult
+    /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
+    /// short however large the backlog (a result of `limit` for a kind means more may be left).
+    func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
 }

@@ -100,12 +100,16 @@ extension SQLiteTransaction {
         return stored
     }
 
-    func purgeExpired(now: Date) throws(StorageError) -> PurgeResult {
-        PurgeResult(
-            authSessions: try database.execute("DELETE FROM auth_sessions WHERE expires_at <= ?", [.date(now)]),
-            deviceChallenges: try database.execute(
-                "DELETE FROM device_challenges WHERE expires_at <= ?", [.date(now)]),
-            refreshTokens: try database.execute(
-                "DELETE FROM refresh_tokens WHERE absolute_expires_at <= ?", [.date(now)]))
+    func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        // Each through its expiry index, oldest first, at most `limit` rows.
+        func purge(_ table: String, _ column: String) throws(StorageError) -> Int {
+            try database.execute(
+                "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(column) <= ? ORDER BY \(column) LIMIT ?)",
+                [.date(now), .integer(Int64(max(0, limit)))])
+        }
+        return PurgeResult(
+            authSessions: try purge("auth_sessions", "expires_at"),
+            deviceChallenges: try purge("device_challenges", "expires_at"),
+            refreshTokens: try purge("refresh_tokens", "absolute_expires_at"))
     }
 }

@@ -93,10 +93,32 @@ extension StoreConformance {
                 try writer.insertDeviceChallenge(S.deviceChallenge("c-old"))
                 try writer.insertRefreshToken(S.refreshToken(1))
             }
-            let early = try await store.write { try $0.purgeExpired(now: S.at(10)) }
+            let early = try await store.write { try $0.purgeExpired(now: S.at(10), limit: 100) }
             try expectEqual(early, PurgeResult(authSessions: 1), "purge at +10 s")
-            let late = try await store.write { try $0.purgeExpired(now: S.at(100_000)) }
+            let late = try await store.write { try $0.purgeExpired(now: S.at(100_000), limit: 100) }
             try expectEqual(late, PurgeResult(authSessions: 1, deviceChallenges: 1, refreshTokens: 1), "purge later")
+        },
+        Check("purging deletes at most `limit` rows of each kind, the first to expire first") { store in
+            try await store.write { writer in
+                for n in 0..<5 {
+                    try writer.insertAuthSession(S.session("s\(n)", expiresAt: S.at(Double(10 + n))))
+                    var token = S.refreshToken(UInt8(n), family: "family-\(n)")
+                    token.absoluteExpiresAt = S.at(Double(20 + n))
+                    try writer.insertRefreshToken(token)
+                }
+            }
+            let first = try await store.write { try $0.purgeExpired(now: S.at(1_000), limit: 2) }
+            try expectEqual(first, PurgeResult(authSessions: 2, refreshTokens: 2), "first purge, limit 2")
+            // The two that expired first are gone, the later ones stay.
+            try expectEqual(try await store.read { try $0.authSession(id: "s1") }, nil, "s1 purged")
+            try expectEqual(try await store.read { try $0.authSession(id: "s2") }?.id, "s2", "s2 kept")
+            try expectEqual(try await store.read { try $0.refreshToken(hash: S.bytes(1)) }, nil, "token 1 purged")
+            try expectEqual(
+                try await store.read { try $0.refreshToken(hash: S.bytes(2)) }?.familyID, "family-2", "token 2 kept")
+            let rest = try await store.write { try $0.purgeExpired(now: S.at(1_000), limit: 2) }
+            try expectEqual(rest, PurgeResult(authSessions: 2, refreshTokens: 2), "second purge")
+            let last = try await store.write { try $0.purgeExpired(now: S.at(1_000), limit: 2) }
+            try expectEqual(last, PurgeResult(authSessions: 1, refreshTokens: 1), "third purge: what was left")
         },
     ]
 }

@@ -49,6 +49,29 @@ struct TokenServiceTests {
 
 @Suite("Housekeeping")
 struct HousekeepingTests {
+    @Test("a backlog larger than one write is purged in several short writes within one run")
+    func backlog() async throws {
+        let harness = try PasskeyHarness()
+        let now = harness.clock.now()
+        let count = Housekeeping.batchLimit * 2 + 7
+        try await harness.context.store.write { writer in
+            for n in 0..<count {
+                try writer.insertRefreshToken(
+                    RefreshToken(
+                        tokenHash: Digest.sha256(Array("token-\(n)".utf8)), familyID: "family-\(n)", clientID: "app",
+                        userID: "user-1", scope: "openid", authTime: now.addingTimeInterval(-90_000),
+                        createdAt: now.addingTimeInterval(-90_000), absoluteExpiresAt: now.addingTimeInterval(-Double(n)),
+                        idleExpiresAt: now.addingTimeInterval(-Double(n))))
+            }
+        }
+        await Housekeeping.purge(context: harness.context)
+        let left = try await harness.context.store.write {
+            try $0.purgeExpired(now: harness.clock.now(), limit: count)
+        }
+        #expect(left.refreshTokens == 0)
+        #expect(harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"refresh_tokens\":\(count)") })
+    }
+
     @Test("expired auth sessions are purged, live ones kept")
     func purge() async throws {
         let harness = try PasskeyHarness()
@@ -56,7 +79,7 @@ struct HousekeepingTests {
         harness.clock.advance(61)
         _ = await harness.loginChallenge()
         await Housekeeping.purge(context: harness.context)
-        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now()) }
+        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now(), limit: 100) }
         #expect(purgedAgain.authSessions == 0)
         #expect(
             harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
