@@ -39,14 +39,8 @@ public struct Router: Responder {
         }
         let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var best: (route: Route, handler: Handler, parameters: [String: String])?
-        var allowed: [HTTPMethod] = []
-        var matchedPattern: RoutePattern?
         for route in routes {
             guard let parameters = route.pattern.match(pathSegments) else { continue }
-            if matchedPattern.map({ route.pattern.isMoreSpecific(than: $0) }) ?? true {
-                matchedPattern = route.pattern
-            }
-            allowed.append(contentsOf: route.handlers.keys)
             let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil)
             guard let handler else { continue }
             if best.map({ route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
@@ -61,13 +55,14 @@ public struct Router: Responder {
             response.route = best.route.pattern.text
             return response
         }
-        guard let matchedPattern else {
+        // No handler for this method: 405 if the path has a route at all (the rare case, so a second scan).
+        guard let resolved = methods(for: request.path) else {
             return .error(status: 404, error: "not_found", description: "No resource at this path.")
         }
         var response = Response.error(
             status: 405, error: "method_not_allowed", description: "This method is not allowed on this resource.")
-        response.headers.add(name: "Allow", value: Self.allowHeader(allowed))
-        response.route = matchedPattern.text
+        response.headers.add(name: "Allow", value: resolved.methods.map(\.rawValue).joined(separator: ", "))
+        response.route = resolved.route
         return response
     }
 
@@ -87,12 +82,7 @@ public struct Router: Responder {
         return (matched.text, Self.orderedMethods(methods))
     }
 
-    /// RFC 9110 §10.2.1: `Allow` lists the supported methods; `HEAD` is implied by `GET`.
-    private static func allowHeader(_ methods: [HTTPMethod]) -> String {
-        orderedMethods(methods).map(\.rawValue).joined(separator: ", ")
-    }
-
-    /// `methods` without repeats, `HEAD` added when `GET` is there, the usual ones first in a fixed order.
+    /// RFC 9110 §10.2.1 (`Allow`): `methods` without repeats, `HEAD` added when `GET` is there, the usual ones first in a fixed order.
     private static func orderedMethods(_ methods: [HTTPMethod]) -> [HTTPMethod] {
         var set = Set(methods)
         if set.contains(.get) { set.insert(.head) }

@@ -39,21 +39,6 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// or `nil` for the server's `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
     public var userVerification: String?
 
-    public init(
-        clientID: String, name: String, grantTypes: [String], webOrigins: [String],
-        refreshTokens: RefreshTokenIssuance, ios: IOSApp? = nil, android: AndroidApp? = nil,
-        userVerification: String? = nil
-    ) {
-        self.clientID = clientID
-        self.name = name
-        self.grantTypes = grantTypes
-        self.webOrigins = webOrigins
-        self.refreshTokens = refreshTokens
-        self.ios = ios
-        self.android = android
-        self.userVerification = userVerification
-    }
-
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
 

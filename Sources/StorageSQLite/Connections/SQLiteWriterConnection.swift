@@ -27,7 +27,7 @@ actor SQLiteWriterConnection {
     private let pending = Mutex(Pending())
     private let maxBatchSize: Int
     private var database: SQLiteDatabase?
-    /// Copies the WAL into the database file in the background (`attach`); without one, the writer copies.
+    /// Copies the WAL into the database file in the background; attached by `SQLiteStore.open` before any write.
     private var checkpointer: SQLiteCheckpointer?
     /// The WAL size, in frames (pages), past which a batch is followed by a passive checkpoint: SQLite's
     /// automatic checkpoint threshold.
@@ -158,16 +158,13 @@ actor SQLiteWriterConnection {
         checkpointAfterBatch(database)
     }
 
-    /// Keeps the WAL near `checkpointFrames`. Without a background checkpointer: copy here at the threshold.
-    /// With one: start it at the threshold; once it has finished, copy here the frames committed during its run (a
-    /// few dozen) so the next write transaction restarts the WAL from its beginning; copy everything here only past
-    /// `fallbackCheckpointFrames` (the background not keeping up). A failed checkpoint loses nothing (the frames
+    /// Keeps the WAL near `checkpointFrames`: start the background checkpointer at the threshold; once it has
+    /// finished, copy here the frames committed during its run (a few dozen) so the next write transaction restarts
+    /// the WAL from its beginning; copy everything here only past `fallbackCheckpointFrames` (the background not
+    /// keeping up). A failed checkpoint loses nothing (the frames
     /// stay in the WAL) and a later batch tries again; an I/O failure behind it surfaces in the next write.
     private func checkpointAfterBatch(_ database: SQLiteDatabase) {
-        guard let checkpointer else {
-            _ = try? database.checkpointIfDue(frames: Self.checkpointFrames)
-            return
-        }
+        guard let checkpointer else { return }
         if checkpointer.takeFinished() {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerTail += 1 } }
         } else if database.walFrameCount >= Self.fallbackCheckpointFrames, !checkpointer.isRunning {
