@@ -1,4 +1,4 @@
-/// One-shot message digests (OpenSSL `EVP_Digest` with pre-fetched algorithms).
+/// One-shot message digests (OpenSSL's SHA functions, see `MessageDigestMethod.digest(_:into:)`).
 public enum Digest {
     /// SHA-256 of `bytes` (32 bytes).
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {

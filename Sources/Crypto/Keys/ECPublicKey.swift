@@ -1,11 +1,11 @@
 /// An ECDSA public key on P-256, P-384 or P-521, validated on construction (SEC 1 v2 §3.2.2.1: the point
-/// is on the curve) and holding its OpenSSL keys, built on first use and then kept.
+/// is on the curve) and holding its decoded point for OpenSSL.
 public struct ECPublicKey: Sendable, Equatable {
     /// The key's curve.
     public let curve: EllipticCurve
     /// The uncompressed SEC 1 point `0x04 || X || Y` (SEC 1 v2 §2.3.3).
     public let x963Representation: [UInt8]
-    /// The OpenSSL key, built once on first use.
+    /// The decoded point for OpenSSL (and the `EVP_PKEY` DER export builds once).
     let key: LazyECKey
 
     /// SEC 1 v2 §2.3.3: the uncompressed point form's leading octet.
@@ -73,9 +73,7 @@ public struct ECPublicKey: Sendable, Equatable {
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
-        guard let signature = ECDSASignatureCodec.parseStrict(derSignature, curve: curve),
-            let key = key.verificationKey
-        else { return false }
+        guard let signature = ECDSASignatureCodec.parseStrict(derSignature, curve: curve) else { return false }
         return key.verify(signature, message: message, hash: hash)
     }
 

@@ -13,6 +13,9 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     private let primeBytes: [UInt8]
     /// The curve.
     let curve: EllipticCurve
+    /// Idle verification keys on this group (`ECKeyObject` says why they are reused); at most as many as
+    /// verifications ran at once, up to 16.
+    let verificationKeys = ScratchPool<ECKeyObject>(capacity: 16)
 
     private init?(_ curve: EllipticCurve) {
         guard let group = EC_GROUP_new_by_curve_name(curve.nid) else {
@@ -95,14 +98,25 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         // refuses a point off the curve (EC_R_POINT_IS_NOT_ON_CURVE, OpenSSL ≥ 1.1.1); COSEKeyTests and
         // DevicePublicKeyTests hold off-curve points that must fail here.
         let valid = point.withUnsafeBufferPointer { bytes in
-            EC_POINT_oct2point(pointer, ecPoint.pointer, bytes.baseAddress, bytes.count, nil) == 1
-                && EC_POINT_is_at_infinity(pointer, ecPoint.pointer) == 0  // step 1
+            BigNumberContext.with { context in
+                EC_POINT_oct2point(pointer, ecPoint.pointer, bytes.baseAddress, bytes.count, context) == 1
+            } && EC_POINT_is_at_infinity(pointer, ecPoint.pointer) == 0  // step 1
         }
         guard valid else {
             OpenSSLErrorQueue.clear()
             return nil
         }
         return ecPoint
+    }
+
+    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `validatedPoint`, on a pooled key;
+    /// `false` also when OpenSSL cannot allocate a key.
+    func verify(
+        _ signature: ECDSASignatureObject, message: [UInt8], hash: HashAlgorithm, publicKey point: ECPointObject
+    ) -> Bool {
+        verificationKeys.withObject(make: { ECKeyObject(group: self) }) { key in
+            key.verify(signature, message: message, hash: hash, publicKey: point)
+        } ?? false
     }
 
     /// An `EVP_PKEY` for a point that passed `validatedPoint`: a copy of the template's group

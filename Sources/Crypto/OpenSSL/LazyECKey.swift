@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The OpenSSL keys of an `ECPublicKey`, each built on first use and then kept. A validated point is all
-/// a key needs to be compared, stored or re-encoded; only verification needs an `EC_KEY`, and only DER
-/// export an `EVP_PKEY`. A registration with `none` attestation never verifies with the credential key.
+/// The OpenSSL side of an `ECPublicKey`: its group and decoded point, which verification sets on a
+/// pooled `EC_KEY` (`ECGroup.verify`), and the `EVP_PKEY` that only DER export needs, built on first use
+/// and then kept.
 final class LazyECKey: Sendable {
     /// The validated point's group.
     private let group: ECGroup
@@ -10,8 +10,6 @@ final class LazyECKey: Sendable {
     private let point: [UInt8]
     /// `point` as validation decoded it.
     private let decoded: ECPointObject
-    /// The verification key once built (`nil` before first use).
-    private let verification = Mutex<ECKeyObject?>(nil)
     /// The `EVP_PKEY` once built (`nil` before first use).
     private let envelope = Mutex<EVPKey?>(nil)
 
@@ -22,14 +20,9 @@ final class LazyECKey: Sendable {
         self.decoded = decoded
     }
 
-    /// The key ECDSA verification runs on, built on first call; `nil` only if OpenSSL could not allocate it.
-    var verificationKey: ECKeyObject? {
-        verification.withLock { cached in
-            if let cached { return cached }
-            let key = ECKeyObject(group: group, validatedPoint: decoded)
-            cached = key
-            return key
-        }
+    /// ECDSA verification of `signature` over `message` hashed with `hash` under this point.
+    func verify(_ signature: ECDSASignatureObject, message: [UInt8], hash: HashAlgorithm) -> Bool {
+        group.verify(signature, message: message, hash: hash, publicKey: decoded)
     }
 
     /// The key as an `EVP_PKEY` (for DER export), built on first call; `nil` only if OpenSSL could not

@@ -9,8 +9,10 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
     private let isFetched: Bool
     /// The digest size in bytes.
     let byteCount: Int
+    /// The algorithm, which picks the one-shot function `digest(_:into:)` runs.
+    private let algorithm: HashAlgorithm
 
-    private init(name: StaticString, fallback: OpaquePointer, byteCount: Int) {
+    private init(_ algorithm: HashAlgorithm, name: StaticString, fallback: OpaquePointer, byteCount: Int) {
         if let fetched = EVP_MD_fetch(nil, CStringText.of(name), nil) {
             pointer = fetched
             isFetched = true
@@ -20,16 +22,17 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
             isFetched = false
         }
         self.byteCount = byteCount
+        self.algorithm = algorithm
     }
 
     deinit {
         if isFetched { EVP_MD_free(pointer) }
     }
 
-    private static let sha1 = MessageDigestMethod(name: "SHA1", fallback: EVP_sha1(), byteCount: 20)
-    private static let sha256 = MessageDigestMethod(name: "SHA256", fallback: EVP_sha256(), byteCount: 32)
-    private static let sha384 = MessageDigestMethod(name: "SHA384", fallback: EVP_sha384(), byteCount: 48)
-    private static let sha512 = MessageDigestMethod(name: "SHA512", fallback: EVP_sha512(), byteCount: 64)
+    private static let sha1 = MessageDigestMethod(.sha1, name: "SHA1", fallback: EVP_sha1(), byteCount: 20)
+    private static let sha256 = MessageDigestMethod(.sha256, name: "SHA256", fallback: EVP_sha256(), byteCount: 32)
+    private static let sha384 = MessageDigestMethod(.sha384, name: "SHA384", fallback: EVP_sha384(), byteCount: 48)
+    private static let sha512 = MessageDigestMethod(.sha512, name: "SHA512", fallback: EVP_sha512(), byteCount: 64)
 
     /// The shared method for `algorithm`.
     static func of(_ algorithm: HashAlgorithm) -> MessageDigestMethod {
@@ -49,16 +52,20 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
     }
 
     /// Digests `bytes` into `output` (at least `byteCount` bytes); returns the bytes written.
-    /// `EVP_Digest` fails only when OpenSSL cannot allocate, which no input can cause.
+    /// One-shot digests run on a context on the stack (COpenSSL's shim says why not `EVP_Digest`); the
+    /// low-level functions fail only on a null pointer, which no input can cause.
     func digest(_ bytes: [UInt8], into output: UnsafeMutableRawBufferPointer) -> Int {
         precondition(output.count >= byteCount, "digest buffer too small")
-        var written: UInt32 = 0
+        let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let ok = bytes.withUnsafeBytes { input in
-            EVP_Digest(
-                input.baseAddress, input.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                &written, pointer, nil)
+            switch algorithm {
+            case .sha1: COpenSSL_sha1(input.baseAddress, input.count, out)
+            case .sha256: COpenSSL_sha256(input.baseAddress, input.count, out)
+            case .sha384: COpenSSL_sha384(input.baseAddress, input.count, out)
+            case .sha512: COpenSSL_sha512(input.baseAddress, input.count, out)
+            }
         }
-        precondition(ok == 1 && Int(written) == byteCount, "EVP_Digest failed: \(OpenSSLErrorQueue.drain())")
+        precondition(ok == 1, "\(algorithm) digest failed: \(OpenSSLErrorQueue.drain())")
         return byteCount
     }
 }
