@@ -35,7 +35,7 @@ public struct Ed25519PublicKey: Sendable, Equatable {
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         // RFC 8032 §5.1.7 step 1: the signature is exactly 64 bytes.
         guard signature.count == Self.signatureByteCount else { return false }
-        return key.verifyEd25519(signature: signature, message: message)
+        return key.verifyPureEdDSA(signature: signature, message: message)
     }
 
     /// Keys are equal when their encodings are.

@@ -1,8 +1,9 @@
 internal import COpenSSL
 
 extension EVPKey {
-    /// Ed25519 verification (RFC 8032 §5.1.7, PureEdDSA: no pre-hash, so no message digest method).
-    func verifyEd25519(signature: [UInt8], message: [UInt8]) -> Bool {
+    /// Ed25519 or Ed448 verification (RFC 8032 §5.1.7 and §5.2.7, PureEdDSA with an empty context: no
+    /// pre-hash, so no message digest method).
+    func verifyPureEdDSA(signature: [UInt8], message: [UInt8]) -> Bool {
         digestVerify(signature: signature, message: message, method: nil) { _ in true }
     }
 

@@ -15,7 +15,7 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
 
     /// The key's kind as OpenSSL sees it.
     enum Kind {
-        case ec, ed25519, rsa, other
+        case ec, ed25519, ed448, rsa, other
     }
 
     /// The key's kind (`EVP_PKEY_get_base_id`).
@@ -23,6 +23,7 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
         switch EVP_PKEY_get_base_id(pointer) {
         case EVP_PKEY_EC: .ec
         case EVP_PKEY_ED25519: .ed25519
+        case EVP_PKEY_ED448: .ed448
         case EVP_PKEY_RSA: .rsa
         default: .other
         }
@@ -93,8 +94,18 @@ final class EVPKey: @unchecked Sendable {  // immutable; OpenSSL 3 allows concur
 
     /// An Ed25519 public key from its 32 raw bytes (RFC 8032 §5.1.5).
     static func ed25519PublicKey(raw: [UInt8]) throws(CryptoError) -> EVPKey {
+        try rawPublicKey(EVP_PKEY_ED25519, raw)
+    }
+
+    /// An Ed448 public key from its 57 raw bytes (RFC 8032 §5.2.5).
+    static func ed448PublicKey(raw: [UInt8]) throws(CryptoError) -> EVPKey {
+        try rawPublicKey(EVP_PKEY_ED448, raw)
+    }
+
+    /// A public key of `type` from its raw encoding (`EVP_PKEY_new_raw_public_key`).
+    private static func rawPublicKey(_ type: Int32, _ raw: [UInt8]) throws(CryptoError) -> EVPKey {
         let pkey = raw.withUnsafeBufferPointer { buffer in
-            EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, buffer.baseAddress, buffer.count)
+            EVP_PKEY_new_raw_public_key(type, nil, buffer.baseAddress, buffer.count)
         }
         guard let pkey else { throw OpenSSLErrorQueue.failure(.invalidKey, "EVP_PKEY_new_raw_public_key") }
         return EVPKey(taking: pkey)

@@ -25,7 +25,6 @@ public struct COSEKey: Sendable {
 
     /// COSE elliptic curve identifiers (RFC 9053 §7.1).
     private static let curveIdentifiers: [EllipticCurve: Int] = [.p256: 1, .p384: 2, .p521: 3]
-    private static let ed25519Curve = 6
 
     /// Decodes and checks a COSE_Key.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
@@ -55,7 +54,7 @@ public struct COSEKey: Sendable {
         self.rawBytes = raw
         switch algorithm.keyType {
         case .ec2: self.publicKey = try Self.ec2Key(cbor, algorithm)
-        case .okp: self.publicKey = try Self.okpKey(cbor)
+        case .okp: self.publicKey = try Self.okpKey(cbor, algorithm)
         case .rsa: self.publicKey = try Self.rsaKey(cbor)
         }
     }
@@ -79,18 +78,23 @@ public struct COSEKey: Sendable {
         }
     }
 
-    /// RFC 9053 §7.2 and RFC 8812 §3.1: OKP keys for EdDSA use crv Ed25519 and a 32-byte x.
-    private static func okpKey(_ cbor: CBORValue) throws(WebAuthnError) -> PublicKey {
-        guard cbor[int: Label.crv]?.intValue == ed25519Curve else {
-            throw WebAuthnError(.malformedCOSEKey, "OKP crv is not Ed25519")
+    /// RFC 9053 §7.2: OKP keys carry crv and x. The curve must be the algorithm's: Ed25519 for EdDSA
+    /// (-8, WebAuthn L3 §5.8.5) and Ed25519 (-19), Ed448 for Ed448 (-53, RFC 9864 §2.2); x is the raw
+    /// public key (RFC 8032 §5.1.5: 32 bytes, §5.2.5: 57 bytes).
+    private static func okpKey(_ cbor: CBORValue, _ algorithm: COSEAlgorithm) throws(WebAuthnError) -> PublicKey {
+        guard let curve = algorithm.edwardsCurve, cbor[int: Label.crv]?.intValue == curve.rawValue else {
+            throw WebAuthnError(.malformedCOSEKey, "OKP crv does not match alg \(algorithm.rawValue)")
         }
-        guard let x = cbor[int: Label.x]?.bytesValue, x.count == 32 else {
-            throw WebAuthnError(.malformedCOSEKey, "Ed25519 x missing or not 32 bytes")
+        guard let x = cbor[int: Label.x]?.bytesValue else {
+            throw WebAuthnError(.malformedCOSEKey, "OKP x missing or not bytes")
         }
         do {
-            return .ed25519(try Ed25519PublicKey(rawRepresentation: x))
+            switch curve {
+            case .ed25519: return .ed25519(try Ed25519PublicKey(rawRepresentation: x))
+            case .ed448: return .ed448(try Ed448PublicKey(rawRepresentation: x))
+            }
         } catch {
-            throw WebAuthnError(.malformedCOSEKey, "Ed25519 key rejected: \(error)")
+            throw WebAuthnError(.malformedCOSEKey, "\(curve) key rejected: \(error)")
         }
     }
 

@@ -4,7 +4,7 @@ import Crypto
 // require the certificate's subject public key to equal the credential public key.
 extension PublicKey {
     /// True when both keys are the same mathematical key: same type, same curve and point, same
-    /// modulus and exponent (leading zero bytes ignored), or same Ed25519 bytes. Encoding
+    /// modulus and exponent (leading zero bytes ignored), or same Ed25519 or Ed448 bytes. Encoding
     /// differences of the certificate's SubjectPublicKeyInfo do not matter.
     func isSameKey(as other: PublicKey) -> Bool {
         switch (self, other) {
@@ -14,6 +14,8 @@ extension PublicKey {
             return lhs.modulus.drop { $0 == 0 } == rhs.modulus.drop { $0 == 0 }
                 && lhs.exponent.drop { $0 == 0 } == rhs.exponent.drop { $0 == 0 }
         case (.ed25519(let lhs), .ed25519(let rhs)):
+            return lhs.rawRepresentation == rhs.rawRepresentation
+        case (.ed448(let lhs), .ed448(let rhs)):
             return lhs.rawRepresentation == rhs.rawRepresentation
         default:
             return false

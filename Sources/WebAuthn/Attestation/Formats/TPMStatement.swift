@@ -36,8 +36,8 @@ struct TPMStatement: Sendable {
         guard let algValue = statement[text: "alg"]?.intValue else {
             throw WebAuthnError(.tpmMalformedStatement, "attStmt.alg is missing or not an integer")
         }
-        // EdDSA hashes internally and has no "hash algorithm employed in alg" for extraData.
-        guard let alg = COSEAlgorithm(rawValue: algValue), alg != .edDSA else {
+        // The EdDSA family hashes internally and has no "hash algorithm employed in alg" for extraData.
+        guard let alg = COSEAlgorithm(rawValue: algValue), let hash = alg.hashAlgorithm else {
             throw WebAuthnError(.unsupportedAlgorithm, "attStmt.alg \(algValue) is not supported for tpm")
         }
         guard let sig = statement[text: "sig"]?.bytesValue else {
@@ -76,7 +76,7 @@ struct TPMStatement: Sendable {
             throw WebAuthnError(.tpmMissingCertificate, "attStmt.x5c is empty")
         }
         self.alg = alg
-        self.hash = alg.hashAlgorithm
+        self.hash = hash
         self.certificates = certificates
         self.aikCertificate = aikCertificate
         self.sig = sig
