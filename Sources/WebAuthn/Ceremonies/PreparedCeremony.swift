@@ -31,7 +31,9 @@ public struct PreparedCeremony: Sendable {
     public init(_ recording: RecordedCeremony, formats: AttestationFormatRegistry = .standard) {
         self.recording = recording
         self.check = RecordedOutcomeCheck(recording.expect)
-        let policy = OriginPolicy(allowedOrigins: recording.origins)
+        let policy = OriginPolicy(
+            allowedOrigins: recording.origins, allowsCrossOrigin: recording.allowCrossOrigin ?? false,
+            allowedTopOrigins: recording.topOrigins ?? [])
         switch recording.ceremony {
         case .registration:
             registrationExpectations = Result { () throws(WebAuthnError) in

@@ -77,6 +77,13 @@ public struct RecordedCeremony: Decodable, Sendable {
     public let challenge: String
     /// Whether UV was required (absent: false).
     public let userVerificationRequired: Bool?
+    /// passkeyd's addition to the format: whether the RP accepts ceremonies run in a cross-origin iframe
+    /// (clientData `crossOrigin: true`, WebAuthn L3 §5.8.1; absent: false).
+    public let allowCrossOrigin: Bool?
+    /// passkeyd's addition to the format: the top-level origins the RP accepts being framed by when
+    /// clientData carries `topOrigin` (WebAuthn L3 §7.1 step 10, §7.2 step 14; absent: none). Only
+    /// consulted when `allowCrossOrigin` is true.
+    public let topOrigins: [String]?
     /// ISO 8601 instant at which to judge certificates.
     public let verifyAt: String?
     /// PEM roots the recording trusts; absent: attestation is judged without chain validation.

@@ -6,30 +6,19 @@ import TestSupport
 
 @Suite("CeremonyReplayer")
 struct CeremonyReplayerTests {
-    /// Formats implemented on h/attest (tpm, android-key, android-safetynet, apple). Until that branch is
-    /// merged, recordings that need them cannot pass here; this list is the ONLY exception and must be
-    /// emptied by the merge.
-    static let formatsPendingMerge: Set<String> = ["tpm", "android-key", "android-safetynet", "apple"]
-
     static let paths = FixtureLoader.ceremonyPaths()
 
     @Test("the fixture folder holds the recorded ceremonies")
     func fixturesFound() {
         #expect(Self.paths.count >= 57)
+        // The W3C WebAuthn L3 §16 test vectors: 15 registrations and their authentications, plus variants.
+        #expect(Self.paths.filter { $0.hasPrefix("ceremonies/w3c/") }.count >= 30)
     }
 
     @Test("every recorded ceremony replays as PASS", arguments: paths)
     func replay(path: String) throws {
         let ceremony = try FixtureLoader.ceremony(path)
         let outcome = CeremonyReplayer.replay(ceremony)
-        if let format = Self.pendingFormat(ceremony), AttestationFormatRegistry.standard.format(for: format) == nil {
-            withKnownIssue("fmt \(format) is implemented on h/attest, not yet merged") {
-                #expect(outcome.passed, "\(outcome)")
-            } when: {
-                !outcome.passed
-            }
-            return
-        }
         #expect(outcome.passed, "\(outcome) — expected \(outcome.expected), actual \(outcome.actual)")
     }
 
@@ -51,23 +40,34 @@ struct CeremonyReplayerTests {
         let stem = path.dropLast(".json".count)
         let code = try #require(Self.mutationCodes.first { stem.hasSuffix("." + $0.key) }?.value, "unknown mutation")
         let outcome = CeremonyReplayer.replay(ceremony)
-        if let format = Self.pendingFormat(ceremony), AttestationFormatRegistry.standard.format(for: format) == nil {
-            withKnownIssue("fmt \(format) is implemented on h/attest, not yet merged") {
-                #expect(outcome.errorCode == code, "\(outcome.actual)")
-            } when: {
-                outcome.errorCode != code
-            }
-            return
-        }
         #expect(outcome.errorCode == code, "\(outcome.actual)")
     }
 
-    /// The pending format a registration recording uses, read from its attestation object.
-    static func pendingFormat(_ ceremony: RecordedCeremony) -> String? {
-        guard ceremony.ceremony == .registration, let text = ceremony.response.response.attestationObject,
-            let bytes = Base64URL.decode(text), let object = try? AttestationObject(bytes: bytes),
-            formatsPendingMerge.contains(object.format)
-        else { return nil }
-        return object.format
+    /// The W3C vectors a relying party must refuse, and the check that must refuse each.
+    static let w3cRefusals: [String: WebAuthnError.Code] = [
+        "ceremonies/w3c/none-es256-crossorigin.json": .crossOriginNotAllowed,
+        "ceremonies/w3c/none-es256-crossorigin-auth.json": .crossOriginNotAllowed,
+        "ceremonies/w3c/none-es256-toporigin.json": .crossOriginNotAllowed,
+        "ceremonies/w3c/none-es256-toporigin-auth.json": .crossOriginNotAllowed,
+        "ceremonies/w3c/none-es256-toporigin-other-top-origin.json": .topOriginMismatch,
+        "ceremonies/w3c/none-es256-toporigin-auth-other-top-origin.json": .topOriginMismatch,
+        // The earlier draft of §16.14, whose key description has empty authorization lists.
+        "ceremonies/w3c/android-key-es256-superseded.json": .androidKeyOriginNotGenerated,
+    ]
+
+    @Test("the W3C vectors a policy must refuse are refused by the check that names why", arguments: w3cRefusals.keys.sorted())
+    func w3cRefusal(path: String) throws {
+        let outcome = CeremonyReplayer.replay(try FixtureLoader.ceremony(path))
+        #expect(outcome.errorCode == Self.w3cRefusals[path], "\(outcome.actual)")
+    }
+
+    @Test("the W3C vectors that must verify cover every attestation format the spec publishes one for")
+    func w3cCoverage() throws {
+        let accepted = try Self.paths.filter { $0.hasPrefix("ceremonies/w3c/") }.compactMap { path -> String? in
+            let ceremony = try FixtureLoader.ceremony(path)
+            guard ceremony.expect.ok, ceremony.ceremony == .registration else { return nil }
+            return ceremony.expect.fmt
+        }
+        #expect(Set(accepted) == ["none", "packed", "tpm", "android-key", "apple", "fido-u2f"])
     }
 }

@@ -35,10 +35,8 @@ public struct FIDOU2FAttestation: AttestationStatementFormat {
         guard let attested = input.authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.missingAttestedCredentialData, "fido-u2f: authData has no attested credential")
         }
-        // U2F devices have no AAGUID: the client fills in zeros (WebAuthn L3 §8.6, CTAP2 §11.4).
-        guard attested.aaguid.allSatisfy({ $0 == 0 }) else {
-            throw WebAuthnError(.invalidAttestationStatement, "fido-u2f: AAGUID is not zero")
-        }
+        // The AAGUID is not judged: a client fills in zeros for a U2F device, but the §8.6 verification
+        // procedure has no step on it, and the W3C's own §16.16 test vector carries a non-zero one.
         // §8.6 step 4: publicKeyU2F = 0x04 || x || y of a P-256 credential key (x, y 32 bytes each).
         guard case .ec(let credentialKey) = attested.credentialPublicKey.publicKey, credentialKey.curve == .p256 else {
             throw WebAuthnError(.invalidAttestationStatement, "fido-u2f: credential key is not EC P-256")
