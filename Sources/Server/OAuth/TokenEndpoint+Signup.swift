@@ -16,7 +16,14 @@ extension TokenEndpoint {
             userVerificationRequired: userVerificationRequired(request.client),
             // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
             allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
-        let verified = try RegistrationVerifier(expectations: expectations).verify(try response.registration())
+        let registration = try response.registration()
+        let verified = try RegistrationVerifier(expectations: expectations).verify(registration)
+        // Not a §7.1 step, so not the verifier's: the credential the client names must be the one the
+        // authenticator attested, which the record is keyed on, or the client's next login would name a
+        // credential the server does not know.
+        guard ConstantTime.equals(verified.credentialID, registration.rawID) else {
+            throw WebAuthnError(.credentialIDMismatch, "rawId differs from the credentialId in authenticatorData")
+        }
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)

@@ -20,6 +20,9 @@ public struct CeremonyTampering: Sendable {
     public var corruptsSignature: Bool
     /// Sends an `id` that is not base64url(`rawId`).
     public var mismatchesID: Bool
+    /// Reports this credential id as `rawId` (and `id`, consistently) instead of the one in the authenticator
+    /// data: a client that names another credential than the authenticator attested.
+    public var rawID: [UInt8]?
     /// Replaces the credential `type` ("public-key").
     public var credentialType: String?
 
@@ -27,7 +30,8 @@ public struct CeremonyTampering: Sendable {
     public init(
         clientDataType: String? = nil, challenge: [UInt8]? = nil, rpID: String? = nil, flags: AuthenticatorFlags? = nil,
         signCount: UInt32? = nil, userHandle: [UInt8]? = nil, omitsUserHandle: Bool = false,
-        corruptsSignature: Bool = false, mismatchesID: Bool = false, credentialType: String? = nil
+        corruptsSignature: Bool = false, mismatchesID: Bool = false, rawID: [UInt8]? = nil,
+        credentialType: String? = nil
     ) {
         self.clientDataType = clientDataType
         self.challenge = challenge
@@ -38,6 +42,7 @@ public struct CeremonyTampering: Sendable {
         self.omitsUserHandle = omitsUserHandle
         self.corruptsSignature = corruptsSignature
         self.mismatchesID = mismatchesID
+        self.rawID = rawID
         self.credentialType = credentialType
     }
 

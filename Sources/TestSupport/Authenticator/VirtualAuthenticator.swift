@@ -94,8 +94,9 @@ public struct VirtualAuthenticator: Sendable {
         } catch {
             throw TestSupportError(.internalFailure, "encoding the attestation object: \(error)")
         }
+        let reportedID = tampering.rawID ?? credentialID
         let response = PublicKeyCredential(
-            id: Self.id(for: credentialID, tampering: tampering), rawID: credentialID,
+            id: Self.id(for: reportedID, tampering: tampering), rawID: reportedID,
             type: tampering.credentialType ?? "public-key", authenticatorAttachment: attachment,
             clientDataJSON: clientData, attestationObject: attestationObject, transports: transports,
             authenticatorData: nil, signature: nil, userHandle: nil)

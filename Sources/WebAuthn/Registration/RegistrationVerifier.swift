@@ -46,10 +46,9 @@ public struct RegistrationVerifier: Sendable {
         guard let attested = authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.missingAttestedCredentialData, "AT flag not set in registration authData")
         }
-        // The credential the client reports is the one the authenticator attested.
-        guard ConstantTime.equals(attested.credentialID, response.rawID) else {
-            throw WebAuthnError(.credentialIDMismatch, "rawId differs from authData credentialId")
-        }
+        // §7.1 has no step comparing credential.rawId with authData's credentialId; the verified credential
+        // is the attested one (`VerifiedRegistration.credentialID`). A server that keys its record on it
+        // refuses a client reporting another id itself (passkeyd's sign-up does).
         // §7.1 step 19: the credential's alg is one of options.pubKeyCredParams.
         guard expectations.allowedAlgorithms.contains(attested.credentialPublicKey.algorithm) else {
             throw WebAuthnError(

@@ -102,6 +102,33 @@ struct WebAuthnGrantRefusalTests {
         }
     }
 
+    @Test("a sign-up whose rawId is not the attested credential id is refused, and nothing is stored")
+    func signUpOtherRawID() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = Passkey()
+        let challenge = try await harness.registerChallenge().jsonValue()
+        let options = try #require(challenge["authn_params_public_key"])
+        let session = try #require(challenge["auth_session"]?.stringValue)
+        let registration = try authenticator.register(options, CeremonyTampering(rawID: [9, 9, 9, 9]))
+        let response = await harness.token(session: session, response: registration)
+        #expect(response.status == 403)
+        #expect(response.errorCode == "invalid_grant")
+        #expect(harness.counted("webauthn_failure:credentialIDMismatch"), "metric webauthn_failure:credentialIDMismatch")
+        let attestedID = try #require(authenticator.credential?.id)
+        let stored = try await harness.context.store.read { reader in
+            (try reader.credential(id: attestedID), try reader.credential(id: [9, 9, 9, 9]),
+             try reader.user(realm: "main", identifier: .email("alice@example.com")))
+        }
+        #expect(stored.0 == nil && stored.1 == nil && stored.2 == nil)
+        // The same registration with its own id signs up: the refusal was the id, nothing else.
+        let retry = try await harness.registerChallenge(email: "bob@example.com").jsonValue()
+        let retryOptions = try #require(retry["authn_params_public_key"])
+        let retrySession = try #require(retry["auth_session"]?.stringValue)
+        var second = Passkey()
+        let accepted = await harness.token(session: retrySession, response: try second.register(retryOptions))
+        #expect(accepted.status == 200)
+    }
+
     @Test("an assertion without a signature") func malformed() async throws {
         try await refusedLogin(code: "malformedResponse") { authenticator, options in
             var members = try authenticator.assert(options).objectMembers ?? []
