@@ -7,7 +7,10 @@ enum CredentialIdentity {
         guard type == "public-key" else {
             throw WebAuthnError(.credentialTypeMismatch, "type is \"\(type)\"")
         }
-        guard Base64URL.encode(rawID) == id else {
+        // Compared as the bytes `id` decodes to: an `id` written with non-zero pad bits (RFC 4648 §3.5 lets a
+        // decoder accept them, and ours does, as it does in `rawId`) names the same credential as the
+        // canonical text; an `id` that is not base64url names none.
+        guard let decoded = Base64URL.decode(id), decoded == rawID else {
             throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
         }
     }

@@ -58,12 +58,32 @@ struct RegistrationVerifierTests {
         #expect(throws: code(.credentialIDMismatch)) { try verify(response) }
     }
 
-    @Test("a rawId other than the attested credential ID is credentialIDMismatch")
+    @Test("a rawId other than the attested credential ID is not judged (no §7.1 step); the attested one is reported")
     func rawIDMismatch() throws {
         let valid = try authenticator.noneRegistration()
         let response = SA.registration(
             clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: [9, 9, 9])
-        #expect(throws: code(.credentialIDMismatch)) { try verify(response) }
+        let verified = try verify(response)
+        #expect(verified.credentialID != [9, 9, 9])
+        #expect(verified.credentialID == verified.authenticatorData.attestedCredentialData?.credentialID)
+    }
+
+    @Test("an id with non-zero pad bits names the same credential as the canonical base64url of rawId")
+    func nonCanonicalID() throws {
+        let valid = try authenticator.noneRegistration()
+        // rawId [0x6D, 0xB6] is "bbY" canonically; "bbb" differs only in the two unused low bits.
+        func response(id: String?) -> RegistrationResponse {
+            SA.registration(
+                clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: [0x6D, 0xB6],
+                id: id)
+        }
+        #expect(response(id: nil).id == "bbY")
+        _ = try verify(response(id: "bbb"))
+        // An id naming other bytes, or no bytes at all, is still refused.
+        for id in ["bbc", "b", "bb*"] {
+            let other = response(id: id)
+            #expect(throws: code(.credentialIDMismatch)) { try verify(other) }
+        }
     }
 
     @Test("§7.1 step 7: webauthn.get client data is typeMismatch")
