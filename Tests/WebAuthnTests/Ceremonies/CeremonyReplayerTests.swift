@@ -57,6 +57,8 @@ struct CeremonyReplayerTests {
         "ceremonies/peers/simplewebauthn/auth.verify_ML-DSA-44_authentication_response.json": .unsupportedAlgorithm,
         // tokenBinding.status "not-supported" (pre-L1 clients): outside {present, supported}.
         "ceremonies/peers/fido2-net-lib/reg-packed.TestAuthenticatorDataParsing.json": .tokenBindingUnsupported,
+        // A pre-standard encoder's COSE key (text kty and crv, x outside the map), which webauthn-framework repairs.
+        "ceremonies/peers/webauthn-framework/reg-none-eddsa.aPreviouslyFixedKeyCanBeVerified.json": .malformedCOSEKey,
         // An early Security Key's certificate signature is a malformed BIT STRING: no path to the Yubico root.
         "ceremonies/peers/java-webauthn-server/reg-fido-u2f.SecurityKey.yubico-root.json": .untrustedAttestation,
     ]
