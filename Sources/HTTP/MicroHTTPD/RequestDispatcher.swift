@@ -54,7 +54,7 @@ final class RequestDispatcher: Sendable {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            return begin(connection: connection, method: method, slot: slot)
+            return begin(connection: connection, url: url, method: method, slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         let chunkSize = uploadDataSize.pointee
@@ -74,8 +74,7 @@ final class RequestDispatcher: Sendable {
         switch phase {
         case .dispatch where context.isOversized:
             // RFC 9112 §9.6: the whole (bounded) upload was read, so this 413 reaches the client before the close.
-            return queue(
-                HTTPError(.bodyTooLarge, "body over \(maxBodyBytes) bytes").response, for: context, closing: true)
+            return queue(tooLarge("body over \(maxBodyBytes) bytes", context, url: url), for: context, closing: true)
         case .dispatch:
             return dispatch(context, url: url)
         case .send(let response):
@@ -94,6 +93,7 @@ final class RequestDispatcher: Sendable {
     /// The first call: the headers are complete. Creates the context and checks the declared length.
     private func begin(
         connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
@@ -117,7 +117,7 @@ final class RequestDispatcher: Sendable {
         // so is an upload too large to discard anyway. Otherwise the body is drained before the 413.
         let expectsContinue = Self.header("Expect", of: connection)?.lowercased() == "100-continue"
         if expectsContinue || declared - maxBodyBytes > maxDiscardBytes {
-            return queue(HTTPError(.bodyTooLarge, "declared \(declared) bytes").response, for: context, closing: true)
+            return queue(tooLarge("declared \(declared) bytes", context, url: url), for: context, closing: true)
         }
         return .YES
     }
@@ -139,6 +139,24 @@ final class RequestDispatcher: Sendable {
         context.discardedBytes += count
         // Past the discard bound the connection is dropped: MHD cannot queue a response mid-upload.
         return context.discardedBytes - maxBodyBytes > maxDiscardBytes ? .NO : .YES
+    }
+
+    /// The 413 for a body over the limit, completed by the responder (`Responder.completeRefusal`) from the
+    /// request line and header fields.
+    private func tooLarge(_ detail: String, _ context: RequestContext, url: UnsafePointer<CChar>) -> Response {
+        var response = HTTPError(.bodyTooLarge, detail).response
+        let connection = context.connection
+        let request = Request(
+            method: context.method,
+            path: String(cString: url),
+            query: Self.queryArguments(of: connection),
+            headers: Self.headers(of: connection),
+            body: [],
+            remoteAddress: context.remoteAddress,
+            requestID: context.requestID
+        )
+        responder.completeRefusal(&response, to: request)
+        return response
     }
 
     /// The final call: builds the request, suspends the connection and starts the responder.

@@ -23,4 +23,8 @@ public struct Application: Responder {
     public func respond(to request: Request) async -> Response {
         await responder.respond(to: request)
     }
+
+    public func completeRefusal(_ response: inout Response, to request: Request) {
+        responder.completeRefusal(&response, to: request)
+    }
 }

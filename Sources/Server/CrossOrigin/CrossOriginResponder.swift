@@ -26,6 +26,14 @@ struct CrossOriginResponder: Responder {
         return response
     }
 
+    /// A 413 from the transport gets the same fields as the endpoint's own answers, so a web app reads it
+    /// instead of a network error.
+    func completeRefusal(_ response: inout Response, to request: Request) {
+        guard let resolved = router.methods(for: request.path), let access = policy.access(route: resolved.route)
+        else { return }
+        addFields(to: &response, origin: request.headers["Origin"], access: access)
+    }
+
     /// The answer to a preflight: 204 with the grant, 403 for an origin outside the policy, 405 for a method
     /// the endpoint does not have. Only the 204 carries `Access-Control-Allow-Origin`, so the browser refuses
     /// the actual request in the other two cases.

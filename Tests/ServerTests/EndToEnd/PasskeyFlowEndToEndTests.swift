@@ -210,4 +210,31 @@ struct PasskeyFlowEndToEndTests {
         #expect(refused.headers["access-control-allow-origin"] == nil)
         await server.stop()
     }
+
+    @Test("a 413 for an oversized body carries the endpoint's CORS fields, so a web page can read it")
+    func oversizedBodyReadableCrossOrigin() async throws {
+        var overrides = PasskeyHarness.overrides
+        overrides["PASSKEYD_HTTP_MAX_BODY_BYTES"] = "2048"
+        let server = try await LiveServer.start(environment: overrides)
+        let big = Data(repeating: 0x41, count: 10_000)
+        let token = try await server.send(
+            "POST", "/oauth/token", body: big,
+            headers: ["Content-Type": "application/json", "Origin": "https://example.com"])
+        #expect(token.status == 413)
+        #expect(token.headers["access-control-allow-origin"] == "https://example.com")
+        #expect(token.headers["vary"]?.contains("Origin") == true)
+        // An origin outside the policy gets no grant; an endpoint outside CORS gets no fields at all.
+        let evil = try await server.send(
+            "POST", "/oauth/token", body: big,
+            headers: ["Content-Type": "application/json", "Origin": "https://evil.example"])
+        #expect(evil.status == 413)
+        #expect(evil.headers["access-control-allow-origin"] == nil)
+        let deviceKeys = try await server.send(
+            "POST", "/device-keys", body: big,
+            headers: ["Content-Type": "application/json", "Origin": "https://example.com"])
+        #expect(deviceKeys.status == 413)
+        #expect(deviceKeys.headers["access-control-allow-origin"] == nil)
+        #expect(deviceKeys.headers["vary"] == nil)
+        await server.stop()
+    }
 }
