@@ -145,32 +145,28 @@ final class RequestDispatcher: Sendable {
     /// request line and header fields.
     private func tooLarge(_ detail: String, _ context: RequestContext, url: UnsafePointer<CChar>) -> Response {
         var response = HTTPError(.bodyTooLarge, detail).response
+        responder.completeRefusal(&response, to: Self.request(context, url: url, body: []))
+        return response
+    }
+
+    /// The request line, query and header fields of `context`'s connection, with `body`.
+    private static func request(_ context: RequestContext, url: UnsafePointer<CChar>, body: [UInt8]) -> Request {
         let connection = context.connection
-        let request = Request(
+        return Request(
             method: context.method,
             path: String(cString: url),
-            query: Self.queryArguments(of: connection),
-            headers: Self.headers(of: connection),
-            body: [],
+            query: queryArguments(of: connection),
+            headers: headers(of: connection),
+            body: body,
             remoteAddress: context.remoteAddress,
             requestID: context.requestID
         )
-        responder.completeRefusal(&response, to: request)
-        return response
     }
 
     /// The final call: builds the request, suspends the connection and starts the responder.
     private func dispatch(_ context: RequestContext, url: UnsafePointer<CChar>) -> MHD_Result {
         let connection = context.connection
-        let request = Request(
-            method: context.method,
-            path: String(cString: url),
-            query: Self.queryArguments(of: connection),
-            headers: Self.headers(of: connection),
-            body: context.body,
-            remoteAddress: context.remoteAddress,
-            requestID: context.requestID
-        )
+        let request = Self.request(context, url: url, body: context.body)
         context.body = []  // the request owns the bytes now
         let suspension = Suspension(context: context, deadline: .now + requestDeadline)
         let admitted = context.phase.withLock { phase -> Bool in
