@@ -18,16 +18,9 @@ struct HTTPRefusalCompletionTests {
     }
 
     func withServer(_ body: (Int) async throws -> Void) async throws {
-        let server = HTTPServer(
-            configuration: .init(port: 0, maxBodyBytes: 16, logsLibraryErrors: false), responder: MarkingResponder())
-        let port = try server.start()
-        do {
-            try await body(port)
-        } catch {
-            await server.shutdown(deadline: .milliseconds(100))
-            throw error
+        try await HTTPServerTests.withServer(.init(port: 0, maxBodyBytes: 16), responder: MarkingResponder()) {
+            _, port in try await body(port)
         }
-        await server.shutdown(deadline: .milliseconds(100))
     }
 
     @Test("a 413 after the body was drained carries the responder's fields, and is still a 413")

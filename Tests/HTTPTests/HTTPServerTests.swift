@@ -29,11 +29,12 @@ struct HTTPServerTests {
 
     static func withServer(
         _ configuration: HTTPServer.Configuration = .init(port: 0, maxBodyBytes: 1024),
+        responder: any Responder = router(),
         _ body: (HTTPServer, Int) async throws -> Void
     ) async throws {
         var configuration = configuration
         configuration.logsLibraryErrors = false
-        let server = HTTPServer(configuration: configuration, responder: router())
+        let server = HTTPServer(configuration: configuration, responder: responder)
         let port = try server.start()
         do {
             try await body(server, port)
