@@ -1,9 +1,10 @@
+import Synchronization
 import Testing
 
 @testable import HTTP
 
-/// `Responder.completeRefusal`: the transport's own 413 passes through the responder, which may add fields (as
-/// passkeyd's CORS layer does) before it is sent.
+/// `Responder.completeRefusal`: the transport's own 413 and 503 pass through the responder, which may add fields
+/// (as passkeyd's CORS layer does) before they are sent.
 @Suite("HTTPServer: refusals completed by the responder")
 struct HTTPRefusalCompletionTests {
     /// Echoes what it saw of the refused request into response fields.
@@ -49,6 +50,90 @@ struct HTTPRefusalCompletionTests {
             #expect(response.status == 413)
             #expect(response.header("X-Refused-Path") == "/passkey/register")
             #expect(response.header("X-Refused-Origin") == "none")
+        }
+    }
+
+    /// Answers `/slow` only after `delay`, unless its task is cancelled first; records what happened to it.
+    final class SlowResponder: Responder {
+        /// How the last `/slow` request ended: "cancelled" or "finished" (empty while it runs).
+        let outcome = Mutex("")
+        let delay: Duration
+
+        init(delay: Duration) { self.delay = delay }
+
+        func respond(to request: Request) async -> Response {
+            guard request.path == "/slow" else { return .text("ok") }
+            let cancelled = (try? await Task.sleep(for: delay)) == nil
+            outcome.withLock { $0 = cancelled ? "cancelled" : "finished" }
+            return .text("slow done")
+        }
+
+        func completeRefusal(_ response: inout Response, to request: Request) {
+            MarkingResponder().completeRefusal(&response, to: request)
+        }
+
+        /// Waits up to two seconds for the outcome to be recorded.
+        func awaitOutcome() async throws -> String {
+            for _ in 0..<200 {
+                let value = outcome.withLock { $0 }
+                if !value.isEmpty { return value }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return ""
+        }
+    }
+
+    @Test("a 503 for a responder past its deadline carries the responder's fields, and its task is cancelled")
+    func deadline() async throws {
+        let responder = SlowResponder(delay: .seconds(30))
+        try await HTTPServerTests.withServer(
+            .init(port: 0, requestDeadline: .milliseconds(100)), responder: responder
+        ) { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 503)
+            #expect(response.text.contains(#""error":"temporarily_unavailable""#))
+            #expect(response.header("X-Refused-Path") == "/slow")
+            #expect(response.header("X-Refused-Origin") == "https://app.example")
+            #expect(response.header("X-Refused-Body") == "0")
+            // Without the cancellation the responder would sleep its 30 s and record "finished".
+            #expect(try await responder.awaitOutcome() == "cancelled")
+        }
+    }
+
+    @Test("a responder that finishes in time is not cancelled and its own answer is sent")
+    func inTime() async throws {
+        let responder = SlowResponder(delay: .milliseconds(20))
+        try await HTTPServerTests.withServer(
+            .init(port: 0, requestDeadline: .seconds(5)), responder: responder
+        ) { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 200)
+            #expect(response.header("X-Refused-Path") == nil)
+            #expect(try await responder.awaitOutcome() == "finished")
+        }
+    }
+
+    @Test("the 503 for a request that shutdown cut short carries the fields too, and its task is cancelled")
+    func shutdown() async throws {
+        let responder = SlowResponder(delay: .seconds(30))
+        try await HTTPServerTests.withServer(
+            .init(port: 0, requestDeadline: .seconds(60)), responder: responder
+        ) { server, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("POST /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 2\r\n\r\nhi")
+            try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
+            async let stopped: Void = server.shutdown(deadline: .milliseconds(100))
+            let response = try await client.response()
+            #expect(response.status == 503)
+            #expect(response.header("X-Refused-Path") == "/slow")
+            #expect(response.header("X-Refused-Origin") == "https://app.example")
+            #expect(response.header("X-Refused-Body") == "0")
+            await stopped
+            #expect(try await responder.awaitOutcome() == "cancelled")
         }
     }
 }

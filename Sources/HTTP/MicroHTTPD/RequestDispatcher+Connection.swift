@@ -62,31 +62,36 @@ extension RequestDispatcher {
             ))
     }
 
-    /// Answers 503 for every suspended request whose responder is past its deadline.
+    /// Answers 503 for every suspended request whose responder is past its deadline, and cancels the responder's
+    /// task: nobody will read what it produces, so work that checks for cancellation stops early.
     func sweep(now: ContinuousClock.Instant) {
-        let overdue = suspended.withLock { registry -> [RequestContext] in
-            var overdue: [RequestContext] = []
+        let overdue = suspended.withLock { registry -> [Suspension] in
+            var overdue: [Suspension] = []
             for (key, entry) in registry.entries where entry.deadline <= now {
                 registry.entries[key] = nil
-                overdue.append(entry.context)
+                overdue.append(entry)
             }
             return overdue
         }
-        for context in overdue {
-            context.resume(with: Self.unavailable)
-        }
+        answerInPlace(overdue)
     }
 
     /// Stops suspending new requests and answers 503 for every request still suspended, so that
     /// MHD_stop_daemon finds no suspended connection (it aborts the process if it does).
     func closeAndResumeAll() {
-        let remaining = suspended.withLock { registry -> [RequestContext] in
+        let remaining = suspended.withLock { registry -> [Suspension] in
             registry.isClosed = true
             defer { registry.entries.removeAll() }
-            return registry.entries.values.map(\.context)
+            return Array(registry.entries.values)
         }
-        for context in remaining {
-            context.resume(with: Self.unavailable)
+        answerInPlace(remaining)
+    }
+
+    /// Resumes each suspension with the completed 503 and cancels its responder's task.
+    private func answerInPlace(_ suspensions: [Suspension]) {
+        for suspension in suspensions {
+            suspension.context.resume(with: unavailable(answering: suspension.head))
+            suspension.task?.cancel()
         }
     }
 

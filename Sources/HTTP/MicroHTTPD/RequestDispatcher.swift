@@ -9,10 +9,15 @@ import Synchronization
 /// ready (MHD_resume_connection is thread-safe), and MHD calls the handler again, on its own thread, to
 /// queue it. Suspended connections do not time out, so each one has a deadline enforced by `sweep`.
 final class RequestDispatcher: Sendable {
-    /// A suspended request and the instant its responder must be done by.
+    /// A suspended request, the instant its responder must be done by, and what a 503 in its place needs.
     struct Suspension: Sendable {
         let context: RequestContext
         let deadline: ContinuousClock.Instant
+        /// The request without its body, for `Responder.completeRefusal` when the 503 answers it.
+        let head: Request
+        /// The responder's task, cancelled when the deadline or shutdown answers in its place (`nil` until the
+        /// task exists).
+        var task: Task<Void, Never>?
     }
 
     /// Suspended requests; once `isClosed`, nothing new may be suspended (the daemon is about to stop).
@@ -168,7 +173,9 @@ final class RequestDispatcher: Sendable {
         let connection = context.connection
         let request = Self.request(context, url: url, body: context.body)
         context.body = []  // the request owns the bytes now
-        let suspension = Suspension(context: context, deadline: .now + requestDeadline)
+        var head = request
+        head.body = []
+        let suspension = Suspension(context: context, deadline: .now + requestDeadline, head: head)
         let admitted = context.phase.withLock { phase -> Bool in
             let isOpen = suspended.withLock { registry -> Bool in
                 guard !registry.isClosed else { return false }
@@ -182,13 +189,15 @@ final class RequestDispatcher: Sendable {
             return true
         }
         guard admitted else {
-            return queue(Self.unavailable, for: context, closing: true)
+            return queue(unavailable(answering: head), for: context, closing: true)
         }
         let responder = self.responder
-        Task {
+        let task = Task {
             let response = await responder.respond(to: request)
             self.finish(context, with: response)
         }
+        // Only while still suspended: a task that already finished has removed its entry.
+        suspended.withLock { $0.entries[ObjectIdentifier(context)]?.task = task }
         return .YES
     }
 
@@ -203,5 +212,13 @@ final class RequestDispatcher: Sendable {
     static var unavailable: Response {
         // RFC 6749 §4.1.2.1: `temporarily_unavailable`; RFC 9110 §15.6.4.
         .error(status: 503, error: "temporarily_unavailable", description: "The server could not answer in time.")
+    }
+
+    /// `unavailable`, completed by the responder (`Responder.completeRefusal`) for `head`, so that a web page
+    /// can read it as it reads the endpoint's own answers.
+    func unavailable(answering head: Request) -> Response {
+        var response = Self.unavailable
+        responder.completeRefusal(&response, to: head)
+        return response
     }
 }

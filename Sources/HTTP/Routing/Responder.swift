@@ -6,10 +6,11 @@ public protocol Responder: Sendable {
     /// Produces the response for `request`. Never throws: errors become responses.
     func respond(to request: Request) async -> Response
 
-    /// Completes an answer the transport gives by itself, without `respond(to:)`: the 413 for a body over the
-    /// limit. `request` has the method, path, query and headers, and no body. A responder may add header
-    /// fields (CORS, so that a browser can read the refusal) and must leave the status and body alone. Runs
-    /// on the transport's thread, so it must not block.
+    /// Completes an answer the transport gives by itself, in place of `respond(to:)`'s: the 413 for a body over
+    /// the limit, and the 503 for a request whose responder overran its deadline or that shutdown cut short.
+    /// `request` has the method, path, query and headers, and no body. A responder may add header fields (CORS,
+    /// so that a browser can read the refusal) and must leave the status and body alone. Runs on the
+    /// transport's threads, so it must not block.
     func completeRefusal(_ response: inout Response, to request: Request)
 }
 

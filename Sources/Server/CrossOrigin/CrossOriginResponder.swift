@@ -26,7 +26,7 @@ struct CrossOriginResponder: Responder {
         return response
     }
 
-    /// A 413 from the transport gets the same fields as the endpoint's own answers, so a web app reads it
+    /// A 413 or 503 from the transport gets the same fields as the endpoint's own answers, so a web app reads it
     /// instead of a network error.
     func completeRefusal(_ response: inout Response, to request: Request) {
         guard let resolved = router.methods(for: request.path), let access = policy.access(route: resolved.route)
