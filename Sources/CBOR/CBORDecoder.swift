@@ -120,24 +120,24 @@ public enum CBORDecoder {
                 completed = nil
                 guard values.count - parent.start == parent.expected else { break }
                 frames.removeLast()
-                let members = values[parent.start...]
                 switch parent.kind {
                 case .array:
-                    completed = .array(Array(members))
+                    completed = .array(Array(values[parent.start...]))
+                    values.removeSubrange(parent.start...)
                 case .map:
+                    // Moved off the end of the value stack (no copies), then put back in encoded order.
                     var entries: [CBORMapEntry] = []
                     entries.reserveCapacity(parent.expected / 2)
-                    var index = members.startIndex
-                    while index < members.endIndex {
-                        entries.append(CBORMapEntry(key: members[index], value: members[index + 1]))
-                        index += 2
+                    while values.count > parent.start {
+                        let value = values.removeLast()
+                        entries.append(CBORMapEntry(key: values.removeLast(), value: value))
                     }
+                    entries.reverse()
                     try checkUniqueKeys(entries)
                     completed = .map(entries)
                 case .tag(let number):
-                    completed = .tagged(number, members[parent.start])
+                    completed = .tagged(number, values.removeLast())
                 }
-                values.removeSubrange(parent.start...)
             }
         }
     }
@@ -179,12 +179,21 @@ public enum CBORDecoder {
         }
     }
 
+    /// Key equality with the integer cases compared directly (every COSE label), the rest by `==`.
+    private static func sameKey(_ a: CBORValue, _ b: CBORValue) -> Bool {
+        switch (a, b) {
+        case (.unsigned(let x), .unsigned(let y)), (.negative(let x), .negative(let y)): x == y
+        case (.unsigned, .negative), (.negative, .unsigned): false
+        default: a == b
+        }
+    }
+
     /// RFC 8949 §5.6: a map with duplicate keys is not valid; CTAP2 canonical form forbids it too.
     private static func checkUniqueKeys(_ entries: [CBORMapEntry]) throws(CBORError) {
         if entries.count <= 16 {
             // Small maps (COSE keys, attestation objects): pairwise comparison beats hashing.
             for i in entries.indices {
-                for j in entries.indices where j > i && entries[i].key == entries[j].key {
+                for j in entries.indices where j > i && sameKey(entries[i].key, entries[j].key) {
                     throw CBORError(.duplicateMapKey, "map key \(entries[i].key) appears twice")
                 }
             }

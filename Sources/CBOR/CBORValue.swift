@@ -37,7 +37,10 @@ public enum CBORValue: Sendable, Hashable {
 
     /// Looks an integer key up in a map (COSE keys use small integers as labels).
     public subscript(int key: Int) -> CBORValue? {
-        self[CBORValue(key)]
+        // The same test as `self[CBORValue(key)]`: `intValue` is the integer a key of major type 0 or 1 encodes.
+        guard case .map(let entries) = self else { return nil }
+        for entry in entries where entry.key.intValue == key { return entry.value }
+        return nil
     }
 
     /// Looks a text key up in a map (attestation objects and statements use text labels).

@@ -129,6 +129,34 @@ struct CBORDecoderTests {
         #expect(throws: CBORError(.duplicateMapKey, "")) { try CBORDecoder.decode([0xA2, 0x01, 0x01, 0x01, 0x02]) }
     }
 
+    @Test("small maps compare keys by value: 1 and -2 are different keys, equal texts or byte strings are not")
+    func smallMapKeyKinds() throws {
+        // 1 is .unsigned(1) and -2 is .negative(1): same payload, different major type, different keys.
+        let mixed = try CBORDecoder.decode([0xA2, 0x01, 0xF6, 0x21, 0xF6])
+        #expect(mixed.mapEntries?.map(\.key) == [CBORValue(1), CBORValue(-2)])
+        #expect(throws: CBORError(.duplicateMapKey, "")) { try CBORDecoder.decode([0xA2, 0x21, 0x01, 0x21, 0x02]) }
+        let texts = try CBOREncoder.encode(
+            .map([CBORMapEntry(key: .text("fmt"), value: .null), CBORMapEntry(key: .text("fmt"), value: .null)]))
+        #expect(throws: CBORError(.duplicateMapKey, "")) { try CBORDecoder.decode(texts) }
+        let bytes = try CBOREncoder.encode(
+            .map([CBORMapEntry(key: .bytes([1]), value: .null), CBORMapEntry(key: .bytes([1]), value: .null)]))
+        #expect(throws: CBORError(.duplicateMapKey, "")) { try CBORDecoder.decode(bytes) }
+        #expect(try CBORDecoder.decode([0xA2, 0x01, 0xF6, 0x61, 0x31, 0xF6]).mapEntries?.count == 2)  // 1 and "1"
+    }
+
+    @Test("entries and elements keep their encoded order through nested containers")
+    func nestedOrder() throws {
+        let value: CBORValue = .map([
+            CBORMapEntry(key: CBORValue(-3), value: .array([CBORValue(3), .map([
+                CBORMapEntry(key: .text("b"), value: .tagged(1, .bytes([2]))),
+                CBORMapEntry(key: .text("a"), value: .array([])),
+            ]), .text("z")])),
+            CBORMapEntry(key: CBORValue(1), value: .map([])),
+            CBORMapEntry(key: CBORValue(-1), value: .tagged(2, .array([.null, .bool(false)]))),
+        ])
+        #expect(try CBORDecoder.decode(try CBOREncoder.encode(value)) == value)
+    }
+
     @Test("duplicate keys are found in large maps too")
     func duplicateKeyLargeMap() throws {
         var entries = (0..<20).map { CBORMapEntry(key: CBORValue($0), value: .null) }

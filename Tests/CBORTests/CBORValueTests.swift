@@ -22,6 +22,23 @@ struct CBORValueTests {
         #expect(map.mapEntries?.count == 4)
     }
 
+    @Test("an integer lookup finds keys of either major type, and only integer keys")
+    func integerLookups() {
+        let keys: CBORValue = .map([
+            CBORMapEntry(key: .text("1"), value: .text("text one")),
+            CBORMapEntry(key: .negative(0), value: .text("minus one")),
+            CBORMapEntry(key: .unsigned(1), value: .text("one")),
+            CBORMapEntry(key: .negative(UInt64.max), value: .text("too small for Int")),
+            CBORMapEntry(key: .unsigned(0), value: .text("zero")),
+        ])
+        #expect(keys[int: 1]?.textValue == "one")
+        #expect(keys[int: -1]?.textValue == "minus one")
+        #expect(keys[int: 0]?.textValue == "zero")
+        #expect(keys[int: -2] == nil)
+        #expect(keys[int: Int.min] == nil)
+        for key in [-3, -2, -1, 0, 1, 2, 3] { #expect(keys[int: key] == keys[CBORValue(key)]) }
+    }
+
     @Test("intValue covers both major types and refuses what does not fit")
     func intValue() {
         #expect(CBORValue(-7).intValue == -7)

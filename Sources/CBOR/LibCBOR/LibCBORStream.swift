@@ -10,9 +10,7 @@ enum LibCBORStream {
         guard let base = buffer.baseAddress, offset >= 0, offset < buffer.count else { return .truncated }
         var event: CBORStreamEvent?
         let result = withUnsafeMutablePointer(to: &event) { eventPointer in
-            withUnsafePointer(to: Self.callbacks) { callbacks in
-                cbor_stream_decode(base + offset, buffer.count - offset, callbacks, eventPointer)
-            }
+            cbor_stream_decode(base + offset, buffer.count - offset, Self.callbacks, eventPointer)
         }
         switch result.status {
         case CBOR_DECODER_FINISHED:
@@ -27,10 +25,15 @@ enum LibCBORStream {
     }
 
     /// The callback bundle.
-    /// `size_t` imports as `Int`: counts are reinterpreted as unsigned, since libcbor may pass 2^64-1. Built once: an immutable constant (libcbor only reads it).
+    /// `size_t` imports as `Int`: counts are reinterpreted as unsigned, since libcbor may pass 2^64-1.
     /// libcbor's naming is inverted for strings: `byte_string`/`string` are the definite forms,
     /// `byte_string_start`/`string_start` the indefinite ones; `array_start`/`map_start` are definite.
-    private static let callbacks: cbor_callbacks = {
+    ///
+    /// Built once into memory that is never written again or freed, and passed by pointer: handing libcbor
+    /// the struct itself made Swift copy its 25 function pointers onto the stack for every head, a third of
+    /// what decoding a COSE key cost. `nonisolated(unsafe)` only because `UnsafePointer` is not `Sendable`;
+    /// every thread reads the same immutable table.
+    nonisolated(unsafe) private static let callbacks: UnsafePointer<cbor_callbacks> = {
         var c = cbor_empty_callbacks
         c.uint8 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
         c.uint16 = { ctx, v in record(ctx, .unsigned(UInt64(v))) }
@@ -56,7 +59,9 @@ enum LibCBORStream {
         c.null = { ctx in record(ctx, .null) }
         c.boolean = { ctx, v in record(ctx, .bool(v)) }
         c.indef_break = { ctx in record(ctx, .indefinite) }
-        return c
+        let table = UnsafeMutablePointer<cbor_callbacks>.allocate(capacity: 1)
+        table.initialize(to: c)
+        return UnsafePointer(table)
     }()
 }
 
