@@ -8,16 +8,19 @@ public enum Base64URL {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// Marks a byte outside the alphabet in `sextets`.
-    private static let invalid: UInt8 = 0xFF
-
-    /// The inverse of `alphabet`: the 6-bit value of each byte, `invalid` for bytes outside it
-    /// (including the standard alphabet's `+` and `/`, and `=`).
-    private static let sextets: [UInt8] = {
-        var table = [UInt8](repeating: invalid, count: 256)
-        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+    /// Decoding tables, one per position in a 4-character group: each byte's sextet already shifted to its
+    /// place in the 24-bit group, and bit 24 set for a byte outside `alphabet` (including the standard
+    /// alphabet's `+` and `/`, and `=`). Position p's table is entries 256p ..< 256(p + 1).
+    private static let groupBits: [UInt32] = {
+        var table = [UInt32](repeating: invalid, count: 4 * 256)
+        for (value, byte) in alphabet.enumerated() {
+            for position in 0..<4 { table[position * 256 + Int(byte)] = UInt32(value) << (18 - 6 * position) }
+        }
         return table
     }()
+
+    /// Marks a byte outside the alphabet in `groupBits`: above the 24 bits of any group.
+    private static let invalid: UInt32 = 1 << 24
 
     /// Encodes bytes as base64url with no `=` padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
@@ -79,6 +82,12 @@ public enum Base64URL {
         return text.withUTF8 { decode(utf8: $0) }
     }
 
+    /// Decodes base64url given as its ASCII bytes (text already known to be ASCII, such as a JSON string's
+    /// bytes); see `decode(_:)`.
+    public static func decode(ascii text: ArraySlice<UInt8>) -> [UInt8]? {
+        text.withUnsafeBufferPointer { decode(utf8: $0) }
+    }
+
     /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:)`.
     private static func decode(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         // Trailing `=` padding is dropped (any amount); an `=` anywhere else is outside the alphabet.
@@ -88,19 +97,16 @@ public enum Base64URL {
         let remainder = end % 4
         guard remainder != 1 else { return nil }
         let count = end / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
-        var valid = true
-        let bytes = sextets.withUnsafeBufferPointer { table in
+        var bad: UInt32 = 0  // OR of every group: the `invalid` bit survives
+        let bytes = groupBits.withUnsafeBufferPointer { table in
             [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
                 var out = 0
                 var index = 0
-                var bad: UInt8 = 0  // OR of every sextet: the `invalid` marker's high bits survive
                 while index + 4 <= end {
-                    let a = table[Int(text[index])]
-                    let b = table[Int(text[index + 1])]
-                    let c = table[Int(text[index + 2])]
-                    let d = table[Int(text[index + 3])]
-                    bad |= a | b | c | d
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    let group =
+                        table[Int(text[index])] | table[256 + Int(text[index + 1])]
+                        | table[512 + Int(text[index + 2])] | table[768 + Int(text[index + 3])]
+                    bad |= group
                     output[out] = UInt8(truncatingIfNeeded: group >> 16)
                     output[out + 1] = UInt8(truncatingIfNeeded: group >> 8)
                     output[out + 2] = UInt8(truncatingIfNeeded: group)
@@ -110,11 +116,9 @@ public enum Base64URL {
                 // 2 or 3 final characters carry 1 or 2 bytes. Like the decoder this replaced, the unused
                 // low bits of the last character are not required to be zero (RFC 4648 §3.5 allows either).
                 if remainder >= 2 {
-                    let a = table[Int(text[index])]
-                    let b = table[Int(text[index + 1])]
-                    let c = remainder == 3 ? table[Int(text[index + 2])] : 0
-                    bad |= a | b | c
-                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    var group = table[Int(text[index])] | table[256 + Int(text[index + 1])]
+                    if remainder == 3 { group |= table[512 + Int(text[index + 2])] }
+                    bad |= group
                     output[out] = UInt8(truncatingIfNeeded: group >> 16)
                     out += 1
                     if remainder == 3 {
@@ -122,11 +126,9 @@ public enum Base64URL {
                         out += 1
                     }
                 }
-                // Sextets are below 64, so bit 6 or 7 set means some byte was outside the alphabet.
-                valid = bad & 0xC0 == 0
                 initialized = out
             }
         }
-        return valid ? bytes : nil
+        return bad & invalid == 0 ? bytes : nil
     }
 }

@@ -19,7 +19,13 @@ public struct ECPublicKey: Sendable, Equatable {
         guard x.count == width, y.count == width else {
             throw CryptoError(.invalidKey, "\(curve) coordinates must be \(width) bytes, got \(x.count) and \(y.count)")
         }
-        try self.init(x963Representation: [Self.uncompressedPrefix] + x + y, curve: curve)
+        // One allocation for `0x04 || X || Y`.
+        var point = [UInt8]()
+        point.reserveCapacity(1 + 2 * width)
+        point.append(Self.uncompressedPrefix)
+        point.append(contentsOf: x)
+        point.append(contentsOf: y)
+        try self.init(x963Representation: point, curve: curve)
     }
 
     /// A key from the uncompressed point `0x04 || X || Y`. Compressed points (0x02/0x03) and the

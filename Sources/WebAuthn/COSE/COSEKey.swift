@@ -24,7 +24,13 @@ public struct COSEKey: Sendable {
     }
 
     /// COSE elliptic curve identifiers (RFC 9053 §7.1).
-    private static let curveIdentifiers: [EllipticCurve: Int] = [.p256: 1, .p384: 2, .p521: 3]
+    private static func curveIdentifier(_ curve: EllipticCurve) -> Int {
+        switch curve {
+        case .p256: 1
+        case .p384: 2
+        case .p521: 3
+        }
+    }
 
     /// Decodes and checks a COSE_Key.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
@@ -61,8 +67,7 @@ public struct COSEKey: Sendable {
 
     /// RFC 9053 §7.1.1: EC2 keys carry crv, x and y (WebAuthn L3 §6.5.1.1: uncompressed points only).
     private static func ec2Key(_ cbor: CBORValue, _ algorithm: COSEAlgorithm) throws(WebAuthnError) -> PublicKey {
-        guard let curve = algorithm.ellipticCurve, let curveID = curveIdentifiers[curve],
-            cbor[int: Label.crv]?.intValue == curveID
+        guard let curve = algorithm.ellipticCurve, cbor[int: Label.crv]?.intValue == curveIdentifier(curve)
         else {
             throw WebAuthnError(.malformedCOSEKey, "crv does not match alg \(algorithm.rawValue)")
         }

@@ -9,21 +9,30 @@
 enum ClientDataJSONScanner {
     /// A member value of the accepted shape.
     enum Value: Equatable {
-        case string(String)
+        /// Where a string's bytes lie in the input, without the quotes: printable ASCII and no escapes, so
+        /// those bytes are the string's UTF-8.
+        case string(Range<Int>)
         case bool(Bool)
         case null
     }
 
-    /// One member: its name's bytes and its value.
+    /// One member: where its name lies in the input (a string, as in `Value.string`) and its value.
+    /// Positions rather than slices, so that scanning retains nothing.
     struct Member {
-        let name: ArraySlice<UInt8>
+        let name: Range<Int>
         let value: Value
     }
 
     /// The members of `bytes` in order, or `nil` when `bytes` is not of the accepted shape.
     static func members(_ bytes: [UInt8]) -> [Member]? {
+        bytes.withUnsafeBufferPointer { members(in: $0) }
+    }
+
+    /// `members(_:)` over the input's storage.
+    private static func members(in bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
         var reader = Reader(bytes: bytes)
         var members: [Member] = []
+        members.reserveCapacity(8)  // browsers send 3 to 5
         reader.skipWhitespace()
         guard reader.consume(UInt8(ascii: "{")) else { return nil }
         reader.skipWhitespace()
@@ -31,7 +40,7 @@ enum ClientDataJSONScanner {
             while true {
                 guard let name = reader.string() else { return nil }
                 // RFC 8259 §4 leaves duplicate names to the parser; the general path decides those.
-                guard !members.contains(where: { $0.name.elementsEqual(name) }) else { return nil }
+                guard !members.contains(where: { bytes[$0.name].elementsEqual(bytes[name]) }) else { return nil }
                 reader.skipWhitespace()
                 guard reader.consume(UInt8(ascii: ":")) else { return nil }
                 reader.skipWhitespace()
@@ -52,7 +61,7 @@ enum ClientDataJSONScanner {
 
     /// A cursor over the bytes; every read checks the bounds.
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
 
         var atEnd: Bool { offset == bytes.count }
@@ -85,16 +94,16 @@ enum ClientDataJSONScanner {
             return matches
         }
 
-        /// A string without escapes (RFC 8259 §7: printable ASCII other than `"` and `\`), its bytes
-        /// without the quotes; `nil` for anything else, including control characters JSON forbids.
-        mutating func string() -> ArraySlice<UInt8>? {
+        /// A string without escapes (RFC 8259 §7: printable ASCII other than `"` and `\`), where its bytes
+        /// lie without the quotes; `nil` for anything else, including control characters JSON forbids.
+        mutating func string() -> Range<Int>? {
             guard consume(UInt8(ascii: "\"")) else { return nil }
             let start = offset
             while offset < bytes.count {
                 let byte = bytes[offset]
                 if byte == UInt8(ascii: "\"") {
                     defer { offset += 1 }
-                    return bytes[start..<offset]
+                    return start..<offset
                 }
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
                 offset += 1
@@ -108,7 +117,7 @@ enum ClientDataJSONScanner {
             switch bytes[offset] {
             case UInt8(ascii: "\""):
                 guard let text = string() else { return nil }
-                return .string(String(decoding: text, as: UTF8.self))
+                return .string(text)
             case UInt8(ascii: "t"):
                 return consume("true") ? .bool(true) : nil
             case UInt8(ascii: "f"):

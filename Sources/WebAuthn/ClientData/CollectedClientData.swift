@@ -98,13 +98,13 @@ public struct CollectedClientData: Sendable {
     /// decides, with its error). Reads the same members to the same values as the general path.
     private static func quick(_ bytes: [UInt8]) -> CollectedClientData? {
         guard let members = ClientDataJSONScanner.members(bytes) else { return nil }
-        var type: String?
-        var challenge: String?
-        var origin: String?
+        var type: Range<Int>?
+        var challenge: Range<Int>?
+        var origin: Range<Int>?
         var crossOrigin: Bool?
-        var topOrigin: String?
+        var topOrigin: Range<Int>?
         for member in members {
-            switch (Member(member.name), member.value) {
+            switch (Member(bytes, member.name), member.value) {
             case (.type, .string(let text)): type = text
             case (.challenge, .string(let text)): challenge = text
             case (.origin, .string(let text)): origin = text
@@ -117,16 +117,24 @@ public struct CollectedClientData: Sendable {
             }
         }
         guard let type, let challenge, let origin else { return nil }
+        // The scanner's strings are printable ASCII without escapes: their bytes are their UTF-8.
         return CollectedClientData(
-            rawBytes: bytes, type: type, challenge: Base64URL.decode(challenge) ?? [], origin: origin,
-            crossOrigin: crossOrigin, topOrigin: topOrigin, tokenBindingStatus: nil)
+            rawBytes: bytes, type: String(decoding: bytes[type], as: UTF8.self),
+            challenge: Base64URL.decode(ascii: bytes[challenge]) ?? [],
+            origin: String(decoding: bytes[origin], as: UTF8.self), crossOrigin: crossOrigin,
+            topOrigin: topOrigin.map { String(decoding: bytes[$0], as: UTF8.self) }, tokenBindingStatus: nil)
     }
 
     /// The members `quick` reads, by their exact (ASCII) names.
     private enum Member {
         case type, challenge, origin, crossOrigin, topOrigin, tokenBinding, other
 
-        init(_ name: ArraySlice<UInt8>) {
+        /// The member named by `bytes[range]`.
+        init(_ bytes: [UInt8], _ range: Range<Int>) {
+            self = bytes.withUnsafeBufferPointer { Self(name: $0[range]) }
+        }
+
+        private init(name: Slice<UnsafeBufferPointer<UInt8>>) {
             switch name.count {
             case 4 where name.elementsEqual("type".utf8): self = .type
             case 6 where name.elementsEqual("origin".utf8): self = .origin

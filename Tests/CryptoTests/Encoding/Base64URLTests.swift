@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Testing
 
 @Suite("Base64URL")
@@ -29,5 +30,46 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Zm9v YmFy") == nil)
         #expect(Base64URL.decode("Zm9vY") == nil)
         #expect(Base64URL.decode("Zm9v\n") == nil)
+        #expect(Base64URL.decode("Zm=9v") == nil)  // `=` only at the end
+    }
+
+    /// What Foundation's standard-alphabet decoder makes of `text`, mapped from the URL alphabet.
+    static func reference(_ text: [UInt8]) -> [UInt8]? {
+        var standard = text.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(standard)).map { Array($0) }
+    }
+
+    @Test("every byte in every position of a group and of a 2- or 3-character tail: decoded as the alphabet says")
+    func everyByteEveryPosition() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for byte in UInt8.min...UInt8.max {
+            for template in ["QUJD", "QUI", "QQ"] {
+                for position in 0..<template.utf8.count {
+                    var text = Array(template.utf8)
+                    text[position] = byte
+                    let decoded = Base64URL.decode(ascii: text[...])
+                    let isFinalPadding = byte == UInt8(ascii: "=") && position == text.count - 1
+                    if alphabet.contains(byte) {
+                        let expected = Self.reference(text)
+                        #expect(decoded != nil && decoded == expected, "byte \(byte) at \(position) of \(template)")
+                    } else if isFinalPadding {
+                        // Trailing padding is dropped: "QUJ=" is "QUJ", and "Q=" is the impossible "Q".
+                        #expect(decoded == Self.reference(text), "padding at the end of \(template)")
+                    } else {
+                        #expect(decoded == nil, "byte \(byte) at \(position) of \(template)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("decoding ASCII bytes (a slice of a larger buffer) gives what decoding the text gives")
+    func asciiSlices() {
+        let buffer = Array("xx\"AQIDBA\"yy".utf8)
+        #expect(Base64URL.decode(ascii: buffer[3..<9]) == [1, 2, 3, 4])
+        #expect(Base64URL.decode(ascii: buffer[3..<9]) == Base64URL.decode("AQIDBA"))
+        #expect(Base64URL.decode(ascii: buffer[2..<9]) == nil)  // the quote
+        #expect(Base64URL.decode(ascii: buffer[3..<3]) == [])
     }
 }

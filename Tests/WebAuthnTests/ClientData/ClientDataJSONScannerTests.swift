@@ -8,11 +8,25 @@ struct ClientDataJSONScannerTests {
         ClientDataJSONScanner.members(Array(text.utf8))
     }
 
+    /// A member's value with a string shown as its text, for comparing.
+    enum Shown: Equatable {
+        case string(String), bool(Bool), null
+    }
+
     @Test("the browser shape is read member by member, in order, whitespace allowed around tokens")
     func accepted() throws {
-        let members = try #require(scan(#" { "type" : "webauthn.get", "crossOrigin":true, "x":false, "y": null } "#))
-        #expect(members.map { String(decoding: $0.name, as: UTF8.self) } == ["type", "crossOrigin", "x", "y"])
-        #expect(members.map(\.value) == [.string("webauthn.get"), .bool(true), .bool(false), .null])
+        let text = #" { "type" : "webauthn.get", "crossOrigin":true, "x":false, "y": null, "": "" } "#
+        let bytes = Array(text.utf8)
+        let members = try #require(scan(text))
+        #expect(members.map { String(decoding: bytes[$0.name], as: UTF8.self) } == ["type", "crossOrigin", "x", "y", ""])
+        let shown: [Shown] = members.map { member in
+            switch member.value {
+            case .string(let range): .string(String(decoding: bytes[range], as: UTF8.self))
+            case .bool(let flag): .bool(flag)
+            case .null: .null
+            }
+        }
+        #expect(shown == [.string("webauthn.get"), .bool(true), .bool(false), .null, .string("")])
         #expect(scan("{}")?.isEmpty == true)
     }
 
