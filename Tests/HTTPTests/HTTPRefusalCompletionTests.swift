@@ -85,13 +85,20 @@ struct HTTPRefusalCompletionTests {
         }
     }
 
+    /// Runs `body` against a server whose `/slow` answers after `delay`, with a client connected to it.
+    func withSlowServer(
+        delay: Duration, deadline: Duration,
+        _ body: (HTTPServer, RawHTTPClient, SlowResponder) async throws -> Void
+    ) async throws {
+        let responder = SlowResponder(delay: delay)
+        try await HTTPServerTests.withServer(.init(port: 0, requestDeadline: deadline), responder: responder) {
+            server, port in try await body(server, try RawHTTPClient(port: port), responder)
+        }
+    }
+
     @Test("a 503 for a responder past its deadline carries the responder's fields, and its task is cancelled")
     func deadline() async throws {
-        let responder = SlowResponder(delay: .seconds(30))
-        try await HTTPServerTests.withServer(
-            .init(port: 0, requestDeadline: .milliseconds(100)), responder: responder
-        ) { _, port in
-            let client = try RawHTTPClient(port: port)
+        try await withSlowServer(delay: .seconds(30), deadline: .milliseconds(100)) { _, client, responder in
             try client.write("GET /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n\r\n")
             let response = try await client.response()
             #expect(response.status == 503)
@@ -104,11 +111,7 @@ struct HTTPRefusalCompletionTests {
 
     @Test("a responder that finishes in time is not cancelled and its own answer is sent")
     func inTime() async throws {
-        let responder = SlowResponder(delay: .milliseconds(20))
-        try await HTTPServerTests.withServer(
-            .init(port: 0, requestDeadline: .seconds(5)), responder: responder
-        ) { _, port in
-            let client = try RawHTTPClient(port: port)
+        try await withSlowServer(delay: .milliseconds(20), deadline: .seconds(5)) { _, client, responder in
             try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = try await client.response()
             #expect(response.status == 200)
@@ -119,11 +122,7 @@ struct HTTPRefusalCompletionTests {
 
     @Test("the 503 for a request that shutdown cut short carries the fields too, and its task is cancelled")
     func shutdown() async throws {
-        let responder = SlowResponder(delay: .seconds(30))
-        try await HTTPServerTests.withServer(
-            .init(port: 0, requestDeadline: .seconds(60)), responder: responder
-        ) { server, port in
-            let client = try RawHTTPClient(port: port)
+        try await withSlowServer(delay: .seconds(30), deadline: .seconds(60)) { server, client, responder in
             try client.write("POST /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 2\r\n\r\nhi")
             try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
             async let stopped: Void = server.shutdown(deadline: .milliseconds(100))
