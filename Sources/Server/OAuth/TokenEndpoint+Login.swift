@@ -21,7 +21,7 @@ extension TokenEndpoint {
             throw OAuthError.bug("client without origin policy")
         }
         let expectations = AuthenticationExpectations(
-            challenge: session.challenge, rpID: context.configuration.relyingParty.id, originPolicy: policy,
+            challenge: session.challenge, rpID: relyingPartyID, originPolicy: policy,
             userVerificationRequired: userVerificationRequired(request.client), credentialID: credential.credentialID,
             credentialPublicKey: try COSEKey(bytes: credential.publicKey), storedSignCount: credential.signCount,
             userHandle: user.userHandle)

@@ -12,7 +12,7 @@ extension TokenEndpoint {
             throw OAuthError.bug("signup session without user handle or client without origin policy")
         }
         let expectations = RegistrationExpectations(
-            challenge: session.challenge, rpID: context.configuration.relyingParty.id, originPolicy: policy,
+            challenge: session.challenge, rpID: relyingPartyID, originPolicy: policy,
             userVerificationRequired: userVerificationRequired(request.client),
             // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
             allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)

@@ -7,10 +7,13 @@ struct TokenEndpoint: Sendable {
     let context: ServerContext
     /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
     let originPolicies: [String: OriginPolicy]
+    /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
+    let relyingPartyID: RelyingPartyID
 
     init(context: ServerContext) {
         self.context = context
         let configuration = context.configuration
+        relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
         var policies: [String: OriginPolicy] = [:]
         for client in configuration.clients {
             policies[client.clientID] = OriginPolicy(

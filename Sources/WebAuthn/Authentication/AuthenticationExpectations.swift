@@ -3,8 +3,8 @@
 public struct AuthenticationExpectations: Sendable {
     /// The challenge sent in PublicKeyCredentialRequestOptions.
     public var challenge: [UInt8]
-    /// The RP ID.
-    public var rpID: String
+    /// The RP ID, with its hash (built once per configuration, not per request).
+    public var rpID: RelyingPartyID
     /// The origins the ceremony may come from.
     public var originPolicy: OriginPolicy
     /// Whether the RP required user verification.
@@ -21,7 +21,7 @@ public struct AuthenticationExpectations: Sendable {
     /// Creates expectations.
     public init(
         challenge: [UInt8],
-        rpID: String,
+        rpID: RelyingPartyID,
         originPolicy: OriginPolicy,
         userVerificationRequired: Bool = false,
         credentialID: [UInt8]? = nil,

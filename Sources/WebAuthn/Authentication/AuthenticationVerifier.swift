@@ -6,13 +6,10 @@ import Crypto
 public struct AuthenticationVerifier: Sendable {
     /// What the RP expects.
     public let expectations: AuthenticationExpectations
-    /// SHA-256 of the RP ID, computed once per verifier.
-    private let expectedRPIDHash: [UInt8]
 
     /// Creates a verifier for one ceremony.
     public init(expectations: AuthenticationExpectations) {
         self.expectations = expectations
-        self.expectedRPIDHash = Digest.sha256(Array(expectations.rpID.utf8))
     }
 
     /// Runs §7.2 on `response`.
@@ -40,7 +37,7 @@ public struct AuthenticationVerifier: Sendable {
             originPolicy: expectations.originPolicy)
         let authenticatorData = try AuthenticatorData(bytes: response.authenticatorData)
         // §7.2 step 15: rpIdHash is SHA-256 of the RP ID.
-        guard ConstantTime.equals(authenticatorData.rpIDHash, expectedRPIDHash) else {
+        guard ConstantTime.equals(authenticatorData.rpIDHash, expectations.rpID.hash) else {
             throw WebAuthnError(.rpIDHashMismatch, "rpIdHash is not SHA-256(\"\(expectations.rpID)\")")
         }
         // §7.2 step 16: the UP flag is set.

@@ -17,12 +17,14 @@ public struct PreparedCeremony: Sendable {
     /// What a server holds before a registration response arrives.
     private let registrationExpectations: Result<RegistrationExpectations, WebAuthnError>
     /// What a server holds before an assertion arrives: the stored COSE_Key stays bytes, as in a
-    /// credential record, and is parsed per request (as py_webauthn does).
+    /// credential record, and is parsed per request (as py_webauthn does). The RP ID and its hash are
+    /// built once, as a server builds them from its configuration.
     private let authenticationSide: Result<StoredAuthenticationSide, WebAuthnError>
 
     /// The relying party's side of an authentication, minus the key it parses per request.
     private struct StoredAuthenticationSide: Sendable {
         let challenge: [UInt8]
+        let rpID: RelyingPartyID
         let originPolicy: OriginPolicy
         let storedKey: Result<[UInt8], WebAuthnError>
     }
@@ -45,6 +47,7 @@ public struct PreparedCeremony: Sendable {
             authenticationSide = Result { () throws(WebAuthnError) in
                 StoredAuthenticationSide(
                     challenge: try Self.bytes(recording.challenge, "challenge"),
+                    rpID: RelyingPartyID(recording.rpId),
                     originPolicy: policy,
                     storedKey: Result { () throws(WebAuthnError) in
                         try Self.bytes(recording.credentialPublicKey, "credentialPublicKey")
@@ -82,7 +85,7 @@ public struct PreparedCeremony: Sendable {
         let side = try authenticationSide.get()
         let expectations = AuthenticationExpectations(
             challenge: side.challenge,
-            rpID: recording.rpId,
+            rpID: side.rpID,
             originPolicy: side.originPolicy,
             userVerificationRequired: recording.userVerificationRequired ?? false,
             credentialPublicKey: try COSEKey(bytes: try side.storedKey.get()),
@@ -119,7 +122,7 @@ public struct PreparedCeremony: Sendable {
         }
         return RegistrationExpectations(
             challenge: try bytes(recording.challenge, "challenge"),
-            rpID: recording.rpId,
+            rpID: RelyingPartyID(recording.rpId),
             originPolicy: originPolicy,
             userVerificationRequired: recording.userVerificationRequired ?? false,
             trustAnchors: anchors,

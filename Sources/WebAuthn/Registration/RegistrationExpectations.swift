@@ -5,8 +5,8 @@ import Foundation
 public struct RegistrationExpectations: Sendable {
     /// The challenge sent in PublicKeyCredentialCreationOptions.
     public var challenge: [UInt8]
-    /// The RP ID the credential must be scoped to.
-    public var rpID: String
+    /// The RP ID the credential must be scoped to, with its hash.
+    public var rpID: RelyingPartyID
     /// The origins the ceremony may come from.
     public var originPolicy: OriginPolicy
     /// Whether the RP required user verification.
@@ -26,7 +26,7 @@ public struct RegistrationExpectations: Sendable {
     /// trusted and untrusted attestation is reported rather than refused.
     public init(
         challenge: [UInt8],
-        rpID: String,
+        rpID: RelyingPartyID,
         originPolicy: OriginPolicy,
         userVerificationRequired: Bool = false,
         allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases,

@@ -131,7 +131,7 @@ struct SoftwareAuthenticator {
         requireTrustedAttestation: Bool = false
     ) -> RegistrationExpectations {
         RegistrationExpectations(
-            challenge: challenge, rpID: rpID, originPolicy: OriginPolicy(allowedOrigins: [origin]),
+            challenge: challenge, rpID: RelyingPartyID(rpID), originPolicy: OriginPolicy(allowedOrigins: [origin]),
             userVerificationRequired: userVerificationRequired, allowedAlgorithms: allowedAlgorithms,
             trustAnchors: trustAnchors, verificationTime: verificationTime,
             requireTrustedAttestation: requireTrustedAttestation)
@@ -161,7 +161,7 @@ struct SoftwareAuthenticator {
         userHandle: [UInt8]? = userHandle
     ) throws -> AuthenticationExpectations {
         AuthenticationExpectations(
-            challenge: Self.challenge, rpID: Self.rpID, originPolicy: OriginPolicy(allowedOrigins: [Self.origin]),
+            challenge: Self.challenge, rpID: RelyingPartyID(Self.rpID), originPolicy: OriginPolicy(allowedOrigins: [Self.origin]),
             userVerificationRequired: userVerificationRequired, credentialID: credentialID,
             credentialPublicKey: try COSEKey(bytes: coseKeyBytes), storedSignCount: storedSignCount,
             userHandle: userHandle)
