@@ -77,10 +77,10 @@ public enum CBORDecoder {
             switch event {
             case .unsigned(let n): completed = .unsigned(n)
             case .negative(let n): completed = .negative(n)
-            case .bytes(let bytes): completed = .bytes(bytes)
-            case .text(let utf8):
+            case .bytes(let count): completed = .bytes(Array(buffer[(offset - count)..<offset]))
+            case .text(let count):
                 // RFC 8949 §3.1 major type 3: text strings are UTF-8; invalid sequences are not well-formed.
-                guard let text = String(validating: utf8, as: UTF8.self) else {
+                guard let text = String(validating: buffer[(offset - count)..<offset], as: UTF8.self) else {
                     throw CBORError(.invalidUTF8, "text string at offset \(offset - consumed) is not UTF-8")
                 }
                 completed = .text(text)

@@ -4,9 +4,10 @@ enum CBORStreamEvent {
     case unsigned(UInt64)
     /// Major type 1; the value is `-1 - n`.
     case negative(UInt64)
-    case bytes([UInt8])
-    /// Major type 3; the UTF-8 is validated by the decoder, not here.
-    case text([UInt8])
+    /// Major type 2, definite length: the payload is the last `count` bytes of what the head consumed.
+    case bytes(count: Int)
+    /// Major type 3, definite length, placed like `bytes`; the UTF-8 is validated by the decoder, not here.
+    case text(count: Int)
     case arrayStart(UInt64)
     case mapStart(UInt64)
     case tag(UInt64)

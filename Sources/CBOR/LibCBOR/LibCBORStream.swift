@@ -3,7 +3,8 @@ internal import CCBOR
 /// The only caller of libcbor's decoder. `cbor_stream_decode` is stateless and allocates nothing:
 /// it reads one head (plus a definite string's payload, only once all of it is present) and calls
 /// back. Declared container sizes therefore never reach an allocator before the Swift side has
-/// checked them against the input size.
+/// checked them against the input size, and neither does this file: a string is reported by its length
+/// (its payload ends the bytes the head consumed), and the caller decides whether to copy it.
 enum LibCBORStream {
     /// Decodes the head starting at `offset` in `buffer`.
     static func next(_ buffer: UnsafeBufferPointer<UInt8>, from offset: Int) -> CBORStreamStep {
@@ -14,8 +15,14 @@ enum LibCBORStream {
         }
         switch result.status {
         case CBOR_DECODER_FINISHED:
-            // FINISHED with no callback cannot happen for a well-formed head; treat it as malformed.
+            // FINISHED with no callback cannot happen for a well-formed head; treat it as malformed. A string's
+            // payload lies inside what was read (libcbor reports a definite string only once all of it is).
             guard let event, result.read > 0, result.read <= buffer.count - offset else { return .malformed }
+            switch event {
+            case .bytes(let count), .text(let count):
+                guard count >= 0, count < result.read else { return .malformed }
+            default: break
+            }
             return .event(event, consumed: result.read)
         case CBOR_DECODER_NEDATA:
             return .truncated
@@ -43,9 +50,9 @@ enum LibCBORStream {
         c.negint16 = { ctx, v in record(ctx, .negative(UInt64(v))) }
         c.negint32 = { ctx, v in record(ctx, .negative(UInt64(v))) }
         c.negint64 = { ctx, v in record(ctx, .negative(v)) }
-        c.byte_string = { ctx, data, count in record(ctx, .bytes(copy(data, count))) }
+        c.byte_string = { ctx, _, count in record(ctx, .bytes(count: count)) }
         c.byte_string_start = { ctx in record(ctx, .indefinite) }
-        c.string = { ctx, data, count in record(ctx, .text(copy(data, count))) }
+        c.string = { ctx, _, count in record(ctx, .text(count: count)) }
         c.string_start = { ctx in record(ctx, .indefinite) }
         c.array_start = { ctx, count in record(ctx, .arrayStart(UInt64(UInt(bitPattern: count)))) }
         c.indef_array_start = { ctx in record(ctx, .indefinite) }
@@ -69,10 +76,4 @@ enum LibCBORStream {
 private func record(_ context: UnsafeMutableRawPointer?, _ event: CBORStreamEvent) {
     guard let context else { return }
     context.assumingMemoryBound(to: CBORStreamEvent?.self).pointee = event
-}
-
-/// Copies a string payload out of libcbor's view of the input (the pointer dies with the call).
-private func copy(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
-    guard let data, count > 0 else { return [] }
-    return Array(UnsafeBufferPointer(start: data, count: count))
 }

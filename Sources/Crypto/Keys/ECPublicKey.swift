@@ -15,6 +15,12 @@ public struct ECPublicKey: Sendable, Equatable {
     /// (RFC 9053 §7.1.1: COSE EC2 `x` and `y` are fixed-length, leading zeros kept).
     /// - Throws: `.invalidKey` for a wrong length or a point not on the curve.
     public init(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(CryptoError) {
+        try self.init(curve: curve, x: x[...], y: y[...])
+    }
+
+    /// A key from affine coordinates held in larger buffers (a COSE_Key's bytes, read in place).
+    /// - Throws: `.invalidKey` for a wrong length or a point not on the curve.
+    public init(curve: EllipticCurve, x: ArraySlice<UInt8>, y: ArraySlice<UInt8>) throws(CryptoError) {
         let width = curve.coordinateByteCount
         guard x.count == width, y.count == width else {
             throw CryptoError(.invalidKey, "\(curve) coordinates must be \(width) bytes, got \(x.count) and \(y.count)")
