@@ -8,7 +8,10 @@ import Foundation
 ///
 /// A relying-party side that cannot be built (a challenge that is not base64url, anchors that do not
 /// parse) is kept as its error and thrown by every verification, in the order the checks had before.
-public struct PreparedCeremony: Sendable {
+///
+/// A class, immutable after `init`: a benchmark loop over an array of structs copied each recording (dozens
+/// of strings, each retained and released) on every verification, which is no part of what a server does.
+public final class PreparedCeremony: Sendable {
     /// The recording.
     public let recording: RecordedCeremony
     /// The recording's `expect`, decoded for `replaysAsRecorded()`.
@@ -59,9 +62,20 @@ public struct PreparedCeremony: Sendable {
     /// Verifies the response once and tells whether the outcome is the recorded one in every field the
     /// recording names (the same verdict as `CeremonyReplayer.replay(_:)`'s `passed`, without its text).
     public func replaysAsRecorded() -> Bool {
+        // do/catch rather than `Result { … }`: that closure captured a copy of the whole recording per call.
         switch recording.ceremony {
-        case .registration: check.matches(Result { () throws(WebAuthnError) in try verifyRegistration() })
-        case .authentication: check.matches(Result { () throws(WebAuthnError) in try verifyAuthentication() })
+        case .registration:
+            do throws(WebAuthnError) {
+                return check.matches(.success(try verifyRegistration()))
+            } catch {
+                return check.matches(Result<VerifiedRegistration, WebAuthnError>.failure(error))
+            }
+        case .authentication:
+            do throws(WebAuthnError) {
+                return check.matches(.success(try verifyAuthentication()))
+            } catch {
+                return check.matches(Result<VerifiedAssertion, WebAuthnError>.failure(error))
+            }
         }
     }
 
@@ -82,26 +96,34 @@ public struct PreparedCeremony: Sendable {
     /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
     /// stored COSE_Key as a server reading its credential record would.
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
-        let side = try authenticationSide.get()
-        let expectations = AuthenticationExpectations(
-            challenge: side.challenge,
-            rpID: side.rpID,
-            originPolicy: side.originPolicy,
-            userVerificationRequired: recording.userVerificationRequired ?? false,
-            credentialPublicKey: try COSEKey(bytes: try side.storedKey.get()),
-            storedSignCount: recording.storedSignCount ?? 0)
-        let body = recording.response.response
+        // Matched in place rather than through `Result.get()`, which copies the whole side per call.
+        guard case .success(let side) = authenticationSide else {
+            if case .failure(let error) = authenticationSide { throw error }
+            preconditionFailure("a Result is a success or a failure")
+        }
+        guard case .success(let storedKey) = side.storedKey else {
+            if case .failure(let error) = side.storedKey { throw error }
+            preconditionFailure("a Result is a success or a failure")
+        }
+        let credential = recording.response
         var userHandle: [UInt8]?
-        if let text = body.userHandle { userHandle = try Self.bytes(text, "userHandle") }
-        let response = AuthenticationResponse(
-            id: recording.response.id,
-            rawID: try Self.bytes(recording.response.rawId, "rawId"),
-            type: recording.response.type,
-            clientDataJSON: try Self.bytes(body.clientDataJSON, "clientDataJSON"),
-            authenticatorData: try Self.bytes(body.authenticatorData, "authenticatorData"),
-            signature: try Self.bytes(body.signature, "signature"),
-            userHandle: userHandle)
-        return try AuthenticationVerifier(expectations: expectations).verify(response)
+        if let text = credential.response.userHandle { userHandle = try Self.bytes(text, "userHandle") }
+        return try AuthenticationVerifier.verify(
+            AuthenticationResponse(
+                id: credential.id,
+                rawID: try Self.bytes(credential.rawId, "rawId"),
+                type: credential.type,
+                clientDataJSON: try Self.bytes(credential.response.clientDataJSON, "clientDataJSON"),
+                authenticatorData: try Self.bytes(credential.response.authenticatorData, "authenticatorData"),
+                signature: try Self.bytes(credential.response.signature, "signature"),
+                userHandle: userHandle),
+            expectations: AuthenticationExpectations(
+                challenge: side.challenge,
+                rpID: side.rpID,
+                originPolicy: side.originPolicy,
+                userVerificationRequired: recording.userVerificationRequired ?? false,
+                credentialPublicKey: try COSEKey(bytes: storedKey),
+                storedSignCount: recording.storedSignCount ?? 0))
     }
 
     /// The registration expectations: trust anchors first, then the challenge, then `verifyAt`.
