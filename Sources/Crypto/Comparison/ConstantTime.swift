@@ -3,6 +3,11 @@ public enum ConstantTime {
     /// Whether `a` and `b` are equal, compared with `CRYPTO_memcmp`. A length mismatch returns
     /// `false` immediately: lengths are not secret in any of our uses (tokens and MACs have fixed sizes).
     public static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        OpenSSLRandom.constantTimeEquals(a, b)
+        OpenSSLRandom.constantTimeEquals(a[...], b[...])
+    }
+
+    /// `equals` on part of a larger buffer (a field read in place), with the same rules.
+    public static func equals(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
+        OpenSSLRandom.constantTimeEquals(a, b[...])
     }
 }

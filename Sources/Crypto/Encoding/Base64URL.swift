@@ -90,45 +90,80 @@ public enum Base64URL {
 
     /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:)`.
     private static func decode(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        // Trailing `=` padding is dropped (any amount); an `=` anywhere else is outside the alphabet.
-        var end = text.count
-        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
-        // A single leftover character cannot encode a whole byte (RFC 4648 §4).
-        let remainder = end % 4
-        guard remainder != 1 else { return nil }
-        let count = end / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
-        var bad: UInt32 = 0  // OR of every group: the `invalid` bit survives
-        let bytes = groupBits.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-                var out = 0
-                var index = 0
-                while index + 4 <= end {
-                    let group =
-                        table[Int(text[index])] | table[256 + Int(text[index + 1])]
-                        | table[512 + Int(text[index + 2])] | table[768 + Int(text[index + 3])]
-                    bad |= group
-                    output[out] = UInt8(truncatingIfNeeded: group >> 16)
-                    output[out + 1] = UInt8(truncatingIfNeeded: group >> 8)
-                    output[out + 2] = UInt8(truncatingIfNeeded: group)
-                    out += 3
-                    index += 4
-                }
-                // 2 or 3 final characters carry 1 or 2 bytes. Like the decoder this replaced, the unused
-                // low bits of the last character are not required to be zero (RFC 4648 §3.5 allows either).
-                if remainder >= 2 {
-                    var group = table[Int(text[index])] | table[256 + Int(text[index + 1])]
-                    if remainder == 3 { group |= table[512 + Int(text[index + 2])] }
-                    bad |= group
-                    output[out] = UInt8(truncatingIfNeeded: group >> 16)
-                    out += 1
-                    if remainder == 3 {
-                        output[out] = UInt8(truncatingIfNeeded: group >> 8)
-                        out += 1
-                    }
-                }
-                initialized = out
+        guard let count = decodedCount(utf8: text) else { return nil }
+        var valid = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            valid = decode(utf8: text, into: output)
+            initialized = count
+        }
+        return valid ? bytes : nil
+    }
+
+    /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`. Decodes on the stack: nothing is
+    /// allocated for texts up to a few kilobytes.
+    public static func decodes(_ text: String, to bytes: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let count = decodedCount(utf8: utf8), count == bytes.count else { return false }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
+                decode(utf8: utf8, into: output) && output[0..<count].elementsEqual(bytes)
             }
         }
-        return bad & invalid == 0 ? bytes : nil
+    }
+
+    /// How many bytes `text` decodes to, or `nil` when its length cannot be base64url: trailing `=` padding
+    /// is dropped (any amount; an `=` anywhere else is outside the alphabet), and a single leftover character
+    /// cannot encode a whole byte (RFC 4648 §4).
+    private static func decodedCount(utf8 text: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = unpaddedLength(text)
+        let remainder = end % 4
+        guard remainder != 1 else { return nil }
+        return end / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+    }
+
+    /// `text`'s length without trailing `=` padding.
+    private static func unpaddedLength(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        return end
+    }
+
+    /// Decodes `text` into the first `decodedCount(utf8: text)` bytes of `output`; `false` when a character is
+    /// outside the alphabet (`output` then holds garbage).
+    private static func decode(utf8 text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Bool
+    {
+        let end = unpaddedLength(text)
+        let remainder = end % 4
+        var bad: UInt32 = 0  // OR of every group: the `invalid` bit survives
+        groupBits.withUnsafeBufferPointer { table in
+            var out = 0
+            var index = 0
+            while index + 4 <= end {
+                let group =
+                    table[Int(text[index])] | table[256 + Int(text[index + 1])]
+                    | table[512 + Int(text[index + 2])] | table[768 + Int(text[index + 3])]
+                bad |= group
+                output[out] = UInt8(truncatingIfNeeded: group >> 16)
+                output[out + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                output[out + 2] = UInt8(truncatingIfNeeded: group)
+                out += 3
+                index += 4
+            }
+            // 2 or 3 final characters carry 1 or 2 bytes. Like the decoder this replaced, the unused
+            // low bits of the last character are not required to be zero (RFC 4648 §3.5 allows either).
+            if remainder >= 2 {
+                var group = table[Int(text[index])] | table[256 + Int(text[index + 1])]
+                if remainder == 3 { group |= table[512 + Int(text[index + 2])] }
+                bad |= group
+                output[out] = UInt8(truncatingIfNeeded: group >> 16)
+                out += 1
+                if remainder == 3 {
+                    output[out] = UInt8(truncatingIfNeeded: group >> 8)
+                    out += 1
+                }
+            }
+        }
+        return bad & invalid == 0
     }
 }

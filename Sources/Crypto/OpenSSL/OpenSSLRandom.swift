@@ -23,7 +23,7 @@ enum OpenSSLRandom {
     }
 
     /// `CRYPTO_memcmp` over equal-length inputs; different lengths are unequal.
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    static func constantTimeEquals(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         if a.isEmpty { return true }
         return a.withUnsafeBytes { lhs in

@@ -47,7 +47,7 @@ public struct AuthenticationVerifier: Sendable {
             originPolicy: expectations.originPolicy)
         let authenticatorData = try AuthenticatorData(bytes: response.authenticatorData)
         // §7.2 step 15: rpIdHash is SHA-256 of the RP ID.
-        guard ConstantTime.equals(authenticatorData.rpIDHash, expectations.rpID.hash) else {
+        guard ConstantTime.equals(authenticatorData.rpIDHashBytes, expectations.rpID.hash) else {
             throw WebAuthnError(.rpIDHashMismatch, "rpIdHash is not SHA-256(\"\(expectations.rpID)\")")
         }
         // §7.2 step 16: the UP flag is set.

@@ -8,7 +8,9 @@ public struct AuthenticatorData: Sendable {
     /// The bytes as received.
     public let rawBytes: [UInt8]
     /// SHA-256 of the RP ID the credential is scoped to.
-    public let rpIDHash: [UInt8]
+    public var rpIDHash: [UInt8] { Array(rpIDHashBytes) }
+    /// `rpIdHash` where it lies in `rawBytes` (compared in place by the verifiers).
+    var rpIDHashBytes: ArraySlice<UInt8> { rawBytes[0..<Self.rpIDHashLength] }
     /// The flags byte, decoded.
     public let flags: Flags
     /// The signature counter (0 when the authenticator does not count).
@@ -31,7 +33,7 @@ public struct AuthenticatorData: Sendable {
             throw WebAuthnError(.malformedAuthenticatorData, "\(bytes.count) bytes, at least 37 needed")
         }
         var reader = ByteReader(bytes, failure: .malformedAuthenticatorData)
-        let rpIDHash = try reader.read(Self.rpIDHashLength, "rpIdHash")
+        try reader.skip(Self.rpIDHashLength, "rpIdHash")
         let flags = Flags(rawValue: try reader.readUInt8("flags"))
         let signCount = try reader.readUInt32("signCount")
 
@@ -67,7 +69,6 @@ public struct AuthenticatorData: Sendable {
             throw WebAuthnError(.malformedAuthenticatorData, "\(reader.remaining) leftover bytes")
         }
         self.rawBytes = bytes
-        self.rpIDHash = rpIDHash
         self.flags = flags
         self.signCount = signCount
         self.attestedCredentialData = attested

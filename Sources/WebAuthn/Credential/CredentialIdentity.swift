@@ -10,7 +10,7 @@ enum CredentialIdentity {
         // Compared as the bytes `id` decodes to: an `id` written with non-zero pad bits (RFC 4648 §3.5 lets a
         // decoder accept them, and ours does, as it does in `rawId`) names the same credential as the
         // canonical text; an `id` that is not base64url names none.
-        guard let decoded = Base64URL.decode(id), decoded == rawID else {
+        guard Base64URL.decodes(id, to: rawID) else {
             throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
         }
     }

@@ -30,7 +30,7 @@ public struct RegistrationVerifier: Sendable {
         let attestationObject = try AttestationObject(bytes: response.attestationObject)
         let authenticatorData = attestationObject.authenticatorData
         // §7.1 step 13: rpIdHash is SHA-256 of the RP ID.
-        guard ConstantTime.equals(authenticatorData.rpIDHash, expectations.rpID.hash) else {
+        guard ConstantTime.equals(authenticatorData.rpIDHashBytes, expectations.rpID.hash) else {
             throw WebAuthnError(.rpIDHashMismatch, "rpIdHash is not SHA-256(\"\(expectations.rpID)\")")
         }
         // §7.1 step 14: the UP flag is set.

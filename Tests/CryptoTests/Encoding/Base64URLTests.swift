@@ -72,4 +72,23 @@ struct Base64URLTests {
         #expect(Base64URL.decode(ascii: buffer[2..<9]) == nil)  // the quote
         #expect(Base64URL.decode(ascii: buffer[3..<3]) == [])
     }
+
+    @Test("decodes(_:to:) answers whether the text decodes to exactly those bytes, as decode does")
+    func decodesTo() {
+        for count in 0..<40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let text = Base64URL.encode(bytes)
+            #expect(Base64URL.decodes(text, to: bytes))
+            #expect(Base64URL.decodes(text + "==", to: bytes) == (Base64URL.decode(text + "==") == bytes))
+            if count > 0 {
+                var other = bytes
+                other[count - 1] ^= 0x01
+                #expect(!Base64URL.decodes(text, to: other), "last byte changed, \(count) bytes")
+                #expect(!Base64URL.decodes(text, to: Array(bytes.dropLast())), "one byte short, \(count) bytes")
+                #expect(!Base64URL.decodes(text.replacingOccurrences(of: text.prefix(1), with: "+"), to: bytes))
+            }
+        }
+        #expect(!Base64URL.decodes("A", to: []))  // an impossible length
+        #expect(!Base64URL.decodes("AQID/A", to: [1, 2, 3, 252]))  // the standard alphabet's '/'
+    }
 }
