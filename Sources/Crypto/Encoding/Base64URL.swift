@@ -78,6 +78,8 @@ public enum Base64URL {
 
     /// Decodes base64url text; see `decode(_:)`. The `String` case, without generic dispatch.
     public static func decode(_ text: String) -> [UInt8]? {
+        // A native string's UTF-8 is read where it lies; `withUTF8` would need a mutable copy (a retain).
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
         var text = text
         return text.withUTF8 { decode(utf8: $0) }
     }
@@ -102,12 +104,15 @@ public enum Base64URL {
     /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`. Decodes on the stack: nothing is
     /// allocated for texts up to a few kilobytes.
     public static func decodes(_ text: String, to bytes: [UInt8]) -> Bool {
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ decodes(utf8: $0, to: bytes) }) { return answer }
         var text = text
-        return text.withUTF8 { utf8 in
-            guard let count = decodedCount(utf8: utf8), count == bytes.count else { return false }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
-                decode(utf8: utf8, into: output) && output[0..<count].elementsEqual(bytes)
-            }
+        return text.withUTF8 { decodes(utf8: $0, to: bytes) }
+    }
+
+    private static func decodes(utf8: UnsafeBufferPointer<UInt8>, to bytes: [UInt8]) -> Bool {
+        guard let count = decodedCount(utf8: utf8), count == bytes.count else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
+            decode(utf8: utf8, into: output) && output[0..<count].elementsEqual(bytes)
         }
     }
 

@@ -24,12 +24,23 @@ public final class PreparedCeremony: Sendable {
     /// built once, as a server builds them from its configuration.
     private let authenticationSide: Result<StoredAuthenticationSide, WebAuthnError>
 
-    /// The relying party's side of an authentication, minus the key it parses per request.
-    private struct StoredAuthenticationSide: Sendable {
+    /// The relying party's side of an authentication, minus the key it parses per request. A class, so
+    /// reading it per verification takes one reference rather than a copy of each field.
+    private final class StoredAuthenticationSide: Sendable {
         let challenge: [UInt8]
         let rpID: RelyingPartyID
         let originPolicy: OriginPolicy
         let storedKey: Result<[UInt8], WebAuthnError>
+
+        init(
+            challenge: [UInt8], rpID: RelyingPartyID, originPolicy: OriginPolicy,
+            storedKey: Result<[UInt8], WebAuthnError>
+        ) {
+            self.challenge = challenge
+            self.rpID = rpID
+            self.originPolicy = originPolicy
+            self.storedKey = storedKey
+        }
     }
 
     /// Builds the relying party's side of `recording` once.

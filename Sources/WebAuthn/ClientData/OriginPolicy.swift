@@ -7,15 +7,33 @@ import Foundation
 /// matches. Opaque origins such as Android's `android:apk-key-hash:<base64url>` match as exact strings.
 public struct OriginPolicy: Sendable {
     /// The origins accepted in `C.origin`, as configured.
-    public let allowedOrigins: [String]
+    public var allowedOrigins: [String] { rules.allowedOrigins }
     /// Whether `crossOrigin: true` (a cross-origin iframe) is acceptable.
-    public let allowsCrossOrigin: Bool
+    public var allowsCrossOrigin: Bool { rules.allowsCrossOrigin }
     /// The pages allowed to frame the RP (`C.topOrigin`), as configured.
-    public let allowedTopOrigins: [String]
+    public var allowedTopOrigins: [String] { rules.allowedTopOrigins }
 
-    private let exactOrigins: Set<String>
-    private let normalizedOrigins: Set<String>
-    private let normalizedTopOrigins: Set<String>
+    /// Everything, built once and shared: a policy is copied into every ceremony's expectations, and one
+    /// reference costs one retain where six fields cost six.
+    private let rules: Rules
+
+    private final class Rules: Sendable {
+        let allowedOrigins: [String]
+        let allowsCrossOrigin: Bool
+        let allowedTopOrigins: [String]
+        let exactOrigins: Set<String>
+        let normalizedOrigins: Set<String>
+        let normalizedTopOrigins: Set<String>
+
+        init(allowedOrigins: [String], allowsCrossOrigin: Bool, allowedTopOrigins: [String]) {
+            self.allowedOrigins = allowedOrigins
+            self.allowsCrossOrigin = allowsCrossOrigin
+            self.allowedTopOrigins = allowedTopOrigins
+            self.exactOrigins = Set(allowedOrigins)
+            self.normalizedOrigins = Set(allowedOrigins.compactMap(OriginPolicy.normalize))
+            self.normalizedTopOrigins = Set(allowedTopOrigins.compactMap(OriginPolicy.normalize))
+        }
+    }
 
     /// Creates a policy.
     /// - Parameters:
@@ -23,26 +41,22 @@ public struct OriginPolicy: Sendable {
     ///   - allowsCrossOrigin: accept `crossOrigin: true` and a `topOrigin`.
     ///   - allowedTopOrigins: origins accepted in `C.topOrigin` (only consulted when cross-origin is allowed).
     public init(allowedOrigins: [String], allowsCrossOrigin: Bool = false, allowedTopOrigins: [String] = []) {
-        self.allowedOrigins = allowedOrigins
-        self.allowsCrossOrigin = allowsCrossOrigin
-        self.allowedTopOrigins = allowedTopOrigins
-        self.exactOrigins = Set(allowedOrigins)
-        self.normalizedOrigins = Set(allowedOrigins.compactMap(Self.normalize))
-        self.normalizedTopOrigins = Set(allowedTopOrigins.compactMap(Self.normalize))
+        rules = Rules(
+            allowedOrigins: allowedOrigins, allowsCrossOrigin: allowsCrossOrigin, allowedTopOrigins: allowedTopOrigins)
     }
 
     /// Whether `origin` is one of the allowed origins.
     public func allows(origin: String) -> Bool {
         // Fast path: the exact configured text (the common case, no URL parsing).
-        if exactOrigins.contains(origin) { return true }
+        if rules.exactOrigins.contains(origin) { return true }
         guard let normalized = Self.normalize(origin) else { return false }
-        return normalizedOrigins.contains(normalized)
+        return rules.normalizedOrigins.contains(normalized)
     }
 
     /// Whether `topOrigin` is one of the allowed top origins.
     public func allows(topOrigin: String) -> Bool {
         guard let normalized = Self.normalize(topOrigin) else { return false }
-        return normalizedTopOrigins.contains(normalized)
+        return rules.normalizedTopOrigins.contains(normalized)
     }
 
     /// The comparison key of an origin: `scheme://host:port` with lower-cased scheme and host and the
