@@ -45,8 +45,7 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        let (group, point) = try ECGroup.validated(curve: curve, point: x963Representation)
-        self.key = LazyECKey(group: group, encoded: x963Representation, decoded: point)
+        self.key = try LazyECKey(curve: curve, point: x963Representation)
         self.curve = curve
         self.x963Representation = x963Representation
     }
@@ -85,8 +84,9 @@ public struct ECPublicKey: Sendable, Equatable {
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
-        guard let signature = ECDSASignatureCodec.parseStrict(derSignature, curve: curve) else { return false }
-        return key.verify(signature, message: message, hash: hash)
+        ECDSASignatureCodec.withStrict(derSignature, curve: curve) { signature in
+            key.verify(signature, message: message, hash: hash)
+        } ?? false
     }
 
     /// Keys are equal when their curve and point are.

@@ -26,6 +26,17 @@ enum ECDSASignatureCodec {
     /// The longest DER signature any supported curve can produce (P-521: 3 + 2 × (3 + 67)).
     static let maximumDERLength = 160
 
+    /// Runs `body` on `der` decoded strictly (as `parseStrict` decodes it), the `ECDSA_SIG` freed afterwards;
+    /// `nil` without calling `body` when `der` is not a strict signature for `curve`. No Swift object is made
+    /// for the signature, which a verification only borrows.
+    static func withStrict<Answer>(
+        _ der: [UInt8], curve: EllipticCurve, _ body: (OpaquePointer) -> Answer
+    ) -> Answer? {
+        guard let decoded = decodeStrict(der, curve: curve) else { return nil }
+        defer { ECDSA_SIG_free(decoded) }
+        return body(decoded)
+    }
+
     /// Parses `der` strictly: `d2i_ECDSA_SIG` must consume every byte, the DER re-encoding of what it
     /// decoded (`i2d_ECDSA_SIG`) must be exactly as long as `der`, and r and s must lie in [1, n-1].
     ///
@@ -38,6 +49,12 @@ enum ECDSASignatureCodec {
     /// authentication; the Wycheproof ECDSA vectors (`ECPublicKeyTests`) hold all these variants, and
     /// every one of them must stay refused.
     static func parseStrict(_ der: [UInt8], curve: EllipticCurve) -> ECDSASignatureObject? {
+        decodeStrict(der, curve: curve).map { ECDSASignatureObject(taking: $0) }
+    }
+
+    /// The strict decoding behind `parseStrict` and `withStrict`: an owned `ECDSA_SIG *`, or `nil` (nothing
+    /// left to free) when `der` is not a strict signature for `curve`.
+    private static func decodeStrict(_ der: [UInt8], curve: EllipticCurve) -> OpaquePointer? {
         guard !der.isEmpty, der.count <= maximumDERLength else { return nil }
         let (decoded, consumed) = OpenSSLDecoding.decode(der) { cursor, length in
             d2i_ECDSA_SIG(nil, cursor, length)
@@ -46,15 +63,21 @@ enum ECDSASignatureCodec {
             OpenSSLErrorQueue.clear()
             return nil
         }
-        let signature = ECDSASignatureObject(taking: decoded)
-        guard consumed == der.count, Int(i2d_ECDSA_SIG(decoded, nil)) == der.count else { return nil }
-        // SEC 1 v2 §4.1.4 step 1: r, s ∈ [1, n-1]; this is what refuses r = s = 0 (CVE-2022-21449).
-        guard let (r, s) = signature.components, let order = curve.order, order.contains(r), order.contains(s)
-        else {
-            OpenSSLErrorQueue.clear()
+        // Strict DER: all of the input, and exactly as long as OpenSSL's own (minimal) encoding of the values.
+        guard consumed == der.count, Int(i2d_ECDSA_SIG(decoded, nil)) == der.count else {
+            ECDSA_SIG_free(decoded)
             return nil
         }
-        return signature
+        // SEC 1 v2 §4.1.4 step 1: r, s ∈ [1, n-1]; this is what refuses r = s = 0 (CVE-2022-21449).
+        var r: OpaquePointer?
+        var s: OpaquePointer?
+        ECDSA_SIG_get0(decoded, &r, &s)
+        guard let r, let s, let order = curve.order, order.contains(r), order.contains(s) else {
+            OpenSSLErrorQueue.clear()
+            ECDSA_SIG_free(decoded)
+            return nil
+        }
+        return decoded
     }
 
     /// Fixed-width `r || s` from a strict DER signature.

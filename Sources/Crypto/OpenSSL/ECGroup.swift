@@ -65,61 +65,42 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         return try? EVPKey.ecPublicKeyFromData(curve: curve, point: encoded)
     }
 
-    /// The shared group of `curve` and `point` decoded on it, once it has passed SEC 1 v2 §3.2.2.1 public
-    /// key validation.
-    /// - Throws: `.invalidKey` for a point that fails it.
-    static func validated(
-        curve: EllipticCurve, point: [UInt8]
-    ) throws(CryptoError) -> (group: ECGroup, point: ECPointObject) {
-        guard let group = of(curve) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
-        }
-        guard let decoded = group.validatedPoint(point) else {
-            throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
-        }
-        return (group, decoded)
-    }
-
     /// SEC 1 v2 §3.2.2.1 elliptic curve public key validation of an uncompressed point `04 || X || Y`
-    /// (the caller has checked the prefix and length): step 1, Q is not the point at infinity; step 2,
-    /// X and Y are field elements in [0, p-1]; step 3, Q is on the curve. Step 4 (nQ = O) holds for every
-    /// point on the curve because P-256, P-384 and P-521 have cofactor 1.
-    /// - Returns: the decoded point, kept so that a key built on it later need not decode it again;
-    ///   `nil` for a point that fails validation.
-    func validatedPoint(_ point: [UInt8]) -> ECPointObject? {
+    /// (the caller has checked the prefix and length), decoding it into `ecPoint` (an `EC_POINT` on this
+    /// group): step 1, Q is not the point at infinity; step 2, X and Y are field elements in [0, p-1]; step 3,
+    /// Q is on the curve. Step 4 (nQ = O) holds for every point on the curve because P-256, P-384 and P-521
+    /// have cofactor 1.
+    /// - Returns: whether the point passed; `ecPoint` then holds it, for the key built on it to keep.
+    func decodeValidated(_ point: [UInt8], into ecPoint: OpaquePointer) -> Bool {
         let width = curve.coordinateByteCount
-        guard point.count == 1 + 2 * width else { return nil }
+        guard point.count == 1 + 2 * width else { return false }
         // Step 2, on the bytes: equal-width big-endian strings compare like the numbers they encode.
         let x = point[1...width]
         let y = point[(1 + width)...]
-        guard x.lexicographicallyPrecedes(primeBytes), y.lexicographicallyPrecedes(primeBytes) else { return nil }
-        guard let ecPoint = ECPointObject(group: self) else { return nil }
+        guard x.lexicographicallyPrecedes(primeBytes), y.lexicographicallyPrecedes(primeBytes) else { return false }
         // Step 3 is inside EC_POINT_oct2point: it sets the point through EC_POINT_set_affine_coordinates, which
         // refuses a point off the curve (EC_R_POINT_IS_NOT_ON_CURVE, OpenSSL ≥ 1.1.1); COSEKeyTests and
         // DevicePublicKeyTests hold off-curve points that must fail here.
         let valid = point.withUnsafeBufferPointer { bytes in
             BigNumberContext.with { context in
-                EC_POINT_oct2point(pointer, ecPoint.pointer, bytes.baseAddress, bytes.count, context) == 1
-            } && EC_POINT_is_at_infinity(pointer, ecPoint.pointer) == 0  // step 1
+                EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, context) == 1
+            } && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
         }
-        guard valid else {
-            OpenSSLErrorQueue.clear()
-            return nil
-        }
-        return ecPoint
+        if !valid { OpenSSLErrorQueue.clear() }
+        return valid
     }
 
-    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `validatedPoint`, on a pooled key;
+    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a pooled key;
     /// `false` also when OpenSSL cannot allocate a key.
     func verify(
-        _ signature: ECDSASignatureObject, message: [UInt8], hash: HashAlgorithm, publicKey point: ECPointObject
+        _ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer
     ) -> Bool {
         verificationKeys.withObject(make: { ECKeyObject(group: self) }) { key in
             key.verify(signature, message: message, hash: hash, publicKey: point)
         } ?? false
     }
 
-    /// An `EVP_PKEY` for a point that passed `validatedPoint`: a copy of the template's group
+    /// An `EVP_PKEY` for a point that passed `decodeValidated`: a copy of the template's group
     /// parameters plus the encoded point (`EVP_PKEY_set1_encoded_public_key` decodes it on this group).
     func publicKey(point: [UInt8]) throws(CryptoError) -> EVPKey {
         guard let pkey = EVP_PKEY_new() else { throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_new") }

@@ -20,12 +20,13 @@ final class ECKeyObject: ScratchObject, @unchecked Sendable {  // used by one bo
     deinit { COpenSSL_ec_key_free(pointer) }
 
     /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message` hashed with `hash`, under the
-    /// public key `point` (decoded and validated on this key's group by `ECGroup.validatedPoint`). The
-    /// signature is already strictly decoded, r and s in range (`ECDSASignatureCodec.parseStrict`).
-    func verify(
-        _ signature: ECDSASignatureObject, message: [UInt8], hash: HashAlgorithm, publicKey point: ECPointObject
-    ) -> Bool {
-        guard COpenSSL_ec_key_set_public_key(pointer, point.pointer) == 1 else {
+    /// public key `point` (an `EC_POINT` decoded and validated on this key's group by
+    /// `ECGroup.decodeValidated`). `signature` (an `ECDSA_SIG`) is already strictly decoded, r and s in range
+    /// (`ECDSASignatureCodec.withStrict`).
+    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer)
+        -> Bool
+    {
+        guard COpenSSL_ec_key_set_public_key(pointer, point) == 1 else {
             OpenSSLErrorQueue.clear()
             return false
         }
@@ -34,7 +35,7 @@ final class ECKeyObject: ScratchObject, @unchecked Sendable {  // used by one bo
             let length = method.digest(message, into: digest)
             let verified =
                 COpenSSL_ecdsa_do_verify(
-                    digest.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(length), signature.pointer, pointer)
+                    digest.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(length), signature, pointer)
                 == 1
             if !verified { OpenSSLErrorQueue.clear() }
             return verified

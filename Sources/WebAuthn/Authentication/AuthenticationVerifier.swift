@@ -60,7 +60,7 @@ public struct AuthenticationVerifier: Sendable {
         }
         // §7.2 step 18 (BE clear ⇒ BS clear) is enforced by AuthenticatorData.init.
         // §7.2 step 20: hash = SHA-256(cData); step 21: sig verifies over authData || hash with the stored key.
-        let signedData = response.authenticatorData + Digest.sha256(response.clientDataJSON)
+        let signedData = Digest.appending(hashOf: response.clientDataJSON, to: response.authenticatorData)
         guard expectations.credentialPublicKey.isValidSignature(response.signature, for: signedData) else {
             throw WebAuthnError(.badSignature, "assertion signature does not verify")
         }

@@ -31,4 +31,18 @@ struct DigestTests {
             #expect(Digest.hash([1, 2, 3], using: algorithm).count == algorithm.digestByteCount)
         }
     }
+
+    @Test("appending(hashOf:to:) is the prefix followed by the digest, for every algorithm and an empty prefix")
+    func appendingDigest() {
+        #expect(
+            Hex.encode(Digest.appending(hashOf: Self.abc, to: [0xAA, 0xBB]))
+                == "aabb" + "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        for algorithm in HashAlgorithm.allCases {
+            for prefix in [[], [0x01], Array(repeating: 0x5A, count: 37)] as [[UInt8]] {
+                #expect(
+                    Digest.appending(hashOf: Self.abc, to: prefix, using: algorithm)
+                        == prefix + Digest.hash(Self.abc, using: algorithm))
+            }
+        }
+    }
 }
