@@ -23,40 +23,66 @@ enum ClientDataJSONScanner {
         let value: Value
     }
 
-    /// The members of `bytes` in order, or `nil` when `bytes` is not of the accepted shape.
-    static func members(_ bytes: [UInt8]) -> [Member]? {
-        bytes.withUnsafeBufferPointer { members(in: $0) }
+    /// Reads the members of `bytes` in order into `members` (empty on entry); `false` when `bytes` is not of the
+    /// accepted shape (`members` then holds what was read before the scan gave up).
+    static func scan(_ bytes: [UInt8], into members: inout Members) -> Bool {
+        bytes.withUnsafeBufferPointer { scan($0, into: &members) }
     }
 
-    /// `members(_:)` over the input's storage.
-    private static func members(in bytes: UnsafeBufferPointer<UInt8>) -> [Member]? {
+    /// Up to `capacity` members, held inline: no allocation, and none of the runtime's generic-array machinery
+    /// on the request path. An object with more members takes the general path.
+    struct Members {
+        /// Browsers send 3 to 5 members; Android clients a few more.
+        static let capacity = 12
+        private var storage = InlineArray<12, Member>(repeating: Member(name: 0..<0, value: .null))
+        /// How many members were read.
+        private(set) var count = 0
+
+        /// The member at `index` (in `0..<count`), in input order.
+        subscript(index: Int) -> Member { storage[index] }
+
+        /// Adds `member`; `false` when full.
+        mutating func append(_ member: Member) -> Bool {
+            guard count < Self.capacity else { return false }
+            storage[count] = member
+            count += 1
+            return true
+        }
+
+        /// Whether a member is named like `name` (both ranges of `bytes`).
+        func contains(name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for index in 0..<count where bytes[storage[index].name].elementsEqual(bytes[name]) { return true }
+            return false
+        }
+    }
+
+    /// `scan(_:into:)` over the input's storage.
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into members: inout Members) -> Bool {
         var reader = Reader(bytes: bytes)
-        var members: [Member] = []
-        members.reserveCapacity(8)  // browsers send 3 to 5
         reader.skipWhitespace()
-        guard reader.consume(UInt8(ascii: "{")) else { return nil }
+        guard reader.consume(UInt8(ascii: "{")) else { return false }
         reader.skipWhitespace()
         if !reader.consume(UInt8(ascii: "}")) {
             while true {
-                guard let name = reader.string() else { return nil }
+                guard let name = reader.string() else { return false }
                 // RFC 8259 §4 leaves duplicate names to the parser; the general path decides those.
-                guard !members.contains(where: { bytes[$0.name].elementsEqual(bytes[name]) }) else { return nil }
+                guard !members.contains(name: name, in: bytes) else { return false }
                 reader.skipWhitespace()
-                guard reader.consume(UInt8(ascii: ":")) else { return nil }
+                guard reader.consume(UInt8(ascii: ":")) else { return false }
                 reader.skipWhitespace()
-                guard let value = reader.value() else { return nil }
-                members.append(Member(name: name, value: value))
+                guard let value = reader.value() else { return false }
+                guard members.append(Member(name: name, value: value)) else { return false }
                 reader.skipWhitespace()
                 if reader.consume(UInt8(ascii: ",")) {
                     reader.skipWhitespace()
                     continue
                 }
-                guard reader.consume(UInt8(ascii: "}")) else { return nil }
+                guard reader.consume(UInt8(ascii: "}")) else { return false }
                 break
             }
         }
         reader.skipWhitespace()
-        return reader.atEnd ? members : nil
+        return reader.atEnd
     }
 
     /// A cursor over the bytes; every read checks the bounds.

@@ -97,13 +97,15 @@ public struct CollectedClientData: Sendable {
     /// type reads has the JSON type the general path requires (otherwise `nil`, and the general path
     /// decides, with its error). Reads the same members to the same values as the general path.
     private static func quick(_ bytes: [UInt8]) -> CollectedClientData? {
-        guard let members = ClientDataJSONScanner.members(bytes) else { return nil }
+        var members = ClientDataJSONScanner.Members()
+        guard ClientDataJSONScanner.scan(bytes, into: &members) else { return nil }
         var type: Range<Int>?
         var challenge: Range<Int>?
         var origin: Range<Int>?
         var crossOrigin: Bool?
         var topOrigin: Range<Int>?
-        for member in members {
+        for index in 0..<members.count {
+            let member = members[index]
             switch (Member(bytes, member.name), member.value) {
             case (.type, .string(let text)): type = text
             case (.challenge, .string(let text)): challenge = text

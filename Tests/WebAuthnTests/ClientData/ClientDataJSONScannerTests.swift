@@ -5,7 +5,19 @@ import Testing
 @Suite("ClientDataJSONScanner")
 struct ClientDataJSONScannerTests {
     func scan(_ text: String) -> [ClientDataJSONScanner.Member]? {
-        ClientDataJSONScanner.members(Array(text.utf8))
+        var members = ClientDataJSONScanner.Members()
+        guard ClientDataJSONScanner.scan(Array(text.utf8), into: &members) else { return nil }
+        return (0..<members.count).map { members[$0] }
+    }
+
+    @Test("up to the inline capacity of members is read; one more is left to the general parser")
+    func capacity() {
+        func object(_ count: Int) -> String {
+            "{" + (0..<count).map { #""m\#($0)":"v""# }.joined(separator: ",") + "}"
+        }
+        let capacity = ClientDataJSONScanner.Members.capacity
+        #expect(scan(object(capacity))?.count == capacity)
+        #expect(scan(object(capacity + 1)) == nil)
     }
 
     /// A member's value with a string shown as its text, for comparing.
