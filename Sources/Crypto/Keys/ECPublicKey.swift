@@ -83,9 +83,18 @@ public struct ECPublicKey: Sendable, Equatable {
     /// The signature must be strict DER (minimal encoding, no trailing bytes) with r and s in
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
+        let nothing = UnsafeRawBufferPointer(start: nil, count: 0)
+        return isValidSignature(derSignature, for: message, followedBy: nothing, hash: hash)
+    }
+
+    /// Whether `derSignature` is a valid ECDSA signature of `message || suffix` (hashed in two parts, the
+    /// concatenation never built), with the rules of `isValidSignature(_:for:hash:)`.
+    public func isValidSignature(
+        _ derSignature: [UInt8], for message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm
+    ) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
         ECDSASignatureCodec.withStrict(derSignature, curve: curve) { signature in
-            key.verify(signature, message: message, hash: hash)
+            key.verify(signature, message: message, followedBy: suffix, hash: hash)
         } ?? false
     }
 

@@ -93,10 +93,11 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a pooled key;
     /// `false` also when OpenSSL cannot allocate a key.
     func verify(
-        _ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer
+        _ signature: OpaquePointer, message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm,
+        publicKey point: OpaquePointer
     ) -> Bool {
         verificationKeys.withObject(make: { ECKeyObject(group: self) }) { key in
-            key.verify(signature, message: message, hash: hash, publicKey: point)
+            key.verify(signature, message: message, followedBy: suffix, hash: hash, publicKey: point)
         } ?? false
     }
 

@@ -19,20 +19,21 @@ final class ECKeyObject: ScratchObject, @unchecked Sendable {  // used by one bo
 
     deinit { COpenSSL_ec_key_free(pointer) }
 
-    /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message` hashed with `hash`, under the
+    /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message || suffix` hashed with `hash`, under the
     /// public key `point` (an `EC_POINT` decoded and validated on this key's group by
     /// `ECGroup.decodeValidated`). `signature` (an `ECDSA_SIG`) is already strictly decoded, r and s in range
     /// (`ECDSASignatureCodec.withStrict`).
-    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer)
-        -> Bool
-    {
+    func verify(
+        _ signature: OpaquePointer, message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm,
+        publicKey point: OpaquePointer
+    ) -> Bool {
         guard COpenSSL_ec_key_set_public_key(pointer, point) == 1 else {
             OpenSSLErrorQueue.clear()
             return false
         }
         let method = MessageDigestMethod.of(hash)
         return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest in
-            let length = method.digest(message, into: digest)
+            let length = method.digest(message, followedBy: suffix, into: digest)
             let verified =
                 COpenSSL_ecdsa_do_verify(
                     digest.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(length), signature, pointer)

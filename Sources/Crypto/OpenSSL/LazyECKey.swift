@@ -37,10 +37,12 @@ final class LazyECKey: @unchecked Sendable {  // `decoded` is written once in in
 
     deinit { EC_POINT_free(decoded) }
 
-    /// ECDSA verification of `signature` (a strictly decoded `ECDSA_SIG`) over `message` hashed with `hash`
-    /// under this point.
-    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm) -> Bool {
-        group.verify(signature, message: message, hash: hash, publicKey: decoded)
+    /// ECDSA verification of `signature` (a strictly decoded `ECDSA_SIG`) over `message || suffix` hashed with
+    /// `hash` under this point.
+    func verify(
+        _ signature: OpaquePointer, message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm
+    ) -> Bool {
+        group.verify(signature, message: message, followedBy: suffix, hash: hash, publicKey: decoded)
     }
 
     /// The key as an `EVP_PKEY` (for DER export), built on first call; `nil` only if OpenSSL could not

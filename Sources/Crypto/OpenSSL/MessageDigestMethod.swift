@@ -55,14 +55,23 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
     /// One-shot digests run on a context on the stack (COpenSSL's shim says why not `EVP_Digest`); the
     /// low-level functions fail only on a null pointer, which no input can cause.
     func digest(_ bytes: [UInt8], into output: UnsafeMutableRawBufferPointer) -> Int {
+        digest(bytes, followedBy: UnsafeRawBufferPointer(start: nil, count: 0), into: output)
+    }
+
+    /// Digests `bytes` followed by `suffix` (their concatenation, never built) into `output`; returns the bytes
+    /// written.
+    func digest(
+        _ bytes: [UInt8], followedBy suffix: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Int {
         precondition(output.count >= byteCount, "digest buffer too small")
         let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let (tail, tailCount) = (suffix.baseAddress, suffix.count)
         let ok = bytes.withUnsafeBytes { input in
             switch algorithm {
-            case .sha1: COpenSSL_sha1(input.baseAddress, input.count, out)
-            case .sha256: COpenSSL_sha256(input.baseAddress, input.count, out)
-            case .sha384: COpenSSL_sha384(input.baseAddress, input.count, out)
-            case .sha512: COpenSSL_sha512(input.baseAddress, input.count, out)
+            case .sha1: COpenSSL_sha1(input.baseAddress, input.count, tail, tailCount, out)
+            case .sha256: COpenSSL_sha256(input.baseAddress, input.count, tail, tailCount, out)
+            case .sha384: COpenSSL_sha384(input.baseAddress, input.count, tail, tailCount, out)
+            case .sha512: COpenSSL_sha512(input.baseAddress, input.count, tail, tailCount, out)
             }
         }
         precondition(ok == 1, "\(algorithm) digest failed: \(OpenSSLErrorQueue.drain())")

@@ -60,8 +60,11 @@ public struct AuthenticationVerifier: Sendable {
         }
         // §7.2 step 18 (BE clear ⇒ BS clear) is enforced by AuthenticatorData.init.
         // §7.2 step 20: hash = SHA-256(cData); step 21: sig verifies over authData || hash with the stored key.
-        let signedData = Digest.appending(hashOf: response.clientDataJSON, to: response.authenticatorData)
-        guard expectations.credentialPublicKey.isValidSignature(response.signature, for: signedData) else {
+        guard
+            expectations.credentialPublicKey.isValidSignature(
+                response.signature, overAuthenticatorData: response.authenticatorData,
+                clientDataJSON: response.clientDataJSON)
+        else {
             throw WebAuthnError(.badSignature, "assertion signature does not verify")
         }
         // §7.2 step 22: a counter of 0 on both sides means the authenticator does not count; otherwise

@@ -130,4 +130,18 @@ public struct COSEKey: Sendable {
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         algorithm.isValidSignature(signature, for: message, with: publicKey)
     }
+
+    /// Whether `signature` verifies over WebAuthn's signed data, `authenticatorData || SHA-256(clientDataJSON)`
+    /// (L3 §7.1 step 20 with §8.2, §7.2 steps 20–21): the client data hash is computed on the stack and, for
+    /// ECDSA, hashed after the authenticator data without building the concatenation.
+    public func isValidSignature(
+        _ signature: [UInt8], overAuthenticatorData authenticatorData: [UInt8], clientDataJSON: [UInt8]
+    ) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: HashAlgorithm.sha256.digestByteCount, alignment: 1) { hash in
+            let written = Digest.hash(clientDataJSON, using: .sha256, into: hash)
+            return algorithm.isValidSignature(
+                signature, for: authenticatorData, followedBy: UnsafeRawBufferPointer(rebasing: hash[..<written]),
+                with: publicKey)
+        }
+    }
 }

@@ -32,17 +32,13 @@ struct DigestTests {
         }
     }
 
-    @Test("appending(hashOf:to:) is the prefix followed by the digest, for every algorithm and an empty prefix")
-    func appendingDigest() {
-        #expect(
-            Hex.encode(Digest.appending(hashOf: Self.abc, to: [0xAA, 0xBB]))
-                == "aabb" + "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    @Test("hash(_:using:into:) writes the digest hash(_:using:) returns, for every algorithm")
+    func hashIntoBuffer() {
         for algorithm in HashAlgorithm.allCases {
-            for prefix in [[], [0x01], Array(repeating: 0x5A, count: 37)] as [[UInt8]] {
-                #expect(
-                    Digest.appending(hashOf: Self.abc, to: prefix, using: algorithm)
-                        == prefix + Digest.hash(Self.abc, using: algorithm))
-            }
+            var output = [UInt8](repeating: 0, count: 64)
+            let written = output.withUnsafeMutableBytes { Digest.hash(Self.abc, using: algorithm, into: $0) }
+            #expect(written == algorithm.digestByteCount)
+            #expect(Array(output[..<written]) == Digest.hash(Self.abc, using: algorithm))
         }
     }
 }

@@ -45,6 +45,41 @@ struct COSEKeyTests {
         #expect(cose.isValidSignature(try signer.signature(for: message), for: message))
     }
 
+    @Test("WebAuthn's signed data: ES256, EdDSA and RS256 verify authenticatorData || SHA-256(clientDataJSON), nothing else")
+    func signedData() throws {
+        let authenticatorData = Array(repeating: UInt8(0x49), count: 37)
+        let clientDataJSON = Array(#"{"type":"webauthn.get"}"#.utf8)
+        let signed = authenticatorData + Digest.sha256(clientDataJSON)
+        let ed25519 = try Ed25519SigningKey()
+        let keys: [(COSEKey, [UInt8])] = [
+            (try key(ec2()), try p256.signature(for: signed)),
+            (
+                try key(
+                    .map([
+                        CBORMapEntry(key: CBORValue(1), value: CBORValue(1)),
+                        CBORMapEntry(key: CBORValue(3), value: CBORValue(-8)),
+                        CBORMapEntry(key: CBORValue(-1), value: CBORValue(6)),
+                        CBORMapEntry(key: CBORValue(-2), value: .bytes(ed25519.publicKey.rawRepresentation)),
+                    ])), try ed25519.signature(for: signed)
+            ),
+            (try key(rsa(alg: -257)), try Self.rsaSigner.signature(for: signed, hash: .sha256, padding: .pkcs1v15)),
+        ]
+        for (cose, signature) in keys {
+            #expect(
+                cose.isValidSignature(
+                    signature, overAuthenticatorData: authenticatorData, clientDataJSON: clientDataJSON),
+                "\(cose.algorithm)")
+            #expect(
+                !cose.isValidSignature(
+                    signature, overAuthenticatorData: authenticatorData, clientDataJSON: clientDataJSON + [0x20]),
+                "\(cose.algorithm)")
+            #expect(
+                !cose.isValidSignature(
+                    signature, overAuthenticatorData: authenticatorData + [0], clientDataJSON: clientDataJSON),
+                "\(cose.algorithm)")
+        }
+    }
+
     static let rsaSigner = try! RSASigningKey(bits: 2048)
 
     func rsa(alg: Int) -> CBORValue {
