@@ -12,9 +12,9 @@ public enum Digest {
 
     /// The digest of `bytes` under `algorithm`, written to the start of `output` (at least
     /// `algorithm.digestByteCount` bytes); returns the bytes written.
-    public static func hash(_ bytes: [UInt8], using algorithm: HashAlgorithm, into output: UnsafeMutableRawBufferPointer)
-        -> Int
-    {
+    public static func hash(
+        _ bytes: [UInt8], using algorithm: HashAlgorithm, into output: UnsafeMutableRawBufferPointer
+    ) -> Int {
         MessageDigestMethod.of(algorithm).digest(bytes, into: output)
     }
 }

@@ -45,7 +45,7 @@ struct COSEKeyTests {
         #expect(cose.isValidSignature(try signer.signature(for: message), for: message))
     }
 
-    @Test("WebAuthn's signed data: ES256, EdDSA and RS256 verify authenticatorData || SHA-256(clientDataJSON), nothing else")
+    @Test("ES256, EdDSA and RS256 verify WebAuthn's signed data, authenticatorData || SHA-256(clientDataJSON)")
     func signedData() throws {
         let authenticatorData = Array(repeating: UInt8(0x49), count: 37)
         let clientDataJSON = Array(#"{"type":"webauthn.get"}"#.utf8)
