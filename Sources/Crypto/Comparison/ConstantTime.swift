@@ -10,4 +10,9 @@ public enum ConstantTime {
     public static func equals(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
         OpenSSLRandom.constantTimeEquals(a, b[...])
     }
+
+    /// `equals` on bytes held elsewhere (decoded on the stack), with the same rules.
+    public static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+        b.withUnsafeBytes { OpenSSLRandom.constantTimeEquals(UnsafeRawBufferPointer(a), $0) }
+    }
 }

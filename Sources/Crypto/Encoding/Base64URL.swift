@@ -101,6 +101,20 @@ public enum Base64URL {
         return valid ? bytes : nil
     }
 
+    /// Runs `body` on the bytes ASCII `text` decodes to (`nil` when it is not base64url, as `decode` judges), decoded
+    /// on the stack: nothing is allocated for texts up to a few kilobytes.
+    public static func withDecoded<Answer>(
+        ascii text: ArraySlice<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
+    ) -> Answer {
+        text.withUnsafeBufferPointer { utf8 in
+            guard let count = decodedCount(utf8: utf8) else { return body(nil) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
+                guard decode(utf8: utf8, into: output) else { return body(nil) }
+                return body(UnsafeBufferPointer(rebasing: output[0..<count]))
+            }
+        }
+    }
+
     /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`. Decodes on the stack: nothing is
     /// allocated for texts up to a few kilobytes.
     public static func decodes(_ text: String, to bytes: [UInt8]) -> Bool {

@@ -25,9 +25,13 @@ enum OpenSSLRandom {
     /// `CRYPTO_memcmp` over equal-length inputs; different lengths are unequal.
     static func constantTimeEquals(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { lhs in b.withUnsafeBytes { rhs in constantTimeEquals(lhs, rhs) } }
+    }
+
+    /// `CRYPTO_memcmp` over two buffers; different lengths are unequal.
+    static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
         if a.isEmpty { return true }
-        return a.withUnsafeBytes { lhs in
-            b.withUnsafeBytes { rhs in CRYPTO_memcmp(lhs.baseAddress, rhs.baseAddress, lhs.count) == 0 }
-        }
+        return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
     }
 }

@@ -9,10 +9,36 @@ public struct CollectedClientData: Sendable {
     public let rawBytes: [UInt8]
     /// `type`: "webauthn.create" or "webauthn.get".
     public let type: String
-    /// `challenge`, base64url-decoded.
-    public let challenge: [UInt8]
+    /// `challenge`, base64url-decoded (empty when it is not base64url).
+    public var challenge: [UInt8] {
+        switch challengeField {
+        case .decoded(let bytes): bytes
+        case .base64URL(let range): Base64URL.decode(ascii: rawBytes[range]) ?? []
+        }
+    }
     /// `origin`, as sent.
-    public let origin: String
+    public var origin: String {
+        switch originField {
+        case .text(let text): text
+        case .ascii(let range): String(decoding: rawBytes[range], as: UTF8.self)
+        }
+    }
+    /// `challenge` as the general parser decoded it, or where the quick scanner found its text: then it is
+    /// decoded on the stack when compared, and nothing is allocated for it.
+    private let challengeField: Challenge
+    /// `origin` as the general parser read it, or where the quick scanner found it (printable ASCII without
+    /// escapes, so its bytes are its UTF-8): then it is matched against the policy in place.
+    private let originField: Text
+
+    private enum Challenge: Sendable {
+        case decoded([UInt8])
+        case base64URL(Range<Int>)
+    }
+
+    private enum Text: Sendable {
+        case text(String)
+        case ascii(Range<Int>)
+    }
     /// `crossOrigin`, when present.
     public let crossOrigin: Bool?
     /// `topOrigin`, when present.
@@ -86,8 +112,8 @@ public struct CollectedClientData: Sendable {
         self.rawBytes = bytes
         self.type = type
         // A challenge that is not base64url cannot equal ours: keep nil-safe empty bytes, judged in verify.
-        self.challenge = Base64URL.decode(challengeText) ?? []
-        self.origin = origin
+        self.challengeField = .decoded(Base64URL.decode(challengeText) ?? [])
+        self.originField = .text(origin)
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin
         self.tokenBindingStatus = tokenBindingStatus
@@ -121,9 +147,8 @@ public struct CollectedClientData: Sendable {
         guard let type, let challenge, let origin else { return nil }
         // The scanner's strings are printable ASCII without escapes: their bytes are their UTF-8.
         return CollectedClientData(
-            rawBytes: bytes, type: String(decoding: bytes[type], as: UTF8.self),
-            challenge: Base64URL.decode(ascii: bytes[challenge]) ?? [],
-            origin: String(decoding: bytes[origin], as: UTF8.self), crossOrigin: crossOrigin,
+            rawBytes: bytes, type: String(decoding: bytes[type], as: UTF8.self), challenge: .base64URL(challenge),
+            origin: .ascii(origin), crossOrigin: crossOrigin,
             topOrigin: topOrigin.map { String(decoding: bytes[$0], as: UTF8.self) }, tokenBindingStatus: nil)
     }
 
@@ -151,13 +176,13 @@ public struct CollectedClientData: Sendable {
 
     /// Memberwise, for `quick`.
     private init(
-        rawBytes: [UInt8], type: String, challenge: [UInt8], origin: String, crossOrigin: Bool?,
+        rawBytes: [UInt8], type: String, challenge: Challenge, origin: Text, crossOrigin: Bool?,
         topOrigin: String?, tokenBindingStatus: String?
     ) {
         self.rawBytes = rawBytes
         self.type = type
-        self.challenge = challenge
-        self.origin = origin
+        self.challengeField = challenge
+        self.originField = origin
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin
         self.tokenBindingStatus = tokenBindingStatus
@@ -169,6 +194,27 @@ public struct CollectedClientData: Sendable {
         // CFBoolean-backed numbers report objCType "c"; plain integers 0/1 do not.
         guard String(cString: number.objCType) == "c" else { return nil }
         return number.boolValue
+    }
+
+    /// Whether the challenge is `expected`, compared in constant time; the quick path's text is decoded on the
+    /// stack for the comparison.
+    private func challengeEquals(_ expected: [UInt8]) -> Bool {
+        switch challengeField {
+        case .decoded(let bytes):
+            return ConstantTime.equals(bytes, expected)
+        case .base64URL(let range):
+            return Base64URL.withDecoded(ascii: rawBytes[range]) { decoded in
+                decoded.map { ConstantTime.equals($0, expected) } ?? false
+            }
+        }
+    }
+
+    /// Whether `policy` allows the origin; the quick path's bytes are matched in place.
+    private func allowedOrigin(by policy: OriginPolicy) -> Bool {
+        switch originField {
+        case .text(let text): policy.allows(origin: text)
+        case .ascii(let range): policy.allows(originUTF8: rawBytes[range])
+        }
     }
 
     /// Runs the client-data steps of a ceremony, in the spec's order.
@@ -187,11 +233,11 @@ public struct CollectedClientData: Sendable {
         }
         // WebAuthn L3 §7.1 step 8 / §7.2 step 12: C.challenge equals base64url(options.challenge).
         // Compared as bytes in constant time (a challenge is a secret until it is used).
-        guard !expectedChallenge.isEmpty, ConstantTime.equals(challenge, expectedChallenge) else {
+        guard !expectedChallenge.isEmpty, challengeEquals(expectedChallenge) else {
             throw WebAuthnError(.challengeMismatch, "challenge differs from the one issued")
         }
         // WebAuthn L3 §7.1 step 9 / §7.2 step 13: C.origin is an origin the RP expects.
-        guard originPolicy.allows(origin: origin) else {
+        guard allowedOrigin(by: originPolicy) else {
             throw WebAuthnError(.originMismatch, "origin \"\(origin)\" is not allowed")
         }
         // WebAuthn L3 §5.8.1 crossOrigin: true means the ceremony ran in a cross-origin iframe, which the

@@ -12,4 +12,19 @@ struct ConstantTimeTests {
         #expect(!ConstantTime.equals(bytes, [1, 2, 3]))
         #expect(!ConstantTime.equals(bytes, []))
     }
+
+    @Test("slices and borrowed buffers compare by the same rules as arrays")
+    func slicesAndBuffers() {
+        let wide: [UInt8] = [9, 1, 2, 3, 4, 9]
+        #expect(ConstantTime.equals(wide[1..<5], [1, 2, 3, 4]))
+        #expect(!ConstantTime.equals(wide[1..<5], [1, 2, 3, 5]))
+        #expect(!ConstantTime.equals(wide[1..<4], [1, 2, 3, 4]))
+        #expect(ConstantTime.equals(wide[1..<1], []))
+        wide.withUnsafeBufferPointer { buffer in
+            #expect(ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[1..<5]), [1, 2, 3, 4]))
+            #expect(!ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[1..<5]), [1, 2, 3, 5]))
+            #expect(!ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[1..<5]), [1, 2, 3]))
+            #expect(ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[0..<0]), []))
+        }
+    }
 }

@@ -91,4 +91,13 @@ struct Base64URLTests {
         #expect(!Base64URL.decodes("A", to: []))  // an impossible length
         #expect(!Base64URL.decodes("AQID/A", to: [1, 2, 3, 252]))  // the standard alphabet's '/'
     }
+
+    @Test("withDecoded(ascii:) hands over what decode gives, or nil where decode refuses")
+    func withDecodedOnTheStack() {
+        for text in ["", "AQ", "AQI", "AQID", "AQIDBA", "_-_-", "AQID/A", "A", "AQ==", "A=Q"] {
+            let ascii = Array(text.utf8)[...]
+            let handed = Base64URL.withDecoded(ascii: ascii) { $0.map { Array($0) } }
+            #expect(handed == Base64URL.decode(text), "\(text)")
+        }
+    }
 }
