@@ -37,7 +37,7 @@ public struct COSEKey: Sendable {
     /// same verdict for the maps the fast path reads and the typed error for the rest.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         if let map = CBORIntegerMap.decode(bytes) {
-            try self.init(fields: COSEKeyFields(map: map, bytes: bytes), raw: bytes)
+            try self.init(fields: InPlaceCOSEKeyFields(map: map, bytes: bytes), raw: bytes)
             return
         }
         let value: CBORValue
@@ -52,11 +52,11 @@ public struct COSEKey: Sendable {
     /// Checks an already decoded COSE_Key; `raw` are the bytes it was decoded from.
     public init(cbor: CBORValue, raw: [UInt8]) throws(WebAuthnError) {
         guard case .map = cbor else { throw WebAuthnError(.malformedCOSEKey, "COSE_Key is not a map") }
-        try self.init(fields: COSEKeyFields(value: cbor), raw: raw)
+        try self.init(fields: DecodedCOSEKeyFields(value: cbor), raw: raw)
     }
 
     /// The checks, on either decoded form of the map.
-    private init(fields: COSEKeyFields, raw: [UInt8]) throws(WebAuthnError) {
+    private init(fields: some COSEKeyFields, raw: [UInt8]) throws(WebAuthnError) {
         guard let algorithmID = fields.integer(Label.alg) else {
             throw WebAuthnError(.malformedCOSEKey, "alg (3) missing or not an integer")
         }
@@ -77,7 +77,9 @@ public struct COSEKey: Sendable {
     }
 
     /// RFC 9053 §7.1.1: EC2 keys carry crv, x and y (WebAuthn L3 §6.5.1.1: uncompressed points only).
-    private static func ec2Key(_ fields: COSEKeyFields, _ algorithm: COSEAlgorithm) throws(WebAuthnError) -> PublicKey {
+    private static func ec2Key(
+        _ fields: some COSEKeyFields, _ algorithm: COSEAlgorithm
+    ) throws(WebAuthnError) -> PublicKey {
         guard let curve = algorithm.ellipticCurve, fields.integer(Label.crv) == curveIdentifier(curve) else {
             throw WebAuthnError(.malformedCOSEKey, "crv does not match alg \(algorithm.rawValue)")
         }
@@ -96,7 +98,9 @@ public struct COSEKey: Sendable {
     /// RFC 9053 §7.2: OKP keys carry crv and x. The curve must be the algorithm's: Ed25519 for EdDSA
     /// (-8, WebAuthn L3 §5.8.5) and Ed25519 (-19), Ed448 for Ed448 (-53, RFC 9864 §2.2); x is the raw
     /// public key (RFC 8032 §5.1.5: 32 bytes, §5.2.5: 57 bytes).
-    private static func okpKey(_ fields: COSEKeyFields, _ algorithm: COSEAlgorithm) throws(WebAuthnError) -> PublicKey {
+    private static func okpKey(
+        _ fields: some COSEKeyFields, _ algorithm: COSEAlgorithm
+    ) throws(WebAuthnError) -> PublicKey {
         guard let curve = algorithm.edwardsCurve, fields.integer(Label.crv) == curve.rawValue else {
             throw WebAuthnError(.malformedCOSEKey, "OKP crv does not match alg \(algorithm.rawValue)")
         }
@@ -114,7 +118,7 @@ public struct COSEKey: Sendable {
     }
 
     /// RFC 8230 §4: RSA keys carry n and e as unsigned big-endian byte strings.
-    private static func rsaKey(_ fields: COSEKeyFields) throws(WebAuthnError) -> PublicKey {
+    private static func rsaKey(_ fields: some COSEKeyFields) throws(WebAuthnError) -> PublicKey {
         guard let n = fields.bytes(Label.n), let e = fields.bytes(Label.e), !n.isEmpty, !e.isEmpty else {
             throw WebAuthnError(.malformedCOSEKey, "RSA n/e missing")
         }
