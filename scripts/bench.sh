@@ -67,10 +67,11 @@ fi
     echo "Not measured: the shared benchmark folder (../shared/bench or /work/shared/bench) was not found."
   else
     "$venv/bin/python" "$shared/bench/gen_ceremonies.py" --out "$work/workload.jsonl" >"$work/gen.log" 2>&1
-    # Paired rounds: passkeyd, then the peers, BENCH_ROUNDS times (default 3). A shared host drifts by several
+    # Paired rounds: passkeyd, then the peers, BENCH_ROUNDS times (default 5). A shared host drifts by several
     # per cent within minutes; each round's ratio compares two runs made back to back, and the table reports the
-    # round with the median ratio, so one slow phase cannot decide the result either way.
-    rounds="${BENCH_ROUNDS:-3}"
+    # round with the median ratio, so one slow phase cannot decide the result either way. Five rather than three:
+    # single rounds moved by 1–2% on this host, and the median of five is the steadier figure.
+    rounds="${BENCH_ROUNDS:-5}"
     rm -f "$work"/replay-*.json "$work"/replay-*.txt "$work"/peers-*.json "$work"/peers-*.log "$work"/floor-*.json
     # The OpenSSL calls of one authentication made straight from C (scripts/bench-floor.c), in every round too.
     # Any C compiler: the system's cc, or the clang that comes with the Swift toolchain.
