@@ -163,7 +163,7 @@ if n is not None:
         ours_us = 1e6 / ours_auth
         print()
         print(f"passkeyd's own share (round {n + 1}): the OpenSSL calls one authentication makes, run straight from C "
-              f"(`scripts/bench-floor.c`: point decoding and validation, strict DER, three SHA-256, "
+              f"(`scripts/bench-floor.c`: point decoding and validation, strict DER, two SHA-256, "
               f"`ECDSA_do_verify`; {floors[n]['keys']:,} distinct keys), take {calls:.1f} µs, {verify:.1f} µs of it "
               f"`ECDSA_do_verify`. passkeyd's authentication takes {ours_us:.1f} µs: {ours_us - calls:.1f} µs on top "
               f"of those calls, for base64url, clientDataJSON, authenticator data, the COSE key and the checks. "
