@@ -107,15 +107,8 @@ public final class PreparedCeremony: Sendable {
     /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
     /// stored COSE_Key as a server reading its credential record would.
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
-        // Matched in place rather than through `Result.get()`, which copies the whole side per call.
-        guard case .success(let side) = authenticationSide else {
-            if case .failure(let error) = authenticationSide { throw error }
-            preconditionFailure("a Result is a success or a failure")
-        }
-        guard case .success(let storedKey) = side.storedKey else {
-            if case .failure(let error) = side.storedKey { throw error }
-            preconditionFailure("a Result is a success or a failure")
-        }
+        let side = try authenticationSide.get()
+        let storedKey = try side.storedKey.get()
         let credential = recording.response
         var userHandle: [UInt8]?
         if let text = credential.response.userHandle { userHandle = try Self.bytes(text, "userHandle") }
