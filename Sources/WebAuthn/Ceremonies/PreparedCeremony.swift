@@ -73,20 +73,9 @@ public final class PreparedCeremony: Sendable {
     /// Verifies the response once and tells whether the outcome is the recorded one in every field the
     /// recording names (the same verdict as `CeremonyReplayer.replay(_:)`'s `passed`, without its text).
     public func replaysAsRecorded() -> Bool {
-        // do/catch rather than `Result { … }`: that closure captured a copy of the whole recording per call.
         switch recording.ceremony {
-        case .registration:
-            do throws(WebAuthnError) {
-                return check.matches(.success(try verifyRegistration()))
-            } catch {
-                return check.matches(Result<VerifiedRegistration, WebAuthnError>.failure(error))
-            }
-        case .authentication:
-            do throws(WebAuthnError) {
-                return check.matches(.success(try verifyAuthentication()))
-            } catch {
-                return check.matches(Result<VerifiedAssertion, WebAuthnError>.failure(error))
-            }
+        case .registration: check.matches(Result { () throws(WebAuthnError) in try verifyRegistration() })
+        case .authentication: check.matches(Result { () throws(WebAuthnError) in try verifyAuthentication() })
         }
     }
 
