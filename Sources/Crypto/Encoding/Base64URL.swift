@@ -78,10 +78,7 @@ public enum Base64URL {
 
     /// Decodes base64url text; see `decode(_:)`. The `String` case, without generic dispatch.
     public static func decode(_ text: String) -> [UInt8]? {
-        // A native string's UTF-8 is read where it lies; `withUTF8` would need a mutable copy (a retain).
-        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
-        var text = text
-        return text.withUTF8 { decode(utf8: $0) }
+        withUTF8(of: text) { decode(utf8: $0) }
     }
 
     /// Decodes base64url given as its ASCII bytes (text already known to be ASCII, such as a JSON string's
@@ -106,27 +103,31 @@ public enum Base64URL {
     public static func withDecoded<Answer>(
         ascii text: ArraySlice<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
     ) -> Answer {
-        text.withUnsafeBufferPointer { utf8 in
-            guard let count = decodedCount(utf8: utf8) else { return body(nil) }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
-                guard decode(utf8: utf8, into: output) else { return body(nil) }
-                return body(UnsafeBufferPointer(rebasing: output[0..<count]))
-            }
-        }
+        text.withUnsafeBufferPointer { withDecoded(utf8: $0, body) }
     }
 
     /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`. Decodes on the stack: nothing is
     /// allocated for texts up to a few kilobytes.
     public static func decodes(_ text: String, to bytes: [UInt8]) -> Bool {
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ decodes(utf8: $0, to: bytes) }) { return answer }
-        var text = text
-        return text.withUTF8 { decodes(utf8: $0, to: bytes) }
+        withUTF8(of: text) { utf8 in withDecoded(utf8: utf8) { $0?.elementsEqual(bytes) ?? false } }
     }
 
-    private static func decodes(utf8: UnsafeBufferPointer<UInt8>, to bytes: [UInt8]) -> Bool {
-        guard let count = decodedCount(utf8: utf8), count == bytes.count else { return false }
+    /// `body` on `text`'s UTF-8: a native string's is read where it lies (`withUTF8` would need a mutable copy,
+    /// a retain); any other string's is made contiguous first.
+    private static func withUTF8<Answer>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Answer) -> Answer {
+        if let answer = text.utf8.withContiguousStorageIfAvailable(body) { return answer }
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    /// The stack decoding behind `withDecoded(ascii:_:)` and `decodes(_:to:)`.
+    private static func withDecoded<Answer>(
+        utf8 text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
+    ) -> Answer {
+        guard let count = decodedCount(utf8: text) else { return body(nil) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
-            decode(utf8: utf8, into: output) && output[0..<count].elementsEqual(bytes)
+            guard decode(utf8: text, into: output) else { return body(nil) }
+            return body(UnsafeBufferPointer(rebasing: output[0..<count]))
         }
     }
 

@@ -12,10 +12,13 @@ final class ECDSASignatureObject {
     deinit { ECDSA_SIG_free(pointer) }
 
     /// The borrowed r and s BIGNUMs (`ECDSA_SIG_get0`), nil if unset.
-    var components: (r: OpaquePointer, s: OpaquePointer)? {
+    var components: (r: OpaquePointer, s: OpaquePointer)? { Self.components(of: pointer) }
+
+    /// The borrowed r and s BIGNUMs of the `ECDSA_SIG` at `signature`, nil if unset.
+    static func components(of signature: OpaquePointer) -> (r: OpaquePointer, s: OpaquePointer)? {
         var r: OpaquePointer?
         var s: OpaquePointer?
-        ECDSA_SIG_get0(pointer, &r, &s)
+        ECDSA_SIG_get0(signature, &r, &s)
         guard let r, let s else { return nil }
         return (r, s)
     }
@@ -69,10 +72,9 @@ enum ECDSASignatureCodec {
             return nil
         }
         // SEC 1 v2 §4.1.4 step 1: r, s ∈ [1, n-1]; this is what refuses r = s = 0 (CVE-2022-21449).
-        var r: OpaquePointer?
-        var s: OpaquePointer?
-        ECDSA_SIG_get0(decoded, &r, &s)
-        guard let r, let s, let order = curve.order, order.contains(r), order.contains(s) else {
+        guard let (r, s) = ECDSASignatureObject.components(of: decoded), let order = curve.order, order.contains(r),
+            order.contains(s)
+        else {
             OpenSSLErrorQueue.clear()
             ECDSA_SIG_free(decoded)
             return nil
