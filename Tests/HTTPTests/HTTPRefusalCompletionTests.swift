@@ -49,8 +49,8 @@ struct HTTPRefusalCompletionTests {
             let client = try RawHTTPClient(port: port)
             let chunk = String(repeating: "x", count: 40)
             try client.write(
-                "POST /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nTransfer-Encoding: chunked\r\n\r\n"
-                    + "28\r\n\(chunk)\r\n0\r\n\r\n")
+                "POST /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n28\r\n\(chunk)\r\n0\r\n\r\n")
             let response = try await client.response()
             #expect(response.status == 413)
             #expect(Self.marks(response) == ["/oauth/token", "https://app.example", "0"])

@@ -116,14 +116,15 @@ struct HTTPServerTests {
         }
     }
 
-    @Test("a 2 MiB body declared over the limit, written completely before reading, still gets its 413 (RFC 9112 §9.6)")
+    @Test("a 2 MiB body declared over the limit, written whole before reading, still gets its 413 (RFC 9112 §9.6)")
     func oversizedDeclaredBodyWrittenFirst() async throws {
         // Default discard bounds: the 413 is queued from the declared length; the lingering close reads the rest.
         try await Self.withServer { _, port in
             let client = try RawHTTPClient(port: port)
             let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
             try client.write(
-                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.count)\r\n\r\n")
             try await offPool { try client.write(body) }
             let response = try await client.response()
             #expect(response.status == 413)

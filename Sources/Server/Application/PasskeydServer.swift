@@ -133,6 +133,7 @@ public enum PasskeydServer {
             host: configuration.listen.host, port: configuration.listen.port, maxBodyBytes: http.maxBodyBytes,
             connectionTimeout: .seconds(http.connectionTimeoutSeconds),
             requestReadTimeout: .seconds(http.requestReadTimeoutSeconds), connectionLimit: http.connectionLimit,
-            perAddressConnectionLimit: http.perAddressConnectionLimit, requestDeadline: .seconds(http.requestDeadlineSeconds), threads: http.threads, tls: tls)
+            perAddressConnectionLimit: http.perAddressConnectionLimit,
+            requestDeadline: .seconds(http.requestDeadlineSeconds), threads: http.threads, tls: tls)
     }
 }

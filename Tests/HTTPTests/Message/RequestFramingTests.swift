@@ -22,13 +22,17 @@ struct RequestFramingTests {
     @Test("each ambiguity is its own refusal")
     func refused() {
         let malformed = HTTPError(.malformedFraming, "")
-        #expect(throws: malformed) { try framing([("Host", "x"), ("Content-Length", "3"), ("Transfer-Encoding", "chunked")]) }
+        #expect(throws: malformed) {
+            try framing([("Host", "x"), ("Content-Length", "3"), ("Transfer-Encoding", "chunked")])
+        }
         #expect(throws: malformed) { try framing([("Host", "x"), ("Content-Length", "3"), ("Content-Length", "4")]) }
         #expect(throws: malformed) { try framing([], method: .get) }
         #expect(throws: malformed) { try framing([("Host", "x"), ("host", "y")], method: .get, version: "HTTP/1.0") }
         #expect(throws: malformed) { try framing([("Host", "x"), ("X-A ", "1")], method: .get) }
         #expect(throws: malformed) { try framing([("Host", "x"), ("X\tA", "1")], method: .get) }
-        #expect(throws: malformed) { try framing([("Host", "x"), ("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")]) }
+        #expect(throws: malformed) {
+            try framing([("Host", "x"), ("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")])
+        }
         #expect(throws: malformed) { try framing([("Host", "x"), ("Transfer-Encoding", ",")]) }
         #expect(throws: malformed) { try framing([("Transfer-Encoding", "chunked")], version: "HTTP/1.0") }
         let coding = HTTPError(.transferCodingNotImplemented, "")

@@ -63,9 +63,11 @@ struct PasskeyEndpointsTests {
             #expect(description == ErrorMapping.unsupportedMediaTypeDescription, "\(path) \(contentType)")
         }
         let missing = await harness.client.execute(.post, "/passkey/challenge", headers: HTTPHeaders(), body: json)
-        #expect(try missing.jsonValue()["error_description"]?.stringValue == ErrorMapping.unsupportedMediaTypeDescription)
+        let missingDescription = try missing.jsonValue()["error_description"]?.stringValue
+        #expect(missingDescription == ErrorMapping.unsupportedMediaTypeDescription)
         // A JSON Content-Type with a broken body is still "malformed".
-        let broken = await harness.client.post("/passkey/challenge", body: Array("{".utf8), contentType: "application/json")
+        let broken = await harness.client.post(
+            "/passkey/challenge", body: Array("{".utf8), contentType: "application/json")
         #expect(try broken.jsonValue()["error_description"]?.stringValue == "The request body is malformed.")
     }
 
