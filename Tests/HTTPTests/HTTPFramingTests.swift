@@ -63,7 +63,7 @@ struct HTTPFramingTests {
     @Test("refused with its status, a JSON error and a closed connection", arguments: refused)
     func refusal(_ refused: Case) async throws {
         try await HTTPServerTests.withServer { _, port in
-            let client = try RawHTTPClient(port: port, timeout: 5)
+            let client = try RawHTTPClient(port: port)
             try client.write(refused.request)
             let response = try await client.response()
             #expect(response.status == refused.status)
@@ -89,7 +89,7 @@ struct HTTPFramingTests {
     @Test("accepted as before", arguments: accepted)
     func acceptance(_ accepted: Case) async throws {
         try await HTTPServerTests.withServer { _, port in
-            let client = try RawHTTPClient(port: port, timeout: 5)
+            let client = try RawHTTPClient(port: port)
             try client.write(accepted.request)
             #expect(try await client.response().status == accepted.status)
         }
@@ -110,11 +110,11 @@ struct HTTPFramingTests {
         let server = HTTPServer(configuration: configuration, responder: HTTPServerTests.router(), observer: observer)
         let port = try server.start()
         for index in 0..<40 {
-            let client = try RawHTTPClient(port: port, timeout: 5)
+            let client = try RawHTTPClient(port: port)
             try client.write("M\(index)X /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await client.response().status == 501)
         }
-        let client = try RawHTTPClient(port: port, timeout: 5)
+        let client = try RawHTTPClient(port: port)
         try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await client.response().status == 200)
         await server.shutdown(deadline: .milliseconds(100))
