@@ -36,16 +36,21 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int flags, uint16_t port, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
-    unsigned int connection_limit, unsigned int connection_timeout_seconds,
+    MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
+    unsigned int connection_limit, unsigned int per_address_connection_limit, unsigned int connection_timeout_seconds,
     unsigned int thread_pool_size, size_t connection_memory_limit,
     const char *tls_certificate_pem, const char *tls_key_pem)
 {
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[12];
     unsigned int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notify, connection_notify_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMicroHTTPD_unescape, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout_seconds, NULL };
+    if (per_address_connection_limit > 0) {
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_connection_limit, NULL };
+    }
     if (thread_pool_size > 1) {
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL };
     }
@@ -86,6 +91,13 @@ static inline size_t CMicroHTTPD_client_address(struct MHD_Connection *connectio
         text = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)capacity);
     }
     return text == NULL ? 0 : strlen(buffer);
+}
+
+/// Why: MHD_get_connection_info is variadic; returns the connection's socket, or -1 when unknown.
+static inline int CMicroHTTPD_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
 }
 
 /// Why: MHD_create_response_from_buffer's MHD_RESPMEM_MUST_COPY constant does not import (fixed-enum

@@ -18,6 +18,22 @@ extension HTTPError {
             // RFC 9110 §15.5.14
             return .error(
                 status: 413, error: "request_too_large", description: "The request body is too large.")
+        case .malformedFraming:
+            // RFC 9112 §6.1, §6.3: a request whose body length cannot be determined reliably is refused with 400.
+            return .error(
+                status: 400, error: "invalid_request", description: "The request's message framing is invalid.")
+        case .methodNotImplemented:
+            // RFC 9110 §15.6.2
+            return .error(
+                status: 501, error: "not_implemented", description: "The request method is not implemented.")
+        case .transferCodingNotImplemented:
+            // RFC 9112 §6.1: a transfer coding the server does not understand.
+            return .error(
+                status: 501, error: "not_implemented", description: "The transfer coding is not implemented.")
+        case .requestTimeout:
+            // RFC 9110 §15.5.9
+            return .error(
+                status: 408, error: "request_timeout", description: "The request was not received in time.")
         default:
             return .error(status: 500, error: "server_error", description: "Internal server error.")
         }

@@ -53,6 +53,15 @@ extension HTTPError.Code {
     public static let unsupportedMediaType = Self(rawValue: "unsupported_media_type")
     /// The request body exceeds the configured limit.
     public static let bodyTooLarge = Self(rawValue: "body_too_large")
+    /// The request's message framing is ambiguous or invalid (RFC 9112 §3.2, §5.1, §6.1, §6.3): answered with 400
+    /// and a close, before any of the body is read.
+    public static let malformedFraming = Self(rawValue: "malformed_framing")
+    /// The request method is not one of `HTTPMethod.implemented` (RFC 9110 §15.6.2: 501).
+    public static let methodNotImplemented = Self(rawValue: "method_not_implemented")
+    /// The request's `Transfer-Encoding` names a coding other than `chunked` (RFC 9112 §6.1: 501).
+    public static let transferCodingNotImplemented = Self(rawValue: "transfer_coding_not_implemented")
+    /// The request's header fields and body did not all arrive within the request read timeout (RFC 9110 §15.5.9).
+    public static let requestTimeout = Self(rawValue: "request_timeout")
     /// A server configuration value is unusable (address, TLS files, limits).
     public static let invalidConfiguration = Self(rawValue: "invalid_configuration")
     /// libmicrohttpd refused to start (port in use, TLS setup failure, …).

@@ -29,8 +29,8 @@ struct HTTPRefusalCompletionTests {
         }
     }
 
-    @Test("a 413 after the body was drained carries the responder's fields, and is still a 413")
-    func drained() async throws {
+    @Test("a 413 answered from the declared length carries the responder's fields, and is still a 413")
+    func declared() async throws {
         try await withServer { port in
             let client = try RawHTTPClient(port: port)
             let body = String(repeating: "x", count: 100)
@@ -40,6 +40,36 @@ struct HTTPRefusalCompletionTests {
             #expect(response.status == 413)
             #expect(response.text.contains(#""error":"request_too_large""#))
             #expect(Self.marks(response) == ["/oauth/token", "https://app.example", "0"])
+        }
+    }
+
+    @Test("a 413 after a chunked body was drained carries them too")
+    func drained() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            let chunk = String(repeating: "x", count: 40)
+            try client.write(
+                "POST /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n28\r\n\(chunk)\r\n0\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 413)
+            #expect(Self.marks(response) == ["/oauth/token", "https://app.example", "0"])
+        }
+    }
+
+    @Test("the framing and method refusals (400, 501) carry them too")
+    func framing() async throws {
+        try await withServer { port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("PROPFIND /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\n\r\n")
+            let notImplemented = try await client.response()
+            #expect(notImplemented.status == 501)
+            #expect(Self.marks(notImplemented) == ["/oauth/token", "https://app.example", "0"])
+            let second = try RawHTTPClient(port: port)
+            try second.write("GET /oauth/token HTTP/1.1\r\nOrigin: https://app.example\r\n\r\n")
+            let malformed = try await second.response()
+            #expect(malformed.status == 400)
+            #expect(Self.marks(malformed) == ["/oauth/token", "https://app.example", "0"])
         }
     }
 

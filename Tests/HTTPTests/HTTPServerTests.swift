@@ -116,6 +116,33 @@ struct HTTPServerTests {
         }
     }
 
+    @Test("a 2 MiB body declared over the limit, written whole before reading, still gets its 413 (RFC 9112 §9.6)")
+    func oversizedDeclaredBodyWrittenFirst() async throws {
+        // Default discard bounds: the 413 is queued from the declared length; the lingering close reads the rest.
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
+            try client.write(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.count)\r\n\r\n")
+            try await offPool { try client.write(body) }
+            let response = try await client.response()
+            #expect(response.status == 413)
+            #expect(response.text.contains(#""error":"request_too_large""#))
+        }
+    }
+
+    @Test("a 413 for a declared length over the limit is sent before any of the body")
+    func oversizedDeclaredBodyAnsweredAtOnce() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port, timeout: 5)
+            try client.write("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2097152\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 413)
+            #expect(response.header("Connection")?.lowercased() == "close")
+        }
+    }
+
     @Test("a chunked body that grows over the limit gets 413 after it is drained")
     func oversizedChunkedBody() async throws {
         try await Self.withServer { _, port in

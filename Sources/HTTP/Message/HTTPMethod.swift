@@ -25,4 +25,14 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let options = HTTPMethod(rawValue: "OPTIONS")
     /// RFC 5789
     public static let patch = HTTPMethod(rawValue: "PATCH")
+
+    /// The methods this server implements; the transport answers any other with 501 (RFC 9110 §15.6.2: a method
+    /// the server does not support for any resource). CONNECT (RFC 9110 §9.3.6) asks for a tunnel, which only a
+    /// proxy offers, and TRACE (§9.3.8) reflects the request's fields back (cross-site tracing), so both are left
+    /// out: no route could use them.
+    public static let implemented: Set<HTTPMethod> = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// What metrics and logs record for a method outside `implemented`: a method token is the client's choice, and
+    /// each distinct one would otherwise become a metrics series and a log value of its own.
+    public static let other = HTTPMethod(rawValue: "other")
 }

@@ -18,6 +18,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     let dispatcher: RequestDispatcher
     /// The bound TCP port.
     let port: Int
+    /// Cuts connections past their request read deadline (`ConnectionRegistry.sweep`) until the daemon stops.
+    private let reaper: Task<Void, Never>
 
     /// Starts libmicrohttpd with an internal epoll polling thread (or a pool of them) and suspend/resume.
     init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPError) {
@@ -26,6 +28,10 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         }
         guard configuration.connectionLimit > 0, configuration.threads > 0 else {
             throw HTTPError(.invalidConfiguration, "connectionLimit and threads must be positive")
+        }
+        guard configuration.perAddressConnectionLimit >= 0, configuration.requestReadTimeout > .zero else {
+            throw HTTPError(
+                .invalidConfiguration, "perAddressConnectionLimit must not be negative, requestReadTimeout positive")
         }
         let address = try SocketAddress(host: configuration.host, port: UInt16(configuration.port))
         var flags =
@@ -49,20 +55,35 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
                 Self.withOptionalCString(privateKey) { keyPEM in
                     CMicroHTTPD_start(
                         flags, UInt16(configuration.port), sockaddr,
-                        { cls, connection, url, method, _, uploadData, uploadDataSize, slot in
-                            guard let cls, let connection, let url, let method, let uploadDataSize, let slot else {
+                        { cls, connection, url, method, version, uploadData, uploadDataSize, slot in
+                            guard let cls, let connection, let url, let method, let version, let uploadDataSize,
+                                let slot
+                            else {
                                 return .NO
                             }
                             let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
                             return dispatcher.access(
-                                connection: connection, url: url, method: method, uploadData: uploadData,
-                                uploadDataSize: uploadDataSize, slot: slot)
+                                connection: connection, url: url, method: method, version: version,
+                                uploadData: uploadData, uploadDataSize: uploadDataSize, slot: slot)
                         }, context,
-                        { cls, _, slot, _ in
+                        { cls, connection, slot, _ in
                             guard let cls else { return }
-                            Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+                            let dispatcher = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
+                            if let connection { dispatcher.connections.awaitRequest(on: connection) }
+                            dispatcher.completed(slot: slot)
+                        }, context,
+                        { cls, connection, _, code in
+                            guard let cls, let connection else { return }
+                            let connections = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
+                                .connections
+                            if code == .CONNECTION_NOTIFY_STARTED {
+                                connections.opened(connection)
+                            } else {
+                                connections.closed(connection)
+                            }
                         }, context,
                         UInt32(clamping: configuration.connectionLimit),
+                        UInt32(clamping: configuration.perAddressConnectionLimit),
                         UInt32(clamping: timeoutSeconds),
                         UInt32(clamping: configuration.threads),
                         max(0, configuration.connectionMemoryLimit),
@@ -76,6 +97,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         handle = started
         port = Int(CMicroHTTPD_bound_port(started))
         self.dispatcher = dispatcher
+        reaper = Self.startReaper(dispatcher.connections)
     }
 
     /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and closing it makes
@@ -96,6 +118,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
             guard !state.isStopped else { return }
             state.isStopped = true
             dispatcher.closeAndResumeAll()
+            reaper.cancel()
             MHD_stop_daemon(handle)
         }
     }
@@ -105,6 +128,21 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     }
 
     // MARK: helpers
+
+    /// Sweeps `connections` a few times per read timeout, at least every 250 ms.
+    private static func startReaper(_ connections: ConnectionRegistry) -> Task<Void, Never> {
+        let interval = min(max(connections.readTimeout / 8, .milliseconds(10)), .milliseconds(250))
+        return Task.detached {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                connections.sweep(now: .now)
+            }
+        }
+    }
 
     private static func readPEM(_ path: String) throws(HTTPError) -> String {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),

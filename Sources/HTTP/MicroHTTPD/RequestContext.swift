@@ -35,8 +35,13 @@ final class RequestContext: @unchecked Sendable {  // Invariant: see "Thread-saf
     var isOversized = false
     /// Bytes discarded after the body exceeded the limit.
     var discardedBytes = 0
-    /// The request method, recorded for the completion event.
+    /// The request method, recorded for the completion event: `HTTPMethod.other` for one outside
+    /// `HTTPMethod.implemented`, which is refused, so that no client-chosen token reaches metrics or logs.
     var method = HTTPMethod.get
+    /// The request's header fields, read once when they are complete.
+    var headers = HTTPHeaders()
+    /// When the whole request must have been received (`ConnectionRegistry`); `nil` for no limit.
+    var readDeadline: ContinuousClock.Instant?
     /// The request id, echoed in the response and the completion event.
     var requestID = ""
     /// The peer address, for the request and the completion event.

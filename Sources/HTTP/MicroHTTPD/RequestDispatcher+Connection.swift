@@ -97,11 +97,6 @@ extension RequestDispatcher {
 
     // MARK: reading the request
 
-    /// The first value of request header `name`.
-    static func header(_ name: String, of connection: OpaquePointer) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
-    }
-
     /// Every request header, in order (binary-safe: MHD passes lengths).
     static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()

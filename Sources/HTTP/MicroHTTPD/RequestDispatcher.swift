@@ -31,6 +31,8 @@ final class RequestDispatcher: Sendable {
     let maxBodyBytes: Int
     let maxDiscardBytes: Int
     let requestDeadline: Duration
+    /// Open connections: their read deadlines and lingering closes.
+    let connections: ConnectionRegistry
 
     /// Requests between their first access-handler call and their completion callback.
     let activeRequests = Atomic<Int>(0)
@@ -44,6 +46,11 @@ final class RequestDispatcher: Sendable {
         self.maxBodyBytes = max(0, configuration.maxBodyBytes)
         self.maxDiscardBytes = max(0, configuration.maxDiscardBytes)
         self.requestDeadline = configuration.requestDeadline
+        self.connections = ConnectionRegistry(
+            readTimeout: configuration.requestReadTimeout,
+            lingering: .init(
+                bytes: maxDiscardBytes, duration: configuration.requestReadTimeout,
+                connections: max(1, configuration.connectionLimit)))
     }
 
     // MARK: access handler
@@ -54,12 +61,13 @@ final class RequestDispatcher: Sendable {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let raw = slot.pointee else {
-            return begin(connection: connection, url: url, method: method, slot: slot)
+            return begin(connection: connection, url: url, method: method, version: version, slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         let chunkSize = uploadDataSize.pointee
@@ -76,10 +84,16 @@ final class RequestDispatcher: Sendable {
             case .suspended, .finished: return .none
             }
         }
+        if case .dispatch = phase {
+            connections.requestReceived(on: connection)
+        }
         switch phase {
         case .dispatch where context.isOversized:
-            // RFC 9112 §9.6: the whole (bounded) upload was read, so this 413 reaches the client before the close.
-            return queue(tooLarge("body over \(maxBodyBytes) bytes", context, url: url), for: context, closing: true)
+            // RFC 9112 §9.6: the whole (bounded) chunked upload was read, so this 413 reaches the client before the
+            // close.
+            return queue(
+                refusal(HTTPError(.bodyTooLarge, "body over \(maxBodyBytes) bytes"), context, url: url), for: context,
+                closing: true)
         case .dispatch:
             return dispatch(context, url: url)
         case .send(let response):
@@ -95,40 +109,32 @@ final class RequestDispatcher: Sendable {
         case none
     }
 
-    /// The first call: the headers are complete. Creates the context and checks the declared length.
+    /// The first call: the headers are complete. Creates the context and checks the framing (`admit`).
     private func begin(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let context = RequestContext(connection: connection, startedAt: .now)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released once, in `completed`
         activeRequests.add(1, ordering: .relaxed)
         observer?.requestStarted()
-        context.method = HTTPMethod(rawValue: String(cString: method))
-        context.requestID = RequestID.accepting(Self.header(RequestID.headerName, of: connection))
+        let received = HTTPMethod(rawValue: String(cString: method))
+        context.method = HTTPMethod.implemented.contains(received) ? received : .other
+        context.headers = Self.headers(of: connection)
+        context.requestID = RequestID.accepting(context.headers[RequestID.headerName])
         context.remoteAddress = Self.clientAddress(of: connection)
-
-        guard let declared = Self.header("Content-Length", of: connection).flatMap(Int.init), declared > 0 else {
-            return .YES
-        }
-        guard declared > maxBodyBytes else {
-            context.body.reserveCapacity(declared)
-            return .YES
-        }
-        context.isOversized = true
-        // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for us, so answering now is safe;
-        // so is an upload too large to discard anyway. Otherwise the body is drained before the 413.
-        let expectsContinue = Self.header("Expect", of: connection)?.lowercased() == "100-continue"
-        if expectsContinue || declared - maxBodyBytes > maxDiscardBytes {
-            return queue(tooLarge("declared \(declared) bytes", context, url: url), for: context, closing: true)
-        }
-        return .YES
+        context.readDeadline = connections.readDeadline(of: connection)
+        return admit(context, method: received, version: String(cString: version), url: url)
     }
 
     /// A body chunk: kept while under the limit, then discarded up to `maxDiscardBytes`.
     private func receive(_ data: UnsafePointer<CChar>?, count: Int, into context: RequestContext) -> MHD_Result {
+        // The read deadline (`ConnectionRegistry`): MHD cannot queue a response in the middle of a body, so a body
+        // still arriving after it ends the connection.
+        if let deadline = context.readDeadline, ContinuousClock.now >= deadline { return .NO }
         if !context.isOversized, context.body.count + count <= maxBodyBytes, let data {
             data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
                 context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
@@ -146,22 +152,22 @@ final class RequestDispatcher: Sendable {
         return context.discardedBytes - maxBodyBytes > maxDiscardBytes ? .NO : .YES
     }
 
-    /// The 413 for a body over the limit, completed by the responder (`Responder.completeRefusal`) from the
-    /// request line and header fields.
-    private func tooLarge(_ detail: String, _ context: RequestContext, url: UnsafePointer<CChar>) -> Response {
-        var response = HTTPError(.bodyTooLarge, detail).response
+    /// The transport's own answer for `error` (413, 400, 501, 408), completed by the responder
+    /// (`Responder.completeRefusal`) from the request line and header fields.
+    func refusal(_ error: HTTPError, _ context: RequestContext, url: UnsafePointer<CChar>) -> Response {
+        var response = error.response
         responder.completeRefusal(&response, to: Self.request(context, url: url, body: []))
         return response
     }
 
     /// The request line, query and header fields of `context`'s connection, with `body`.
-    private static func request(_ context: RequestContext, url: UnsafePointer<CChar>, body: [UInt8]) -> Request {
+    static func request(_ context: RequestContext, url: UnsafePointer<CChar>, body: [UInt8]) -> Request {
         let connection = context.connection
         return Request(
             method: context.method,
             path: String(cString: url),
             query: queryArguments(of: connection),
-            headers: headers(of: connection),
+            headers: context.headers,
             body: body,
             remoteAddress: context.remoteAddress,
             requestID: context.requestID

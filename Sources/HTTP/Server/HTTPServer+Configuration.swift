@@ -9,14 +9,23 @@ extension HTTPServer {
         public var port: Int
         /// The largest request body accepted; larger bodies get 413.
         public var maxBodyBytes: Int
-        /// How much of an oversized upload is read and discarded so the client sees the 413 (RFC 9112 §9.6)
-        /// before the connection is dropped.
+        /// How much of an oversized upload is read and discarded, within `requestReadTimeout`, so that the client
+        /// sees the 413 (RFC 9112 §9.6) before the connection is dropped: after a 413 answered from the declared
+        /// length, and of a chunked body that grows over the limit.
         public var maxDiscardBytes: Int
         /// Idle time after which libmicrohttpd closes a connection (MHD_OPTION_CONNECTION_TIMEOUT; whole seconds,
-        /// at least 1): a slow client cannot hold a connection open.
+        /// at least 1). Every byte restarts it, so it bounds a silent client, not a slow one: see
+        /// `requestReadTimeout`.
         public var connectionTimeout: Duration
+        /// The longest a connection may take to deliver a whole request, headers and body, counted from its opening
+        /// or from the end of the previous response on it; then it is closed (slowloris: a client trickling bytes
+        /// restarts `connectionTimeout` with each one).
+        public var requestReadTimeout: Duration
         /// The most simultaneous connections (MHD_OPTION_CONNECTION_LIMIT); more are refused.
         public var connectionLimit: Int
+        /// The most simultaneous connections from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT); 0 for no
+        /// limit. Behind a reverse proxy every connection comes from the proxy's address.
+        public var perAddressConnectionLimit: Int
         /// The longest a responder may take; after it the client gets 503 (suspended connections never time out).
         public var requestDeadline: Duration
         /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each with its own epoll set); 1 means one
@@ -29,14 +38,17 @@ extension HTTPServer {
         /// Let libmicrohttpd print its own errors to stderr (MHD_USE_ERROR_LOG).
         public var logsLibraryErrors: Bool
 
-        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, 1024 connections, one thread per core.
+        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, a request read in 10 s, 1024 connections
+        /// (256 from one address), one thread per core.
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,
             maxBodyBytes: Int = 65_536,
-            maxDiscardBytes: Int = 1 << 20,
+            maxDiscardBytes: Int = 4 << 20,
             connectionTimeout: Duration = .seconds(30),
+            requestReadTimeout: Duration = .seconds(10),
             connectionLimit: Int = 1024,
+            perAddressConnectionLimit: Int = 256,
             requestDeadline: Duration = .seconds(30),
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionMemoryLimit: Int = 0,
@@ -48,7 +60,9 @@ extension HTTPServer {
             self.maxBodyBytes = maxBodyBytes
             self.maxDiscardBytes = maxDiscardBytes
             self.connectionTimeout = connectionTimeout
+            self.requestReadTimeout = requestReadTimeout
             self.connectionLimit = connectionLimit
+            self.perAddressConnectionLimit = perAddressConnectionLimit
             self.requestDeadline = requestDeadline
             self.threads = threads
             self.connectionMemoryLimit = connectionMemoryLimit

@@ -16,7 +16,8 @@ public struct CompletedRequest: Sendable {
     /// The label used for `route` when no route matched.
     public static let unmatchedRoute = "unmatched"
 
-    /// The request method.
+    /// The request method: one of `HTTPMethod.implemented`, or `HTTPMethod.other` for any other (which was
+    /// answered 501), so an observer may use it as a metrics label or log value as it is.
     public let method: HTTPMethod
     /// The matched route pattern, or `"unmatched"`.
     public let route: String

@@ -131,7 +131,9 @@ public enum PasskeydServer {
         }
         return HTTPServer.Configuration(
             host: configuration.listen.host, port: configuration.listen.port, maxBodyBytes: http.maxBodyBytes,
-            connectionTimeout: .seconds(http.connectionTimeoutSeconds), connectionLimit: http.connectionLimit,
+            connectionTimeout: .seconds(http.connectionTimeoutSeconds),
+            requestReadTimeout: .seconds(http.requestReadTimeoutSeconds), connectionLimit: http.connectionLimit,
+            perAddressConnectionLimit: http.perAddressConnectionLimit,
             requestDeadline: .seconds(http.requestDeadlineSeconds), threads: http.threads, tls: tls)
     }
 }

@@ -112,7 +112,9 @@ extension ServerConfiguration {
         let settings = HTTPSettings(
             maxBodyBytes: try object.int("max_body_bytes", default: 65_536, range: 1_024...16_777_216),
             connectionTimeoutSeconds: try object.int("connection_timeout_seconds", default: 30, range: 1...3_600),
+            requestReadTimeoutSeconds: try object.int("request_read_timeout_seconds", default: 10, range: 1...600),
             connectionLimit: try object.int("connection_limit", default: 1_024, range: 1...65_536),
+            perAddressConnectionLimit: try object.int("per_address_connection_limit", default: 256, range: 0...65_536),
             requestDeadlineSeconds: try object.int("request_deadline_seconds", default: 30, range: 1...600),
             threads: try object.int("threads", default: 2, range: 1...256),
             shutdownGraceSeconds: try object.int("shutdown_grace_seconds", default: 10, range: 0...600),

@@ -36,7 +36,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct HTTPSettings: Sendable, Equatable {
         public var maxBodyBytes: Int
         public var connectionTimeoutSeconds: Int
+        /// How long a connection has to deliver a whole request (headers and body); slowloris defence.
+        public var requestReadTimeoutSeconds: Int
         public var connectionLimit: Int
+        /// The most connections from one client address; 0 for no limit.
+        public var perAddressConnectionLimit: Int
         public var requestDeadlineSeconds: Int
         public var threads: Int
         public var shutdownGraceSeconds: Int

@@ -71,10 +71,16 @@ enum ErrorMapping {
         }
     }
 
-    /// HTTP body decoding: RFC 6749 §5.2 `invalid_request`.
+    /// HTTP body decoding: RFC 6749 §5.2 `invalid_request`; a body the server would not even read as what it says
+    /// it is (RFC 9110 §8.3: no Content-Type, text/plain, …) is told so, since "malformed" would send the client
+    /// looking at a body that may be perfectly valid JSON.
     static func http(_ error: HTTPError) -> OAuthError {
         switch error.code {
-        case .malformedJSON, .malformedForm, .unsupportedMediaType, .bodyTooLarge:
+        case .unsupportedMediaType:
+            return OAuthError(
+                .invalidRequest, unsupportedMediaTypeDescription, logCode: "http_\(error.code.rawValue)",
+                reason: error.reason)
+        case .malformedJSON, .malformedForm, .bodyTooLarge:
             return OAuthError(
                 .invalidRequest, "The request body is malformed.", logCode: "http_\(error.code.rawValue)",
                 reason: error.reason)
@@ -82,6 +88,11 @@ enum ErrorMapping {
             return .bug("http \(error.description)")
         }
     }
+
+    /// The one description of a body whose `Content-Type` is missing or not one the endpoint reads.
+    static let unsupportedMediaTypeDescription =
+        "The request's Content-Type is missing or not supported: send application/json (or, to /oauth/token, "
+        + "application/x-www-form-urlencoded)."
 
     /// The answer for `error` on `request`: logs it (a bug at error level) and counts it in the metrics.
     static func response(for error: any Error, request: Request, context: ServerContext) -> Response {

@@ -13,10 +13,17 @@ public struct LogLine: Sendable {
         add("msg", message)
     }
 
-    /// Adds a string field.
+    /// The longest string value written, in UTF-8 bytes; a longer one is cut and marked with `truncationMark`.
+    /// Values can carry what a client sent (a path, a header in an error's reason): the bound keeps one request
+    /// from writing kilobytes of its own text into the log.
+    public static let maximumValueBytes = 1_024
+    /// Ends a value cut at `maximumValueBytes`.
+    public static let truncationMark = "…[truncated]"
+
+    /// Adds a string field, escaped and bounded (`maximumValueBytes`).
     public mutating func add(_ key: String, _ value: String) {
         separator()
-        text += "\"\(Self.escape(key))\":\"\(Self.escape(value))\""
+        text += "\"\(Self.escape(key))\":\"\(Self.escape(Self.bounded(value)))\""
     }
 
     /// Adds a number field.
@@ -37,6 +44,19 @@ public struct LogLine: Sendable {
     private mutating func separator() {
         if !first { text += "," }
         first = false
+    }
+
+    /// `value`, or its longest prefix of whole Unicode scalars within `maximumValueBytes` plus `truncationMark`.
+    static func bounded(_ value: String) -> String {
+        guard value.utf8.count > maximumValueBytes else { return value }
+        var prefix = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in value.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > maximumValueBytes { break }
+            prefix.append(scalar)
+        }
+        return String(prefix) + truncationMark
     }
 
     /// RFC 3339 UTC with milliseconds.

@@ -21,15 +21,29 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    private let socket: Int32
+    fileprivate let socket: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-    init(port: Int, timeout: Int = 15) throws {
+    /// Connects to 127.0.0.1:`port` from `source` (another loopback address stands for another client);
+    /// reads give up after `timeout` seconds.
+    init(port: Int, timeout: Int = 15, source: String = "127.0.0.1") throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            Glibc.close(socket)
+            throw Failure(description: "bind to \(source) failed: errno \(code)")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -160,5 +174,27 @@ extension RawHTTPClient {
     /// `isClosedByServer` off the cooperative pool.
     func closedByServer() async throws -> Bool {
         try await offPool { self.isClosedByServer() }
+    }
+}
+
+extension RawHTTPClient {
+    /// Writes `bytes` one at a time, `interval` apart, until the server closes the connection or `limit` passes;
+    /// returns how long the server let it go on, or `nil` when it never closed it. Blocking: call it off the pool.
+    func trickle(_ bytes: [UInt8], every interval: Duration, for limit: Duration) -> Duration? {
+        let start = ContinuousClock.now
+        var index = 0
+        while ContinuousClock.now - start < limit {
+            var byte = bytes[index % bytes.count]
+            index += 1
+            if Glibc.send(socket, &byte, 1, Int32(MSG_NOSIGNAL)) < 0 { return ContinuousClock.now - start }
+            var peek: UInt8 = 0
+            let peeked = recv(socket, &peek, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                return ContinuousClock.now - start
+            }
+            let parts = interval.components
+            Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18)
+        }
+        return nil
     }
 }

@@ -74,6 +74,25 @@ struct ConfigurationLoaderTests {
         #expect(fromFlags.dataDirectory == "/tmp/x")
     }
 
+    @Test("the request read timeout and the per-address connection limit: defaults, environment, 0 = off, ranges")
+    func slowlorisSettings() throws {
+        let defaults = try load(minimalDocument())
+        #expect(defaults.http.requestReadTimeoutSeconds == 10)
+        #expect(defaults.http.perAddressConnectionLimit == 256)
+        let set = try load(
+            minimalDocument(),
+            environment: [
+                "PASSKEYD_HTTP_REQUEST_READ_TIMEOUT_SECONDS": "3", "PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "0",
+            ])
+        #expect(set.http.requestReadTimeoutSeconds == 3)
+        #expect(set.http.perAddressConnectionLimit == 0)
+        let http = PasskeydServer.httpConfiguration(set)
+        #expect(http.requestReadTimeout == .seconds(3))
+        #expect(http.perAddressConnectionLimit == 0)
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_REQUEST_READ_TIMEOUT_SECONDS": "0"]) != nil)
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "-1"]) != nil)
+    }
+
     @Test("every documented environment variable maps to a setting the parser reads")
     func everyVariableIsKnown() throws {
         // Setting each variable to a bad value must produce an error naming that variable's setting, which

@@ -20,6 +20,25 @@ struct ServerLifecycleTests {
         await server.stop()
     }
 
+    @Test("many distinct unknown methods get 501 and add no metrics series: they are all counted as `other`")
+    func methodFlood() async throws {
+        let server = try await LiveServer.start()
+        func series() -> [String] {
+            server.running.context.metrics.render().split(separator: "\n").map(String.init)
+                .filter { $0.hasPrefix("passkeyd_http_request") && !$0.hasPrefix("passkeyd_http_requests_in_flight") }
+        }
+        #expect(try await server.send("FLOOD0", "/healthz").status == 501)
+        let before = series().count
+        for index in 1...30 {
+            #expect(try await server.send("FLOOD\(index)", "/x\(index)").status == 501)
+        }
+        let after = series()
+        #expect(after.count == before)
+        #expect(after.contains(#"passkeyd_http_requests_total{route="unmatched",method="other",status="501"} 31"#))
+        #expect(!after.contains { $0.contains("FLOOD") })
+        await server.stop()
+    }
+
     @Test("a client-supplied request id is echoed")
     func requestID() async throws {
         let server = try await LiveServer.start()

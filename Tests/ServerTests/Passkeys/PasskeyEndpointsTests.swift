@@ -47,6 +47,30 @@ struct PasskeyEndpointsTests {
         #expect(body["authn_params_public_key"]?["user"]?["displayName"]?.stringValue == "bob@example.com")
     }
 
+    @Test("valid JSON sent without a usable Content-Type is refused naming Content-Type, not as malformed")
+    func contentType() async throws {
+        let harness = try PasskeyHarness()
+        let json = Array(#"{"client_id":"app"}"#.utf8)
+        for (path, contentType) in [
+            ("/passkey/challenge", "text/plain"), ("/passkey/challenge", "application/octet-stream"),
+            ("/passkey/register", "text/plain; charset=utf-8"), ("/oauth/token", "text/plain"),
+            ("/passkey/challenge", "application/json; charset=latin1"),
+        ] {
+            let response = await harness.client.post(path, body: json, contentType: contentType)
+            #expect(response.status == 400, "\(path) \(contentType)")
+            #expect(response.errorCode == "invalid_request")
+            let description = try response.jsonValue()["error_description"]?.stringValue
+            #expect(description == ErrorMapping.unsupportedMediaTypeDescription, "\(path) \(contentType)")
+        }
+        let missing = await harness.client.execute(.post, "/passkey/challenge", headers: HTTPHeaders(), body: json)
+        let missingDescription = try missing.jsonValue()["error_description"]?.stringValue
+        #expect(missingDescription == ErrorMapping.unsupportedMediaTypeDescription)
+        // A JSON Content-Type with a broken body is still "malformed".
+        let broken = await harness.client.post(
+            "/passkey/challenge", body: Array("{".utf8), contentType: "application/json")
+        #expect(try broken.jsonValue()["error_description"]?.stringValue == "The request body is malformed.")
+    }
+
     @Test("challenge answers the request options and an auth_session")
     func challengeShape() async throws {
         let harness = try PasskeyHarness()

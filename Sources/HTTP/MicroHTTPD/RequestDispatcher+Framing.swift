@@ -1,0 +1,37 @@
+internal import CMicroHTTPD
+
+/// The checks made when a request's header fields are complete, before any of its body is read (MHD thread only).
+extension RequestDispatcher {
+    /// Refuses at once a request past its read deadline, one whose framing `RequestFraming` refuses, and one that
+    /// declares a body over `maxBodyBytes`; otherwise lets MHD read the body.
+    func admit(
+        _ context: RequestContext, method: HTTPMethod, version: String, url: UnsafePointer<CChar>
+    ) -> MHD_Result {
+        // RFC 9110 §15.5.9: the headers took longer than the read timeout allows.
+        if let deadline = context.readDeadline, ContinuousClock.now >= deadline {
+            return refuseEarly(HTTPError(.requestTimeout, "headers complete after the read deadline"), context, url)
+        }
+        let framing: RequestFraming
+        do {
+            framing = try RequestFraming(method: method, version: version, headers: context.headers)
+        } catch {
+            return refuseEarly(error, context, url)
+        }
+        guard case .length(let declared) = framing, declared > 0 else { return .YES }
+        guard declared <= maxBodyBytes else {
+            // RFC 9110 §15.5.14: refused from the declared length, before any of the body is read (a client that
+            // sent `Expect: 100-continue` never sends it); the lingering close takes what the client still sends.
+            return refuseEarly(HTTPError(.bodyTooLarge, "declared \(declared) bytes"), context, url)
+        }
+        context.body.reserveCapacity(declared)
+        return .YES
+    }
+
+    /// Queues the refusal for `error` with `Connection: close` and has the close linger: the body, if any, was not
+    /// read, and the client may still be sending it (RFC 9112 §9.6).
+    private func refuseEarly(_ error: HTTPError, _ context: RequestContext, _ url: UnsafePointer<CChar>) -> MHD_Result {
+        let response = refusal(error, context, url: url)
+        connections.lingerOnClose(context.connection)
+        return queue(response, for: context, closing: true)
+    }
+}

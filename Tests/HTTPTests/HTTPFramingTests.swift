@@ -1,0 +1,126 @@
+import Synchronization
+import Testing
+
+@testable import HTTP
+
+/// RFC 9112 framing and RFC 9110 methods, end to end: what libmicrohttpd lets through is refused from the access
+/// handler, with the connection closed, before any of the body is read.
+@Suite("HTTPServer: request framing and methods (raw sockets)", .serialized)
+struct HTTPFramingTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let description: String
+        let request: String
+        let status: Int
+        let error: String
+    }
+
+    static let refused: [Case] = [
+        Case(
+            description: "Content-Length with Transfer-Encoding (RFC 9112 §6.1)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "3\r\nabc\r\n0\r\n\r\n",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "differing repeated Content-Length values (RFC 9112 §6.3)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "HTTP/1.1 without Host (RFC 9112 §3.2)",
+            request: "GET /healthz HTTP/1.1\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "two Host fields (RFC 9112 §3.2)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "whitespace between a field name and its colon (RFC 9112 §5.1)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Thing : 1\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "chunked twice (RFC 9112 §6.1)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "Transfer-Encoding in HTTP/1.0 (RFC 9112 §6.1)",
+            request: "POST /echo HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "an unknown transfer coding (RFC 9112 §6.1: 501, not a held connection)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+            status: 501, error: "not_implemented"),
+        Case(
+            description: "an unknown coding before chunked",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            status: 501, error: "not_implemented"),
+        Case(
+            description: "an unknown method (RFC 9110 §15.6.2)",
+            request: "FROBNICATE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501, error: "not_implemented"),
+        Case(
+            description: "TRACE", request: "TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501,
+            error: "not_implemented"),
+        Case(
+            description: "CONNECT", request: "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+            status: 501, error: "not_implemented"),
+    ]
+
+    @Test("refused with its status, a JSON error and a closed connection", arguments: refused)
+    func refusal(_ refused: Case) async throws {
+        try await HTTPServerTests.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write(refused.request)
+            let response = try await client.response()
+            #expect(response.status == refused.status)
+            #expect(response.text.contains(#""error":"\#(refused.error)""#))
+            #expect(response.header("Connection")?.lowercased() == "close")
+            #expect(try await client.closedByServer())
+        }
+    }
+
+    static let accepted: [Case] = [
+        Case(
+            description: "identical repeated Content-Length values (RFC 9112 §6.3: one length)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc",
+            status: 200, error: ""),
+        Case(
+            description: "HTTP/1.0 without Host", request: "GET /healthz HTTP/1.0\r\n\r\n", status: 200, error: ""),
+        Case(
+            description: "a transfer coding in capitals (case-insensitive, RFC 9112 §7)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            status: 200, error: ""),
+    ]
+
+    @Test("accepted as before", arguments: accepted)
+    func acceptance(_ accepted: Case) async throws {
+        try await HTTPServerTests.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write(accepted.request)
+            #expect(try await client.response().status == accepted.status)
+        }
+    }
+
+    /// Records every completed request.
+    final class RecordingObserver: RequestObserver {
+        let events = Mutex<[CompletedRequest]>([])
+        func requestStarted() {}
+        func requestCompleted(_ event: CompletedRequest) { events.withLock { $0.append(event) } }
+    }
+
+    @Test("many distinct unknown methods each get 501 and reach the observer as `other`, never as sent")
+    func methodFlood() async throws {
+        let observer = RecordingObserver()
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.logsLibraryErrors = false
+        let server = HTTPServer(configuration: configuration, responder: HTTPServerTests.router(), observer: observer)
+        let port = try server.start()
+        for index in 0..<40 {
+            let client = try RawHTTPClient(port: port)
+            try client.write("M\(index)X /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.response().status == 501)
+        }
+        let client = try RawHTTPClient(port: port)
+        try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.response().status == 200)
+        await server.shutdown(deadline: .milliseconds(100))
+        let events = observer.events.withLock { $0 }
+        #expect(events.count == 41)
+        #expect(Set(events.map(\.method.rawValue)) == ["other", "GET"])
+        #expect(events.filter { $0.method == .other }.allSatisfy { $0.status == 501 })
+    }
+}

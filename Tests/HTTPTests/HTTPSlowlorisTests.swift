@@ -1,0 +1,70 @@
+import Testing
+
+@testable import HTTP
+
+/// Slow and greedy clients, bounded to a few seconds on loopback: 127.0.0.2 plays the attacker, 127.0.0.1 the
+/// client that must still be served.
+@Suite("HTTPServer: slowloris defences (loopback, a few seconds)", .serialized)
+struct HTTPSlowlorisTests {
+    @Test("one address holding connections up to its limit is refused more, while another address is served")
+    func perAddressLimit() async throws {
+        let configuration = HTTPServer.Configuration(
+            port: 0, requestReadTimeout: .seconds(60), perAddressConnectionLimit: 3)
+        try await HTTPServerTests.withServer(configuration) { _, port in
+            var held: [RawHTTPClient] = []
+            for _ in 0..<3 {
+                let client = try RawHTTPClient(port: port, source: "127.0.0.2")
+                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")  // headers never finished
+                held.append(client)
+            }
+            let refused = try RawHTTPClient(port: port, timeout: 10, source: "127.0.0.2")
+            #expect(try await refused.closedByServer())
+            let served = try RawHTTPClient(port: port, source: "127.0.0.1")
+            try served.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await served.response().status == 200)
+            // The held connections are still open: finishing one is answered.
+            try held[0].write("\r\n")
+            #expect(try await held[0].response().status == 200)
+        }
+    }
+
+    /// A request trickled a byte every 100 ms: the idle timeout (30 s) never fires, the read deadline (1 s) does.
+    static let trickled: [(String, String)] = [
+        ("headers", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+        ("body", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n"),
+    ]
+
+    @Test("a trickling request is cut at the read deadline, not kept alive byte by byte", arguments: trickled)
+    func trickle(_ part: String, _ start: String) async throws {
+        let configuration = HTTPServer.Configuration(
+            port: 0, maxBodyBytes: 1024, connectionTimeout: .seconds(30), requestReadTimeout: .seconds(1))
+        try await HTTPServerTests.withServer(configuration) { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write(start)
+            let lasted = try await offPool {
+                client.trickle(Array("abcdefgh".utf8), every: .milliseconds(100), for: .seconds(6))
+            }
+            // 1 s plus the reaper's period, with room for a loaded test machine; the idle timeout would be 30 s.
+            let cut = try #require(lasted, "the \(part) trickle was never cut")
+            #expect(cut < .seconds(4), "\(part) cut after \(cut)")
+            // Meanwhile and after, the server answers others.
+            let other = try RawHTTPClient(port: port)
+            try other.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await other.response().status == 200)
+        }
+    }
+
+    @Test("a keep-alive connection gets a full read timeout for each request")
+    func keepAlive() async throws {
+        // Two pauses of 1 s each: together longer than the 1.5 s timeout, each well within it.
+        let configuration = HTTPServer.Configuration(port: 0, requestReadTimeout: .milliseconds(1_500))
+        try await HTTPServerTests.withServer(configuration) { _, port in
+            let client = try RawHTTPClient(port: port)
+            for _ in 0..<2 {
+                try await Task.sleep(for: .seconds(1))
+                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.response().status == 200)
+            }
+        }
+    }
+}
