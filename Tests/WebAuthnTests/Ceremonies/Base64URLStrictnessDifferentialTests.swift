@@ -75,9 +75,11 @@ struct Base64URLStrictnessDifferentialTests {
                     let verdict = Self.verdict(Self.replacing(ceremony, response: response))
                     // Every member but `id` fails to decode: malformedResponse.
                     let expected: WebAuthnError.Code =
-                        path.last != "id" ? .malformedResponse
-                        : original.map { beforeVerifier.contains($0) } == true ? original ?? .malformedResponse
-                        : .credentialIDMismatch
+                        path.last != "id"
+                        ? .malformedResponse
+                        : original.map { beforeVerifier.contains($0) } == true
+                            ? original ?? .malformedResponse
+                            : .credentialIDMismatch
                     let name = "\(ceremony.name) \(path.joined(separator: ".")) \(variant.label)"
                     #expect(verdict == expected, "\(name): \(String(describing: verdict))")
                 }
@@ -180,9 +182,10 @@ struct Base64URLStrictnessDifferentialTests {
             let type = ceremony.ceremony == .registration ? "webauthn.create" : "webauthn.get"
             func verdicts(_ bytes: [UInt8]) -> (quick: WebAuthnError.Code??, general: WebAuthnError.Code?) {
                 func judge(_ parsed: CollectedClientData) -> WebAuthnError.Code? {
-                    Self.code(Result { () throws(WebAuthnError) in
-                        try parsed.verify(type: type, challenge: expectedChallenge, originPolicy: policy)
-                    })
+                    Self.code(
+                        Result { () throws(WebAuthnError) in
+                            try parsed.verify(type: type, challenge: expectedChallenge, originPolicy: policy)
+                        })
                 }
                 let general: WebAuthnError.Code?
                 do { general = judge(try CollectedClientData.general(bytes)) } catch { general = error.code }
