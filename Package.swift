@@ -21,7 +21,7 @@ var targets: [Target] = [
     .target(name: "JSON", swiftSettings: strict),
     .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
     .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
-    .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR"], swiftSettings: strict),
+    .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR", "JSON"], swiftSettings: strict),
     .target(name: "DeviceKeys", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Audit", dependencies: ["Crypto"], swiftSettings: strict),
@@ -54,7 +54,8 @@ var targets: [Target] = [
     .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),

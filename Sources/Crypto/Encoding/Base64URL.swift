@@ -68,9 +68,12 @@ public enum Base64URL {
         }
     }
 
-    /// Decodes base64url text. Padding is accepted but not required (WebAuthn L3 §5.1 JSON forms
-    /// are unpadded; some clients pad). Standard-alphabet `+` and `/` are refused: they signal a
-    /// client that used the wrong encoding. Returns `nil` for anything that is not base64url.
+    /// Decodes base64url text in its one spelling, the text `encode` writes: RFC 4648 §5 without padding, as
+    /// WebAuthn L3 §3 ("base64url encoding ... with all trailing '=' characters omitted") and RFC 7515 §2 define
+    /// it, with the last character's unused bits zero (RFC 4648 §3.5 "canonical encoding"). `=`, the standard
+    /// alphabet's `+` and `/`, whitespace, a length no encoding has and non-zero unused bits are refused, so the
+    /// same bytes never arrive in two spellings: JOSE signs the text, WebAuthn compares the challenge as text
+    /// (L3 §7.1 step 8, §7.2 step 12), and every other path judges the same. Returns `nil` for anything else.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
         return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
@@ -131,29 +134,22 @@ public enum Base64URL {
         }
     }
 
-    /// How many bytes `text` decodes to, or `nil` when its length cannot be base64url: trailing `=` padding
-    /// is dropped (any amount; an `=` anywhere else is outside the alphabet), and a single leftover character
-    /// cannot encode a whole byte (RFC 4648 §4).
+    /// How many bytes `text` decodes to, or `nil` when its length cannot be base64url: a single leftover
+    /// character cannot encode a whole byte (RFC 4648 §4). `=` is not counted off: it is outside the alphabet
+    /// (WebAuthn L3 §3 and RFC 7515 §2 omit padding), so `decode(utf8:into:_:)` refuses it wherever it stands.
     private static func decodedCount(utf8 text: UnsafeBufferPointer<UInt8>) -> Int? {
-        let end = unpaddedLength(text)
-        let remainder = end % 4
+        let remainder = text.count % 4
         guard remainder != 1 else { return nil }
-        return end / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
-    }
-
-    /// `text`'s length without trailing `=` padding.
-    private static func unpaddedLength(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        var end = text.count
-        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
-        return end
+        return text.count / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
     }
 
     /// Decodes `text` into the first `decodedCount(utf8: text)` bytes of `output`; `false` when a character is
-    /// outside the alphabet (`output` then holds garbage).
+    /// outside the alphabet or the last character's unused bits are not zero (`output` then holds garbage). This is
+    /// the one base64url rule of passkeyd: every decoding entry point comes here.
     private static func decode(utf8 text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
         -> Bool
     {
-        let end = unpaddedLength(text)
+        let end = text.count
         let remainder = end % 4
         var bad: UInt32 = 0  // OR of every group: the `invalid` bit survives
         groupBits.withUnsafeBufferPointer { table in
@@ -170,12 +166,13 @@ public enum Base64URL {
                 out += 3
                 index += 4
             }
-            // 2 or 3 final characters carry 1 or 2 bytes. Like the decoder this replaced, the unused
-            // low bits of the last character are not required to be zero (RFC 4648 §3.5 allows either).
+            // 2 or 3 final characters carry 1 or 2 bytes; the bits below them (4 or 2) are unused.
             if remainder >= 2 {
                 var group = table[Int(text[index])] | table[256 + Int(text[index + 1])]
                 if remainder == 3 { group |= table[512 + Int(text[index + 2])] }
                 bad |= group
+                // RFC 4648 §3.5: in the canonical encoding the unused bits are zero; one mask on the group.
+                if group & (remainder == 2 ? 0xFFFF : 0xFF) != 0 { bad |= invalid }
                 output[out] = UInt8(truncatingIfNeeded: group >> 16)
                 out += 1
                 if remainder == 3 {

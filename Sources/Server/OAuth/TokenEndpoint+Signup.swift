@@ -17,13 +17,9 @@ extension TokenEndpoint {
             // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
             allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
         let registration = try response.registration()
+        // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
+        // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does.
         let verified = try RegistrationVerifier(expectations: expectations).verify(registration)
-        // Not a §7.1 step, so not the verifier's: the credential the client names must be the one the
-        // authenticator attested, which the record is keyed on, or the client's next login would name a
-        // credential the server does not know.
-        guard ConstantTime.equals(verified.credentialID, registration.rawID) else {
-            throw WebAuthnError(.credentialIDMismatch, "rawId differs from the credentialId in authenticatorData")
-        }
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)

@@ -22,7 +22,7 @@ extension TokenEndpoint {
         }
         // Parsed before the session is looked up, only to know which credential to read with it; a parse
         // failure is reported after the session is spent.
-        let credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(authnResponse) }
+        let credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: authnResponse) }
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
         let sessionID = handle.sessionID

@@ -85,8 +85,8 @@ public enum ReplayBenchmark {
     /// `registration.<fmt>` (read from the attestation object) or `authentication`.
     static func category(of ceremony: RecordedCeremony) -> String {
         guard ceremony.ceremony == .registration else { return "authentication" }
-        guard let text = ceremony.response.response.attestationObject, let bytes = Base64URL.decode(text),
-            let object = try? AttestationObject(bytes: bytes)
+        guard let response = try? PublicKeyCredentialJSON(json: ceremony.response).registration(),
+            let object = try? AttestationObject(bytes: response.attestationObject)
         else { return "registration.unparsable" }
         return "registration.\(object.format)"
     }

@@ -2,7 +2,8 @@ import Foundation
 import WebAuthn
 
 /// `passkeyd replay PATH…`: verifies recorded ceremonies with exactly the verifiers the server runs and prints
-/// one line per ceremony and a closing `N passed, M failed` line.
+/// one line per ceremony and a closing `N passed, M failed` line. A recording whose `response` is malformed is a
+/// refused ceremony (as at the token endpoint); only a file that is not a recording at all is a file error.
 public enum ReplayCommand {
     /// Replays every ceremony under `paths`, writing lines through `output`. Returns the exit status:
     /// 0 when every ceremony passed, 1 when any failed or none was found.
@@ -17,14 +18,9 @@ public enum ReplayCommand {
                 output("FAIL \(entry.location): \(failure.reason)")
             case .success(let ceremony):
                 let outcome = CeremonyReplayer.replay(ceremony)
-                if outcome.passed {
-                    passed += 1
-                    output("PASS \(ceremony.name)")
-                } else {
-                    failed += 1
-                    // The mismatches name each differing field, and the outcome itself when that differs.
-                    output("FAIL \(ceremony.name): \(outcome.mismatches.joined(separator: "; "))")
-                }
+                if outcome.passed { passed += 1 } else { failed += 1 }
+                // A refusal names its code; a failure names each differing field, and the outcome when that differs.
+                output(outcome.description)
             }
         }
         if entries.isEmpty { output("no recorded ceremonies found under \(paths.joined(separator: " "))") }

@@ -6,6 +6,9 @@ public struct CeremonyTampering: Sendable {
     public var clientDataType: String?
     /// Replaces the challenge echoed in `clientDataJSON`.
     public var challenge: [UInt8]?
+    /// Writes this text as `clientDataJSON`'s challenge, e.g. another spelling of the right challenge (padded,
+    /// standard alphabet); the authenticator signs over it as written.
+    public var challengeText: String?
     /// Computes `rpIdHash` over this RP ID instead of the options' one.
     public var rpID: String?
     /// Replaces the flags (AT is still added to registrations), e.g. without UP.
@@ -31,7 +34,7 @@ public struct CeremonyTampering: Sendable {
         clientDataType: String? = nil, challenge: [UInt8]? = nil, rpID: String? = nil, flags: AuthenticatorFlags? = nil,
         signCount: UInt32? = nil, userHandle: [UInt8]? = nil, omitsUserHandle: Bool = false,
         corruptsSignature: Bool = false, mismatchesID: Bool = false, rawID: [UInt8]? = nil,
-        credentialType: String? = nil
+        credentialType: String? = nil, challengeText: String? = nil
     ) {
         self.clientDataType = clientDataType
         self.challenge = challenge
@@ -44,6 +47,7 @@ public struct CeremonyTampering: Sendable {
         self.mismatchesID = mismatchesID
         self.rawID = rawID
         self.credentialType = credentialType
+        self.challengeText = challengeText
     }
 
     /// No defect.

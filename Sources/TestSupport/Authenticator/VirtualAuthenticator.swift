@@ -55,7 +55,7 @@ public struct VirtualAuthenticator: Sendable {
             counterStep: counterStep)
         let clientData = Self.clientDataJSON(
             type: tampering.clientDataType ?? "webauthn.create", challenge: tampering.challenge ?? options.challenge,
-            origin: origin)
+            origin: origin, challengeText: tampering.challengeText)
         // WebAuthn L3 §6.5.1: attestedCredentialData = aaguid(16) credentialIdLength(2) credentialId credentialPublicKey
         var attested = aaguid
         attested += [UInt8(truncatingIfNeeded: credentialID.count >> 8), UInt8(truncatingIfNeeded: credentialID.count)]
@@ -118,7 +118,7 @@ public struct VirtualAuthenticator: Sendable {
         }
         let clientData = Self.clientDataJSON(
             type: tampering.clientDataType ?? "webauthn.get", challenge: tampering.challenge ?? options.challenge,
-            origin: origin)
+            origin: origin, challengeText: tampering.challengeText)
         let authData = Self.authenticatorData(
             rpID: tampering.rpID ?? options.rpID, flags: tampering.flags ?? flags, signCount: signCount,
             attestedCredentialData: nil)
@@ -142,10 +142,14 @@ public struct VirtualAuthenticator: Sendable {
         throw TestSupportError(.unsupportedAlgorithm, "none of \(offered) is ES256, EdDSA or RS256")
     }
 
-    /// WebAuthn L3 §5.8.1.1: the client data's members in the order the spec's serialisation writes them.
-    static func clientDataJSON(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
+    /// WebAuthn L3 §5.8.1.1: the client data's members in the order the spec's serialisation writes them;
+    /// `challengeText`, when given, is written as the challenge instead of base64url(`challenge`).
+    static func clientDataJSON(type: String, challenge: [UInt8], origin: String, challengeText: String? = nil)
+        -> [UInt8]
+    {
+        let challengeLiteral = challengeText.map(JSONText.quoted) ?? "\"\(Base64URL.encode(challenge))\""
         let text =
-            "{\"type\":\(JSONText.quoted(type)),\"challenge\":\"\(Base64URL.encode(challenge))\","
+            "{\"type\":\(JSONText.quoted(type)),\"challenge\":\(challengeLiteral),"
             + "\"origin\":\(JSONText.quoted(origin)),\"crossOrigin\":false}"
         return Array(text.utf8)
     }

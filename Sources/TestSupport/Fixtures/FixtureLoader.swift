@@ -39,4 +39,38 @@ public enum FixtureLoader {
     public static func ceremony(_ relativePath: String) throws -> RecordedCeremony {
         try JSONDecoder().decode(RecordedCeremony.self, from: data(relativePath))
     }
+
+    /// The shared recorded ceremonies (`shared/fixtures` beside the repository, as STYLE.md's `../shared/fixtures`),
+    /// found by walking up from the repository root so that a worktree nested deeper finds them too;
+    /// `PASSKEYD_SHARED_FIXTURES` names another folder. `nil` when there is none.
+    public static let sharedCeremonyRoot: URL? = {
+        let files = FileManager.default
+        if let named = ProcessInfo.processInfo.environment["PASSKEYD_SHARED_FIXTURES"] {
+            return files.fileExists(atPath: named) ? URL(fileURLWithPath: named, isDirectory: true) : nil
+        }
+        var folder = root.deletingLastPathComponent()  // the repository root
+        while folder.pathComponents.count > 1 {
+            folder = folder.deletingLastPathComponent()
+            let candidate = folder.appendingPathComponent("shared/fixtures", isDirectory: true)
+            if files.fileExists(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Every recorded ceremony the project replays: each `.json` file below `Fixtures/ceremonies/` and below the
+    /// shared folder (when found), decoded, with its path for messages. A file that does not decode is reported
+    /// by `passkeyd replay`; here it is an error, so a test over all recordings cannot skip one silently.
+    public static func allCeremonies() throws -> [(path: String, ceremony: RecordedCeremony)] {
+        var found = ceremonyPaths().map { url($0) }
+        if let shared = sharedCeremonyRoot,
+            let walker = FileManager.default.enumerator(at: shared, includingPropertiesForKeys: nil)
+        {
+            var sharedFiles: [URL] = []
+            for case let file as URL in walker where file.pathExtension == "json" { sharedFiles.append(file) }
+            found += sharedFiles.sorted { $0.path < $1.path }
+        }
+        return try found.map { file in
+            (file.path, try JSONDecoder().decode(RecordedCeremony.self, from: Data(contentsOf: file)))
+        }
+    }
 }

@@ -3,8 +3,13 @@ import Foundation
 
 /// A recorded ceremony with the relying party's side built once, as a server holds it before the
 /// response arrives: the challenge it issued, its origin policy, its parsed trust anchors and the
-/// verification time. Each `verify…` call then does exactly what the server does per request: decode
-/// the response's base64url fields, parse the stored COSE key (authentication), and run the verifier.
+/// verification time. The response is read as the token endpoint reads `authn_response`, by
+/// `PublicKeyCredentialJSON`: its shape once here (as the endpoint's JSON body is parsed once), and each
+/// `verify…` call then does exactly what the server does per request after that: decode the response's
+/// base64url members, parse the stored COSE key (authentication), and run the verifier.
+///
+/// A malformed response (a member missing, of the wrong JSON type, not base64url) is kept as its error and
+/// thrown by every verification, after the relying party's side: a refused ceremony, as at the endpoint.
 ///
 /// A relying-party side that cannot be built (a challenge that is not base64url, anchors that do not
 /// parse) is kept as its error and thrown by every verification, in the order the checks had before.
@@ -17,6 +22,8 @@ public final class PreparedCeremony: Sendable {
     /// The recording's `expect`, decoded for `replaysAsRecorded()`.
     private let check: RecordedOutcomeCheck
 
+    /// The response's shape, read once, or why it is malformed.
+    private let credential: Result<PublicKeyCredentialJSON, WebAuthnError>
     /// What a server holds before a registration response arrives.
     private let registrationExpectations: Result<RegistrationExpectations, WebAuthnError>
     /// What a server holds before an assertion arrives: the stored COSE_Key stays bytes, as in a
@@ -47,6 +54,7 @@ public final class PreparedCeremony: Sendable {
     public init(_ recording: RecordedCeremony, formats: AttestationFormatRegistry = .standard) {
         self.recording = recording
         self.check = RecordedOutcomeCheck(recording.expect)
+        self.credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: recording.response) }
         let policy = OriginPolicy(
             allowedOrigins: recording.origins, allowsCrossOrigin: recording.allowCrossOrigin ?? false,
             allowedTopOrigins: recording.topOrigins ?? [])
@@ -82,14 +90,7 @@ public final class PreparedCeremony: Sendable {
     /// Verifies the recorded registration response (WebAuthn L3 §7.1) from its raw base64url fields.
     public func verifyRegistration() throws(WebAuthnError) -> VerifiedRegistration {
         let expectations = try registrationExpectations.get()
-        let body = recording.response.response
-        let response = RegistrationResponse(
-            id: recording.response.id,
-            rawID: try Self.bytes(recording.response.rawId, "rawId"),
-            type: recording.response.type,
-            clientDataJSON: try Self.bytes(body.clientDataJSON, "clientDataJSON"),
-            attestationObject: try Self.bytes(body.attestationObject, "attestationObject"),
-            transports: body.transports ?? [])
+        let response = try credential.get().registration()
         return try RegistrationVerifier(expectations: expectations).verify(response)
     }
 
@@ -98,18 +99,8 @@ public final class PreparedCeremony: Sendable {
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
         let side = try authenticationSide.get()
         let storedKey = try side.storedKey.get()
-        let credential = recording.response
-        var userHandle: [UInt8]?
-        if let text = credential.response.userHandle { userHandle = try Self.bytes(text, "userHandle") }
         return try AuthenticationVerifier.verify(
-            AuthenticationResponse(
-                id: credential.id,
-                rawID: try Self.bytes(credential.rawId, "rawId"),
-                type: credential.type,
-                clientDataJSON: try Self.bytes(credential.response.clientDataJSON, "clientDataJSON"),
-                authenticatorData: try Self.bytes(credential.response.authenticatorData, "authenticatorData"),
-                signature: try Self.bytes(credential.response.signature, "signature"),
-                userHandle: userHandle),
+            try credential.get().authentication(),
             expectations: AuthenticationExpectations(
                 challenge: side.challenge,
                 rpID: side.rpID,
@@ -146,7 +137,7 @@ public final class PreparedCeremony: Sendable {
             formats: formats)
     }
 
-    /// Decodes a base64url field of the recording.
+    /// Decodes a base64url field of the relying party's side (the issued challenge, the stored key).
     private static func bytes(_ text: String?, _ field: String) throws(WebAuthnError) -> [UInt8] {
         guard let text, let bytes = Base64URL.decode(text) else {
             throw WebAuthnError(.malformedResponse, "\(field) missing or not base64url")

@@ -1,3 +1,5 @@
+import JSON
+
 /// One recorded WebAuthn ceremony (Fixtures/ceremonies/FORMAT.md, version 1): what the relying party
 /// expected, what the client sent, and the outcome the recording expects. Binary values are base64url.
 public struct RecordedCeremony: Decodable, Sendable {
@@ -9,40 +11,15 @@ public struct RecordedCeremony: Decodable, Sendable {
         case authentication
     }
 
-    /// The PublicKeyCredential in WebAuthn JSON form.
-    public struct Credential: Decodable, Sendable {
-        /// `id`.
-        public let id: String
-        /// `rawId`.
-        public let rawId: String
-        /// `type`.
-        public let type: String
-        /// `response`.
-        public let response: Body
-    }
-
-    /// The AuthenticatorResponse members of either ceremony.
-    public struct Body: Decodable, Sendable {
-        /// `clientDataJSON`.
-        public let clientDataJSON: String
-        /// Registration: `attestationObject`.
-        public let attestationObject: String?
-        /// Registration: `transports`.
-        public let transports: [String]?
-        /// Authentication: `authenticatorData`.
-        public let authenticatorData: String?
-        /// Authentication: `signature`.
-        public let signature: String?
-        /// Authentication: `userHandle` (may be null).
-        public let userHandle: String?
-    }
-
     /// The recorded outcome; every field present is compared on replay.
     public struct Expectation: Decodable, Sendable {
         /// Whether the ceremony must verify.
         public let ok: Bool
         /// The recording library's message for a failure (informative, not compared).
         public let error: String?
+        /// passkeyd's addition to the format: the `WebAuthnError` code a refusal must carry (the code the token
+        /// endpoint logs and counts as `webauthn_failure:<code>`); compared when present.
+        public let errorCode: String?
         /// Registration: attestation format.
         public let fmt: String?
         /// Registration: base64url credential ID.
@@ -88,8 +65,11 @@ public struct RecordedCeremony: Decodable, Sendable {
     public let verifyAt: String?
     /// PEM roots the recording trusts; absent: attestation is judged without chain validation.
     public let trustAnchorsPEM: [String]?
-    /// The credential the client sent.
-    public let response: Credential
+    /// The credential the client sent: the PublicKeyCredential in WebAuthn JSON form, read by
+    /// `PublicKeyCredentialJSON` as the token endpoint reads `authn_response`. Kept as JSON so that a malformed
+    /// one (a member missing, of the wrong JSON type, not base64url) is a refused ceremony, as at the endpoint,
+    /// rather than a file that is not a recording.
+    public let response: JSONValue
     /// Authentication: base64url COSE_Key the RP stored.
     public let credentialPublicKey: String?
     /// Authentication: the counter the RP stored.

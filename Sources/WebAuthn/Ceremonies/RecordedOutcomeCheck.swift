@@ -15,13 +15,13 @@ struct RecordedOutcomeCheck: Sendable {
         /// The recording names a value no output encodes to.
         case unmatchable
 
-        /// From canonical base64url text (what `Base64URL.encode` prints).
+        /// From canonical base64url text (what `Base64URL.encode` prints, the one spelling `decode` accepts).
         init(base64URL text: String?) {
             guard let text else {
                 self = .unchecked
                 return
             }
-            guard let bytes = Base64URL.decode(text), Base64URL.encode(bytes) == text else {
+            guard let bytes = Base64URL.decode(text) else {
                 self = .unmatchable
                 return
             }
@@ -61,6 +61,8 @@ struct RecordedOutcomeCheck: Sendable {
     }
 
     let ok: Bool
+    /// The code a refusal must carry, when the recording names one.
+    let errorCode: String?
     let format: String?
     let credentialID: ExpectedBytes
     let aaguid: ExpectedBytes
@@ -73,6 +75,7 @@ struct RecordedOutcomeCheck: Sendable {
 
     init(_ expect: RecordedCeremony.Expectation) {
         ok = expect.ok
+        errorCode = expect.errorCode
         format = expect.fmt
         credentialID = ExpectedBytes(base64URL: expect.credentialId)
         aaguid = ExpectedBytes(aaguid: expect.aaguid)
@@ -86,7 +89,7 @@ struct RecordedOutcomeCheck: Sendable {
 
     /// Whether a registration outcome is the recorded one.
     func matches(_ outcome: Result<VerifiedRegistration, WebAuthnError>) -> Bool {
-        guard case .success(let verified) = outcome else { return !ok }
+        guard case .success(let verified) = outcome else { return refusalMatches(outcome) }
         return ok && (format.map { $0 == verified.format } ?? true)
             && credentialID.accepts(verified.credentialID) && aaguid.accepts(verified.aaguid)
             && (signCount.map { $0 == verified.signCount } ?? true)
@@ -98,8 +101,14 @@ struct RecordedOutcomeCheck: Sendable {
 
     /// Whether an authentication outcome is the recorded one.
     func matches(_ outcome: Result<VerifiedAssertion, WebAuthnError>) -> Bool {
-        guard case .success(let verified) = outcome else { return !ok }
+        guard case .success(let verified) = outcome else { return refusalMatches(outcome) }
         return ok && (newSignCount.map { $0 == verified.newSignCount } ?? true)
             && (userVerified.map { $0 == verified.userVerified } ?? true)
+    }
+
+    /// Whether a refusal is the recorded one: a refusal was expected, with the recorded code if any.
+    private func refusalMatches<Verified>(_ outcome: Result<Verified, WebAuthnError>) -> Bool {
+        guard !ok, case .failure(let error) = outcome else { return false }
+        return errorCode.map { $0 == error.code.rawValue } ?? true
     }
 }

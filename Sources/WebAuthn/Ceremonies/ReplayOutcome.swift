@@ -13,8 +13,10 @@ public struct ReplayOutcome: Sendable, CustomStringConvertible {
     /// Each field that differed, `field: expected … actual …`.
     public let mismatches: [String]
 
-    /// `PASS name` or `FAIL name: mismatches`.
+    /// `PASS name`, `PASS name (refused: code)` for a refusal the recording expects (the code the token
+    /// endpoint logs and counts), or `FAIL name: mismatches`.
     public var description: String {
-        passed ? "PASS \(name)" : "FAIL \(name): \(mismatches.joined(separator: "; "))"
+        guard passed else { return "FAIL \(name): \(mismatches.joined(separator: "; "))" }
+        return errorCode.map { "PASS \(name) (refused: \($0.rawValue))" } ?? "PASS \(name)"
     }
 }

@@ -9,7 +9,7 @@ public struct CollectedClientData: Sendable {
     public let rawBytes: [UInt8]
     /// `type`: "webauthn.create" or "webauthn.get".
     public let type: String
-    /// `challenge`, base64url-decoded (empty when it is not base64url).
+    /// `challenge`, base64url-decoded (empty when it is not canonical base64url: see `challengeEquals`).
     public var challenge: [UInt8] {
         switch challengeField {
         case .decoded(let bytes): bytes
@@ -66,6 +66,12 @@ public struct CollectedClientData: Sendable {
             self = quick
             return
         }
+        self = try Self.general(bytes)
+    }
+
+    /// The general path: `JSONSerialization`, then each member this type reads, with its error. Internal so the
+    /// differential tests can run it on input the quick path would take.
+    static func general(_ bytes: [UInt8]) throws(WebAuthnError) -> CollectedClientData {
         let object: [String: Any]
         do {
             guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
@@ -109,20 +115,18 @@ public struct CollectedClientData: Sendable {
             }
             tokenBindingStatus = status
         }
-        self.rawBytes = bytes
-        self.type = type
-        // A challenge that is not base64url cannot equal ours: keep nil-safe empty bytes, judged in verify.
-        self.challengeField = .decoded(Base64URL.decode(challengeText) ?? [])
-        self.originField = .text(origin)
-        self.crossOrigin = crossOrigin
-        self.topOrigin = topOrigin
-        self.tokenBindingStatus = tokenBindingStatus
+        // A challenge that is not canonical base64url cannot equal ours (see `challengeEquals`): keep nil-safe
+        // empty bytes, judged in verify.
+        return CollectedClientData(
+            rawBytes: bytes, type: type,
+            challenge: .decoded(Base64URL.decode(challengeText) ?? []), origin: .text(origin),
+            crossOrigin: crossOrigin, topOrigin: topOrigin, tokenBindingStatus: tokenBindingStatus)
     }
 
     /// The client data from `ClientDataJSONScanner`, when the bytes have its shape and every member this
     /// type reads has the JSON type the general path requires (otherwise `nil`, and the general path
     /// decides, with its error). Reads the same members to the same values as the general path.
-    private static func quick(_ bytes: [UInt8]) -> CollectedClientData? {
+    static func quick(_ bytes: [UInt8]) -> CollectedClientData? {
         var members = ClientDataJSONScanner.Members()
         guard ClientDataJSONScanner.scan(bytes, into: &members) else { return nil }
         var type: Range<Int>?
@@ -198,6 +202,11 @@ public struct CollectedClientData: Sendable {
 
     /// Whether the challenge is `expected`, compared in constant time; the quick path's text is decoded on the
     /// stack for the comparison.
+    ///
+    /// WebAuthn L3 §7.1 step 8 / §7.2 step 12 compare C.challenge as a string with base64url(challenge). Decoding
+    /// with `Base64URL`'s one spelling (no `=`, URL alphabet, zero unused bits) and comparing the bytes is the same
+    /// test: the canonical text is the one string that decodes to those bytes. Both paths (quick and general)
+    /// decode through that one rule.
     private func challengeEquals(_ expected: [UInt8]) -> Bool {
         switch challengeField {
         case .decoded(let bytes):

@@ -7,9 +7,8 @@ enum CredentialIdentity {
         guard type == "public-key" else {
             throw WebAuthnError(.credentialTypeMismatch, "type is \"\(type)\"")
         }
-        // Compared as the bytes `id` decodes to: an `id` written with non-zero pad bits (RFC 4648 §3.5 lets a
-        // decoder accept them, and ours does, as it does in `rawId`) names the same credential as the
-        // canonical text; an `id` that is not base64url names none.
+        // Compared as the bytes `id` decodes to, through the one base64url rule: an `id` that is not base64url
+        // in its one spelling (padded, standard alphabet, whitespace, non-zero unused bits) names no credential.
         guard Base64URL.decodes(id, to: rawID) else {
             throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
         }

@@ -46,9 +46,6 @@ public struct RegistrationVerifier: Sendable {
         guard let attested = authenticatorData.attestedCredentialData else {
             throw WebAuthnError(.missingAttestedCredentialData, "AT flag not set in registration authData")
         }
-        // §7.1 has no step comparing credential.rawId with authData's credentialId; the verified credential
-        // is the attested one (`VerifiedRegistration.credentialID`). A server that keys its record on it
-        // refuses a client reporting another id itself (passkeyd's sign-up does).
         // §7.1 step 19: the credential's alg is one of options.pubKeyCredParams.
         guard expectations.allowedAlgorithms.contains(attested.credentialPublicKey.algorithm) else {
             throw WebAuthnError(
@@ -69,6 +66,13 @@ public struct RegistrationVerifier: Sendable {
         let trust = judgeTrust(attestation, format: attestationObject.format)
         if expectations.requireTrustedAttestation, !trust.trusted {
             throw WebAuthnError(.untrustedAttestation, trust.failure ?? "attestation is not trusted")
+        }
+        // Not a numbered §7.1 step: the credential the client names (`rawId`, §5.1) must be the one the
+        // authenticator attested, which the credential record is keyed on, or the client's next assertion names a
+        // credential the RP does not know. Judged here, last as the token endpoint always judged it, so that every
+        // caller (the endpoint and `passkeyd replay`) refuses it alike.
+        guard ConstantTime.equals(attested.credentialID, response.rawID) else {
+            throw WebAuthnError(.credentialIDMismatch, "rawId differs from the credentialId in authenticatorData")
         }
         return VerifiedRegistration(
             attested: attested,

@@ -19,9 +19,32 @@ struct Base64URLTests {
         #expect(Base64URL.decode("-_-_AD4") == binary)
     }
 
-    @Test("padding is accepted")
+    @Test("padding is refused (WebAuthn L3 §3, RFC 7515 §2: trailing '=' omitted), by every entry point")
     func padded() {
-        #expect(Base64URL.decode("Zm8=") == Array("fo".utf8))
+        for text in ["Zm8=", "Zg==", "Zg=", "Zm9v=", "Zm9v====", "="] {
+            #expect(Base64URL.decode(text) == nil, "\(text)")
+            #expect(Base64URL.decode(Substring(text)) == nil, "\(text)")
+            #expect(Base64URL.decode(ascii: Array(text.utf8)[...]) == nil, "\(text)")
+            #expect(Base64URL.withDecoded(ascii: Array(text.utf8)[...]) { $0 == nil }, "\(text)")
+        }
+        #expect(!Base64URL.decodes("Zm8=", to: Array("fo".utf8)))
+        #expect(!Base64URL.decodes("Zg==", to: Array("f".utf8)))
+    }
+
+    @Test("RFC 4648 §3.5: non-zero unused bits in the last character are refused (one spelling per byte string)")
+    func unusedBits() {
+        // "fo" is "Zm8" (the last character's 2 unused bits zero); "Zm9", "Zm-", "Zm_" would carry the same bytes.
+        // "f" is "Zg" (4 unused bits zero); "Zh" would carry the same byte.
+        for (text, bytes) in [("Zm9", "fo"), ("Zm-", "fo"), ("Zm_", "fo"), ("Zh", "f"), ("Zv", "f")] {
+            #expect(Base64URL.decode(text) == nil, "\(text)")
+            #expect(Base64URL.decode(ascii: Array(text.utf8)[...]) == nil, "\(text)")
+            #expect(!Base64URL.decodes(text, to: Array(bytes.utf8)), "\(text)")
+            #expect(Base64URL.withDecoded(ascii: Array(text.utf8)[...]) { $0 == nil }, "\(text)")
+        }
+        #expect(Base64URL.decode("Zm8") == Array("fo".utf8))
+        #expect(Base64URL.decode("Zg") == Array("f".utf8))
+        // Whole groups have no unused bits.
+        #expect(Base64URL.decode("Zm9v") == Array("foo".utf8))
     }
 
     @Test("the standard alphabet, stray characters and impossible lengths are refused")
@@ -49,14 +72,16 @@ struct Base64URLTests {
                     var text = Array(template.utf8)
                     text[position] = byte
                     let decoded = Base64URL.decode(ascii: text[...])
-                    let isFinalPadding = byte == UInt8(ascii: "=") && position == text.count - 1
                     if alphabet.contains(byte) {
+                        // The reference's bytes, when `text` is the one text `encode` writes for them.
                         let expected = Self.reference(text)
-                        #expect(decoded != nil && decoded == expected, "byte \(byte) at \(position) of \(template)")
-                    } else if isFinalPadding {
-                        // Trailing padding is dropped: "QUJ=" is "QUJ", and "Q=" is the impossible "Q".
-                        #expect(decoded == Self.reference(text), "padding at the end of \(template)")
+                        let isCanonical = expected.map { Base64URL.encode($0) == String(decoding: text, as: UTF8.self) }
+                        #expect(expected != nil, "reference, byte \(byte) at \(position) of \(template)")
+                        #expect(
+                            decoded == (isCanonical == true ? expected : nil),
+                            "byte \(byte) at \(position) of \(template)")
                     } else {
+                        // `=` included: padding is refused wherever it stands.
                         #expect(decoded == nil, "byte \(byte) at \(position) of \(template)")
                     }
                 }
@@ -79,7 +104,7 @@ struct Base64URLTests {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             let text = Base64URL.encode(bytes)
             #expect(Base64URL.decodes(text, to: bytes))
-            #expect(Base64URL.decodes(text + "==", to: bytes) == (Base64URL.decode(text + "==") == bytes))
+            #expect(!Base64URL.decodes(text + "==", to: bytes) && Base64URL.decode(text + "==") == nil)
             if count > 0 {
                 var other = bytes
                 other[count - 1] ^= 0x01
@@ -94,7 +119,7 @@ struct Base64URLTests {
 
     @Test("withDecoded(ascii:) hands over what decode gives, or nil where decode refuses")
     func withDecodedOnTheStack() {
-        for text in ["", "AQ", "AQI", "AQID", "AQIDBA", "_-_-", "AQID/A", "A", "AQ==", "A=Q"] {
+        for text in ["", "AQ", "AQI", "AQID", "AQIDBA", "_-_-", "AQID/A", "A", "AQ==", "A=Q", "AR", "AQJ"] {
             let ascii = Array(text.utf8)[...]
             let handed = Base64URL.withDecoded(ascii: ascii) { $0.map { Array($0) } }
             #expect(handed == Base64URL.decode(text), "\(text)")

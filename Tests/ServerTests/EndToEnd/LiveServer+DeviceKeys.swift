@@ -51,8 +51,8 @@ extension LiveServer {
     for jwk in keys {
       // RFC 7518 §6.2.1: x and y are the 32-byte affine coordinates; X9.62 is 0x04 || x || y.
       guard jwk["kty"]?.stringValue == "EC", jwk["crv"]?.stringValue == "P-256",
-        let kid = jwk["kid"]?.stringValue, let x = jwk["x"]?.stringValue.flatMap(Base64URL.decode),
-        let y = jwk["y"]?.stringValue.flatMap(Base64URL.decode)
+        let kid = jwk["kid"]?.stringValue, let x = jwk["x"]?.stringValue.flatMap({ Base64URL.decode($0) }),
+        let y = jwk["y"]?.stringValue.flatMap({ Base64URL.decode($0) })
       else { continue }
       published[kid] = try ECPublicKey(x963Representation: [0x04] + x + y, curve: .p256)
     }

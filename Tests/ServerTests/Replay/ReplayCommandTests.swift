@@ -56,6 +56,100 @@ struct ReplayCommandTests {
         #expect(result.lines.last == "0 passed, 1 failed")
     }
 
+    /// Writes `documents` (JSON texts) as `.json` files in a fresh folder and replays it.
+    private func replay(_ documents: [String: Data]) throws -> (status: Int32, lines: [String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, data) in documents { try data.write(to: directory.appendingPathComponent(name + ".json")) }
+        return run([directory.path])
+    }
+
+    /// The py_webauthn EC2 login recording with its `response` changed by `change` and its expectation set.
+    private func recording(
+        name: String, ok: Bool, errorCode: String? = nil, _ change: (inout [String: Any]) -> Void
+    ) throws -> Data {
+        let source = repositoryRoot.appendingPathComponent(
+            "Fixtures/ceremonies/peers/py_webauthn/auth.verify_authentication_response_with_EC2_public_key.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        var response = try #require(object["response"] as? [String: Any])
+        change(&response)
+        object["response"] = response
+        object["name"] = name
+        var expect: [String: Any] = ["ok": ok]
+        if let errorCode { expect["errorCode"] = errorCode }
+        object["expect"] = expect
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test("a recording whose response is malformed is a refused ceremony: PASS with its code when refusal is expected")
+    func malformedResponseIsRefused() throws {
+        func body(_ change: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
+            { response in
+                var inner = response["response"] as? [String: Any] ?? [:]
+                change(&inner)
+                response["response"] = inner
+            }
+        }
+        let cases: [(String, (inout [String: Any]) -> Void)] = [
+            ("signature-missing", body { $0["signature"] = nil }),
+            ("rawId-missing", { $0["rawId"] = nil }),
+            ("id-number", { $0["id"] = 7 }),
+            ("response-string", { $0["response"] = "x" }),
+            ("clientDataJSON-array", body { $0["clientDataJSON"] = [1] }),
+            ("authenticatorData-padded", body { $0["authenticatorData"] = "\($0["authenticatorData"] ?? "")==" }),
+            ("signature-not-base64url", body { $0["signature"] = "not base64url!" }),
+        ]
+        var documents: [String: Data] = [:]
+        for (name, change) in cases {
+            documents[name] = try recording(name: name, ok: false, errorCode: "malformedResponse", change)
+            // The same recording expecting success fails, naming the refusal.
+            documents[name + "-expecting-ok"] = try recording(name: name + "-expecting-ok", ok: true, change)
+        }
+        let result = try replay(documents)
+        for (name, _) in cases {
+            #expect(result.lines.contains("PASS \(name) (refused: malformedResponse)"), "\(name): \(result.lines)")
+            let failure = result.lines.first { $0.hasPrefix("FAIL \(name)-expecting-ok:") }
+            #expect(failure?.contains("got error malformedResponse") == true, "\(name)")
+        }
+        #expect(result.lines.last == "\(cases.count) passed, \(cases.count) failed")
+    }
+
+    @Test("expect.errorCode is compared: a refusal with another code fails")
+    func errorCodeCompared() throws {
+        let padded = try recording(name: "padded", ok: false, errorCode: "badSignature") { response in
+            var inner = response["response"] as? [String: Any] ?? [:]
+            inner["clientDataJSON"] = (inner["clientDataJSON"] as? String ?? "") + "="
+            response["response"] = inner
+        }
+        let result = try replay(["padded": padded])
+        #expect(result.status == 1)
+        let failure = try #require(result.lines.first { $0.hasPrefix("FAIL padded:") })
+        #expect(failure.contains("errorCode: expected badSignature, got error malformedResponse"))
+    }
+
+    @Test("only a file that is not a recording at all is a file error: not JSON, no ceremony, no response")
+    func fileErrors() throws {
+        let valid = try recording(name: "valid", ok: true) { _ in }
+        var object = try #require(try JSONSerialization.jsonObject(with: valid) as? [String: Any])
+        object["ceremony"] = nil
+        let noCeremony = try JSONSerialization.data(withJSONObject: object)
+        object = try #require(try JSONSerialization.jsonObject(with: valid) as? [String: Any])
+        object["response"] = nil
+        let noResponse = try JSONSerialization.data(withJSONObject: object)
+        let result = try replay([
+            "valid": valid, "not-json": Data("{\"name\":".utf8), "no-ceremony": noCeremony, "no-response": noResponse,
+        ])
+        #expect(result.lines.contains("PASS valid"))
+        for file in ["not-json", "no-ceremony", "no-response"] {
+            let line = result.lines.first {
+                $0.hasPrefix("FAIL ") && $0.contains("\(file).json: not a recorded ceremony")
+            }
+            #expect(line != nil, "\(file): \(result.lines)")
+        }
+        #expect(result.lines.last == "1 passed, 3 failed")
+    }
+
     @Test("the benchmark reports a rate per category and refuses input that does not replay as recorded")
     func benchmark() throws {
         let peers = repositoryRoot.appendingPathComponent("Fixtures/ceremonies/peers/py_webauthn")

@@ -235,6 +235,48 @@ struct JWTVerifierTests {
         #expect(throws: TokenError(.malformedToken, "")) { try setup.verify(try setup.forge(payload: "[1]")) }
     }
 
+    /// `segment` with its last character's lowest unused bit set: the same bytes, spelled non-canonically
+    /// (RFC 4648 §3.5); `nil` when the segment has no unused bits (a whole number of 4-character groups).
+    static func nonCanonical(_ segment: Substring) -> String? {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        guard segment.count % 4 != 0, let last = segment.last, let value = alphabet.firstIndex(of: last) else {
+            return nil
+        }
+        return segment.dropLast() + String(alphabet[value | 1])
+    }
+
+    @Test("RFC 7515 §2: a segment padded, respelled with non-zero unused bits, '+', '/' or whitespace is malformed")
+    func oneSpelling() throws {
+        let setup = try Setup()
+        let token = try setup.signer.sign(TokenFixtures.accessClaims())
+        _ = try setup.verify(token)
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(segments.count == 3)
+        var respelled: [String] = []
+        for index in 0..<3 {
+            func with(_ replacement: String) -> String {
+                var parts = segments.map(String.init)
+                parts[index] = replacement
+                return parts.joined(separator: ".")
+            }
+            let segment = segments[index]
+            let middle = segment.index(segment.startIndex, offsetBy: segment.count / 2)
+            respelled += [
+                with(segment + "="), with(segment + "=="), with(segment[..<middle] + " " + segment[middle...]),
+                with(segment[..<middle] + "\n" + segment[middle...]), with(" " + segment),
+                with(segment.replacingCharacters(in: middle...middle, with: "+")),
+                with(segment.replacingCharacters(in: middle...middle, with: "/")),
+            ]
+            if let other = Self.nonCanonical(segment) { respelled.append(with(other)) }
+        }
+        // The signature segment (64 bytes) always has unused bits: the same signature bytes in a second spelling
+        // must not make a second valid token.
+        #expect(Self.nonCanonical(segments[2]) != nil)
+        for token in respelled {
+            #expect(throws: TokenError(.malformedToken, ""), "\(token)") { try setup.verify(token) }
+        }
+    }
+
     @Test("an oversized token is refused before decoding")
     func oversized() throws {
         #expect(throws: TokenError(.malformedToken, "")) { try Setup().verify(String(repeating: "a", count: 20_000)) }

@@ -120,7 +120,29 @@ struct AndroidSafetyNetAttestationTests {
     func shortES256Signature() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)
         let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost)
-        #expect(code(input(fixture, response: String(response.dropLast(4)))) == .badSignature)
+        // 61 bytes, spelled canonically (the JWS's base64url has one spelling).
+        let parts = response.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let signature = try #require(Base64URL.decode(parts[2]))
+        let short = parts[0] + "." + parts[1] + "." + Base64URL.encode(signature.dropLast(3))
+        #expect(code(input(fixture, response: short)) == .badSignature)
+    }
+
+    @Test("RFC 7515 §2: a JWS part padded or with non-zero unused bits is malformed, not a second spelling")
+    func oneSpelling() throws {
+        let fixture = try RecordedAttestation(Self.fixtureName)
+        let response = try selfMadeJWS(fixture, certificate: AndroidSafetyNetTestVectors.safetyNetAttestHost)
+        var parts = response.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // The 64-byte ES256 signature is 86 characters: its last one has 4 unused bits.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(parts[2].last.flatMap { alphabet.firstIndex(of: $0) })
+        let signature = parts[2]
+        let unusedBitSet = String(signature.dropLast()) + String(alphabet[last | 1])
+        for respelled in [signature + "=", signature + "==", unusedBitSet] {
+            parts[2] = respelled
+            #expect(
+                code(input(fixture, response: parts.joined(separator: "."))) == .androidSafetyNetMalformedResponse,
+                "\(respelled.suffix(4))")
+        }
     }
 
     @Test("a signing certificate not issued to attest.android.com is refused")

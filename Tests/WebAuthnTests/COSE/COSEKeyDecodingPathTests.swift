@@ -25,8 +25,9 @@ struct COSEKeyDecodingPathTests {
             for document in documents {
                 guard let recording = try? JSONDecoder().decode(RecordedCeremony.self, from: document) else { continue }
                 if let text = recording.credentialPublicKey, let key = Base64URL.decode(text) { keys.insert(key) }
-                if let text = recording.response.response.attestationObject, let bytes = Base64URL.decode(text),
-                    let attested = try? AttestationObject(bytes: bytes).authenticatorData.attestedCredentialData
+                if let response = try? PublicKeyCredentialJSON(json: recording.response).registration(),
+                    let attested = try? AttestationObject(bytes: response.attestationObject).authenticatorData
+                        .attestedCredentialData
                 {
                     keys.insert(attested.rawCredentialPublicKey)
                 }

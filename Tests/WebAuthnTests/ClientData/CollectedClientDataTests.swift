@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import Testing
 
 @testable import WebAuthn
@@ -24,6 +26,33 @@ struct CollectedClientDataTests {
         #expect(parsed.origin == SA.origin)
         #expect(parsed.crossOrigin == false)
         try verify(bytes)
+    }
+
+    @Test("§7.1 step 8: the challenge is compared as text: another spelling of it is challengeMismatch on both paths")
+    func challengeSpelling() throws {
+        let canonical = Base64URL.encode(SA.challenge)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(canonical.last.flatMap { alphabet.firstIndex(of: $0) })
+        let spellings = [
+            canonical + "=", canonical + "==", Data(SA.challenge).base64EncodedString(), " " + canonical,
+            String(canonical.dropLast()) + String(alphabet[last | 1]),  // a non-zero unused bit (RFC 4648 §3.5)
+        ]
+        for spelling in spellings {
+            let bytes = Array(
+                #"{"type":"webauthn.create","challenge":"\#(spelling)","origin":"\#(SA.origin)"}"#.utf8)
+            let quick = try #require(CollectedClientData.quick(bytes), "the quick path reads \(spelling)")
+            for parsed in [quick, try CollectedClientData.general(bytes)] {
+                #expect(throws: code(.challengeMismatch), "\(spelling)") {
+                    try parsed.verify(type: "webauthn.create", challenge: SA.challenge, originPolicy: policy)
+                }
+                #expect(parsed.challenge.isEmpty, "\(spelling)")
+            }
+        }
+        let canonicalBytes = Array(
+            #"{"type":"webauthn.create","challenge":"\#(canonical)","origin":"\#(SA.origin)"}"#.utf8)
+        try verify(canonicalBytes)
+        try CollectedClientData.general(canonicalBytes).verify(
+            type: "webauthn.create", challenge: SA.challenge, originPolicy: policy)
     }
 
     @Test("bytes that are not JSON are malformedClientData")

@@ -58,32 +58,39 @@ struct RegistrationVerifierTests {
         #expect(throws: code(.credentialIDMismatch)) { try verify(response) }
     }
 
-    @Test("a rawId other than the attested credential ID is not judged (no §7.1 step); the attested one is reported")
+    @Test("a rawId other than the attested credential ID is credentialIDMismatch (the record is keyed on it)")
     func rawIDMismatch() throws {
         let valid = try authenticator.noneRegistration()
         let response = SA.registration(
             clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: [9, 9, 9])
-        let verified = try verify(response)
-        #expect(verified.credentialID != [9, 9, 9])
-        #expect(verified.credentialID == verified.authenticatorData.attestedCredentialData?.credentialID)
+        #expect(throws: code(.credentialIDMismatch)) { try verify(response) }
+        let attested = try verify(valid).credentialID
+        let same = SA.registration(
+            clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: attested)
+        #expect(try verify(same).credentialID == attested)
     }
 
-    @Test("an id with non-zero pad bits names the same credential as the canonical base64url of rawId")
+    @Test("an id is base64url(rawId) in its one spelling: non-zero unused bits, padding, + or / name no credential")
     func nonCanonicalID() throws {
         let valid = try authenticator.noneRegistration()
-        // rawId [0x6D, 0xB6] is "bbY" canonically; "bbb" differs only in the two unused low bits.
+        let attested = try verify(valid).credentialID
+        let canonical = Base64URL.encode(attested)
         func response(id: String?) -> RegistrationResponse {
             SA.registration(
-                clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: [0x6D, 0xB6],
-                id: id)
+                clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: attested, id: id)
         }
-        #expect(response(id: nil).id == "bbY")
-        _ = try verify(response(id: "bbb"))
-        // An id naming other bytes, or no bytes at all, is still refused.
-        for id in ["bbc", "b", "bb*"] {
+        #expect(response(id: nil).id == canonical)
+        _ = try verify(response(id: canonical))
+        let respelled = [canonical + "=", canonical + "==", " " + canonical, "+" + canonical.dropFirst()]
+        for id in respelled where id != canonical {
             let other = response(id: id)
             #expect(throws: code(.credentialIDMismatch)) { try verify(other) }
         }
+        // rawId [0x6D, 0xB6] is "bbY" canonically; "bbb" differs only in the two unused low bits.
+        let short = SA.registration(
+            clientData: valid.clientDataJSON, attestationObject: valid.attestationObject, rawID: [0x6D, 0xB6],
+            id: "bbb")
+        #expect(throws: code(.credentialIDMismatch)) { try verify(short) }
     }
 
     @Test("§7.1 step 7: webauthn.get client data is typeMismatch")
