@@ -17,7 +17,8 @@ extension HTTPServer {
         public var connectionTimeout: Duration
         /// The most simultaneous connections (MHD_OPTION_CONNECTION_LIMIT); more are refused.
         public var connectionLimit: Int
-        /// The longest a responder may take; after it the client gets 503 (suspended connections never time out).
+        /// The longest a responder may take; after it the client gets 503 (suspended connections never time out),
+        /// unless the responder has committed a write (`RequestCommitment`): then its own answer is awaited.
         public var requestDeadline: Duration
         /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each with its own epoll set); 1 means one
         /// internal thread. Defaults to the number of active cores.
