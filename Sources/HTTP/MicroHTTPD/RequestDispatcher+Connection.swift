@@ -97,16 +97,32 @@ extension RequestDispatcher {
         suspended.withLock { !$0.entries.isEmpty }
     }
 
-    /// Stops suspending new requests and answers 503 for every request still suspended, committed or not, so
-    /// that MHD_stop_daemon finds no suspended connection (it aborts the process if it does). `HTTPServer.shutdown`
-    /// calls it only once the committed requests have had their time (`closeAndAnswerUncommitted` first).
+    /// Stops suspending new requests and answers every request still suspended, so that MHD_stop_daemon finds no
+    /// suspended connection (it aborts the process if it does): 503 for those that have not committed, and for
+    /// those that have (their write's outcome is unknown here) a 500 that does not claim nothing was done.
+    /// `HTTPServer.shutdown` calls it only once the committed requests have had their time
+    /// (`closeAndAnswerUncommitted` first).
     func closeAndResumeAll() {
         let remaining = suspended.withLock { registry -> [Suspension] in
             registry.isClosed = true
             defer { registry.entries.removeAll() }
             return Array(registry.entries.values)
         }
-        answerInPlace(remaining)
+        answerInPlace(remaining.filter { $0.commitment.expire() })
+        for suspension in remaining where suspension.commitment.isCommitted {
+            var response = Self.interrupted
+            responder.completeRefusal(&response, to: suspension.head)
+            suspension.context.resume(with: response)
+            suspension.task?.cancel()
+        }
+    }
+
+    /// The answer for a committed request whose responder was still running when the server had to stop.
+    static var interrupted: Response {
+        // RFC 6749 §5.2 `server_error`; RFC 9110 §15.6.1.
+        .error(
+            status: 500, error: "server_error",
+            description: "The server stopped before the request finished; its outcome is unknown.")
     }
 
     /// Resumes each suspension with the completed 503 and cancels its responder's task.

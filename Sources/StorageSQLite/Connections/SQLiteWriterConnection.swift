@@ -72,9 +72,15 @@ actor SQLiteWriterConnection {
     /// to it.
     /// - Throws: `.corrupt` naming the file and SQLite's first complaint.
     static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws(StorageError) {
-        let findings = try database.query("PRAGMA quick_check") { (row) throws(StorageError) in try row.text(0) }
+        let findings: [String]
+        do {
+            findings = try database.query("PRAGMA quick_check") { (row) throws(StorageError) in try row.text(0) }
+        } catch where error.code == .corrupt {
+            // Damage bad enough that the check itself stops on it.
+            throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(error.reason)")
+        }
         guard findings != ["ok"] else { return }
-        throw StorageError(.corrupt, "\(path) is damaged: PRAGMA quick_check: \(findings.first ?? "no answer")")
+        throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(findings.first ?? "no answer")")
     }
 
     /// Records that a connection met a damaged page: from now on every write is refused with `.corrupt` before it

@@ -43,14 +43,16 @@ enum DamagedDatabase {
         await store.close()
     }
 
-    /// Overwrites every page but the first three and the last with 0xFF bytes (no valid b-tree page type).
+    /// Overwrites the second half of the pages but the last with 0xFF bytes (no valid b-tree page type): pages of
+    /// the security events, written last; the schema and every other table, created first, stay intact.
     static func damage(in directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("passkeyd.sqlite")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        try #require(size > 16 * pageSize, "database too small to damage: \(size) bytes")
+        let pages = size / pageSize
+        try #require(pages > 32, "database too small to damage: \(size) bytes")
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: UInt64(3 * pageSize))
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: size - 4 * pageSize))
+        try handle.seek(toOffset: UInt64(pages / 2 * pageSize))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: (pages - 1 - pages / 2) * pageSize))
         try handle.close()
     }
 
@@ -115,6 +117,7 @@ struct ReadinessTests {
         } catch let error as PasskeydServer.StartError {
             let file = (directory as NSString).appendingPathComponent("passkeyd.sqlite")
             #expect(error.description.hasPrefix("the database file \(file) is damaged"), "\(error)")
+            #expect(error.description.contains("PRAGMA quick_check"), "damage found by the open's own check: \(error)")
             #expect(error.description.contains("restore it from a backup"))
             #expect(!error.description.contains("\n"))
         }
@@ -138,6 +141,7 @@ struct ReadinessTests {
             try await store.read { try $0.securityEvents(after: 0, limit: 10_000) }
         }
         let before = DamagedDatabase.contents(in: directory)
+        // This write's own pages are intact: it is refused because the damage was met, not by meeting it.
         let write = await client.post("/passkey/challenge", json: ["client_id": "app"] as JSONValue)
         #expect(write.status == 503, "\(write.bodyText)")
         #expect(write.bodyText.contains("temporarily_unavailable"))
