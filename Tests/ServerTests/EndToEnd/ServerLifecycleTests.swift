@@ -81,4 +81,43 @@ struct ServerLifecycleTests {
         await third.stop()
         try? FileManager.default.removeItem(at: first.directory)
     }
+
+    @Test("the passkeyd binary, started on the data directory of a running server, exits 1 with one line naming it")
+    func secondProcessRefused() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = try #require(
+            [
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkeyd"),
+                root.appendingPathComponent(".build/debug/passkeyd"),
+            ].first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the passkeyd binary is not built")
+        let first = try await LiveServer.start()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--config", root.appendingPathComponent("Config/passkeyd.json").path, "--port", "0",
+            "--data-dir", first.directory.path,
+        ]
+        process.environment = ["PASSKEYD_ADMIN_LISTEN": "", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let exited = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(returning: -1)
+                return
+            }
+            // Were the directory not locked, the second server would serve: stop it so the test ends.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if process.isRunning { process.terminate() } }
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exited == 1, "\(text)")
+        let lines = text.split(separator: "\n").filter { $0.contains("is in use by another passkeyd") }
+        #expect(lines.count == 1, "\(text)")
+        #expect(lines.first?.contains("data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))") == true, "\(text)")
+        await first.stop()
+    }
 }
