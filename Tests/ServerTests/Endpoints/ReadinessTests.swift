@@ -64,8 +64,54 @@ enum DamagedDatabase {
     }
 }
 
+/// `chattr +i`: a file that no process, root included, may write, where the file system and the capabilities allow
+/// it (a read-only file for a server running as root, as the test suite does here).
+enum ImmutableFile {
+    /// Sets or clears the immutable attribute; whether `chattr` succeeded.
+    @discardableResult
+    static func set(_ path: String, immutable: Bool) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [immutable ? "+i" : "-i", path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Whether `chattr +i` works here.
+    static let isSupported: Bool = {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("passkeyd-chattr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: path, contents: Data()) else { return false }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard set(path, immutable: true) else { return false }
+        return set(path, immutable: false)
+    }()
+}
+
 @Suite("Readiness reflects writability; a damaged database is reported and never written further")
 struct ReadinessTests {
+    @Test(
+        "with a read-only database file the server starts, its writes fail, and /readyz says 503 unavailable",
+        .enabled(if: ImmutableFile.isSupported, "needs chattr +i"))
+    func readOnlyFile() async throws {
+        let directory = URL(fileURLWithPath: Self.temporaryDirectory())
+        let file = directory.appendingPathComponent("passkeyd.sqlite").path
+        defer {
+            ImmutableFile.set(file, immutable: false)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        await (try await LiveServer.startForPasskeys(directory: directory)).stopKeepingData()
+        try #require(ImmutableFile.set(file, immutable: true))
+        let server = try await LiveServer.startForPasskeys(directory: directory)
+        let ready = try await server.send("GET", "/readyz")
+        #expect(ready.status == 503)
+        #expect(String(decoding: ready.body, as: UTF8.self).contains(#""status":"unavailable""#))
+        #expect(try await server.post("/passkey/challenge", ["client_id": "app"]).status == 500)
+        await server.stopKeepingData()
+    }
+
     static func temporaryDirectory() -> String {
         (NSTemporaryDirectory() as NSString).appendingPathComponent("passkeyd-ready-\(UUID().uuidString)")
     }
