@@ -27,7 +27,10 @@ public enum PasskeydServer {
         /// The periodic purge of expired rows.
         private let housekeeping: Task<Void, Never>
 
-        init(port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?, lock: DataDirectoryLock) {
+        init(
+            port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?,
+            lock: DataDirectoryLock
+        ) {
             self.port = port
             self.adminPort = admin?.port
             self.context = context
@@ -93,7 +96,8 @@ public enum PasskeydServer {
             } catch {
                 await http.shutdown(deadline: .zero)
                 await store.close()
-                throw StartError(description: "cannot start the admin listener on \(listen.host):\(listen.port): \(error)")
+                throw StartError(
+                    description: "cannot start the admin listener on \(listen.host):\(listen.port): \(error)")
             }
         }
         return Running(port: port, context: context, http: http, admin: admin, lock: lock)

@@ -116,7 +116,8 @@ extension ServerConfiguration {
     private static func readAdminListen(_ object: ConfigObject) throws(ConfigurationError) -> Listen? {
         let text = try object.string("listen", default: "127.0.0.1:9090")
         guard !text.isEmpty else { return nil }
-        let invalid = object.error("listen", "must be HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or empty, got \"\(text)\"")
+        let invalid = object.error(
+            "listen", "must be HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or empty, got \"\(text)\"")
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (0...65_535).contains(port)
         else { throw invalid }

@@ -14,7 +14,8 @@ extension StoreConformance {
                     throw DeliberateFailure()
                 }
             } catch is DeliberateFailure {}
-            try expectEqual(try await store.read { try $0.lastHeartbeat() }, Optional(S.at(2)), "heartbeat after a rollback")
+            try expectEqual(
+                try await store.read { try $0.lastHeartbeat() }, Optional(S.at(2)), "heartbeat after a rollback")
         }
     ]
 }
