@@ -35,7 +35,7 @@ wait_ready() { # wait_ready PORT
 # --- HTTP: GET /healthz with wrk, 10 s, 64 connections -------------------------------------------------
 port=$((20000 + RANDOM % 20000))
 rm -rf "$work/data"
-PASSKEYD_LOG_LEVEL=warning "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" \
+PASSKEYD_LOG_LEVEL=warning PASSKEYD_ADMIN_LISTEN= "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" \
   >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
@@ -184,8 +184,9 @@ PY
 login_data="$(mktemp -d "$PWD/$work/login-data.XXXXXX")"
 loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 port=$((20000 + RANDOM % 20000))
+admin_port=$((port + 2))
 PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-  PASSKEYD_ISSUER="http://127.0.0.1:$port/" \
+  PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin_port" \
   "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$login_data" >"$work/login-server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$login_data"' EXIT
@@ -193,8 +194,8 @@ wait_ready "$port"
 server_cpu() { # user+system seconds of the server process so far
   awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$server/stat"
 }
-metrics_sums() { # per-route request count and summed duration (s) from /metrics
-  curl -fsS "http://127.0.0.1:$port/metrics" |
+metrics_sums() { # per-route request count and summed duration (s) from /metrics (the admin listener)
+  curl -fsS "http://127.0.0.1:$admin_port/metrics" |
     awk '/^passkeyd_http_request_duration_seconds_(sum|count)\{/ {print}'
 }
 "$loadgen" --url "http://127.0.0.1:$port" --signup 200 --concurrency 16 --credentials "$login_data/credentials.jsonl" \
@@ -274,7 +275,7 @@ large_data="$(mktemp -d "$PWD/$work/large-data.XXXXXX")"
 start_large() {
   port=$((20000 + RANDOM % 20000))
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-    PASSKEYD_ISSUER="http://127.0.0.1:$port/" \
+    PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
     "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$large_data" >>"$work/large-server.log" 2>&1 &
   server=$!
   wait_ready "$port"

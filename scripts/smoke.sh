@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of the real binary, as the README's run command starts it: a fresh data directory,
-# /healthz, /readyz and /metrics over HTTP, then SIGTERM while requests are in flight: every request that was
+# /healthz, /readyz, and /metrics on the admin listener (404 on the public port), then SIGTERM while requests are in flight: every request that was
 # accepted gets its answer, and the process exits 0 within 2 seconds.
 # Usage: scripts/smoke.sh [BINARY]   (default .build/debug/passkeyd)
 set -euo pipefail
@@ -8,12 +8,14 @@ cd "$(dirname "$0")/.."
 binary="${1:-.build/debug/passkeyd}"
 work="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
+admin_port=$((port + 2))
 failures=0
 check() { # check DESCRIPTION COMMAND...
   if "${@:2}"; then echo "smoke: ok   $1"; else echo "smoke: FAIL $1"; failures=$((failures + 1)); fi
 }
 
-"$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
+PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin_port" \
+  "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
 server=$!
 trap 'kill -9 $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
@@ -23,7 +25,9 @@ done
 check "GET /healthz is 200" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")" = 200
 check "GET /readyz is 200" test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200
 check "the SQLite database was created in the data directory" test -f "$work/data/passkeyd.sqlite"
-metrics="$(curl -s "http://127.0.0.1:$port/metrics")"
+check "GET /metrics is 404 on the public port" \
+  test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 404
+metrics="$(curl -s "http://127.0.0.1:$admin_port/metrics")"
 check "/metrics counts the requests just made" grep -q 'passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 2' <<<"$metrics"
 
 # Requests in flight when SIGTERM arrives must all be answered.
@@ -46,7 +50,7 @@ check "the server logged its stop" grep -q '"msg":"stopped"' "$work/server.log"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
   -days 1 -subj "/CN=localhost" 2>/dev/null
 tls_port=$((port + 1))
-PASSKEYD_HTTP_TLS_CERTIFICATE_FILE="$work/tls.crt" PASSKEYD_HTTP_TLS_KEY_FILE="$work/tls.key" \
+PASSKEYD_HTTP_TLS_CERTIFICATE_FILE="$work/tls.crt" PASSKEYD_HTTP_TLS_KEY_FILE="$work/tls.key" PASSKEYD_ADMIN_LISTEN= \
   "$binary" serve --config Config/passkeyd.json --port "$tls_port" --data-dir "$work/tls-data" 2>"$work/tls.log" &
 tls_server=$!
 for _ in $(seq 1 100); do

@@ -23,7 +23,7 @@ python_tools() {
 start_server() {
   work="$(mktemp -d)"
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  env "$@" PASSKEYD_ISSUER="http://127.0.0.1:$port/" .build/debug/passkeyd serve --config Config/passkeyd.json \
+  env "$@" PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= .build/debug/passkeyd serve --config Config/passkeyd.json \
     --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
   server=$!
   for _ in $(seq 1 100); do

@@ -25,8 +25,8 @@ public final class SQLiteStore: Store {
     /// - Parameters:
     ///   - configuration: where and how to open.
     ///   - migrations: the schema to migrate to; `SQLiteSchema.migrations` except in tests of migration itself.
-    /// - Throws: `.invalidConfiguration`, `.io`, `.corrupt`, or `.migration` (e.g. the database is newer than
-    ///   this binary).
+    /// - Throws: `.invalidConfiguration`, `.io`, `.corrupt` (the file is not a database, or `PRAGMA quick_check`
+    ///   finds it damaged), or `.migration` (e.g. the database is newer than this binary).
     public static func open(
         _ configuration: SQLiteConfiguration, migrations: [Migration] = SQLiteSchema.migrations
     ) async throws(StorageError) -> SQLiteStore {
@@ -57,12 +57,20 @@ public final class SQLiteStore: Store {
         return SQLiteStore(writer: writer, readers: readers, checkpointer: checkpointer)
     }
 
-    /// Runs `body` in a read transaction on one of the reader connections.
+    /// Runs `body` in a read transaction on one of the reader connections. A damaged page met here stops every
+    /// later write (see `damage`).
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
-        try await nextReader().read(body)
+        do {
+            return try await nextReader().read(body)
+        } catch let error as StorageError where error.code == .corrupt {
+            writer.markDamaged(error)
+            throw error
+        }
     }
 
-    /// Queues `body` for the writer; returns after the group commit that includes it is durable.
+    /// Queues `body` for the writer; returns after the group commit that includes it is durable. Once a damaged
+    /// page was met (SQLITE_CORRUPT or SQLITE_NOTADB from any statement of any connection), every write is refused
+    /// with `.corrupt` and nothing more is written to the file.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
         let value = try await withCheckedThrowingContinuation { continuation in
             writer.submit(SQLiteWriterConnection.Job(body: { try body($0) }, continuation: continuation))
@@ -75,8 +83,16 @@ public final class SQLiteStore: Store {
 
     /// Reads the schema version through a reader connection.
     public func ping() async throws {
-        _ = try await nextReader().ping()
+        do {
+            _ = try await nextReader().ping()
+        } catch where error.code == .corrupt {
+            writer.markDamaged(error)
+            throw error
+        }
     }
+
+    /// The damage met in service, if any: then the file must be restored from a backup.
+    public var damage: StorageError? { writer.damage }
 
     /// Refuses new work, lets queued writes commit, then closes every connection.
     public func close() async {

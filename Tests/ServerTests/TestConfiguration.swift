@@ -13,6 +13,7 @@ enum TestConfiguration {
               "relying_party": { "id": "example.com", "name": "Example" },
               "web_origins": ["https://example.com"],
               "data_directory": "/nonexistent-test-dir",
+              "admin": { "listen": "" },
               "clients": [{
                 "client_id": "app",
                 "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],

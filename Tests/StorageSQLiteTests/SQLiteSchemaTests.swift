@@ -62,17 +62,18 @@ struct SQLiteSchemaTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let configuration = SQLiteConfiguration(directory: directory, readerCount: 1)
+        let next = SQLiteSchema.migrations.count + 1
         let broken =
             SQLiteSchema.migrations + [
-                Migration(version: 3, name: "broken", statements: ["CREATE TABLE t (x INTEGER) STRICT", "NOT SQL"])
+                Migration(version: next, name: "broken", statements: ["CREATE TABLE t (x INTEGER) STRICT", "NOT SQL"])
             ]
         await #expect(throws: StorageError(.migration, "")) {
             try await SQLiteStore.open(configuration, migrations: broken)
         }
-        // Version 3 was not recorded, and its first statement was rolled back: a corrected v3 applies cleanly.
+        // The new version was not recorded, and its first statement was rolled back: a corrected one applies cleanly.
         let fixed =
             SQLiteSchema.migrations + [
-                Migration(version: 3, name: "broken", statements: ["CREATE TABLE t (x INTEGER) STRICT"])
+                Migration(version: next, name: "broken", statements: ["CREATE TABLE t (x INTEGER) STRICT"])
             ]
         let store = try await SQLiteStore.open(configuration, migrations: fixed)
         await store.close()

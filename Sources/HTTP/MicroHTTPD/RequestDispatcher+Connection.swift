@@ -62,12 +62,13 @@ extension RequestDispatcher {
             ))
     }
 
-    /// Answers 503 for every suspended request whose responder is past its deadline, and cancels the responder's
-    /// task: nobody will read what it produces, so work that checks for cancellation stops early.
+    /// Answers 503 for every suspended request whose responder is past its deadline and has not committed (see
+    /// `RequestCommitment`), and cancels the responder's task: nobody will read what it produces, so work that
+    /// checks for cancellation stops early. A committed request stays: its responder's answer is the one sent.
     func sweep(now: ContinuousClock.Instant) {
         let overdue = suspended.withLock { registry -> [Suspension] in
             var overdue: [Suspension] = []
-            for (key, entry) in registry.entries where entry.deadline <= now {
+            for (key, entry) in registry.entries where entry.deadline <= now && entry.commitment.expire() {
                 registry.entries[key] = nil
                 overdue.append(entry)
             }
@@ -76,15 +77,52 @@ extension RequestDispatcher {
         answerInPlace(overdue)
     }
 
-    /// Stops suspending new requests and answers 503 for every request still suspended, so that
-    /// MHD_stop_daemon finds no suspended connection (it aborts the process if it does).
+    /// Stops suspending new requests and answers 503 for every suspended request that has not committed; the
+    /// committed ones are left to their responders (`hasSuspendedRequests` says when they are done).
+    func closeAndAnswerUncommitted() {
+        let withdrawn = suspended.withLock { registry -> [Suspension] in
+            registry.isClosed = true
+            var withdrawn: [Suspension] = []
+            for (key, entry) in registry.entries where entry.commitment.expire() {
+                registry.entries[key] = nil
+                withdrawn.append(entry)
+            }
+            return withdrawn
+        }
+        answerInPlace(withdrawn)
+    }
+
+    /// Whether any request is still suspended (its responder running).
+    var hasSuspendedRequests: Bool {
+        suspended.withLock { !$0.entries.isEmpty }
+    }
+
+    /// Stops suspending new requests and answers every request still suspended, so that MHD_stop_daemon finds no
+    /// suspended connection (it aborts the process if it does): 503 for those that have not committed, and for
+    /// those that have (their write's outcome is unknown here) a 500 that does not claim nothing was done.
+    /// `HTTPServer.shutdown` calls it only once the committed requests have had their time
+    /// (`closeAndAnswerUncommitted` first).
     func closeAndResumeAll() {
         let remaining = suspended.withLock { registry -> [Suspension] in
             registry.isClosed = true
             defer { registry.entries.removeAll() }
             return Array(registry.entries.values)
         }
-        answerInPlace(remaining)
+        answerInPlace(remaining.filter { $0.commitment.expire() })
+        for suspension in remaining where suspension.commitment.isCommitted {
+            var response = Self.interrupted
+            responder.completeRefusal(&response, to: suspension.head)
+            suspension.context.resume(with: response)
+            suspension.task?.cancel()
+        }
+    }
+
+    /// The answer for a committed request whose responder was still running when the server had to stop.
+    static var interrupted: Response {
+        // RFC 6749 §5.2 `server_error`; RFC 9110 §15.6.1.
+        .error(
+            status: 500, error: "server_error",
+            description: "The server stopped before the request finished; its outcome is unknown.")
     }
 
     /// Resumes each suspension with the completed 503 and cancels its responder's task.

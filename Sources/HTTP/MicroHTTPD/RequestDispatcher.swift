@@ -15,6 +15,8 @@ final class RequestDispatcher: Sendable {
         let deadline: ContinuousClock.Instant
         /// The request without its body, for `Responder.completeRefusal` when the 503 answers it.
         let head: Request
+        /// Whether the responder has handed a write to its store: then the 503 may no longer answer in its place.
+        let commitment: RequestCommitment
         /// The responder's task, cancelled when the deadline or shutdown answers in its place (`nil` until the
         /// task exists).
         var task: Task<Void, Never>?
@@ -181,7 +183,9 @@ final class RequestDispatcher: Sendable {
         context.body = []  // the request owns the bytes now
         var head = request
         head.body = []
-        let suspension = Suspension(context: context, deadline: .now + requestDeadline, head: head)
+        let commitment = RequestCommitment()
+        let suspension = Suspension(
+            context: context, deadline: .now + requestDeadline, head: head, commitment: commitment)
         let admitted = context.phase.withLock { phase -> Bool in
             let isOpen = suspended.withLock { registry -> Bool in
                 guard !registry.isClosed else { return false }
@@ -199,7 +203,9 @@ final class RequestDispatcher: Sendable {
         }
         let responder = self.responder
         let task = Task {
-            let response = await responder.respond(to: request)
+            let response = await RequestCommitment.$current.withValue(commitment) {
+                await responder.respond(to: request)
+            }
             self.finish(context, with: response)
         }
         // Only while still suspended: a task that already finished has removed its entry.

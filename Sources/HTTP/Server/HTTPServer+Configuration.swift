@@ -26,7 +26,8 @@ extension HTTPServer {
         /// The most simultaneous connections from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT); 0 for no
         /// limit. Behind a reverse proxy every connection comes from the proxy's address.
         public var perAddressConnectionLimit: Int
-        /// The longest a responder may take; after it the client gets 503 (suspended connections never time out).
+        /// The longest a responder may take; after it the client gets 503 (suspended connections never time out),
+        /// unless the responder has committed a write (`RequestCommitment`): then its own answer is awaited.
         public var requestDeadline: Duration
         /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each with its own epoll set); 1 means one
         /// internal thread. Defaults to the number of active cores.

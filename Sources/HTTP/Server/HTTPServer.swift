@@ -54,7 +54,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Shuts down gracefully: stop accepting (new connections are refused), let requests in flight finish
-    /// within `deadline`, answer 503 for any still running, then stop the daemon. Safe to call more than once.
+    /// within `deadline`, answer 503 for any still running that has not committed a write (`RequestCommitment`),
+    /// wait up to `configuration.requestDeadline` for those that have, then stop the daemon. Safe to call more
+    /// than once.
     public func shutdown(deadline: Duration) async {
         let running = state.withLock { state -> (MicroHTTPDDaemon, Task<Void, Never>)? in
             defer { state = .stopped }
@@ -66,8 +68,13 @@ public final class HTTPServer: Sendable {
         dispatcher.isDraining.store(true, ordering: .relaxed)
         daemon.quiesce()
         await Self.waitForIdle(dispatcher, until: .now + deadline)
-        // Whatever is still suspended gets its 503 now; give those answers a moment to be written.
+        // Whatever is still suspended and has not committed a write gets its 503 now (see `RequestCommitment`);
+        // a request that committed is answered by its responder: wait for it, up to one more request deadline.
+        dispatcher.closeAndAnswerUncommitted()
+        await Self.waitForCommitted(dispatcher, until: .now + configuration.requestDeadline)
+        // Last resort for a responder still running: MHD_stop_daemon must find no suspended connection.
         dispatcher.closeAndResumeAll()
+        // Give the answers a moment to be written.
         await Self.waitForIdle(dispatcher, until: .now + .milliseconds(250))
         sweeper.cancel()
         // MHD_stop_daemon joins threads: keep it off the cooperative pool (STYLE.md, Concurrency 2), and off
@@ -82,6 +89,16 @@ public final class HTTPServer: Sendable {
 
     private static func waitForIdle(_ dispatcher: RequestDispatcher, until end: ContinuousClock.Instant) async {
         while dispatcher.activeRequests.load(ordering: .relaxed) > 0, ContinuousClock.now < end {
+            do {
+                try await Task.sleep(for: .milliseconds(5))
+            } catch {
+                return  // cancelled: stop waiting, shut down now
+            }
+        }
+    }
+
+    private static func waitForCommitted(_ dispatcher: RequestDispatcher, until end: ContinuousClock.Instant) async {
+        while dispatcher.hasSuspendedRequests, ContinuousClock.now < end {
             do {
                 try await Task.sleep(for: .milliseconds(5))
             } catch {

@@ -16,36 +16,55 @@ public enum PasskeydServer {
     public final class Running: Sendable {
         /// The TCP port the listener is bound to (useful with port 0).
         public let port: Int
+        /// The admin listener's TCP port (`/metrics`), `nil` when `admin.listen` is empty.
+        public let adminPort: Int?
         /// The shared state of the endpoints.
         public let context: ServerContext
         private let http: HTTPServer
+        private let admin: HTTPServer?
+        /// The data directory's lock, held until `stop` has closed the store.
+        private let lock: DataDirectoryLock
         /// The periodic purge of expired rows.
         private let housekeeping: Task<Void, Never>
 
-        init(port: Int, context: ServerContext, http: HTTPServer) {
+        init(
+            port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?,
+            lock: DataDirectoryLock
+        ) {
             self.port = port
+            self.adminPort = admin?.port
             self.context = context
             self.http = http
+            self.admin = admin?.0
+            self.lock = lock
             self.housekeeping = Housekeeping.start(context: context)
         }
 
         /// Stops accepting connections, lets requests in flight finish within the configured grace period,
-        /// then closes the store.
+        /// closes the store, then releases the data directory.
         public func stop() async {
             housekeeping.cancel()
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
+            await admin?.shutdown(deadline: .seconds(1))
             await housekeeping.value
             await context.store.close()
+            lock.release()
         }
     }
 
-    /// Opens the store (creating and migrating it on first start) and starts the HTTP listener.
+    /// Locks the data directory (one server per directory), opens the store (creating and migrating it on first
+    /// start, refusing a damaged file) and starts the HTTP listeners.
     public static func start(
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemClock()
     ) async throws -> Running {
+        let lock = try DataDirectoryLock.acquire(directory: configuration.dataDirectory)
         let store: any Store
         do {
             store = try await openStore(configuration)
+        } catch let error as StorageError where error.code == .corrupt {
+            throw StartError(
+                description: "the database file \(configuration.sqliteFile ?? configuration.database.url) is damaged "
+                    + "(\(error.reason)); restore it from a backup")
         } catch {
             throw StartError(description: "cannot open the database: \(error)")
         }
@@ -60,13 +79,28 @@ public enum PasskeydServer {
         let http = HTTPServer(
             configuration: httpConfiguration(configuration), responder: Application(context: context),
             observer: RequestLogObserver(metrics: context.metrics, logger: logger))
+        let port: Int
         do {
-            let port = try http.start()
-            return Running(port: port, context: context, http: http)
+            port = try http.start()
         } catch {
             await store.close()
             throw StartError(description: "cannot start the HTTP listener: \(error)")
         }
+        var admin: (HTTPServer, port: Int)?
+        if let listen = configuration.adminListen {
+            let server = HTTPServer(
+                configuration: adminConfiguration(configuration, listen: listen),
+                responder: AdminApplication(context: context))
+            do {
+                admin = (server, try server.start())
+            } catch {
+                await http.shutdown(deadline: .zero)
+                await store.close()
+                throw StartError(
+                    description: "cannot start the admin listener on \(listen.host):\(listen.port): \(error)")
+            }
+        }
+        return Running(port: port, context: context, http: http, admin: admin, lock: lock)
     }
 
     /// Starts the server, waits for SIGTERM or SIGINT, stops gracefully. Returns the process exit status.
@@ -85,6 +119,9 @@ public enum PasskeydServer {
         logger.log(.info, "listening") { line in
             line.add("host", configuration.listen.host)
             line.add("port", running.port)
+            if let admin = configuration.adminListen, let adminPort = running.adminPort {
+                line.add("admin", "\(admin.host):\(adminPort)")
+            }
             line.add("database", configuration.sqliteFile ?? configuration.database.url)
         }
         let signal = await signals.next()
@@ -96,7 +133,9 @@ public enum PasskeydServer {
 
     /// `passkeyd keys rotate`: adds a new token-signing key to the database, which signs from then on (running
     /// servers pick it up within `TokenService.reloadInterval`); the older keys stay published until every
-    /// token they signed has expired. Returns the new key's `kid`.
+    /// token they signed has expired. Returns the new key's `kid`. It is meant to run beside a running server on
+    /// the same data directory, so it does not take the directory's lock (`DataDirectoryLock`): its one write is
+    /// serialized with the server's by SQLite's own file locking.
     public static func rotateKeys(configuration: ServerConfiguration, clock: any WallClock = SystemClock()) async throws
         -> String
     {
@@ -121,6 +160,16 @@ public enum PasskeydServer {
             directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent,
             synchronous: configuration.database.synchronous == .full ? .full : .normal)
         return try await SQLiteStore.open(sqlite)
+    }
+
+    /// The admin listener: plain HTTP on `listen`, one thread, a few connections, tiny bodies (it serves GETs only).
+    static func adminConfiguration(_ configuration: ServerConfiguration, listen: ServerConfiguration.Listen)
+        -> HTTPServer.Configuration
+    {
+        HTTPServer.Configuration(
+            host: listen.host, port: listen.port, maxBodyBytes: 1_024, maxDiscardBytes: 0,
+            connectionTimeout: .seconds(configuration.http.connectionTimeoutSeconds), connectionLimit: 64,
+            requestDeadline: .seconds(configuration.http.requestDeadlineSeconds), threads: 1)
     }
 
     static func httpConfiguration(_ configuration: ServerConfiguration) -> HTTPServer.Configuration {

@@ -4,7 +4,12 @@ import Storage
 /// service and the rate limiter. Immutable; one per running server.
 public struct ServerContext: Sendable {
     public let configuration: ServerConfiguration
+    /// The store the endpoints write through: each write commits its request first (`CommitGatedStore`).
     public let store: any Store
+    /// The driver's store itself, for its own counters (`StoreMetrics`).
+    let backingStore: any Store
+    /// Whether the store accepts writes, for `/readyz` (a heartbeat write at most once a second).
+    let readiness: ReadinessProbe
     public let metrics: Metrics
     public let logger: Logger
     public let clock: any WallClock
@@ -19,11 +24,14 @@ public struct ServerContext: Sendable {
         logger: Logger = Logger(), clock: any WallClock = SystemClock()
     ) {
         self.configuration = configuration
-        self.store = store
+        let gated = CommitGatedStore(base: store)
+        self.store = gated
+        self.backingStore = store
+        self.readiness = ReadinessProbe(store: store, clock: clock)
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
-        self.tokens = TokenService(configuration: configuration, store: store, clock: clock)
+        self.tokens = TokenService(configuration: configuration, store: gated, clock: clock)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
     }
 }

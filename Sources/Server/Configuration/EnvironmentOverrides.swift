@@ -16,6 +16,7 @@ public enum EnvironmentOverrides {
     static let settings: [Setting] = [
         Setting(path: ["listen", "host"], kind: .string),
         Setting(path: ["listen", "port"], kind: .integer),
+        Setting(path: ["admin", "listen"], kind: .string),
         Setting(path: ["issuer"], kind: .string),
         Setting(path: ["relying_party", "id"], kind: .string),
         Setting(path: ["relying_party", "name"], kind: .string),

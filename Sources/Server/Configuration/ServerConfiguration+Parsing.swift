@@ -17,6 +17,10 @@ extension ServerConfiguration {
         try listenObject.rejectUnknownKeys()
         guard !listen.host.isEmpty else { throw listenObject.error("host", "must not be empty") }
 
+        let adminObject = try root.object("admin") ?? ConfigObject([:], path: "admin")
+        adminListen = try Self.readAdminListen(adminObject)
+        try adminObject.rejectUnknownKeys()
+
         issuer = try root.string("issuer")
         try Self.validateIssuer(issuer, root: root)
 
@@ -106,6 +110,21 @@ extension ServerConfiguration {
         guard scheme == "https" || (scheme == "http" && loopback) else {
             throw root.error("issuer", "must use https (http is accepted for localhost only)")
         }
+    }
+
+    /// `admin.listen`: `HOST:PORT` (an IPv6 literal in brackets, `[::1]:9090`), or empty for no admin listener.
+    private static func readAdminListen(_ object: ConfigObject) throws(ConfigurationError) -> Listen? {
+        let text = try object.string("listen", default: "127.0.0.1:9090")
+        guard !text.isEmpty else { return nil }
+        let invalid = object.error(
+            "listen", "must be HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or empty, got \"\(text)\"")
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { throw invalid }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains("["), !host.contains("]") else { throw invalid }
+        return Listen(host: host, port: port)
     }
 
     private static func readHTTP(_ object: ConfigObject) throws(ConfigurationError) -> HTTPSettings {

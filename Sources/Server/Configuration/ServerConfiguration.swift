@@ -73,6 +73,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     public var listen: Listen
+    /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
+    /// admin listener.
+    public var adminListen: Listen?
     /// The token issuer (`iss`), an absolute URL; the discovery document is served under it.
     public var issuer: String
     public var relyingParty: RelyingParty

@@ -48,8 +48,14 @@ enum ErrorMapping {
             return OAuthError(
                 .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
                 reason: error.description)
+        case .corrupt:
+            // The file is damaged: the store refuses every write from now on (nothing was written), and
+            // /readyz says `damaged` until the file is restored.
+            return OAuthError(
+                .temporarilyUnavailable, "The service is temporarily unavailable.", logCode: "storage_corrupt",
+                reason: error.description)
         default:
-            // corrupt, migration, invalid_configuration, invalid_record, not_implemented, internal_failure.
+            // migration, invalid_configuration, invalid_record, not_implemented, internal_failure.
             return .bug("storage \(error.description)")
         }
     }
@@ -79,6 +85,11 @@ enum ErrorMapping {
         case .unsupportedMediaType:
             return OAuthError(
                 .invalidRequest, unsupportedMediaTypeDescription, logCode: "http_\(error.code.rawValue)",
+                reason: error.reason)
+        case .requestWithdrawn:
+            // The deadline or shutdown answered 503 first: the write was withdrawn before it began.
+            return OAuthError(
+                .temporarilyUnavailable, "The server could not answer in time.", logCode: "http_request_withdrawn",
                 reason: error.reason)
         case .malformedJSON, .malformedForm, .bodyTooLarge:
             return OAuthError(

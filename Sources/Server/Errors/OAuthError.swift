@@ -16,6 +16,7 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .unauthorizedClient, .invalidGrant: 403
             case .tooManyRequests: 429
             case .serverError: 500
+            case .temporarilyUnavailable: 503
             case .invalidToken: 401
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
@@ -38,6 +39,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         static let tooManyRequests = Kind(rawValue: "too_many_requests")
         /// RFC 6749 §5.2 / §4.1.2.1: an unexpected condition; logged as a bug.
         static let serverError = Kind(rawValue: "server_error")
+        /// RFC 6749 §4.1.2.1 / RFC 9110 §15.6.4: nothing was done; the client may retry later (503).
+        static let temporarilyUnavailable = Kind(rawValue: "temporarily_unavailable")
         /// RFC 6749 §5.2: the requested scope exceeds what was granted.
         static let invalidScope = Kind(rawValue: "invalid_scope")
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the in-memory store holds: one value, copied at the start of a write and published on success.
 struct MemoryState: Sendable {
     var users: [String: User] = [:]
@@ -9,4 +11,6 @@ struct MemoryState: Sendable {
     var deviceChallenges: [String: DeviceChallenge] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
+    /// The last readiness heartbeat.
+    var heartbeat: Date?
 }

@@ -177,4 +177,8 @@ extension MemoryTransaction {
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
         return PurgeResult(authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
     }
+
+    func recordHeartbeat(at: Date) throws(StorageError) {
+        state.heartbeat = at
+    }
 }

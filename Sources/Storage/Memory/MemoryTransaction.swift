@@ -67,6 +67,10 @@ final class MemoryTransaction: StoreWriter {
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
         Array(state.securityEvents.lazy.filter { $0.seq > seq }.prefix(max(0, limit)))
     }
+
+    func lastHeartbeat() throws(StorageError) -> Date? {
+        state.heartbeat
+    }
 }
 
 extension String {

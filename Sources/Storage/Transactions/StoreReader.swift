@@ -1,3 +1,5 @@
+import Foundation
+
 /// The read operations available inside a transaction. Synchronous: the transaction is already open.
 public protocol StoreReader {
     // MARK: Users and credentials
@@ -40,4 +42,9 @@ public protocol StoreReader {
 
     /// Up to `limit` events with `seq > after`, in `seq` order.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
+
+    // MARK: Readiness
+
+    /// The time of the last `StoreWriter.recordHeartbeat(at:)`, if any.
+    func lastHeartbeat() throws(StorageError) -> Date?
 }

@@ -78,4 +78,9 @@ public protocol StoreWriter: StoreReader {
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
+
+    // MARK: Readiness
+
+    /// Records that the store accepted a write at `at`: the cheap write behind `/readyz` (one row, overwritten).
+    func recordHeartbeat(at: Date) throws(StorageError)
 }

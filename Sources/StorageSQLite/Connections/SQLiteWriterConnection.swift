@@ -21,6 +21,8 @@ actor SQLiteWriterConnection {
         var isDraining = false
         var isClosed = false
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Set once any connection meets a damaged page (SQLITE_CORRUPT / SQLITE_NOTADB): no write runs after it.
+        var damage: StorageError?
     }
 
     private let executor: QueueExecutor
@@ -56,9 +58,45 @@ actor SQLiteWriterConnection {
         try database.executeScript(
             "PRAGMA synchronous = \(configuration.synchronous.rawValue); PRAGMA foreign_keys = ON; "
                 + SQLiteDatabase.cachePragmas(configuration))
+        try Self.checkIntegrity(database, path: configuration.path)
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()
         self.database = database
+    }
+
+    /// `PRAGMA quick_check`: every page of the file is read and its b-tree structure checked (not the indexes'
+    /// agreement with their tables, which `integrity_check` adds at ten times the cost). It reads the whole file
+    /// once: measured here at 1.3–1.4 s for a 188 MB database of a million refresh tokens (file in the OS cache,
+    /// 2 shared cores; `integrity_check` took 16 s), so about 7 ms per MB plus the disk's read time when cold, at
+    /// each start. The pages it reads warm the writer's cache. A damaged file is refused before anything writes
+    /// to it.
+    /// - Throws: `.corrupt` naming the file and SQLite's first complaint.
+    static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws(StorageError) {
+        let findings: [String]
+        do {
+            findings = try database.query("PRAGMA quick_check") { (row) throws(StorageError) in try row.text(0) }
+        } catch where error.code == .corrupt {
+            // Damage bad enough that the check itself stops on it.
+            throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(error.reason)")
+        }
+        guard findings != ["ok"] else { return }
+        throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(findings.first ?? "no answer")")
+    }
+
+    /// Records that a connection met a damaged page: from now on every write is refused with `.corrupt` before it
+    /// touches the file. The first damage found is kept.
+    nonisolated func markDamaged(_ error: StorageError) {
+        pending.withLock { pending in
+            if pending.damage == nil { pending.damage = error }
+        }
+    }
+
+    /// The damage found so far, if any.
+    nonisolated var damage: StorageError? { pending.withLock { $0.damage } }
+
+    /// The error a write gets once the database is known to be damaged.
+    private static func refusal(_ damage: StorageError) -> StorageError {
+        StorageError(.corrupt, "write refused: the database was found damaged (\(damage.reason))")
     }
 
     /// Hands the WAL checkpoints' bulk to `checkpointer` (see `SQLiteCheckpointer`).
@@ -68,9 +106,10 @@ actor SQLiteWriterConnection {
 
     /// Queues `job`; starts a drain unless one is running. A closed connection fails the job with `.closed`.
     nonisolated func submit(_ job: Job) {
-        enum Decision { case refuse, queued, startDrain }
+        enum Decision { case refuse, refuseDamaged(StorageError), queued, startDrain }
         let decision = pending.withLock { pending -> Decision in
             guard !pending.isClosed else { return .refuse }
+            if let damage = pending.damage { return .refuseDamaged(damage) }
             pending.jobs.append(job)
             guard !pending.isDraining else { return .queued }
             pending.isDraining = true
@@ -78,6 +117,7 @@ actor SQLiteWriterConnection {
         }
         switch decision {
         case .refuse: job.continuation.resume(throwing: StorageError(.closed, "SQLite store is closed"))
+        case .refuseDamaged(let damage): job.continuation.resume(throwing: Self.refusal(damage))
         case .queued: break
         case .startDrain: Task { await self.drain() }
         }
@@ -118,9 +158,15 @@ actor SQLiteWriterConnection {
         var failed: [(Job, any Error)] = []
         var remaining = batch[...]
         while !remaining.isEmpty {
+            if let damage = self.damage {
+                // A damaged page was met (here or by a reader): nothing more is written to the file.
+                remaining.forEach { failed.append(($0, Self.refusal(damage))) }
+                break
+            }
             do {
                 try database.execute("BEGIN IMMEDIATE")
             } catch {
+                noteDamage(error)
                 remaining.forEach { failed.append(($0, error)) }
                 break
             }
@@ -131,6 +177,15 @@ actor SQLiteWriterConnection {
                     succeeded.append((job, value))
                 case .failure(let error):
                     failed.append((job, error))
+                    noteDamage(error)
+                }
+                if let damage = self.damage {
+                    // Never commit over a damaged page: undo the whole transaction, fail the batch's bodies.
+                    if !database.isAutocommit { _ = try? database.execute("ROLLBACK") }
+                    failed += succeeded.map { ($0.0, Self.refusal(damage)) }
+                    succeeded = []
+                    batchAborted = true
+                    break
                 }
                 if database.isAutocommit {
                     // SQLite rolled the whole transaction back by itself (disk full, I/O error): the bodies run
@@ -146,6 +201,7 @@ actor SQLiteWriterConnection {
             do {
                 try database.execute("COMMIT")
             } catch {
+                noteDamage(error)
                 if !database.isAutocommit { _ = try? database.execute("ROLLBACK") }  // the COMMIT error is reported
                 failed += succeeded.map { ($0.0, error) }
                 succeeded = []
@@ -164,7 +220,7 @@ actor SQLiteWriterConnection {
     /// keeping up). A failed checkpoint loses nothing (the frames
     /// stay in the WAL) and a later batch tries again; an I/O failure behind it surfaces in the next write.
     private func checkpointAfterBatch(_ database: SQLiteDatabase) {
-        guard let checkpointer else { return }
+        guard let checkpointer, damage == nil else { return }
         if checkpointer.takeFinished() {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerTail += 1 } }
         } else if database.walFrameCount >= Self.fallbackCheckpointFrames, !checkpointer.isRunning {
@@ -172,6 +228,11 @@ actor SQLiteWriterConnection {
         } else if database.walFrameCount >= Self.checkpointFrames {
             checkpointer.start()
         }
+    }
+
+    /// Latches `error` if it reports a damaged database.
+    private func noteDamage(_ error: any Error) {
+        if let error = error as? StorageError, error.code == .corrupt { markDamaged(error) }
     }
 
     /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.

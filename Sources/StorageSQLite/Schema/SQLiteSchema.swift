@@ -7,7 +7,7 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -144,5 +144,18 @@ public enum SQLiteSchema {
                 detail BLOB
             ) STRICT
             """,
+        ])
+
+    /// v3: the readiness heartbeat, one row that `/readyz` overwrites (at most once a second) to prove the
+    /// database still accepts writes.
+    static let heartbeat = Migration(
+        version: 3, name: "heartbeat",
+        statements: [
+            """
+            CREATE TABLE heartbeat (
+                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                beat_at REAL NOT NULL
+            ) STRICT
+            """
         ])
 }

@@ -112,4 +112,12 @@ extension SQLiteTransaction {
             deviceChallenges: try purge("device_challenges", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"))
     }
+
+    func recordHeartbeat(at: Date) throws(StorageError) {
+        // One row, overwritten in place: the page it lives on is rewritten, nothing grows.
+        try database.execute(
+            "INSERT INTO heartbeat (id, beat_at) VALUES (1, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at",
+            [.date(at)])
+    }
 }

@@ -97,4 +97,10 @@ final class SQLiteTransaction: StoreWriter {
             "SELECT \(Self.securityEventColumns) FROM security_events WHERE seq > ? ORDER BY seq LIMIT ?",
             [.integer(seq), .integer(Int64(max(0, limit)))], Self.securityEvent)
     }
+
+    func lastHeartbeat() throws(StorageError) -> Date? {
+        try database.query("SELECT beat_at FROM heartbeat WHERE id = 1") { (row) throws(StorageError) in
+            try row.date(0)
+        }.first
+    }
 }

@@ -55,6 +55,16 @@ struct ConfigurationLoaderTests {
         #expect(configuration.passkeys.challengeTimeoutMilliseconds == 60_000)
         #expect(configuration.tokens.actionTokenLifetime == 300)
         #expect(configuration.deviceKeys.maxFailedAttempts == 3)
+        #expect(configuration.adminListen == ServerConfiguration.Listen(host: "127.0.0.1", port: 9090))
+    }
+
+    @Test("admin.listen is HOST:PORT, an IPv6 literal in brackets, or empty for no admin listener")
+    func adminListen() throws {
+        var document = minimalDocument()
+        document["admin"] = ["listen": "[::1]:9191"]
+        #expect(try load(document).adminListen == ServerConfiguration.Listen(host: "::1", port: 9191))
+        #expect(try load(minimalDocument(), environment: ["PASSKEYD_ADMIN_LISTEN": ""]).adminListen == nil)
+        #expect(try load(minimalDocument(), environment: ["PASSKEYD_ADMIN_LISTEN": "0.0.0.0:0"]).adminListen?.port == 0)
     }
 
     @Test("environment variables override the file, flags override both")
@@ -132,6 +142,9 @@ struct ConfigurationLoaderTests {
         ("realms[0].identifiers.email", #"{"realms": [{"name": "r", "identifiers": {"email": "sometimes"}}]}"#),
         ("lisen", #"{"lisen": {"port": 1}}"#),
         ("http.thread", #"{"http": {"thread": 1}}"#),
+        ("admin.listen", #"{"admin": {"listen": "9090"}}"#),
+        ("admin.listen", #"{"admin": {"listen": "127.0.0.1:99999"}}"#),
+        ("admin.listen", #"{"admin": {"listen": ":9090"}}"#),
     ])
     func fieldErrors(field: String, change: String) throws {
         // The change is JSON text: top-level members replace those of the minimal document.

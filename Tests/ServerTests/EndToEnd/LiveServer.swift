@@ -28,10 +28,10 @@ struct LiveServer {
     }
 
     /// Sends one request and returns status, headers and body.
-    func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws
-        -> (status: Int, headers: [String: String], body: Data)
-    {
-        guard let url = URL(string: base + path) else { throw URLError(.badURL) }
+    func send(
+        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:], port: Int? = nil
+    ) async throws -> (status: Int, headers: [String: String], body: Data) {
+        guard let url = URL(string: "http://127.0.0.1:\(port ?? running.port)" + path) else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body

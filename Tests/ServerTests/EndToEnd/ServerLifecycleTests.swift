@@ -5,17 +5,24 @@ import Testing
 
 @Suite("End to end: the daemon on 127.0.0.1, port 0")
 struct ServerLifecycleTests {
-    @Test("a fresh start creates the database; health, readiness and metrics answer over HTTP")
+    @Test("a fresh start creates the database; health and readiness answer on both listeners, metrics on the admin one only")
     func startAndServe() async throws {
-        let server = try await LiveServer.start()
+        let server = try await LiveServer.start(environment: ["PASSKEYD_ADMIN_LISTEN": "127.0.0.1:0"])
         let health = try await server.send("GET", "/healthz")
         #expect(health.status == 200)
         #expect(health.headers["x-request-id"]?.isEmpty == false)
         #expect(try await server.send("GET", "/readyz").status == 200)
-        let metrics = try await server.send("GET", "/metrics")
+        #expect(try await server.send("GET", "/metrics").status == 404)
+        let adminPort = try #require(server.running.adminPort)
+        #expect(adminPort != server.running.port)
+        #expect(try await server.send("GET", "/healthz", port: adminPort).status == 200)
+        #expect(try await server.send("GET", "/readyz", port: adminPort).status == 200)
+        let metrics = try await server.send("GET", "/metrics", port: adminPort)
+        #expect(metrics.status == 200)
         let text = String(decoding: metrics.body, as: UTF8.self)
         #expect(text.contains(#"passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
         #expect(text.contains(#"passkeyd_http_requests_total{route="/readyz",method="GET",status="200"} 1"#))
+        #expect(text.contains(#"status="404""#))  // the public /metrics, unmatched
         #expect(FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("passkeyd.sqlite").path))
         await server.stop()
     }
@@ -68,5 +75,68 @@ struct ServerLifecycleTests {
         let second = try await LiveServer.start(environment: ["PASSKEYD_DATA_DIRECTORY": directory.path])
         #expect(try await second.send("GET", "/readyz").status == 200)
         await second.running.stop()
+    }
+
+    @Test("a second server on the same data directory refuses to start, naming the directory and the holder's PID")
+    func oneServerPerDataDirectory() async throws {
+        let first = try await LiveServer.start()
+        let configuration = try TestConfiguration.make([
+            "PASSKEYD_LISTEN_PORT": "0", "PASSKEYD_DATA_DIRECTORY": first.directory.path,
+        ])
+        do {
+            let second = try await PasskeydServer.start(configuration: configuration, logger: Logger(sink: { _ in }))
+            await second.stop()
+            Issue.record("a second server started on \(first.directory.path)")
+        } catch let error as PasskeydServer.StartError {
+            #expect(
+                error.description.hasPrefix("data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))"),
+                "\(error)")
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(try await first.send("GET", "/readyz").status == 200)  // the first is untouched
+        await first.running.stop()
+        // Stopped, the first released the directory: a new server starts on it.
+        let third = try await PasskeydServer.start(configuration: configuration, logger: Logger(sink: { _ in }))
+        await third.stop()
+        try? FileManager.default.removeItem(at: first.directory)
+    }
+
+    @Test("the passkeyd binary, started on the data directory of a running server, exits 1 with one line naming it")
+    func secondProcessRefused() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let binary = try #require(
+            [
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkeyd"),
+                root.appendingPathComponent(".build/debug/passkeyd"),
+            ].first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the passkeyd binary is not built")
+        let first = try await LiveServer.start()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--config", root.appendingPathComponent("Config/passkeyd.json").path, "--port", "0",
+            "--data-dir", first.directory.path,
+        ]
+        process.environment = ["PASSKEYD_ADMIN_LISTEN": "", "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let exited = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(returning: -1)
+                return
+            }
+            // Were the directory not locked, the second server would serve: stop it so the test ends.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20) { if process.isRunning { process.terminate() } }
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exited == 1, "\(text)")
+        let lines = text.split(separator: "\n").filter { $0.contains("is in use by another passkeyd") }
+        #expect(lines.count == 1, "\(text)")
+        #expect(lines.first?.contains("data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))") == true, "\(text)")
+        await first.stop()
     }
 }

@@ -71,7 +71,7 @@ struct CrossOriginTests {
     @Test("endpoints outside CORS answer preflights as before: 405, or 404 for no route")
     func outsideCORS() async throws {
         let harness = try PasskeyHarness()
-        for path in ["/device-keys", "/healthz", "/metrics", "/.well-known/assetlinks.json"] {
+        for path in ["/device-keys", "/healthz", "/.well-known/assetlinks.json"] {
             let response = await Self.preflight(harness, path, origin: Self.page)
             #expect(response.status == 405, "\(path)")
             #expect(response.headers["Access-Control-Allow-Origin"] == nil, "\(path)")

@@ -34,7 +34,7 @@ struct HealthEndpointsTests {
         let context = ServerContext(configuration: try TestConfiguration.make(), store: MemoryStore())
         context.metrics.requestStarted()
         context.metrics.requestCompleted(route: "/healthz", method: "GET", status: 200, seconds: 0.001)
-        let response = await TestClient(responder: Application(context: context)).get("/metrics")
+        let response = await TestClient(responder: AdminApplication(context: context)).get("/metrics")
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(String(decoding: response.body, as: UTF8.self).contains(#"passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
@@ -52,13 +52,13 @@ struct HealthEndpointsTests {
             }
         }
         let context = ServerContext(configuration: try TestConfiguration.make(), store: store)
-        let body = await TestClient(responder: Application(context: context)).get("/metrics").bodyText
+        let body = await TestClient(responder: AdminApplication(context: context)).get("/metrics").bodyText
         await store.close()
         let line = body.split(separator: "\n").first { $0.hasPrefix(#"passkeyd_sqlite_wal_checkpoints_total{kind="background"}"#) }
         let count = line.flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((count ?? 0) >= 1, "\(line.map(String.init) ?? "no background line")")
         #expect(body.contains(#"passkeyd_sqlite_wal_checkpoints_total{kind="writer_fallback"} 0"#))
-        let memory = await TestClient(responder: Application(context: ServerContext(
+        let memory = await TestClient(responder: AdminApplication(context: ServerContext(
             configuration: try TestConfiguration.make(), store: MemoryStore()))).get("/metrics").bodyText
         #expect(!memory.contains("passkeyd_sqlite_wal_checkpoints_total"))
     }

@@ -29,7 +29,7 @@ struct ErrorMappingTests {
         arguments: [
             (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant),
             (.busy, .serverError),
-            (.io, .serverError), (.closed, .serverError), (.corrupt, .serverError), (.internalFailure, .serverError),
+            (.io, .serverError), (.closed, .serverError), (.corrupt, .temporarilyUnavailable), (.internalFailure, .serverError),
             (.invalidRecord, .serverError), (.migration, .serverError),
         ])
     func storage(code: StorageError.Code, kind: OAuthError.Kind) {
@@ -62,6 +62,8 @@ struct ErrorMappingTests {
     func others() {
         #expect(ErrorMapping.oauthError(for: HTTPError(.malformedJSON, "x")).kind == .invalidRequest)
         #expect(ErrorMapping.oauthError(for: HTTPError(.unsupportedMediaType, "x")).kind == .invalidRequest)
+        // A write withdrawn because the deadline or shutdown answered first: the same 503 the client got.
+        #expect(ErrorMapping.oauthError(for: HTTPError(.requestWithdrawn, "x")).response.status == 503)
         #expect(ErrorMapping.oauthError(for: CryptoError(.randomFailure, "x")).kind == .serverError)
         struct Strange: Error {}
         let mapped = ErrorMapping.oauthError(for: Strange())

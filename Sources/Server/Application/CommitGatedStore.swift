@@ -1,0 +1,28 @@
+import HTTP
+import Storage
+
+/// The store as the endpoints see it: each write first commits the request it serves (`RequestCommitment`), so
+/// that the HTTP layer never answers 503 for a request whose write goes on to commit. If the request's deadline
+/// or shutdown has already answered 503, the write is withdrawn before it begins (`HTTPError.requestWithdrawn`,
+/// mapped to the same 503) and nothing is written. Outside a request (housekeeping, key rotation) writes pass.
+struct CommitGatedStore: Store {
+    /// The driver's store.
+    let base: any Store
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        try await base.read(body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try RequestCommitment.current?.commit()
+        return try await base.write(body)
+    }
+
+    func ping() async throws {
+        try await base.ping()
+    }
+
+    func close() async {
+        await base.close()
+    }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import Foundation
+import HTTP
+import Storage
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@testable import Server
+
+/// A MemoryStore slowed on purpose: each write, once begun, takes `delay` before it runs (not cut short by
+/// cancellation, as a real commit is not). Counts the writes that began and those that committed.
+final class SlowStore: Store {
+    let base = MemoryStore()
+    let delay: Duration
+    let begun = Atomic<Int>(0)
+    let committed = Atomic<Int>(0)
+
+    init(delay: Duration) { self.delay = delay }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        try await base.read(body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        begun.add(1, ordering: .relaxed)
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { continuation.resume() }
+        }
+        let result = try await base.write(body)
+        committed.add(1, ordering: .relaxed)
+        return result
+    }
+
+    func ping() async throws { try await base.ping() }
+    func close() async { await base.close() }
+}
+
+/// The application behind a pause before it starts: work that runs before any write (a slow verification).
+struct PausedResponder: Responder {
+    let pause: Duration
+    let base: any Responder
+
+    func respond(to request: Request) async -> Response {
+        try? await Task.sleep(for: pause)
+        return await base.respond(to: request)
+    }
+}
+
+@Suite("A request whose write was handed to the store is answered by its outcome, never by a 503", .serialized)
+struct RequestCommitmentTests {
+    /// The application on `store` behind a real HTTP listener on port 0.
+    static func serve(_ store: SlowStore, deadline: Duration, pause: Duration = .zero) throws -> (HTTPServer, Int) {
+        let context = ServerContext(
+            configuration: try TestConfiguration.make(PasskeyHarness.overrides), store: store,
+            logger: Logger(sink: { _ in }))
+        let server = HTTPServer(
+            configuration: .init(port: 0, requestDeadline: deadline, threads: 1, logsLibraryErrors: false),
+            responder: PausedResponder(pause: pause, base: Application(context: context)))
+        return (server, try server.start())
+    }
+
+    /// `POST /passkey/challenge`: one write (the auth session).
+    static func challenge(port: Int) async throws -> (status: Int, body: String) {
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/passkey/challenge"))
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"client_id":"app"}"#.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("past the deadline, a write that began is waited for: the endpoint's real answer, and the write is there")
+    func deadlineWaitsForCommittedWrite() async throws {
+        let store = SlowStore(delay: .milliseconds(1_800))
+        let (server, port) = try Self.serve(store, deadline: .seconds(1))
+        let started = ContinuousClock.now
+        let response = try await Self.challenge(port: port)
+        #expect(response.status == 200, "\(response.body)")
+        #expect(response.body.contains("auth_session"))
+        #expect(ContinuousClock.now - started >= .milliseconds(1_700))
+        #expect(store.committed.load(ordering: .relaxed) == 1)
+        await server.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("past the deadline, a write not yet begun is withdrawn: 503, and nothing is written")
+    func deadlineWithdrawsUnbegunWrite() async throws {
+        let store = SlowStore(delay: .zero)
+        let (server, port) = try Self.serve(store, deadline: .seconds(1), pause: .milliseconds(1_500))
+        let response = try await Self.challenge(port: port)
+        #expect(response.status == 503)
+        #expect(response.body.contains("temporarily_unavailable"))
+        // The responder's task is cancelled; were it to go on, its write would reach the store by now.
+        try await Task.sleep(for: .milliseconds(1_000))
+        #expect(store.begun.load(ordering: .relaxed) == 0)
+        await server.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("shutdown with no grace waits for a write that began and answers its outcome")
+    func shutdownWaitsForCommittedWrite() async throws {
+        let store = SlowStore(delay: .milliseconds(1_000))
+        let (server, port) = try Self.serve(store, deadline: .seconds(5))
+        async let response = Self.challenge(port: port)
+        try await Task.sleep(for: .milliseconds(300))
+        await server.shutdown(deadline: .zero)
+        let answer = try await response
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(store.committed.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("shutdown with no grace withdraws a write not yet begun: 503, and nothing is written")
+    func shutdownWithdrawsUnbegunWrite() async throws {
+        let store = SlowStore(delay: .zero)
+        let (server, port) = try Self.serve(store, deadline: .seconds(5), pause: .milliseconds(800))
+        async let response = Self.challenge(port: port)
+        try await Task.sleep(for: .milliseconds(300))
+        await server.shutdown(deadline: .zero)
+        let answer = try await response
+        #expect(answer.status == 503)
+        try await Task.sleep(for: .milliseconds(1_000))
+        #expect(store.begun.load(ordering: .relaxed) == 0)
+    }
+}
