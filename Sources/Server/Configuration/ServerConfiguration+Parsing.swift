@@ -17,8 +17,11 @@ extension ServerConfiguration {
         try listenObject.rejectUnknownKeys()
         guard !listen.host.isEmpty else { throw listenObject.error("host", "must not be empty") }
 
-        issuer = try root.string("issuer")
-        try Self.validateIssuer(issuer, root: root)
+        let configuredIssuer = try root.string("issuer")
+        try Self.validateIssuer(configuredIssuer, root: root)
+        // Tokens and discovery always say the issuer with a trailing slash, Auth0's form
+        // (`https://<domain>/`), which Android's passkey helper compares with `iss` exactly.
+        issuer = configuredIssuer.hasSuffix("/") ? configuredIssuer : configuredIssuer + "/"
 
         guard let rpObject = try root.object("relying_party") else {
             throw ConfigurationError(field: "relying_party", reason: "is required")

@@ -69,7 +69,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     public var listen: Listen
-    /// The token issuer (`iss`), an absolute URL; the discovery document is served under it.
+    /// The token issuer (`iss`), an absolute URL ending with `/` (added at load when configured without);
+    /// the discovery document is served under it.
     public var issuer: String
     public var relyingParty: RelyingParty
     /// Web origins accepted for every client, besides each client's own.
