@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct DeviceKeySettings: Sendable, Equatable {
         public var challengeLifetimeSeconds: Int
         public var maxFailedAttempts: Int
+        /// Usable (active or locked) keys a user may have; enrolment beyond it is refused.
+        public var maxKeysPerUser: Int
+        /// `POST /device-events` requests of one user per minute (per node); beyond it 429, nothing written.
+        public var eventsPerUserPerMinute: Int
     }
 
     public var listen: Listen
@@ -84,6 +88,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var deviceKeys: DeviceKeySettings
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
+    /// Requests per minute per user (the access token's subject) on the device-key endpoints and
+    /// `/device-events`; 0 disables the limit.
+    public var rateLimitPerUserPerMinute: Int
     public var clients: [ClientConfiguration]
     public var realms: [RealmConfiguration]
 

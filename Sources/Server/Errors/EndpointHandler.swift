@@ -20,14 +20,27 @@ enum EndpointHandler {
         }
     }
 
-    /// Auth0's answer over the limit: 429 `too_many_requests` with `Retry-After` (RFC 6585 §4).
+    /// Auth0's answer over the per-IP limit: 429 `too_many_requests` with `Retry-After` (RFC 6585 §4).
     static func checkRateLimit(_ request: Request, context: ServerContext) throws {
-        if case .limited(let retryAfter) = context.rateLimiter.check(
-            address: request.remoteAddress, now: context.clock.now())
-        {
-            throw OAuthError(
-                .tooManyRequests, "Too many requests. Try again later.", logCode: "rate_limited",
-                reason: "client IP over \(context.configuration.rateLimitPerMinute)/min", retryAfter: retryAfter)
+        try enforce(
+            context.rateLimiter.check(address: request.remoteAddress, now: context.clock.now()),
+            reason: "client IP over \(context.configuration.rateLimitPerMinute)/min")
+    }
+
+    /// The per-user limit of the authenticated API, keyed by the access token's subject: the same 429.
+    static func checkUserRateLimit(_ subject: AuthenticatedSubject, context: ServerContext) throws {
+        try enforce(
+            context.userRateLimiter.check(key: subject.sub, now: context.clock.now()),
+            reason: "user over \(context.configuration.rateLimitPerUserPerMinute)/min")
+    }
+
+    /// Throws 429 `too_many_requests` with `Retry-After` (RFC 6585 §4) when `decision` is over a limit.
+    static func enforce(
+        _ decision: RateLimiter.Decision, description: String = "Too many requests. Try again later.",
+        logCode: String = "rate_limited", reason: String
+    ) throws {
+        if case .limited(let retryAfter) = decision {
+            throw OAuthError(.tooManyRequests, description, logCode: logCode, reason: reason, retryAfter: retryAfter)
         }
     }
 }
