@@ -1,7 +1,8 @@
 import HTTP
 
 /// Wraps an endpoint body so every thrown error goes through `ErrorMapping`, and applies the per-IP rate
-/// limit to the endpoints that have one.
+/// limit to the endpoints that have one. The per-user limit needs the access token read first: the endpoints
+/// that have one call `checkUserRateLimit` once they know the user.
 enum EndpointHandler {
     /// A handler for `body`; with `rateLimited`, a request over the limit is answered 429 before `body` runs.
     static func make(
