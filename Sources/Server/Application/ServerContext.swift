@@ -15,8 +15,12 @@ public struct ServerContext: Sendable {
     public let clock: any WallClock
     /// Mints and verifies tokens; `tokens.authenticate(request)` checks a Bearer access token.
     public let tokens: TokenService
-    /// Per-IP request limit of the passkey and token endpoints (per node).
+    /// Per-IP request limit of the passkey, token and device-key endpoints (per node).
     let rateLimiter: RateLimiter
+    /// Per-user request limit of the device-key endpoints and `/device-events` (per node).
+    let userRateLimiter: RateLimiter
+    /// Per-user limit of `/device-events` writes (per node), `device_keys.events_per_user_per_minute`.
+    let deviceEventLimiter: RateLimiter
 
     /// Creates a context.
     public init(
@@ -33,5 +37,7 @@ public struct ServerContext: Sendable {
         self.clock = clock
         self.tokens = TokenService(configuration: configuration, store: gated, clock: clock)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
+        self.userRateLimiter = RateLimiter(limit: configuration.rateLimitPerUserPerMinute)
+        self.deviceEventLimiter = RateLimiter(limit: configuration.deviceKeys.eventsPerUserPerMinute)
     }
 }

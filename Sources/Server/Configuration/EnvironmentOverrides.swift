@@ -43,7 +43,10 @@ public enum EnvironmentOverrides {
         Setting(path: ["passkeys", "user_verification"], kind: .string),
         Setting(path: ["device_keys", "challenge_lifetime_seconds"], kind: .integer),
         Setting(path: ["device_keys", "max_failed_attempts"], kind: .integer),
+        Setting(path: ["device_keys", "max_keys_per_user"], kind: .integer),
+        Setting(path: ["device_keys", "events_per_user_per_minute"], kind: .integer),
         Setting(path: ["rate_limit", "requests_per_minute"], kind: .integer),
+        Setting(path: ["rate_limit", "requests_per_user_per_minute"], kind: .integer),
         Setting(path: ["clients"], kind: .json),
         Setting(path: ["realms"], kind: .json),
     ]

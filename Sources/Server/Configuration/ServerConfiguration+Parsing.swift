@@ -21,8 +21,11 @@ extension ServerConfiguration {
         adminListen = try Self.readAdminListen(adminObject)
         try adminObject.rejectUnknownKeys()
 
-        issuer = try root.string("issuer")
-        try Self.validateIssuer(issuer, root: root)
+        let configuredIssuer = try root.string("issuer")
+        try Self.validateIssuer(configuredIssuer, root: root)
+        // Tokens and discovery always say the issuer with a trailing slash, Auth0's form
+        // (`https://<domain>/`), which Android's passkey helper compares with `iss` exactly.
+        issuer = configuredIssuer.hasSuffix("/") ? configuredIssuer : configuredIssuer + "/"
 
         guard let rpObject = try root.object("relying_party") else {
             throw ConfigurationError(field: "relying_party", reason: "is required")
@@ -69,12 +72,16 @@ extension ServerConfiguration {
         let deviceObject = try root.object("device_keys") ?? ConfigObject([:], path: "device_keys")
         deviceKeys = DeviceKeySettings(
             challengeLifetimeSeconds: try deviceObject.int("challenge_lifetime_seconds", default: 120, range: 10...600),
-            maxFailedAttempts: try deviceObject.int("max_failed_attempts", default: 3, range: 1...20)
+            maxFailedAttempts: try deviceObject.int("max_failed_attempts", default: 3, range: 1...20),
+            maxKeysPerUser: try deviceObject.int("max_keys_per_user", default: 10, range: 1...1_000),
+            eventsPerUserPerMinute: try deviceObject.int("events_per_user_per_minute", default: 30, range: 1...10_000)
         )
         try deviceObject.rejectUnknownKeys()
 
         let rateObject = try root.object("rate_limit") ?? ConfigObject([:], path: "rate_limit")
         rateLimitPerMinute = try rateObject.int("requests_per_minute", default: 600, range: 0...1_000_000)
+        rateLimitPerUserPerMinute = try rateObject.int(
+            "requests_per_user_per_minute", default: 120, range: 0...1_000_000)
         try rateObject.rejectUnknownKeys()
 
         let rpID = relyingParty.id

@@ -70,13 +70,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct DeviceKeySettings: Sendable, Equatable {
         public var challengeLifetimeSeconds: Int
         public var maxFailedAttempts: Int
+        /// Usable (active or locked) keys a user may have; enrolment beyond it is refused.
+        public var maxKeysPerUser: Int
+        /// `POST /device-events` requests of one user per minute (per node); beyond it 429, nothing written.
+        public var eventsPerUserPerMinute: Int
     }
 
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
     public var adminListen: Listen?
-    /// The token issuer (`iss`), an absolute URL; the discovery document is served under it.
+    /// The token issuer (`iss`), an absolute URL ending with `/` (added at load when configured without);
+    /// the discovery document is served under it.
     public var issuer: String
     public var relyingParty: RelyingParty
     /// Web origins accepted for every client, besides each client's own.
@@ -90,6 +95,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var deviceKeys: DeviceKeySettings
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
+    /// Requests per minute per user (the access token's subject) on the device-key endpoints and
+    /// `/device-events`; 0 disables the limit.
+    public var rateLimitPerUserPerMinute: Int
     public var clients: [ClientConfiguration]
     public var realms: [RealmConfiguration]
 

@@ -22,7 +22,7 @@ extension DeviceKeyEndpoints {
     /// number of concurrent approvals exactly one consumes it); the signature must verify over the stored
     /// document bytes. A bad signature counts towards the lockout; a verified one resets the count.
     func approve(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.approval)
         let parameters = Self.parameters(try Self.bodyObject(request))
         let challengeID = try parameters.string("challenge_id", maxLength: 64)

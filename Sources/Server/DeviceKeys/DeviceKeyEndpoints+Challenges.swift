@@ -12,7 +12,7 @@ extension DeviceKeyEndpoints {
     /// the action's canonical form. `action` is echoed in that canonical form (what the hash covers), for the app
     /// to show.
     func issueChallenge(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.challenge)
         try await requireActive(key, subject: subject, kind: DeviceKeyAuditEvent.challenge)
         let body = try Self.bodyObject(request)

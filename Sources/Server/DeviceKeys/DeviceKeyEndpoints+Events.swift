@@ -21,7 +21,7 @@ extension DeviceKeyEndpoints {
     /// policy: biometric failures count towards the device key's lockout, `key_invalidated` revokes the device's
     /// keys. `keys` lists the device's keys with their status after the policy.
     func deviceEvent(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let body = try Self.bodyObject(request)
         let parameters = Self.parameters(body)
         let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
@@ -32,6 +32,12 @@ extension DeviceKeyEndpoints {
         let attempts = try Self.attempts(body["attempts"])
         let deviceTime = try Self.deviceTime(body["occurred_at"])
         let now = context.clock.now()
+        // Each accepted event writes rows that are kept: at most `device_keys.events_per_user_per_minute` of
+        // them per user; beyond it 429 and nothing is written.
+        try EndpointHandler.enforce(
+            context.deviceEventLimiter.check(key: subject.sub, now: now),
+            description: "Too many device events. Try again later.", logCode: "device_events_limited",
+            reason: "user over \(context.configuration.deviceKeys.eventsPerUserPerMinute) device events/min")
         let lockout = DeviceKeyLockout(maxFailures: context.configuration.deviceKeys.maxFailedAttempts)
         let (event, keys) = try await context.store.write { writer in
             let event = try writer.appendSecurityEvent(

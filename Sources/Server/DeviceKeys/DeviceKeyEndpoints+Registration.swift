@@ -13,9 +13,10 @@ extension DeviceKeyEndpoints {
     static let maximumPublicKeyLength = 1024
 
     /// `POST /device-keys` `{device_id, platform, public_key}` → 201 `{key_id, device_id, platform, status,
-    /// created_at}`. A key for a `device_id` that already has one revokes the old one (re-enrolment).
+    /// created_at}`. A key for a `device_id` that already has one revokes the old one (re-enrolment); a new
+    /// device beyond `device_keys.max_keys_per_user` usable keys is refused (409 `device_key_limit_reached`).
     func registerKey(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let parameters = Self.parameters(try Self.bodyObject(request))
         let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
         let platform = try parameters.string("platform", maxLength: 16)
@@ -40,7 +41,13 @@ extension DeviceKeyEndpoints {
         let key = DeviceKey(
             keyID: try TokenService.randomIdentifier(), userID: subject.sub, deviceID: deviceID, platform: platform,
             publicKey: publicKey.spkiDERRepresentation, createdAt: now)
+        let maximumKeys = context.configuration.deviceKeys.maxKeysPerUser
         try await context.store.write { writer in
+            // At most `device_keys.max_keys_per_user` usable keys per user, counted in the insert's transaction so
+            // that concurrent enrolments cannot pass it together. The device's own keys are left out: a
+            // re-enrolment replaces them.
+            guard try writer.countActiveDeviceKeys(userID: subject.sub, excludingDeviceID: deviceID) < maximumKeys
+            else { throw OAuthError.deviceKeyLimitReached(maximumKeys) }
             // Storage revokes the device's previous keys in the same transaction (re-enrolment after a biometry
             // change: the old Secure Enclave / Keystore key is gone anyway).
             let replaced = try writer.insertDeviceKey(key)
@@ -67,7 +74,7 @@ extension DeviceKeyEndpoints {
 
     /// `GET /device-keys` → `{keys: [...]}`: the caller's keys only, oldest first, every status.
     func listKeys(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let keys = try await context.store.read { try $0.deviceKeys(userID: subject.sub) }
         let body: JSONValue = ["keys": .array(keys.map(DeviceKeyRepresentation.json))]
         return .json(body)
@@ -75,7 +82,7 @@ extension DeviceKeyEndpoints {
 
     /// `DELETE /device-keys/{key_id}` → 204. Revoking a revoked key is a no-op 204; another user's key is 404.
     func revokeKey(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.revoked)
         guard key.status != .revoked else { return .empty() }
         let now = context.clock.now()

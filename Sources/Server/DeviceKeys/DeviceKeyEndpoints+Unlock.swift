@@ -7,7 +7,7 @@ extension DeviceKeyEndpoints {
     /// whose `auth_time` is after the lock: the user logged in again with a passkey (ISSUE 5). An active key is
     /// answered as is; a revoked one stays revoked.
     func unlock(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await authenticate(request)
         let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.unlocked)
         switch key.status {
         case .active:

@@ -16,18 +16,26 @@ struct DeviceKeyEndpoints: Sendable {
 
     static func register(in router: inout Router, context: ServerContext) {
         let endpoints = DeviceKeyEndpoints(context: context)
-        router.add(.post, "/device-keys", EndpointHandler.make(context) { try await endpoints.registerKey($0) })
-        router.add(.get, "/device-keys", EndpointHandler.make(context) { try await endpoints.listKeys($0) })
-        router.add(
-            .delete, "/device-keys/{key_id}", EndpointHandler.make(context) { try await endpoints.revokeKey($0) })
-        router.add(
-            .post, "/device-keys/{key_id}/challenges",
-            EndpointHandler.make(context) { try await endpoints.issueChallenge($0) })
-        router.add(
-            .post, "/device-keys/{key_id}/approvals", EndpointHandler.make(context) { try await endpoints.approve($0) })
-        router.add(
-            .post, "/device-keys/{key_id}/unlock", EndpointHandler.make(context) { try await endpoints.unlock($0) })
-        router.add(.post, "/device-events", EndpointHandler.make(context) { try await endpoints.deviceEvent($0) })
+        // Limited per client IP here, and per user once the token is read (`authenticate`).
+        func handler(_ body: @escaping @Sendable (Request) async throws -> Response) -> Router.Handler {
+            EndpointHandler.make(context, rateLimited: true, body)
+        }
+        router.add(.post, "/device-keys", handler { try await endpoints.registerKey($0) })
+        router.add(.get, "/device-keys", handler { try await endpoints.listKeys($0) })
+        router.add(.delete, "/device-keys/{key_id}", handler { try await endpoints.revokeKey($0) })
+        router.add(.post, "/device-keys/{key_id}/challenges", handler { try await endpoints.issueChallenge($0) })
+        router.add(.post, "/device-keys/{key_id}/approvals", handler { try await endpoints.approve($0) })
+        router.add(.post, "/device-keys/{key_id}/unlock", handler { try await endpoints.unlock($0) })
+        router.add(.post, "/device-events", handler { try await endpoints.deviceEvent($0) })
+    }
+
+    /// The caller: the Bearer access token's subject (RFC 6750), counted against the per-user request limit
+    /// (`rate_limit.requests_per_user_per_minute`), so one user's token cannot flood the store from many
+    /// addresses.
+    func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
+        let subject = try await context.tokens.authenticate(request)
+        try EndpointHandler.checkUserRateLimit(subject, context: context)
+        return subject
     }
 
     /// Longest key id accepted in a path; ours are 22 characters (16 random bytes, base64url).

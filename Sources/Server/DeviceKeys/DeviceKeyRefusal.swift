@@ -12,6 +12,8 @@ extension OAuthError.Kind {
     static let keyLocked = Self(rawValue: "key_locked")
     /// The device key is revoked (403): register a new one.
     static let keyRevoked = Self(rawValue: "key_revoked")
+    /// The user already has `device_keys.max_keys_per_user` usable keys (409): revoke one first.
+    static let deviceKeyLimitReached = Self(rawValue: "device_key_limit_reached")
     /// Unlocking needs an access token from a passkey login made after the lock (403).
     static let loginRequired = Self(rawValue: "login_required")
     /// The challenge is unknown, or belongs to another key (400).
@@ -37,6 +39,13 @@ extension OAuthError {
     /// The key is revoked.
     static let deviceKeyRevoked = OAuthError(
         .keyRevoked, "The device key is revoked. Register a new one.", logCode: "device_key_revoked")
+
+    /// Enrolling one more key would exceed the per-user limit (re-enrolling a device replaces its key instead).
+    static func deviceKeyLimitReached(_ limit: Int) -> OAuthError {
+        OAuthError(
+            .deviceKeyLimitReached, "This user has the maximum number of device keys (\(limit)). Revoke one first.",
+            logCode: "device_key_limit_reached", reason: "\(limit) usable keys")
+    }
 
     /// The access token's `auth_time` is not after the lock.
     static let unlockNeedsFreshLogin = OAuthError(

@@ -21,6 +21,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired: 403
+            // RFC 9110 §15.5.10: the user's set of keys is full, a conflict with the current state.
+            case .deviceKeyLimitReached: 409
             default: 400
             }
         }

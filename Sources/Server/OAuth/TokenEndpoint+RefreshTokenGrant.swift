@@ -6,20 +6,33 @@ import Tokens
 extension TokenEndpoint {
     /// What the rotating write decided; reuse is reported after the family revocation has committed.
     enum RefreshOutcome: Sendable {
-        case rotated(presented: Storage.RefreshToken, user: User, newToken: String)
+        case rotated(Response)
         case refused(logCode: String)
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
-    /// (RFC 9700 §4.14.2): one write reads the presented token, checks its client, and rotates it.
+    /// (RFC 9700 §4.14.2): one write reads the presented token, checks the request against it, rotates it and
+    /// mints the answer.
+    ///
+    /// A refused refresh leaves the presented token as it was, so that a client retrying with other parameters
+    /// is not taken for a thief (a retry of a spent token revokes the family). Every way a refresh can be
+    /// refused once its token is recognised is therefore decided before the rotation:
+    /// - before the store: `refresh_token`, `scope` and `audience` malformed (`invalid_request`), the client
+    ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
+    /// - in the write, before the rotation: the token unknown or another client's, a `scope` wider than the
+    ///   granted one (`invalid_scope`), the user gone;
+    /// - the rotation itself: the token rotated before (reuse: the family is revoked and that commits), revoked
+    ///   or expired;
+    /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
+    /// Nothing can fail after the commit.
     func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
         let presented = try Tokens.RefreshToken(presented: try parameters.string("refresh_token", maxLength: 128))
-        let requestedScope = try parameters.optionalString("scope", maxLength: 1024).map { text throws in
-            guard let scope = Scope(parsing: text) else { throw OAuthError.invalidParameter("scope") }
-            return scope
-        }
+        let requestedScope = try presentedScope(parameters)
+        let audience = try requestedAudience(parameters)
         let now = context.clock.now()
         let tokens = context.tokens
+        // Loaded before the write: a key reload reads the store, and a failure here spends nothing.
+        let signer = try await tokens.currentSigner()
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
             guard let stored = try writer.refreshToken(hash: presented.hash) else {
@@ -27,6 +40,10 @@ extension TokenEndpoint {
             }
             // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
             guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
+            let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
+            guard let user = try writer.user(id: stored.userID) else {
+                throw OAuthError.invalidRefreshToken("refresh_user_gone")
+            }
             let replacement = try tokens.newRefreshToken(
                 familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
                 authTime: stored.authTime, now: now, absoluteExpiresAt: stored.absoluteExpiresAt)
@@ -34,11 +51,13 @@ extension TokenEndpoint {
                 presentedHash: presented.hash, now: now, replacement: replacement.record)
             {
             case .rotated(let token):
-                guard let user = try writer.user(id: token.userID) else {
-                    // The user is gone: roll the rotation back and refuse.
-                    throw OAuthError.invalidRefreshToken("refresh_user_gone")
-                }
-                return .rotated(presented: token, user: user, newToken: replacement.value)
+                // Minted inside the write: if signing fails, the throw rolls the rotation back.
+                return .rotated(
+                    try tokens.tokenResponse(
+                        for: TokenService.Grant(
+                            user: user, clientID: clientID, scope: scope, audience: audience,
+                            authTime: token.authTime, authenticationMethods: ["hwk"]),
+                        refreshToken: replacement.value, now: now, signer: signer))
             case .reused: return .refused(logCode: "refresh_reused")
             case .notFound: return .refused(logCode: "refresh_unknown")
             case .expired: return .refused(logCode: "refresh_expired")
@@ -49,23 +68,20 @@ extension TokenEndpoint {
         case .refused(let logCode):
             if logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
             throw OAuthError.invalidRefreshToken(logCode)
-        case .rotated(let token, let user, let newToken):
-            guard let granted = Scope(parsing: token.scope) else { throw OAuthError.bug("stored scope does not parse") }
-            var scope = granted
-            if let requestedScope {
-                // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
-                guard requestedScope.tokens.allSatisfy(granted.contains) else {
-                    throw OAuthError(
-                        .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
-                }
-                scope = requestedScope
-            }
-            return try await context.tokens.tokenResponse(
-                for: TokenService.Grant(
-                    user: user, clientID: clientID, scope: scope,
-                    audience: try parameters.optionalString("audience", maxLength: 512), authTime: token.authTime,
-                    authenticationMethods: ["hwk"]),
-                refreshToken: newToken, now: now)
+        case .rotated(let response):
+            return response
         }
+    }
+
+    /// The scope of the refreshed tokens: the granted one, or the narrower one requested.
+    /// - Throws: `invalid_scope` when `requested` has a token that was not granted.
+    static func refreshedScope(granted text: String, requested: Scope?) throws -> Scope {
+        guard let granted = Scope(parsing: text) else { throw OAuthError.bug("stored scope does not parse") }
+        guard let requested else { return granted }
+        // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+        guard requested.tokens.allSatisfy(granted.contains) else {
+            throw OAuthError(.invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+        }
+        return requested
     }
 }

@@ -15,7 +15,7 @@ extension TokenEndpoint {
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
         let scope = try requestedScope(parameters)
-        let audience = try parameters.optionalString("audience", maxLength: 512)
+        let audience = try requestedAudience(parameters)
         let realmName = try parameters.optionalString("realm", maxLength: 128)
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
@@ -84,9 +84,37 @@ extension TokenEndpoint {
 
     /// `scope` (RFC 6749 §3.3), or the default scope.
     func requestedScope(_ parameters: RequestParameters) throws -> Scope {
-        guard let text = try parameters.optionalString("scope", maxLength: 1024) else { return .default }
+        try presentedScope(parameters) ?? .default
+    }
+
+    /// `scope` (RFC 6749 §3.3) as sent; `nil` when absent.
+    func presentedScope(_ parameters: RequestParameters) throws -> Scope? {
+        guard let text = try parameters.optionalString("scope", maxLength: 1024) else { return nil }
         guard let scope = Scope(parsing: text) else { throw OAuthError.invalidParameter("scope") }
         return scope
+    }
+
+    /// Longest `audience` accepted, in bytes.
+    static let maximumAudienceLength = 512
+
+    /// `audience` (Auth0's API identifier), `nil` when absent: 1–512 visible ASCII characters (no space, no
+    /// control character), and a URI when it has a colon. passkeyd keeps no list of APIs, so this is all that
+    /// makes an audience bad; it is checked before anything is spent (the auth session, the refresh token).
+    func requestedAudience(_ parameters: RequestParameters) throws -> String? {
+        guard let text = try parameters.optionalString("audience", maxLength: Self.maximumAudienceLength) else {
+            return nil
+        }
+        // An API identifier is a URI or a name: RFC 5234 VCHAR (%x21-7E), no space, control or non-ASCII character.
+        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw OAuthError.invalidParameter("audience", reason: "has a character outside visible ASCII")
+        }
+        // RFC 7519 §2 StringOrURI: any value containing a colon must be a URI (RFC 3986 §3: it has a scheme).
+        if text.contains(":") {
+            guard let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty else {
+                throw OAuthError.invalidParameter("audience", reason: "has a colon but is not a URI")
+            }
+        }
+        return text
     }
 
     /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the client's policy says `required`.

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Requests per client IP per minute on the passkey and token endpoints: a fixed one-minute window per address.
+/// Requests per key per minute, a fixed one-minute window per key: the client IP on the passkey, token and
+/// device-key endpoints, the user (the access token's subject) on the device-key endpoints and `/device-events`.
 ///
 /// The counters live in this node's memory, so behind a load balancer each node enforces the limit on its own
 /// share of the traffic (documented in docs/api.md); the state shared by all nodes stays in the database.
@@ -24,14 +25,14 @@ final class RateLimiter: Sendable {
         var currentMinute = 0
     }
 
-    /// Requests allowed per address per minute; 0 disables the limit.
+    /// Requests allowed per key per minute; 0 disables the limit.
     let limit: Int
-    /// Most addresses tracked at once; beyond it the table is reset (a flood of spoofed-looking addresses
+    /// Most keys tracked at once; beyond it the table is reset (a flood of spoofed-looking addresses
     /// must not grow memory without bound).
     let maxAddresses: Int
     private let state = Mutex(State())
 
-    /// A limiter allowing `limit` requests per address per minute.
+    /// A limiter allowing `limit` requests per key per minute.
     init(limit: Int, maxAddresses: Int = 100_000) {
         self.limit = limit
         self.maxAddresses = maxAddresses
@@ -39,10 +40,14 @@ final class RateLimiter: Sendable {
 
     /// Counts one request from `address` at `now`.
     func check(address: String?, now: Date) -> Decision {
+        check(key: address ?? "unknown", now: now)
+    }
+
+    /// Counts one request of `key` (an address, a user id) at `now`.
+    func check(key: String, now: Date) -> Decision {
         guard limit > 0 else { return .allowed }
         let seconds = Int(now.timeIntervalSince1970.rounded(.down))
         let minute = seconds / 60
-        let key = address ?? "unknown"
         return state.withLock { state in
             // A new minute: every window of the previous ones is stale.
             if minute != state.currentMinute || state.windows.count >= maxAddresses {

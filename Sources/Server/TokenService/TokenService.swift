@@ -139,10 +139,22 @@ public final class TokenService: Sendable {
         Base64URL.encode(try SecureRandom.bytes(count: 16))
     }
 
+    /// The signer of the active key. Loaded on its own by a caller that mints inside a store write
+    /// (`tokenResponse(for:refreshToken:now:signer:)`), so that the key load, which may read the store, happens
+    /// before the write.
+    func currentSigner() async throws -> JWTSigner {
+        try await currentRing().signer
+    }
+
     /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
     /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`.
     func tokenResponse(for grant: Grant, refreshToken: String?, now: Date) async throws -> Response {
-        let signer = try await currentRing().signer
+        try tokenResponse(for: grant, refreshToken: refreshToken, now: now, signer: try await currentSigner())
+    }
+
+    /// The token response signed by `signer`. Synchronous, so that a store write can mint inside its transaction
+    /// and a minting failure rolls the write back (the refresh grant's rotation).
+    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date, signer: JWTSigner) throws -> Response {
         let lifetimes = configuration.tokens
         // RFC 9068 §3: aud is the resource the client asked for, else the issuer's own API; with `openid`
         // the issuer is added so /userinfo accepts the token too (as Auth0 adds its /userinfo).

@@ -33,6 +33,9 @@ public protocol StoreReader {
 
     /// The device keys of `userID` (all statuses), oldest first.
     func deviceKeys(userID: String) throws(StorageError) -> [DeviceKey]
+    /// How many keys of `userID` are usable (active or locked, not revoked), leaving out those of device
+    /// `deviceID`: what counts against a per-user key limit when that device enrols (it replaces its own keys).
+    func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int
     /// The device key `keyID` if it belongs to `userID` (nil for someone else's key).
     func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey?
     /// The device challenge `challengeID`, without consuming it.

@@ -21,6 +21,30 @@ extension StoreConformance {
             try expectEqual(keys.first?.revokedAt, S.at(50), "revocation time")
             try expectEqual(try await store.read { try $0.deviceKeys(userID: "user-2") }.count, 1, "keys of user-2")
         },
+        Check("active keys are counted per user, revoked keys and the enrolling device's keys left out") { store in
+            try await store.write { writer in
+                _ = try writer.insertDeviceKey(S.deviceKey("key-1"))
+                _ = try writer.insertDeviceKey(S.deviceKey("key-2", deviceID: "device-2"))
+                _ = try writer.insertDeviceKey(S.deviceKey("key-3", deviceID: "device-3"))
+                _ = try writer.insertDeviceKey(S.deviceKey("key-4", userID: "user-2"))
+                _ = try writer.updateDeviceKeyState(
+                    keyID: "key-2", userID: "user-1",
+                    state: DeviceKeyState(status: .locked, failedAttempts: 3, lockedAt: S.at(1)))
+                _ = try writer.updateDeviceKeyState(
+                    keyID: "key-3", userID: "user-1",
+                    state: DeviceKeyState(status: .revoked, failedAttempts: 0, revokedAt: S.at(2)))
+            }
+            let counts = try await store.read { reader in
+                [
+                    try reader.countActiveDeviceKeys(userID: "user-1", excludingDeviceID: "device-9"),
+                    try reader.countActiveDeviceKeys(userID: "user-1", excludingDeviceID: "device-1"),
+                    try reader.countActiveDeviceKeys(userID: "user-2", excludingDeviceID: "device-9"),
+                    try reader.countActiveDeviceKeys(userID: "user-3", excludingDeviceID: "device-9"),
+                ]
+            }
+            // user-1: key-1 active and key-2 locked count, key-3 revoked does not.
+            try expectEqual(counts, [2, 1, 1, 0], "counts")
+        },
         Check("a device key is visible only to its owner") { store in
             try await store.write { _ = try $0.insertDeviceKey(S.deviceKey("key-1")) }
             let own = try await store.read { try $0.deviceKey(id: "key-1", userID: "user-1") }

@@ -67,6 +67,16 @@ struct ConfigurationLoaderTests {
         #expect(try load(minimalDocument(), environment: ["PASSKEYD_ADMIN_LISTEN": "0.0.0.0:0"]).adminListen?.port == 0)
     }
 
+    @Test("an issuer without a trailing slash is normalised to end with one", arguments: [
+        ("https://example.com", "https://example.com/"), ("https://example.com/", "https://example.com/"),
+        ("https://example.com/tenant", "https://example.com/tenant/"), ("http://localhost:8080", "http://localhost:8080/"),
+    ])
+    func issuerTrailingSlash(configured: String, expected: String) throws {
+        var document = minimalDocument()
+        document["issuer"] = configured
+        #expect(try load(document).issuer == expected)
+    }
+
     @Test("environment variables override the file, flags override both")
     func overrides() throws {
         let environment = [

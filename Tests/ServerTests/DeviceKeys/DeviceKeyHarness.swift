@@ -40,7 +40,7 @@ struct TestDevice {
   }
 }
 
-/// The server at router level (no sockets) over a memory store and a settable clock, with access tokens minted
+/// The server at router level (no sockets) over a memory store (or the one given) and a settable clock, with access tokens minted
 /// by its own token service.
 struct DeviceKeyHarness {
   static let transfer: JSONValue = [
@@ -49,13 +49,13 @@ struct DeviceKeyHarness {
   ]
 
   let clock: TestClock
-  let store: MemoryStore
+  let store: any Store
   let context: ServerContext
   let client: TestClient
 
-  init(_ overrides: [String: String] = [:]) throws {
+  init(_ overrides: [String: String] = [:], store: any Store = MemoryStore()) throws {
     clock = TestClock()
-    store = MemoryStore()
+    self.store = store
     context = ServerContext(
       configuration: try TestConfiguration.make(overrides), store: store,
       logger: Logger(sink: { _ in }),

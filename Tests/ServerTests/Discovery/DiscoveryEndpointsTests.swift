@@ -1,3 +1,4 @@
+import Crypto
 import HTTP
 import Testing
 import TestSupport
@@ -20,6 +21,28 @@ struct DiscoveryEndpointsTests {
         #expect(body["jwks_uri"]?.stringValue == "https://auth.example.com/.well-known/jwks.json")
         #expect(body["grant_types_supported"] == ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"])
         #expect(body["id_token_signing_alg_values_supported"] == ["ES256"])
+    }
+
+    @Test("an issuer configured without a trailing slash gets one in discovery and in tokens; no URL has //")
+    func issuerNormalised() async throws {
+        let harness = try PasskeyHarness(["PASSKEYD_ISSUER": "https://example.com"])
+        let body = try await harness.client.get("/.well-known/openid-configuration").jsonValue()
+        #expect(body["issuer"]?.stringValue == "https://example.com/")
+        #expect(body["jwks_uri"]?.stringValue == "https://example.com/.well-known/jwks.json")
+        for member in body.objectMembers ?? [] {
+            guard let url = member.value.stringValue, url.hasPrefix("https://") else { continue }
+            #expect(!url.dropFirst("https://".count).contains("//"), "\(member.key): \(url)")
+        }
+        var authenticator = Passkey()
+        let tokens = try await harness.signUp(&authenticator)
+        for name in ["access_token", "id_token"] {
+            let jws = try #require(tokens[name]?.stringValue)
+            let payload = try #require(Base64URL.decode(String(jws.split(separator: ".")[1])))
+            #expect(try JSONValue(parsing: payload)["iss"]?.stringValue == "https://example.com/", "\(name)")
+        }
+        // The default audience is the issuer too, so the token works at /userinfo.
+        let access = try #require(tokens["access_token"]?.stringValue)
+        #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(access)"]).status == 200)
     }
 
     @Test("the JWKS publishes one P-256 signing key, generated and stored on first use")
