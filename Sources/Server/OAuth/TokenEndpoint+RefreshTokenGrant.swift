@@ -19,8 +19,9 @@ extension TokenEndpoint {
     /// refused once its token is recognised is therefore decided before the rotation:
     /// - before the store: `refresh_token`, `scope` and `audience` malformed (`invalid_request`), the client
     ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
-    /// - in the write, before the rotation: the token unknown or another client's, a `scope` wider than the
-    ///   granted one (`invalid_scope`), the user gone;
+    /// - in the write, before the rotation: the token unknown or another client's; for a live token, a `scope`
+    ///   wider than the granted one (`invalid_scope`) and the user gone (a spent token is judged by the rotation
+    ///   alone, so a replay with other parameters is still reuse);
     /// - the rotation itself: the token rotated before (reuse: the family is revoked and that commits), revoked
     ///   or expired;
     /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
@@ -40,9 +41,15 @@ extension TokenEndpoint {
             }
             // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
             guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
-            let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
-            guard let user = try writer.user(id: stored.userID) else {
-                throw OAuthError.invalidRefreshToken("refresh_user_gone")
+            // The request's own checks guard a live token only: a spent token goes to the rotation whatever was
+            // asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
+            var checked: (scope: Scope, user: User)?
+            if stored.isLive(at: now) {
+                let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
+                guard let user = try writer.user(id: stored.userID) else {
+                    throw OAuthError.invalidRefreshToken("refresh_user_gone")
+                }
+                checked = (scope, user)
             }
             let replacement = try tokens.newRefreshToken(
                 familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
@@ -51,6 +58,7 @@ extension TokenEndpoint {
                 presentedHash: presented.hash, now: now, replacement: replacement.record)
             {
             case .rotated(let token):
+                guard let (scope, user) = checked else { throw OAuthError.bug("rotated a token that was not live") }
                 // Minted inside the write: if signing fails, the throw rolls the rotation back.
                 return .rotated(
                     try tokens.tokenResponse(

@@ -47,4 +47,9 @@ public struct RefreshToken: Sendable, Hashable {
     public func isExpired(at now: Date) -> Bool {
         now >= idleExpiresAt || now >= absoluteExpiresAt
     }
+
+    /// Whether presenting the token at `now` would rotate it: neither rotated, nor revoked, nor expired.
+    public func isLive(at now: Date) -> Bool {
+        rotatedAt == nil && revokedAt == nil && !isExpired(at: now)
+    }
 }

@@ -64,6 +64,20 @@ struct RefreshTokenRefusalTests {
         #expect(!harness.counted("refresh_token_reuse"))
     }
 
+    @Test("a spent token presented with a wider scope is still reuse: the family is revoked")
+    func spentTokenWithWiderScope() async throws {
+        let (harness, token) = try await RefreshTokenGrantTests.loggedIn()
+        let rotated = await harness.refresh(token)
+        #expect(rotated.status == 200, "\(rotated.bodyText)")
+        let successor = try #require(try rotated.jsonValue()["refresh_token"]?.stringValue)
+        // RFC 9700 §4.14.2: the request's own checks protect a live token only; a replayed one is reuse.
+        let replayed = await Self.refresh(harness, token, ["scope": "openid phone"])
+        #expect(replayed.status == 403)
+        #expect(replayed.errorCode == "invalid_grant")
+        #expect(harness.counted("refresh_token_reuse"))
+        #expect(await harness.refresh(successor).status == 403)
+    }
+
     @Test("a well-formed audience is accepted: a URI, or a name without a colon")
     func goodAudience() async throws {
         for audience in ["https://api.example.com/v1", "urn:example:payments", "payments-api"] {
