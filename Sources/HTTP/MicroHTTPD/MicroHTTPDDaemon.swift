@@ -10,6 +10,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     private struct Lifecycle {
         var isQuiesced = false
         var isStopped = false
+        /// The listening socket MHD_quiesce_daemon handed back: shut down at once, closed after MHD_stop_daemon.
+        var quiescedSocket: Int32 = -1
     }
 
     private let handle: OpaquePointer
@@ -34,8 +36,12 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
                 .invalidConfiguration, "perAddressConnectionLimit must not be negative, requestReadTimeout positive")
         }
         let address = try SocketAddress(host: configuration.host, port: UInt16(configuration.port))
+        // poll(2), not epoll: MHD_quiesce_daemon on an epoll daemon with internal threads races its own polling
+        // threads for the listening socket's EPOLL_CTL_DEL, and the loser aborts the process ("Failed to remove
+        // listen FD from epoll set", MHD 0.9.75; seen in the test suite). With poll, quiescing only stops polling
+        // the socket. Each thread polls its own share of at most `connectionLimit` connections.
         var flags =
-            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.logsLibraryErrors { flags |= MHD_USE_ERROR_LOG.rawValue }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var certificate: String?
@@ -100,14 +106,18 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         reaper = Self.startReaper(dispatcher.connections)
     }
 
-    /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and closing it makes
-    /// new connection attempts fail at once instead of waiting in the backlog.
+    /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and shutting it down
+    /// makes new connection attempts fail at once instead of waiting in the backlog. It is closed only after
+    /// MHD_stop_daemon: a polling thread that has not yet seen the quiesce must never meet its descriptor number
+    /// reused by another file.
     func quiesce() {
         lifecycle.withLock { state in
             guard !state.isQuiesced, !state.isStopped else { return }
             state.isQuiesced = true
             let socket = MHD_quiesce_daemon(handle)
-            if socket >= 0 { close(socket) }
+            guard socket >= 0 else { return }
+            shutdown(socket, Int32(SHUT_RDWR))
+            state.quiescedSocket = socket
         }
     }
 
@@ -120,6 +130,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
             dispatcher.closeAndResumeAll()
             reaper.cancel()
             MHD_stop_daemon(handle)
+            if state.quiescedSocket >= 0 { close(state.quiescedSocket) }
         }
     }
 

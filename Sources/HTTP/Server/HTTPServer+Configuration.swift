@@ -29,7 +29,7 @@ extension HTTPServer {
         /// The longest a responder may take; after it the client gets 503 (suspended connections never time out),
         /// unless the responder has committed a write (`RequestCommitment`): then its own answer is awaited.
         public var requestDeadline: Duration
-        /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each with its own epoll set); 1 means one
+        /// Number of polling threads (MHD_OPTION_THREAD_POOL_SIZE, each polling its own connections); 1 means one
         /// internal thread. Defaults to the number of active cores.
         public var threads: Int
         /// Per-connection memory for headers and buffers (MHD_OPTION_CONNECTION_MEMORY_LIMIT); 0 keeps MHD's 32 KiB.
