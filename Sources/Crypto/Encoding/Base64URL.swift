@@ -22,6 +22,16 @@ public enum Base64URL {
     /// Marks a byte outside the alphabet in `groupBits`: above the 24 bits of any group.
     private static let invalid: UInt32 = 1 << 24
 
+    /// What a decoder makes of the last character's unused bits (the 2 or 4 bits below the final byte).
+    public enum UnusedBits: Sendable {
+        /// They must be zero (RFC 4648 §3.5's canonical encoding): one spelling per byte string. For what the
+        /// server minted or compares as text: challenges, tokens, handles, JWS segments.
+        case mustBeZero
+        /// They are ignored, as RFC 4648 §3.5 lets a decoder do: for binary members that a client or
+        /// authenticator encodes and whose bytes, not spelling, are verified (WebAuthn responses).
+        case ignored
+    }
+
     /// Encodes bytes as base64url with no `=` padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
@@ -73,29 +83,33 @@ public enum Base64URL {
     /// it, with the last character's unused bits zero (RFC 4648 §3.5 "canonical encoding"). `=`, the standard
     /// alphabet's `+` and `/`, whitespace, a length no encoding has and non-zero unused bits are refused, so the
     /// same bytes never arrive in two spellings: JOSE signs the text, WebAuthn compares the challenge as text
-    /// (L3 §7.1 step 8, §7.2 step 12), and every other path judges the same. Returns `nil` for anything else.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0) }) { return decoded }
-        return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0) }
+    /// (L3 §7.1 step 8, §7.2 step 12). Returns `nil` for anything else. With `unusedBits: .ignored`, the last
+    /// character's unused bits may be anything (every other rule holds): for the binary members of a WebAuthn
+    /// response, whose bytes and not spelling are verified.
+    public static func decode(_ text: some StringProtocol, unusedBits: UnusedBits = .mustBeZero) -> [UInt8]? {
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0, unusedBits) }) {
+            return decoded
+        }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0, unusedBits) }
     }
 
-    /// Decodes base64url text; see `decode(_:)`. The `String` case, without generic dispatch.
-    public static func decode(_ text: String) -> [UInt8]? {
-        withUTF8(of: text) { decode(utf8: $0) }
+    /// Decodes base64url text; see `decode(_:unusedBits:)`. The `String` case, without generic dispatch.
+    public static func decode(_ text: String, unusedBits: UnusedBits = .mustBeZero) -> [UInt8]? {
+        withUTF8(of: text) { decode(utf8: $0, unusedBits) }
     }
 
     /// Decodes base64url given as its ASCII bytes (text already known to be ASCII, such as a JSON string's
     /// bytes); see `decode(_:)`.
     public static func decode(ascii text: ArraySlice<UInt8>) -> [UInt8]? {
-        text.withUnsafeBufferPointer { decode(utf8: $0) }
+        text.withUnsafeBufferPointer { decode(utf8: $0, .mustBeZero) }
     }
 
-    /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:)`.
-    private static func decode(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:unusedBits:)`.
+    private static func decode(utf8 text: UnsafeBufferPointer<UInt8>, _ unusedBits: UnusedBits) -> [UInt8]? {
         guard let count = decodedCount(utf8: text) else { return nil }
         var valid = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            valid = decode(utf8: text, into: output)
+            valid = decode(utf8: text, into: output, unusedBits)
             initialized = count
         }
         return valid ? bytes : nil
@@ -106,13 +120,13 @@ public enum Base64URL {
     public static func withDecoded<Answer>(
         ascii text: ArraySlice<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
     ) -> Answer {
-        text.withUnsafeBufferPointer { withDecoded(utf8: $0, body) }
+        text.withUnsafeBufferPointer { withDecoded(utf8: $0, .mustBeZero, body) }
     }
 
     /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`. Decodes on the stack: nothing is
     /// allocated for texts up to a few kilobytes.
-    public static func decodes(_ text: String, to bytes: [UInt8]) -> Bool {
-        withUTF8(of: text) { utf8 in withDecoded(utf8: utf8) { $0?.elementsEqual(bytes) ?? false } }
+    public static func decodes(_ text: String, to bytes: [UInt8], unusedBits: UnusedBits = .mustBeZero) -> Bool {
+        withUTF8(of: text) { utf8 in withDecoded(utf8: utf8, unusedBits) { $0?.elementsEqual(bytes) ?? false } }
     }
 
     /// `body` on `text`'s UTF-8: a native string's is read where it lies (`withUTF8` would need a mutable copy,
@@ -125,11 +139,12 @@ public enum Base64URL {
 
     /// The stack decoding behind `withDecoded(ascii:_:)` and `decodes(_:to:)`.
     private static func withDecoded<Answer>(
-        utf8 text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
+        utf8 text: UnsafeBufferPointer<UInt8>, _ unusedBits: UnusedBits,
+        _ body: (UnsafeBufferPointer<UInt8>?) -> Answer
     ) -> Answer {
         guard let count = decodedCount(utf8: text) else { return body(nil) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { output in
-            guard decode(utf8: text, into: output) else { return body(nil) }
+            guard decode(utf8: text, into: output, unusedBits) else { return body(nil) }
             return body(UnsafeBufferPointer(rebasing: output[0..<count]))
         }
     }
@@ -144,11 +159,12 @@ public enum Base64URL {
     }
 
     /// Decodes `text` into the first `decodedCount(utf8: text)` bytes of `output`; `false` when a character is
-    /// outside the alphabet or the last character's unused bits are not zero (`output` then holds garbage). This is
-    /// the one base64url rule of passkeyd: every decoding entry point comes here.
-    private static func decode(utf8 text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
-        -> Bool
-    {
+    /// outside the alphabet or, with `.mustBeZero`, the last character's unused bits are not zero (`output` then
+    /// holds garbage). This is the one base64url rule of passkeyd: every decoding entry point comes here.
+    private static func decode(
+        utf8 text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+        _ unusedBits: UnusedBits
+    ) -> Bool {
         let end = text.count
         let remainder = end % 4
         var bad: UInt32 = 0  // OR of every group: the `invalid` bit survives
@@ -172,7 +188,7 @@ public enum Base64URL {
                 if remainder == 3 { group |= table[512 + Int(text[index + 2])] }
                 bad |= group
                 // RFC 4648 §3.5: in the canonical encoding the unused bits are zero; one mask on the group.
-                if group & (remainder == 2 ? 0xFFFF : 0xFF) != 0 { bad |= invalid }
+                if unusedBits == .mustBeZero, group & (remainder == 2 ? 0xFFFF : 0xFF) != 0 { bad |= invalid }
                 output[out] = UInt8(truncatingIfNeeded: group >> 16)
                 out += 1
                 if remainder == 3 {

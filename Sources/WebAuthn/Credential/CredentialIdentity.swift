@@ -7,9 +7,9 @@ enum CredentialIdentity {
         guard type == "public-key" else {
             throw WebAuthnError(.credentialTypeMismatch, "type is \"\(type)\"")
         }
-        // Compared as the bytes `id` decodes to, through the one base64url rule: an `id` that is not base64url
-        // in its one spelling (padded, standard alphabet, whitespace, non-zero unused bits) names no credential.
-        guard Base64URL.decodes(id, to: rawID) else {
+        // Compared as the bytes `id` decodes to, through the one base64url rule as `rawId` is read
+        // (`PublicKeyCredentialJSON`): an `id` padded, in the standard alphabet or with whitespace names no credential.
+        guard Base64URL.decodes(id, to: rawID, unusedBits: .ignored) else {
             throw WebAuthnError(.credentialIDMismatch, "id is not base64url(rawId)")
         }
     }

@@ -83,9 +83,13 @@ public struct PublicKeyCredentialJSON: Sendable {
 
     /// A binary member's bytes. WebAuthn L3 §5.1's `Base64URLString` is base64url without padding (§3); the
     /// one rule for it is `Base64URL.decode`'s, which every path (quick or general, either ceremony) calls.
+    /// `Base64URL.UnusedBits.ignored`: these bytes are what the verifier checks (signatures cover them, not their
+    /// spelling), and RFC 4648 §3.5 lets a decoder ignore the last character's unused bits, as other relying
+    /// parties do; `=`, `+`, `/` and whitespace are refused. The challenge inside clientDataJSON, compared as
+    /// text (§7.1 step 8), keeps the one spelling.
     private static func bytes(_ text: String, _ name: String) throws(WebAuthnError) -> [UInt8] {
-        guard let bytes = Base64URL.decode(text) else {
-            throw WebAuthnError(.malformedResponse, "\(name) is not canonical base64url without padding")
+        guard let bytes = Base64URL.decode(text, unusedBits: .ignored) else {
+            throw WebAuthnError(.malformedResponse, "\(name) is not base64url without padding")
         }
         return bytes
     }

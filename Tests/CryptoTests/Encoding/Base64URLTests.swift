@@ -47,6 +47,18 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Zm9v") == Array("foo".utf8))
     }
 
+    @Test("RFC 4648 §3.5: with unusedBits .ignored the last character's unused bits may be anything, nothing else changes")
+    func unusedBitsIgnored() {
+        for (text, bytes) in [("Zm9", "fo"), ("Zm-", "fo"), ("Zm_", "fo"), ("Zh", "f"), ("Zv", "f"), ("Zm8", "fo")] {
+            #expect(Base64URL.decode(text, unusedBits: .ignored) == Array(bytes.utf8), "\(text)")
+            #expect(Base64URL.decode(Substring(text), unusedBits: .ignored) == Array(bytes.utf8), "\(text)")
+            #expect(Base64URL.decodes(text, to: Array(bytes.utf8), unusedBits: .ignored), "\(text)")
+        }
+        for text in ["Zm8=", "Zg==", "Zm+", "Zm/", " Zm8", "Zm8\n", "Z", "Zm9vY"] {
+            #expect(Base64URL.decode(text, unusedBits: .ignored) == nil, "\(text)")
+        }
+    }
+
     @Test("the standard alphabet, stray characters and impossible lengths are refused")
     func rejections() {
         #expect(Base64URL.decode("+/+/AD4") == nil)

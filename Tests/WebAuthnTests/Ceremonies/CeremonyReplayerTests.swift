@@ -68,10 +68,9 @@ struct CeremonyReplayerTests {
         "ceremonies/peers/fido2-net-lib/reg-apple.TestAppleAttestationAsync.json": .credentialIDMismatch,
         "ceremonies/peers/go-webauthn/reg-apple.VerifyAppleFormat-success.json": .credentialIDMismatch,
         "ceremonies/peers/webauthn-rs/reg-android-key.google_android_key.json": .credentialIDMismatch,
-        // Placeholder ids and userHandle whose last character has non-zero unused bits: not base64url's one spelling.
-        "ceremonies/peers/simplewebauthn/reg-packed.verify_Packed_EC2_attestation.json": .malformedResponse,
-        "ceremonies/peers/simplewebauthn/reg-packed.verify_Packed_X5C_attestation.json": .malformedResponse,
-        "ceremonies/peers/simplewebauthn/auth.custom_challenge_verifier_returns_true.json": .malformedResponse,
+        // Placeholder rawIds ("bbb", "aaa") in place of the attested credential id.
+        "ceremonies/peers/simplewebauthn/reg-packed.verify_Packed_EC2_attestation.json": .credentialIDMismatch,
+        "ceremonies/peers/simplewebauthn/reg-packed.verify_Packed_X5C_attestation.json": .credentialIDMismatch,
     ]
 
     @Test("recordings that must be refused are refused by the check that names why", arguments: knownRefusals.keys.sorted())

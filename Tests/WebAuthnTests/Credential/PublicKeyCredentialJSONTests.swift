@@ -103,14 +103,13 @@ struct PublicKeyCredentialJSONTests {
     }
 
     @Test(
-        "a binary member not in base64url's one spelling is malformedResponse, whichever ceremony reads it",
+        "a binary member padded, in the standard alphabet or with whitespace is malformedResponse, whichever ceremony reads it",
         arguments: ["rawId", "clientDataJSON", "attestationObject", "authenticatorData", "signature", "userHandle"])
     func notBase64URL(member: String) throws {
         let path = member == "rawId" ? [member] : ["response", member]
         let text = try #require(path.reduce(Optional(Self.valid)) { $0?[$1] }?.stringValue)
-        // Padded, the standard alphabet, whitespace, and (where the last character has unused bits) non-zero ones.
-        var respelled = [text + "=", text + "==", "+" + text.dropFirst(), " " + text, text + "\n"]
-        if text.count % 4 != 0 { respelled.append(String(text.dropLast()) + "_") }
+        // Padded, the standard alphabet, whitespace.
+        let respelled = [text + "=", text + "==", "+" + text.dropFirst(), " " + text, text + "\n"]
         for spelling in respelled {
             let json = Self.changing(Self.valid, path, to: .string(spelling))
             // A member of the other ceremony is not read by this one.
@@ -126,6 +125,29 @@ struct PublicKeyCredentialJSONTests {
         }
     }
 
+    @Test(
+        "RFC 4648 §3.5: a member whose last character has non-zero unused bits reads as its bytes",
+        arguments: ["clientDataJSON", "attestationObject", "signature", "userHandle"])
+    func unusedBitsIgnored(member: String) throws {
+        let path = ["response", member]
+        let text = try #require(path.reduce(Optional(Self.valid)) { $0?[$1] }?.stringValue)
+        let other = settingUnusedBits(text)
+        try #require(other != text, "the member must have unused bits that are zero")
+        let json = Self.changing(Self.valid, path, to: .string(other))
+        let canonical = try PublicKeyCredentialJSON(json: Self.valid)
+        let respelled = try PublicKeyCredentialJSON(json: json)
+        switch member {
+        case "clientDataJSON":
+            #expect(try respelled.registration().clientDataJSON == canonical.registration().clientDataJSON)
+        case "attestationObject":
+            #expect(try respelled.registration().attestationObject == canonical.registration().attestationObject)
+        case "signature":
+            #expect(try respelled.authentication().signature == canonical.authentication().signature)
+        default:
+            #expect(try respelled.authentication().userHandle == canonical.authentication().userHandle)
+        }
+    }
+
     @Test("transports are kept to 8 of at most 32 characters")
     func transportsBounded() throws {
         let many = JSONValue.array((0..<20).map { .string(String(repeating: "x", count: $0 + 30)) })
@@ -133,4 +155,13 @@ struct PublicKeyCredentialJSONTests {
         #expect(json.transports.count == 8)
         #expect(json.transports.allSatisfy { $0.count <= 32 })
     }
+}
+
+/// `text` (base64url whose length leaves unused bits) with every unused bit of its last character set: the same
+/// bytes in another spelling (RFC 4648 §3.5).
+func settingUnusedBits(_ text: String) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    guard let last = text.last, let value = alphabet.firstIndex(of: last) else { return text }
+    let mask = text.count % 4 == 2 ? 0b1111 : 0b11
+    return String(text.dropLast()) + String(alphabet[value | mask])
 }
