@@ -14,6 +14,10 @@ struct HTTPSlowlorisTests {
             var held: [RawHTTPClient] = []
             for _ in 0..<3 {
                 let client = try RawHTTPClient(port: port, source: "127.0.0.2")
+                // One whole request first: its answer proves the server accepted this connection before the next
+                // one connects (two polling threads accept in either order).
+                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.response().status == 200)
                 try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")  // headers never finished
                 held.append(client)
             }

@@ -25,8 +25,10 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port` from `source` (another loopback address stands for another client);
-    /// reads give up after `timeout` seconds.
-    init(port: Int, timeout: Int = 15, source: String = "127.0.0.1") throws {
+    /// reads give up after `timeout` seconds. The default is generous on purpose: the server's responder runs on
+    /// the cooperative pool (two threads here), which the CPU-bound suites running alongside (replaying every
+    /// recording, RSA key generation) can keep busy for twenty seconds on a loaded machine.
+    init(port: Int, timeout: Int = 60, source: String = "127.0.0.1") throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
