@@ -103,7 +103,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         handle = started
         port = Int(CMicroHTTPD_bound_port(started))
         self.dispatcher = dispatcher
-        reaper = Self.startReaper(dispatcher.connections)
+        let connections = dispatcher.connections
+        reaper = PeriodicSweep.start(bounding: connections.readTimeout) { connections.sweep(now: .now) }
     }
 
     /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and shutting it down
@@ -139,21 +140,6 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     }
 
     // MARK: helpers
-
-    /// Sweeps `connections` a few times per read timeout, at least every 250 ms.
-    private static func startReaper(_ connections: ConnectionRegistry) -> Task<Void, Never> {
-        let interval = min(max(connections.readTimeout / 8, .milliseconds(10)), .milliseconds(250))
-        return Task.detached {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                connections.sweep(now: .now)
-            }
-        }
-    }
 
     private static func readPEM(_ path: String) throws(HTTPError) -> String {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),

@@ -109,16 +109,6 @@ public final class HTTPServer: Sendable {
 
     /// One task checks suspended requests against their deadline, a few times per deadline.
     private static func startSweeper(_ dispatcher: RequestDispatcher, deadline: Duration) -> Task<Void, Never> {
-        let interval = min(max(deadline / 8, .milliseconds(10)), .milliseconds(250))
-        return Task.detached {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                dispatcher.sweep(now: .now)
-            }
-        }
+        PeriodicSweep.start(bounding: deadline) { dispatcher.sweep(now: .now) }
     }
 }
