@@ -30,11 +30,13 @@ check "GET /metrics is 404 on the public port" \
 metrics="$(curl -s "http://127.0.0.1:$admin_port/metrics")"
 check "/metrics counts the requests just made" grep -q 'passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 2' <<<"$metrics"
 
-# Requests in flight when SIGTERM arrives must all be answered.
+# Requests in flight when SIGTERM arrives must all be answered. A curl that had not connected yet when the server
+# stopped accepting is refused at connect (curl exit 7: nothing was sent), which is right; every other outcome
+# (a reset, a 503, no answer after connecting) is a request lost.
 for i in $(seq 1 16); do
-  curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$port/readyz" >"$work/inflight-$i" &
+  (curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz"; echo " $?") >"$work/inflight-$i" &
 done
-sleep 0.05
+sleep 0.2
 start=$(date +%s.%N)
 kill -TERM "$server"
 status=0
@@ -43,8 +45,10 @@ elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 wait # for the curls
 check "SIGTERM exits with status 0 (got $status)" test "$status" = 0
 check "SIGTERM exits within 2 s (took ${elapsed}s)" test "$(echo "$elapsed < 2" | bc)" = 1
-answered=$(cat "$work"/inflight-* | grep -c '^200$' || true)
-check "all 16 requests sent before SIGTERM were answered 200 (got $answered)" test "$answered" = 16
+answered=$(cat "$work"/inflight-* | grep -c '^200 0$' || true)
+unsent=$(cat "$work"/inflight-* | grep -c '^000 7$' || true)
+check "every request sent before SIGTERM was answered 200 ($answered answered, $unsent refused at connect)" \
+  test "$((answered + unsent))" = 16 -a "$answered" -ge 8
 check "the server logged its stop" grep -q '"msg":"stopped"' "$work/server.log"
 # HTTPS straight from libmicrohttpd: a throwaway self-signed P-256 certificate, a real TLS handshake by curl.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
