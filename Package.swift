@@ -25,6 +25,8 @@ var targets: [Target] = [
     .target(name: "DeviceKeys", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Audit", dependencies: ["Crypto"], swiftSettings: strict),
+    // The recorded-ceremony format, replay and its benchmark: a tool over WebAuthn, not part of it.
+    .target(name: "Replay", dependencies: ["WebAuthn", "Crypto", "JSON"], swiftSettings: strict),
 
     // MARK: the effect stack
     .target(name: "Storage", swiftSettings: strict),
@@ -41,12 +43,12 @@ var targets: [Target] = [
         ],
         swiftSettings: strict
     ),
-    .executableTarget(name: "passkeyd", dependencies: ["Server"], swiftSettings: strict),
+    .executableTarget(name: "passkeyd", dependencies: ["Server", "Replay"], swiftSettings: strict),
     // The benchmark's load generator: many software authenticators driving full passkey logins over HTTP.
     .executableTarget(name: "passkeyd-loadgen", dependencies: ["TestSupport", "Crypto"], swiftSettings: strict),
     .target(
         name: "TestSupport",
-        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Storage", "HTTP"],
+        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP"],
         swiftSettings: strict
     ),
 
@@ -56,6 +58,8 @@ var targets: [Target] = [
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),

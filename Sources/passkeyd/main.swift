@@ -1,7 +1,8 @@
 import Foundation
+import Replay
 import Server
 
-// The passkeyd binary: parses the command line and hands over to the Server module.
+// The passkeyd binary: parses the command line and hands over to the Server module (`replay`: the Replay module).
 
 let environment = ProcessInfo.processInfo.environment
 let logLevel: Logger.Level =

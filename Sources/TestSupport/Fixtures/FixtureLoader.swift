@@ -1,5 +1,5 @@
 import Foundation
-import WebAuthn
+import Replay
 
 /// Finds and reads files under the repository's `Fixtures/` folder, located from this source file's
 /// path (`Sources/TestSupport/Fixtures/FixtureLoader.swift` → four levels up is the repository root),

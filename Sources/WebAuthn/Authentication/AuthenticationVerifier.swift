@@ -16,16 +16,6 @@ public struct AuthenticationVerifier: Sendable {
     /// - Returns: the verified assertion with the counter to store.
     /// - Throws: `WebAuthnError` naming the step that failed.
     public func verify(_ response: AuthenticationResponse) throws(WebAuthnError) -> VerifiedAssertion {
-        try Self.verify(response, expectations: expectations)
-    }
-
-    /// Runs §7.2 on `response` against `expectations`, which it only reads (no verifier is built, so
-    /// nothing of the expectations is copied).
-    /// - Returns: the verified assertion with the counter to store.
-    /// - Throws: `WebAuthnError` naming the step that failed.
-    public static func verify(
-        _ response: AuthenticationResponse, expectations: AuthenticationExpectations
-    ) throws(WebAuthnError) -> VerifiedAssertion {
         // §5.1: type "public-key", id = base64url(rawId).
         try CredentialIdentity.verify(type: response.type, id: response.id, rawID: response.rawID)
         // §7.2 step 5/7: the credential used is the one whose record the RP looked up.

@@ -1,4 +1,5 @@
 import Crypto
+import WebAuthn
 
 /// The `expect` member of a recording, decoded once into bytes and numbers so a benchmark can check
 /// every timed verification against it without formatting text. It agrees with `CeremonyReplayer`'s

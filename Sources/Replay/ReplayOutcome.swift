@@ -1,3 +1,5 @@
+import WebAuthn
+
 /// The result of replaying one recorded ceremony.
 public struct ReplayOutcome: Sendable, CustomStringConvertible {
     /// The ceremony's name.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebAuthn
 
 /// Replays recorded ceremonies through exactly the verifiers the server runs, building expectations
 /// from the file: `verifyAt` is the verification time, `trustAnchorsPEM` the trust anchors (and then

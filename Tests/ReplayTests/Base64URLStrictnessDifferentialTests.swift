@@ -4,6 +4,7 @@ import JSON
 import Testing
 import TestSupport
 
+@testable import Replay
 @testable import WebAuthn
 
 /// Issue #14, "verification strictness, the same on every path": every recorded ceremony (Fixtures/ceremonies and

@@ -1,10 +1,7 @@
 import Foundation
+import Replay
 import Testing
-
-@testable import Server
-
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+import TestSupport
 
 @Suite("passkeyd replay")
 struct ReplayCommandTests {
@@ -16,7 +13,7 @@ struct ReplayCommandTests {
 
     @Test("every recorded ceremony in Fixtures/ceremonies replays as recorded")
     func fixtures() {
-        let result = run([repositoryRoot.appendingPathComponent("Fixtures/ceremonies").path])
+        let result = run([FixtureLoader.url("ceremonies").path])
         #expect(result.status == 0)
         #expect(result.lines.last?.hasSuffix("passed, 0 failed") == true)
         // 24 peer recordings and 33 mutations at least; own cases may add more.
@@ -26,8 +23,8 @@ struct ReplayCommandTests {
 
     @Test("a ceremony whose expectation does not hold is a FAIL line with expected and actual, and exit 1")
     func failingCeremony() throws {
-        let source = repositoryRoot.appendingPathComponent(
-            "Fixtures/ceremonies/peers/py_webauthn/reg.verifies_none_attestation_response.json")
+        let source = FixtureLoader.url(
+            "ceremonies/peers/py_webauthn/reg.verifies_none_attestation_response.json")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
         object["rpId"] = "other.example"  // the recording now expects success for the wrong RP: must fail
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
@@ -69,8 +66,8 @@ struct ReplayCommandTests {
     private func recording(
         name: String, ok: Bool, errorCode: String? = nil, _ change: (inout [String: Any]) -> Void
     ) throws -> Data {
-        let source = repositoryRoot.appendingPathComponent(
-            "Fixtures/ceremonies/peers/py_webauthn/auth.verify_authentication_response_with_EC2_public_key.json")
+        let source = FixtureLoader.url(
+            "ceremonies/peers/py_webauthn/auth.verify_authentication_response_with_EC2_public_key.json")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
         var response = try #require(object["response"] as? [String: Any])
         change(&response)
@@ -152,7 +149,7 @@ struct ReplayCommandTests {
 
     @Test("the benchmark reports a rate per category and refuses input that does not replay as recorded")
     func benchmark() throws {
-        let peers = repositoryRoot.appendingPathComponent("Fixtures/ceremonies/peers/py_webauthn")
+        let peers = FixtureLoader.url("ceremonies/peers/py_webauthn")
         let line = try ReplayBenchmark.run(
             paths: [peers.appendingPathComponent("reg.verifies_none_attestation_response.json").path,
                     peers.appendingPathComponent("auth.verify_authentication_response_with_EC2_public_key.json").path],

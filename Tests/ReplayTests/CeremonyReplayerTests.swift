@@ -1,8 +1,8 @@
-import Testing
 import Crypto
+import Replay
+import Testing
 import TestSupport
-
-@testable import WebAuthn
+import WebAuthn
 
 @Suite("CeremonyReplayer")
 struct CeremonyReplayerTests {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebAuthn
 
 /// A recorded ceremony with the relying party's side built once, as a server holds it before the
 /// response arrives: the challenge it issued, its origin policy, its parsed trust anchors and the
@@ -95,19 +96,20 @@ public final class PreparedCeremony: Sendable {
     }
 
     /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
-    /// stored COSE_Key as a server reading its credential record would.
+    /// stored COSE_Key as a server reading its credential record would, through the verifier the token
+    /// endpoint calls and in its order: the response's members are decoded before the stored key is parsed.
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
         let side = try authenticationSide.get()
         let storedKey = try side.storedKey.get()
-        return try AuthenticationVerifier.verify(
-            try credential.get().authentication(),
-            expectations: AuthenticationExpectations(
-                challenge: side.challenge,
-                rpID: side.rpID,
-                originPolicy: side.originPolicy,
-                userVerificationRequired: recording.userVerificationRequired ?? false,
-                credentialPublicKey: try COSEKey(bytes: storedKey),
-                storedSignCount: recording.storedSignCount ?? 0))
+        let assertion = try credential.get().authentication()
+        let expectations = AuthenticationExpectations(
+            challenge: side.challenge,
+            rpID: side.rpID,
+            originPolicy: side.originPolicy,
+            userVerificationRequired: recording.userVerificationRequired ?? false,
+            credentialPublicKey: try COSEKey(bytes: storedKey),
+            storedSignCount: recording.storedSignCount ?? 0)
+        return try AuthenticationVerifier(expectations: expectations).verify(assertion)
     }
 
     /// The registration expectations: trust anchors first, then the challenge, then `verifyAt`.
