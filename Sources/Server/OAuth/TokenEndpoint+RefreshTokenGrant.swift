@@ -11,19 +11,20 @@ extension TokenEndpoint {
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
-    /// (RFC 9700 §4.14.2): one write reads the presented token, checks the request against it, rotates it and
-    /// mints the answer.
+    /// (RFC 9700 §4.14.2): one write reads the presented token, lets `RefreshTokenPolicy` decide, checks the request
+    /// against a token that may rotate, rotates it (the store's compare-and-set) and mints the answer.
     ///
     /// A refused refresh leaves the presented token as it was, so that a client retrying with other parameters
     /// is not taken for a thief (a retry of a spent token revokes the family). Every way a refresh can be
     /// refused once its token is recognised is therefore decided before the rotation:
     /// - before the store: `refresh_token`, `scope` and `audience` malformed (`invalid_request`), the client
     ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
-    /// - in the write, before the rotation: the token unknown or another client's; for a live token, a `scope`
-    ///   wider than the granted one (`invalid_scope`) and the user gone (a spent token is judged by the rotation
-    ///   alone, so a replay with other parameters is still reuse);
-    /// - the rotation itself: the token rotated before (reuse: the family is revoked and that commits), revoked
-    ///   or expired;
+    /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
+    ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
+    ///   `scope` wider than the granted one (`invalid_scope`) and the user gone (a spent token is judged by the
+    ///   policy alone, so a replay with other parameters is still reuse);
+    /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
+    ///   second presentation (reuse);
     /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
     /// Nothing can fail after the commit.
     func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
@@ -41,36 +42,36 @@ extension TokenEndpoint {
             }
             // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
             guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
-            // The request's own checks guard a live token only: a spent token goes to the rotation whatever was
-            // asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
-            var checked: (scope: Scope, user: User)?
-            if stored.isLive(at: now) {
-                let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
-                guard let user = try writer.user(id: stored.userID) else {
-                    throw OAuthError.invalidRefreshToken("refresh_user_gone")
-                }
-                checked = (scope, user)
+            let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
+            guard case .rotate(let successor) = decision else {
+                return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
+            }
+            // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
+            // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
+            let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
+            guard let user = try writer.user(id: stored.userID) else {
+                throw OAuthError.invalidRefreshToken("refresh_user_gone")
             }
             let replacement = try tokens.newRefreshToken(
                 familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-                authTime: stored.authTime, now: now, absoluteExpiresAt: stored.absoluteExpiresAt)
-            switch try writer.rotateRefreshToken(
-                presentedHash: presented.hash, now: now, replacement: replacement.record)
-            {
-            case .rotated(let token):
-                guard let (scope, user) = checked else { throw OAuthError.bug("rotated a token that was not live") }
-                // Minted inside the write: if signing fails, the throw rolls the rotation back.
-                return .rotated(
-                    try tokens.tokenResponse(
-                        for: TokenService.Grant(
-                            user: user, clientID: clientID, scope: scope, audience: audience,
-                            authTime: token.authTime, authenticationMethods: ["hwk"]),
-                        refreshToken: replacement.value, now: now, signer: signer))
-            case .reused: return .refused(logCode: "refresh_reused")
-            case .notFound: return .refused(logCode: "refresh_unknown")
-            case .expired: return .refused(logCode: "refresh_expired")
-            case .revoked: return .refused(logCode: "refresh_revoked")
+                authTime: stored.authTime, now: now, expiry: successor)
+            guard
+                try writer.markRefreshTokenRotated(
+                    presentedHash: presented.hash, now: now, replacement: replacement.record)
+            else {
+                // A concurrent presentation of the same token rotated (or revoked) it after our read: it is spent
+                // now, so this presentation gets what a second one would (RFC 9700 §4.14.2: reuse revokes the
+                // family), and racing the client is no way round reuse detection.
+                return try Self.refusalAfterLostRotation(
+                    tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
             }
+            // Minted inside the write: if signing fails, the throw rolls the rotation back.
+            return .rotated(
+                try tokens.tokenResponse(
+                    for: TokenService.Grant(
+                        user: user, clientID: clientID, scope: scope, audience: audience,
+                        authTime: stored.authTime, authenticationMethods: ["hwk"]),
+                    refreshToken: replacement.value, now: now, signer: signer))
         }
         switch outcome {
         case .refused(let logCode):
@@ -79,6 +80,32 @@ extension TokenEndpoint {
         case .rotated(let response):
             return response
         }
+    }
+
+    /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).
+    static func refusal(
+        _ decision: RefreshTokenPolicy.Decision, tokenHash: [UInt8], writer: any StoreWriter, now: Date
+    ) throws -> RefreshOutcome {
+        switch decision {
+        case .rotate: throw OAuthError.bug("a rotation decision taken for a refusal")
+        case .revoked: return .refused(logCode: "refresh_revoked")
+        case .expired: return .refused(logCode: "refresh_expired")
+        case .reuseDetected:
+            _ = try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
+            return .refused(logCode: "refresh_reused")
+        }
+    }
+
+    /// The refusal for a presentation whose compare-and-set lost: the token is read again (the winner has
+    /// committed) and judged by the policy as a later presentation would be; it can no longer rotate.
+    static func refusalAfterLostRotation(
+        tokenHash: [UInt8], policy: RefreshTokenPolicy, writer: any StoreWriter, now: Date
+    ) throws -> RefreshOutcome {
+        guard let current = try writer.refreshToken(hash: tokenHash) else {
+            return .refused(logCode: "refresh_unknown")
+        }
+        let decision = policy.decide(RefreshTokenState(current), now: now)
+        return try refusal(decision, tokenHash: tokenHash, writer: writer, now: now)
     }
 
     /// The scope of the refreshed tokens: the granted one, or the narrower one requested.

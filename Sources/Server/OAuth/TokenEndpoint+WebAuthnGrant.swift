@@ -148,6 +148,7 @@ extension TokenEndpoint {
         // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return try context.tokens.newRefreshToken(
             familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
-            userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now)
+            userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now,
+            expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now))
     }
 }

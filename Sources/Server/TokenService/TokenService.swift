@@ -24,6 +24,8 @@ public final class TokenService: Sendable {
     /// the device-key endpoints require.
     public let defaultAudience: String
     let rotation: SigningKeyRotation
+    /// The refresh-token rules (rotation, reuse, idle and absolute lifetime) with the configured lifetimes.
+    let refreshPolicy: RefreshTokenPolicy
     private let ring = Mutex<SigningKeyRing?>(nil)
 
     /// A token service over `store`'s signing keys.
@@ -37,6 +39,9 @@ public final class TokenService: Sendable {
         // node that had not reloaded yet, and verifiers' leeway.
         self.rotation = SigningKeyRotation(
             maxTokenLifetime: TimeInterval(longest) + Self.reloadInterval + Self.verifierLeeway)
+        self.refreshPolicy = RefreshTokenPolicy(
+            idleLifetime: TimeInterval(configuration.tokens.refreshTokenIdleLifetime),
+            absoluteLifetime: TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
     }
 
     // MARK: keys
@@ -119,18 +124,16 @@ public final class TokenService: Sendable {
         }
     }
 
-    /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2).
+    /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2), expiring
+    /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
     func newRefreshToken(
         familyID: String, clientID: String, userID: String, scope: String, authTime: Date, now: Date,
-        absoluteExpiresAt: Date? = nil
+        expiry: RefreshTokenExpiry
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
-        let absolute =
-            absoluteExpiresAt ?? now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
-        let idle = min(now.addingTimeInterval(TimeInterval(configuration.tokens.refreshTokenIdleLifetime)), absolute)
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
-            authTime: authTime, createdAt: now, absoluteExpiresAt: absolute, idleExpiresAt: idle)
+            authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle)
         return (token.value, record)
     }
 

@@ -60,24 +60,17 @@ extension MemoryTransaction {
         state.refreshTokens[token.tokenHash] = token
     }
 
-    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
-        throws(StorageError) -> RefreshTokenRotation
+    func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
     {
-        guard var presented = state.refreshTokens[presentedHash] else { return .notFound }
-        if presented.revokedAt != nil { return .revoked(presented) }
-        if presented.rotatedAt != nil {
-            // RFC 9700 §4.14.2: a rotated token presented again means it leaked; revoke the whole family.
-            revokeFamily(presented.familyID, now: now)
-            presented.revokedAt = state.refreshTokens[presentedHash]?.revokedAt
-            return .reused(presented)
-        }
-        if presented.isExpired(at: now) { return .expired(presented) }
+        // Compare-and-set: only a token neither rotated nor revoked is marked (single use).
+        guard let presented = state.refreshTokens[presentedHash], presented.rotatedAt == nil,
+            presented.revokedAt == nil
+        else { return false }
         guard state.refreshTokens[replacement.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
-        var rotated = presented
-        rotated.rotatedAt = now
-        state.refreshTokens[presentedHash] = rotated
+        state.refreshTokens[presentedHash]?.rotatedAt = now
         state.refreshTokens[replacement.tokenHash] = replacement
-        return .rotated(presented)
+        return true
     }
 
     func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {

@@ -1,6 +1,8 @@
 import Foundation
 
-/// One refresh token of a rotation family. Only a hash of the token is stored.
+/// One refresh token of a rotation family. Only a hash of the token is stored. What presenting it does is decided
+/// by `Tokens.RefreshTokenPolicy` from these fields; the store only guarantees single use
+/// (`StoreWriter.markRefreshTokenRotated`).
 public struct RefreshToken: Sendable, Hashable {
     /// SHA-256 (or another server-chosen digest) of the token string; the lookup key.
     public var tokenHash: [UInt8]
@@ -41,15 +43,5 @@ public struct RefreshToken: Sendable, Hashable {
         self.idleExpiresAt = idleExpiresAt
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
-    }
-
-    /// Whether the token is past its idle or absolute expiry at `now`.
-    public func isExpired(at now: Date) -> Bool {
-        now >= idleExpiresAt || now >= absoluteExpiresAt
-    }
-
-    /// Whether presenting the token at `now` would rotate it: neither rotated, nor revoked, nor expired.
-    public func isLive(at now: Date) -> Bool {
-        rotatedAt == nil && revokedAt == nil && !isExpired(at: now)
     }
 }

@@ -30,14 +30,16 @@ public protocol StoreWriter: StoreReader {
 
     /// Stores a refresh token (first of a family, after a login). - Throws: `.conflict(.refreshTokenHash)`.
     func insertRefreshToken(_ token: RefreshToken) throws(StorageError)
-    /// Rotates the token with `presentedHash` at `now`: when live, marks it rotated and stores `replacement`
-    /// (which the caller built in the same family); when already rotated, revokes the whole family (reuse,
-    /// RFC 9700 §4.14.2). See `RefreshTokenRotation` for every outcome.
-    /// - Throws: `.conflict(.refreshTokenHash)` if `replacement`'s hash exists.
-    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
-        throws(StorageError) -> RefreshTokenRotation
+    /// Marks the token with `presentedHash` rotated at `now` and stores `replacement`, if and only if the token is
+    /// neither rotated nor revoked: a compare-and-set, so of any number of concurrent callers exactly one gets true
+    /// (RFC 9700 §4.14.2 single use). Whether the token may rotate at all (expiry, reuse) is the caller's decision
+    /// (`Tokens.RefreshTokenPolicy`); this guarantees only that one presentation wins. Returns false, writing
+    /// nothing, when the token is unknown, already rotated or revoked.
+    /// - Throws: `.conflict(.refreshTokenHash)` if `replacement`'s hash exists; nothing is written then.
+    func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
     /// Revokes every token of the family that `tokenHash` belongs to (RFC 7009 §2.1: revoking a refresh token
-    /// may revoke its whole grant). Returns false when no token has that hash (RFC 7009 §2.2: still a 200).
+    /// may revoke its whole grant; RFC 9700 §4.14.2: what reuse of a rotated token does). Returns false when no token has that hash (RFC 7009 §2.2: still a 200).
     func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool
 
     // MARK: Signing keys

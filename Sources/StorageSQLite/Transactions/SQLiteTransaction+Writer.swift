@@ -94,23 +94,26 @@ extension SQLiteTransaction {
             ])
     }
 
-    func rotateRefreshToken(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
-        throws(StorageError) -> RefreshTokenRotation
+    func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
     {
-        guard var presented = try refreshToken(hash: presentedHash) else { return .notFound }
-        if presented.revokedAt != nil { return .revoked(presented) }
-        if presented.rotatedAt != nil {
-            // RFC 9700 §4.14.2: a rotated token presented again means it leaked; revoke the whole family.
-            try revokeFamily(presented.familyID, now: now)
-            presented.revokedAt = now
-            return .reused(presented)
+        // Compare-and-set: only a token neither rotated nor revoked is marked (single use).
+        let marked = try database.execute(
+            """
+            UPDATE refresh_tokens SET rotated_at = ?
+            WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL
+            """,
+            [.date(now), .blob(presentedHash)])
+        guard marked == 1 else { return false }
+        do {
+            try insertRefreshToken(replacement)
+        } catch {
+            // Keep the operation atomic for a caller that catches: take the mark back.
+            try database.execute(
+                "UPDATE refresh_tokens SET rotated_at = NULL WHERE token_hash = ?", [.blob(presentedHash)])
+            throw error
         }
-        if presented.isExpired(at: now) { return .expired(presented) }
-        // Insert first: a hash collision throws before anything changed.
-        try insertRefreshToken(replacement)
-        try database.execute(
-            "UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?", [.date(now), .blob(presentedHash)])
-        return .rotated(presented)
+        return true
     }
 
     func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {

@@ -3,65 +3,85 @@ import Storage
 
 extension StoreConformance {
     static let refreshTokenChecks: [Check] = [
-        Check("rotating a live refresh token marks it rotated and stores its successor") { store in
+        Check("marking a refresh token rotated stores its successor; a second mark writes nothing") { store in
             let first = S.refreshToken(1)
             try await store.write { try $0.insertRefreshToken(first) }
             try await expectStorageError(.conflict, constraint: .refreshTokenHash, "duplicate token") {
                 try await store.write { try $0.insertRefreshToken(first) }
             }
             let next = S.refreshToken(2, createdAt: S.at(100))
-            let outcome = try await store.write {
-                try $0.rotateRefreshToken(presentedHash: first.tokenHash, now: S.at(100), replacement: next)
+            let marked = try await store.write {
+                try $0.markRefreshTokenRotated(presentedHash: first.tokenHash, now: S.at(100), replacement: next)
             }
-            try expectEqual(outcome, .rotated(first), "rotation outcome")
+            try expect(marked, "first mark applied")
             var rotated = first
             rotated.rotatedAt = S.at(100)
             let family = try await store.read { try $0.refreshTokens(familyID: "family-1") }
             try expectEqual(family, [rotated, next], "family after rotation")
-        },
-        Check("presenting a rotated refresh token again revokes its whole family") { store in
-            let first = S.refreshToken(1)
-            let second = S.refreshToken(2, createdAt: S.at(100))
-            try await store.write { try $0.insertRefreshToken(first) }
-            _ = try await store.write {
-                try $0.rotateRefreshToken(presentedHash: first.tokenHash, now: S.at(100), replacement: second)
+            // Single use: the same token is not marked twice, and the second replacement is not stored.
+            let again = try await store.write {
+                try $0.markRefreshTokenRotated(
+                    presentedHash: first.tokenHash, now: S.at(200),
+                    replacement: S.refreshToken(3, createdAt: S.at(200)))
             }
-            let reuse = try await store.write {
-                try $0.rotateRefreshToken(
-                    presentedHash: first.tokenHash, now: S.at(200), replacement: S.refreshToken(3, createdAt: S.at(200))
-                )
-            }
-            guard case .reused(let presented) = reuse else {
-                throw ConformanceFailure(message: "expected reuse, got \(reuse)", file: #fileID, line: #line)
-            }
-            try expectEqual(presented.revokedAt, S.at(200), "revocation time of the reused token")
-            let family = try await store.read { try $0.refreshTokens(familyID: "family-1") }
-            try expectEqual(family.map(\.revokedAt), [S.at(200), S.at(200)], "family revoked")
+            try expect(!again, "second mark applied")
             try expectEqual(
-                try await store.read { try $0.refreshToken(hash: S.bytes(3)) }, nil, "replacement stored on reuse")
-            let afterwards = try await store.write {
-                try $0.rotateRefreshToken(
-                    presentedHash: second.tokenHash, now: S.at(300),
-                    replacement: S.refreshToken(4, createdAt: S.at(300)))
-            }
-            guard case .revoked = afterwards else {
-                throw ConformanceFailure(message: "expected revoked, got \(afterwards)", file: #fileID, line: #line)
-            }
+                try await store.read { try $0.refreshTokens(familyID: "family-1") }, family, "family after second mark")
         },
-        Check("expired and unknown refresh tokens are not rotated") { store in
+        Check("revoked and unknown refresh tokens are not marked rotated") { store in
             let token = S.refreshToken(1)
             try await store.write { try $0.insertRefreshToken(token) }
-            let expired = try await store.write {
-                try $0.rotateRefreshToken(
-                    presentedHash: token.tokenHash, now: S.at(3_600), replacement: S.refreshToken(2))
+            _ = try await store.write { try $0.revokeRefreshTokenFamily(tokenHash: token.tokenHash, now: S.at(5)) }
+            let revoked = try await store.write {
+                try $0.markRefreshTokenRotated(
+                    presentedHash: token.tokenHash, now: S.at(10), replacement: S.refreshToken(2))
             }
             let unknown = try await store.write {
-                try $0.rotateRefreshToken(presentedHash: S.bytes(9), now: S.at(1), replacement: S.refreshToken(3))
+                try $0.markRefreshTokenRotated(presentedHash: S.bytes(9), now: S.at(10), replacement: S.refreshToken(3))
             }
-            try expectEqual(expired, .expired(token), "idle-expired token")
-            try expectEqual(unknown, .notFound, "unknown token")
-            let stored = try await store.read { try $0.refreshToken(hash: token.tokenHash) }
-            try expectEqual(stored, token, "expired token unchanged")
+            try expect(!revoked && !unknown, "mark results \(revoked), \(unknown)")
+            var expected = token
+            expected.revokedAt = S.at(5)
+            try expectEqual(
+                try await store.read { try $0.refreshTokens(familyID: "family-1") }, [expected], "nothing written")
+        },
+        Check("a replacement whose hash exists is a conflict that leaves the presented token unmarked") { store in
+            let first = S.refreshToken(1)
+            let other = S.refreshToken(2, family: "family-2")
+            try await store.write { writer in
+                try writer.insertRefreshToken(first)
+                try writer.insertRefreshToken(other)
+            }
+            // Caught inside the body, as a caller may: the operation itself must have changed nothing.
+            let stored = try await store.write { writer -> RefreshToken? in
+                do {
+                    _ = try writer.markRefreshTokenRotated(
+                        presentedHash: first.tokenHash, now: S.at(1), replacement: other)
+                    throw ConformanceFailure(message: "expected a conflict", file: #fileID, line: #line)
+                } catch let error as StorageError {
+                    try expectEqual(error.constraint, .refreshTokenHash, "conflicting constraint")
+                }
+                return try writer.refreshToken(hash: first.tokenHash)
+            }
+            try expectEqual(stored, first, "presented token after the conflict")
+        },
+        Check("16 concurrent marks of one refresh token: exactly one applies, one successor is stored") { store in
+            try await store.write { try $0.insertRefreshToken(S.refreshToken(1)) }
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        try await store.write {
+                            try $0.markRefreshTokenRotated(
+                                presentedHash: S.bytes(1), now: S.at(5),
+                                replacement: S.refreshToken(UInt8(10 + n), createdAt: S.at(5)))
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            try expectEqual(winners, 1, "winners")
+            let family = try await store.read { try $0.refreshTokens(familyID: "family-1") }
+            try expectEqual(family.count, 2, "tokens in the family")
         },
         Check("revoking by token hash revokes the family (RFC 7009); an unknown hash reports false") { store in
             try await store.write { writer in

@@ -1,46 +1,52 @@
 import Foundation
 
-/// Refresh-token rotation rules (OAuth 2.0 Security BCP, RFC 9700 §4.14.2): every use rotates the token;
-/// presenting a token that was already rotated means it was stolen or replayed, so the whole family is revoked.
+/// The refresh-token rules, in one place: when a presented token rotates, when its presentation is reuse, and how
+/// long a token lives. Pure: it decides from the stored token's state and `now`; the store only guarantees single
+/// use (a compare-and-set on "not rotated, not revoked") and persists what was decided.
 public struct RefreshTokenPolicy: Sendable, Hashable {
     /// What to do with a presented refresh token.
     public enum Decision: Sendable, Hashable {
-        /// Issue a successor expiring at `successorExpiresAt`, mark this token consumed.
-        case rotate(successorExpiresAt: Date)
-        /// The token was already rotated: revoke the family and refuse.
+        /// Mark the token rotated and issue a successor that expires at `successor`.
+        case rotate(successor: RefreshTokenExpiry)
+        /// The token was rotated before: revoke its whole family and refuse.
         case reuseDetected
-        /// Idle or absolute lifetime is over: refuse.
+        /// The token's idle or absolute lifetime is over: refuse, change nothing.
         case expired
-        /// The family was revoked: refuse.
+        /// The token's family was revoked: refuse, change nothing.
         case revoked
     }
 
-    /// A token unused for this long expires (default 14 days).
-    public var idleLifetime: TimeInterval
-    /// No token of a family lives past this age of the family (default 30 days).
-    public var absoluteLifetime: TimeInterval
+    /// How long a token may go unused: a rotation opens a new idle window of this length.
+    public let idleLifetime: TimeInterval
+    /// How long a family lives after the login that started it: no rotation extends it.
+    public let absoluteLifetime: TimeInterval
 
-    /// The defaults: 14 days idle, 30 days absolute.
-    public init(idleLifetime: TimeInterval = 14 * 86_400, absoluteLifetime: TimeInterval = 30 * 86_400) {
+    /// A policy with these lifetimes (from the `tokens` configuration).
+    public init(idleLifetime: TimeInterval, absoluteLifetime: TimeInterval) {
         self.idleLifetime = idleLifetime
         self.absoluteLifetime = absoluteLifetime
     }
 
-    /// When a token issued at `issuedAt` in a family created at `familyCreatedAt` expires.
-    public func expiry(familyCreatedAt: Date, issuedAt: Date) -> Date {
-        min(issuedAt.addingTimeInterval(idleLifetime), familyCreatedAt.addingTimeInterval(absoluteLifetime))
+    /// The expiry of the first token of a family, issued at the login at `now`.
+    public func firstExpiry(issuedAt now: Date) -> RefreshTokenExpiry {
+        let absolute = now.addingTimeInterval(absoluteLifetime)
+        return RefreshTokenExpiry(idle: min(now.addingTimeInterval(idleLifetime), absolute), absolute: absolute)
     }
 
-    /// Decides, purely; the store applies the decision atomically with the read of `state`.
+    /// Decides what presenting a token in `state` at `now` does (RFC 6749 §6, RFC 9700 §4.14.2).
     ///
-    /// Order matters: revocation first (a revoked family stays revoked), then reuse (a consumed token is a
-    /// theft signal even if it has also expired: revoking again is harmless, missing it is not), then expiry.
+    /// Order matters: revocation first (a revoked family stays revoked), then reuse (a spent token is a theft
+    /// signal even if it has also expired: revoking again is harmless, missing it is not), then expiry.
     public func decide(_ state: RefreshTokenState, now: Date) -> Decision {
-        if state.familyRevokedAt != nil { return .revoked }
-        // RFC 9700 §4.14.2: an invalidated refresh token presented again ⇒ revoke the active one too.
-        if state.consumedAt != nil { return .reuseDetected }
-        let expiresAt = expiry(familyCreatedAt: state.familyCreatedAt, issuedAt: state.issuedAt)
-        guard now < expiresAt else { return .expired }
-        return .rotate(successorExpiresAt: expiry(familyCreatedAt: state.familyCreatedAt, issuedAt: now))
+        if state.revokedAt != nil { return .revoked }
+        // RFC 9700 §4.14.2: rotation makes every refresh token single use; an invalidated token presented again
+        // means the token leaked (the attacker or the client used it first), so the active one is revoked too.
+        if state.rotatedAt != nil { return .reuseDetected }
+        guard now < state.expiry.idle, now < state.expiry.absolute else { return .expired }
+        // The successor gets a new idle window, never past the family's absolute end.
+        return .rotate(
+            successor: RefreshTokenExpiry(
+                idle: min(now.addingTimeInterval(idleLifetime), state.expiry.absolute), absolute: state.expiry.absolute
+            ))
     }
 }
