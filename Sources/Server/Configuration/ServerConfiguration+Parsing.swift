@@ -62,11 +62,8 @@ extension ServerConfiguration {
         let passkeyObject = try root.object("passkeys") ?? ConfigObject([:], path: "passkeys")
         passkeys = PasskeySettings(
             challengeTimeoutMilliseconds: try passkeyObject.int("challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
-            userVerification: try passkeyObject.string("user_verification", default: "required")
+            userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required
         )
-        guard Self.userVerificationPolicies.contains(passkeys.userVerification) else {
-            throw passkeyObject.error("user_verification", "must be required, preferred or discouraged")
-        }
         try passkeyObject.rejectUnknownKeys()
 
         let deviceObject = try root.object("device_keys") ?? ConfigObject([:], path: "device_keys")
