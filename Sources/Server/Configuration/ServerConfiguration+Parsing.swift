@@ -159,7 +159,7 @@ extension ServerConfiguration {
                 "refresh_token_idle_lifetime_seconds", default: 1_209_600, range: 60...31_536_000),
             refreshTokenAbsoluteLifetime: try object.int(
                 "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
-            // The action token buys one sensitive action: at most five minutes (issue #5).
+            // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
