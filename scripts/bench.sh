@@ -49,7 +49,7 @@ p50=$(awk '$1=="50%" {print $2}' "$work/wrk-healthz.txt")
 p90=$(awk '$1=="90%" {print $2}' "$work/wrk-healthz.txt")
 p99=$(awk '$1=="99%" {print $2}' "$work/wrk-healthz.txt")
 
-# --- WebAuthn verification: passkeyd replay --bench vs the Python peers (issue #3) -----------------------------
+# --- WebAuthn verification: passkeyd replay --bench vs the Python peers, each ceremony against its target ratio ---
 # The workload generator and the peers live in the shared folder: ../shared in CI, /work/shared on the dev machine.
 shared=""
 for candidate in ../shared /work/shared; do

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Replay
 @testable import WebAuthn
 
-/// Issue #14, "verification strictness, the same on every path": every recorded ceremony (Fixtures/ceremonies and
+/// Verification is equally strict on every path: every recorded ceremony (Fixtures/ceremonies and
 /// the shared folder), and one-character variants of each of its base64url members, go through every path that
 /// reads them — the registration and the authentication reading of the same members, the quick and the general
 /// clientDataJSON path — and must get the same verdict; a variant (padded, standard alphabet, whitespace) is never

@@ -40,17 +40,13 @@ enum ECDSASignatureCodec {
         return body(decoded)
     }
 
-    /// Parses `der` strictly: `d2i_ECDSA_SIG` must consume every byte, the DER re-encoding of what it
-    /// decoded (`i2d_ECDSA_SIG`) must be exactly as long as `der`, and r and s must lie in [1, n-1].
+    /// Parses `der` strictly: it must be exactly the DER encoding (`i2d_ECDSA_SIG`) of the r and s that
+    /// `d2i_ECDSA_SIG` decodes from it, byte for byte, and r and s must lie in [1, n-1].
     ///
-    /// Why equal length is enough for "strict DER" (X.690 §10): the re-encoding is the unique shortest
-    /// encoding of the two integers `d2i` decoded. Every other encoding of them adds bytes (a long-form or
-    /// non-minimal length, an indefinite length with its end-of-contents, a padded integer, a
-    /// high-tag-number tag) and none can remove any, so an input as long as the re-encoding is the
-    /// re-encoding. An r or s sent without the 0x00 its top bit needs decodes as a negative number of
-    /// the same length, which the range check refuses. Comparing the bytes as well cost 0.37 µs an
-    /// authentication; the Wycheproof ECDSA vectors (`ECPublicKeyTests`) hold all these variants, and
-    /// every one of them must stay refused.
+    /// DER gives every value one encoding (X.690 §10.1 shortest lengths, §8.3.2 shortest integers), so comparing
+    /// the input with the re-encoding refuses every other spelling of the same signature — a long-form or
+    /// indefinite length, a padded integer, trailing bytes — whatever the decoder itself lets through; the
+    /// Wycheproof ECDSA vectors (`ECPublicKeyTests`) hold these variants.
     static func parseStrict(_ der: [UInt8], curve: EllipticCurve) -> ECDSASignatureObject? {
         decodeStrict(der, curve: curve).map { ECDSASignatureObject(taking: $0) }
     }
@@ -66,8 +62,9 @@ enum ECDSASignatureCodec {
             OpenSSLErrorQueue.clear()
             return nil
         }
-        // Strict DER: all of the input, and exactly as long as OpenSSL's own (minimal) encoding of the values.
-        guard consumed == der.count, Int(i2d_ECDSA_SIG(decoded, nil)) == der.count else {
+        // RFC 3279 §2.2.3 / X.690 §10: strict DER — all of the input, and byte for byte OpenSSL's DER encoding of
+        // the values it decoded.
+        guard consumed == der.count, OpenSSLEncoding.encode({ out in i2d_ECDSA_SIG(decoded, out) }) == der else {
             ECDSA_SIG_free(decoded)
             return nil
         }

@@ -35,9 +35,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var refreshTokens: RefreshTokenIssuance
     public var ios: IOSApp?
     public var android: AndroidApp?
-    /// This client's user-verification policy (`required`, `preferred` or `discouraged`, WebAuthn L3 §5.8.6),
-    /// or `nil` for the server's `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
-    public var userVerification: String?
+    /// This client's user-verification policy (WebAuthn L3 §5.8.6), or `nil` for the server's
+    /// `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
+    public var userVerification: UserVerificationPolicy?
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

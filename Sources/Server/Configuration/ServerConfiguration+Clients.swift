@@ -16,10 +16,7 @@ extension ServerConfiguration {
         guard let refreshTokens = ClientConfiguration.RefreshTokenIssuance(rawValue: refreshText) else {
             throw object.error("refresh_tokens", "must be offline_access, always or never")
         }
-        let userVerification = try object.optionalString("user_verification")
-        if let userVerification, !userVerificationPolicies.contains(userVerification) {
-            throw object.error("user_verification", "must be required, preferred or discouraged")
-        }
+        let userVerification = try UserVerificationPolicy.read(object)
         var ios: ClientConfiguration.IOSApp?
         var android: ClientConfiguration.AndroidApp?
         if let mobile = try object.object("mobile") {

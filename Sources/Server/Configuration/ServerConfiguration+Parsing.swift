@@ -62,11 +62,8 @@ extension ServerConfiguration {
         let passkeyObject = try root.object("passkeys") ?? ConfigObject([:], path: "passkeys")
         passkeys = PasskeySettings(
             challengeTimeoutMilliseconds: try passkeyObject.int("challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
-            userVerification: try passkeyObject.string("user_verification", default: "required")
+            userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required
         )
-        guard Self.userVerificationPolicies.contains(passkeys.userVerification) else {
-            throw passkeyObject.error("user_verification", "must be required, preferred or discouraged")
-        }
         try passkeyObject.rejectUnknownKeys()
 
         let deviceObject = try root.object("device_keys") ?? ConfigObject([:], path: "device_keys")
@@ -162,7 +159,7 @@ extension ServerConfiguration {
                 "refresh_token_idle_lifetime_seconds", default: 1_209_600, range: 60...31_536_000),
             refreshTokenAbsoluteLifetime: try object.int(
                 "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
-            // The action token buys one sensitive action: at most five minutes (issue #5).
+            // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {

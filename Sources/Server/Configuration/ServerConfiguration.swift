@@ -62,8 +62,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct PasskeySettings: Sendable, Equatable {
         /// `timeout` of the creation/request options, in milliseconds, and the auth session's lifetime.
         public var challengeTimeoutMilliseconds: Int
-        /// `required`, `preferred` or `discouraged` (WebAuthn L3 §5.8.6).
-        public var userVerification: String
+        /// The policy of clients that set none of their own (WebAuthn L3 §5.8.6).
+        public var userVerification: UserVerificationPolicy
     }
 
     /// App-bound device key settings.
@@ -110,12 +110,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The user-verification policy of `client`'s ceremonies: its own `user_verification`, else
     /// `passkeys.user_verification`. It is the `userVerification` of the options the client is handed and, when
     /// `required`, a check of the UV flag (WebAuthn L3 §7.1 step 15, §7.2 step 17).
-    public func userVerification(for client: ClientConfiguration) -> String {
+    public func userVerification(for client: ClientConfiguration) -> UserVerificationPolicy {
         client.userVerification ?? passkeys.userVerification
     }
-
-    /// The values `user_verification` may take (WebAuthn L3 §5.8.6 `UserVerificationRequirement`).
-    static let userVerificationPolicies: Set<String> = ["required", "preferred", "discouraged"]
 
     /// The SQLite database file, when the database is SQLite.
     public var sqliteFile: String? {

@@ -10,7 +10,8 @@ import Tokens
 struct ActionTokenMinter: Sendable {
     let context: ServerContext
 
-    /// The lifetime: `tokens.action_token_lifetime_seconds`, never more than five minutes (ISSUE 5).
+    /// The lifetime: `tokens.action_token_lifetime_seconds`, never more than five minutes
+    /// (`ActionTokenClaims.maximumLifetime`): the token buys one action, right after its approval.
     var lifetime: Int {
         min(context.configuration.tokens.actionTokenLifetime, Int(ActionTokenClaims.maximumLifetime))
     }

@@ -2,8 +2,9 @@ import Foundation
 import HTTP
 import Storage
 
-/// The structured security events of the device-key path (ISSUE 5 "Device events"): who, which key, which
-/// action hash, outcome and reason code, stamped with the server's UTC time. The probative audit log builds on
+/// The structured security events of the device-key path (registration, revocation, lock, unlock, challenges,
+/// approvals, and what apps report to `/device-events`): who, which key, which action hash, outcome and reason
+/// code, stamped with the server's UTC time. The probative audit log builds on
 /// these records, so kinds, outcomes and reason codes are stable strings.
 enum DeviceKeyAuditEvent {
     // MARK: kinds

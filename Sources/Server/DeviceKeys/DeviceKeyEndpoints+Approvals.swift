@@ -106,7 +106,7 @@ extension DeviceKeyEndpoints {
                     ]))
             return .approved(approval)
         case .failure(let error) where error.code == .invalidSignature:
-            // ISSUE 5: consecutive failed signatures lock the key.
+            // Consecutive failed signatures lock the key (`DeviceKeyLockout`, `device_keys.max_failed_attempts`).
             let lockout = DeviceKeyLockout(maxFailures: maxFailures)
             let state = lockout.afterFailedSignature(key.state, now: now)
             _ = try writer.updateDeviceKeyState(keyID: keyID, userID: subject.sub, state: state)

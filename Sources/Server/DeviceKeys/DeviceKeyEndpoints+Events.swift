@@ -3,7 +3,7 @@ import HTTP
 import Storage
 
 extension DeviceKeyEndpoints {
-    /// What an app may report (ISSUE 5 "Device events").
+    /// What an app may report to `POST /device-events` about its key and the biometric prompt.
     enum DeviceEventType: String, Sendable, CaseIterable {
         case biometricSuccess = "biometric_success"
         case biometricFailure = "biometric_failure"

@@ -30,7 +30,7 @@ extension DeviceKeyEndpoints {
             throw OAuthError(
                 .invalidRequest, "Invalid public_key: not base64url.", logCode: "public_key_not_base64url")
         }
-        // ISSUE 5: the X9.62 point iOS exports or the SPKI Android exports, P-256 only; the error names the reason.
+        // The key is the X9.62 point iOS exports or the SPKI Android exports, P-256 only; a refusal names the reason.
         let publicKey: DevicePublicKey
         do {
             publicKey = try DevicePublicKey(importing: keyBytes)

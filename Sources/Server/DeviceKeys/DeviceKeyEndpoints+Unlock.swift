@@ -4,7 +4,7 @@ import Storage
 
 extension DeviceKeyEndpoints {
     /// `POST /device-keys/{key_id}/unlock` → 200 with the key. A locked key unlocks only with an access token
-    /// whose `auth_time` is after the lock: the user logged in again with a passkey (ISSUE 5). An active key is
+    /// whose `auth_time` is after the lock: the user has logged in again with a passkey since. An active key is
     /// answered as is; a revoked one stays revoked.
     func unlock(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)

@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 import Storage
 
-/// The app-bound device-key endpoints (ISSUE 5, DESIGN.md "App-bound device keys"). Every call needs a Bearer
+/// The app-bound device-key endpoints (DESIGN.md and docs/device-keys.md). Every call needs a Bearer
 /// access token; a key belongs to the token's subject and no one else can see or use it — another user's key
 /// id is answered exactly like an unknown one (404).
 ///

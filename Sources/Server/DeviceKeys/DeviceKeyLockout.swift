@@ -1,7 +1,7 @@
 import Foundation
 import Storage
 
-/// The lockout policy of ISSUE 5: `maxFailures` consecutive failed signatures, or as many biometric failures
+/// The device-key lockout policy: `maxFailures` consecutive failed signatures, or as many biometric failures
 /// reported by the device, lock the key until the user logs in again with a passkey and unlocks it. Only a
 /// verified approval resets the count (a reported biometric success proves nothing to the server).
 struct DeviceKeyLockout: Sendable {

@@ -51,8 +51,8 @@ extension OAuthError {
     static let unlockNeedsFreshLogin = OAuthError(
         .loginRequired, "Log in again with a passkey to unlock this key.", logCode: "unlock_needs_fresh_login")
 
-    /// Maps a `DeviceKeyError` to its fixed answer: key-import codes name the reason in `invalid_request`
-    /// (ISSUE 5), action limits name the limit in `invalid_authorization_details` (RFC 9396 §5).
+    /// Maps a `DeviceKeyError` to its fixed answer: key-import codes say what is wrong with the key in
+    /// `invalid_request`, action limits name the limit in `invalid_authorization_details` (RFC 9396 §5).
     static func deviceKey(_ error: DeviceKeyError) -> OAuthError {
         let description: String
         switch error.code {

@@ -117,9 +117,9 @@ extension TokenEndpoint {
         return text
     }
 
-    /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the client's policy says `required`.
+    /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the client's policy is `required`.
     func userVerificationRequired(_ client: ClientConfiguration) -> Bool {
-        context.configuration.userVerification(for: client) == "required"
+        context.configuration.userVerification(for: client).requiresVerifiedUser
     }
 
     /// RFC 8176 `amr`: a hardware-bound key, plus `user` when the authenticator verified the user.

@@ -98,7 +98,8 @@ enum PasskeyEndpoints {
                 value: .object([
                     // Discoverable credentials: the login is usernameless (WebAuthn L3 §5.4.6).
                     JSONMember(key: "residentKey", value: "required"),
-                    JSONMember(key: "userVerification", value: .string(configuration.userVerification(for: client))),
+                    JSONMember(
+                        key: "userVerification", value: .string(configuration.userVerification(for: client).rawValue)),
                 ])),
         ])
         context.metrics.count(event: "passkey_register_challenge")
@@ -132,7 +133,9 @@ enum PasskeyEndpoints {
                         JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
                         JSONMember(key: "timeout", value: .number(String(timeout))),
                         JSONMember(key: "rpId", value: .string(configuration.relyingParty.id)),
-                        JSONMember(key: "userVerification", value: .string(configuration.userVerification(for: client))),
+                        JSONMember(
+                            key: "userVerification",
+                            value: .string(configuration.userVerification(for: client).rawValue)),
                     ])),
                 JSONMember(key: "auth_session", value: .string(handle.value)),
             ]))

@@ -7,7 +7,7 @@ import Testing
 
 @testable import Server
 
-/// Issue #14: one user could add 1,000 keys in 3 s and 2,000 never-purged event rows in 4 s. The authenticated
+/// Without limits, one user could add 1,000 keys in 3 s and 2,000 never-purged event rows in 4 s. The authenticated
 /// API is limited per address and per user, keys per user are capped, and device events per user per minute.
 @Suite("Device keys and device events: per-user and per-address limits (router level)")
 struct DeviceKeyEndpointsLimitsTests {

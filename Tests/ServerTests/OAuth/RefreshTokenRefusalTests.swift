@@ -8,7 +8,7 @@ import Tokens
 
 @testable import Server
 
-/// Issue #14: a refused refresh leaves the presented token valid. A client that retries after a refusal (Auth0.swift's
+/// A refused refresh leaves the presented token valid. A client that retries after a refusal (Auth0.swift's
 /// `credentials(withScope:)`, Android's `getApiCredentials`) must not be taken for a thief replaying a spent token.
 @Suite("POST /oauth/token, refresh_token grant: a refusal spends nothing")
 struct RefreshTokenRefusalTests {

@@ -6,7 +6,7 @@ import TestSupport
 
 @testable import Server
 
-/// Issue #14: base64url is RFC 4648 §5 without padding (WebAuthn L3 §3) in sign-ups and logins alike — no `=`,
+/// Base64url is RFC 4648 §5 without padding (WebAuthn L3 §3) in sign-ups and logins alike — no `=`,
 /// no `+` or `/`, no whitespace — and the challenge inside clientDataJSON is compared as text (§7.1 step 8,
 /// §7.2 step 12). Each respelled member is refused with the code the endpoint logs.
 @Suite("POST /oauth/token, webauthn grant: base64url in its one spelling, in both ceremonies")

@@ -5,7 +5,7 @@ import WebAuthn
 
 @testable import Server
 
-/// Per-client `user_verification` (issue #4: "UV per the client's policy"): the server default is `required`;
+/// Per-client `user_verification`: each ceremony is held to its client's UV policy. The server default is `required`;
 /// the client `kiosk` says `preferred`, the client `strict` says `required` under a `preferred` default.
 @Suite("Per-client user verification")
 struct ClientUserVerificationTests {
