@@ -27,7 +27,7 @@ public struct CBORIntegerMap: Sendable {
     private init() {}
 
     /// The map encoded by all of `bytes`, or `nil` when `bytes` is not one such map (see the type's comment).
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> CBORIntegerMap? {
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> CBORIntegerMap? {
         guard case .event(.mapStart(let declared), let head) = LibCBORStream.next(bytes, from: 0),
             declared >= 1, declared <= UInt64(capacity)
         else { return nil }

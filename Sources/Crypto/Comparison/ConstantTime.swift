@@ -12,7 +12,7 @@ public enum ConstantTime {
     }
 
     /// `equals` on bytes held elsewhere (decoded on the stack), with the same rules.
-    public static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
+    package static func equals(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Bool {
         b.withUnsafeBytes { OpenSSLRandom.constantTimeEquals(UnsafeRawBufferPointer(a), $0) }
     }
 }
