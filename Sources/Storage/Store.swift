@@ -16,9 +16,6 @@ public protocol Store: Sendable {
     /// - Throws: `StorageError`, or what `body` throws (then nothing `body` wrote is kept).
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T
 
-    /// Checks that the store can serve a query (for `/readyz`).
-    func ping() async throws
-
     /// Closes the store: waits for work in flight, then releases connections. Later calls throw `.closed`.
     func close() async
 }

@@ -81,16 +81,6 @@ public final class SQLiteStore: Store {
         return typed
     }
 
-    /// Reads the schema version through a reader connection.
-    public func ping() async throws {
-        do {
-            _ = try await nextReader().ping()
-        } catch where error.code == .corrupt {
-            writer.markDamaged(error)
-            throw error
-        }
-    }
-
     /// The damage met in service, if any: then the file must be restored from a backup.
     public var damage: StorageError? { writer.damage }
 

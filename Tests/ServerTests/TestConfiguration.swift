@@ -35,6 +35,5 @@ final class UnavailableStore: Store {
     struct Down: Error {}
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T { throw Down() }
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T { throw Down() }
-    func ping() async throws { throw Down() }
     func close() async {}
 }

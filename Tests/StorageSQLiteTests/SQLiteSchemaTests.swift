@@ -27,7 +27,6 @@ struct SQLiteSchemaTests {
         let current = try await SQLiteStore.open(configuration)
         let session = try await current.read { try $0.authSession(id: "kept") }
         let keys = try await current.read { try $0.deviceKeys(userID: "u") }
-        try await current.ping()
         await current.close()
         #expect(session?.id == "kept")
         #expect(keys.isEmpty)

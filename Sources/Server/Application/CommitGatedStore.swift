@@ -18,10 +18,6 @@ struct CommitGatedStore: Store {
         return try await base.write(body)
     }
 
-    func ping() async throws {
-        try await base.ping()
-    }
-
     func close() async {
         await base.close()
     }

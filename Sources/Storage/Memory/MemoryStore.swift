@@ -36,13 +36,6 @@ public final class MemoryStore: Store {
         }
     }
 
-    /// Succeeds unless the store is closed.
-    public func ping() async throws {
-        try guarded.withLock { (guarded) throws(StorageError) in
-            guard !guarded.isClosed else { throw StorageError(.closed, "memory store is closed") }
-        }
-    }
-
     /// Marks the store closed and drops its state.
     public func close() async {
         guarded.withLock { guarded in

@@ -38,15 +38,6 @@ actor SQLiteReaderConnection {
         }
     }
 
-    /// The highest applied schema version (a cheap query proving the file is readable).
-    func ping() throws(StorageError) -> Int64 {
-        guard let database else { throw StorageError(.closed, "SQLite store is closed") }
-        let version = try database.query("SELECT max(version) FROM schema_migrations") {
-            (row) throws(StorageError) in try row.isNull(0) ? 0 : try row.integer(0)
-        }
-        return version.first ?? 0
-    }
-
     /// Closes the connection (finalizing its statements).
     func close() {
         database = nil

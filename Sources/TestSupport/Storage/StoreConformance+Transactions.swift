@@ -31,7 +31,6 @@ extension StoreConformance {
         Check("a write's result is visible to the next read") { store in
             try await store.write { try $0.insertAuthSession(S.session("s1")) }
             try expect(try await store.read { try $0.authSession(id: "s1") } != nil, "write not visible")
-            try await store.ping()
         },
         Check("many concurrent writes, some failing, are each all-or-nothing") { store in
             let results = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -67,7 +66,6 @@ extension StoreConformance {
             try await expectStorageError(.closed, "write after close") {
                 try await store.write { try $0.insertAuthSession(S.session("s")) }
             }
-            try await expectStorageError(.closed, "ping after close") { try await store.ping() }
         },
     ]
 }

@@ -37,7 +37,6 @@ final class SlowStore: Store {
         return result
     }
 
-    func ping() async throws { try await base.ping() }
     func close() async { await base.close() }
 }
 

@@ -23,7 +23,6 @@ final class ReadOnlyStore: Store {
         throw StorageError(.io, "attempt to write a readonly database (8)")
     }
 
-    func ping() async throws { try await base.ping() }
     func close() async { await base.close() }
 }
 

@@ -55,7 +55,6 @@ private final class StaleRefreshReadStore: Store {
         }
     }
 
-    func ping() async throws { try await base.ping() }
     func close() async { await base.close() }
 }
 

@@ -141,6 +141,5 @@ private final class ReadFailingStore: Store {
         try await base.write(body)
     }
 
-    func ping() async throws { try await base.ping() }
     func close() async { await base.close() }
 }
