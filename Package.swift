@@ -53,7 +53,7 @@ var targets: [Target] = [
     ),
 
     // MARK: tests (one target per module)
-    .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(
@@ -70,7 +70,7 @@ var targets: [Target] = [
     .testTarget(
         name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "TestSupport"],
         swiftSettings: strict),
-    .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen"], swiftSettings: strict),
+    .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]
 
 var products: [Product] = [

@@ -1,32 +1,28 @@
 /// The one error type of the CBOR module: a stable `code` for callers, a `reason` for logs.
 public struct CBORError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable error code; other files may add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable text.
-        public let rawValue: String
-        /// Wraps a code text.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The code's stable text.
         public var description: String { rawValue }
 
         /// The input is not well-formed CBOR (RFC 8949 §3), e.g. a reserved additional-information value.
-        public static let malformed = Code(rawValue: "malformed")
+        case malformed = "malformed"
         /// The input ends before the item it declares is complete.
-        public static let truncated = Code(rawValue: "truncated")
+        case truncated = "truncated"
         /// Bytes remain after the single top-level item.
-        public static let trailingBytes = Code(rawValue: "trailingBytes")
+        case trailingBytes = "trailing_bytes"
         /// Indefinite-length items, refused by the CTAP2 canonical encoding WebAuthn requires.
-        public static let indefiniteLength = Code(rawValue: "indefiniteLength")
+        case indefiniteLength = "indefinite_length"
         /// A map holds the same key twice (RFC 8949 §5.6).
-        public static let duplicateMapKey = Code(rawValue: "duplicateMapKey")
+        case duplicateMapKey = "duplicate_map_key"
         /// Items nest deeper than `CBORDecoder.Limits.maxDepth`.
-        public static let depthExceeded = Code(rawValue: "depthExceeded")
+        case depthExceeded = "depth_exceeded"
         /// A declared length or the item count exceeds the input size or the configured limit.
-        public static let tooLarge = Code(rawValue: "tooLarge")
+        case tooLarge = "too_large"
         /// A text string is not valid UTF-8 (RFC 8949 §3.1, major type 3).
-        public static let invalidUTF8 = Code(rawValue: "invalidUTF8")
+        case invalidUTF8 = "invalid_utf8"
         /// libcbor could not build or serialise a value (allocation failure).
-        public static let encodingFailed = Code(rawValue: "encodingFailed")
+        case encodingFailed = "encoding_failed"
     }
 
     /// What went wrong, stable across releases.

@@ -3,35 +3,31 @@
 ///
 /// Two errors are equal when their codes are equal; `reason`, `file` and `line` are diagnostics.
 public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable machine-readable error code. Other files may add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable string value.
-        public let rawValue: String
-        /// Wraps a raw code string.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The raw value.
         public var description: String { rawValue }
 
         /// A key is malformed, off its curve, of the wrong length or too weak.
-        public static let invalidKey = Code(rawValue: "invalidKey")
+        case invalidKey = "invalid_key"
         /// A signature is malformed (not strict DER, wrong length, out of range).
-        public static let invalidSignature = Code(rawValue: "invalidSignature")
+        case invalidSignature = "invalid_signature"
         /// An algorithm, curve or key type this module does not support.
-        public static let unsupportedAlgorithm = Code(rawValue: "unsupportedAlgorithm")
+        case unsupportedAlgorithm = "unsupported_algorithm"
         /// A certificate that does not parse as X.509 DER, or violates RFC 5280 structure rules.
-        public static let invalidCertificate = Code(rawValue: "invalidCertificate")
+        case invalidCertificate = "invalid_certificate"
         /// Bytes that are not one well-formed DER element of the expected kind.
-        public static let invalidDER = Code(rawValue: "invalidDER")
+        case invalidDER = "invalid_der"
         /// A certificate chain that does not verify for a reason other than time or trust anchor.
-        public static let chainInvalid = Code(rawValue: "chainInvalid")
+        case chainInvalid = "chain_invalid"
         /// A certificate chain that does not end in one of the trusted roots.
-        public static let untrustedRoot = Code(rawValue: "untrustedRoot")
+        case untrustedRoot = "untrusted_root"
         /// A certificate in the chain is expired or not yet valid at the validation time.
-        public static let certificateExpired = Code(rawValue: "certificateExpired")
+        case certificateExpired = "certificate_expired"
         /// The OpenSSL CSPRNG failed to produce bytes.
-        public static let randomFailure = Code(rawValue: "randomFailure")
+        case randomFailure = "random_failure"
         /// An OpenSSL call failed for a reason unrelated to the input (allocation, provider).
-        public static let internalFailure = Code(rawValue: "internalFailure")
+        case internalFailure = "internal_failure"
     }
 
     /// The stable error code.

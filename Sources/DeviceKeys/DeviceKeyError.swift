@@ -2,14 +2,56 @@
 ///
 /// Equality compares codes only, so tests and callers match on what went wrong, not on the wording.
 public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable error code. Other files add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's wire spelling.
-        public let rawValue: String
-        /// Wraps a code spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable, machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The code's wire spelling.
         public var description: String { rawValue }
+
+        // MARK: public-key import
+        /// The key bytes are neither an X9.62 point nor a SubjectPublicKeyInfo.
+        case malformedKey = "malformed_key"
+        /// An X9.62 point or SPKI bit string of the wrong length for P-256.
+        case invalidKeyLength = "invalid_key_length"
+        /// A compressed EC point (0x02/0x03), which we do not accept.
+        case compressedPoint = "compressed_point"
+        /// An EC key on a curve other than P-256.
+        case unsupportedCurve = "unsupported_curve"
+        /// A key that is not EC at all (RSA, Ed25519, …).
+        case unsupportedKeyType = "unsupported_key_type"
+        /// The point is not on the P-256 curve (or is the point at infinity).
+        case pointNotOnCurve = "point_not_on_curve"
+
+        // MARK: actions and challenges
+        /// The action is not JSON or has no canonical form (repeated names, non-finite numbers); each size and shape
+        /// limit has its own code (`actionTooDeep`, `actionTooLarge`, …).
+        case invalidAuthorizationDetails = "invalid_authorization_details"
+        /// A challenge document field is invalid (nonce length, times, empty identifiers) or the document is not canonical.
+        case invalidChallengeDocument = "invalid_challenge_document"
+
+        // MARK: approval verification
+        /// The challenge expired before the approval arrived.
+        case challengeExpired = "challenge_expired"
+        /// The signed document names another challenge, key, subject or action than the stored challenge.
+        case challengeMismatch = "challenge_mismatch"
+        /// The device signature does not verify over the document bytes with the stored key.
+        case invalidSignature = "invalid_signature"
+
+        // MARK: actions: one code per rule `DeviceAction` enforces, so callers can name the rule from the code alone
+        // (the reason stays free text for the log). Input that is not JSON, or has no RFC 8785 canonical form (a
+        // repeated name, a non-finite number), keeps the general `invalidAuthorizationDetails`.
+
+        /// The action is not a JSON object (RFC 9396 §2).
+        case actionNotObject = "action_not_object"
+        /// The action has no non-empty string member `type` (RFC 9396 §2).
+        case actionMissingType = "action_missing_type"
+        /// The action nests objects and arrays deeper than `DeviceAction.Limits.maxDepth`.
+        case actionTooDeep = "action_too_deep"
+        /// The action has more object members in total than `DeviceAction.Limits.maxTotalMembers`.
+        case actionTooManyMembers = "action_too_many_members"
+        /// A string or member name of the action is longer than `DeviceAction.Limits.maxStringLength`.
+        case actionStringTooLong = "action_string_too_long"
+        /// The action is larger than `DeviceAction.Limits.maxCanonicalBytes` (canonical, or far larger as received).
+        case actionTooLarge = "action_too_large"
     }
 
     /// What went wrong, stable across releases.
@@ -34,35 +76,4 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// `code: reason (file:line)`.
     public var description: String { "\(code.rawValue): \(reason) (\(file):\(line))" }
-}
-
-extension DeviceKeyError.Code {
-    // MARK: public-key import
-    /// The key bytes are neither an X9.62 point nor a SubjectPublicKeyInfo.
-    public static let malformedKey = Self(rawValue: "malformedKey")
-    /// An X9.62 point or SPKI bit string of the wrong length for P-256.
-    public static let invalidKeyLength = Self(rawValue: "invalidKeyLength")
-    /// A compressed EC point (0x02/0x03), which we do not accept.
-    public static let compressedPoint = Self(rawValue: "compressedPoint")
-    /// An EC key on a curve other than P-256.
-    public static let unsupportedCurve = Self(rawValue: "unsupportedCurve")
-    /// A key that is not EC at all (RSA, Ed25519, …).
-    public static let unsupportedKeyType = Self(rawValue: "unsupportedKeyType")
-    /// The point is not on the P-256 curve (or is the point at infinity).
-    public static let pointNotOnCurve = Self(rawValue: "pointNotOnCurve")
-
-    // MARK: actions and challenges
-    /// The action is not JSON or has no canonical form (repeated names, non-finite numbers); each size and shape
-    /// limit has its own code (`actionTooDeep`, `actionTooLarge`, …).
-    public static let invalidAuthorizationDetails = Self(rawValue: "invalidAuthorizationDetails")
-    /// A challenge document field is invalid (nonce length, times, empty identifiers) or the document is not canonical.
-    public static let invalidChallengeDocument = Self(rawValue: "invalidChallengeDocument")
-
-    // MARK: approval verification
-    /// The challenge expired before the approval arrived.
-    public static let challengeExpired = Self(rawValue: "challengeExpired")
-    /// The signed document names another challenge, key, subject or action than the stored challenge.
-    public static let challengeMismatch = Self(rawValue: "challengeMismatch")
-    /// The device signature does not verify over the document bytes with the stored key.
-    public static let invalidSignature = Self(rawValue: "invalidSignature")
 }

@@ -2,18 +2,37 @@
 ///
 /// Equality compares codes only, so tests and callers match on what went wrong, not on wording.
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable error code; other files add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable textual form.
-        public let rawValue: String
-
-        /// Creates a code from its textual form.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
+    /// A stable, machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The textual form.
         public var description: String { rawValue }
+
+        /// The body is not well-formed JSON (RFC 8259 / RFC 7493), or does not have the expected shape.
+        case malformedJSON = "malformed_json"
+        /// The body is not well-formed `application/x-www-form-urlencoded`, or repeats a parameter.
+        case malformedForm = "malformed_form"
+        /// The request's `Content-Type` is missing or not one this endpoint accepts.
+        case unsupportedMediaType = "unsupported_media_type"
+        /// The request body exceeds the configured limit.
+        case bodyTooLarge = "body_too_large"
+        /// The request's message framing is ambiguous or invalid (RFC 9112 §3.2, §5.1, §6.1, §6.3): answered with 400
+        /// and a close, before any of the body is read.
+        case malformedFraming = "malformed_framing"
+        /// The request method is not one of `HTTPMethod.implemented` (RFC 9110 §15.6.2: 501).
+        case methodNotImplemented = "method_not_implemented"
+        /// The request's `Transfer-Encoding` names a coding other than `chunked` (RFC 9112 §6.1: 501).
+        case transferCodingNotImplemented = "transfer_coding_not_implemented"
+        /// The request's header fields and body did not all arrive within the request read timeout (RFC 9110 §15.5.9).
+        case requestTimeout = "request_timeout"
+        /// A server configuration value is unusable (address, TLS files, limits).
+        case invalidConfiguration = "invalid_configuration"
+        /// libmicrohttpd refused to start (port in use, TLS setup failure, …).
+        case startFailed = "start_failed"
+        /// `start()` was called on a server that is running or was shut down.
+        case invalidState = "invalid_state"
+
+        /// A write was attempted for a request already answered 503 (deadline or shutdown): it was not begun.
+        case requestWithdrawn = "request_withdrawn"
     }
 
     /// What went wrong, stable across releases.
@@ -42,30 +61,4 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "\(code.rawValue): \(reason) (\(file):\(line))"
     }
-}
-
-extension HTTPError.Code {
-    /// The body is not well-formed JSON (RFC 8259 / RFC 7493), or does not have the expected shape.
-    public static let malformedJSON = Self(rawValue: "malformed_json")
-    /// The body is not well-formed `application/x-www-form-urlencoded`, or repeats a parameter.
-    public static let malformedForm = Self(rawValue: "malformed_form")
-    /// The request's `Content-Type` is missing or not one this endpoint accepts.
-    public static let unsupportedMediaType = Self(rawValue: "unsupported_media_type")
-    /// The request body exceeds the configured limit.
-    public static let bodyTooLarge = Self(rawValue: "body_too_large")
-    /// The request's message framing is ambiguous or invalid (RFC 9112 §3.2, §5.1, §6.1, §6.3): answered with 400
-    /// and a close, before any of the body is read.
-    public static let malformedFraming = Self(rawValue: "malformed_framing")
-    /// The request method is not one of `HTTPMethod.implemented` (RFC 9110 §15.6.2: 501).
-    public static let methodNotImplemented = Self(rawValue: "method_not_implemented")
-    /// The request's `Transfer-Encoding` names a coding other than `chunked` (RFC 9112 §6.1: 501).
-    public static let transferCodingNotImplemented = Self(rawValue: "transfer_coding_not_implemented")
-    /// The request's header fields and body did not all arrive within the request read timeout (RFC 9110 §15.5.9).
-    public static let requestTimeout = Self(rawValue: "request_timeout")
-    /// A server configuration value is unusable (address, TLS files, limits).
-    public static let invalidConfiguration = Self(rawValue: "invalid_configuration")
-    /// libmicrohttpd refused to start (port in use, TLS setup failure, …).
-    public static let startFailed = Self(rawValue: "start_failed")
-    /// `start()` was called on a server that is running or was shut down.
-    public static let invalidState = Self(rawValue: "invalid_state")
 }

@@ -2,14 +2,19 @@
 ///
 /// Equality compares codes only, so tests and callers match on what went wrong, not on the wording.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable error code. Other files add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's spelling.
-        public let rawValue: String
-        /// Wraps a code spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable, machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The code's spelling.
         public var description: String { rawValue }
+
+        /// The bytes are not RFC 8259 JSON, or not I-JSON (RFC 7493: invalid UTF-8, lone surrogates).
+        case invalidJSON = "invalid_json"
+        /// An object repeats a member name (RFC 7493 §2.3).
+        case duplicateMemberName = "duplicate_member_name"
+        /// Arrays and objects nest deeper than the parser's limit.
+        case nestingTooDeep = "nesting_too_deep"
+        /// A number has no finite IEEE 754 double value (RFC 8785 §3.2.2.3), or its text is not a JSON number.
+        case nonFiniteNumber = "non_finite_number"
     }
 
     /// What went wrong, stable across releases.
@@ -34,15 +39,4 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `code: reason (file:line)`.
     public var description: String { "\(code.rawValue): \(reason) (\(file):\(line))" }
-}
-
-extension JSONError.Code {
-    /// The bytes are not RFC 8259 JSON, or not I-JSON (RFC 7493: invalid UTF-8, lone surrogates).
-    public static let invalidJSON = Self(rawValue: "invalid_json")
-    /// An object repeats a member name (RFC 7493 §2.3).
-    public static let duplicateMemberName = Self(rawValue: "duplicate_member_name")
-    /// Arrays and objects nest deeper than the parser's limit.
-    public static let nestingTooDeep = Self(rawValue: "nesting_too_deep")
-    /// A number has no finite IEEE 754 double value (RFC 8785 §3.2.2.3), or its text is not a JSON number.
-    public static let nonFiniteNumber = Self(rawValue: "non_finite_number")
 }

@@ -64,6 +64,12 @@ enum CeremonyFiles {
     private static func decode(_ data: Data) -> Result<RecordedCeremony, DecodeFailure> {
         do {
             return .success(try JSONDecoder().decode(RecordedCeremony.self, from: data))
+        } catch DecodingError.dataCorrupted(let context) {
+            // A member with a value the format does not allow (e.g. an errorCode that is no WebAuthnError code):
+            // name the member and say why, rather than dumping the decoder's context.
+            let member = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return .failure(
+                DecodeFailure(reason: "not a recorded ceremony (format v1): \(member): \(context.debugDescription)"))
         } catch {
             return .failure(DecodeFailure(reason: "not a recorded ceremony (format v1): \(error)"))
         }

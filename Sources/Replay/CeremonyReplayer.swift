@@ -65,8 +65,8 @@ public enum CeremonyReplayer {
         var mismatches: [String] = []
         if succeeded != ceremony.expect.ok {
             mismatches.append("outcome: expected \(expected), got \(actual)")
-        } else if let want = ceremony.expect.errorCode, let errorCode, want != errorCode.rawValue {
-            mismatches.append("errorCode: expected \(want), got \(actual)")
+        } else if let want = ceremony.expect.errorCode, let errorCode, want != errorCode {
+            mismatches.append("errorCode: expected \(want.rawValue), got \(actual)")
         } else if succeeded {
             for (field, want, got) in fields {
                 guard let want, want != got else { continue }
@@ -79,6 +79,6 @@ public enum CeremonyReplayer {
     }
 
     private static func describe(_ expect: RecordedCeremony.Expectation) -> String {
-        expect.ok ? "ok" : "error (\(expect.errorCode ?? expect.error ?? "unspecified"))"
+        expect.ok ? "ok" : "error (\(expect.errorCode?.rawValue ?? expect.error ?? "unspecified"))"
     }
 }

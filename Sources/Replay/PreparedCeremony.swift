@@ -22,6 +22,9 @@ public final class PreparedCeremony: Sendable {
     public let recording: RecordedCeremony
     /// The recording's `expect`, decoded for `replaysAsRecorded()`.
     private let check: RecordedOutcomeCheck
+    /// The decision on the verifiers' outcomes, the token endpoint's: trusted attestation is required when the
+    /// recording names trust anchors.
+    private let policy: CeremonyPolicy
 
     /// The response's shape, read once, or why it is malformed.
     private let credential: Result<PublicKeyCredentialJSON, WebAuthnError>
@@ -55,6 +58,7 @@ public final class PreparedCeremony: Sendable {
     public init(_ recording: RecordedCeremony, formats: AttestationFormatRegistry = .standard) {
         self.recording = recording
         self.check = RecordedOutcomeCheck(recording.expect)
+        self.policy = CeremonyPolicy(requireTrustedAttestation: recording.trustAnchorsPEM != nil)
         self.credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: recording.response) }
         let policy = OriginPolicy(
             allowedOrigins: recording.origins, allowsCrossOrigin: recording.allowCrossOrigin ?? false,
@@ -88,16 +92,20 @@ public final class PreparedCeremony: Sendable {
         }
     }
 
-    /// Verifies the recorded registration response (WebAuthn L3 §7.1) from its raw base64url fields.
+    /// Verifies the recorded registration response (WebAuthn L3 §7.1) from its raw base64url fields, then
+    /// decides on its attestation trust as the token endpoint does (`CeremonyPolicy`).
     public func verifyRegistration() throws(WebAuthnError) -> VerifiedRegistration {
         let expectations = try registrationExpectations.get()
         let response = try credential.get().registration()
-        return try RegistrationVerifier(expectations: expectations).verify(response)
+        let verified = try RegistrationVerifier(expectations: expectations).verify(response)
+        try policy.evaluate(verified).get()
+        return verified
     }
 
     /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
     /// stored COSE_Key as a server reading its credential record would, through the verifier the token
-    /// endpoint calls and in its order: the response's members are decoded before the stored key is parsed.
+    /// endpoint calls and in its order: the response's members are decoded before the stored key is parsed. The
+    /// counter is then decided on as the endpoint does (`CeremonyPolicy`); a recording holds no stored backup flags.
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
         let side = try authenticationSide.get()
         let storedKey = try side.storedKey.get()
@@ -109,7 +117,9 @@ public final class PreparedCeremony: Sendable {
             userVerificationRequired: recording.userVerificationRequired ?? false,
             credentialPublicKey: try COSEKey(bytes: storedKey),
             storedSignCount: recording.storedSignCount ?? 0)
-        return try AuthenticationVerifier(expectations: expectations).verify(assertion)
+        let verified = try AuthenticationVerifier(expectations: expectations).verify(assertion)
+        try policy.evaluate(verified).get()
+        return verified
     }
 
     /// The registration expectations: trust anchors first, then the challenge, then `verifyAt`.
@@ -135,7 +145,6 @@ public final class PreparedCeremony: Sendable {
             userVerificationRequired: recording.userVerificationRequired ?? false,
             trustAnchors: anchors,
             verificationTime: try verificationTime(recording),
-            requireTrustedAttestation: recording.trustAnchorsPEM != nil,
             formats: formats)
     }
 

@@ -1,4 +1,5 @@
 import JSON
+import WebAuthn
 
 /// One recorded WebAuthn ceremony (Fixtures/ceremonies/FORMAT.md, version 1): what the relying party
 /// expected, what the client sent, and the outcome the recording expects. Binary values are base64url.
@@ -18,8 +19,9 @@ public struct RecordedCeremony: Decodable, Sendable {
         /// The recording library's message for a failure (informative, not compared).
         public let error: String?
         /// passkeyd's addition to the format: the `WebAuthnError` code a refusal must carry (the code the token
-        /// endpoint logs and counts as `webauthn_failure:<code>`); compared when present.
-        public let errorCode: String?
+        /// endpoint logs and counts as `webauthn_failure:<code>`, in its snake_case spelling); compared when present.
+        /// The set of codes is closed, so a spelling that is not one makes the file not a recording.
+        public let errorCode: WebAuthnError.Code?
         /// Registration: attestation format.
         public let fmt: String?
         /// Registration: base64url credential ID.
@@ -38,6 +40,37 @@ public struct RecordedCeremony: Decodable, Sendable {
         public let backedUp: Bool?
         /// Authentication: the counter to store.
         public let newSignCount: UInt32?
+
+        private enum CodingKeys: String, CodingKey {
+            case ok, error, errorCode, fmt, credentialId, aaguid, signCount, credentialPublicKey, userVerified
+            case backupEligible, backedUp, newSignCount
+        }
+
+        /// Decodes the members, each optional but `ok`; `errorCode` must name a `WebAuthnError.Code`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ok = try container.decode(Bool.self, forKey: .ok)
+            error = try container.decodeIfPresent(String.self, forKey: .error)
+            if let text = try container.decodeIfPresent(String.self, forKey: .errorCode) {
+                guard let code = WebAuthnError.Code(rawValue: text) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .errorCode, in: container,
+                        debugDescription: "\"\(text)\" is not a WebAuthnError code (docs/api.md lists them)")
+                }
+                errorCode = code
+            } else {
+                errorCode = nil
+            }
+            fmt = try container.decodeIfPresent(String.self, forKey: .fmt)
+            credentialId = try container.decodeIfPresent(String.self, forKey: .credentialId)
+            aaguid = try container.decodeIfPresent(String.self, forKey: .aaguid)
+            signCount = try container.decodeIfPresent(UInt32.self, forKey: .signCount)
+            credentialPublicKey = try container.decodeIfPresent(String.self, forKey: .credentialPublicKey)
+            userVerified = try container.decodeIfPresent(Bool.self, forKey: .userVerified)
+            backupEligible = try container.decodeIfPresent(Bool.self, forKey: .backupEligible)
+            backedUp = try container.decodeIfPresent(Bool.self, forKey: .backedUp)
+            newSignCount = try container.decodeIfPresent(UInt32.self, forKey: .newSignCount)
+        }
     }
 
     /// A unique name for the case.

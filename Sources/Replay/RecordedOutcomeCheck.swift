@@ -63,7 +63,7 @@ struct RecordedOutcomeCheck: Sendable {
 
     let ok: Bool
     /// The code a refusal must carry, when the recording names one.
-    let errorCode: String?
+    let errorCode: WebAuthnError.Code?
     let format: String?
     let credentialID: ExpectedBytes
     let aaguid: ExpectedBytes
@@ -110,6 +110,6 @@ struct RecordedOutcomeCheck: Sendable {
     /// Whether a refusal is the recorded one: a refusal was expected, with the recorded code if any.
     private func refusalMatches<Verified>(_ outcome: Result<Verified, WebAuthnError>) -> Bool {
         guard !ok, case .failure(let error) = outcome else { return false }
-        return errorCode.map { $0 == error.code.rawValue } ?? true
+        return errorCode.map { $0 == error.code } ?? true
     }
 }

@@ -3,37 +3,33 @@
 /// `code` is stable and safe to map to a client-facing answer; `reason` is for logs only.
 /// Two errors are equal when their codes are equal.
 public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable error code.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's wire/log spelling.
-        public let rawValue: String
-        /// Wraps a raw code string.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable, machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The raw spelling.
         public var description: String { rawValue }
 
         /// A uniqueness constraint was violated; `StorageError.constraint` names which one.
-        public static let conflict = Code(rawValue: "conflict")
+        case conflict = "conflict"
         /// The record an operation needed does not exist.
-        public static let notFound = Code(rawValue: "not_found")
+        case notFound = "not_found"
         /// The database stayed locked by another process past the busy timeout.
-        public static let busy = Code(rawValue: "busy")
+        case busy = "busy"
         /// The database file is damaged or is not a database.
-        public static let corrupt = Code(rawValue: "corrupt")
+        case corrupt = "corrupt"
         /// Reading or writing the database failed (disk full, permissions, I/O error).
-        public static let io = Code(rawValue: "io")
+        case io = "io"
         /// The schema could not be migrated, or the database is newer than this binary.
-        public static let migration = Code(rawValue: "migration")
+        case migration = "migration"
         /// The store was closed.
-        public static let closed = Code(rawValue: "closed")
+        case closed = "closed"
         /// The store's configuration is invalid (bad path, bad URL, out-of-range option).
-        public static let invalidConfiguration = Code(rawValue: "invalid_configuration")
+        case invalidConfiguration = "invalid_configuration"
         /// A stored row could not be decoded into a record (unexpected type, out-of-range value).
-        public static let invalidRecord = Code(rawValue: "invalid_record")
+        case invalidRecord = "invalid_record"
         /// The driver exists as a type but is not implemented yet.
-        public static let notImplemented = Code(rawValue: "not_implemented")
+        case notImplemented = "not_implemented"
         /// The database engine failed in a way that indicates a bug (misuse, unexpected result code).
-        public static let internalFailure = Code(rawValue: "internal_failure")
+        case internalFailure = "internal_failure"
     }
 
     /// Names a uniqueness constraint, carried by `.conflict` errors.

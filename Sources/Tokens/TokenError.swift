@@ -2,14 +2,50 @@
 ///
 /// Equality compares codes only, so tests and callers match on what went wrong, not on the wording.
 public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable, machine-readable error code. Other files add codes in extensions.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's spelling.
-        public let rawValue: String
-        /// Wraps a code spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable, machine-readable error code: the closed set of what can go wrong, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The code's spelling.
         public var description: String { rawValue }
+
+        // MARK: JWS structure (RFC 7515)
+        /// Not three base64url segments, or a header/payload that is not a JSON object.
+        case malformedToken = "malformed_token"
+        /// `alg` is not exactly "ES256" (covers "none" and algorithm confusion), or `crit` is present.
+        case unsupportedAlgorithm = "unsupported_algorithm"
+        /// `kid` missing or not in the verifier's key set.
+        case unknownKey = "unknown_key"
+        /// The signature is not 64 bytes or does not verify.
+        case invalidSignature = "invalid_signature"
+        /// `typ` is not the expected media type.
+        case unexpectedType = "unexpected_type"
+
+        // MARK: JWT claims (RFC 7519 §4.1)
+        /// `exp` is missing or not a number.
+        case missingClaim = "missing_claim"
+        /// A claim has the wrong JSON type or an impossible value.
+        case invalidClaim = "invalid_claim"
+        /// `exp` is in the past (beyond the leeway).
+        case expired = "expired"
+        /// `nbf` is in the future (beyond the leeway).
+        case notYetValid = "not_yet_valid"
+        /// `iat` is in the future (beyond the leeway).
+        case issuedInFuture = "issued_in_future"
+        /// `iss` is not the expected issuer.
+        case invalidIssuer = "invalid_issuer"
+        /// `aud` does not contain the expected audience.
+        case invalidAudience = "invalid_audience"
+
+        // MARK: minting and keys
+        /// The claims break a minting rule (e.g. an action token living longer than 5 minutes).
+        case invalidLifetime = "invalid_lifetime"
+        /// Signing failed inside Crypto.
+        case signingFailed = "signing_failed"
+        /// A key that cannot be used here (not P-256, or no key active now).
+        case unusableKey = "unusable_key"
+
+        // MARK: refresh tokens
+        /// A presented refresh token is not a well-formed token of ours (never looked up).
+        case malformedRefreshToken = "malformed_refresh_token"
     }
 
     /// What went wrong, stable across releases.
@@ -34,46 +70,4 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `code: reason (file:line)`.
     public var description: String { "\(code.rawValue): \(reason) (\(file):\(line))" }
-}
-
-extension TokenError.Code {
-    // MARK: JWS structure (RFC 7515)
-    /// Not three base64url segments, or a header/payload that is not a JSON object.
-    public static let malformedToken = Self(rawValue: "malformedToken")
-    /// `alg` is not exactly "ES256" (covers "none" and algorithm confusion), or `crit` is present.
-    public static let unsupportedAlgorithm = Self(rawValue: "unsupportedAlgorithm")
-    /// `kid` missing or not in the verifier's key set.
-    public static let unknownKey = Self(rawValue: "unknownKey")
-    /// The signature is not 64 bytes or does not verify.
-    public static let invalidSignature = Self(rawValue: "invalidSignature")
-    /// `typ` is not the expected media type.
-    public static let unexpectedType = Self(rawValue: "unexpectedType")
-
-    // MARK: JWT claims (RFC 7519 §4.1)
-    /// `exp` is missing or not a number.
-    public static let missingClaim = Self(rawValue: "missingClaim")
-    /// A claim has the wrong JSON type or an impossible value.
-    public static let invalidClaim = Self(rawValue: "invalidClaim")
-    /// `exp` is in the past (beyond the leeway).
-    public static let expired = Self(rawValue: "expired")
-    /// `nbf` is in the future (beyond the leeway).
-    public static let notYetValid = Self(rawValue: "notYetValid")
-    /// `iat` is in the future (beyond the leeway).
-    public static let issuedInFuture = Self(rawValue: "issuedInFuture")
-    /// `iss` is not the expected issuer.
-    public static let invalidIssuer = Self(rawValue: "invalidIssuer")
-    /// `aud` does not contain the expected audience.
-    public static let invalidAudience = Self(rawValue: "invalidAudience")
-
-    // MARK: minting and keys
-    /// The claims break a minting rule (e.g. an action token living longer than 5 minutes).
-    public static let invalidLifetime = Self(rawValue: "invalidLifetime")
-    /// Signing failed inside Crypto.
-    public static let signingFailed = Self(rawValue: "signingFailed")
-    /// A key that cannot be used here (not P-256, or no key active now).
-    public static let unusableKey = Self(rawValue: "unusableKey")
-
-    // MARK: refresh tokens
-    /// A presented refresh token is not a well-formed token of ours (never looked up).
-    public static let malformedRefreshToken = Self(rawValue: "malformedRefreshToken")
 }

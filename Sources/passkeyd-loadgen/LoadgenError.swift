@@ -1,20 +1,18 @@
 /// The load generator's error: a transport failure, an unexpected status, or bad arguments.
 struct LoadgenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable identifier of what went wrong.
-    struct Code: RawRepresentable, Hashable, Sendable {
-        let rawValue: String
-        init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable identifier of what went wrong: a closed set, spelled in snake_case.
+    enum Code: String, Hashable, Sendable, CaseIterable {
 
         /// Connecting, writing or reading the socket failed.
-        static let transport = Code(rawValue: "transport")
+        case transport = "transport"
         /// The response was not HTTP/1.1 with Content-Length framing.
-        static let malformedResponse = Code(rawValue: "malformed_response")
+        case malformedResponse = "malformed_response"
         /// The server answered with a status other than 200.
-        static let unexpectedStatus = Code(rawValue: "unexpected_status")
+        case unexpectedStatus = "unexpected_status"
         /// The command line could not be understood.
-        static let usage = Code(rawValue: "usage")
+        case usage = "usage"
         /// The credentials file could not be read or written.
-        static let credentials = Code(rawValue: "credentials")
+        case credentials = "credentials"
     }
 
     let code: Code

@@ -39,7 +39,7 @@ struct CeremonyReplayerTests {
         let ceremony = try FixtureLoader.ceremony(path)
         let stem = path.dropLast(".json".count)
         // A mutation names its code in expect.errorCode, or by the suffix of its name.
-        let named = ceremony.expect.errorCode.map(WebAuthnError.Code.init(rawValue:))
+        let named = ceremony.expect.errorCode
         let code = try #require(
             named ?? Self.mutationCodes.first { stem.hasSuffix("." + $0.key) }?.value, "unknown mutation")
         let outcome = CeremonyReplayer.replay(ceremony)

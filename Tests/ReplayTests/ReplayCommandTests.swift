@@ -39,7 +39,7 @@ struct ReplayCommandTests {
         #expect(result.status == 1)
         #expect(result.lines.last == "1 passed, 1 failed")
         let failure = try #require(result.lines.first { $0.hasPrefix("FAIL ") })
-        #expect(failure.contains("expected ok, got error rpIDHashMismatch"))
+        #expect(failure.contains("expected ok, got error rp_id_hash_mismatch"))
     }
 
     @Test("a missing path or a file that is not a ceremony fails loudly")
@@ -99,22 +99,22 @@ struct ReplayCommandTests {
         ]
         var documents: [String: Data] = [:]
         for (name, change) in cases {
-            documents[name] = try recording(name: name, ok: false, errorCode: "malformedResponse", change)
+            documents[name] = try recording(name: name, ok: false, errorCode: "malformed_response", change)
             // The same recording expecting success fails, naming the refusal.
             documents[name + "-expecting-ok"] = try recording(name: name + "-expecting-ok", ok: true, change)
         }
         let result = try replay(documents)
         for (name, _) in cases {
-            #expect(result.lines.contains("PASS \(name) (refused: malformedResponse)"), "\(name): \(result.lines)")
+            #expect(result.lines.contains("PASS \(name) (refused: malformed_response)"), "\(name): \(result.lines)")
             let failure = result.lines.first { $0.hasPrefix("FAIL \(name)-expecting-ok:") }
-            #expect(failure?.contains("got error malformedResponse") == true, "\(name)")
+            #expect(failure?.contains("got error malformed_response") == true, "\(name)")
         }
         #expect(result.lines.last == "\(cases.count) passed, \(cases.count) failed")
     }
 
     @Test("expect.errorCode is compared: a refusal with another code fails")
     func errorCodeCompared() throws {
-        let padded = try recording(name: "padded", ok: false, errorCode: "badSignature") { response in
+        let padded = try recording(name: "padded", ok: false, errorCode: "bad_signature") { response in
             var inner = response["response"] as? [String: Any] ?? [:]
             inner["clientDataJSON"] = (inner["clientDataJSON"] as? String ?? "") + "="
             response["response"] = inner
@@ -122,7 +122,7 @@ struct ReplayCommandTests {
         let result = try replay(["padded": padded])
         #expect(result.status == 1)
         let failure = try #require(result.lines.first { $0.hasPrefix("FAIL padded:") })
-        #expect(failure.contains("errorCode: expected badSignature, got error malformedResponse"))
+        #expect(failure.contains("errorCode: expected bad_signature, got error malformed_response"))
     }
 
     @Test("only a file that is not a recording at all is a file error: not JSON, no ceremony, no response")
@@ -145,6 +145,19 @@ struct ReplayCommandTests {
             #expect(line != nil, "\(file): \(result.lines)")
         }
         #expect(result.lines.last == "1 passed, 3 failed")
+    }
+
+    @Test("an expect.errorCode that is no WebAuthnError code (the set is closed, snake_case) is a file error naming it")
+    func unknownErrorCode() throws {
+        // The code's former camelCase spelling is no longer a code.
+        let camel = try recording(name: "camel", ok: false, errorCode: "malformedResponse") { $0["rawId"] = nil }
+        let snake = try recording(name: "snake", ok: false, errorCode: "malformed_response") { $0["rawId"] = nil }
+        let result = try replay(["camel": camel, "snake": snake])
+        #expect(result.lines.contains("PASS snake (refused: malformed_response)"), "\(result.lines)")
+        let line = try #require(result.lines.first { $0.hasPrefix("FAIL ") && $0.contains("camel.json") })
+        #expect(line.contains("not a recorded ceremony"), "\(line)")
+        #expect(line.contains(#"expect.errorCode: "malformedResponse" is not a WebAuthnError code"#), "\(line)")
+        #expect(result.lines.last == "1 passed, 1 failed")
     }
 
     @Test("the benchmark reports a rate per category and refuses input that does not replay as recorded")

@@ -47,8 +47,3 @@ public final class RequestCommitment: Sendable {
     /// Whether the request has committed.
     public var isCommitted: Bool { state.load(ordering: .acquiring) == Self.committed }
 }
-
-extension HTTPError.Code {
-    /// A write was attempted for a request already answered 503 (deadline or shutdown): it was not begun.
-    public static let requestWithdrawn = Self(rawValue: "request_withdrawn")
-}

@@ -1,31 +1,7 @@
 import DeviceKeys
 
-// The device-key answers in Auth0's error shape. The `error` values beyond RFC 6749's are ours (documented in
-// docs/device-keys.md); `invalid_authorization_details` is RFC 9396 §5's. Each situation has one fixed
-// `error_description`; the module's reason goes to the log only.
-extension OAuthError.Kind {
-    /// RFC 9396 §5: the action is not an acceptable authorization-details entry (400).
-    static let invalidAuthorizationDetails = Self(rawValue: "invalid_authorization_details")
-    /// The device key does not exist for this user — also for another user's key (404, no existence oracle).
-    static let notFound = Self(rawValue: "not_found")
-    /// The device key is locked after repeated failures (403) until `POST …/unlock` after a fresh passkey login.
-    static let keyLocked = Self(rawValue: "key_locked")
-    /// The device key is revoked (403): register a new one.
-    static let keyRevoked = Self(rawValue: "key_revoked")
-    /// The user already has `device_keys.max_keys_per_user` usable keys (409): revoke one first.
-    static let deviceKeyLimitReached = Self(rawValue: "device_key_limit_reached")
-    /// Unlocking needs an access token from a passkey login made after the lock (403).
-    static let loginRequired = Self(rawValue: "login_required")
-    /// The challenge is unknown, or belongs to another key (400).
-    static let invalidChallenge = Self(rawValue: "invalid_challenge")
-    /// The challenge expired before the approval arrived (400).
-    static let expiredChallenge = Self(rawValue: "expired_challenge")
-    /// The challenge was already presented once (400): a replay.
-    static let challengeAlreadyUsed = Self(rawValue: "challenge_already_used")
-    /// The device signature does not verify over the challenge bytes with the registered key (400).
-    static let invalidSignature = Self(rawValue: "invalid_signature")
-}
-
+// The device-key answers of `OAuthError` (their `error` values are `OAuthError.Kind` cases). Each situation
+// has one fixed `error_description`; the module's reason goes to the log only.
 extension OAuthError {
     /// The key id names no key of the caller (another user's key included: never 403, DESIGN.md).
     static func deviceKeyNotFound(_ keyID: String) -> OAuthError {

@@ -5,9 +5,9 @@ import HTTP
 /// `description` goes to the client and is fixed per situation, so it never says which check failed;
 /// `logCode` and `reason` go to the log and the metrics only.
 struct OAuthError: Error, Sendable, CustomStringConvertible {
-    /// The RFC 6749 §5.2 `error` value (or Auth0's `too_many_requests`).
-    struct Kind: RawRepresentable, Hashable, Sendable {
-        let rawValue: String
+    /// The RFC 6749 §5.2 `error` value (or Auth0's `too_many_requests`, or a device-key answer): a closed set,
+    /// spelled in snake_case as RFC 6749 §5.2 spells its codes.
+    enum Kind: String, Hashable, Sendable, CaseIterable {
         /// The HTTP status of this kind.
         var status: Int {
             switch self {
@@ -28,25 +28,50 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         }
 
         /// RFC 6749 §5.2: a required parameter is missing or malformed.
-        static let invalidRequest = Kind(rawValue: "invalid_request")
+        case invalidRequest = "invalid_request"
         /// RFC 6749 §5.2: the client is unknown (401).
-        static let invalidClient = Kind(rawValue: "invalid_client")
+        case invalidClient = "invalid_client"
         /// RFC 6749 §5.2: the client may not use this grant (Auth0: 403).
-        static let unauthorizedClient = Kind(rawValue: "unauthorized_client")
+        case unauthorizedClient = "unauthorized_client"
         /// RFC 6749 §5.2: the grant (auth session, assertion, refresh token) is invalid (Auth0: 403).
-        static let invalidGrant = Kind(rawValue: "invalid_grant")
+        case invalidGrant = "invalid_grant"
         /// RFC 6749 §5.2: the grant type is not supported.
-        static let unsupportedGrantType = Kind(rawValue: "unsupported_grant_type")
+        case unsupportedGrantType = "unsupported_grant_type"
         /// Auth0's rate-limit answer (RFC 6585 §4: 429 with `Retry-After`).
-        static let tooManyRequests = Kind(rawValue: "too_many_requests")
+        case tooManyRequests = "too_many_requests"
         /// RFC 6749 §5.2 / §4.1.2.1: an unexpected condition; logged as a bug.
-        static let serverError = Kind(rawValue: "server_error")
+        case serverError = "server_error"
         /// RFC 6749 §4.1.2.1 / RFC 9110 §15.6.4: nothing was done; the client may retry later (503).
-        static let temporarilyUnavailable = Kind(rawValue: "temporarily_unavailable")
+        case temporarilyUnavailable = "temporarily_unavailable"
         /// RFC 6749 §5.2: the requested scope exceeds what was granted.
-        static let invalidScope = Kind(rawValue: "invalid_scope")
+        case invalidScope = "invalid_scope"
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
-        static let invalidToken = Kind(rawValue: "invalid_token")
+        case invalidToken = "invalid_token"
+
+        // MARK: device keys (answered in Server/DeviceKeys/DeviceKeyRefusal.swift)
+        // Values beyond RFC 6749's are ours (documented in docs/device-keys.md); `invalid_authorization_details`
+        // is RFC 9396 §5's.
+
+        /// RFC 9396 §5: the action is not an acceptable authorization-details entry (400).
+        case invalidAuthorizationDetails = "invalid_authorization_details"
+        /// The device key does not exist for this user — also for another user's key (404, no existence oracle).
+        case notFound = "not_found"
+        /// The device key is locked after repeated failures (403) until `POST …/unlock` after a fresh passkey login.
+        case keyLocked = "key_locked"
+        /// The device key is revoked (403): register a new one.
+        case keyRevoked = "key_revoked"
+        /// The user already has `device_keys.max_keys_per_user` usable keys (409): revoke one first.
+        case deviceKeyLimitReached = "device_key_limit_reached"
+        /// Unlocking needs an access token from a passkey login made after the lock (403).
+        case loginRequired = "login_required"
+        /// The challenge is unknown, or belongs to another key (400).
+        case invalidChallenge = "invalid_challenge"
+        /// The challenge expired before the approval arrived (400).
+        case expiredChallenge = "expired_challenge"
+        /// The challenge was already presented once (400): a replay.
+        case challengeAlreadyUsed = "challenge_already_used"
+        /// The device signature does not verify over the challenge bytes with the registered key (400).
+        case invalidSignature = "invalid_signature"
     }
 
     /// The `error` value and status.

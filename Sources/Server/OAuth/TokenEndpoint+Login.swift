@@ -12,10 +12,10 @@ extension TokenEndpoint {
         let assertion = try response.authentication()
         // §7.2 steps 5–6: the credential must be registered, to a user of this realm.
         guard let credential = loaded.credential, let user = loaded.user else {
-            throw OAuthError.ceremonyFailed("unknownCredential", reason: "no credential \(response.id)")
+            throw OAuthError.ceremonyFailed("unknown_credential", reason: "no credential \(response.id)")
         }
         guard user.realm == session.realm else {
-            throw OAuthError.ceremonyFailed("realmMismatch", reason: "credential of realm \(user.realm)")
+            throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
         }
         guard let policy = originPolicies[request.client.clientID] else {
             throw OAuthError.bug("client without origin policy")
@@ -24,13 +24,13 @@ extension TokenEndpoint {
             challenge: session.challenge, rpID: relyingPartyID, originPolicy: policy,
             userVerificationRequired: userVerificationRequired(request.client), credentialID: credential.credentialID,
             credentialPublicKey: try COSEKey(bytes: credential.publicKey), storedSignCount: credential.signCount,
+            storedBackupState: BackupStateResult.Stored(
+                backupEligible: credential.backupEligible, backedUp: credential.backedUp),
             userHandle: user.userHandle)
         let verified = try AuthenticationVerifier(expectations: expectations).verify(assertion)
-        // WebAuthn L3 §6.1.3: backup eligibility is fixed for a credential's life; a change means another
-        // authenticator answered for it.
-        guard verified.backupEligible == credential.backupEligible else {
-            throw OAuthError.ceremonyFailed("backupEligibilityChanged", reason: "BE was \(credential.backupEligible)")
-        }
+        // WebAuthn L3 §7.2 step 22 and §6.1.3: a counter that did not increase or a changed BE is refused; a
+        // changed BS is stored below.
+        try ceremonyPolicy.evaluate(verified).get()
         let refresh = try refreshTokenForLogin(user: user, request: request)
         let use = CredentialUse(
             credentialID: credential.credentialID, expectedSignCount: credential.signCount,
@@ -51,7 +51,7 @@ extension TokenEndpoint {
         case .sessionGone:
             throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
         case .counterRace:
-            throw OAuthError.ceremonyFailed("counterRace", reason: "counter changed during verification")
+            throw OAuthError.ceremonyFailed("counter_race", reason: "counter changed during verification")
         case .stored:
             break
         }

@@ -20,6 +20,8 @@ extension TokenEndpoint {
         // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
         // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does.
         let verified = try RegistrationVerifier(expectations: expectations).verify(registration)
+        // §7.1 step 24: the attestation trust outcome, as the policy decides (reported, not required, by default).
+        try ceremonyPolicy.evaluate(verified).get()
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)

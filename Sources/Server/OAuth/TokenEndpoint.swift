@@ -9,6 +9,9 @@ struct TokenEndpoint: Sendable {
     let originPolicies: [String: OriginPolicy]
     /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
     let relyingPartyID: RelyingPartyID
+    /// The decision on the outcomes the verifiers report (counter, backup state, attestation trust): the default
+    /// policy, the one `passkeyd replay` applies too.
+    let ceremonyPolicy = CeremonyPolicy()
 
     init(context: ServerContext) {
         self.context = context

@@ -54,7 +54,7 @@ public final class Metrics: Sendable {
         histogram.sum += seconds
     }
 
-    /// Counts a named security event outcome (e.g. `webauthn_failure{code="badSignature"}`), so operators see
+    /// Counts a named security event outcome (e.g. `webauthn_failure{code="bad_signature"}`), so operators see
     /// which checks fail without the client being told.
     public func count(event: String) {
         state.withLock { $0.events[event, default: 0] += 1 }

@@ -1,19 +1,15 @@
 /// The error of the TestSupport module: a software authenticator or a test client could not do what it was asked
 /// (options it cannot read, a key it cannot make). Equality compares codes only.
 public struct TestSupportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable identifier of what went wrong.
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        /// The code's text.
-        public let rawValue: String
-        /// Wraps a code's text.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    /// A stable identifier of what went wrong: a closed set, spelled in snake_case.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
 
         /// Options JSON that is not what the server documents.
-        public static let malformedOptions = Code(rawValue: "malformed_options")
+        case malformedOptions = "malformed_options"
         /// None of the offered algorithms is one this authenticator implements.
-        public static let unsupportedAlgorithm = Code(rawValue: "unsupported_algorithm")
+        case unsupportedAlgorithm = "unsupported_algorithm"
         /// Key generation, signing or CBOR encoding failed.
-        public static let internalFailure = Code(rawValue: "internal_failure")
+        case internalFailure = "internal_failure"
     }
 
     /// What went wrong.

@@ -15,6 +15,8 @@ public struct AuthenticationExpectations: Sendable {
     public var credentialPublicKey: COSEKey
     /// The stored signature counter.
     public var storedSignCount: UInt32
+    /// The stored backup flags, compared with the assertion's in `VerifiedAssertion.backupState` (nil: not compared).
+    public var storedBackupState: BackupStateResult.Stored?
     /// The user handle of the credential's owner; when set, a returned userHandle must equal it.
     public var userHandle: [UInt8]?
 
@@ -27,6 +29,7 @@ public struct AuthenticationExpectations: Sendable {
         credentialID: [UInt8]? = nil,
         credentialPublicKey: COSEKey,
         storedSignCount: UInt32,
+        storedBackupState: BackupStateResult.Stored? = nil,
         userHandle: [UInt8]? = nil
     ) {
         self.challenge = challenge
@@ -36,6 +39,7 @@ public struct AuthenticationExpectations: Sendable {
         self.credentialID = credentialID
         self.credentialPublicKey = credentialPublicKey
         self.storedSignCount = storedSignCount
+        self.storedBackupState = storedBackupState
         self.userHandle = userHandle
     }
 }

@@ -13,7 +13,8 @@ public struct AuthenticationVerifier: Sendable {
     }
 
     /// Runs §7.2 on `response`.
-    /// - Returns: the verified assertion with the counter to store.
+    /// - Returns: the verified assertion with the counter to store, and the counter and backup-state outcomes as
+    ///   values for `CeremonyPolicy` to decide on.
     /// - Throws: `WebAuthnError` naming the step that failed.
     public func verify(_ response: AuthenticationResponse) throws(WebAuthnError) -> VerifiedAssertion {
         // §5.1: type "public-key", id = base64url(rawId).
@@ -57,13 +58,12 @@ public struct AuthenticationVerifier: Sendable {
         else {
             throw WebAuthnError(.badSignature, "assertion signature does not verify")
         }
-        // §7.2 step 22: a counter of 0 on both sides means the authenticator does not count; otherwise
-        // the new counter must exceed the stored one, else the authenticator may be cloned.
-        let received = authenticatorData.signCount
-        let stored = expectations.storedSignCount
-        guard (received == 0 && stored == 0) || received > stored else {
-            throw WebAuthnError(.counterNotIncreased, "signCount \(received) is not greater than stored \(stored)")
-        }
-        return VerifiedAssertion(credentialID: response.rawID, authenticatorData: authenticatorData)
+        // §7.2 step 22 (signature counter) and §7.2 step 19 / §6.1.3 (backup state) are reported as values; the
+        // relying party's CeremonyPolicy decides on them.
+        return VerifiedAssertion(
+            credentialID: response.rawID, authenticatorData: authenticatorData,
+            signatureCounter: SignatureCounterResult(
+                stored: expectations.storedSignCount, received: authenticatorData.signCount),
+            backupState: BackupStateResult(stored: expectations.storedBackupState, flags: authenticatorData.flags))
     }
 }

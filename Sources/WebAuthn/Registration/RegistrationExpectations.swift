@@ -17,13 +17,11 @@ public struct RegistrationExpectations: Sendable {
     public var trustAnchors: AttestationTrustAnchors
     /// The instant to judge certificate validity at.
     public var verificationTime: Date
-    /// Refuse attestations that do not chain to a trust anchor (otherwise the outcome is reported).
-    public var requireTrustedAttestation: Bool
     /// The attestation formats accepted.
     public var formats: AttestationFormatRegistry
 
-    /// Creates expectations; by default UV is not required, every algorithm is allowed, nothing is
-    /// trusted and untrusted attestation is reported rather than refused.
+    /// Creates expectations; by default UV is not required, every algorithm is allowed and nothing is
+    /// trusted (the trust outcome is reported; `CeremonyPolicy` decides on it).
     public init(
         challenge: [UInt8],
         rpID: RelyingPartyID,
@@ -32,7 +30,6 @@ public struct RegistrationExpectations: Sendable {
         allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases,
         trustAnchors: AttestationTrustAnchors = .init(),
         verificationTime: Date,
-        requireTrustedAttestation: Bool = false,
         formats: AttestationFormatRegistry = .standard
     ) {
         self.challenge = challenge
@@ -42,7 +39,6 @@ public struct RegistrationExpectations: Sendable {
         self.allowedAlgorithms = allowedAlgorithms
         self.trustAnchors = trustAnchors
         self.verificationTime = verificationTime
-        self.requireTrustedAttestation = requireTrustedAttestation
         self.formats = formats
     }
 }

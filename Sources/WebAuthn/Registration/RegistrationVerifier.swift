@@ -12,7 +12,7 @@ public struct RegistrationVerifier: Sendable {
     }
 
     /// Runs §7.1 on `response`.
-    /// - Returns: the verified registration.
+    /// - Returns: the verified registration, with the attestation trust outcome as a value for `CeremonyPolicy`.
     /// - Throws: `WebAuthnError` naming the step that failed.
     public func verify(_ response: RegistrationResponse) throws(WebAuthnError) -> VerifiedRegistration {
         // §5.1: type "public-key", id = base64url(rawId).
@@ -62,11 +62,9 @@ public struct RegistrationVerifier: Sendable {
                 authenticatorData: authenticatorData,
                 clientDataHash: clientDataHash,
                 verificationTime: expectations.verificationTime))
-        // §7.1 steps 23–24: judge the trust path against the RP's anchors for this format.
+        // §7.1 steps 23–24: judge the trust path against the RP's anchors for this format (reported; whether an
+        // untrusted one is acceptable is the relying party's CeremonyPolicy).
         let trust = judgeTrust(attestation, format: attestationObject.format)
-        if expectations.requireTrustedAttestation, !trust.trusted {
-            throw WebAuthnError(.untrustedAttestation, trust.failure ?? "attestation is not trusted")
-        }
         // Not a numbered §7.1 step: the credential the client names (`rawId`, §5.1) must be the one the
         // authenticator attested, which the credential record is keyed on, or the client's next assertion names a
         // credential the RP does not know. Judged here, last as the token endpoint always judged it, so that every
@@ -85,20 +83,22 @@ public struct RegistrationVerifier: Sendable {
 
     /// §7.1 step 24: a trust path is trustworthy when it chains to one of the format's anchors at the
     /// verification time. None and self attestation have no path and are never "trusted".
-    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> (
-        trusted: Bool, failure: String?
-    ) {
+    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> AttestationTrustResult {
         guard let leaf = attestation.trustPath.first else {
-            return (false, "attestation type \(attestation.type.rawValue) has no trust path")
+            switch attestation.type {
+            case .none: return .noAttestation
+            case .`self`: return .selfAttestation
+            default: return .untrusted(reason: "attestation type \(attestation.type.rawValue) has no trust path")
+            }
         }
         let roots = expectations.trustAnchors.roots(for: format)
-        guard !roots.isEmpty else { return (false, "no trust anchors configured for \(format)") }
+        guard !roots.isEmpty else { return .untrusted(reason: "no trust anchors configured for \(format)") }
         do {
             _ = try TrustStore(roots: roots).validate(
                 leaf: leaf, intermediates: Array(attestation.trustPath.dropFirst()), at: expectations.verificationTime)
-            return (true, nil)
+            return .trusted
         } catch {
-            return (false, "trust path does not chain to an anchor: \(error)")
+            return .untrusted(reason: "trust path does not chain to an anchor: \(error)")
         }
     }
 }

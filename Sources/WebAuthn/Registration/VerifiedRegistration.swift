@@ -1,6 +1,7 @@
 import Crypto
 
-/// A registration that passed every step of WebAuthn L3 §7.1. Only `RegistrationVerifier` creates one.
+/// A registration that passed every check of WebAuthn L3 §7.1, with the attestation trust outcome the relying
+/// party decides on (`CeremonyPolicy`). Only `RegistrationVerifier` creates one.
 public struct VerifiedRegistration: Sendable {
     /// The credential ID (store it; it identifies the credential in later assertions).
     public let credentialID: [UInt8]
@@ -16,10 +17,9 @@ public struct VerifiedRegistration: Sendable {
     public let attestationType: AttestationType
     /// The attestation trust path, leaf first (empty for none/self).
     public let trustPath: [Certificate]
-    /// Whether the trust path chained to one of the configured trust anchors (§7.1 step 24).
-    public let attestationTrusted: Bool
-    /// Why the path was not trusted, when it was not (for logs).
-    public let attestationTrustFailure: String?
+    /// §7.1 step 24: whether the trust path chained to one of the configured trust anchors, and if not why
+    /// (`CeremonyPolicy` decides whether that is acceptable).
+    public let attestationTrust: AttestationTrustResult
     /// UV flag.
     public let userVerified: Bool
     /// BE flag: the credential may be synced.
@@ -36,7 +36,7 @@ public struct VerifiedRegistration: Sendable {
         authenticatorData: AuthenticatorData,
         format: String,
         attestation: AttestationStatementResult,
-        trust: (trusted: Bool, failure: String?),
+        trust: AttestationTrustResult,
         transports: [String]
     ) {
         self.credentialID = attested.credentialID
@@ -46,8 +46,7 @@ public struct VerifiedRegistration: Sendable {
         self.format = format
         self.attestationType = attestation.type
         self.trustPath = attestation.trustPath
-        self.attestationTrusted = trust.trusted
-        self.attestationTrustFailure = trust.failure
+        self.attestationTrust = trust
         self.userVerified = authenticatorData.flags.userVerified
         self.backupEligible = authenticatorData.flags.backupEligible
         self.backedUp = authenticatorData.flags.backedUp

@@ -73,8 +73,8 @@ struct PasskeyFlowEndToEndTests {
         }
         let metrics = server.running.context.metrics.render()
         for code in [
-            "originMismatch", "typeMismatch", "badSignature", "userPresenceRequired", "userHandleMismatch",
-            "counterNotIncreased", "challengeMismatch",
+            "origin_mismatch", "type_mismatch", "bad_signature", "user_presence_required", "user_handle_mismatch",
+            "counter_not_increased", "challenge_mismatch",
         ] {
             #expect(metrics.contains("webauthn_failure:\(code)"), "\(code)")
         }

@@ -1,6 +1,7 @@
 import Crypto
 import HTTP
 import Storage
+import TestSupport
 import Testing
 import Tokens
 import WebAuthn
@@ -9,13 +10,13 @@ import WebAuthn
 
 @Suite("Error mapping: module errors to Auth0's error shape")
 struct ErrorMappingTests {
+    @Test("every `error` value (OAuthError.Kind) is snake_case, as RFC 6749 §5.2 spells them, and unique")
+    func kindSpelling() {
+        #expect(ErrorCodeSpelling.violations(of: OAuthError.Kind.self) == [])
+    }
+
     @Test(
-        "every WebAuthn code is invalid_grant 403 with one description",
-        arguments: [
-            WebAuthnError.Code.badSignature, .originMismatch, .challengeMismatch, .counterNotIncreased,
-            .userHandleMismatch,
-            .malformedResponse, .tpmAAGUIDMismatch, .untrustedAttestation, WebAuthnError.Code(rawValue: "future"),
-        ])
+        "every WebAuthn code is invalid_grant 403 with one description", arguments: WebAuthnError.Code.allCases)
     func webAuthn(code: WebAuthnError.Code) {
         let mapped = ErrorMapping.oauthError(for: WebAuthnError(code, "detail"))
         #expect(mapped.kind == .invalidGrant)

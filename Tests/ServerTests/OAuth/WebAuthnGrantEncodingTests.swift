@@ -58,10 +58,10 @@ struct WebAuthnGrantEncodingTests {
         var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let members: [([String], String)] = [
-            (["response", "clientDataJSON"], "malformedResponse"),
-            (["response", "authenticatorData"], "malformedResponse"),
-            (["response", "signature"], "malformedResponse"), (["response", "userHandle"], "malformedResponse"),
-            (["rawId"], "malformedResponse"), (["id"], "credentialIDMismatch"),
+            (["response", "clientDataJSON"], "malformed_response"),
+            (["response", "authenticatorData"], "malformed_response"),
+            (["response", "signature"], "malformed_response"), (["response", "userHandle"], "malformed_response"),
+            (["rawId"], "malformed_response"), (["id"], "credential_id_mismatch"),
         ]
         for (path, code) in members {
             for index in 0..<6 {
@@ -80,9 +80,9 @@ struct WebAuthnGrantEncodingTests {
     func signUp() async throws {
         let harness = try PasskeyHarness()
         let members: [([String], String)] = [
-            (["response", "clientDataJSON"], "malformedResponse"),
-            (["response", "attestationObject"], "malformedResponse"),
-            (["rawId"], "malformedResponse"), (["id"], "credentialIDMismatch"),
+            (["response", "clientDataJSON"], "malformed_response"),
+            (["response", "attestationObject"], "malformed_response"),
+            (["rawId"], "malformed_response"), (["id"], "credential_id_mismatch"),
         ]
         for (path, code) in members {
             for index in 0..<6 {
@@ -117,7 +117,7 @@ struct WebAuthnGrantEncodingTests {
             let registration = try newcomer.register(options, CeremonyTampering(challengeText: try respell(text)))
             var before = harness.logLines.all.count
             try Self.expectRefused(
-                await harness.token(session: session, response: registration), code: "challengeMismatch",
+                await harness.token(session: session, response: registration), code: "challenge_mismatch",
                 harness: harness, linesBefore: before, "sign-up, challenge \(try respell(text))")
             // Login.
             if authenticator.credential == nil { _ = try await harness.signUp(&authenticator) }
@@ -127,7 +127,7 @@ struct WebAuthnGrantEncodingTests {
                 loginOptions, CeremonyTampering(challengeText: try respell(loginText)))
             before = harness.logLines.all.count
             try Self.expectRefused(
-                await harness.token(session: loginSession, response: assertion), code: "challengeMismatch",
+                await harness.token(session: loginSession, response: assertion), code: "challenge_mismatch",
                 harness: harness, linesBefore: before, "login, challenge \(try respell(loginText))")
         }
     }

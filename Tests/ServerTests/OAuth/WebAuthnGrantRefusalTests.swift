@@ -31,57 +31,57 @@ struct WebAuthnGrantRefusalTests {
     }
 
     @Test("wrong origin") func wrongOrigin() async throws {
-        try await refusedLogin(code: "originMismatch") { authenticator, options in
+        try await refusedLogin(code: "origin_mismatch") { authenticator, options in
             authenticator.origin = "https://evil.example"
             return try authenticator.assert(options)
         }
     }
 
     @Test("wrong client data type") func wrongType() async throws {
-        try await refusedLogin(code: "typeMismatch") { authenticator, options in
+        try await refusedLogin(code: "type_mismatch") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(clientDataType: "webauthn.create"))
         }
     }
 
     @Test("tampered signature") func tampered() async throws {
-        try await refusedLogin(code: "badSignature") { authenticator, options in
+        try await refusedLogin(code: "bad_signature") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(corruptsSignature: true))
         }
     }
 
     @Test("UP clear") func userPresence() async throws {
-        try await refusedLogin(code: "userPresenceRequired") { authenticator, options in
+        try await refusedLogin(code: "user_presence_required") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(flags: .userVerified))
         }
     }
 
     @Test("UV clear while the policy requires it") func userVerification() async throws {
-        try await refusedLogin(code: "userVerificationRequired") { authenticator, options in
+        try await refusedLogin(code: "user_verification_required") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(flags: .userPresent))
         }
     }
 
     @Test("counter regression") func counterRegression() async throws {
-        try await refusedLogin(code: "counterNotIncreased", signUp: CeremonyTampering(signCount: 10)) {
+        try await refusedLogin(code: "counter_not_increased", signUp: CeremonyTampering(signCount: 10)) {
             authenticator, options in
             try authenticator.assert(options, CeremonyTampering(signCount: 3))
         }
     }
 
     @Test("another user's userHandle") func otherUserHandle() async throws {
-        try await refusedLogin(code: "userHandleMismatch") { authenticator, options in
+        try await refusedLogin(code: "user_handle_mismatch") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(userHandle: [UInt8](repeating: 7, count: 32)))
         }
     }
 
     @Test("wrong RP ID") func wrongRPID() async throws {
-        try await refusedLogin(code: "rpIDHashMismatch") { authenticator, options in
+        try await refusedLogin(code: "rp_id_hash_mismatch") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(rpID: "evil.example"))
         }
     }
 
     @Test("unknown credential") func unknownCredential() async throws {
-        try await refusedLogin(code: "unknownCredential") { authenticator, options in
+        try await refusedLogin(code: "unknown_credential") { authenticator, options in
             let known = try #require(authenticator.credential)
             authenticator.credential = VirtualCredential(
                 id: [1, 2, 3, 4], key: known.key, rpID: known.rpID, userHandle: known.userHandle,
@@ -91,13 +91,13 @@ struct WebAuthnGrantRefusalTests {
     }
 
     @Test("backup eligibility changed since registration") func backupEligibility() async throws {
-        try await refusedLogin(code: "backupEligibilityChanged") { authenticator, options in
+        try await refusedLogin(code: "backup_eligibility_changed") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(flags: [.userPresent, .userVerified, .backupEligible]))
         }
     }
 
     @Test("id differs from rawId") func idMismatch() async throws {
-        try await refusedLogin(code: "credentialIDMismatch") { authenticator, options in
+        try await refusedLogin(code: "credential_id_mismatch") { authenticator, options in
             try authenticator.assert(options, CeremonyTampering(mismatchesID: true))
         }
     }
@@ -113,7 +113,7 @@ struct WebAuthnGrantRefusalTests {
         let response = await harness.token(session: session, response: registration)
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
-        #expect(harness.counted("webauthn_failure:credentialIDMismatch"), "metric webauthn_failure:credentialIDMismatch")
+        #expect(harness.counted("webauthn_failure:credential_id_mismatch"), "metric webauthn_failure:credential_id_mismatch")
         let attestedID = try #require(authenticator.credential?.id)
         let stored = try await harness.context.store.read { reader in
             (try reader.credential(id: attestedID), try reader.credential(id: [9, 9, 9, 9]),
@@ -130,7 +130,7 @@ struct WebAuthnGrantRefusalTests {
     }
 
     @Test("an assertion without a signature") func malformed() async throws {
-        try await refusedLogin(code: "malformedResponse") { authenticator, options in
+        try await refusedLogin(code: "malformed_response") { authenticator, options in
             var members = try authenticator.assert(options).objectMembers ?? []
             members.removeAll { $0.key == "response" }
             members.append(JSONMember(key: "response", value: ["clientDataJSON": "e30"]))
@@ -152,7 +152,7 @@ struct WebAuthnGrantRefusalTests {
         let (_, fresh) = try await harness.loginOptions()
         let crossSession = await harness.token(session: fresh, response: assertion)
         #expect(crossSession.status == 403)
-        #expect(harness.counted("webauthn_failure:challengeMismatch"))
+        #expect(harness.counted("webauthn_failure:challenge_mismatch"))
     }
 
     @Test("the session is consumed even when verification fails")
@@ -179,7 +179,7 @@ struct WebAuthnGrantRefusalTests {
         let (options, session) = try await harness.loginOptions()
         let malformed = await harness.token(session: session, response: ["id": "x"])
         #expect(malformed.status == 403)
-        #expect(harness.counted("webauthn_failure:malformedResponse"))
+        #expect(harness.counted("webauthn_failure:malformed_response"))
         let retry = await harness.token(session: session, response: try authenticator.assert(options))
         #expect(retry.status == 403)
         #expect(harness.counted("invalid_grant:session_unknown"))
@@ -273,7 +273,7 @@ struct WebAuthnGrantRefusalTests {
             session: try #require(challenge["auth_session"]?.stringValue),
             response: try authenticator.assert(["challenge": creation["challenge"] ?? .null, "rpId": "example.com"]))
         #expect(response.status == 403)
-        #expect(harness.counted("webauthn_failure:malformedResponse"))
+        #expect(harness.counted("webauthn_failure:malformed_response"))
     }
 
     @Test(

@@ -156,7 +156,7 @@ struct WebAuthnGrantTests {
         #expect(signup.status == 200)
         let (options, session) = try await harness.loginOptions()
         #expect(await harness.token(session: session, response: try authenticator.assert(options)).status == 403)
-        #expect(harness.counted("webauthn_failure:realmMismatch"))
+        #expect(harness.counted("webauthn_failure:realm_mismatch"))
         let phones = try await harness.post("/passkey/challenge", ["client_id": "app", "realm": "phones"]).jsonValue()
         let response = await harness.post(
             "/oauth/token",

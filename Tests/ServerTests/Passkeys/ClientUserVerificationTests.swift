@@ -71,7 +71,7 @@ struct ClientUserVerificationTests {
         #expect(try await Self.logIn(harness, &authenticator, clientID: "kiosk", verifyUser: false) == 200)
         // The same credential through a client without its own policy: the default (`required`) applies.
         #expect(try await Self.logIn(harness, &authenticator, clientID: "app", verifyUser: false) == 403)
-        #expect(harness.counted("webauthn_failure:userVerificationRequired"))
+        #expect(harness.counted("webauthn_failure:user_verification_required"))
         #expect(try await Self.logIn(harness, &authenticator, clientID: "app", verifyUser: true) == 200)
         var other = Passkey()
         #expect(try await Self.signUp(harness, &other, clientID: "app", verifyUser: false) == 403)

@@ -114,21 +114,46 @@ struct AuthenticationVerifierTests {
         }
     }
 
-    @Test("§7.2 step 22: a counter that did not grow is counterNotIncreased")
+    @Test("§7.2 step 22: a counter that did not grow is reported as notIncreased, which the policy refuses")
     func counter() throws {
-        let equal = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 4))
-        #expect(throws: code(.counterNotIncreased)) { try verify(equal) }
-        let lower = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 0))
-        #expect(throws: code(.counterNotIncreased)) { try verify(lower) }
+        let equal = try verify(try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 4)))
+        #expect(equal.signatureCounter == .notIncreased(stored: 4, received: 4))
+        #expect(throws: code(.counterNotIncreased)) { try CeremonyPolicy().evaluate(equal).get() }
+        let lower = try verify(try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 0)))
+        #expect(lower.signatureCounter == .notIncreased(stored: 4, received: 0))
+        #expect(throws: code(.counterNotIncreased)) { try CeremonyPolicy().evaluate(lower).get() }
+        let higher = try verify(try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 5)))
+        #expect(higher.signatureCounter == .increased && CeremonyPolicy().evaluate(higher) == .meetsPolicy)
     }
 
     @Test("§7.2 step 22: stored 0 and received 0 is an authenticator that does not count")
     func counterZero() throws {
         let response = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 0))
-        #expect(
-            try verify(response, try authenticator.authenticationExpectations(storedSignCount: 0)).newSignCount == 0)
+        let zero = try verify(response, try authenticator.authenticationExpectations(storedSignCount: 0))
+        #expect(zero.newSignCount == 0 && zero.signatureCounter == .notCounted)
+        #expect(CeremonyPolicy().evaluate(zero) == .meetsPolicy)
         let first = try authenticator.assertion(authData: authenticator.authenticatorData(signCount: 1))
-        #expect(try verify(first, try authenticator.authenticationExpectations(storedSignCount: 0)).newSignCount == 1)
+        let counted = try verify(first, try authenticator.authenticationExpectations(storedSignCount: 0))
+        #expect(counted.newSignCount == 1 && counted.signatureCounter == .increased)
+    }
+
+    @Test("§6.1.3: the backup flags are compared with the stored ones and reported; a BE change is refused")
+    func backupState() throws {
+        let flags = Flag.up | Flag.uv | Flag.be
+        let response = try authenticator.assertion(
+            authData: authenticator.authenticatorData(flags: flags | Flag.bs, signCount: 5))
+        func outcome(_ stored: BackupStateResult.Stored?) throws -> VerifiedAssertion {
+            try verify(response, try authenticator.authenticationExpectations(storedBackupState: stored))
+        }
+        #expect(try outcome(nil).backupState == .notCompared)
+        let same = try outcome(BackupStateResult.Stored(backupEligible: true, backedUp: true))
+        #expect(same.backupState == .unchanged)
+        let backedUp = try outcome(BackupStateResult.Stored(backupEligible: true, backedUp: false))
+        #expect(backedUp.backupState == .backedUpChanged(backedUp: true))
+        #expect(CeremonyPolicy().evaluate(backedUp) == .meetsPolicy)
+        let eligibility = try outcome(BackupStateResult.Stored(backupEligible: false, backedUp: false))
+        #expect(eligibility.backupState == .eligibilityChanged(stored: false, received: true))
+        #expect(throws: code(.backupEligibilityChanged)) { try CeremonyPolicy().evaluate(eligibility).get() }
     }
 
     @Test("every prefix and single-byte flip of valid authenticator data is refused with a typed error")

@@ -37,7 +37,7 @@ struct RegistrationVerifierTests {
         #expect(verified.aaguidString == "00000000-0000-0000-0000-000000000000")
         #expect(verified.format == "none")
         #expect(verified.attestationType == AttestationType.none)
-        #expect(verified.trustPath.isEmpty && !verified.attestationTrusted)
+        #expect(verified.trustPath.isEmpty && verified.attestationTrust == .noAttestation)
         #expect(verified.userVerified && verified.backupEligible && !verified.backedUp)
         #expect(verified.transports == ["internal"])
     }
@@ -209,13 +209,14 @@ struct RegistrationVerifierTests {
         #expect(throws: code(.unsupportedAttestationFormat)) { try verify(try withAttestation(fmt: "Packed")) }
     }
 
-    @Test("§7.1 step 24: untrusted attestation is refused only when trust is required")
+    @Test("§7.1 step 24: none attestation is reported as a value, refused by the policy only when trust is required")
     func requireTrusted() throws {
-        let response = try authenticator.noneRegistration()
+        let verified = try verify(try authenticator.noneRegistration())
+        #expect(verified.attestationTrust == .noAttestation)
         #expect(throws: code(.untrustedAttestation)) {
-            try verify(response, SA.registrationExpectations(requireTrustedAttestation: true))
+            try CeremonyPolicy(requireTrustedAttestation: true).evaluate(verified).get()
         }
-        #expect(try verify(response).attestationTrustFailure != nil)
+        #expect(CeremonyPolicy().evaluate(verified) == .meetsPolicy)
     }
 
     @Test("every prefix and single-byte flip of a valid attestation object gives a typed error or a value")

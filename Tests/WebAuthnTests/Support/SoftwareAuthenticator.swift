@@ -127,14 +127,12 @@ struct SoftwareAuthenticator {
         challenge: [UInt8] = challenge,
         userVerificationRequired: Bool = false,
         allowedAlgorithms: [COSEAlgorithm] = COSEAlgorithm.allCases,
-        trustAnchors: AttestationTrustAnchors = .init(),
-        requireTrustedAttestation: Bool = false
+        trustAnchors: AttestationTrustAnchors = .init()
     ) -> RegistrationExpectations {
         RegistrationExpectations(
             challenge: challenge, rpID: RelyingPartyID(rpID), originPolicy: OriginPolicy(allowedOrigins: [origin]),
             userVerificationRequired: userVerificationRequired, allowedAlgorithms: allowedAlgorithms,
-            trustAnchors: trustAnchors, verificationTime: verificationTime,
-            requireTrustedAttestation: requireTrustedAttestation)
+            trustAnchors: trustAnchors, verificationTime: verificationTime)
     }
 
     /// A valid assertion, signed over `authData || SHA-256(clientData)` unless a signature is given.
@@ -158,13 +156,14 @@ struct SoftwareAuthenticator {
         storedSignCount: UInt32 = 4,
         userVerificationRequired: Bool = false,
         credentialID: [UInt8]? = credentialID,
+        storedBackupState: BackupStateResult.Stored? = nil,
         userHandle: [UInt8]? = userHandle
     ) throws -> AuthenticationExpectations {
         AuthenticationExpectations(
             challenge: Self.challenge, rpID: RelyingPartyID(Self.rpID), originPolicy: OriginPolicy(allowedOrigins: [Self.origin]),
             userVerificationRequired: userVerificationRequired, credentialID: credentialID,
             credentialPublicKey: try COSEKey(bytes: coseKeyBytes), storedSignCount: storedSignCount,
-            userHandle: userHandle)
+            storedBackupState: storedBackupState, userHandle: userHandle)
     }
 }
 

@@ -141,7 +141,7 @@ struct PackedAttestationTests {
         }
     }
 
-    @Test("§7.1 step 24: a chain to a configured anchor is trusted; another anchor is untrustedAttestation")
+    @Test("§7.1 step 24: a chain to a configured anchor is trusted; another anchor is untrusted, refused when required")
     func trustThroughVerifier() throws {
         let clientData = SA.clientData()
         let sig = try fixture.leafKey.signature(for: authData + Digest.sha256(clientData))
@@ -155,18 +155,26 @@ struct PackedAttestationTests {
         let root = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.ca))
         let trusted = try RegistrationVerifier(
             expectations: SA.registrationExpectations(
-                trustAnchors: AttestationTrustAnchors(byFormat: ["packed": [root]]), requireTrustedAttestation: true)
+                trustAnchors: AttestationTrustAnchors(byFormat: ["packed": [root]]))
         ).verify(response)
-        #expect(trusted.attestationTrusted && trusted.attestationType == .basic)
+        #expect(trusted.attestationTrust == .trusted && trusted.attestationType == .basic)
+        #expect(CeremonyPolicy(requireTrustedAttestation: true).evaluate(trusted) == .meetsPolicy)
         #expect(trusted.aaguidString == "00010203-0405-0607-0809-0a0b0c0d0e0f")
 
         let other = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.p384))
         let untrustedExpectations = SA.registrationExpectations(
-            trustAnchors: AttestationTrustAnchors(forAnyFormat: [other]), requireTrustedAttestation: true)
-        #expect(throws: code(.untrustedAttestation)) {
-            try RegistrationVerifier(expectations: untrustedExpectations).verify(response)
+            trustAnchors: AttestationTrustAnchors(forAnyFormat: [other]))
+        let untrusted = try RegistrationVerifier(expectations: untrustedExpectations).verify(response)
+        guard case .untrusted(let reason) = untrusted.attestationTrust else {
+            Issue.record("expected untrusted, got \(untrusted.attestationTrust)")
+            return
         }
+        #expect(reason.contains("does not chain"))
+        #expect(throws: code(.untrustedAttestation)) {
+            try CeremonyPolicy(requireTrustedAttestation: true).evaluate(untrusted).get()
+        }
+        #expect(CeremonyPolicy().evaluate(untrusted) == .meetsPolicy)
         let reported = try RegistrationVerifier(expectations: SA.registrationExpectations()).verify(response)
-        #expect(!reported.attestationTrusted)
+        #expect(reported.attestationTrust == .untrusted(reason: "no trust anchors configured for packed"))
     }
 }

@@ -1,0 +1,12 @@
+import Testing
+import TestSupport
+
+@testable import DeviceKeys
+
+@Suite("DeviceKeyError codes")
+struct DeviceKeyErrorCodeTests {
+    @Test("every code's raw value is snake_case and no two codes share one")
+    func spelling() {
+        #expect(ErrorCodeSpelling.violations(of: DeviceKeyError.Code.self) == [])
+    }
+}
