@@ -63,7 +63,7 @@ enum CeremonyFiles {
 
     private static func decode(_ data: Data) -> Result<RecordedCeremony, DecodeFailure> {
         do {
-            return .success(try JSONDecoder().decode(RecordedCeremony.self, from: data))
+            return .success(try RecordedCeremony(json: Array(data)))
         } catch {
             return .failure(DecodeFailure(reason: "not a recorded ceremony (format v1): \(error)"))
         }

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import JSON
 
 /// The client data a browser or platform collected and the authenticator signed over by hash
 /// (WebAuthn L3 §5.8.1). Parsed once; `rawBytes` are kept because the signature covers
@@ -61,7 +61,7 @@ public struct CollectedClientData: Sendable {
     /// - Throws: `.malformedClientData` when it is not a JSON object with string `type`, `challenge`, `origin`.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
         // The common shape is read by a quick strict scanner; anything else, and every error, takes the
-        // general JSONSerialization path below (which cost more than the rest of a `none` registration).
+        // general path below.
         if let quick = Self.quick(bytes) {
             self = quick
             return
@@ -69,39 +69,41 @@ public struct CollectedClientData: Sendable {
         self = try Self.general(bytes)
     }
 
-    /// The general path: `JSONSerialization`, then each member this type reads, with its error. Internal so the
-    /// differential tests can run it on input the quick path would take.
+    /// The general path: the JSON module's parser, then each member this type reads, with its error. Internal so
+    /// the differential tests can run it on input the quick path would take.
     static func general(_ bytes: [UInt8]) throws(WebAuthnError) -> CollectedClientData {
-        let object: [String: Any]
+        let value: JSONValue
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
-            }
-            object = parsed
-        } catch let error as WebAuthnError {
-            throw error
+            value = try JSONValue(parsing: bytes)
+        } catch where error.code == .duplicateMemberName {
+            // WebAuthn L3 §5.8.1: clientDataJSON serialises a dictionary, whose member names are unique. RFC 8259 §4
+            // leaves duplicates to the parser; refusing them keeps two readers from judging different values.
+            throw WebAuthnError(.malformedClientData, "clientDataJSON repeats a member name: \(error.reason)")
         } catch {
-            throw WebAuthnError(.malformedClientData, "clientDataJSON is not JSON: \(error)")
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not JSON: \(error.reason)")
         }
-        guard let type = object["type"] as? String else {
+        guard case .object = value else {
+            throw WebAuthnError(.malformedClientData, "clientDataJSON is not a JSON object")
+        }
+        guard let type = value["type"]?.stringValue else {
             throw WebAuthnError(.malformedClientData, "type missing or not a string")
         }
-        guard let challengeText = object["challenge"] as? String else {
+        guard let challengeText = value["challenge"]?.stringValue else {
             throw WebAuthnError(.malformedClientData, "challenge missing or not a string")
         }
-        guard let origin = object["origin"] as? String else {
+        guard let origin = value["origin"]?.stringValue else {
             throw WebAuthnError(.malformedClientData, "origin missing or not a string")
         }
         var crossOrigin: Bool?
-        if let value = object["crossOrigin"] {
-            guard let flag = Self.jsonBool(value) else {
+        if let member = value["crossOrigin"] {
+            guard let flag = member.boolValue else {
                 throw WebAuthnError(.malformedClientData, "crossOrigin is not a boolean")
             }
             crossOrigin = flag
         }
         var topOrigin: String?
-        if let value = object["topOrigin"] {
-            guard let text = value as? String else {
+        if let member = value["topOrigin"] {
+            guard let text = member.stringValue else {
                 throw WebAuthnError(.malformedClientData, "topOrigin is not a string")
             }
             topOrigin = text
@@ -109,8 +111,8 @@ public struct CollectedClientData: Sendable {
         // WebAuthn L3 §5.8.1 reserves `tokenBinding`; only a TokenBinding dictionary has a status to judge.
         // Other values carry no statement about the connection and are ignored, as L3 clients may send them.
         var tokenBindingStatus: String?
-        if let binding = object["tokenBinding"] as? [String: Any] {
-            guard let status = binding["status"] as? String else {
+        if let binding = value["tokenBinding"], case .object = binding {
+            guard let status = binding["status"]?.stringValue else {
                 throw WebAuthnError(.malformedClientData, "tokenBinding.status missing or not a string")
             }
             tokenBindingStatus = status
@@ -190,14 +192,6 @@ public struct CollectedClientData: Sendable {
         self.crossOrigin = crossOrigin
         self.topOrigin = topOrigin
         self.tokenBindingStatus = tokenBindingStatus
-    }
-
-    /// JSONSerialization gives booleans as NSNumber; accept only true JSON booleans.
-    private static func jsonBool(_ value: Any) -> Bool? {
-        guard let number = value as? NSNumber else { return nil }
-        // CFBoolean-backed numbers report objCType "c"; plain integers 0/1 do not.
-        guard String(cString: number.objCType) == "c" else { return nil }
-        return number.boolValue
     }
 
     /// Whether the challenge is `expected`, compared in constant time; the quick path's text is decoded on the

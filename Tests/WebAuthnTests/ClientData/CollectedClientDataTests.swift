@@ -60,6 +60,20 @@ struct CollectedClientDataTests {
         #expect(throws: code(.malformedClientData)) { try CollectedClientData(bytes: Array("{\"type\":".utf8)) }
     }
 
+    @Test("WebAuthn L3 §5.8.1 / RFC 8259 §4: a repeated member name is malformedClientData, even with the same value")
+    func duplicateMember() {
+        let challenge = Base64URL.encode(SA.challenge)
+        for duplicate in [
+            #""origin":"\#(SA.origin)""#, #""origin":"https://evil.example""#, #""type":"webauthn.create""#,
+            #""challenge":"\#(challenge)""#, #""crossOrigin":false"#,
+        ] {
+            let bytes = Array(
+                #"{"type":"webauthn.create","challenge":"\#(challenge)","origin":"\#(SA.origin)","crossOrigin":false,\#(duplicate)}"#
+                    .utf8)
+            #expect(throws: code(.malformedClientData), "\(duplicate)") { try CollectedClientData(bytes: bytes) }
+        }
+    }
+
     @Test("a JSON array is malformedClientData")
     func notObject() {
         #expect(throws: code(.malformedClientData)) { try CollectedClientData(bytes: Array("[1]".utf8)) }
