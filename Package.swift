@@ -30,7 +30,7 @@ var targets: [Target] = [
 
     // MARK: the effect stack
     .target(name: "Storage", swiftSettings: strict),
-    .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
+    .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite", "JSON"], swiftSettings: strict),
     .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
     .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON"], swiftSettings: strict),
 

@@ -63,7 +63,7 @@ enum CeremonyFiles {
 
     private static func decode(_ data: Data) -> Result<RecordedCeremony, DecodeFailure> {
         do {
-            return .success(try JSONDecoder().decode(RecordedCeremony.self, from: data))
+            return .success(try RecordedCeremony(json: Array(data)))
         } catch DecodingError.dataCorrupted(let context) {
             // A member with a value the format does not allow (e.g. an errorCode that is no WebAuthnError code):
             // name the member and say why, rather than dumping the decoder's context.

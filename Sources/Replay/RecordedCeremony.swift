@@ -110,3 +110,12 @@ public struct RecordedCeremony: Decodable, Sendable {
     /// The expected outcome.
     public let expect: Expectation
 }
+
+extension RecordedCeremony {
+    /// Reads one recording (a JSON text) with the JSON module's parser, the one reader of JSON in passkeyd: a
+    /// repeated member name or other non-I-JSON input is refused, then the fields are decoded.
+    /// - Throws: the parser's `JSONError` or a `DecodingError`.
+    public init(json bytes: [UInt8]) throws {
+        self = try JSONValueDecoder().decode(RecordedCeremony.self, from: try JSONValue(parsing: bytes))
+    }
+}

@@ -13,13 +13,13 @@ extension Request {
     /// Decodes a JSON body into `T`.
     ///
     /// Strict: `Content-Type` must be `application/json` (charset, if any, UTF-8) and the body must be
-    /// I-JSON (RFC 7493: UTF-8, no duplicate member names) before `JSONDecoder` sees it.
+    /// I-JSON (RFC 7493: UTF-8, no duplicate member names); it is parsed once and `T` decoded from the result.
     /// - Throws: `.unsupportedMediaType`, or `.malformedJSON` for bad syntax or a shape `T` cannot take.
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         try requireJSONMediaType()
-        _ = try parsedBody()
+        let value = try parsedBody()
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try JSONValueDecoder().decode(T.self, from: value)
         } catch {
             throw HTTPError(.malformedJSON, "the JSON body does not fit \(T.self): \(error)")
         }

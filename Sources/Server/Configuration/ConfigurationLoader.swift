@@ -36,12 +36,7 @@ public enum ConfigurationLoader {
     public static func load(
         data: Data, source: String, environment: [String: String], flags: Flags = Flags()
     ) throws(ConfigurationError) -> ServerConfiguration {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw ConfigurationError(field: source, reason: "is not valid JSON (\(error.localizedDescription))")
-        }
+        let parsed = try ConfigJSON.parse(Array(data), field: source)
         guard var document = parsed as? [String: Any] else {
             throw ConfigurationError(field: source, reason: "must hold a JSON object")
         }

@@ -84,10 +84,11 @@ public enum EnvironmentOverrides {
             default: throw ConfigurationError(field: variable, reason: "must be true or false, got \"\(text)\"")
             }
         case .json:
-            guard let data = text.data(using: .utf8),
-                let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            else { throw ConfigurationError(field: variable, reason: "must be JSON text") }
-            return value
+            do {
+                return try ConfigJSON.parse(Array(text.utf8), field: variable)
+            } catch {
+                throw ConfigurationError(field: variable, reason: "must be JSON text: \(error.reason)")
+            }
         }
     }
 

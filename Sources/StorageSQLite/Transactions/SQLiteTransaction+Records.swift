@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Storage
 
 /// Column lists and row decoders, one pair per record; a decoder reads the columns in its list's order.
@@ -31,48 +32,16 @@ extension SQLiteTransaction {
 
     /// Transports are stored as a JSON array of strings, so any string round-trips.
     static func encodeTransports(_ transports: [String]) throws(StorageError) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(transports), as: UTF8.self)
-        } catch {
-            throw StorageError(.invalidRecord, "cannot encode transports: \(error)")
-        }
+        String(decoding: JSONValue.array(transports.map(JSONValue.string)).serialized(), as: UTF8.self)
     }
 
+    /// The transports column read by the JSON module's parser, the one reader of JSON in passkeyd.
     static func decodeTransports(_ json: String) throws(StorageError) -> [String] {
-        if let simple = simpleStringArray(json) { return simple }
         do {
-            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            return try JSONValueDecoder().decode([String].self, from: try JSONValue(parsing: Array(json.utf8)))
         } catch {
-            throw StorageError(.invalidRecord, "transports column is not a JSON string array")
+            throw StorageError(.invalidRecord, "transports column is not a JSON string array: \(error)")
         }
-    }
-
-    /// The compact form `encodeTransports` writes for ordinary names (`[]`, `["internal","hybrid"]`), read
-    /// without `JSONDecoder`; `nil` for anything else (whitespace, escapes, controls), which takes the full decoder.
-    /// RFC 8259 §7: a string without '\\' and controls stands for exactly its characters.
-    static func simpleStringArray(_ json: String) -> [String]? {
-        let bytes = Array(json.utf8)
-        guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else { return nil }
-        var strings: [String] = []
-        var index = 1
-        let end = bytes.count - 1
-        while index < end {
-            if !strings.isEmpty {
-                guard bytes[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
-                index += 1
-            }
-            guard bytes[index] == UInt8(ascii: "\"") else { return nil }
-            let start = index + 1
-            var close = start
-            while close < end, bytes[close] != UInt8(ascii: "\"") {
-                guard bytes[close] >= 0x20, bytes[close] != UInt8(ascii: "\\") else { return nil }
-                close += 1
-            }
-            guard close < end else { return nil }
-            strings.append(String(decoding: bytes[start..<close], as: UTF8.self))
-            index = close + 1
-        }
-        return strings
     }
 
     static let authSessionColumns = """

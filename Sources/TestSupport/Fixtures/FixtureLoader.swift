@@ -37,7 +37,7 @@ public enum FixtureLoader {
 
     /// Decodes the recorded ceremony at `relativePath` below `Fixtures/`.
     public static func ceremony(_ relativePath: String) throws -> RecordedCeremony {
-        try JSONDecoder().decode(RecordedCeremony.self, from: data(relativePath))
+        try RecordedCeremony(json: Array(data(relativePath)))
     }
 
     /// The shared recorded ceremonies (`shared/fixtures` beside the repository, as STYLE.md's `../shared/fixtures`),
@@ -70,7 +70,7 @@ public enum FixtureLoader {
             found += sharedFiles.sorted { $0.path < $1.path }
         }
         return try found.map { file in
-            (file.path, try JSONDecoder().decode(RecordedCeremony.self, from: Data(contentsOf: file)))
+            (file.path, try RecordedCeremony(json: Array(Data(contentsOf: file))))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 extension AccessTokenClaims {
     /// Reads the RFC 9068 claims of an access token that `JWTVerifier` accepted (with `typ` "at+jwt").
@@ -7,7 +8,7 @@ extension AccessTokenClaims {
     public init(verified token: VerifiedJWT) throws(TokenError) {
         let extra: PrivateClaims
         do {
-            extra = try JSONDecoder().decode(PrivateClaims.self, from: Data(token.rawPayload))
+            extra = try JSONValueDecoder().decode(PrivateClaims.self, from: token.payload)
         } catch {
             throw TokenError(.invalidClaim, "client_id, scope, auth_time or amr has the wrong type")
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// Verifies compact-JWS JWTs signed with ES256 by one of a set of keys (RFC 7515 §5.2, RFC 7519 §7.2,
 /// RFC 8725 best practices).
@@ -47,7 +48,9 @@ public struct JWTVerifier: Sendable {
         }
         let header: JWSHeader
         do {
-            header = try JSONDecoder().decode(JWSHeader.self, from: Data(headerBytes))
+            header = try JSONValueDecoder().decode(JWSHeader.self, from: try Self.parseObject(headerBytes, "header"))
+        } catch let error as TokenError {
+            throw error
         } catch {
             throw TokenError(.malformedToken, "header is not a JSON object with a string alg")
         }
@@ -66,13 +69,32 @@ public struct JWTVerifier: Sendable {
             throw TokenError(.unknownKey, "kid \(header.keyID ?? "(none)") is not a known P-256 key")
         }
         try Self.checkSignature(signature, key: key, signingInput: segments[0] + "." + segments[1])
-        let claims = try RegisteredClaims(payload: payloadBytes)
+        // RFC 7519 §7.2 step 10: the payload must be a JSON object.
+        let payload = try Self.parseObject(payloadBytes, "payload")
+        let claims = try RegisteredClaims(payload: payload)
         try check(claims, against: expectations)
         return VerifiedJWT(
-            header: header, rawPayload: payloadBytes, issuer: claims.issuer, subject: claims.subject,
+            header: header, rawPayload: payloadBytes, payload: payload, issuer: claims.issuer, subject: claims.subject,
             audience: claims.audience, expiresAt: claims.expiresAt, issuedAt: claims.issuedAt,
             notBefore: claims.notBefore, jwtID: claims.jwtID
         )
+    }
+
+    /// A header or payload parsed once, as I-JSON, which must be an object. RFC 7515 §4 and RFC 7519 §4 let a
+    /// parser refuse duplicate header parameter and claim names, and this one does: two readers of one token
+    /// must not see different values.
+    /// - Throws: `.malformedToken`.
+    private static func parseObject(_ bytes: [UInt8], _ part: String) throws(TokenError) -> JSONValue {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: bytes)
+        } catch where error.code == .duplicateMemberName {
+            throw TokenError(.malformedToken, "\(part) repeats a member name: \(error.reason)")
+        } catch {
+            throw TokenError(.malformedToken, "\(part) is not JSON: \(error.reason)")
+        }
+        guard case .object = value else { throw TokenError(.malformedToken, "\(part) is not a JSON object") }
+        return value
     }
 
     /// RFC 7518 §3.4: the signature is the 64-byte R‖S; verify it over the received signing input bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The registered claims (RFC 7519 §4.1) the verifier judges, read from the payload.
 struct RegisteredClaims: Decodable {
@@ -12,15 +13,11 @@ struct RegisteredClaims: Decodable {
 
     private enum CodingKeys: String, CodingKey { case iss, sub, aud, exp, iat, nbf, jti }
 
-    /// Decodes a payload: `.malformedToken` unless it is a JSON object, `.missingClaim` without `exp` or `iss`,
+    /// Decodes a payload the verifier parsed (a JSON object): `.missingClaim` without `exp` or `iss`,
     /// `.invalidClaim` for a claim of the wrong type.
-    init(payload: [UInt8]) throws(TokenError) {
-        // RFC 7519 §7.2 step 10: the payload must be a JSON object.
-        guard (try? JSONSerialization.jsonObject(with: Data(payload))) is [String: Any] else {
-            throw TokenError(.malformedToken, "payload is not a JSON object")
-        }
+    init(payload: JSONValue) throws(TokenError) {
         do {
-            self = try JSONDecoder().decode(RegisteredClaims.self, from: Data(payload))
+            self = try JSONValueDecoder().decode(RegisteredClaims.self, from: payload)
         } catch let error as TokenError {
             throw error
         } catch {

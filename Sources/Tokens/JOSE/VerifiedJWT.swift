@@ -1,11 +1,14 @@
 import Foundation
+import JSON
 
 /// A JWT whose signature, type, times, issuer and audience have been checked. Only `JWTVerifier` creates one.
 public struct VerifiedJWT: Sendable {
     /// The protected header.
     public let header: JWSHeader
-    /// The payload bytes exactly as signed, for decoding private claims.
+    /// The payload bytes exactly as signed.
     public let rawPayload: [UInt8]
+    /// The payload as parsed by the verifier (a JSON object, no repeated claim name), for reading private claims.
+    public let payload: JSONValue
     /// `iss`.
     public let issuer: String
     /// `sub`, if present.

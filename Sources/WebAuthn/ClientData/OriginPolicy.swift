@@ -22,8 +22,6 @@ public struct OriginPolicy: Sendable {
         let allowsCrossOrigin: Bool
         let allowedTopOrigins: [String]
         let exactOrigins: Set<String>
-        /// The UTF-8 of `allowedOrigins`, for matching bytes read in place.
-        let exactOriginsUTF8: [[UInt8]]
         let normalizedOrigins: Set<String>
         let normalizedTopOrigins: Set<String>
 
@@ -32,7 +30,6 @@ public struct OriginPolicy: Sendable {
             self.allowsCrossOrigin = allowsCrossOrigin
             self.allowedTopOrigins = allowedTopOrigins
             self.exactOrigins = Set(allowedOrigins)
-            self.exactOriginsUTF8 = allowedOrigins.map { Array($0.utf8) }
             self.normalizedOrigins = Set(allowedOrigins.compactMap(OriginPolicy.normalize))
             self.normalizedTopOrigins = Set(allowedTopOrigins.compactMap(OriginPolicy.normalize))
         }
@@ -54,16 +51,6 @@ public struct OriginPolicy: Sendable {
         if rules.exactOrigins.contains(origin) { return true }
         guard let normalized = Self.normalize(origin) else { return false }
         return rules.normalizedOrigins.contains(normalized)
-    }
-
-    /// `allows(origin:)` for an origin given as its UTF-8 (clientDataJSON's bytes, read in place): the configured
-    /// text is matched byte for byte first, without building a string or hashing one; anything else is judged
-    /// as `allows(origin:)` judges it.
-    public func allows(originUTF8 bytes: ArraySlice<UInt8>) -> Bool {
-        for allowed in rules.exactOriginsUTF8 where allowed.count == bytes.count && allowed[...] == bytes {
-            return true
-        }
-        return allows(origin: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether `topOrigin` is one of the allowed top origins.

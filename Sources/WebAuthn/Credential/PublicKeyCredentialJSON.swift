@@ -82,7 +82,7 @@ public struct PublicKeyCredentialJSON: Sendable {
     }
 
     /// A binary member's bytes. WebAuthn L3 §5.1's `Base64URLString` is base64url without padding (§3); the
-    /// one rule for it is `Base64URL.decode`'s, which every path (quick or general, either ceremony) calls.
+    /// one rule for it is `Base64URL.decode`'s, which every path (either ceremony) calls.
     /// `Base64URL.UnusedBits.ignored`: these bytes are what the verifier checks (signatures cover them, not their
     /// spelling), and RFC 4648 §3.5 lets a decoder ignore the last character's unused bits, as other relying
     /// parties do; `=`, `+`, `/` and whitespace are refused. The challenge inside clientDataJSON, compared as

@@ -27,6 +27,17 @@ struct RequestBodyTests {
         #expect(login == Login(clientID: "abc", realm: nil))
     }
 
+    @Test("decodeJSON decodes the parsed body: a JSONValue member keeps its member order and number text")
+    func decodeJSONKeepsJSONValue() throws {
+        struct Approval: Decodable {
+            let action: JSONValue
+        }
+        let approval = try Self.request(#"{"action":{"z":1.50,"a":[true]}}"#, contentType: "application/json")
+            .decodeJSON(Approval.self)
+        #expect(approval.action.objectMembers?.map(\.key) == ["z", "a"])
+        #expect(approval.action["z"] == .number("1.50"))
+    }
+
     @Test("decodeJSON refuses a missing, non-JSON or non-UTF-8 Content-Type")
     func decodeJSONMediaType() {
         for contentType in [nil, "text/plain", "application/json; charset=iso-8859-1", "application/jsonx"] {

@@ -178,6 +178,21 @@ struct ConfigurationLoaderTests {
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_CLIENTS": "[oops"])?.field == "PASSKEYD_CLIENTS")
     }
 
+    @Test("a key given twice in the file or in a JSON environment value stops the start, naming the key")
+    func duplicateKeys() throws {
+        let text = #"{"issuer":"https://auth.example.com/","relying_party":{"id":"example.com","name":"Example","id":"x.com"},"realms":[{"name":"main","identifiers":{"email":"required"}}]}"#
+        let error = #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(data: Data(text.utf8), source: "dup.json", environment: [:])
+        }
+        #expect(error?.field == "dup.json")
+        #expect(error?.reason.contains("\"id\"") == true)
+        let variable = failure(minimalDocument(), environment: ["PASSKEYD_REALMS": #"[{"name":"a","name":"b"}]"#])
+        #expect(variable?.field == "PASSKEYD_REALMS")
+        // The same text without the repeated key loads: the refusal is the repetition.
+        let single = text.replacingOccurrences(of: #","id":"x.com""#, with: "")
+        _ = try ConfigurationLoader.load(data: Data(single.utf8), source: "ok.json", environment: [:])
+    }
+
     @Test("a missing or unreadable file and non-JSON content are reported")
     func unreadableFile() {
         #expect(throws: ConfigurationError.self) {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 
+import JSON
 @testable import Tokens
 
 @Suite("JWTVerifier: every refusal has its own code")
@@ -233,6 +234,28 @@ struct JWTVerifierTests {
             try setup.verify(try setup.forge(payload: Self.payload, header: #"{"alg":1}"#))
         }
         #expect(throws: TokenError(.malformedToken, "")) { try setup.verify(try setup.forge(payload: "[1]")) }
+    }
+
+    @Test("RFC 7515 §4 / RFC 7519 §4: a repeated header parameter or claim name is refused as malformed")
+    func duplicateNames() throws {
+        let setup = try Setup()
+        let header = #"{"alg":"ES256","kid":"k1","typ":"at+jwt"}"#
+        for repeated in [#","kid":"k1"}"#, #","typ":"at+jwt"}"#, #","alg":"ES256"}"#] {
+            let token = try setup.forge(payload: Self.payload, header: String(header.dropLast()) + repeated)
+            #expect(throws: TokenError(.malformedToken, ""), "\(repeated)") { try setup.verify(token) }
+        }
+        for repeated in [#","sub":"u"}"#, #","sub":"admin"}"#, #","iss":"https://id.example"}"#] {
+            let token = try setup.forge(payload: String(Self.payload.dropLast()) + repeated)
+            #expect(throws: TokenError(.malformedToken, ""), "\(repeated)") { try setup.verify(token) }
+        }
+    }
+
+    @Test("the verified token carries the payload as parsed, members in order")
+    func parsedPayload() throws {
+        let setup = try Setup()
+        let verified = try setup.verify(try setup.forge(payload: Self.payload))
+        #expect(verified.payload == (try JSONValue(parsing: Array(Self.payload.utf8))))
+        #expect(verified.payload.objectMembers?.map(\.key) == ["iss", "aud", "sub", "exp", "iat"])
     }
 
     /// `segment` with its last character's lowest unused bit set: the same bytes, spelled non-canonically

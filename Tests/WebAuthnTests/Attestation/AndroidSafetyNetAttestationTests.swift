@@ -63,6 +63,19 @@ struct AndroidSafetyNetAttestationTests {
         }
     }
 
+    @Test("RFC 7515 §4: a JWS header or payload that repeats a member name is malformed")
+    func duplicateMembers() throws {
+        let fixture = try RecordedAttestation(Self.fixtureName)
+        let parts = try jwsParts(fixture)
+        let headerText = try #require(Base64URL.decode(parts[0]).map { String(decoding: $0, as: UTF8.self) })
+        let payloadText = try #require(Base64URL.decode(parts[1]).map { String(decoding: $0, as: UTF8.self) })
+        let header = Base64URL.encode(Array((headerText.dropLast() + #","alg":"RS256"}"#).utf8))
+        let payload = Base64URL.encode(Array((payloadText.dropLast() + #","ctsProfileMatch":true}"#).utf8))
+        for response in [header + "." + parts[1] + "." + parts[2], parts[0] + "." + payload + "." + parts[2]] {
+            #expect(code(input(fixture, response: response)) == .androidSafetyNetMalformedResponse)
+        }
+    }
+
     @Test("a header x5c entry that is not a base64 certificate is refused")
     func invalidCertificate() throws {
         let fixture = try RecordedAttestation(Self.fixtureName)

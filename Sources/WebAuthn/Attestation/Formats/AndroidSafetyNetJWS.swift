@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// The SafetyNet attestation response: an RFC 7515 compact JWS `header.payload.signature`, each part
 /// base64url. The signature covers the ASCII bytes of `header.payload` exactly as received.
@@ -31,14 +32,14 @@ struct AndroidSafetyNetJWS: Sendable {
         else {
             throw WebAuthnError(.androidSafetyNetMalformedResponse, "a JWS part is not base64url")
         }
-        let decoder = JSONDecoder()
+        // Parsed once each by the JSON module (I-JSON: a repeated member name is refused, RFC 7515 §4), then decoded.
         do {
-            header = try decoder.decode(AndroidSafetyNetHeader.self, from: Data(headerJSON))
+            header = try JSONValueDecoder().decode(AndroidSafetyNetHeader.self, from: try JSONValue(parsing: headerJSON))
         } catch {
             throw WebAuthnError(.androidSafetyNetMalformedResponse, "JWS header: \(error)")
         }
         do {
-            payload = try decoder.decode(AndroidSafetyNetPayload.self, from: Data(payloadJSON))
+            payload = try JSONValueDecoder().decode(AndroidSafetyNetPayload.self, from: try JSONValue(parsing: payloadJSON))
         } catch {
             throw WebAuthnError(.androidSafetyNetMalformedResponse, "JWS payload: \(error)")
         }
