@@ -13,9 +13,6 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     private let primeBytes: [UInt8]
     /// The curve.
     let curve: EllipticCurve
-    /// Idle verification keys on this group (`ECKeyObject` says why they are reused); at most as many as
-    /// verifications ran at once, up to 16.
-    let verificationKeys = ScratchPool<ECKeyObject>(capacity: 16)
 
     private init?(_ curve: EllipticCurve) {
         guard let group = EC_GROUP_new_by_curve_name(curve.nid) else {
@@ -70,7 +67,7 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     /// group): step 1, Q is not the point at infinity; step 2, X and Y are field elements in [0, p-1]; step 3,
     /// Q is on the curve. Step 4 (nQ = O) holds for every point on the curve because P-256, P-384 and P-521
     /// have cofactor 1.
-    /// - Returns: whether the point passed; `ecPoint` then holds it, for the key built on it to keep.
+    /// - Returns: whether the point passed; `ecPoint` then holds it, for the key built on it.
     func decodeValidated(_ point: [UInt8], into ecPoint: OpaquePointer) -> Bool {
         let width = curve.coordinateByteCount
         guard point.count == 1 + 2 * width else { return false }
@@ -82,23 +79,11 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         // refuses a point off the curve (EC_R_POINT_IS_NOT_ON_CURVE, OpenSSL ≥ 1.1.1); COSEKeyTests and
         // DevicePublicKeyTests hold off-curve points that must fail here.
         let valid = point.withUnsafeBufferPointer { bytes in
-            BigNumberContext.with { context in
-                EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, context) == 1
-            } && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
+            EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, nil) == 1
+                && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
         }
         if !valid { OpenSSLErrorQueue.clear() }
         return valid
-    }
-
-    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a pooled key;
-    /// `false` also when OpenSSL cannot allocate a key.
-    func verify(
-        _ signature: OpaquePointer, message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm,
-        publicKey point: OpaquePointer
-    ) -> Bool {
-        verificationKeys.withObject(make: { ECKeyObject(group: self) }) { key in
-            key.verify(signature, message: message, followedBy: suffix, hash: hash, publicKey: point)
-        } ?? false
     }
 
     /// An `EVP_PKEY` for a point that passed `decodeValidated`: a copy of the template's group
