@@ -30,12 +30,14 @@ public enum Base64URL {
     }
 
     /// Encodes bytes as base64url with no `=` padding.
+    @inlinable
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         bytes.withContiguousBytes { encode(buffer: $0) }
     }
 
     /// Encodes the bytes of `input`; see `encode(_:)`.
-    private static func encode(buffer input: UnsafeRawBufferPointer) -> String {
+    @usableFromInline
+    static func encode(buffer input: UnsafeRawBufferPointer) -> String {
         let length = (input.count * 4 + 2) / 3  // RFC 4648 §5 without padding: ceil(8n / 6) characters
         guard length > 0 else { return "" }
         return String(unsafeUninitializedCapacity: length) { output in
@@ -78,6 +80,7 @@ public enum Base64URL {
     /// (L3 §7.1 step 8, §7.2 step 12). Returns `nil` for anything else. With `unusedBits: .ignored`, the last
     /// character's unused bits may be anything (every other rule holds): for the binary members of a WebAuthn
     /// response, whose bytes and not spelling are verified.
+    @inlinable
     public static func decode(_ text: some StringProtocol, unusedBits: UnusedBits = .mustBeZero) -> [UInt8]? {
         text.utf8.withContiguousBytes { decode(utf8: $0, unusedBits) }
     }
@@ -89,7 +92,8 @@ public enum Base64URL {
     }
 
     /// Decodes base64url from its UTF-8 (ASCII) bytes; see `decode(_:unusedBits:)`.
-    private static func decode(utf8 text: UnsafeRawBufferPointer, _ unusedBits: UnusedBits) -> [UInt8]? {
+    @usableFromInline
+    static func decode(utf8 text: UnsafeRawBufferPointer, _ unusedBits: UnusedBits) -> [UInt8]? {
         guard let count = decodedCount(utf8: text) else { return nil }
         var valid = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
@@ -108,12 +112,19 @@ public enum Base64URL {
     }
 
     /// Whether `text` is base64url (as `decode` accepts it) for exactly `bytes`, decoded on the stack.
+    @inlinable
     public static func decodes(
         _ text: some StringProtocol, to bytes: some Collection<UInt8>, unusedBits: UnusedBits = .mustBeZero
     ) -> Bool {
-        text.utf8.withContiguousBytes { utf8 in
-            withDecoded(utf8: utf8, unusedBits) { $0?.elementsEqual(bytes) ?? false }
-        }
+        text.utf8.withContiguousBytes { utf8 in bytes.withContiguousBytes { decodes(utf8: utf8, to: $0, unusedBits) } }
+    }
+
+    /// `decodes` on the text's UTF-8 and the bytes where they lie.
+    @usableFromInline
+    static func decodes(utf8 text: UnsafeRawBufferPointer, to bytes: UnsafeRawBufferPointer, _ unusedBits: UnusedBits)
+        -> Bool
+    {
+        withDecoded(utf8: text, unusedBits) { $0?.elementsEqual(bytes) ?? false }
     }
 
     /// The stack decoding behind `withDecoded(ascii:_:)` and `decodes(_:to:)`.

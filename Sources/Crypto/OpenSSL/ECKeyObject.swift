@@ -38,7 +38,7 @@ final class ECKeyObject: @unchecked Sendable {  // immutable after init; ECDSA_d
     /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message` hashed with `hash`. `signature` (an
     /// `ECDSA_SIG`) is already strictly decoded, r and s in range (`ECDSASignatureCodec.withStrict`).
     func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm) -> Bool {
-        let digest = MessageDigestMethod.of(hash).digest(message)
+        let digest = Digest.hash(message, using: hash)
         let verified = COpenSSL_ecdsa_do_verify(digest, Int32(digest.count), signature, pointer) == 1
         if !verified { OpenSSLErrorQueue.clear() }
         return verified

@@ -45,12 +45,10 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
     }
 
     /// Digests `bytes` into a new array (`EVP_Digest`, which fails only when OpenSSL cannot allocate its context).
-    func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var ok: Int32 = 0
         let digest = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
-            ok = bytes.withContiguousBytes { input in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, pointer, nil)
-            }
+            ok = EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, nil, pointer, nil)
             initialized = byteCount
         }
         precondition(ok == 1, "\(algorithm) digest failed: \(OpenSSLErrorQueue.drain())")
