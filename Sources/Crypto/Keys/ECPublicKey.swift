@@ -5,8 +5,8 @@ public struct ECPublicKey: Sendable, Equatable {
     public let curve: EllipticCurve
     /// The uncompressed SEC 1 point `0x04 || X || Y` (SEC 1 v2 §2.3.3).
     public let x963Representation: [UInt8]
-    /// The point decoded and validated once, on the `EC_KEY` verification uses.
-    let key: ECKeyObject
+    /// The point decoded and validated once, for verification.
+    let key: ECPointObject
 
     /// SEC 1 v2 §2.3.3: the uncompressed point form's leading octet.
     static let uncompressedPrefix: UInt8 = 0x04
@@ -39,7 +39,7 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        self.key = try ECKeyObject(curve: curve, point: x963Representation)
+        self.key = try ECPointObject(curve: curve, point: x963Representation)
         self.curve = curve
         self.x963Representation = x963Representation
     }

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// Owner of one curve's `EC_GROUP` and of a parameters-only `EVP_PKEY` on that curve, built once per
 /// curve. Building a key through `EVP_PKEY_fromdata` constructs a fresh group every time (Montgomery
@@ -13,6 +14,12 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     private let primeBytes: [UInt8]
     /// The curve.
     let curve: EllipticCurve
+    /// Idle verification keys on this group (`ECKeyObject` says why they are reused), at most
+    /// `idleVerificationKeyLimit`: as many as verifications ran at once. Not thread-local: the cooperative pool's
+    /// threads come and go, and a key parked in a dead thread's storage would leak.
+    private let idleVerificationKeys = Mutex<[ECKeyObject]>([])
+    /// The most idle verification keys kept.
+    static let idleVerificationKeyLimit = 16
 
     private init?(_ curve: EllipticCurve) {
         guard let group = EC_GROUP_new_by_curve_name(curve.nid) else {
@@ -85,6 +92,24 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         if !valid { OpenSSLErrorQueue.clear() }
         return valid
     }
+
+    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a borrowed key;
+    /// `false` also when OpenSSL cannot allocate a key.
+    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer)
+        -> Bool
+    {
+        guard let key = idleVerificationKeys.withLock({ $0.popLast() }) ?? ECKeyObject(group: self) else {
+            return false
+        }
+        let verified = key.verify(signature, message: message, hash: hash, publicKey: point)
+        idleVerificationKeys.withLock { idle in
+            if idle.count < Self.idleVerificationKeyLimit { idle.append(key) }
+        }
+        return verified
+    }
+
+    /// How many verification keys are idle (for tests).
+    var idleVerificationKeyCount: Int { idleVerificationKeys.withLock { $0.count } }
 
     /// An `EVP_PKEY` for a point that passed `decodeValidated`: a copy of the template's group
     /// parameters plus the encoded point (`EVP_PKEY_set1_encoded_public_key` decodes it on this group).

@@ -1,43 +1,34 @@
 internal import COpenSSL
 
-/// Owner of the `EC_KEY` an `ECPublicKey` verifies with: the key's point, decoded and validated once when the
-/// key is built, on a copy of its curve's group. ECDSA runs through OpenSSL's `EC_KEY` API rather than an
-/// `EVP_PKEY` (COpenSSL's shim says why); OpenSSL only reads the key while verifying, so threads share it.
-final class ECKeyObject: @unchecked Sendable {  // immutable after init; ECDSA_do_verify only reads the key
-    /// The owned `EC_KEY *`, its public point set.
+/// Owner of one `EC_KEY` on a curve's group, the key ECDSA verification runs on (COpenSSL's shim says why it is not
+/// an `EVP_PKEY`). Building one copies the group, which costs about 2% of an authentication (docs/design-notes.md,
+/// Verification), so each `ECGroup` keeps its idle keys and a verification borrows one and sets the credential's
+/// point on it.
+final class ECKeyObject: @unchecked Sendable {  // used by one borrower at a time (ECGroup.verify)
+    /// The owned `EC_KEY *`.
     private let pointer: OpaquePointer
 
-    /// Decodes `point` (`04 || X || Y`, its length already checked) on `curve`'s group, validates it
-    /// (SEC 1 v2 §3.2.2.1, `ECGroup.decodeValidated`) and builds the key on it.
-    /// - Throws: `.invalidKey` for a point that fails validation; `.internalFailure` when OpenSSL cannot
-    ///   allocate.
-    init(curve: EllipticCurve, point: [UInt8]) throws(CryptoError) {
-        guard let group = ECGroup.of(curve) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_GROUP_new_by_curve_name for \(curve)")
-        }
-        guard let decoded = EC_POINT_new(group.pointer) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_POINT_new")
-        }
-        defer { EC_POINT_free(decoded) }
-        guard group.decodeValidated(point, into: decoded) else {
-            throw CryptoError(.invalidKey, "EC point is not a valid public key on \(curve)")
-        }
+    /// A key on `group` without a public point yet; `nil` only when OpenSSL cannot allocate it.
+    init?(group: ECGroup) {
         guard let key = COpenSSL_ec_key_new_on_group(group.pointer) else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_KEY_new")
-        }
-        // EC_KEY_set_public_key copies the point.
-        guard COpenSSL_ec_key_set_public_key(key, decoded) == 1 else {
-            COpenSSL_ec_key_free(key)
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EC_KEY_set_public_key")
+            OpenSSLErrorQueue.clear()
+            return nil
         }
         pointer = key
     }
 
     deinit { COpenSSL_ec_key_free(pointer) }
 
-    /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message` hashed with `hash`. `signature` (an
-    /// `ECDSA_SIG`) is already strictly decoded, r and s in range (`ECDSASignatureCodec.withStrict`).
-    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm) -> Bool {
+    /// ECDSA verification (SEC 1 v2 §4.1.4) of `signature` over `message` hashed with `hash`, under the public key
+    /// `point` (an `EC_POINT` decoded and validated on this key's group by `ECGroup.decodeValidated`). `signature`
+    /// (an `ECDSA_SIG`) is already strictly decoded, r and s in range (`ECDSASignatureCodec.withStrict`).
+    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer)
+        -> Bool
+    {
+        guard COpenSSL_ec_key_set_public_key(pointer, point) == 1 else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
         let digest = Digest.hash(message, using: hash)
         let verified = COpenSSL_ecdsa_do_verify(digest, Int32(digest.count), signature, pointer) == 1
         if !verified { OpenSSLErrorQueue.clear() }

@@ -1,12 +1,12 @@
 import Testing
 
-import Crypto
+@testable import Crypto
 
-/// ECDSA verification on the `EC_KEY` each `ECPublicKey` owns, shared by every thread that verifies with the key:
-/// each verification runs under its own key's point.
-@Suite("ECDSA verification on each key's EC_KEY")
+/// ECDSA verification on the reused `EC_KEY`s of a curve's group: each verification must run under its own public
+/// key, never under the point a previous borrower set.
+@Suite("ECDSA verification on reused EC_KEYs")
 struct ECKeyObjectTests {
-    @Test("each key verifies under its own point, time after time")
+    @Test("a reused key verifies under the new point, not the previous one")
     func ownPointEachTime() throws {
         let alice = try P256SigningKey()
         let bob = try P256SigningKey()
@@ -19,6 +19,8 @@ struct ECKeyObjectTests {
             #expect(bob.publicKey.isValidSignature(bobSignature, for: message, hash: .sha256))
             #expect(!alice.publicKey.isValidSignature(bobSignature, for: message, hash: .sha256))
         }
+        let group = try #require(ECGroup.of(.p256))
+        #expect(group.idleVerificationKeyCount >= 1)
     }
 
     @Test("many tasks verifying under the same keys at once each get their own key's answer")
@@ -47,5 +49,7 @@ struct ECKeyObjectTests {
             return await group.reduce(0, +)
         }
         #expect(wrong == 0)
+        let group = try #require(ECGroup.of(.p256))
+        #expect(group.idleVerificationKeyCount <= ECGroup.idleVerificationKeyLimit)
     }
 }
