@@ -74,7 +74,7 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     /// group): step 1, Q is not the point at infinity; step 2, X and Y are field elements in [0, p-1]; step 3,
     /// Q is on the curve. Step 4 (nQ = O) holds for every point on the curve because P-256, P-384 and P-521
     /// have cofactor 1.
-    /// - Returns: whether the point passed; `ecPoint` then holds it, for the key built on it.
+    /// - Returns: whether the point passed; `ecPoint` then holds it, for the key built on it to keep.
     func decodeValidated(_ point: [UInt8], into ecPoint: OpaquePointer) -> Bool {
         let width = curve.coordinateByteCount
         guard point.count == 1 + 2 * width else { return false }
