@@ -5,18 +5,20 @@
 // Two figures, in microseconds per verification, over 2,000 distinct keys and signatures (as in the workload):
 //   verify  ECDSA_do_verify alone, on keys built beforehand;
 //   calls   what passkeyd's verifier runs per assertion: decode and validate the credential's point
-//           (EC_POINT_oct2point, on a reused BN_CTX), decode the DER signature and re-encode its length
-//           (d2i_ECDSA_SIG, i2d_ECDSA_SIG), set the point on a reused EC_KEY, two SHA-256 (clientDataJSON and
+//           (EC_POINT_oct2point), decode the DER signature and compare its re-encoding (d2i_ECDSA_SIG,
+//           i2d_ECDSA_SIG), set the point on a reused EC_KEY, two SHA-256 through EVP_Digest (clientDataJSON and
 //           the signed data; the RP ID's hash is computed once per configuration) and ECDSA_do_verify.
 // Each figure is the median of five runs of about a second. Prints one JSON line.
 #define OPENSSL_SUPPRESS_DEPRECATED  // the EC_KEY API passkeyd uses (see Sources/COpenSSL/shim.h)
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
+#include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { KEYS = 2000, RUNS = 5 };
@@ -53,21 +55,24 @@ static void verifyOnly(void) {
 
 // The calls passkeyd makes per assertion.
 static EC_GROUP *group;
-static EC_KEY *pooled;
-static BN_CTX *context;
+static EC_KEY *reused;
+static EVP_MD *sha256;
 static void calls(void) {
     static const unsigned char clientData[176] = {0};
     for (int i = 0; i < KEYS; i++) {
         unsigned char scratch[32], digest[32];
         EC_POINT *point = EC_POINT_new(group);
-        if (point == NULL || EC_POINT_oct2point(group, point, points[i], 65, context) != 1) fail("EC_POINT_oct2point");
+        if (point == NULL || EC_POINT_oct2point(group, point, points[i], 65, NULL) != 1) fail("EC_POINT_oct2point");
         const unsigned char *cursor = signatures[i];
         ECDSA_SIG *signature = d2i_ECDSA_SIG(NULL, &cursor, signatureLengths[i]);
-        if (signature == NULL || i2d_ECDSA_SIG(signature, NULL) != signatureLengths[i]) fail("d2i_ECDSA_SIG");
-        if (EC_KEY_set_public_key(pooled, point) != 1) fail("EC_KEY_set_public_key");
-        SHA256(clientData, sizeof clientData, scratch);
-        SHA256(messages[i], sizeof messages[i], digest);
-        if (ECDSA_do_verify(digest, 32, signature, pooled) != 1) fail("ECDSA_do_verify (calls)");
+        unsigned char reencoded[80], *out = reencoded;
+        if (signature == NULL || i2d_ECDSA_SIG(signature, &out) != signatureLengths[i]
+            || memcmp(reencoded, signatures[i], signatureLengths[i]) != 0)
+            fail("d2i_ECDSA_SIG");
+        if (EC_KEY_set_public_key(reused, point) != 1) fail("EC_KEY_set_public_key");
+        if (EVP_Digest(clientData, sizeof clientData, scratch, NULL, sha256, NULL) != 1) fail("EVP_Digest");
+        if (EVP_Digest(messages[i], sizeof messages[i], digest, NULL, sha256, NULL) != 1) fail("EVP_Digest");
+        if (ECDSA_do_verify(digest, 32, signature, reused) != 1) fail("ECDSA_do_verify (calls)");
         ECDSA_SIG_free(signature);
         EC_POINT_free(point);
     }
@@ -92,9 +97,9 @@ static double measure(void (*pass)(void)) {
 
 int main(void) {
     group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
-    pooled = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
-    context = BN_CTX_new();
-    if (group == NULL || pooled == NULL || context == NULL) fail("setup");
+    reused = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
+    sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    if (group == NULL || reused == NULL || sha256 == NULL) fail("setup");
     for (int i = 0; i < KEYS; i++) {
         keys[i] = EC_KEY_new_by_curve_name(NID_X9_62_prime256v1);
         if (keys[i] == NULL || EC_KEY_generate_key(keys[i]) != 1) fail("EC_KEY_generate_key");

@@ -1,8 +1,7 @@
 #ifndef PASSKEYD_COPENSSL_SHIM_H
 #define PASSKEYD_COPENSSL_SHIM_H
 // Only what Swift cannot import from OpenSSL 3 (macros, variadic functions) or cannot call without a
-// deprecation warning (the EC_KEY and low-level SHA calls at the end), as static inline wrappers prefixed with the module
-// name. Everything else is imported from the headers directly.
+// deprecation warning (the EC_KEY calls at the end), as static inline wrappers prefixed with the module name. Everything else is imported from the headers directly.
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
@@ -19,7 +18,6 @@
 #include <openssl/objects.h>
 #include <openssl/pem.h>
 #include <openssl/ecdsa.h>
-#include <openssl/sha.h>
 
 // OPENSSL_free is a macro (it passes __FILE__/__LINE__ to CRYPTO_free).
 static inline void COpenSSL_free(void *ptr) { OPENSSL_free(ptr); }
@@ -42,9 +40,9 @@ static inline void COpenSSL_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_f
 
 // ECDSA verification through the EC_KEY API. It is deprecated in OpenSSL 3.0 (still built and supported
 // throughout 3.x), so Swift would warn at every call; these wrappers keep the deprecation contained here.
-// Why not EVP: EVP_PKEY_verify runs the same ossl_ecdsa_verify_sig math, but building a provider key
-// and fetching the signature method around it cost about 7.7 µs per call on top of a 61 µs P-256
-// verify (measured in C on the reference machine), for a key that lives for one request.
+// Why not EVP: EVP_PKEY_verify runs the same ossl_ecdsa_verify_sig math, but building a provider key and
+// fetching the signature method around it cost about an eighth of a P-256 verify again (docs/design-notes.md,
+// Verification), for a key that lives for one request.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
 // An EC_KEY on a copy of `group`, without a key yet (COpenSSL_ec_key_set_public_key gives it one). NULL
@@ -70,27 +68,6 @@ static inline int COpenSSL_ecdsa_do_verify(const unsigned char *digest, int leng
     return ECDSA_do_verify(digest, length, signature, key);
 }
 
-// One-shot SHA-1/SHA-256/SHA-384/SHA-512 through the low-level API (deprecated in 3.0, see above). The
-// context lives on the stack: EVP_Digest allocates and frees an EVP_MD_CTX on every call, about 0.15 µs
-// against 0.07 µs for a short input on the reference machine, three times per authentication. The same
-// assembly block functions run either way. The context is cleansed, as EVP_MD_CTX_free does. 1 on success.
-// A second part, when not empty, is hashed after the first: the digest of their concatenation, without
-// building it (WebAuthn's signed data is authenticatorData || SHA-256(clientDataJSON)).
-#define COPENSSL_ONE_SHOT_DIGEST(name, Context, Init, Update, Final)                              \
-    static inline int COpenSSL_##name(const void *data, size_t length, const void *second,        \
-                                      size_t secondLength, unsigned char *out) {                \
-        Context context;                                                                         \
-        int ok = Init(&context) && Update(&context, data, length) &&                             \
-                 (secondLength == 0 || Update(&context, second, secondLength)) &&                \
-                 Final(out, &context);                                                          \
-        OPENSSL_cleanse(&context, sizeof context);                                               \
-        return ok;                                                                               \
-    }
-COPENSSL_ONE_SHOT_DIGEST(sha1, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final)
-COPENSSL_ONE_SHOT_DIGEST(sha256, SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final)
-COPENSSL_ONE_SHOT_DIGEST(sha384, SHA512_CTX, SHA384_Init, SHA384_Update, SHA384_Final)
-COPENSSL_ONE_SHOT_DIGEST(sha512, SHA512_CTX, SHA512_Init, SHA512_Update, SHA512_Final)
-#undef COPENSSL_ONE_SHOT_DIGEST
 #pragma clang diagnostic pop
 
 #endif

@@ -9,10 +9,11 @@ func LLVMFuzzerRunDriver(
 ) -> CInt
 
 /// Runs libFuzzer over `body`, which gets each input as bytes. Any input must give a value or a typed error; a
-/// trap or a sanitizer report is a bug.
-public enum FuzzDriver {
+/// trap or a sanitizer report is a bug. Package access: it hands C pointers to the fuzz targets of this package and
+/// is no API of anyone else's.
+package enum FuzzDriver {
     /// Hands control to libFuzzer; returns its exit status.
-    public static func run(
+    package static func run(
         _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
     ) -> CInt {
@@ -22,7 +23,7 @@ public enum FuzzDriver {
     }
 
     /// The input libFuzzer passed, copied into an array.
-    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+    package static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
         data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     }
 }

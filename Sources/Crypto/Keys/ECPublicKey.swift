@@ -5,8 +5,8 @@ public struct ECPublicKey: Sendable, Equatable {
     public let curve: EllipticCurve
     /// The uncompressed SEC 1 point `0x04 || X || Y` (SEC 1 v2 §2.3.3).
     public let x963Representation: [UInt8]
-    /// The decoded point for OpenSSL (and the `EVP_PKEY` DER export builds once).
-    let key: LazyECKey
+    /// The point decoded and validated once, for verification.
+    let key: ECPointObject
 
     /// SEC 1 v2 §2.3.3: the uncompressed point form's leading octet.
     static let uncompressedPrefix: UInt8 = 0x04
@@ -14,13 +14,7 @@ public struct ECPublicKey: Sendable, Equatable {
     /// A key from affine coordinates, each exactly `curve.coordinateByteCount` bytes
     /// (RFC 9053 §7.1.1: COSE EC2 `x` and `y` are fixed-length, leading zeros kept).
     /// - Throws: `.invalidKey` for a wrong length or a point not on the curve.
-    public init(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(CryptoError) {
-        try self.init(curve: curve, x: x[...], y: y[...])
-    }
-
-    /// A key from affine coordinates held in larger buffers (a COSE_Key's bytes, read in place).
-    /// - Throws: `.invalidKey` for a wrong length or a point not on the curve.
-    public init(curve: EllipticCurve, x: ArraySlice<UInt8>, y: ArraySlice<UInt8>) throws(CryptoError) {
+    public init(curve: EllipticCurve, x: some Collection<UInt8>, y: some Collection<UInt8>) throws(CryptoError) {
         let width = curve.coordinateByteCount
         guard x.count == width, y.count == width else {
             throw CryptoError(.invalidKey, "\(curve) coordinates must be \(width) bytes, got \(x.count) and \(y.count)")
@@ -45,7 +39,7 @@ public struct ECPublicKey: Sendable, Equatable {
                 "\(curve) key must be an uncompressed point of \(expected) bytes starting 0x04, got \(x963Representation.count) bytes"
             )
         }
-        self.key = try LazyECKey(curve: curve, point: x963Representation)
+        self.key = try ECPointObject(curve: curve, point: x963Representation)
         self.curve = curve
         self.x963Representation = x963Representation
     }
@@ -76,25 +70,19 @@ public struct ECPublicKey: Sendable, Equatable {
     /// The affine Y coordinate (fixed width).
     public var y: [UInt8] { Array(x963Representation[(1 + curve.coordinateByteCount)...]) }
 
-    /// The key as DER SubjectPublicKeyInfo (empty only if OpenSSL cannot allocate the key).
-    public var derRepresentation: [UInt8] { key.key?.subjectPublicKeyInfo() ?? [] }
+    /// The key as DER SubjectPublicKeyInfo (empty only if OpenSSL cannot allocate the key). Built through an
+    /// `EVP_PKEY` on each call: only exports need it.
+    public var derRepresentation: [UInt8] {
+        (try? ECGroup.of(curve)?.publicKey(point: x963Representation))?.subjectPublicKeyInfo() ?? []
+    }
 
     /// Whether `derSignature` is a valid ECDSA signature of `message` hashed with `hash`.
     /// The signature must be strict DER (minimal encoding, no trailing bytes) with r and s in
     /// [1, n-1]; anything else is `false`, never an error.
     public func isValidSignature(_ derSignature: [UInt8], for message: [UInt8], hash: HashAlgorithm) -> Bool {
-        let nothing = UnsafeRawBufferPointer(start: nil, count: 0)
-        return isValidSignature(derSignature, for: message, followedBy: nothing, hash: hash)
-    }
-
-    /// Whether `derSignature` is a valid ECDSA signature of `message || suffix` (hashed in two parts, the
-    /// concatenation never built), with the rules of `isValidSignature(_:for:hash:)`.
-    public func isValidSignature(
-        _ derSignature: [UInt8], for message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm
-    ) -> Bool {
         // RFC 3279 §2.2.3 + SEC 1 v2 §4.1.4 step 1 (strict DER, r and s in range) before the math.
         ECDSASignatureCodec.withStrict(derSignature, curve: curve) { signature in
-            key.verify(signature, message: message, followedBy: suffix, hash: hash)
+            key.verify(signature, message: message, hash: hash)
         } ?? false
     }
 

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// Owner of one curve's `EC_GROUP` and of a parameters-only `EVP_PKEY` on that curve, built once per
 /// curve. Building a key through `EVP_PKEY_fromdata` constructs a fresh group every time (Montgomery
@@ -13,9 +14,12 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
     private let primeBytes: [UInt8]
     /// The curve.
     let curve: EllipticCurve
-    /// Idle verification keys on this group (`ECKeyObject` says why they are reused); at most as many as
-    /// verifications ran at once, up to 16.
-    let verificationKeys = ScratchPool<ECKeyObject>(capacity: 16)
+    /// Idle verification keys on this group (`ECKeyObject` says why they are reused), at most
+    /// `idleVerificationKeyLimit`: as many as verifications ran at once. Not thread-local: the cooperative pool's
+    /// threads come and go, and a key parked in a dead thread's storage would leak.
+    private let idleVerificationKeys = Mutex<[ECKeyObject]>([])
+    /// The most idle verification keys kept.
+    static let idleVerificationKeyLimit = 16
 
     private init?(_ curve: EllipticCurve) {
         guard let group = EC_GROUP_new_by_curve_name(curve.nid) else {
@@ -82,24 +86,30 @@ final class ECGroup: @unchecked Sendable {  // immutable; OpenSSL only reads the
         // refuses a point off the curve (EC_R_POINT_IS_NOT_ON_CURVE, OpenSSL ≥ 1.1.1); COSEKeyTests and
         // DevicePublicKeyTests hold off-curve points that must fail here.
         let valid = point.withUnsafeBufferPointer { bytes in
-            BigNumberContext.with { context in
-                EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, context) == 1
-            } && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
+            EC_POINT_oct2point(pointer, ecPoint, bytes.baseAddress, bytes.count, nil) == 1
+                && EC_POINT_is_at_infinity(pointer, ecPoint) == 0  // step 1
         }
         if !valid { OpenSSLErrorQueue.clear() }
         return valid
     }
 
-    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a pooled key;
+    /// ECDSA verification (SEC 1 v2 §4.1.4) under `point`, which passed `decodeValidated`, on a borrowed key;
     /// `false` also when OpenSSL cannot allocate a key.
-    func verify(
-        _ signature: OpaquePointer, message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, hash: HashAlgorithm,
-        publicKey point: OpaquePointer
-    ) -> Bool {
-        verificationKeys.withObject(make: { ECKeyObject(group: self) }) { key in
-            key.verify(signature, message: message, followedBy: suffix, hash: hash, publicKey: point)
-        } ?? false
+    func verify(_ signature: OpaquePointer, message: [UInt8], hash: HashAlgorithm, publicKey point: OpaquePointer)
+        -> Bool
+    {
+        guard let key = idleVerificationKeys.withLock({ $0.popLast() }) ?? ECKeyObject(group: self) else {
+            return false
+        }
+        let verified = key.verify(signature, message: message, hash: hash, publicKey: point)
+        idleVerificationKeys.withLock { idle in
+            if idle.count < Self.idleVerificationKeyLimit { idle.append(key) }
+        }
+        return verified
     }
+
+    /// How many verification keys are idle (for tests).
+    var idleVerificationKeyCount: Int { idleVerificationKeys.withLock { $0.count } }
 
     /// An `EVP_PKEY` for a point that passed `decodeValidated`: a copy of the template's group
     /// parameters plus the encoded point (`EVP_PKEY_set1_encoded_public_key` decodes it on this group).

@@ -9,7 +9,7 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
     private let isFetched: Bool
     /// The digest size in bytes.
     let byteCount: Int
-    /// The algorithm, which picks the one-shot function `digest(_:into:)` runs.
+    /// The algorithm (for a failure's message).
     private let algorithm: HashAlgorithm
 
     private init(_ algorithm: HashAlgorithm, name: StaticString, fallback: OpaquePointer, byteCount: Int) {
@@ -44,37 +44,14 @@ final class MessageDigestMethod: @unchecked Sendable {  // immutable after init;
         }
     }
 
-    /// Digests `bytes` into a new array.
-    func digest(_ bytes: [UInt8]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
-            initialized = digest(bytes, into: UnsafeMutableRawBufferPointer(output))
-        }
-    }
-
-    /// Digests `bytes` into `output` (at least `byteCount` bytes); returns the bytes written.
-    /// One-shot digests run on a context on the stack (COpenSSL's shim says why not `EVP_Digest`); the
-    /// low-level functions fail only on a null pointer, which no input can cause.
-    func digest(_ bytes: [UInt8], into output: UnsafeMutableRawBufferPointer) -> Int {
-        digest(bytes, followedBy: UnsafeRawBufferPointer(start: nil, count: 0), into: output)
-    }
-
-    /// Digests `bytes` followed by `suffix` (their concatenation, never built) into `output`; returns the bytes
-    /// written.
-    func digest(
-        _ bytes: [UInt8], followedBy suffix: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
-    ) -> Int {
-        precondition(output.count >= byteCount, "digest buffer too small")
-        let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let (tail, tailCount) = (suffix.baseAddress, suffix.count)
-        let ok = bytes.withUnsafeBytes { input in
-            switch algorithm {
-            case .sha1: COpenSSL_sha1(input.baseAddress, input.count, tail, tailCount, out)
-            case .sha256: COpenSSL_sha256(input.baseAddress, input.count, tail, tailCount, out)
-            case .sha384: COpenSSL_sha384(input.baseAddress, input.count, tail, tailCount, out)
-            case .sha512: COpenSSL_sha512(input.baseAddress, input.count, tail, tailCount, out)
-            }
+    /// Digests `bytes` into a new array (`EVP_Digest`, which fails only when OpenSSL cannot allocate its context).
+    func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var ok: Int32 = 0
+        let digest = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
+            ok = EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, nil, pointer, nil)
+            initialized = byteCount
         }
         precondition(ok == 1, "\(algorithm) digest failed: \(OpenSSLErrorQueue.drain())")
-        return byteCount
+        return digest
     }
 }

@@ -22,12 +22,6 @@ enum OpenSSLRandom {
         return bytes
     }
 
-    /// `CRYPTO_memcmp` over equal-length inputs; different lengths are unequal.
-    static func constantTimeEquals(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBytes { lhs in b.withUnsafeBytes { rhs in constantTimeEquals(lhs, rhs) } }
-    }
-
     /// `CRYPTO_memcmp` over two buffers; different lengths are unequal.
     static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }

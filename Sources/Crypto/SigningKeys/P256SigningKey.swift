@@ -40,8 +40,8 @@ public struct P256SigningKey: Sendable {
     public func signature(for message: [UInt8]) throws(CryptoError) -> [UInt8] {
         let method = MessageDigestMethod.of(.sha256)
         guard let signingTemplate else { return try key.digestSign(message: message, method: method) }
-        // RFC 7518 §3.4 / FIPS 186-4 §6.4: ECDSA over SHA-256(message); the digest is computed here with the
-        // cached SHA-256 method, and the template signs it.
-        return try signingTemplate.sign(digest: method.digest(message))
+        // RFC 7518 §3.4 / FIPS 186-4 §6.4: ECDSA over SHA-256(message); the digest is computed here and the
+        // template signs it.
+        return try signingTemplate.sign(digest: Digest.sha256(message))
     }
 }

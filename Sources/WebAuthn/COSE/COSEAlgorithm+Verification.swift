@@ -25,19 +25,4 @@ extension COSEAlgorithm {
             return false
         }
     }
-
-    /// `isValidSignature(_:for:with:)` over `message || suffix`. ECDSA hashes the two parts in turn, never
-    /// building their concatenation; the other algorithms are given it.
-    func isValidSignature(
-        _ signature: [UInt8], for message: [UInt8], followedBy suffix: UnsafeRawBufferPointer, with key: PublicKey
-    ) -> Bool {
-        switch (self, key) {
-        case (.es256, .ec(let ec)), (.esp256, .ec(let ec)), (.es384, .ec(let ec)), (.esp384, .ec(let ec)),
-            (.es512, .ec(let ec)), (.esp512, .ec(let ec)):
-            guard ec.curve == ellipticCurve, let hash = hashAlgorithm else { return false }
-            return ec.isValidSignature(signature, for: message, followedBy: suffix, hash: hash)
-        default:
-            return isValidSignature(signature, for: message + suffix, with: key)
-        }
-    }
 }

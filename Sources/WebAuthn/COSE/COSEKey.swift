@@ -32,14 +32,8 @@ public struct COSEKey: Sendable {
         }
     }
 
-    /// Decodes and checks a COSE_Key. A map of integer and byte-string values (every key WebAuthn uses) is
-    /// read in place through `CBORIntegerMap`; any other input goes through `CBORDecoder`, which gives the
-    /// same verdict for the maps the fast path reads and the typed error for the rest.
+    /// Decodes and checks a COSE_Key.
     public init(bytes: [UInt8]) throws(WebAuthnError) {
-        if let map = CBORIntegerMap.decode(bytes) {
-            try self.init(fields: InPlaceCOSEKeyFields(map: map, bytes: bytes), raw: bytes)
-            return
-        }
         let value: CBORValue
         do {
             value = try CBORDecoder.decode(bytes)
@@ -52,38 +46,33 @@ public struct COSEKey: Sendable {
     /// Checks an already decoded COSE_Key; `raw` are the bytes it was decoded from.
     public init(cbor: CBORValue, raw: [UInt8]) throws(WebAuthnError) {
         guard case .map = cbor else { throw WebAuthnError(.malformedCOSEKey, "COSE_Key is not a map") }
-        try self.init(fields: DecodedCOSEKeyFields(value: cbor), raw: raw)
-    }
-
-    /// The checks, on either decoded form of the map.
-    private init(fields: some COSEKeyFields, raw: [UInt8]) throws(WebAuthnError) {
-        guard let algorithmID = fields.integer(Label.alg) else {
+        guard let algorithmID = cbor[int: Label.alg]?.intValue else {
             throw WebAuthnError(.malformedCOSEKey, "alg (3) missing or not an integer")
         }
         guard let algorithm = COSEAlgorithm(rawValue: algorithmID) else {
             throw WebAuthnError(.unsupportedAlgorithm, "COSE algorithm \(algorithmID)")
         }
         // RFC 9052 §7.1: kty is required; it must be the type the algorithm uses (no algorithm confusion).
-        guard let keyTypeID = fields.integer(Label.kty), keyTypeID == algorithm.keyType.rawValue else {
+        guard let keyTypeID = cbor[int: Label.kty]?.intValue, keyTypeID == algorithm.keyType.rawValue else {
             throw WebAuthnError(.malformedCOSEKey, "kty does not match alg \(algorithmID)")
         }
         self.algorithm = algorithm
         self.rawBytes = raw
         switch algorithm.keyType {
-        case .ec2: self.publicKey = try Self.ec2Key(fields, algorithm)
-        case .okp: self.publicKey = try Self.okpKey(fields, algorithm)
-        case .rsa: self.publicKey = try Self.rsaKey(fields)
+        case .ec2: self.publicKey = try Self.ec2Key(cbor, algorithm)
+        case .okp: self.publicKey = try Self.okpKey(cbor, algorithm)
+        case .rsa: self.publicKey = try Self.rsaKey(cbor)
         }
     }
 
     /// RFC 9053 §7.1.1: EC2 keys carry crv, x and y (WebAuthn L3 §6.5.1.1: uncompressed points only).
     private static func ec2Key(
-        _ fields: some COSEKeyFields, _ algorithm: COSEAlgorithm
+        _ map: CBORValue, _ algorithm: COSEAlgorithm
     ) throws(WebAuthnError) -> PublicKey {
-        guard let curve = algorithm.ellipticCurve, fields.integer(Label.crv) == curveIdentifier(curve) else {
+        guard let curve = algorithm.ellipticCurve, map[int: Label.crv]?.intValue == curveIdentifier(curve) else {
             throw WebAuthnError(.malformedCOSEKey, "crv does not match alg \(algorithm.rawValue)")
         }
-        guard let x = fields.bytes(Label.x), let y = fields.bytes(Label.y),
+        guard let x = map[int: Label.x]?.bytesValue, let y = map[int: Label.y]?.bytesValue,
             x.count == curve.coordinateByteCount, y.count == curve.coordinateByteCount
         else {
             throw WebAuthnError(.malformedCOSEKey, "x/y missing or not \(curve.coordinateByteCount) bytes")
@@ -99,18 +88,18 @@ public struct COSEKey: Sendable {
     /// (-8, WebAuthn L3 §5.8.5) and Ed25519 (-19), Ed448 for Ed448 (-53, RFC 9864 §2.2); x is the raw
     /// public key (RFC 8032 §5.1.5: 32 bytes, §5.2.5: 57 bytes).
     private static func okpKey(
-        _ fields: some COSEKeyFields, _ algorithm: COSEAlgorithm
+        _ map: CBORValue, _ algorithm: COSEAlgorithm
     ) throws(WebAuthnError) -> PublicKey {
-        guard let curve = algorithm.edwardsCurve, fields.integer(Label.crv) == curve.rawValue else {
+        guard let curve = algorithm.edwardsCurve, map[int: Label.crv]?.intValue == curve.rawValue else {
             throw WebAuthnError(.malformedCOSEKey, "OKP crv does not match alg \(algorithm.rawValue)")
         }
-        guard let x = fields.bytes(Label.x) else {
+        guard let x = map[int: Label.x]?.bytesValue else {
             throw WebAuthnError(.malformedCOSEKey, "OKP x missing or not bytes")
         }
         do {
             switch curve {
-            case .ed25519: return .ed25519(try Ed25519PublicKey(rawRepresentation: Array(x)))
-            case .ed448: return .ed448(try Ed448PublicKey(rawRepresentation: Array(x)))
+            case .ed25519: return .ed25519(try Ed25519PublicKey(rawRepresentation: x))
+            case .ed448: return .ed448(try Ed448PublicKey(rawRepresentation: x))
             }
         } catch {
             throw WebAuthnError(.malformedCOSEKey, "\(curve) key rejected: \(error)")
@@ -118,12 +107,13 @@ public struct COSEKey: Sendable {
     }
 
     /// RFC 8230 §4: RSA keys carry n and e as unsigned big-endian byte strings.
-    private static func rsaKey(_ fields: some COSEKeyFields) throws(WebAuthnError) -> PublicKey {
-        guard let n = fields.bytes(Label.n), let e = fields.bytes(Label.e), !n.isEmpty, !e.isEmpty else {
+    private static func rsaKey(_ map: CBORValue) throws(WebAuthnError) -> PublicKey {
+        guard let n = map[int: Label.n]?.bytesValue, let e = map[int: Label.e]?.bytesValue, !n.isEmpty, !e.isEmpty
+        else {
             throw WebAuthnError(.malformedCOSEKey, "RSA n/e missing")
         }
         do {
-            return .rsa(try RSAPublicKey(modulus: Array(n), exponent: Array(e)))
+            return .rsa(try RSAPublicKey(modulus: n, exponent: e))
         } catch {
             throw WebAuthnError(.malformedCOSEKey, "RSA key rejected: \(error)")
         }
@@ -136,16 +126,10 @@ public struct COSEKey: Sendable {
     }
 
     /// Whether `signature` verifies over WebAuthn's signed data, `authenticatorData || SHA-256(clientDataJSON)`
-    /// (L3 §7.1 step 20 with §8.2, §7.2 steps 20–21): the client data hash is computed on the stack and, for
-    /// ECDSA, hashed after the authenticator data without building the concatenation.
+    /// (L3 §7.1 step 20 with §8.2, §7.2 steps 20–21).
     public func isValidSignature(
         _ signature: [UInt8], overAuthenticatorData authenticatorData: [UInt8], clientDataJSON: [UInt8]
     ) -> Bool {
-        withUnsafeTemporaryAllocation(byteCount: HashAlgorithm.sha256.digestByteCount, alignment: 1) { hash in
-            let written = Digest.hash(clientDataJSON, using: .sha256, into: hash)
-            return algorithm.isValidSignature(
-                signature, for: authenticatorData, followedBy: UnsafeRawBufferPointer(rebasing: hash[..<written]),
-                with: publicKey)
-        }
+        isValidSignature(signature, for: authenticatorData + Digest.sha256(clientDataJSON))
     }
 }

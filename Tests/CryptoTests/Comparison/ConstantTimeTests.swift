@@ -26,5 +26,8 @@ struct ConstantTimeTests {
             #expect(!ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[1..<5]), [1, 2, 3]))
             #expect(ConstantTime.equals(UnsafeBufferPointer(rebasing: buffer[0..<0]), []))
         }
+        // A collection with no contiguous storage is compared as a copy.
+        #expect(ConstantTime.equals(repeatElement(UInt8(7), count: 3), [7, 7, 7]))
+        #expect(!ConstantTime.equals(repeatElement(UInt8(7), count: 3), [7, 7, 8]))
     }
 }

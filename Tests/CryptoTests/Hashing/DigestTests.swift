@@ -32,13 +32,14 @@ struct DigestTests {
         }
     }
 
-    @Test("hash(_:using:into:) writes the digest hash(_:using:) returns, for every algorithm")
-    func hashIntoBuffer() {
+    @Test("any collection of bytes hashes as the array of the same bytes")
+    func collections() {
+        let wide: [UInt8] = [0] + Self.abc + [0]
         for algorithm in HashAlgorithm.allCases {
-            var output = [UInt8](repeating: 0, count: 64)
-            let written = output.withUnsafeMutableBytes { Digest.hash(Self.abc, using: algorithm, into: $0) }
-            #expect(written == algorithm.digestByteCount)
-            #expect(Array(output[..<written]) == Digest.hash(Self.abc, using: algorithm))
+            let expected = Digest.hash(Self.abc, using: algorithm)
+            #expect(Digest.hash(wide[1..<(wide.count - 1)], using: algorithm) == expected)
+            #expect(Digest.hash("abc".utf8, using: algorithm) == expected)
+            #expect(Digest.hash(AnyCollection(Self.abc), using: algorithm) == expected)
         }
     }
 }
