@@ -1,0 +1,130 @@
+import Foundation
+import Storage
+
+/// The PostgreSQL `Store`: a bounded pool of libpq connections, each owned by one serial queue (blocking libpq
+/// calls never run on the cooperative pool), statements prepared once per connection.
+///
+/// Each `write` is one transaction at READ COMMITTED: the consuming operations are single statements that give
+/// exactly one winner across any number of connections and nodes (see `PostgresTransaction+Writer.swift`). Each
+/// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
+/// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
+/// in all; then `.busy`. A lost connection is `.busy` (the server answers 503) and is reopened on next use; a
+/// transaction whose BEGIN met a dead connection (the database restarted since) runs again on a new one.
+/// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
+/// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
+public final class PostgresStore: Store {
+    /// Runs of a transaction, the first included, before a retryable failure is reported.
+    public static let maxAttempts = 5
+
+    private let pool: PostgresPool
+    /// The configuration the store was opened with (password redacted in its description).
+    public let configuration: PostgresConfiguration
+
+    private init(pool: PostgresPool, configuration: PostgresConfiguration) {
+        self.pool = pool
+        self.configuration = configuration
+    }
+
+    /// Opens the store: connects once, creates the schema if `configuration.schema` names one, and applies the
+    /// pending migrations under an advisory lock (several nodes starting together migrate once).
+    /// - Parameter migrations: the schema to migrate to; `PostgresSchema.migrations` except in tests of migration.
+    /// - Throws: `.busy` (cannot connect), `.migration` (e.g. the database is newer than this binary).
+    public static func open(
+        _ configuration: PostgresConfiguration, migrations: [Migration] = PostgresSchema.migrations
+    ) async throws(StorageError) -> PostgresStore {
+        let pool = PostgresPool(configuration: configuration)
+        let schema = configuration.schema
+        do {
+            try await pool.withConnection { connection in
+                try connection.connectIfNeeded()
+                connection.resetFailure()
+                try PostgresMigrator.migrate(connection, schema: schema, migrations: migrations)
+            }
+        } catch {
+            await pool.close()
+            throw Self.storageError(error)
+        }
+        return PostgresStore(pool: pool, configuration: configuration)
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try Self.transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try Self.transaction(connection, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+        }
+    }
+
+    /// Refuses new work, waits for the transactions in flight, then closes every connection.
+    public func close() async {
+        await pool.close()
+    }
+
+    /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says.
+    private static func transaction<T>(
+        _ connection: PostgresConnection, begin: String, _ body: (PostgresTransaction) throws -> T
+    ) throws -> T {
+        var attempt = 1
+        while true {
+            connection.resetFailure()
+            do {
+                try connection.connectIfNeeded()
+                try connection.command(begin)
+            } catch {
+                // Nothing ran yet: a dead pooled connection is replaced once per attempt.
+                if connection.failure == .connectionLost, attempt < maxAttempts {
+                    attempt += 1
+                    continue
+                }
+                throw error
+            }
+            do {
+                let value = try body(PostgresTransaction(connection: connection))
+                let tag = try connection.command("COMMIT")
+                // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
+                guard tag == "COMMIT" else {
+                    throw StorageError(.internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
+                }
+                return value
+            } catch {
+                let failure = connection.failure
+                if connection.isConnected { _ = try? connection.command("ROLLBACK") }
+                if failure == .retryable, attempt < maxAttempts {
+                    attempt += 1
+                    // A short, growing, jittered pause so that deadlocked peers do not collide again at once.
+                    usleep(UInt32.random(in: 500...2_000) * UInt32(attempt))
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    // MARK: for tests of this package
+
+    /// Runs `sql` (no parameters, no rows) on a pooled connection outside any transaction.
+    package func executeForTesting(_ sql: String) async throws {
+        try await pool.withConnection { connection in
+            try connection.connectIfNeeded()
+            try connection.command(sql)
+        }
+    }
+
+    /// The versions recorded in `schema_migrations`, ascending.
+    package func appliedSchemaVersions() async throws -> [Int] {
+        try await read { _ in () }  // connects
+        return try await pool.withConnection { connection in
+            try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
+                (row) throws(StorageError) in Int(try row.integer(0))
+            }
+        }
+    }
+
+    private static func storageError(_ error: any Error) -> StorageError {
+        (error as? StorageError) ?? StorageError(.internalFailure, "\(error)")
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests (Debian's postgresql package; recipe in ../shared/NOTES.md).
+# Source it, then:
+#   start_throwaway_postgres   sets PG_THROWAWAY_DIR and exports PASSKEYD_TEST_DATABASE_URL (loopback, free port)
+#   stop_throwaway_postgres    stops the server and removes its directory (safe to call twice, or before start)
+# initdb and postgres refuse to run as root: as root they run as the `postgres` user the package creates.
+# Standalone: `scripts/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
+
+PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
+
+pg_as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start_throwaway_postgres() {
+  if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
+    echo "throwaway-postgres: no PostgreSQL server binaries (install the postgresql package)" >&2
+    return 1
+  fi
+  PG_THROWAWAY_DIR="$(mktemp -d -t passkeyd-pg.XXXXXX)"
+  mkdir -p "$PG_THROWAWAY_DIR/sock"
+  if [ "$(id -u)" -eq 0 ]; then chown -R postgres:postgres "$PG_THROWAWAY_DIR"; fi
+  chmod 700 "$PG_THROWAWAY_DIR"
+  local port
+  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  (cd / && pg_as_owner "$PG_BIN/initdb" -D "$PG_THROWAWAY_DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
+    --no-instructions >"$PG_THROWAWAY_DIR/initdb.log" 2>&1) || {
+    echo "throwaway-postgres: initdb failed:" >&2; cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }
+  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" -w -t 60 \
+    -o "-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null) || {
+    echo "throwaway-postgres: the server did not start:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
+  export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+  export PASSKEYD_TEST_POSTGRES_DATA="$PG_THROWAWAY_DIR/data"
+}
+
+stop_throwaway_postgres() {
+  if [ -n "${PG_THROWAWAY_DIR:-}" ] && [ -d "$PG_THROWAWAY_DIR" ]; then
+    (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m immediate -w stop >/dev/null 2>&1) || true
+    rm -rf "$PG_THROWAWAY_DIR"
+  fi
+  PG_THROWAWAY_DIR=""
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  trap stop_throwaway_postgres EXIT
+  trap 'exit 130' INT TERM
+  start_throwaway_postgres
+  echo "PASSKEYD_TEST_DATABASE_URL=$PASSKEYD_TEST_DATABASE_URL"
+  echo "PASSKEYD_TEST_POSTGRES_DATA=$PASSKEYD_TEST_POSTGRES_DATA"
+  while true; do sleep 3600; done
+fi
