@@ -5,6 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# PostgreSQL for the StoragePostgres and multi-node tests: the server PASSKEYD_TEST_DATABASE_URL names, or a
+# throwaway cluster started here (loopback, free port, temporary directory) and removed on exit, also on failure.
+# If it cannot start, the run fails: the PostgreSQL tests must run here, never be skipped.
+source scripts/throwaway-postgres.sh
+if [ -z "${PASSKEYD_TEST_DATABASE_URL:-}" ]; then
+  trap stop_throwaway_postgres EXIT
+  trap 'exit 130' INT TERM
+  start_throwaway_postgres
+  echo "test PostgreSQL: $PASSKEYD_TEST_DATABASE_URL (throwaway, in $PG_THROWAWAY_DIR)"
+else
+  echo "test PostgreSQL: PASSKEYD_TEST_DATABASE_URL (given)"
+fi
 # The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
 scripts/smoke.sh .build/debug/passkeyd
 mkdir -p build

@@ -136,3 +136,32 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.drop(configuration)
     }
 }
+
+@Suite("PostgresStore housekeeping", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+struct PostgresHousekeepingTests {
+    @Test("while one node purges (advisory lock held), another node's purge deletes nothing and does not wait")
+    func purgeRunsOnOneNodeAtATime() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let second = try await PostgresStore.open(configuration)
+            let past = Date().addingTimeInterval(-10)
+            try await first.write { writer in
+                for n in 0..<10 { try writer.insertAuthSession(AuthSession.sample("old-\(n)", expiresAt: past)) }
+            }
+            let holding = AsyncStream<Void>.makeStream()
+            async let firstPurge = first.write { writer -> Int in
+                let result = try writer.purgeExpired(now: Date(), limit: 100)
+                holding.continuation.yield()
+                usleep(500_000)  // keep the transaction, and the lock, open
+                return result.authSessions
+            }
+            var iterator = holding.stream.makeAsyncIterator()
+            await iterator.next()
+            let started = Date()
+            let secondResult = try await second.write { try $0.purgeExpired(now: Date(), limit: 100) }
+            #expect(secondResult == PurgeResult())
+            #expect(Date().timeIntervalSince(started) < 0.4, "the second purge waited for the lock")
+            #expect(try await firstPurge == 10)
+            await second.close()
+        }
+    }
+}

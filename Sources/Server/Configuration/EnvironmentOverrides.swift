@@ -24,6 +24,7 @@ public enum EnvironmentOverrides {
         Setting(path: ["data_directory"], kind: .string),
         Setting(path: ["database", "url"], kind: .string),
         Setting(path: ["database", "synchronous"], kind: .string),
+        Setting(path: ["database", "pool_size"], kind: .integer),
         Setting(path: ["http", "max_body_bytes"], kind: .integer),
         Setting(path: ["http", "connection_timeout_seconds"], kind: .integer),
         Setting(path: ["http", "request_read_timeout_seconds"], kind: .integer),
