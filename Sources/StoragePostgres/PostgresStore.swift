@@ -8,8 +8,10 @@ import Storage
 /// exactly one winner across any number of connections and nodes (see `PostgresTransaction+Writer.swift`). Each
 /// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
 /// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
-/// in all; then `.busy`. A lost connection is `.busy` (the server answers 503) and is reopened on next use; a
-/// transaction whose BEGIN met a dead connection (the database restarted since) runs again on a new one.
+/// in all; then `.busy`. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
+/// which a client may retry); lost during COMMIT it is `.io` (outcome unknown: 500). The connection is reopened
+/// on next use, and a transaction whose BEGIN met a dead connection (the database restarted since) runs again on
+/// a new one.
 /// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
 /// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
 public final class PostgresStore: Store {
@@ -84,7 +86,7 @@ public final class PostgresStore: Store {
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection))
-                let tag = try connection.command("COMMIT")
+                let tag = try commit(connection)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
                     throw StorageError(.internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
@@ -121,6 +123,17 @@ public final class PostgresStore: Store {
             try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
                 (row) throws(StorageError) in Int(try row.integer(0))
             }
+        }
+    }
+
+    /// COMMIT; a connection lost meanwhile may or may not have committed: not `.busy` (which promises nothing
+    /// was written, so a client may retry), but `.io`, a 500 whose outcome is unknown.
+    private static func commit(_ connection: PostgresConnection) throws(StorageError) -> String {
+        do {
+            return try connection.command("COMMIT")
+        } catch {
+            guard connection.failure == .connectionLost else { throw error }
+            throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
         }
     }
 

@@ -75,6 +75,42 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a connection the server drops in the middle of a transaction: .busy, nothing kept, the next write works")
+    func connectionLostMidTransaction() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.applicationName = "passkeyd-midway-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        let phase = Mutex(0)  // 1: the body wrote its first row; 2: the backend was terminated
+        let outcome = Task { () -> StorageError? in
+            do {
+                try await store.write { writer in
+                    try writer.insertAuthSession(AuthSession.sample("first"))
+                    phase.withLock { $0 = 1 }
+                    while phase.withLock({ $0 }) != 2 { usleep(1_000) }
+                    try writer.insertAuthSession(AuthSession.sample("second"))
+                }
+                return nil
+            } catch {
+                return error as? StorageError
+            }
+        }
+        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'")
+        await killer.close()
+        phase.withLock { $0 = 2 }
+        let error = await outcome.value
+        #expect(error?.code == .busy, "\(String(describing: error))")
+        let left = try await store.read { (try $0.authSession(id: "first"), try $0.authSession(id: "second")) }
+        #expect(left.0 == nil && left.1 == nil)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("third")) }
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
     @Test("a server that cannot be reached is .busy (the server's 503), not a crash or a hang")
     func unreachableIsBusy() async throws {
         var configuration = try PostgresTestDatabase.configuration()
