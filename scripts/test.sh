@@ -82,7 +82,15 @@ print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).deco
   return "$status"
 }
 
+# The same independent client against a server on PostgreSQL (a fresh schema of the test database).
+independent_client_postgres() {
+  local separator="?"
+  case "$PASSKEYD_TEST_DATABASE_URL" in *\?*) separator="&" ;; esac
+  PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=independent_client_$$_$RANDOM" independent_client
+}
+
 python_tools
 verify_tokens
 independent_client
+independent_client_postgres
 swift test --skip-build 2>&1 | tee build/swift-test.log

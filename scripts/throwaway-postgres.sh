@@ -30,7 +30,6 @@ start_throwaway_postgres() {
     -o "-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null) || {
     echo "throwaway-postgres: the server did not start:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
   export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
-  export PASSKEYD_TEST_POSTGRES_DATA="$PG_THROWAWAY_DIR/data"
 }
 
 stop_throwaway_postgres() {
@@ -47,6 +46,5 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   trap 'exit 130' INT TERM
   start_throwaway_postgres
   echo "PASSKEYD_TEST_DATABASE_URL=$PASSKEYD_TEST_DATABASE_URL"
-  echo "PASSKEYD_TEST_POSTGRES_DATA=$PASSKEYD_TEST_POSTGRES_DATA"
   while true; do sleep 3600; done
 fi

@@ -53,7 +53,9 @@ public enum EnvironmentOverrides {
     ]
 
     /// Variables that are not settings but are still ours.
-    static let otherVariables: Set<String> = ["PASSKEYD_CONFIG", "PASSKEYD_LOG_LEVEL"]
+    /// (`PASSKEYD_TEST_DATABASE_URL` is the test suite's PostgreSQL, exported by `make test` around the daemons it
+    /// starts; the server ignores it.)
+    static let otherVariables: Set<String> = ["PASSKEYD_CONFIG", "PASSKEYD_LOG_LEVEL", "PASSKEYD_TEST_DATABASE_URL"]
 
     /// The names of every variable, for the README and `--help`.
     public static var variableNames: [String] { settings.map(\.variable) }
