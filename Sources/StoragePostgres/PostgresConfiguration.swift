@@ -29,7 +29,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         case verifyFull = "verify-full"
     }
 
-    /// Server host name, address, or Unix-socket directory.
+    /// Server host name, address, or Unix-socket directory; several, comma-separated, for failover (libpq tries
+    /// them in order, keeping the first that satisfies `targetSessionAttributes`).
     public var host: String
     /// Server port (5432 by default).
     public var port: Int
@@ -50,15 +51,24 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// The schema passkeyd's tables live in (created at open if missing), or nil for the role's default
     /// `search_path`. Lets several passkeyd deployments, or independent tests, share one database.
     public var schema: String?
+    /// libpq's `target_session_attrs` (`any`, `read-write`, `primary`, …): with several hosts, `read-write` finds
+    /// the primary after a failover. Nil leaves libpq's default (`any`).
+    public var targetSessionAttributes: String?
+
+    /// libpq 14+'s `target_session_attrs` values.
+    static let targetSessionAttributeValues: Set<String> = [
+        "any", "read-write", "read-only", "primary", "standby", "prefer-standby",
+    ]
 
     /// The URL query parameters.
     static let knownParameters: Set<String> = [
-        "sslmode", "connect_timeout", "application_name", "pool_size", "schema",
+        "sslmode", "connect_timeout", "application_name", "pool_size", "schema", "target_session_attrs",
     ]
 
     /// The libpq keywords the keyword/value form may use.
     public static let keywordForms: Set<String> = [
         "host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name",
+        "target_session_attrs",
     ]
 
     /// The default pool size: two connections per processor.
@@ -85,7 +95,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         let fromEnvironment: [(keyword: String, variable: String)] = [
             ("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("password", "PGPASSWORD"),
             ("dbname", "PGDATABASE"), ("sslmode", "PGSSLMODE"), ("connect_timeout", "PGCONNECT_TIMEOUT"),
-            ("application_name", "PGAPPNAME"),
+            ("application_name", "PGAPPNAME"), ("target_session_attrs", "PGTARGETSESSIONATTRS"),
         ]
         for (keyword, variable) in fromEnvironment where given[keyword] == nil {
             if let value = environment[variable], !value.isEmpty { given[keyword] = value }
@@ -137,6 +147,15 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             self.schema = schema
         } else {
             schema = nil
+        }
+        if let attributes = given["target_session_attrs"] {
+            guard Self.targetSessionAttributeValues.contains(attributes) else {
+                throw StorageError(
+                    .invalidConfiguration, "target_session_attrs \"\(attributes)\" is not a libpq value")
+            }
+            targetSessionAttributes = attributes
+        } else {
+            targetSessionAttributes = nil
         }
     }
 
@@ -226,6 +245,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         ]
         if let password { pairs.append(("password", password)) }
         if let schema { pairs.append(("options", "-c search_path=\(schema)")) }
+        if let targetSessionAttributes { pairs.append(("target_session_attrs", targetSessionAttributes)) }
         return pairs
     }
 
@@ -235,5 +255,6 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         let schemaPart = schema.map { "&schema=\($0)" } ?? ""
         return "postgres://\(user)\(secret)@\(host):\(port)/\(database)?sslmode=\(sslMode.rawValue)"
             + "&pool_size=\(poolSize)\(schemaPart)"
+            + (targetSessionAttributes.map { "&target_session_attrs=\($0)" } ?? "")
     }
 }

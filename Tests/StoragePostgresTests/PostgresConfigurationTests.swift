@@ -109,6 +109,20 @@ struct PostgresConfigurationTests {
         }
     }
 
+    @Test("several hosts and target_session_attrs, for failover to whichever is the primary")
+    func failoverHosts() throws {
+        let url = try PostgresConfiguration(
+            url: "postgres://app@db1.example.com,db2.example.com/auth?target_session_attrs=read-write")
+        #expect(url.host == "db1.example.com,db2.example.com")
+        #expect(url.targetSessionAttributes == "read-write")
+        let keywords = try PostgresConfiguration(
+            "host=db1,db2 user=app target_session_attrs=primary", environment: [:])
+        #expect(keywords.targetSessionAttributes == "primary")
+        #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try PostgresConfiguration(url: "postgres://app@db/auth?target_session_attrs=writable")
+        }
+    }
+
     @Test("the driver tells PostgreSQL connection strings from sqlite:FILE")
     func accepts() {
         #expect(PostgresDriver.accepts("postgres://app@db/auth"))
