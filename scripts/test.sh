@@ -93,4 +93,6 @@ python_tools
 verify_tokens
 independent_client
 independent_client_postgres
+# PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart.
+scripts/postgres_faults.sh .build/debug/passkeyd
 swift test --skip-build 2>&1 | tee build/swift-test.log

@@ -3,6 +3,7 @@
 # Source it, then:
 #   start_throwaway_postgres   sets PG_THROWAWAY_DIR and exports PASSKEYD_TEST_DATABASE_URL (loopback, free port)
 #   stop_throwaway_postgres    stops the server and removes its directory (safe to call twice, or before start)
+#   pause_throwaway_postgres / resume_throwaway_postgres   stop it keeping the data / start it again (fault tests)
 # initdb and postgres refuse to run as root: as root they run as the `postgres` user the package creates.
 # Standalone: `scripts/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
 
@@ -26,10 +27,21 @@ start_throwaway_postgres() {
   (cd / && pg_as_owner "$PG_BIN/initdb" -D "$PG_THROWAWAY_DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
     --no-instructions >"$PG_THROWAWAY_DIR/initdb.log" 2>&1) || {
     echo "throwaway-postgres: initdb failed:" >&2; cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }
-  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" -w -t 60 \
-    -o "-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null) || {
-    echo "throwaway-postgres: the server did not start:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
+  PG_THROWAWAY_OPTIONS="-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300"
+  resume_throwaway_postgres || return 1
   export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+}
+
+# Starts the cluster's server (again, after pause_throwaway_postgres: same port and data).
+resume_throwaway_postgres() {
+  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" -w -t 60 \
+    -o "$PG_THROWAWAY_OPTIONS" start >/dev/null) || {
+    echo "throwaway-postgres: the server did not start:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
+}
+
+# Stops the cluster's server (fast shutdown: open sessions are terminated), keeping its data.
+pause_throwaway_postgres() {
+  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m fast -w stop >/dev/null)
 }
 
 stop_throwaway_postgres() {
