@@ -243,6 +243,13 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             ("sslmode", sslMode.rawValue), ("connect_timeout", String(connectTimeoutSeconds)),
             ("application_name", applicationName),
         ]
+        // A primary that vanishes without closing its sockets (power loss, network partition) is noticed within
+        // about ten seconds rather than after the kernel's TCP timeouts (minutes), so requests get 503 and the
+        // pool reconnects to the new primary. Ignored for Unix sockets.
+        pairs += [
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "10000"),
+        ]
         if let password { pairs.append(("password", password)) }
         if let schema { pairs.append(("options", "-c search_path=\(schema)")) }
         if let targetSessionAttributes { pairs.append(("target_session_attrs", targetSessionAttributes)) }
