@@ -135,8 +135,10 @@ struct PostgresStoreTests {
                 try writer.insertCredential(credential(2))
             }
             let runs = Counter()
-            // Each takes the two rows in the opposite order, pausing in between: PostgreSQL detects the
-            // deadlock (deadlock_timeout, 1 s by default) and aborts one with 40P01; the store runs it again.
+            let holding = Counter()
+            // Each takes the two rows in the opposite order, and takes its second only once both hold their first
+            // (a barrier, passed at once by a rerun): PostgreSQL detects the deadlock (deadlock_timeout, 1 s by
+            // default) and aborts one with 40P01; the store runs it again.
             func touch(_ first: UInt8, _ second: UInt8) async throws {
                 try await store.write { writer in
                     runs.increment()
@@ -145,7 +147,11 @@ struct PostgresStoreTests {
                             CredentialUse(
                                 credentialID: [id], expectedSignCount: 0, newSignCount: 0, backedUp: false,
                                 usedAt: Date()))
-                        if index == 0 { usleep(300_000) }
+                        if index == 0 {
+                            holding.increment()
+                            let deadline = Date().addingTimeInterval(10)
+                            while holding.value < 2, Date() < deadline { usleep(1_000) }
+                        }
                     }
                 }
             }
