@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Fault check: passkeyd on PostgreSQL under load while the database is stopped for three seconds and started
-# again. Requests in between must get 503 (not 500, not a hang), and the server must recover without a restart.
-# Uses a throwaway cluster of its own (it stops it). Usage: scripts/postgres_faults.sh [path/to/passkeyd]
+# again. Requests in between must get 503 (not 500, not a hang), the server must recover without a restart, and
+# no acknowledged refresh rotation may be lost (every rotated token stays refused, the newest works once).
+# Uses a throwaway cluster of its own (it stops it). Usage: scripts/postgres_faults.sh [path/to/passkeyd] [fast|immediate]
+# `fast` (the default) is `pg_ctl stop -m fast`; `immediate` kills every PostgreSQL process at once, as in a crash
+# (a request whose COMMIT was in flight asks the restarted database whether it committed; see postgres_faults.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-.build/debug/passkeyd}"
+mode="${2:-fast}"
 source scripts/throwaway-postgres.sh
 work=""
 server=""
@@ -29,12 +33,21 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 client="$(python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])')"
-python3 scripts/postgres_faults.py "http://127.0.0.1:$port" "$client" 12 3 6 &
+# Four users signed up and logged in by the load generator's software authenticator: four refresh chains.
+loadgen="$(dirname "$binary")/passkeyd-loadgen"
+tokens=()
+for _ in 1 2 3 4; do
+  tokens+=("$("$loadgen" --url "http://127.0.0.1:$port" --client-id "$client" --once |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["refresh_token"])')")
+done
+python3 scripts/postgres_faults.py "http://127.0.0.1:$port" "$client" 14 "$work" "$mode" "${tokens[@]}" &
 load=$!
 sleep 3
-pause_throwaway_postgres
+pause_throwaway_postgres "$mode"
+touch "$work/down"
 sleep 3
 resume_throwaway_postgres
+touch "$work/up"
 status=0
 wait "$load" || status=$?
 if [ "$status" -ne 0 ]; then echo "server log:"; grep -v '"status":200' "$work/server.log" | tail -20; fi

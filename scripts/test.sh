@@ -93,6 +93,8 @@ python_tools
 verify_tokens
 independent_client
 independent_client_postgres
-# PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart.
-scripts/postgres_faults.sh .build/debug/passkeyd
+# PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
+# no acknowledged write lost; once stopped cleanly, once killed as in a crash.
+scripts/postgres_faults.sh .build/debug/passkeyd fast
+scripts/postgres_faults.sh .build/debug/passkeyd immediate
 swift test --skip-build 2>&1 | tee build/swift-test.log

@@ -27,7 +27,9 @@ start_throwaway_postgres() {
   (cd / && pg_as_owner "$PG_BIN/initdb" -D "$PG_THROWAWAY_DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
     --no-instructions >"$PG_THROWAWAY_DIR/initdb.log" 2>&1) || {
     echo "throwaway-postgres: initdb failed:" >&2; cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }
+  # PG_THROWAWAY_EXTRA_OPTIONS: more server options, e.g. "-c synchronous_commit=off" to see what it costs.
   PG_THROWAWAY_OPTIONS="-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300"
+  PG_THROWAWAY_OPTIONS+=" ${PG_THROWAWAY_EXTRA_OPTIONS:-}"
   resume_throwaway_postgres || return 1
   export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 }
@@ -39,9 +41,10 @@ resume_throwaway_postgres() {
     echo "throwaway-postgres: the server did not start:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
 }
 
-# Stops the cluster's server (fast shutdown: open sessions are terminated), keeping its data.
+# Stops the cluster's server, keeping its data: `fast` (sessions terminated, a clean shutdown) by default, or
+# `immediate` ($1: every process killed at once, as in a crash; the next start runs crash recovery).
 pause_throwaway_postgres() {
-  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m fast -w stop >/dev/null)
+  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m "${1:-fast}" -w stop >/dev/null)
 }
 
 stop_throwaway_postgres() {

@@ -9,9 +9,10 @@ import Storage
 /// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
 /// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
 /// in all; then `.busy`. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
-/// which a client may retry); lost during COMMIT it is `.io` (outcome unknown: 500). The connection is reopened
-/// on next use, and a transaction whose BEGIN met a dead connection (the database restarted since) runs again on
-/// a new one.
+/// which a client may retry); lost during COMMIT, the outcome is asked of the database once it answers again
+/// (see `commit`): success if it committed, `.busy` if not, `.io` (500, outcome unknown) if it cannot tell in
+/// time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
+/// database restarted since) runs again on a new one.
 /// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
 /// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
 public final class PostgresStore: Store {
@@ -51,13 +52,13 @@ public final class PostgresStore: Store {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
-            try Self.transaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+            try Self.transaction(connection, writes: false, body)
         }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
-            try Self.transaction(connection, begin: "BEGIN ISOLATION LEVEL READ COMMITTED", body)
+            try Self.transaction(connection, writes: true, body)
         }
     }
 
@@ -68,14 +69,22 @@ public final class PostgresStore: Store {
 
     /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says.
     private static func transaction<T>(
-        _ connection: PostgresConnection, begin: String, _ body: (PostgresTransaction) throws -> T
+        _ connection: PostgresConnection, writes: Bool, _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
         var attempt = 1
         while true {
             connection.resetFailure()
+            var transactionID: Int64?
             do {
                 try connection.connectIfNeeded()
-                try connection.command(begin)
+                if writes {
+                    // The transaction id comes with BEGIN, in the same round trip: if the connection breaks during
+                    // COMMIT, it tells whether the commit happened (`resolve`).
+                    let id = try connection.simpleValue("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT txid_current()")
+                    transactionID = id.flatMap { Int64($0) }
+                } else {
+                    try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                }
             } catch {
                 // Nothing ran yet: a dead pooled connection is replaced once per attempt.
                 if connection.failure == .connectionLost, attempt < maxAttempts {
@@ -86,7 +95,7 @@ public final class PostgresStore: Store {
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection))
-                let tag = try commit(connection)
+                let tag = try commit(connection, transactionID: transactionID)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
                     throw StorageError(.internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
@@ -126,14 +135,56 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// COMMIT; a connection lost meanwhile may or may not have committed: not `.busy` (which promises nothing
-    /// was written, so a client may retry), but `.io`, a 500 whose outcome is unknown.
-    private static func commit(_ connection: PostgresConnection) throws(StorageError) -> String {
+    /// How long a transaction whose connection broke during COMMIT waits for the database to say whether it
+    /// committed (well under the server's request deadline).
+    static let outcomeResolutionSeconds: TimeInterval = 10
+
+    /// COMMIT. A connection lost meanwhile may or may not have committed: the outcome is asked of the database
+    /// (`txid_status`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
+    /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
+    /// client may retry: 503); still unknown → `.io` (a 500 whose outcome is unknown).
+    private static func commit(_ connection: PostgresConnection, transactionID: Int64?) throws(StorageError) -> String {
         do {
             return try connection.command("COMMIT")
         } catch {
             guard connection.failure == .connectionLost else { throw error }
-            throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
+            guard let transactionID else {
+                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
+            }
+            return try resolve(connection, transactionID: transactionID, cause: error)
+        }
+    }
+
+    private static func resolve(_ connection: PostgresConnection, transactionID: Int64, cause: StorageError)
+        throws(StorageError) -> String
+    {
+        let deadline = Date().addingTimeInterval(outcomeResolutionSeconds)
+        while true {
+            connection.resetFailure()
+            var status: String?
+            var answered = false
+            do {
+                try connection.connectIfNeeded()
+                status = try connection.simpleValue("SELECT txid_status(\(transactionID))")
+                answered = true
+            } catch {
+                // Not reachable yet: try again below.
+            }
+            if answered {
+                switch status {
+                case "committed": return "COMMIT"
+                case "in progress": break  // the old session's COMMIT is still being processed
+                default:
+                    // "aborted" (also what crash recovery makes of an unfinished commit), or NULL (too old to know,
+                    // impossible seconds later): nothing was written.
+                    throw StorageError(
+                        .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
+                }
+            }
+            guard Date() < deadline else {
+                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
+            }
+            usleep(100_000)
         }
     }
 

@@ -77,6 +77,19 @@ final class PostgresConnection {
         return result.flatMap { PQcmdStatus($0) }.map { String(cString: $0) } ?? ""
     }
 
+    /// Runs `sql` through the simple protocol (several `;`-separated statements allowed, one round trip) and
+    /// returns the first column of the first row of the last statement's result, as text (nil without a row).
+    func simpleValue(_ sql: String) throws(StorageError) -> String? {
+        let handle = try connected()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard let result, PQntuples(result) > 0, PQnfields(result) > 0, PQgetisnull(result, 0, 0) == 0,
+            let value = PQgetvalue(result, 0, 0)
+        else { return nil }
+        return String(cString: value)
+    }
+
     /// Runs `sql` with `arguments`; returns the number of rows it changed (or returned).
     @discardableResult
     func execute(_ sql: String, _ arguments: [PostgresValue] = []) throws(StorageError) -> Int {
