@@ -97,4 +97,6 @@ independent_client_postgres
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast
 scripts/postgres_faults.sh .build/debug/passkeyd immediate
+# kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
+scripts/node_kill.sh .build/debug/passkeyd
 swift test --skip-build 2>&1 | tee build/swift-test.log
