@@ -125,6 +125,21 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// Drops `configuration.schema` and everything in it, connecting without migrating anything.
+    package static func dropSchemaForTesting(_ configuration: PostgresConfiguration) async {
+        guard let schema = configuration.schema else { return }
+        var admin = configuration
+        admin.schema = nil
+        admin.poolSize = 1
+        let pool = PostgresPool(configuration: admin)
+        _ = try? await pool.withConnection { connection in
+            try connection.connectIfNeeded()
+            // `schema` is a plain identifier (checked by PostgresConfiguration).
+            try connection.command("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        }
+        await pool.close()
+    }
+
     /// The versions recorded in `schema_migrations`, ascending.
     package func appliedSchemaVersions() async throws -> [Int] {
         try await read { _ in () }  // connects

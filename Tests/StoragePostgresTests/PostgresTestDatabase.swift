@@ -27,13 +27,7 @@ enum PostgresTestDatabase {
 
     /// Drops the schema of `configuration` (and everything in it).
     static func drop(_ configuration: PostgresConfiguration) async {
-        guard let schema = configuration.schema else { return }
-        var admin = configuration
-        admin.schema = nil
-        admin.poolSize = 1
-        guard let store = try? await PostgresStore.open(admin, migrations: []) else { return }
-        try? await store.executeForTesting("DROP SCHEMA IF EXISTS \(schema) CASCADE")
-        await store.close()
+        await PostgresStore.dropSchemaForTesting(configuration)
     }
 
     /// Opens a store on a fresh schema, runs `body`, closes the store and drops the schema.

@@ -35,13 +35,7 @@ struct Cluster {
 
     func stop() async {
         for node in nodes { await node.stop() }
-        var admin = database
-        admin.schema = nil
-        admin.poolSize = 1
-        if let store = try? await PostgresStore.open(admin, migrations: []) {
-            try? await store.executeForTesting("DROP SCHEMA IF EXISTS \(database.schema ?? "x") CASCADE")
-            await store.close()
-        }
+        await PostgresStore.dropSchemaForTesting(database)
     }
 
     func kids(_ node: LiveServer) async throws -> Set<String> {
