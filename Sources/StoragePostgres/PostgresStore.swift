@@ -94,7 +94,7 @@ public final class PostgresStore: Store {
                 throw error
             }
             do {
-                let value = try body(PostgresTransaction(connection: connection))
+                let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
                 let tag = try commit(connection, transactionID: transactionID)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {

@@ -90,6 +90,33 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("nodes starting together on an empty database create one first signing key (read-then-insert in a write)")
+    func firstSigningKeyOnce() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<8 {
+                    group.addTask {
+                        // What TokenService does at start: create the first key only if there is none.
+                        _ = try await nodes[n % nodes.count].write { writer -> Int in
+                            if try writer.signingKeys().isEmpty {
+                                usleep(20_000)
+                                try writer.insertSigningKey(
+                                    SigningKey(
+                                        kid: "key-\(n)", algorithm: "ES256", privateKey: [1], publicKey: [2],
+                                        createdAt: Date()))
+                            }
+                            return 0
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await first.read { try $0.signingKeys() }.count == 1)
+            for node in nodes { await node.close() }
+        }
+    }
+
     @Test("security events appended concurrently on 4 pools get seq 1…N in commit order, no gap")
     func eventSequenceAcrossNodes() async throws {
         try await PostgresTestDatabase.withStore { first, configuration in

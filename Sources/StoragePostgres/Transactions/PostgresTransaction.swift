@@ -6,9 +6,12 @@ import Storage
 /// (byte order, as SQLite's BINARY), so the order of ties does not depend on the database's locale.
 final class PostgresTransaction: StoreWriter {
     let connection: PostgresConnection
+    /// Whether this is a `Store.write` transaction (READ COMMITTED) rather than a read-only snapshot.
+    let isWrite: Bool
 
-    init(connection: PostgresConnection) {
+    init(connection: PostgresConnection, isWrite: Bool) {
         self.connection = connection
+        self.isWrite = isWrite
     }
 
     /// The first row of `sql`, decoded, or nil.
@@ -70,8 +73,13 @@ final class PostgresTransaction: StoreWriter {
             [.text(familyID)], Self.refreshToken)
     }
 
+    /// In a write, the table is first locked against other writers of signing keys until commit: what a write
+    /// does after reading the keys (create the first one if there is none, retire the old ones on rotation) then
+    /// runs one at a time across all nodes, as it does in SQLite's single writer; without it, nodes starting
+    /// together on an empty database would each create a "first" key.
     func signingKeys() throws(StorageError) -> [SigningKey] {
-        try connection.query(
+        if isWrite { try connection.command("LOCK TABLE signing_keys IN SHARE ROW EXCLUSIVE MODE") }
+        return try connection.query(
             "SELECT \(Self.signingKeyColumns) FROM signing_keys ORDER BY created_at, kid COLLATE \"C\"", [],
             Self.signingKey)
     }
