@@ -61,5 +61,5 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   trap 'exit 130' INT TERM
   start_throwaway_postgres
   echo "PASSKEYD_TEST_DATABASE_URL=$PASSKEYD_TEST_DATABASE_URL"
-  while true; do sleep 3600; done
+  while true; do sleep 3600 & wait $!; done  # `wait`, so that a signal ends it at once
 fi
