@@ -57,9 +57,10 @@ stop_throwaway_postgres() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
-  trap stop_throwaway_postgres EXIT
+  sleeper=""
+  trap 'stop_throwaway_postgres; if [ -n "$sleeper" ]; then kill "$sleeper" 2>/dev/null || true; fi' EXIT
   trap 'exit 130' INT TERM
   start_throwaway_postgres
   echo "PASSKEYD_TEST_DATABASE_URL=$PASSKEYD_TEST_DATABASE_URL"
-  while true; do sleep 3600 & wait $!; done  # `wait`, so that a signal ends it at once
+  while true; do sleep 3600 & sleeper=$!; wait "$sleeper"; done  # `wait`, so that a signal ends it at once
 fi
