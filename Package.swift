@@ -68,7 +68,7 @@ var targets: [Target] = [
     .testTarget(name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
-        name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "TestSupport"],
+        name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "TestSupport"],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]

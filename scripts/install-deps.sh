@@ -7,8 +7,9 @@ level="${1:-build}"
 packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev libpq-dev)
 case "$level" in
   build) ;;
-  test) packages+=(python3 python3-venv openssl curl bc) ;;
-  bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3) ;;
+  # postgresql: the server binaries (initdb, pg_ctl) for the throwaway cluster of the PostgreSQL tests.
+  test) packages+=(python3 python3-venv openssl curl bc postgresql) ;;
+  bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac
 missing=()

@@ -5,6 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# PostgreSQL for the StoragePostgres and multi-node tests: the server PASSKEYD_TEST_DATABASE_URL names, or a
+# throwaway cluster started here (loopback, free port, temporary directory) and removed on exit, also on failure.
+# If it cannot start, the run fails: the PostgreSQL tests must run here, never be skipped.
+source scripts/throwaway-postgres.sh
+if [ -z "${PASSKEYD_TEST_DATABASE_URL:-}" ]; then
+  trap stop_throwaway_postgres EXIT
+  trap 'exit 130' INT TERM
+  start_throwaway_postgres
+  echo "test PostgreSQL: $PASSKEYD_TEST_DATABASE_URL (throwaway, in $PG_THROWAWAY_DIR)"
+else
+  echo "test PostgreSQL: PASSKEYD_TEST_DATABASE_URL (given)"
+fi
 # The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
 scripts/smoke.sh .build/debug/passkeyd
 mkdir -p build
@@ -69,7 +82,21 @@ print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).deco
   return "$status"
 }
 
+# The same independent client against a server on PostgreSQL (a fresh schema of the test database).
+independent_client_postgres() {
+  local separator="?"
+  case "$PASSKEYD_TEST_DATABASE_URL" in *\?*) separator="&" ;; esac
+  PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=independent_client_$$_$RANDOM" independent_client
+}
+
 python_tools
 verify_tokens
 independent_client
+independent_client_postgres
+# PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
+# no acknowledged write lost; once stopped cleanly, once killed as in a crash.
+scripts/postgres_faults.sh .build/debug/passkeyd fast
+scripts/postgres_faults.sh .build/debug/passkeyd immediate
+# kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
+scripts/node_kill.sh .build/debug/passkeyd
 swift test --skip-build 2>&1 | tee build/swift-test.log

@@ -1,10 +1,17 @@
 import Foundation
 import Storage
+internal import CLibPQ
 
-/// Where and how to reach PostgreSQL, parsed from a `postgres://` URL.
+/// Where and how to reach PostgreSQL.
 ///
-/// `postgres://user[:password]@host[:port][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…]`
-/// (`postgresql://` is accepted too). The PostgreSQL driver itself is NOT implemented yet: see `PostgresDriver`.
+/// Three spellings, as libpq accepts them:
+/// - a URL, `postgres://user[:password]@host[:port][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…&schema=…]`
+///   (`postgresql://` too);
+/// - the keyword/value form, `host=db.example.com port=5432 user=app dbname=auth sslmode=verify-full` (parsed by
+///   libpq's `PQconninfoParse`, quoting included; the libpq keywords listed in `keywordForms` only);
+/// - either of them with parts left out, taken from the `PG*` environment variables (`PGHOST`, `PGPORT`,
+///   `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`) when the caller passes
+///   the environment. A password left out everywhere is looked up by libpq in `~/.pgpass` (`PGPASSFILE`).
 public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// libpq's `sslmode` values.
     public enum SSLMode: String, Sendable, Hashable, CaseIterable {
@@ -22,7 +29,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         case verifyFull = "verify-full"
     }
 
-    /// Server host name or address.
+    /// Server host name, address, or Unix-socket directory; several, comma-separated, for failover (libpq tries
+    /// them in order, keeping the first that satisfies `targetSessionAttributes`).
     public var host: String
     /// Server port (5432 by default).
     public var port: Int
@@ -38,78 +46,185 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     public var connectTimeoutSeconds: Int
     /// `application_name` reported to the server.
     public var applicationName: String
-    /// Connections in the pool.
+    /// Connections in the pool (`database.pool_size` overrides; 2 × the processor count by default).
     public var poolSize: Int
+    /// The schema passkeyd's tables live in (created at open if missing), or nil for the role's default
+    /// `search_path`. Lets several passkeyd deployments, or independent tests, share one database.
+    public var schema: String?
+    /// libpq's `target_session_attrs` (`any`, `read-write`, `primary`, …): with several hosts, `read-write` finds
+    /// the primary after a failover. Nil leaves libpq's default (`any`).
+    public var targetSessionAttributes: String?
 
-    /// The query parameters the URL may carry.
-    static let knownParameters: Set<String> = ["sslmode", "connect_timeout", "application_name", "pool_size"]
+    /// libpq 14+'s `target_session_attrs` values.
+    static let targetSessionAttributeValues: Set<String> = [
+        "any", "read-write", "read-only", "primary", "standby", "prefer-standby",
+    ]
 
-    /// Parses and validates a `postgres://` URL.
+    /// The URL query parameters.
+    static let knownParameters: Set<String> = [
+        "sslmode", "connect_timeout", "application_name", "pool_size", "schema", "target_session_attrs",
+    ]
+
+    /// The libpq keywords the keyword/value form may use.
+    public static let keywordForms: Set<String> = [
+        "host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name",
+        "target_session_attrs",
+    ]
+
+    /// The default pool size: two connections per processor.
+    public static var defaultPoolSize: Int { max(2, 2 * ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Parses and validates a `postgres://` URL, without consulting the environment.
     /// - Throws: `.invalidConfiguration` naming the problem (never echoing the password).
     public init(url: String) throws(StorageError) {
+        try self.init(url, environment: [:])
+    }
+
+    /// Parses a URL or a keyword/value string; parts it leaves out come from `environment`'s `PG*` variables
+    /// (pass `ProcessInfo.processInfo.environment`), then from the defaults.
+    /// - Throws: `.invalidConfiguration` naming the problem (never echoing the password).
+    public init(_ connectionString: String, environment: [String: String]) throws(StorageError) {
+        let trimmed = connectionString.trimmingCharacters(in: .whitespaces)
+        let lowered = trimmed.lowercased()
+        var given: [String: String]
+        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") || trimmed.contains("://") {
+            given = try Self.parseURL(trimmed)
+        } else {
+            given = try Self.parseKeywords(trimmed)
+        }
+        let fromEnvironment: [(keyword: String, variable: String)] = [
+            ("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("password", "PGPASSWORD"),
+            ("dbname", "PGDATABASE"), ("sslmode", "PGSSLMODE"), ("connect_timeout", "PGCONNECT_TIMEOUT"),
+            ("application_name", "PGAPPNAME"), ("target_session_attrs", "PGTARGETSESSIONATTRS"),
+        ]
+        for (keyword, variable) in fromEnvironment where given[keyword] == nil {
+            if let value = environment[variable], !value.isEmpty { given[keyword] = value }
+        }
+        try self.init(given: given)
+    }
+
+    /// Validates the collected keyword values and applies the defaults.
+    private init(given: [String: String]) throws(StorageError) {
+        guard let host = given["host"], !host.isEmpty else {
+            throw StorageError(.invalidConfiguration, "database URL has no host")
+        }
+        guard let user = given["user"], !user.isEmpty else {
+            throw StorageError(.invalidConfiguration, "database URL has no user")
+        }
+        self.host = host
+        self.user = user
+        port = try given["port"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...65_535, named: "port") } ?? 5432
+        password = given["password"]
+        let database = given["dbname"] ?? ""
+        guard !database.contains("/") else {
+            throw StorageError(.invalidConfiguration, "database name \"\(database)\" contains a slash")
+        }
+        self.database = database.isEmpty ? user : database
+        if let mode = given["sslmode"] {
+            guard let parsed = SSLMode(rawValue: mode) else {
+                throw StorageError(.invalidConfiguration, "sslmode \"\(mode)\" is not a libpq sslmode")
+            }
+            sslMode = parsed
+        } else {
+            sslMode = .verifyFull
+        }
+        connectTimeoutSeconds =
+            try given["connect_timeout"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...600, named: "connect_timeout") } ?? 10
+        if let name = given["application_name"] {
+            guard !name.isEmpty, name.utf8.count <= 63 else {
+                throw StorageError(.invalidConfiguration, "application_name must have 1 to 63 characters")
+            }
+            applicationName = name
+        } else {
+            applicationName = "passkeyd"
+        }
+        poolSize = try given["pool_size"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...256, named: "pool_size") } ?? Self.defaultPoolSize
+        if let schema = given["schema"] {
+            guard Self.isPlainIdentifier(schema) else {
+                throw StorageError(
+                    .invalidConfiguration, "schema \"\(schema)\" must be 1 to 63 of a-z, 0-9, _ (not starting with a digit)")
+            }
+            self.schema = schema
+        } else {
+            schema = nil
+        }
+        if let attributes = given["target_session_attrs"] {
+            guard Self.targetSessionAttributeValues.contains(attributes) else {
+                throw StorageError(
+                    .invalidConfiguration, "target_session_attrs \"\(attributes)\" is not a libpq value")
+            }
+            targetSessionAttributes = attributes
+        } else {
+            targetSessionAttributes = nil
+        }
+    }
+
+    /// A lower-case SQL identifier that needs no quoting (so it can go into `search_path` and DDL as is).
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (1...63).contains(name.utf8.count) else { return false }
+        guard !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return name.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "_")
+        }
+    }
+
+    private static func parseURL(_ url: String) throws(StorageError) -> [String: String] {
         guard let components = URLComponents(string: url) else {
             throw StorageError(.invalidConfiguration, "database URL is not a URL")
         }
         guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
             throw StorageError(.invalidConfiguration, "database URL scheme must be postgres:// or postgresql://")
         }
-        guard let host = components.host, !host.isEmpty else {
-            throw StorageError(.invalidConfiguration, "database URL has no host")
-        }
-        guard let user = components.user, !user.isEmpty else {
-            throw StorageError(.invalidConfiguration, "database URL has no user")
-        }
-        let port = components.port ?? 5432
-        guard (1...65_535).contains(port) else {
-            throw StorageError(.invalidConfiguration, "database port \(port) is out of range")
-        }
-        let path = components.path
-        let database = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard !database.contains("/") else {
-            throw StorageError(.invalidConfiguration, "database name \"\(database)\" contains a slash")
-        }
         guard components.fragment == nil else {
             throw StorageError(.invalidConfiguration, "database URL has a fragment")
         }
-        self.host = host
-        self.port = port
-        self.user = user
-        self.password = components.password
-        self.database = database.isEmpty ? user : database
-        self.sslMode = .verifyFull
-        self.connectTimeoutSeconds = 10
-        self.applicationName = "passkeyd"
-        self.poolSize = 10
-        try apply(components.queryItems ?? [])
-    }
-
-    private mutating func apply(_ items: [URLQueryItem]) throws(StorageError) {
+        var given: [String: String] = [:]
+        if let host = components.host, !host.isEmpty { given["host"] = host }
+        if let user = components.user, !user.isEmpty { given["user"] = user }
+        if let password = components.password { given["password"] = password }
+        if let port = components.port { given["port"] = String(port) }
+        let path = components.path
+        let database = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if !database.isEmpty { given["dbname"] = database }
         var seen: Set<String> = []
-        for item in items {
-            guard Self.knownParameters.contains(item.name) else {
+        for item in components.queryItems ?? [] {
+            guard knownParameters.contains(item.name) else {
                 throw StorageError(.invalidConfiguration, "unknown database URL parameter \"\(item.name)\"")
             }
             guard seen.insert(item.name).inserted else {
                 throw StorageError(.invalidConfiguration, "database URL parameter \"\(item.name)\" is repeated")
             }
-            let value = item.value ?? ""
-            switch item.name {
-            case "sslmode":
-                guard let mode = SSLMode(rawValue: value) else {
-                    throw StorageError(.invalidConfiguration, "sslmode \"\(value)\" is not a libpq sslmode")
-                }
-                sslMode = mode
-            case "connect_timeout":
-                connectTimeoutSeconds = try Self.integer(value, in: 1...600, named: item.name)
-            case "pool_size":
-                poolSize = try Self.integer(value, in: 1...256, named: item.name)
-            default:
-                guard !value.isEmpty, value.count <= 63 else {
-                    throw StorageError(.invalidConfiguration, "application_name must have 1 to 63 characters")
-                }
-                applicationName = value
-            }
+            given[item.name] = item.value ?? ""
         }
+        return given
+    }
+
+    /// The keyword/value form, parsed by libpq (quoting and escapes as libpq defines them).
+    private static func parseKeywords(_ text: String) throws(StorageError) -> [String: String] {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(text, &errorMessage) else {
+            let reason = errorMessage.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            PQfreemem(errorMessage)
+            throw StorageError(
+                .invalidConfiguration, "database connection string is not a URL nor libpq keyword=value pairs: "
+                    + (reason ?? "unparsable"))
+        }
+        defer { PQconninfoFree(options) }
+        var given: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val {
+                let name = String(cString: keyword)
+                guard keywordForms.contains(name) else {
+                    throw StorageError(
+                        .invalidConfiguration, "database connection keyword \"\(name)\" is not supported by passkeyd")
+                }
+                given[name] = String(cString: value)
+            }
+            option += 1
+        }
+        return given
     }
 
     private static func integer(_ value: String, in range: ClosedRange<Int>, named name: String)
@@ -121,10 +236,32 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         return number
     }
 
+    /// The keyword/value pairs handed to `PQconnectdbParams` (libpq applies its own defaults for the rest).
+    var connectionParameters: [(keyword: String, value: String)] {
+        var pairs: [(keyword: String, value: String)] = [
+            ("host", host), ("port", String(port)), ("user", user), ("dbname", database),
+            ("sslmode", sslMode.rawValue), ("connect_timeout", String(connectTimeoutSeconds)),
+            ("application_name", applicationName),
+        ]
+        // A primary that vanishes without closing its sockets (power loss, network partition) is noticed within
+        // about ten seconds rather than after the kernel's TCP timeouts (minutes), so requests get 503 and the
+        // pool reconnects to the new primary. Ignored for Unix sockets.
+        pairs += [
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "10000"),
+        ]
+        if let password { pairs.append(("password", password)) }
+        if let schema { pairs.append(("options", "-c search_path=\(schema)")) }
+        if let targetSessionAttributes { pairs.append(("target_session_attrs", targetSessionAttributes)) }
+        return pairs
+    }
+
     /// The URL with the password redacted, for logs.
     public var description: String {
         let secret = password == nil ? "" : ":***"
+        let schemaPart = schema.map { "&schema=\($0)" } ?? ""
         return "postgres://\(user)\(secret)@\(host):\(port)/\(database)?sslmode=\(sslMode.rawValue)"
-            + "&pool_size=\(poolSize)"
+            + "&pool_size=\(poolSize)\(schemaPart)"
+            + (targetSessionAttributes.map { "&target_session_attrs=\($0)" } ?? "")
     }
 }

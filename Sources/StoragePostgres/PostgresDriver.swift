@@ -1,20 +1,23 @@
+import Foundation
 import Storage
 
-/// The PostgreSQL driver: NOT IMPLEMENTED in this release.
-///
-/// Only `PostgresConfiguration` exists. The server should validate a `postgres://` URL with it (so a typo is
-/// reported as such) and then refuse to start with `notImplementedMessage`. Every piece of shared state already
-/// goes through `Store`, so the driver can be added behind the same behaviour suite.
+/// The entry point the server uses for `database.url: postgres://…` (or the keyword/value form).
 public enum PostgresDriver {
-    /// Whether the driver can open a store. False in this release.
-    public static let isImplemented = false
+    /// Whether `url` is a PostgreSQL connection string rather than `sqlite:FILE`: a `postgres://` or
+    /// `postgresql://` URL, or libpq keyword/value pairs (`host=… dbname=…`).
+    public static func accepts(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+            || (!lowered.hasPrefix("sqlite:") && lowered.contains("="))
+    }
 
-    /// What to tell an operator who configured PostgreSQL.
-    public static let notImplementedMessage =
-        "PostgreSQL storage is not implemented yet in this passkeyd release; use the embedded SQLite database"
-
-    /// Always throws `.notImplemented` (after validating nothing further than `configuration` already did).
-    public static func open(_ configuration: PostgresConfiguration) async throws(StorageError) -> any Store {
-        throw StorageError(.notImplemented, "\(notImplementedMessage) (configured: \(configuration))")
+    /// Parses `url` (parts it leaves out come from the `PG*` variables of `environment`), applies `poolSize` when
+    /// given, and opens the store.
+    public static func open(
+        _ url: String, poolSize: Int?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(StorageError) -> PostgresStore {
+        var configuration = try PostgresConfiguration(url, environment: environment)
+        if let poolSize { configuration.poolSize = poolSize }
+        return try await PostgresStore.open(configuration)
     }
 }

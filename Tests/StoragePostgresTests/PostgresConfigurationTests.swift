@@ -1,6 +1,7 @@
 import Storage
 import StoragePostgres
 import Testing
+import Foundation
 
 @Suite("PostgresConfiguration")
 struct PostgresConfigurationTests {
@@ -51,10 +52,83 @@ struct PostgresConfigurationTests {
         #expect(throws: StorageError(.invalidConfiguration, "")) { try PostgresConfiguration(url: url) }
     }
 
-    @Test("the driver says it is not implemented")
-    func notImplemented() async throws {
-        let configuration = try PostgresConfiguration(url: "postgres://app@localhost/db")
-        #expect(!PostgresDriver.isImplemented)
-        await #expect(throws: StorageError(.notImplemented, "")) { try await PostgresDriver.open(configuration) }
+    @Test("the keyword/value form is parsed by libpq, quoting included")
+    func parsesKeywordForm() throws {
+        let configuration = try PostgresConfiguration(
+            "host=db.example.com port=6432 user=app password='it\\'s secret' dbname=auth sslmode=require",
+            environment: [:])
+        #expect(configuration.host == "db.example.com")
+        #expect(configuration.port == 6432)
+        #expect(configuration.user == "app")
+        #expect(configuration.password == "it's secret")
+        #expect(configuration.database == "auth")
+        #expect(configuration.sslMode == .require)
+    }
+
+    @Test(
+        "a bad keyword/value string is refused with .invalidConfiguration",
+        arguments: [
+            "host=db user=app hostaddr=10.0.0.1",  // a libpq keyword passkeyd does not take
+            "host=db user=app nonsense=1",  // not a libpq keyword
+            "host=db user=app password='unterminated",  // quoting
+            "host=db user=app port=99999",  // range
+        ])
+    func refusesBadKeywordForm(_ text: String) {
+        #expect(throws: StorageError(.invalidConfiguration, "")) { try PostgresConfiguration(text, environment: [:]) }
+    }
+
+    @Test("PG* environment variables fill what the string leaves out, and only that")
+    func environment() throws {
+        let environment = [
+            "PGHOST": "env-host", "PGPORT": "7000", "PGUSER": "env-user", "PGPASSWORD": "env-secret",
+            "PGDATABASE": "env-db", "PGSSLMODE": "disable", "PGAPPNAME": "env-app",
+        ]
+        let fromEnvironment = try PostgresConfiguration("postgres://", environment: environment)
+        #expect(fromEnvironment.host == "env-host")
+        #expect(fromEnvironment.port == 7000)
+        #expect(fromEnvironment.user == "env-user")
+        #expect(fromEnvironment.password == "env-secret")
+        #expect(fromEnvironment.database == "env-db")
+        #expect(fromEnvironment.sslMode == .disable)
+        #expect(fromEnvironment.applicationName == "env-app")
+        let mixed = try PostgresConfiguration("dbname=auth user=app", environment: environment)
+        #expect(mixed.host == "env-host")
+        #expect(mixed.user == "app")
+        #expect(mixed.database == "auth")
+    }
+
+    @Test("pool size defaults to twice the processor count; schema must be a plain identifier")
+    func poolAndSchema() throws {
+        let configuration = try PostgresConfiguration(url: "postgres://app@localhost/db?schema=passkeyd_1")
+        #expect(configuration.poolSize == 2 * ProcessInfo.processInfo.activeProcessorCount)
+        #expect(configuration.schema == "passkeyd_1")
+        for bad in ["Upper", "1abc", "a-b", "x;drop", ""] {
+            #expect(throws: StorageError(.invalidConfiguration, "")) {
+                try PostgresConfiguration(url: "postgres://app@localhost/db?schema=\(bad)")
+            }
+        }
+    }
+
+    @Test("several hosts and target_session_attrs, for failover to whichever is the primary")
+    func failoverHosts() throws {
+        let url = try PostgresConfiguration(
+            url: "postgres://app@db1.example.com,db2.example.com/auth?target_session_attrs=read-write")
+        #expect(url.host == "db1.example.com,db2.example.com")
+        #expect(url.targetSessionAttributes == "read-write")
+        let keywords = try PostgresConfiguration(
+            "host=db1,db2 user=app target_session_attrs=primary", environment: [:])
+        #expect(keywords.targetSessionAttributes == "primary")
+        #expect(throws: StorageError(.invalidConfiguration, "")) {
+            try PostgresConfiguration(url: "postgres://app@db/auth?target_session_attrs=writable")
+        }
+    }
+
+    @Test("the driver tells PostgreSQL connection strings from sqlite:FILE")
+    func accepts() {
+        #expect(PostgresDriver.accepts("postgres://app@db/auth"))
+        #expect(PostgresDriver.accepts("postgresql://app@db/auth"))
+        #expect(PostgresDriver.accepts("host=db dbname=auth"))
+        #expect(!PostgresDriver.accepts("sqlite:passkeyd.sqlite"))
+        #expect(!PostgresDriver.accepts("sqlite:a=b.sqlite"))
     }
 }

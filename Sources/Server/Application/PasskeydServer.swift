@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Storage
+import StoragePostgres
 import StorageSQLite
 
 /// Runs passkeyd: opens the store (migrating it), starts the HTTP daemon, waits for SIGTERM or SIGINT, then
@@ -63,7 +64,7 @@ public enum PasskeydServer {
             store = try await openStore(configuration)
         } catch let error as StorageError where error.code == .corrupt {
             throw StartError(
-                description: "the database file \(configuration.sqliteFile ?? configuration.database.url) is damaged "
+                description: "the database file \(configuration.databaseDescription) is damaged "
                     + "(\(error.reason)); restore it from a backup")
         } catch {
             throw StartError(description: "cannot open the database: \(error)")
@@ -122,7 +123,7 @@ public enum PasskeydServer {
             if let admin = configuration.adminListen, let adminPort = running.adminPort {
                 line.add("admin", "\(admin.host):\(adminPort)")
             }
-            line.add("database", configuration.sqliteFile ?? configuration.database.url)
+            line.add("database", configuration.databaseDescription)
         }
         let signal = await signals.next()
         logger.log(.info, "stopping") { $0.add("signal", Int(signal)) }
@@ -150,10 +151,16 @@ public enum PasskeydServer {
         }
     }
 
-    /// Opens the SQLite database in the data directory, creating both on first start.
+    /// Opens the database: PostgreSQL for a `postgres://` URL or libpq key=value pairs (migrating it under an
+    /// advisory lock, so nodes starting together migrate once), else the SQLite database in the data directory,
+    /// creating both on first start.
     static func openStore(_ configuration: ServerConfiguration) async throws -> any Store {
+        if PostgresDriver.accepts(configuration.database.url) {
+            let poolSize = configuration.database.poolSize
+            return try await PostgresDriver.open(configuration.database.url, poolSize: poolSize > 0 ? poolSize : nil)
+        }
         guard let file = configuration.sqliteFile else {
-            throw StartError(description: "database.url: only sqlite: databases are supported in this release")
+            throw StartError(description: "database.url: must be sqlite:FILE or a PostgreSQL connection string")
         }
         let url = URL(fileURLWithPath: file)
         let sqlite = SQLiteConfiguration(

@@ -24,6 +24,7 @@ public enum EnvironmentOverrides {
         Setting(path: ["data_directory"], kind: .string),
         Setting(path: ["database", "url"], kind: .string),
         Setting(path: ["database", "synchronous"], kind: .string),
+        Setting(path: ["database", "pool_size"], kind: .integer),
         Setting(path: ["http", "max_body_bytes"], kind: .integer),
         Setting(path: ["http", "connection_timeout_seconds"], kind: .integer),
         Setting(path: ["http", "request_read_timeout_seconds"], kind: .integer),
@@ -52,7 +53,9 @@ public enum EnvironmentOverrides {
     ]
 
     /// Variables that are not settings but are still ours.
-    static let otherVariables: Set<String> = ["PASSKEYD_CONFIG", "PASSKEYD_LOG_LEVEL"]
+    /// (`PASSKEYD_TEST_DATABASE_URL` is the test suite's PostgreSQL, exported by `make test` around the daemons it
+    /// starts; the server ignores it.)
+    static let otherVariables: Set<String> = ["PASSKEYD_CONFIG", "PASSKEYD_LOG_LEVEL", "PASSKEYD_TEST_DATABASE_URL"]
 
     /// The names of every variable, for the README and `--help`.
     public static var variableNames: [String] { settings.map(\.variable) }

@@ -1,4 +1,5 @@
 import Foundation
+import StoragePostgres
 
 extension ServerConfiguration {
     /// The grant types passkeyd implements.
@@ -47,13 +48,22 @@ extension ServerConfiguration {
         guard let synchronous = Synchronous(rawValue: synchronousText) else {
             throw databaseObject.error("synchronous", "must be \"full\" or \"normal\", got \"\(synchronousText)\"")
         }
-        database = Database(url: try databaseObject.string("url", default: "sqlite:passkeyd.sqlite"), synchronous: synchronous)
+        database = Database(
+            url: try databaseObject.string("url", default: "sqlite:passkeyd.sqlite"), synchronous: synchronous,
+            poolSize: try databaseObject.int("pool_size", default: 0, range: 0...256))
         try databaseObject.rejectUnknownKeys()
-        if database.url.hasPrefix("postgres://") || database.url.hasPrefix("postgresql://") {
-            throw databaseObject.error("url", "the PostgreSQL driver is not available in this release; use sqlite:FILE")
-        }
-        guard database.url.hasPrefix("sqlite:"), database.url.count > "sqlite:".count else {
-            throw databaseObject.error("url", "must be sqlite:FILE, got \"\(database.url)\"")
+        if PostgresDriver.accepts(database.url) {
+            // Parsed now (with the PG* variables) so that a typo stops the start with the field's name.
+            do {
+                _ = try PostgresConfiguration(database.url, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw databaseObject.error("url", error.reason)
+            }
+        } else {
+            guard database.url.hasPrefix("sqlite:"), database.url.count > "sqlite:".count else {
+                throw databaseObject.error(
+                    "url", "must be sqlite:FILE, a postgres:// URL or libpq key=value pairs, got \"\(database.url)\"")
+            }
         }
 
         http = try Self.readHTTP(try root.object("http") ?? ConfigObject([:], path: "http"))

@@ -1,4 +1,5 @@
 import Foundation
+import StoragePostgres
 
 /// Everything passkeyd needs to start, validated. Built by `ConfigurationLoader` from
 /// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order.
@@ -27,9 +28,12 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// Which database the server uses.
     public struct Database: Sendable, Equatable {
-        /// `sqlite:FILE` (relative to the data directory unless absolute) or `postgres://…`.
+        /// `sqlite:FILE` (relative to the data directory unless absolute), a `postgres://…` URL, or libpq
+        /// `key=value` pairs (parts left out come from the `PG*` environment variables).
         public var url: String
         public var synchronous: Synchronous
+        /// PostgreSQL connections per node; 0 for the URL's `pool_size`, else 2 × the processor count.
+        public var poolSize: Int = 0
     }
 
     /// HTTP listener limits.
@@ -112,6 +116,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `required`, a check of the UV flag (WebAuthn L3 §7.1 step 15, §7.2 step 17).
     public func userVerification(for client: ClientConfiguration) -> UserVerificationPolicy {
         client.userVerification ?? passkeys.userVerification
+    }
+
+    /// The database for logs: the SQLite file, or the PostgreSQL connection with its password redacted.
+    public var databaseDescription: String {
+        if let sqliteFile { return sqliteFile }
+        return (try? PostgresConfiguration(database.url, environment: ProcessInfo.processInfo.environment))?
+            .description ?? "PostgreSQL"
     }
 
     /// The SQLite database file, when the database is SQLite.

@@ -44,7 +44,14 @@ enum ErrorMapping {
         switch error.code {
         case .conflict, .notFound:
             return .ceremonyFailed("storage_\(error.code.rawValue)", reason: error.description)
-        case .busy, .io, .closed:
+        case .busy:
+            // The database is unreachable or overloaded for now (PostgreSQL connection lost or refused, retries
+            // of a serialization failure or deadlock exhausted, SQLite locked past its busy timeout): the client
+            // may retry later (RFC 6749 §5.2 has no such code; 503, as for a damaged database).
+            return OAuthError(
+                .temporarilyUnavailable, "The service is temporarily unavailable.", logCode: "storage_busy",
+                reason: error.description)
+        case .io, .closed:
             return OAuthError(
                 .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
                 reason: error.description)

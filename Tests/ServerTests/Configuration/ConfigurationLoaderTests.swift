@@ -113,6 +113,22 @@ struct ConfigurationLoaderTests {
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "-1"]) != nil)
     }
 
+    @Test("database.url accepts PostgreSQL (URL or key=value) with database.pool_size, from the file or the environment")
+    func postgresDatabase() throws {
+        var document = minimalDocument()
+        document["database"] = ["url": "postgresql://app@db.example.com/auth", "pool_size": 12]
+        let configuration = try load(document)
+        #expect(configuration.database.url == "postgresql://app@db.example.com/auth")
+        #expect(configuration.database.poolSize == 12)
+        #expect(configuration.sqliteFile == nil)
+        let keywords = try load(
+            minimalDocument(),
+            environment: ["PASSKEYD_DATABASE_URL": "host=db user=app password=secret", "PASSKEYD_DATABASE_POOL_SIZE": "3"])
+        #expect(keywords.database.poolSize == 3)
+        #expect(!keywords.databaseDescription.contains("secret"))
+        #expect(try load(minimalDocument()).database.poolSize == 0)
+    }
+
     @Test("every documented environment variable maps to a setting the parser reads")
     func everyVariableIsKnown() throws {
         // Setting each variable to a bad value must produce an error naming that variable's setting, which
@@ -135,7 +151,9 @@ struct ConfigurationLoaderTests {
         ("web_origins[0]", #"{"web_origins": ["http://example.com"]}"#),
         ("web_origins[0]", #"{"web_origins": ["https://example.com/path"]}"#),
         ("database.synchronous", #"{"database": {"synchronous": "off"}}"#),
-        ("database.url", #"{"database": {"url": "postgres://db/passkeyd"}}"#),
+        ("database.url", #"{"database": {"url": "postgres://app@db/passkeyd?sslmode=sometimes"}}"#),
+        ("database.url", #"{"database": {"url": "host=db user=app nonsense=1"}}"#),
+        ("database.pool_size", #"{"database": {"pool_size": 1000}}"#),
         ("database.url", #"{"database": {"url": "mysql://db"}}"#),
         ("http.max_body_bytes", #"{"http": {"max_body_bytes": 10}}"#),
         ("http.tls_certificate_file", #"{"http": {"tls_certificate_file": "/x.pem"}}"#),

@@ -29,7 +29,7 @@ struct ErrorMappingTests {
         "storage codes",
         arguments: [
             (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant),
-            (.busy, .serverError),
+            (.busy, .temporarilyUnavailable),
             (.io, .serverError), (.closed, .serverError), (.corrupt, .temporarilyUnavailable), (.internalFailure, .serverError),
             (.invalidRecord, .serverError), (.migration, .serverError),
         ])

@@ -1,0 +1,188 @@
+import Foundation
+import Storage
+internal import CLibPQ
+
+/// The one owner of a `PGconn` and the statements prepared on it.
+///
+/// Confined to one thread: the serial queue of its `PostgresSlot`, which runs one job at a time. Connects lazily
+/// and again after the connection was lost, so a pool outlives a database restart. Every statement with
+/// parameters is prepared once per connection (`PQprepare`) and then run with `PQexecPrepared`, binary in and out.
+final class PostgresConnection {
+    private let configuration: PostgresConfiguration
+    private var handle: OpaquePointer?
+    /// SQL text → prepared statement name, for this session (cleared when the connection is replaced).
+    private var prepared: [String: String] = [:]
+    /// The first failure since `resetFailure()`: a statement after a failed one fails with 25P02, which must not
+    /// hide why the transaction failed.
+    private(set) var failure: PostgresFailure?
+
+    init(configuration: PostgresConfiguration) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    /// Whether a usable session is open.
+    var isConnected: Bool {
+        guard let handle else { return false }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// Opens the session if there is none or the last one broke.
+    func connectIfNeeded() throws(StorageError) {
+        if isConnected { return }
+        disconnect()
+        let pairs = configuration.connectionParameters
+        let keywords = pairs.map { strdup($0.keyword) }
+        let values = pairs.map { strdup($0.value) }
+        defer {
+            for pointer in keywords + values { free(pointer) }
+        }
+        let connection = (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keywordArray in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valueArray in
+                PQconnectdbParams(keywordArray.baseAddress, valueArray.baseAddress, 0)
+            }
+        }
+        guard let connection else { throw StorageError(.io, "PQconnectdbParams returned no connection (out of memory)") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(connection))
+            PQfinish(connection)
+            failure = .connectionLost
+            throw StorageError(.busy, "cannot connect to PostgreSQL at \(configuration): \(message)")
+        }
+        // NOTICEs (e.g. "relation already exists, skipping") would go to stderr by default: drop them.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        handle = connection
+    }
+
+    /// Closes the session (prepared statements go with it).
+    func disconnect() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        prepared.removeAll()
+    }
+
+    func resetFailure() { failure = nil }
+
+    /// Runs a statement without parameters through the simple protocol (transaction control, DDL); returns its
+    /// command tag (`COMMIT`, or `ROLLBACK` when COMMIT met an aborted transaction).
+    @discardableResult
+    func command(_ sql: String) throws(StorageError) -> String {
+        let handle = try connected()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return result.flatMap { PQcmdStatus($0) }.map { String(cString: $0) } ?? ""
+    }
+
+    /// Runs `sql` through the simple protocol (several `;`-separated statements allowed, one round trip) and
+    /// returns the first column of the first row of the last statement's result, as text (nil without a row).
+    func simpleValue(_ sql: String) throws(StorageError) -> String? {
+        let handle = try connected()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard let result, PQntuples(result) > 0, PQnfields(result) > 0, PQgetisnull(result, 0, 0) == 0,
+            let value = PQgetvalue(result, 0, 0)
+        else { return nil }
+        return String(cString: value)
+    }
+
+    /// Runs `sql` with `arguments`; returns the number of rows it changed (or returned).
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [PostgresValue] = []) throws(StorageError) -> Int {
+        try run(sql, arguments) { (result) throws(StorageError) in
+            Int(String(cString: PQcmdTuples(result))) ?? Int(PQntuples(result))
+        }
+    }
+
+    /// Runs `sql` with `arguments` and decodes every row with `decode`.
+    func query<T>(
+        _ sql: String, _ arguments: [PostgresValue] = [], _ decode: (PostgresRow) throws(StorageError) -> T
+    ) throws(StorageError) -> [T] {
+        try run(sql, arguments) { (result) throws(StorageError) in
+            let count = PQntuples(result)
+            var rows: [T] = []
+            rows.reserveCapacity(Int(count))
+            for row in 0..<count {
+                rows.append(try decode(PostgresRow(result: result, row: row)))
+            }
+            return rows
+        }
+    }
+
+    // MARK: internals
+
+    private func connected() throws(StorageError) -> OpaquePointer {
+        guard let handle else {
+            failure = failure ?? .connectionLost
+            throw StorageError(.busy, "PostgreSQL connection is not open")
+        }
+        return handle
+    }
+
+    /// Prepares `sql` on first use, executes it with binary parameters and results, and hands the result to `read`.
+    private func run<T>(
+        _ sql: String, _ arguments: [PostgresValue], _ read: (OpaquePointer) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        let handle = try connected()
+        let name = try statementName(sql, arguments, handle: handle)
+        let encoded = arguments.map(\.binary)
+        let lengths = encoded.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: arguments.count)
+        // Copies that live until PQexecPrepared returns (an empty value still needs a non-NULL pointer).
+        let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { bytes in
+            guard let bytes else { return nil }
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+            bytes.withUnsafeBytes { raw in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count)
+            }
+            return buffer
+        }
+        defer {
+            for buffer in buffers { buffer?.deallocate() }
+        }
+        let values = buffers.map { $0.map { UnsafePointer($0) } }
+        let result = PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 1)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard let result else { throw StorageError(.internalFailure, "PQexecPrepared returned no result") }
+        return try read(result)
+    }
+
+    private func statementName(_ sql: String, _ arguments: [PostgresValue], handle: OpaquePointer)
+        throws(StorageError) -> String
+    {
+        if let name = prepared[sql] { return name }
+        let name = "p\(prepared.count + 1)"
+        let types = arguments.map(\.typeOID)
+        let result = PQprepare(handle, name, sql, Int32(types.count), types)
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// Throws the `StorageError` for a failed `result`, remembering the first failure's kind.
+    private func check(_ result: OpaquePointer?, sql: String) throws(StorageError) {
+        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
+        let broken = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
+        let sqlState = result.flatMap { passkeyd_pq_sqlstate($0) }.map { String(cString: $0) }
+        let constraint = result.flatMap { passkeyd_pq_constraint($0) }.map { String(cString: $0) }
+        let message =
+            result.flatMap { passkeyd_pq_primary_message($0) }.map { String(cString: $0) }
+            ?? handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection"
+        let kind = PostgresFailure(sqlState: sqlState, connectionBroken: broken)
+        failure = failure ?? kind
+        if kind == .connectionLost { disconnect() }
+        throw PostgresFailure.error(
+            sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+}

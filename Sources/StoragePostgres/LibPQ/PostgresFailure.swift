@@ -1,0 +1,60 @@
+import Storage
+
+/// What a failed statement means for the transaction runner, from its SQLSTATE (PostgreSQL manual, Appendix A).
+enum PostgresFailure: Equatable {
+    /// 40001 serialization_failure or 40P01 deadlock_detected: nothing was committed; the whole transaction may be
+    /// run again.
+    case retryable
+    /// The connection is gone (class 08, or the server shutting down: 57P01–57P03), or libpq lost it: the
+    /// connection must be replaced. Whether an in-flight COMMIT took effect is unknown.
+    case connectionLost
+    /// Anything else: reported as it is.
+    case other
+
+    /// Classifies `sqlState` (nil when libpq produced the error itself, e.g. on a broken socket).
+    init(sqlState: String?, connectionBroken: Bool) {
+        if connectionBroken {
+            self = .connectionLost
+            return
+        }
+        switch sqlState {
+        case "40001", "40P01": self = .retryable
+        case "57P01", "57P02", "57P03": self = .connectionLost
+        case let state? where state.hasPrefix("08"): self = .connectionLost
+        default: self = .other
+        }
+    }
+
+    /// The `StorageError` for a failed statement. Connection loss and exhausted retries are `.busy`: the
+    /// database is unavailable for now and the request may be repeated (the server answers 503).
+    static func error(sqlState: String?, constraint: String?, message: String, failure: PostgresFailure)
+        -> StorageError
+    {
+        let state = sqlState ?? "-----"
+        switch failure {
+        case .retryable:
+            return StorageError(.busy, "PostgreSQL \(state): \(message)")
+        case .connectionLost:
+            return StorageError(.busy, "PostgreSQL connection lost (\(state)): \(message)")
+        case .other:
+            break
+        }
+        switch state {
+        case "23505":
+            // The schema names each unique constraint after its `StorageError.Constraint`.
+            let named = constraint.map(StorageError.Constraint.init(rawValue:)) ?? .foreignKey
+            return .conflict(named, "PostgreSQL 23505: \(message)")
+        case "23503":
+            return StorageError(.conflict, "PostgreSQL 23503: \(message)", constraint: .foreignKey)
+        case "53300":
+            return StorageError(.busy, "PostgreSQL 53300: \(message)")
+        case let other where other.hasPrefix("53") || other.hasPrefix("58"):
+            // insufficient resources (disk full, out of memory) and system errors (I/O).
+            return StorageError(.io, "PostgreSQL \(other): \(message)")
+        case "XX001", "XX002":
+            return StorageError(.corrupt, "PostgreSQL \(state): \(message)")
+        default:
+            return StorageError(.internalFailure, "PostgreSQL \(state): \(message)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Storage
+internal import CLibPQ
+
+/// One row of a binary-format result, read column by column; valid only inside the decode closure that receives
+/// it (the result is cleared afterwards). Every read checks the column's type OID and length, so a schema that
+/// does not match the decoder is an `.invalidRecord`, never a misread.
+struct PostgresRow {
+    fileprivate let result: OpaquePointer
+    fileprivate let row: Int32
+
+    init(result: OpaquePointer, row: Int32) {
+        self.result = result
+        self.row = row
+    }
+
+    func isNull(_ column: Int32) throws(StorageError) -> Bool {
+        guard column < PQnfields(result) else {
+            throw StorageError(.internalFailure, "result has no column \(column)")
+        }
+        return PQgetisnull(result, row, column) != 0
+    }
+
+    /// The raw bytes of a non-NULL column of type `oid`.
+    private func bytes(_ column: Int32, oid: UInt32, name: String) throws(StorageError) -> UnsafeRawBufferPointer {
+        guard try !isNull(column) else { throw StorageError(.invalidRecord, "column \(column) is NULL") }
+        let actual = PQftype(result, column)
+        guard actual == oid else {
+            throw StorageError(.invalidRecord, "column \(column) has type OID \(actual), expected \(name)")
+        }
+        let length = Int(PQgetlength(result, row, column))
+        guard let start = PQgetvalue(result, row, column) else {
+            throw StorageError(.internalFailure, "PQgetvalue returned NULL for column \(column)")
+        }
+        return UnsafeRawBufferPointer(start: start, count: length)
+    }
+
+    private func fixed<T: FixedWidthInteger>(_ column: Int32, oid: UInt32, name: String, as type: T.Type)
+        throws(StorageError) -> T
+    {
+        let raw = try bytes(column, oid: oid, name: name)
+        guard raw.count == MemoryLayout<T>.size else {
+            throw StorageError(.invalidRecord, "column \(column) holds \(raw.count) bytes, expected \(name)")
+        }
+        var value: T = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: raw) }
+        return T(bigEndian: value)
+    }
+
+    func text(_ column: Int32) throws(StorageError) -> String {
+        String(decoding: try bytes(column, oid: PostgresValue.TypeOID.text, name: "text"), as: UTF8.self)
+    }
+
+    func bytea(_ column: Int32) throws(StorageError) -> [UInt8] {
+        Array(try bytes(column, oid: PostgresValue.TypeOID.bytea, name: "bytea"))
+    }
+
+    func integer(_ column: Int32) throws(StorageError) -> Int64 {
+        try fixed(column, oid: PostgresValue.TypeOID.int8, name: "int8", as: Int64.self)
+    }
+
+    func double(_ column: Int32) throws(StorageError) -> Double {
+        Double(bitPattern: try fixed(column, oid: PostgresValue.TypeOID.float8, name: "float8", as: UInt64.self))
+    }
+
+    func bool(_ column: Int32) throws(StorageError) -> Bool {
+        try fixed(column, oid: PostgresValue.TypeOID.bool, name: "bool", as: UInt8.self) != 0
+    }
+
+    // MARK: record fields
+
+    func date(_ column: Int32) throws(StorageError) -> Date {
+        Date(timeIntervalSinceReferenceDate: try double(column))
+    }
+
+    func optionalDate(_ column: Int32) throws(StorageError) -> Date? {
+        try isNull(column) ? nil : try date(column)
+    }
+
+    func optionalText(_ column: Int32) throws(StorageError) -> String? {
+        try isNull(column) ? nil : try text(column)
+    }
+
+    func optionalBytea(_ column: Int32) throws(StorageError) -> [UInt8]? {
+        try isNull(column) ? nil : try bytea(column)
+    }
+
+    func optionalInt(_ column: Int32) throws(StorageError) -> Int? {
+        try isNull(column) ? nil : Int(try integer(column))
+    }
+
+    /// A text column holding one of `T`'s raw values.
+    func enumeration<T: RawRepresentable>(_ column: Int32, as type: T.Type) throws(StorageError) -> T
+    where T.RawValue == String {
+        let raw = try text(column)
+        guard let value = T(rawValue: raw) else {
+            throw StorageError(.invalidRecord, "column \(column) holds unknown \(T.self) \"\(raw)\"")
+        }
+        return value
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Storage
+
+/// The PostgreSQL `Store`: a bounded pool of libpq connections, each owned by one serial queue (blocking libpq
+/// calls never run on the cooperative pool), statements prepared once per connection.
+///
+/// Each `write` is one transaction at READ COMMITTED: the consuming operations are single statements that give
+/// exactly one winner across any number of connections and nodes (see `PostgresTransaction+Writer.swift`). Each
+/// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
+/// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
+/// in all; then `.busy`. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
+/// which a client may retry); lost during COMMIT, the outcome is asked of the database once it answers again
+/// (see `commit`): success if it committed, `.busy` if not, `.io` (500, outcome unknown) if it cannot tell in
+/// time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
+/// database restarted since) runs again on a new one.
+/// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
+/// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
+public final class PostgresStore: Store {
+    /// Runs of a transaction, the first included, before a retryable failure is reported.
+    public static let maxAttempts = 5
+
+    private let pool: PostgresPool
+    /// The configuration the store was opened with (password redacted in its description).
+    public let configuration: PostgresConfiguration
+
+    private init(pool: PostgresPool, configuration: PostgresConfiguration) {
+        self.pool = pool
+        self.configuration = configuration
+    }
+
+    /// Opens the store: connects once, creates the schema if `configuration.schema` names one, and applies the
+    /// pending migrations under an advisory lock (several nodes starting together migrate once).
+    /// - Parameter migrations: the schema to migrate to; `PostgresSchema.migrations` except in tests of migration.
+    /// - Throws: `.busy` (cannot connect), `.migration` (e.g. the database is newer than this binary).
+    public static func open(
+        _ configuration: PostgresConfiguration, migrations: [Migration] = PostgresSchema.migrations
+    ) async throws(StorageError) -> PostgresStore {
+        let pool = PostgresPool(configuration: configuration)
+        let schema = configuration.schema
+        do {
+            try await pool.withConnection { connection in
+                try connection.connectIfNeeded()
+                connection.resetFailure()
+                try PostgresMigrator.migrate(connection, schema: schema, migrations: migrations)
+            }
+        } catch {
+            await pool.close()
+            throw Self.storageError(error)
+        }
+        return PostgresStore(pool: pool, configuration: configuration)
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try Self.transaction(connection, writes: false, body)
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try Self.transaction(connection, writes: true, body)
+        }
+    }
+
+    /// Refuses new work, waits for the transactions in flight, then closes every connection.
+    public func close() async {
+        await pool.close()
+    }
+
+    /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says.
+    private static func transaction<T>(
+        _ connection: PostgresConnection, writes: Bool, _ body: (PostgresTransaction) throws -> T
+    ) throws -> T {
+        var attempt = 1
+        while true {
+            connection.resetFailure()
+            var transactionID: Int64?
+            do {
+                try connection.connectIfNeeded()
+                if writes {
+                    // The transaction id comes with BEGIN, in the same round trip: if the connection breaks during
+                    // COMMIT, it tells whether the commit happened (`resolve`).
+                    let id = try connection.simpleValue("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT txid_current()")
+                    transactionID = id.flatMap { Int64($0) }
+                } else {
+                    try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                }
+            } catch {
+                // Nothing ran yet: a dead pooled connection is replaced once per attempt.
+                if connection.failure == .connectionLost, attempt < maxAttempts {
+                    attempt += 1
+                    continue
+                }
+                throw error
+            }
+            do {
+                let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
+                let tag = try commit(connection, transactionID: transactionID)
+                // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
+                guard tag == "COMMIT" else {
+                    throw StorageError(.internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
+                }
+                return value
+            } catch {
+                let failure = connection.failure
+                if connection.isConnected { _ = try? connection.command("ROLLBACK") }
+                if failure == .retryable, attempt < maxAttempts {
+                    attempt += 1
+                    // A short, growing, jittered pause so that deadlocked peers do not collide again at once.
+                    usleep(UInt32.random(in: 500...2_000) * UInt32(attempt))
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    // MARK: for tests of this package
+
+    /// Runs `sql` (no parameters, no rows) on a pooled connection outside any transaction.
+    package func executeForTesting(_ sql: String) async throws {
+        try await pool.withConnection { connection in
+            try connection.connectIfNeeded()
+            try connection.command(sql)
+        }
+    }
+
+    /// Drops `configuration.schema` and everything in it, connecting without migrating anything.
+    package static func dropSchemaForTesting(_ configuration: PostgresConfiguration) async {
+        guard let schema = configuration.schema else { return }
+        var admin = configuration
+        admin.schema = nil
+        admin.poolSize = 1
+        let pool = PostgresPool(configuration: admin)
+        _ = try? await pool.withConnection { connection in
+            try connection.connectIfNeeded()
+            // `schema` is a plain identifier (checked by PostgresConfiguration).
+            try connection.command("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        }
+        await pool.close()
+    }
+
+    /// The versions recorded in `schema_migrations`, ascending.
+    package func appliedSchemaVersions() async throws -> [Int] {
+        try await read { _ in () }  // connects
+        return try await pool.withConnection { connection in
+            try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
+                (row) throws(StorageError) in Int(try row.integer(0))
+            }
+        }
+    }
+
+    /// How long a transaction whose connection broke during COMMIT waits for the database to say whether it
+    /// committed (well under the server's request deadline).
+    static let outcomeResolutionSeconds: TimeInterval = 10
+
+    /// COMMIT. A connection lost meanwhile may or may not have committed: the outcome is asked of the database
+    /// (`txid_status`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
+    /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
+    /// client may retry: 503); still unknown → `.io` (a 500 whose outcome is unknown).
+    private static func commit(_ connection: PostgresConnection, transactionID: Int64?) throws(StorageError) -> String {
+        do {
+            return try connection.command("COMMIT")
+        } catch {
+            guard connection.failure == .connectionLost else { throw error }
+            guard let transactionID else {
+                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
+            }
+            return try resolve(connection, transactionID: transactionID, cause: error)
+        }
+    }
+
+    private static func resolve(_ connection: PostgresConnection, transactionID: Int64, cause: StorageError)
+        throws(StorageError) -> String
+    {
+        let deadline = Date().addingTimeInterval(outcomeResolutionSeconds)
+        while true {
+            connection.resetFailure()
+            var status: String?
+            var answered = false
+            do {
+                try connection.connectIfNeeded()
+                status = try connection.simpleValue("SELECT txid_status(\(transactionID))")
+                answered = true
+            } catch {
+                // Not reachable yet: try again below.
+            }
+            if answered {
+                switch status {
+                case "committed": return "COMMIT"
+                case "in progress": break  // the old session's COMMIT is still being processed
+                default:
+                    // "aborted" (also what crash recovery makes of an unfinished commit), or NULL (too old to know,
+                    // impossible seconds later): nothing was written.
+                    throw StorageError(
+                        .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
+                }
+            }
+            guard Date() < deadline else {
+                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
+            }
+            usleep(100_000)
+        }
+    }
+
+    private static func storageError(_ error: any Error) -> StorageError {
+        (error as? StorageError) ?? StorageError(.internalFailure, "\(error)")
+    }
+}

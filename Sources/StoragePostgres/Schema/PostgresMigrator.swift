@@ -1,0 +1,54 @@
+import Foundation
+import Storage
+
+/// Applies a migration list in one transaction that first takes a transaction-scoped advisory lock, so that of
+/// several nodes starting together one migrates and the others wait, then find nothing pending. Refuses a
+/// database newer than the list (see `MigrationPlan`). The lock is released by COMMIT or ROLLBACK, also when
+/// the connection is lost.
+enum PostgresMigrator {
+    static func migrate(_ connection: PostgresConnection, schema: String?, migrations: [Migration])
+        throws(StorageError)
+    {
+        let plan = try MigrationPlan(migrations)
+        try connection.command("BEGIN ISOLATION LEVEL READ COMMITTED")
+        do throws(StorageError) {
+            // One lock per schema, so independent deployments sharing a database do not wait for each other.
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('passkeyd.migrate'), hashtext(coalesce($1::text, current_schema(), '')))",
+                [.optionalText(schema)])
+            if let schema {
+                // `schema` is a plain identifier (checked by PostgresConfiguration), safe to splice.
+                try connection.command("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            }
+            try connection.command(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version bigint NOT NULL PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at double precision NOT NULL
+                )
+                """)
+            let applied = try connection.query("SELECT version, name FROM schema_migrations") {
+                (row) throws(StorageError) in (version: Int(try row.integer(0)), name: try row.text(1))
+            }
+            for migration in try plan.pending(applied: applied) {
+                for statement in migration.statements {
+                    do {
+                        try connection.command(statement)
+                    } catch {
+                        throw StorageError(
+                            .migration, "migration \(migration.version) \(migration.name) failed: \(error.reason)")
+                    }
+                }
+                try connection.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+                    [.integer(migration.version), .text(migration.name), .date(Date())])
+            }
+            let tag = try connection.command("COMMIT")
+            guard tag == "COMMIT" else { throw StorageError(.migration, "migration transaction ended in \(tag)") }
+        } catch {
+            if connection.isConnected { _ = try? connection.command("ROLLBACK") }  // the migration error is reported
+            throw error
+        }
+    }
+}

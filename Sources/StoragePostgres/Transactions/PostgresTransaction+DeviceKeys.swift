@@ -1,0 +1,144 @@
+import Foundation
+import Storage
+
+/// Device keys, device challenges, security events and housekeeping.
+extension PostgresTransaction {
+    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
+        let inserted = try connection.execute(
+            """
+            INSERT INTO device_keys (\(Self.deviceKeyColumns))
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING
+            """,
+            [
+                .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .bytea(key.publicKey),
+                .text(key.status.rawValue), .integer(key.failedAttempts), .optionalDate(key.lockedAt),
+                .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
+            ])
+        guard inserted == 1 else { throw .conflict(.deviceKeyID) }
+        // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a
+        // biometry change). After the insert, so a clash above leaves the old keys untouched.
+        let replaced = try connection.query(
+            """
+            UPDATE device_keys SET status = 'revoked', revoked_at = $1
+            WHERE user_id = $2 AND device_id = $3 AND status != 'revoked' AND key_id != $4 RETURNING key_id
+            """,
+            [.date(key.createdAt), .text(key.userID), .text(key.deviceID), .text(key.keyID)]
+        ) { (row) throws(StorageError) in try row.text(0) }
+        return replaced.sorted()
+    }
+
+    func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
+        try connection.execute(
+            """
+            UPDATE device_keys SET status = $1, failed_attempts = $2, locked_at = $3, revoked_at = $4
+            WHERE key_id = $5 AND user_id = $6
+            """,
+            [
+                .text(state.status.rawValue), .integer(state.failedAttempts), .optionalDate(state.lockedAt),
+                .optionalDate(state.revokedAt), .text(keyID), .text(userID),
+            ]) == 1
+    }
+
+    func touchDeviceKey(keyID: String, userID: String, at: Date) throws(StorageError) -> Bool {
+        try connection.execute(
+            "UPDATE device_keys SET last_used_at = $1 WHERE key_id = $2 AND user_id = $3",
+            [.date(at), .text(keyID), .text(userID)]) == 1
+    }
+
+    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
+        try connection.execute(
+            """
+            UPDATE device_keys SET status = 'active', failed_attempts = 0, locked_at = NULL
+            WHERE user_id = $1 AND status = 'locked'
+            """,
+            [.text(userID)])
+    }
+
+    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
+        let inserted = try connection.execute(
+            """
+            INSERT INTO device_challenges (\(Self.deviceChallengeColumns))
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING
+            """,
+            [
+                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID),
+                .bytea(challenge.document), .bytea(challenge.actionHash), .bytea(challenge.action),
+                .date(challenge.createdAt), .date(challenge.expiresAt), .optionalDate(challenge.consumedAt),
+            ])
+        guard inserted == 1 else { throw .conflict(.deviceChallengeID) }
+    }
+
+    func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+    {
+        // The winner marks the challenge in one statement; only a caller that did not win reads the row, to say
+        // why (that read decides nothing: the row is already consumed, expired or someone else's).
+        let consumed = try one(
+            """
+            UPDATE device_challenges SET consumed_at = $1
+            WHERE challenge_id = $2 AND key_id = $3 AND user_id = $4 AND consumed_at IS NULL AND $1 < expires_at
+            RETURNING \(Self.deviceChallengeColumns)
+            """,
+            [.date(now), .text(challengeID), .text(keyID), .text(userID)], Self.deviceChallenge)
+        if let consumed { return .consumed(consumed) }
+        guard let challenge = try deviceChallenge(id: challengeID), challenge.keyID == keyID,
+            challenge.userID == userID
+        else { return .notFound }
+        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
+        return .expired(challenge)
+    }
+
+    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        // The counter row gives the next seq and stays locked until commit (see PostgresSchema).
+        let seq = try one(
+            """
+            WITH next AS (UPDATE security_event_counter SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq)
+            INSERT INTO security_events (seq, occurred_at, device_time, kind, user_id, key_id, device_id, client_id, \
+            action_hash, outcome, reason_code, attempts, detail)
+            SELECT last_seq, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM next
+            RETURNING seq
+            """,
+            [
+                .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
+                .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
+                .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
+                .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBytea(event.detail),
+            ]
+        ) { (row) throws(StorageError) in try row.integer(0) }
+        guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }
+        var stored = event
+        stored.seq = seq
+        return stored
+    }
+
+    /// With several nodes on one database, one purges at a time: the transaction first tries a
+    /// transaction-scoped advisory lock and, if another node's purge holds it, deletes nothing (an empty result
+    /// ends that node's housekeeping run; the holder works through the backlog).
+    func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        let acquired = try one(
+            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.purge'), hashtext(coalesce(current_schema(), '')))",
+            []
+        ) { (row) throws(StorageError) in try row.bool(0) }
+        guard acquired == true else { return PurgeResult() }
+        // Each through its expiry index, oldest first, at most `limit` rows; rows another transaction holds
+        // (being consumed right now) are skipped, not waited for.
+        func purge(_ table: String, _ key: String, _ column: String) throws(StorageError) -> Int {
+            try connection.execute(
+                """
+                DELETE FROM \(table) WHERE \(key) IN (
+                    SELECT \(key) FROM \(table) WHERE \(column) <= $1 ORDER BY \(column) LIMIT $2 FOR UPDATE SKIP LOCKED)
+                """,
+                [.date(now), .integer(max(0, limit))])
+        }
+        return PurgeResult(
+            authSessions: try purge("auth_sessions", "id", "expires_at"),
+            deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
+            refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"))
+    }
+
+    func recordHeartbeat(at: Date) throws(StorageError) {
+        try connection.execute(
+            "INSERT INTO heartbeat (id, beat_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at",
+            [.date(at)])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTP
+import Storage
+import StoragePostgres
+import TestSupport
+import Testing
+
+@testable import Server
+
+/// Three in-process passkeyd nodes, each with its own data directory, on one PostgreSQL schema (a fresh one per
+/// test), sharing one clock the test moves.
+struct Cluster {
+    let nodes: [LiveServer]
+    let clock: TestClock
+    let database: PostgresConfiguration
+
+    static let databaseURL = ProcessInfo.processInfo.environment["PASSKEYD_TEST_DATABASE_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    static func start(nodes count: Int = 3) async throws -> Cluster {
+        let base = try #require(databaseURL)
+        let schema = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
+        let clock = TestClock(Date())
+        var nodes: [LiveServer] = []
+        for _ in 0..<count {
+            var overrides = PasskeyHarness.overrides
+            overrides["PASSKEYD_DATABASE_URL"] = url
+            overrides["PASSKEYD_DATABASE_POOL_SIZE"] = "4"
+            nodes.append(try await LiveServer.start(environment: overrides, clock: clock))
+        }
+        return Cluster(nodes: nodes, clock: clock, database: try PostgresConfiguration(url, environment: [:]))
+    }
+
+    func stop() async {
+        for node in nodes { await node.stop() }
+        await PostgresStore.dropSchemaForTesting(database)
+    }
+
+    func kids(_ node: LiveServer) async throws -> Set<String> {
+        let jwks = try JSONValue(parsing: [UInt8](try await node.send("GET", "/.well-known/jwks.json").body))
+        return Set((jwks["keys"]?.arrayValue ?? []).compactMap { $0["kid"]?.stringValue })
+    }
+}
+
+@Suite(
+    "Several nodes on one PostgreSQL", .serialized,
+    .enabled(
+        if: Cluster.databaseURL != nil,
+        "PASSKEYD_TEST_DATABASE_URL is not set: the multi-node tests need PostgreSQL (`make test` starts one)"))
+struct MultiNodeEndToEndTests {
+    @Test("sign-up on node 1, login challenge on node 2, token on node 3")
+    func ceremonyAcrossNodes() async throws {
+        let cluster = try await Cluster.start()
+        var authenticator = Passkey()
+        let (options, session) = try await cluster.nodes[0].registerChallenge(email: "spread@example.com")
+        let signUp = try await cluster.nodes[1].token(session: session, response: authenticator.register(options))
+        #expect(signUp.status == 200)
+        let (loginOptions, loginSession) = try await cluster.nodes[1].loginChallenge()
+        let login = try await cluster.nodes[2].token(
+            session: loginSession, response: authenticator.assert(loginOptions))
+        #expect(login.status == 200)
+        let access = try #require(login.body["access_token"]?.stringValue)
+        for node in cluster.nodes {
+            #expect(try await node.send("GET", "/userinfo", headers: ["Authorization": "Bearer \(access)"]).status == 200)
+        }
+        await cluster.stop()
+    }
+
+    @Test("one refresh token presented 16 times at once across three nodes: exactly one 200")
+    func refreshRaceAcrossNodes() async throws {
+        let cluster = try await Cluster.start()
+        var authenticator = Passkey()
+        let tokens = try await cluster.nodes[0].signUp(&authenticator, email: "race@example.com")
+        let refresh = try #require(tokens["refresh_token"]?.stringValue)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<16 {
+                let node = cluster.nodes[n % cluster.nodes.count]
+                group.addTask { try await node.refresh(refresh).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(!statuses.contains { $0 >= 500 }, "\(statuses)")
+        await cluster.stop()
+    }
+
+    @Test("one auth session redeemed 16 times at once across three nodes: exactly one 200")
+    func authSessionRaceAcrossNodes() async throws {
+        let cluster = try await Cluster.start()
+        var authenticator = Passkey()
+        _ = try await cluster.nodes[0].signUp(&authenticator, email: "session@example.com")
+        let (options, session) = try await cluster.nodes[1].loginChallenge()
+        let assertion = try authenticator.assert(options)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for n in 0..<16 {
+                let node = cluster.nodes[n % cluster.nodes.count]
+                group.addTask { try await node.token(session: session, response: assertion).status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
+        #expect(!statuses.contains { $0 >= 500 }, "\(statuses)")
+        await cluster.stop()
+    }
+
+    @Test("a key rotated through node 1's database is published by every node after the reload interval")
+    func rotationReachesEveryNode() async throws {
+        let cluster = try await Cluster.start()
+        let before = try await cluster.kids(cluster.nodes[1])
+        #expect(before.count == 1)
+        for node in cluster.nodes { #expect(try await cluster.kids(node) == before, "one key ring for all nodes") }
+        let kid = try await PasskeydServer.rotateKeys(
+            configuration: cluster.nodes[0].running.context.configuration, clock: cluster.clock)
+        cluster.clock.advance(TokenService.reloadInterval + 1)
+        for node in cluster.nodes {
+            let kids = try await cluster.kids(node)
+            #expect(kids.contains(kid), "the new key is published")
+            #expect(kids.isSuperset(of: before), "the old key stays published")
+        }
+        await cluster.stop()
+    }
+}

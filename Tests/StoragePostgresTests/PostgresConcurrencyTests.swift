@@ -1,0 +1,194 @@
+import Foundation
+import Storage
+import StoragePostgres
+import Testing
+
+/// Several stores (separate pools, as several passkeyd nodes have) on one schema.
+@Suite("PostgresStore across nodes", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+struct PostgresConcurrencyTests {
+    /// `count` stores on the schema of `configuration` (already migrated).
+    static func nodes(_ count: Int, _ configuration: PostgresConfiguration) async throws -> [PostgresStore] {
+        var stores: [PostgresStore] = []
+        for _ in 0..<count { stores.append(try await PostgresStore.open(configuration)) }
+        return stores
+    }
+
+    @Test("16 concurrent consumers of one auth session on 4 pools: exactly one gets it")
+    func authSessionRace() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            for round in 0..<5 {
+                try await first.write { try $0.insertAuthSession(AuthSession.sample("race-\(round)")) }
+                let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for n in 0..<16 {
+                        group.addTask {
+                            try await nodes[n % nodes.count].write {
+                                try $0.consumeAuthSession(id: "race-\(round)", now: Date()) != nil
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                }
+                #expect(winners == 1, "round \(round)")
+            }
+            for node in nodes { await node.close() }
+        }
+    }
+
+    @Test("16 concurrent rotations of one refresh token on 4 pools: exactly one succeeds, one successor stored")
+    func refreshRotationRace() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            let now = Date()
+            @Sendable func token(_ fill: UInt8) -> RefreshToken {
+                RefreshToken(
+                    tokenHash: [UInt8](repeating: fill, count: 32), familyID: "family", clientID: "client-1",
+                    userID: "user-1", scope: "openid", authTime: now, createdAt: now,
+                    absoluteExpiresAt: now.addingTimeInterval(86_400), idleExpiresAt: now.addingTimeInterval(3_600))
+            }
+            try await first.write { try $0.insertRefreshToken(token(0)) }
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        try await nodes[n % nodes.count].write {
+                            try $0.markRefreshTokenRotated(
+                                presentedHash: token(0).tokenHash, now: Date(), replacement: token(UInt8(n + 1)))
+                        }
+                    }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(winners == 1)
+            let family = try await first.read { try $0.refreshTokens(familyID: "family") }
+            #expect(family.count == 2)
+            for node in nodes { await node.close() }
+        }
+    }
+
+    @Test("16 concurrent consumers of one device challenge on 4 pools: exactly one consumes it")
+    func deviceChallengeRace() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            let challenge = DeviceChallenge(
+                challengeID: "c1", keyID: "k1", userID: "u1", document: [1], actionHash: [2], action: [3],
+                createdAt: Date(), expiresAt: Date().addingTimeInterval(120))
+            try await first.write { try $0.insertDeviceChallenge(challenge) }
+            let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        let outcome = try await nodes[n % nodes.count].write {
+                            try $0.consumeDeviceChallenge(id: "c1", keyID: "k1", userID: "u1", now: Date())
+                        }
+                        if case .consumed = outcome { return true }
+                        return false
+                    }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(winners == 1)
+            for node in nodes { await node.close() }
+        }
+    }
+
+    @Test("nodes starting together on an empty database create one first signing key (read-then-insert in a write)")
+    func firstSigningKeyOnce() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<8 {
+                    group.addTask {
+                        // What TokenService does at start: create the first key only if there is none.
+                        _ = try await nodes[n % nodes.count].write { writer -> Int in
+                            if try writer.signingKeys().isEmpty {
+                                usleep(20_000)
+                                try writer.insertSigningKey(
+                                    SigningKey(
+                                        kid: "key-\(n)", algorithm: "ES256", privateKey: [1], publicKey: [2],
+                                        createdAt: Date()))
+                            }
+                            return 0
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await first.read { try $0.signingKeys() }.count == 1)
+            for node in nodes { await node.close() }
+        }
+    }
+
+    @Test("security events appended concurrently on 4 pools get seq 1…N in commit order, no gap")
+    func eventSequenceAcrossNodes() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<64 {
+                    group.addTask {
+                        _ = try await nodes[n % nodes.count].write {
+                            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "e\(n)", outcome: "ok"))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let events = try await first.read { try $0.securityEvents(after: 0, limit: 1_000) }
+            #expect(events.map(\.seq) == Array(1...64))
+            for node in nodes { await node.close() }
+        }
+    }
+
+    @Test("eight stores opening at once on a new schema migrate it once")
+    func migrationUnderLock() async throws {
+        let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<8 { group.addTask { try await PostgresStore.open(configuration) } }
+            return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
+        }
+        #expect(stores.count == 8)
+        let versions = try await stores[0].appliedSchemaVersions()
+        #expect(versions == PostgresSchema.migrations.map(\.version))
+        for store in stores { await store.close() }
+        await PostgresTestDatabase.drop(configuration)
+    }
+
+    @Test("a database migrated by a newer passkeyd is refused with .migration")
+    func refusesNewerSchema() async throws {
+        let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        let future = Migration(version: PostgresSchema.migrations.count + 1, name: "future", statements: [
+            "CREATE TABLE future_things (id bigint PRIMARY KEY)"
+        ])
+        let newer = try await PostgresStore.open(configuration, migrations: PostgresSchema.migrations + [future])
+        await newer.close()
+        await #expect(throws: StorageError(.migration, "")) { try await PostgresStore.open(configuration) }
+        await PostgresTestDatabase.drop(configuration)
+    }
+}
+
+@Suite("PostgresStore housekeeping", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+struct PostgresHousekeepingTests {
+    @Test("while one node purges (advisory lock held), another node's purge deletes nothing and does not wait")
+    func purgeRunsOnOneNodeAtATime() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let second = try await PostgresStore.open(configuration)
+            let past = Date().addingTimeInterval(-10)
+            try await first.write { writer in
+                for n in 0..<10 { try writer.insertAuthSession(AuthSession.sample("old-\(n)", expiresAt: past)) }
+            }
+            let holding = AsyncStream<Void>.makeStream()
+            async let firstPurge = first.write { writer -> Int in
+                let result = try writer.purgeExpired(now: Date(), limit: 100)
+                holding.continuation.yield()
+                usleep(500_000)  // keep the transaction, and the lock, open
+                return result.authSessions
+            }
+            var iterator = holding.stream.makeAsyncIterator()
+            await iterator.next()
+            let started = Date()
+            let secondResult = try await second.write { try $0.purgeExpired(now: Date(), limit: 100) }
+            #expect(secondResult == PurgeResult())
+            #expect(Date().timeIntervalSince(started) < 0.4, "the second purge waited for the lock")
+            #expect(try await firstPurge == 10)
+            await second.close()
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Storage
+import Synchronization
+import StoragePostgres
+import Testing
+import TestSupport
+
+@Suite("PostgresStore", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+struct PostgresStoreTests {
+    @Test("passes the store behaviour suite", arguments: StoreConformance.checks)
+    func conforms(_ check: StoreConformance.Check) async throws {
+        let configuration = try PostgresTestDatabase.configuration()
+        let store = try await PostgresStore.open(configuration)
+        do {
+            try await check.run(on: store)
+        } catch {
+            await store.close()
+            await PostgresTestDatabase.drop(configuration)
+            throw error
+        }
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
+    @Test("data written before close is there after reopening, on the same schema")
+    func reopen() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let user = User(id: "u1", userHandle: [1, 2, 3], realm: "main", email: "a@example.com", createdAt: Date())
+            let credential = Credential(
+                credentialID: [9], userID: "u1", publicKey: [1], algorithm: -8, signCount: 0, uvInitialized: false,
+                backupEligible: false, backedUp: false, transports: [], aaguid: [], attestationFormat: "none",
+                createdAt: Date())
+            try await first.write { try $0.insertUser(user, credential: credential) }
+            let second = try await PostgresStore.open(configuration)
+            let found = try await second.read { (try $0.user(id: "u1"), try $0.credential(id: [9])) }
+            await second.close()
+            #expect(found.0 == user)
+            #expect(found.1 == credential)
+        }
+    }
+
+    @Test("a body that catches a conflict goes on, and the transaction commits what else it wrote")
+    func conflictDoesNotAbortTheTransaction() async throws {
+        try await PostgresTestDatabase.withStore { store, _ in
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("s1")) }
+            let caught = try await store.write { writer -> Bool in
+                var caught = false
+                do { try writer.insertAuthSession(AuthSession.sample("s1")) } catch let error as StorageError { caught = error.code == .conflict }
+                try writer.insertAuthSession(AuthSession.sample("s2"))
+                return caught
+            }
+            #expect(caught)
+            #expect(try await store.read { try $0.authSession(id: "s2") } != nil)
+        }
+    }
+
+    @Test("a pooled connection that the server dropped is replaced: the next transaction succeeds")
+    func reconnectsAfterConnectionLoss() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 2)
+        configuration.applicationName = "passkeyd-reconnect-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("before")) }
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        admin.poolSize = 1
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'")
+        await killer.close()
+        for n in 0..<4 {
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("after-\(n)")) }
+        }
+        #expect(try await store.read { try $0.authSession(id: "after-3") } != nil)
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
+    @Test("a connection the server drops in the middle of a transaction: .busy, nothing kept, the next write works")
+    func connectionLostMidTransaction() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.applicationName = "passkeyd-midway-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        let phase = Mutex(0)  // 1: the body wrote its first row; 2: the backend was terminated
+        let outcome = Task { () -> StorageError? in
+            do {
+                try await store.write { writer in
+                    try writer.insertAuthSession(AuthSession.sample("first"))
+                    phase.withLock { $0 = 1 }
+                    while phase.withLock({ $0 }) != 2 { usleep(1_000) }
+                    try writer.insertAuthSession(AuthSession.sample("second"))
+                }
+                return nil
+            } catch {
+                return error as? StorageError
+            }
+        }
+        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'")
+        await killer.close()
+        phase.withLock { $0 = 2 }
+        let error = await outcome.value
+        #expect(error?.code == .busy, "\(String(describing: error))")
+        let left = try await store.read { (try $0.authSession(id: "first"), try $0.authSession(id: "second")) }
+        #expect(left.0 == nil && left.1 == nil)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("third")) }
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
+    @Test("a server that cannot be reached is .busy (the server's 503), not a crash or a hang")
+    func unreachableIsBusy() async throws {
+        var configuration = try PostgresTestDatabase.configuration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 1  // nothing listens there
+        configuration.connectTimeoutSeconds = 2
+        await #expect(throws: StorageError(.busy, "")) { try await PostgresStore.open(configuration) }
+    }
+
+    @Test("a deadlock is retried: both transactions commit")
+    func deadlockIsRetried() async throws {
+        try await PostgresTestDatabase.withStore { store, _ in
+            let user = User(id: "u1", userHandle: [1], realm: "main", createdAt: Date())
+            @Sendable func credential(_ id: UInt8) -> Credential {
+                Credential(
+                    credentialID: [id], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0,
+                    uvInitialized: false, backupEligible: false, backedUp: false, transports: [], aaguid: [],
+                    attestationFormat: "none", createdAt: Date())
+            }
+            try await store.write { writer in
+                try writer.insertUser(user, credential: credential(1))
+                try writer.insertCredential(credential(2))
+            }
+            let runs = Counter()
+            let holding = Counter()
+            // Each takes the two rows in the opposite order, and takes its second only once both hold their first
+            // (a barrier, passed at once by a rerun): PostgreSQL detects the deadlock (deadlock_timeout, 1 s by
+            // default) and aborts one with 40P01; the store runs it again.
+            func touch(_ first: UInt8, _ second: UInt8) async throws {
+                try await store.write { writer in
+                    runs.increment()
+                    for (index, id) in [first, second].enumerated() {
+                        _ = try writer.recordCredentialUse(
+                            CredentialUse(
+                                credentialID: [id], expectedSignCount: 0, newSignCount: 0, backedUp: false,
+                                usedAt: Date()))
+                        if index == 0 {
+                            holding.increment()
+                            let deadline = Date().addingTimeInterval(10)
+                            while holding.value < 2, Date() < deadline { usleep(1_000) }
+                        }
+                    }
+                }
+            }
+            async let a: Void = touch(1, 2)
+            async let b: Void = touch(2, 1)
+            _ = try await (a, b)
+            #expect(runs.value >= 3, "one of them ran again after PostgreSQL aborted it (40P01)")
+        }
+    }
+}
+
+/// A thread-safe run counter.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+extension AuthSession {
+    static func sample(_ id: String, expiresAt: Date = Date().addingTimeInterval(300)) -> AuthSession {
+        AuthSession(
+            id: id, clientID: "client-1", realm: "main", kind: .login, challenge: [1, 2, 3], createdAt: Date(),
+            expiresAt: expiresAt)
+    }
+}

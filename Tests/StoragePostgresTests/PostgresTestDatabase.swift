@@ -1,0 +1,49 @@
+import Foundation
+import Storage
+import StoragePostgres
+import Testing
+
+/// The PostgreSQL server the tests use: `PASSKEYD_TEST_DATABASE_URL` (set by `make test`, which starts a
+/// throwaway cluster when it is not given). Unset, every test that needs a server is skipped with this reason.
+enum PostgresTestDatabase {
+    static let url = ProcessInfo.processInfo.environment["PASSKEYD_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    static var isConfigured: Bool { url != nil }
+
+    static let skipReason: Comment =
+        "PASSKEYD_TEST_DATABASE_URL is not set: PostgreSQL tests need a server (`make test` starts a throwaway one)"
+
+    /// A configuration for a fresh schema of its own (created by the store at open), so tests are independent.
+    static func configuration(poolSize: Int = 4, applicationName: String = "passkeyd-tests") throws
+        -> PostgresConfiguration
+    {
+        guard let url else { throw StorageError(.invalidConfiguration, "PASSKEYD_TEST_DATABASE_URL is not set") }
+        var configuration = try PostgresConfiguration(url, environment: [:])
+        configuration.schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        configuration.poolSize = poolSize
+        configuration.applicationName = applicationName
+        return configuration
+    }
+
+    /// Drops the schema of `configuration` (and everything in it).
+    static func drop(_ configuration: PostgresConfiguration) async {
+        await PostgresStore.dropSchemaForTesting(configuration)
+    }
+
+    /// Opens a store on a fresh schema, runs `body`, closes the store and drops the schema.
+    static func withStore(
+        poolSize: Int = 4, _ body: (PostgresStore, PostgresConfiguration) async throws -> Void
+    ) async throws {
+        let configuration = try configuration(poolSize: poolSize)
+        let store = try await PostgresStore.open(configuration)
+        do {
+            try await body(store, configuration)
+        } catch {
+            await store.close()
+            await drop(configuration)
+            throw error
+        }
+        await store.close()
+        await drop(configuration)
+    }
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fault check: passkeyd on PostgreSQL under load while the database is stopped for three seconds and started
+# again. Requests in between must get 503 (not 500, not a hang), the server must recover without a restart, and
+# no acknowledged refresh rotation may be lost (every rotated token stays refused, the newest works once).
+# Uses a throwaway cluster of its own (it stops it). Usage: scripts/postgres_faults.sh [path/to/passkeyd] [fast|immediate]
+# `fast` (the default) is `pg_ctl stop -m fast`; `immediate` kills every PostgreSQL process at once, as in a crash
+# (a request whose COMMIT was in flight asks the restarted database whether it committed; see postgres_faults.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="${1:-.build/debug/passkeyd}"
+mode="${2:-fast}"
+source scripts/throwaway-postgres.sh
+work=""
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill -TERM "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  stop_throwaway_postgres
+  if [ -n "$work" ]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+start_throwaway_postgres
+url="$PASSKEYD_TEST_DATABASE_URL"
+unset PASSKEYD_TEST_DATABASE_URL
+work="$(mktemp -d)"
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PASSKEYD_DATABASE_URL="$url&connect_timeout=2" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
+  PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
+  "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
+server=$!
+for _ in $(seq 1 100); do
+  curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+client="$(python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])')"
+# Four users signed up and logged in by the load generator's software authenticator: four refresh chains.
+loadgen="$(dirname "$binary")/passkeyd-loadgen"
+tokens=()
+for _ in 1 2 3 4; do
+  tokens+=("$("$loadgen" --url "http://127.0.0.1:$port" --client-id "$client" --once |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["refresh_token"])')")
+done
+python3 scripts/postgres_faults.py "http://127.0.0.1:$port" "$client" 14 "$work" "$mode" "${tokens[@]}" &
+load=$!
+sleep 3
+pause_throwaway_postgres "$mode"
+touch "$work/down"
+sleep 3
+resume_throwaway_postgres
+touch "$work/up"
+status=0
+wait "$load" || status=$?
+if [ "$status" -ne 0 ]; then echo "server log:"; grep -v '"status":200' "$work/server.log" | tail -20; fi
+exit "$status"
