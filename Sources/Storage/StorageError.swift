@@ -33,38 +33,34 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Names a uniqueness constraint, carried by `.conflict` errors.
-    public struct Constraint: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The constraint's spelling.
-        public let rawValue: String
-        /// Wraps a raw constraint name.
-        public init(rawValue: String) { self.rawValue = rawValue }
+    public enum Constraint: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
         /// The raw spelling.
         public var description: String { rawValue }
 
         /// Two users share an id.
-        public static let userID = Constraint(rawValue: "user_id")
+        case userID = "user_id"
         /// Two users share a WebAuthn user handle.
-        public static let userHandle = Constraint(rawValue: "user_handle")
+        case userHandle = "user_handle"
         /// Two users of one realm share an email address.
-        public static let userEmail = Constraint(rawValue: "user_email")
+        case userEmail = "user_email"
         /// Two users of one realm share a phone number.
-        public static let userPhoneNumber = Constraint(rawValue: "user_phone_number")
+        case userPhoneNumber = "user_phone_number"
         /// Two users of one realm share a username.
-        public static let userUsername = Constraint(rawValue: "user_username")
+        case userUsername = "user_username"
         /// Two credentials share a credential id.
-        public static let credentialID = Constraint(rawValue: "credential_id")
+        case credentialID = "credential_id"
         /// Two auth sessions share a key.
-        public static let authSessionID = Constraint(rawValue: "auth_session_id")
+        case authSessionID = "auth_session_id"
         /// Two refresh tokens share a hash.
-        public static let refreshTokenHash = Constraint(rawValue: "refresh_token_hash")
+        case refreshTokenHash = "refresh_token_hash"
         /// Two signing keys share a kid.
-        public static let signingKeyID = Constraint(rawValue: "signing_key_id")
+        case signingKeyID = "signing_key_id"
         /// Two device keys share a key id.
-        public static let deviceKeyID = Constraint(rawValue: "device_key_id")
+        case deviceKeyID = "device_key_id"
         /// Two device challenges share a challenge id.
-        public static let deviceChallengeID = Constraint(rawValue: "device_challenge_id")
+        case deviceChallengeID = "device_challenge_id"
         /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
-        public static let foreignKey = Constraint(rawValue: "foreign_key")
+        case foreignKey = "foreign_key"
     }
 
     /// The stable code.

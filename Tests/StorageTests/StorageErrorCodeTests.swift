@@ -10,3 +10,11 @@ struct StorageErrorCodeTests {
         #expect(ErrorCodeSpelling.violations(of: StorageError.Code.self) == [])
     }
 }
+
+@Suite("StorageError constraints")
+struct StorageErrorConstraintTests {
+    @Test("every constraint name is snake_case and unique (PostgreSQL's schema names its constraints after them)")
+    func spelling() {
+        #expect(ErrorCodeSpelling.violations(of: StorageError.Constraint.self) == [])
+    }
+}

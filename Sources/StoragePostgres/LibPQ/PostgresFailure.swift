@@ -42,7 +42,9 @@ enum PostgresFailure: Equatable {
         switch state {
         case "23505":
             // The schema names each unique constraint after its `StorageError.Constraint`.
-            let named = constraint.map(StorageError.Constraint.init(rawValue:)) ?? .foreignKey
+            guard let named = constraint.flatMap(StorageError.Constraint.init(rawValue:)) else {
+                return StorageError(.conflict, "PostgreSQL 23505 on a constraint passkeyd does not name: \(message)")
+            }
             return .conflict(named, "PostgreSQL 23505: \(message)")
         case "23503":
             return StorageError(.conflict, "PostgreSQL 23503: \(message)", constraint: .foreignKey)
