@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere we build (CI included).
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test bench fuzz clean
+.PHONY: deps build release run test bench fuzz format lint clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -33,6 +33,14 @@ bench:
 ## libFuzzer targets, 5 minutes each by default (FUZZ_SECONDS=N to change).
 fuzz: deps
 	scripts/fuzz.sh
+
+## Formats every Swift file in place with `swift format` (the toolchain's; configuration in .swift-format).
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
+
+## Fails on any formatting finding (`make test` runs this first).
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
 
 clean:
 	rm -rf .build build

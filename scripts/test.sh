@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
+# Formatting first: any finding of `swift format lint` (configuration in .swift-format) fails the run; `make format`
+# fixes what it reports.
+if ! swift format lint --strict --recursive --parallel Sources Tests Package.swift; then
+  echo "lint: FAIL swift format found the findings above; run \`make format\`" >&2
+  exit 1
+fi
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 # PostgreSQL for the StoragePostgres and multi-node tests: the server PASSKEYD_TEST_DATABASE_URL names, or a
