@@ -6,7 +6,7 @@ import PackageDescription
 /// Swift settings shared by every Swift target: Swift 6 language mode (strict concurrency) is the
 /// default for tools-version 6.0; these add the upcoming features we rely on.
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 var targets: [Target] = [
@@ -57,18 +57,25 @@ var targets: [Target] = [
     .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(
-        name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport"], swiftSettings: strict),
+        name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport"],
+        swiftSettings: strict),
     .testTarget(
-        name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
+        name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict
+    ),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
-        name: "ServerTests", dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "TestSupport"],
+        name: "ServerTests",
+        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "TestSupport"],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]

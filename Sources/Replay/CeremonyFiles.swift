@@ -23,7 +23,8 @@ enum CeremonyFiles {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                entries.append(Entry(location: path, ceremony: .failure(DecodeFailure(reason: "no such file or folder"))))
+                entries.append(
+                    Entry(location: path, ceremony: .failure(DecodeFailure(reason: "no such file or folder"))))
                 continue
             }
             if isDirectory.boolValue {

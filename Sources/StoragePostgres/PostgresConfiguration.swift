@@ -113,7 +113,10 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         }
         self.host = host
         self.user = user
-        port = try given["port"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...65_535, named: "port") } ?? 5432
+        port =
+            try given["port"].map { (value) throws(StorageError) in
+                try Self.integer(value, in: 1...65_535, named: "port")
+            } ?? 5432
         password = given["password"]
         let database = given["dbname"] ?? ""
         guard !database.contains("/") else {
@@ -129,7 +132,9 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             sslMode = .verifyFull
         }
         connectTimeoutSeconds =
-            try given["connect_timeout"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...600, named: "connect_timeout") } ?? 10
+            try given["connect_timeout"].map { (value) throws(StorageError) in
+                try Self.integer(value, in: 1...600, named: "connect_timeout")
+            } ?? 10
         if let name = given["application_name"] {
             guard !name.isEmpty, name.utf8.count <= 63 else {
                 throw StorageError(.invalidConfiguration, "application_name must have 1 to 63 characters")
@@ -138,11 +143,15 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         } else {
             applicationName = "passkeyd"
         }
-        poolSize = try given["pool_size"].map { (value) throws(StorageError) in try Self.integer(value, in: 1...256, named: "pool_size") } ?? Self.defaultPoolSize
+        poolSize =
+            try given["pool_size"].map { (value) throws(StorageError) in
+                try Self.integer(value, in: 1...256, named: "pool_size")
+            } ?? Self.defaultPoolSize
         if let schema = given["schema"] {
             guard Self.isPlainIdentifier(schema) else {
                 throw StorageError(
-                    .invalidConfiguration, "schema \"\(schema)\" must be 1 to 63 of a-z, 0-9, _ (not starting with a digit)")
+                    .invalidConfiguration,
+                    "schema \"\(schema)\" must be 1 to 63 of a-z, 0-9, _ (not starting with a digit)")
             }
             self.schema = schema
         } else {
@@ -207,7 +216,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             let reason = errorMessage.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
             PQfreemem(errorMessage)
             throw StorageError(
-                .invalidConfiguration, "database connection string is not a URL nor libpq keyword=value pairs: "
+                .invalidConfiguration,
+                "database connection string is not a URL nor libpq keyword=value pairs: "
                     + (reason ?? "unparsable"))
         }
         defer { PQconninfoFree(options) }

@@ -98,7 +98,8 @@ public final class PostgresStore: Store {
                 let tag = try commit(connection, transactionID: transactionID)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
-                    throw StorageError(.internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
+                    throw StorageError(
+                        .internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
                 }
                 return value
             } catch {
@@ -193,7 +194,8 @@ public final class PostgresStore: Store {
                     // "aborted" (also what crash recovery makes of an unfinished commit), or NULL (too old to know,
                     // impossible seconds later): nothing was written.
                     throw StorageError(
-                        .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
+                        .busy,
+                        "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
                 }
             }
             guard Date() < deadline else {

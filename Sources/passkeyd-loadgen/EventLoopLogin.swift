@@ -205,8 +205,10 @@ final class PollLoop {
             }
         }
         clients[index].phase = .awaitingChallenge(began: began)
-        send(HTTP1Framing.post("/passkey/challenge", host: settings.host, port: settings.port,
-                               body: client.challengeRequest), to: index)
+        send(
+            HTTP1Framing.post(
+                "/passkey/challenge", host: settings.host, port: settings.port,
+                body: client.challengeRequest), to: index)
     }
 
     private func connect(_ index: Int) throws(LoadgenError) {

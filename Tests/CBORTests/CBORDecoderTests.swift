@@ -147,10 +147,15 @@ struct CBORDecoderTests {
     @Test("entries and elements keep their encoded order through nested containers")
     func nestedOrder() throws {
         let value: CBORValue = .map([
-            CBORMapEntry(key: CBORValue(-3), value: .array([CBORValue(3), .map([
-                CBORMapEntry(key: .text("b"), value: .tagged(1, .bytes([2]))),
-                CBORMapEntry(key: .text("a"), value: .array([])),
-            ]), .text("z")])),
+            CBORMapEntry(
+                key: CBORValue(-3),
+                value: .array([
+                    CBORValue(3),
+                    .map([
+                        CBORMapEntry(key: .text("b"), value: .tagged(1, .bytes([2]))),
+                        CBORMapEntry(key: .text("a"), value: .array([])),
+                    ]), .text("z"),
+                ])),
             CBORMapEntry(key: CBORValue(1), value: .map([])),
             CBORMapEntry(key: CBORValue(-1), value: .tagged(2, .array([.null, .bool(false)]))),
         ])

@@ -35,7 +35,8 @@ struct HTTPRefusalCompletionTests {
             let client = try RawHTTPClient(port: port)
             let body = String(repeating: "x", count: 100)
             try client.write(
-                "POST /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 100\r\n\r\n\(body)")
+                "POST /oauth/token HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 100\r\n\r\n\(body)"
+            )
             let response = try await client.response()
             #expect(response.status == 413)
             #expect(response.text.contains(#""error":"request_too_large""#))
@@ -153,7 +154,8 @@ struct HTTPRefusalCompletionTests {
     @Test("the 503 for a request that shutdown cut short carries the fields too, and its task is cancelled")
     func shutdown() async throws {
         try await withSlowServer(delay: .seconds(30), deadline: .seconds(60)) { server, client, responder in
-            try client.write("POST /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 2\r\n\r\nhi")
+            try client.write(
+                "POST /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 2\r\n\r\nhi")
             try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
             async let stopped: Void = server.shutdown(deadline: .milliseconds(100))
             let response = try await client.response()

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 @testable import Replay
 @testable import WebAuthn

@@ -1,7 +1,7 @@
 import Crypto
 import Replay
-import Testing
 import TestSupport
+import Testing
 import WebAuthn
 
 @Suite("CeremonyReplayer")
@@ -73,7 +73,9 @@ struct CeremonyReplayerTests {
         "ceremonies/peers/simplewebauthn/reg-packed.verify_Packed_X5C_attestation.json": .credentialIDMismatch,
     ]
 
-    @Test("recordings that must be refused are refused by the check that names why", arguments: knownRefusals.keys.sorted())
+    @Test(
+        "recordings that must be refused are refused by the check that names why",
+        arguments: knownRefusals.keys.sorted())
     func knownRefusal(path: String) throws {
         let outcome = CeremonyReplayer.replay(try FixtureLoader.ceremony(path))
         #expect(outcome.errorCode == Self.knownRefusals[path], "\(outcome.actual)")

@@ -1,7 +1,7 @@
 import Foundation
 import Replay
-import Testing
 import TestSupport
+import Testing
 
 @Suite("passkeyd replay")
 struct ReplayCommandTests {
@@ -45,7 +45,8 @@ struct ReplayCommandTests {
     @Test("a missing path or a file that is not a ceremony fails loudly")
     func missingAndMalformed() throws {
         #expect(run(["/nonexistent/ceremonies"]).status == 1)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ceremony-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "not-a-ceremony-\(UUID().uuidString).json")
         try Data(#"{"hello":1}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = run([file.path])
@@ -164,16 +165,20 @@ struct ReplayCommandTests {
     func benchmark() throws {
         let peers = FixtureLoader.url("ceremonies/peers/py_webauthn")
         let line = try ReplayBenchmark.run(
-            paths: [peers.appendingPathComponent("reg.verifies_none_attestation_response.json").path,
-                    peers.appendingPathComponent("auth.verify_authentication_response_with_EC2_public_key.json").path],
+            paths: [
+                peers.appendingPathComponent("reg.verifies_none_attestation_response.json").path,
+                peers.appendingPathComponent("auth.verify_authentication_response_with_EC2_public_key.json").path,
+            ],
             seconds: 0.2)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: Double]])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: Double]])
         #expect(Set(object.keys) == ["registration.none", "authentication"])
         #expect((object["authentication"]?["ceremonies"] ?? 0) > 0)
         for (name, figures) in object {
             // The median of five repetitions lies between the slowest and the fastest.
             #expect(figures["repetitions"] == 5, "\(name)")
-            let median = try #require(figures["per_second"]), low = try #require(figures["per_second_min"])
+            let median = try #require(figures["per_second"])
+            let low = try #require(figures["per_second_min"])
             let high = try #require(figures["per_second_max"])
             #expect(low > 0 && low <= median && median <= high, "\(name): \(low) \(median) \(high)")
         }

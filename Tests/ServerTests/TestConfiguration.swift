@@ -34,6 +34,8 @@ enum TestConfiguration {
 final class UnavailableStore: Store {
     struct Down: Error {}
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T { throw Down() }
-    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T { throw Down() }
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        throw Down()
+    }
     func close() async {}
 }

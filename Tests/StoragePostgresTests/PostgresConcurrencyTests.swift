@@ -154,9 +154,11 @@ struct PostgresConcurrencyTests {
     @Test("a database migrated by a newer passkeyd is refused with .migration")
     func refusesNewerSchema() async throws {
         let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
-        let future = Migration(version: PostgresSchema.migrations.count + 1, name: "future", statements: [
-            "CREATE TABLE future_things (id bigint PRIMARY KEY)"
-        ])
+        let future = Migration(
+            version: PostgresSchema.migrations.count + 1, name: "future",
+            statements: [
+                "CREATE TABLE future_things (id bigint PRIMARY KEY)"
+            ])
         let newer = try await PostgresStore.open(configuration, migrations: PostgresSchema.migrations + [future])
         await newer.close()
         await #expect(throws: StorageError(.migration, "")) { try await PostgresStore.open(configuration) }

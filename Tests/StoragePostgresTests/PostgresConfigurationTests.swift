@@ -1,7 +1,7 @@
+import Foundation
 import Storage
 import StoragePostgres
 import Testing
-import Foundation
 
 @Suite("PostgresConfiguration")
 struct PostgresConfigurationTests {

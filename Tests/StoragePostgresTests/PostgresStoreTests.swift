@@ -1,9 +1,9 @@
 import Foundation
 import Storage
-import Synchronization
 import StoragePostgres
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 
 @Suite("PostgresStore", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
 struct PostgresStoreTests {
@@ -45,7 +45,9 @@ struct PostgresStoreTests {
             try await store.write { try $0.insertAuthSession(AuthSession.sample("s1")) }
             let caught = try await store.write { writer -> Bool in
                 var caught = false
-                do { try writer.insertAuthSession(AuthSession.sample("s1")) } catch let error as StorageError { caught = error.code == .conflict }
+                do { try writer.insertAuthSession(AuthSession.sample("s1")) } catch let error as StorageError {
+                    caught = error.code == .conflict
+                }
                 try writer.insertAuthSession(AuthSession.sample("s2"))
                 return caught
             }
@@ -65,7 +67,8 @@ struct PostgresStoreTests {
         admin.poolSize = 1
         let killer = try await PostgresStore.open(admin)
         try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
+        )
         await killer.close()
         for n in 0..<4 {
             try await store.write { try $0.insertAuthSession(AuthSession.sample("after-\(n)")) }
@@ -99,7 +102,8 @@ struct PostgresStoreTests {
         admin.applicationName = "passkeyd-tests-admin"
         let killer = try await PostgresStore.open(admin)
         try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
+        )
         await killer.close()
         phase.withLock { $0 = 2 }
         let error = await outcome.value

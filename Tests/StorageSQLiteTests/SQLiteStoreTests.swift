@@ -1,8 +1,8 @@
 import Foundation
 import Storage
 import StorageSQLite
-import Testing
 import TestSupport
+import Testing
 
 /// A fresh directory under the system temp dir (not created: the store creates it).
 func temporaryDirectory() -> String {
@@ -91,7 +91,8 @@ struct SQLiteStoreTests {
         let commits = 6_000
         for n in 0..<commits {
             _ = try await store.write { writer in
-                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success"))
+                try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success"))
             }
         }
         let walBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0

@@ -6,7 +6,8 @@ enum JSONDecodingErrors {
             return DecodingError.valueNotFound(
                 type,
                 DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+                    codingPath: codingPath,
+                    debugDescription: "Cannot get value of type \(type) -- found null value instead"))
         }
         return typeMismatch(type, value, codingPath)
     }
@@ -29,7 +30,8 @@ enum JSONDecodingErrors {
         DecodingError.typeMismatch(
             type,
             DecodingError.Context(
-                codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(describe(value)) instead."))
+                codingPath: codingPath,
+                debugDescription: "Expected to decode \(type) but found \(describe(value)) instead."))
     }
 
     /// A number `type` cannot hold (out of range, not an integer, not finite). `JSONDecoder` gives this case with
@@ -45,7 +47,8 @@ enum JSONDecodingErrors {
         DecodingError.keyNotFound(
             key,
             DecodingError.Context(
-                codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+                codingPath: codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
 
     /// What `value` is, for messages.

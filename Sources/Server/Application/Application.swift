@@ -17,7 +17,8 @@ public struct Application: Responder {
         DiscoveryEndpoints.register(in: &router, context: context)
         AssociationEndpoints.register(in: &router, context: context)
         DeviceKeyEndpoints.register(in: &router, context: context)
-        self.responder = CrossOriginResponder(policy: CrossOriginPolicy(configuration: context.configuration), router: router)
+        self.responder = CrossOriginResponder(
+            policy: CrossOriginPolicy(configuration: context.configuration), router: router)
     }
 
     public func respond(to request: Request) async -> Response {

@@ -11,7 +11,8 @@ struct RequestLogObserver: RequestObserver {
     }
 
     func requestCompleted(_ event: CompletedRequest) {
-        metrics.requestCompleted(route: event.route, method: event.method.rawValue, status: event.status, seconds: event.duration)
+        metrics.requestCompleted(
+            route: event.route, method: event.method.rawValue, status: event.status, seconds: event.duration)
         logger.log(.info, "request") { line in
             line.add("request_id", event.requestID)
             line.add("method", event.method.rawValue)

@@ -73,7 +73,9 @@ public enum Command: Sendable, Equatable {
             guard !paths.isEmpty else { throw UsageError(message: "replay needs at least one PATH") }
             return .replay(paths: paths, bench: bench, seconds: seconds)
         case "keys":
-            guard rest.first == "rotate" else { throw UsageError(message: "usage: passkeyd keys rotate [--config FILE]") }
+            guard rest.first == "rotate" else {
+                throw UsageError(message: "usage: passkeyd keys rotate [--config FILE]")
+            }
             rest.removeFirst()
             let (config, flags) = try parseServerFlags(&rest)
             try expectEmpty(rest)
@@ -88,7 +90,9 @@ public enum Command: Sendable, Equatable {
         }
     }
 
-    private static func parseServerFlags(_ rest: inout [String]) throws(UsageError) -> (String?, ConfigurationLoader.Flags) {
+    private static func parseServerFlags(_ rest: inout [String]) throws(UsageError) -> (
+        String?, ConfigurationLoader.Flags
+    ) {
         var config: String?
         var flags = ConfigurationLoader.Flags()
         while let argument = rest.first, argument.hasPrefix("--") {

@@ -10,7 +10,7 @@ enum ConfigJSON {
     static func parse(_ bytes: [UInt8], field: String) throws(ConfigurationError) -> Any {
         do {
             return foundationValue(try JSONValue(parsing: bytes))
-        } catch where error.code == .duplicateMemberName {
+        } catch  where error.code == .duplicateMemberName {
             throw ConfigurationError(field: field, reason: "repeats a key (\(error.reason))")
         } catch {
             throw ConfigurationError(field: field, reason: "is not valid JSON (\(error.reason))")

@@ -20,13 +20,16 @@ enum OriginRules {
             let name = "\(field)[\(index)]"
             guard let url = URLComponents(string: origin), let scheme = url.scheme, let host = url.host?.lowercased(),
                 !host.isEmpty, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
-            else { throw ConfigurationError(field: name, reason: "\"\(origin)\" is not an origin (scheme://host[:port])") }
+            else {
+                throw ConfigurationError(field: name, reason: "\"\(origin)\" is not an origin (scheme://host[:port])")
+            }
             guard scheme == "https" || (scheme == "http" && host == "localhost") else {
                 throw ConfigurationError(field: name, reason: "\"\(origin)\" must use https (http only for localhost)")
             }
             guard host == rpID || host.hasSuffix("." + rpID) else {
                 throw ConfigurationError(
-                    field: name, reason: "the host of \"\(origin)\" is not \(rpID) or a subdomain of it (WebAuthn L3 §5.1.4.1)")
+                    field: name,
+                    reason: "the host of \"\(origin)\" is not \(rpID) or a subdomain of it (WebAuthn L3 §5.1.4.1)")
             }
         }
     }

@@ -23,11 +23,13 @@ extension ServerConfiguration {
             if let iosObject = try mobile.object("ios") {
                 let teamID = try iosObject.string("team_id")
                 // Apple team identifiers are ten upper-case alphanumerics.
-                guard teamID.count == 10, teamID.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) })
+                guard teamID.count == 10,
+                    teamID.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) })
                 else { throw iosObject.error("team_id", "must be 10 upper-case letters or digits") }
                 let bundle = try iosObject.string("app_bundle_identifier")
                 guard !bundle.isEmpty, !bundle.contains(" ") else {
-                    throw iosObject.error("app_bundle_identifier", "must be a bundle identifier such as com.example.app")
+                    throw iosObject.error(
+                        "app_bundle_identifier", "must be a bundle identifier such as com.example.app")
                 }
                 try iosObject.rejectUnknownKeys()
                 ios = .init(teamID: teamID, bundleIdentifier: bundle)
@@ -63,7 +65,8 @@ extension ServerConfiguration {
         let name = try object.string("name")
         guard !name.isEmpty, name.count <= 128 else { throw object.error("name", "must be 1 to 128 characters") }
         let isDefault = try object.bool("default", default: false)
-        let identifiers = try object.object("identifiers") ?? ConfigObject(["email": "required"], path: "\(object.path).identifiers")
+        let identifiers =
+            try object.object("identifiers") ?? ConfigObject(["email": "required"], path: "\(object.path).identifiers")
         func requirement(_ key: String) throws(ConfigurationError) -> RealmConfiguration.Requirement {
             let text = try identifiers.string(key, default: "off")
             guard let value = RealmConfiguration.Requirement(rawValue: text) else {
@@ -78,7 +81,8 @@ extension ServerConfiguration {
         guard [email, phone, username].contains(where: { $0 != .off }) else {
             throw ConfigurationError(field: identifiers.path, reason: "at least one identifier must be enabled")
         }
-        let policyObject = try object.object("username_policy") ?? ConfigObject([:], path: "\(object.path).username_policy")
+        let policyObject =
+            try object.object("username_policy") ?? ConfigObject([:], path: "\(object.path).username_policy")
         let policy = RealmConfiguration.UsernamePolicy(
             minLength: try policyObject.int("min_length", default: 3, range: 1...128),
             maxLength: try policyObject.int("max_length", default: 32, range: 1...128))
@@ -88,6 +92,7 @@ extension ServerConfiguration {
         try policyObject.rejectUnknownKeys()
         try object.rejectUnknownKeys()
         return RealmConfiguration(
-            name: name, isDefault: isDefault, email: email, phoneNumber: phone, username: username, usernamePolicy: policy)
+            name: name, isDefault: isDefault, email: email, phoneNumber: phone, username: username,
+            usernamePolicy: policy)
     }
 }

@@ -34,7 +34,8 @@ extension ServerConfiguration {
         relyingParty = RelyingParty(id: try rpObject.string("id"), name: try rpObject.string("name"))
         try rpObject.rejectUnknownKeys()
         guard OriginRules.isValidRPID(relyingParty.id) else {
-            throw rpObject.error("id", "must be a lower-case domain name without scheme or port, got \"\(relyingParty.id)\"")
+            throw rpObject.error(
+                "id", "must be a lower-case domain name without scheme or port, got \"\(relyingParty.id)\"")
         }
 
         webOrigins = try root.stringArray("web_origins")
@@ -71,7 +72,8 @@ extension ServerConfiguration {
 
         let passkeyObject = try root.object("passkeys") ?? ConfigObject([:], path: "passkeys")
         passkeys = PasskeySettings(
-            challengeTimeoutMilliseconds: try passkeyObject.int("challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
+            challengeTimeoutMilliseconds: try passkeyObject.int(
+                "challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
             userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required
         )
         try passkeyObject.rejectUnknownKeys()
@@ -97,7 +99,8 @@ extension ServerConfiguration {
         self.clients = clients
         var clientIDs = Set<String>()
         for (index, client) in clients.enumerated() where !clientIDs.insert(client.clientID).inserted {
-            throw ConfigurationError(field: "clients[\(index)].client_id", reason: "\"\(client.clientID)\" is defined twice")
+            throw ConfigurationError(
+                field: "clients[\(index)].client_id", reason: "\"\(client.clientID)\" is defined twice")
         }
 
         var realms: [RealmConfiguration] = []

@@ -55,7 +55,8 @@ struct CrossOriginResponder: Responder {
             response.headers.add(name: "Access-Control-Allow-Origin", value: access == .anyOrigin ? "*" : origin)
             response.headers.add(name: "Access-Control-Allow-Methods", value: methodList)
             response.headers.add(name: "Access-Control-Allow-Headers", value: CrossOriginPolicy.allowedRequestHeaders)
-            response.headers.add(name: "Access-Control-Max-Age", value: String(CrossOriginPolicy.preflightMaxAgeSeconds))
+            response.headers.add(
+                name: "Access-Control-Max-Age", value: String(CrossOriginPolicy.preflightMaxAgeSeconds))
         }
         if access == .webOrigins {
             // The answer depends on these request fields; a shared cache must not reuse it for others.

@@ -6,14 +6,16 @@ enum HealthEndpoints {
     /// `/healthz` and `/readyz`, served on the public listener and on the admin listener.
     static func register(in router: inout Router, context: ServerContext) {
         router.add(.get, "/healthz") { _ in
-            Response(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                     body: Array(#"{"status":"ok"}"#.utf8))
+            Response(
+                status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                body: Array(#"{"status":"ok"}"#.utf8))
         }
         router.add(.get, "/readyz") { _ in
             switch await context.readiness.status() {
             case .ready:
-                return Response(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-                                body: Array(#"{"status":"ready"}"#.utf8))
+                return Response(
+                    status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+                    body: Array(#"{"status":"ready"}"#.utf8))
             case .unavailable(let reason):
                 context.logger.log(.error, "readiness check failed") { $0.add("error", reason) }
                 return notReady("unavailable", "The database does not accept writes.")

@@ -56,7 +56,8 @@ extension TokenEndpoint {
             break
         }
         return try await ceremonyTokens(
-            event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value, request: request)
+            event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
+            request: request)
     }
 }
 

@@ -44,7 +44,8 @@ extension TokenEndpoint {
             throw OAuthError.ceremonyFailed(code, reason: error.description)
         }
         return try await ceremonyTokens(
-            event: "signup", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value, request: request)
+            event: "signup", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
+            request: request)
     }
 
     /// A user id (`sub`): 16 random bytes in hex, nothing personal.

@@ -37,7 +37,9 @@ public struct Logger: Sendable {
     }
 
     /// Writes one line with extra fields, if `level` is enabled.
-    public func log(_ level: Level, _ message: String, time: Date = Date(), _ fields: (inout LogLine) -> Void = { _ in }) {
+    public func log(
+        _ level: Level, _ message: String, time: Date = Date(), _ fields: (inout LogLine) -> Void = { _ in }
+    ) {
         guard level >= minimum else { return }
         var line = LogLine(time: time, level: level.name, message: message)
         fields(&line)

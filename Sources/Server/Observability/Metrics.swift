@@ -6,7 +6,9 @@ import Synchronization
 /// takes one short lock.
 public final class Metrics: Sendable {
     /// Latency histogram bucket bounds, in seconds.
-    static let bucketBounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    static let bucketBounds: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
 
     struct RequestKey: Hashable { let route: String; let method: String; let status: Int }
 
@@ -65,15 +67,19 @@ public final class Metrics: Sendable {
         let snapshot = state.withLock { $0 }
         var out = "# HELP passkeyd_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE passkeyd_http_requests_total counter\n"
-        for (key, value) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
-            out += "passkeyd_http_requests_total{route=\"\(Self.escape(key.route))\",method=\"\(Self.escape(key.method))\",status=\"\(key.status)\"} \(value)\n"
+        for (key, value) in snapshot.requests.sorted(by: {
+            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        }) {
+            out +=
+                "passkeyd_http_requests_total{route=\"\(Self.escape(key.route))\",method=\"\(Self.escape(key.method))\",status=\"\(key.status)\"} \(value)\n"
         }
         out += "# HELP passkeyd_http_request_duration_seconds Time from the end of the request body to the response.\n"
         out += "# TYPE passkeyd_http_request_duration_seconds histogram\n"
         for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
             let label = "route=\"\(Self.escape(route))\""
             for (index, bound) in Self.bucketBounds.enumerated() {
-                out += "passkeyd_http_request_duration_seconds_bucket{\(label),le=\"\(Self.format(bound))\"} \(histogram.buckets[index])\n"
+                out +=
+                    "passkeyd_http_request_duration_seconds_bucket{\(label),le=\"\(Self.format(bound))\"} \(histogram.buckets[index])\n"
             }
             out += "passkeyd_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
             out += "passkeyd_http_request_duration_seconds_sum{\(label)} \(histogram.sum)\n"

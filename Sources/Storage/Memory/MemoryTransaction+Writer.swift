@@ -168,7 +168,8 @@ extension MemoryTransaction {
         let tokens = state.refreshTokens.filter { $0.value.absoluteExpiresAt <= now }
             .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
-        return PurgeResult(authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
+        return PurgeResult(
+            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

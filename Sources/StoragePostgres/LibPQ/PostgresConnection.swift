@@ -45,7 +45,9 @@ final class PostgresConnection {
                 PQconnectdbParams(keywordArray.baseAddress, valueArray.baseAddress, 0)
             }
         }
-        guard let connection else { throw StorageError(.io, "PQconnectdbParams returned no connection (out of memory)") }
+        guard let connection else {
+            throw StorageError(.io, "PQconnectdbParams returned no connection (out of memory)")
+        }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(connection))
             PQfinish(connection)
@@ -137,7 +139,8 @@ final class PostgresConnection {
             guard let bytes else { return nil }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
             bytes.withUnsafeBytes { raw in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count)
+                UnsafeMutableRawPointer(buffer).copyMemory(
+                    from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count)
             }
             return buffer
         }

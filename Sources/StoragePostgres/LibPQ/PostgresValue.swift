@@ -56,7 +56,11 @@ enum PostgresValue {
     static func date(_ date: Date) -> PostgresValue { .float8(date.timeIntervalSinceReferenceDate) }
     static func optionalDate(_ date: Date?) -> PostgresValue { date.map(PostgresValue.date) ?? .null(TypeOID.float8) }
     static func optionalText(_ text: String?) -> PostgresValue { text.map(PostgresValue.text) ?? .null(TypeOID.text) }
-    static func optionalBytea(_ bytes: [UInt8]?) -> PostgresValue { bytes.map(PostgresValue.bytea) ?? .null(TypeOID.bytea) }
-    static func optionalInteger(_ value: Int?) -> PostgresValue { value.map { .int8(Int64($0)) } ?? .null(TypeOID.int8) }
+    static func optionalBytea(_ bytes: [UInt8]?) -> PostgresValue {
+        bytes.map(PostgresValue.bytea) ?? .null(TypeOID.bytea)
+    }
+    static func optionalInteger(_ value: Int?) -> PostgresValue {
+        value.map { .int8(Int64($0)) } ?? .null(TypeOID.int8)
+    }
     static func integer(_ value: Int) -> PostgresValue { .int8(Int64(value)) }
 }

@@ -75,7 +75,7 @@ actor SQLiteWriterConnection {
         let findings: [String]
         do {
             findings = try database.query("PRAGMA quick_check") { (row) throws(StorageError) in try row.text(0) }
-        } catch where error.code == .corrupt {
+        } catch  where error.code == .corrupt {
             // Damage bad enough that the check itself stops on it.
             throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(error.reason)")
         }

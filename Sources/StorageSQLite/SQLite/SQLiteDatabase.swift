@@ -101,7 +101,9 @@ final class SQLiteDatabase {
         sqlite3_wal_hook(
             handle,
             { context, _, _, frames in
-                if let context { Unmanaged<WALFrameCount>.fromOpaque(context).takeUnretainedValue().value = Int(frames) }
+                if let context {
+                    Unmanaged<WALFrameCount>.fromOpaque(context).takeUnretainedValue().value = Int(frames)
+                }
                 return SQLITE_OK
             }, Unmanaged.passUnretained(walFrames).toOpaque())
     }

@@ -17,7 +17,9 @@ public enum ErrorCodeSpelling {
         var seen: [String: Code] = [:]
         var violations: [String] = []
         for code in type.allCases {
-            if !isSnakeCase(code.rawValue) { violations.append("\(code) is spelled \"\(code.rawValue)\", not snake_case") }
+            if !isSnakeCase(code.rawValue) {
+                violations.append("\(code) is spelled \"\(code.rawValue)\", not snake_case")
+            }
             if let earlier = seen[code.rawValue] {
                 violations.append("\(code) and \(earlier) share \"\(code.rawValue)\"")
             }

@@ -88,7 +88,7 @@ public struct JWTVerifier: Sendable {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: bytes)
-        } catch where error.code == .duplicateMemberName {
+        } catch  where error.code == .duplicateMemberName {
             throw TokenError(.malformedToken, "\(part) repeats a member name: \(error.reason)")
         } catch {
             throw TokenError(.malformedToken, "\(part) is not JSON: \(error.reason)")

@@ -39,7 +39,7 @@ public struct CollectedClientData: Sendable {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: bytes)
-        } catch where error.code == .duplicateMemberName {
+        } catch  where error.code == .duplicateMemberName {
             // WebAuthn L3 §5.8.1: clientDataJSON serialises a dictionary, whose member names are unique. RFC 8259 §4
             // leaves duplicates to the parser; refusing them keeps two readers from judging different values.
             throw WebAuthnError(.malformedClientData, "clientDataJSON repeats a member name: \(error.reason)")

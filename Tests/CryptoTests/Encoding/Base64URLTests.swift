@@ -45,7 +45,9 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Zm9v") == Array("foo".utf8))
     }
 
-    @Test("RFC 4648 §3.5: with unusedBits .ignored the last character's unused bits may be anything, nothing else changes")
+    @Test(
+        "RFC 4648 §3.5: with unusedBits .ignored the last character's unused bits may be anything, nothing else changes"
+    )
     func unusedBitsIgnored() {
         for (text, bytes) in [("Zm9", "fo"), ("Zm-", "fo"), ("Zm_", "fo"), ("Zh", "f"), ("Zv", "f"), ("Zm8", "fo")] {
             #expect(Base64URL.decode(text, unusedBits: .ignored) == Array(bytes.utf8), "\(text)")
@@ -68,7 +70,9 @@ struct Base64URLTests {
 
     /// What Foundation's standard-alphabet decoder makes of `text`, mapped from the URL alphabet.
     static func reference(_ text: [UInt8]) -> [UInt8]? {
-        var standard = text.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+        var standard = text.map {
+            $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
+        }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
         return Data(base64Encoded: Data(standard)).map { Array($0) }
     }

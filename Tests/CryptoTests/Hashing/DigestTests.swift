@@ -1,6 +1,6 @@
 import Crypto
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Digest")
 struct DigestTests {

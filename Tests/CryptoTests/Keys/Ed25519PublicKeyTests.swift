@@ -1,6 +1,6 @@
 import Crypto
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Ed25519PublicKey")
 struct Ed25519PublicKeyTests {

@@ -1,7 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import Crypto
 
 @Suite("ECDSASignatureCodec")
@@ -72,7 +72,8 @@ struct ECDSASignatureCodecTests {
         (.p521, p521Signature(sequenceLength: "81 88"), p521Signature(sequenceLength: "82 0088")),
     ]
 
-    @Test("BER spellings of a valid signature are refused and its DER spelling accepted (X.690 §10.1)",
+    @Test(
+        "BER spellings of a valid signature are refused and its DER spelling accepted (X.690 §10.1)",
         arguments: berSpellings)
     func berSpelling(curve: EllipticCurve, der: String, ber: String) {
         #expect(Self.isStrict(der, curve: curve))

@@ -1,6 +1,6 @@
 import Crypto
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Ed25519SigningKey")
 struct Ed25519SigningKeyTests {

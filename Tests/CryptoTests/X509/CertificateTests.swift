@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Certificate")
 struct CertificateTests {

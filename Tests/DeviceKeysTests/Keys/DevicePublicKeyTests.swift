@@ -1,7 +1,7 @@
 import Crypto
+import TestSupport
 import Testing
 
-import TestSupport
 @testable import DeviceKeys
 
 @Suite("DevicePublicKey: importing iOS X9.62 points and Android SPKI")

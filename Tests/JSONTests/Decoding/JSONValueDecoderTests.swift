@@ -5,10 +5,15 @@ import Testing
 @Suite("JSONValueDecoder: Decodable from a parsed JSONValue")
 struct JSONValueDecoderTests {
     struct Login: Decodable, Equatable {
-        let client_id: String
+        let clientID: String
         let remember: Bool?
         let attempts: Int
         let scopes: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case clientID = "client_id"
+            case remember, attempts, scopes
+        }
     }
 
     struct Envelope: Decodable, Equatable {
@@ -40,7 +45,7 @@ struct JSONValueDecoderTests {
     @Test("decodes a struct with strings, booleans, integers, optionals and arrays")
     func decodesStruct() throws {
         let login = try Self.decode(Login.self, #"{"client_id":"abc","attempts":3,"scopes":["a","b"],"x":null}"#)
-        #expect(login == Login(client_id: "abc", remember: nil, attempts: 3, scopes: ["a", "b"]))
+        #expect(login == Login(clientID: "abc", remember: nil, attempts: 3, scopes: ["a", "b"]))
         let withNull = try Self.decode(Login.self, #"{"client_id":"abc","remember":null,"attempts":0,"scopes":[]}"#)
         #expect(withNull.remember == nil)
     }
@@ -48,9 +53,11 @@ struct JSONValueDecoderTests {
     @Test("takes a JSONValue member as parsed: member order and number text kept")
     func keepsJSONValue() throws {
         let envelope = try Self.decode(Envelope.self, #"{"action":{"z":1.50,"a":[true]},"inner":{"value":2}}"#)
-        #expect(envelope.action == .object([
-            JSONMember(key: "z", value: .number("1.50")), JSONMember(key: "a", value: .array([.bool(true)])),
-        ]))
+        #expect(
+            envelope.action
+                == .object([
+                    JSONMember(key: "z", value: .number("1.50")), JSONMember(key: "a", value: .array([.bool(true)])),
+                ]))
         #expect(envelope.inner.value == 2)
         #expect(try Self.decode(JSONValue.self, "null") == .null)
         #expect(try Self.decode([JSONValue].self, "[null,1e2]") == [.null, .number("1e2")])

@@ -5,11 +5,11 @@ import Storage
 import Synchronization
 import Testing
 
+@testable import Server
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import Server
 
 /// A MemoryStore slowed on purpose: each write, once begun, takes `delay` before it runs (not cut short by
 /// cancellation, as a real commit is not). Counts the writes that began and those that committed.

@@ -6,15 +6,19 @@ import Testing
 struct CommandTests {
     @Test("serve takes --config, --host, --port and --data-dir")
     func serve() throws {
-        let command = try Command.parse(["serve", "--config", "x.json", "--port", "0", "--data-dir", "/tmp/d", "--host", "::1"])
+        let command = try Command.parse([
+            "serve", "--config", "x.json", "--port", "0", "--data-dir", "/tmp/d", "--host", "::1",
+        ])
         #expect(command == .serve(configPath: "x.json", flags: .init(port: 0, host: "::1", dataDirectory: "/tmp/d")))
         #expect(try Command.parse(["serve"]) == .serve(configPath: nil, flags: .init()))
     }
 
     @Test("replay takes paths and --bench")
     func replay() throws {
-        #expect(try Command.parse(["replay", "a", "--bench", "b"]) == .replay(paths: ["a", "b"], bench: true, seconds: 10))
-        #expect(try Command.parse(["replay", "--seconds", "1.5", "a"]) == .replay(paths: ["a"], bench: false, seconds: 1.5))
+        #expect(
+            try Command.parse(["replay", "a", "--bench", "b"]) == .replay(paths: ["a", "b"], bench: true, seconds: 10))
+        #expect(
+            try Command.parse(["replay", "--seconds", "1.5", "a"]) == .replay(paths: ["a"], bench: false, seconds: 1.5))
     }
 
     @Test("help, version and keys rotate")
@@ -25,11 +29,13 @@ struct CommandTests {
         #expect(try Command.parse(["keys", "rotate"]) == .rotateKeys(configPath: nil, flags: .init()))
     }
 
-    @Test("bad arguments are usage errors", arguments: [
-        ["frobnicate"], ["serve", "--port"], ["serve", "--port", "99999"], ["serve", "--colour", "x"],
-        ["serve", "extra"], ["replay"], ["replay", "--seconds", "x", "a"], ["replay", "--fast", "a"], ["keys"],
-        ["version", "x"],
-    ])
+    @Test(
+        "bad arguments are usage errors",
+        arguments: [
+            ["frobnicate"], ["serve", "--port"], ["serve", "--port", "99999"], ["serve", "--colour", "x"],
+            ["serve", "extra"], ["replay"], ["replay", "--seconds", "x", "a"], ["replay", "--fast", "a"], ["keys"],
+            ["version", "x"],
+        ])
     func usageErrors(arguments: [String]) {
         #expect(throws: Command.UsageError.self) { try Command.parse(arguments) }
     }

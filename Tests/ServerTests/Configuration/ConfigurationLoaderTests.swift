@@ -16,7 +16,9 @@ private func minimalDocument() -> [String: Any] {
     ]
 }
 
-private func load(_ document: [String: Any], environment: [String: String] = [:], flags: ConfigurationLoader.Flags = .init())
+private func load(
+    _ document: [String: Any], environment: [String: String] = [:], flags: ConfigurationLoader.Flags = .init()
+)
     throws(ConfigurationError) -> ServerConfiguration
 {
     let data = (try? JSONSerialization.data(withJSONObject: document)) ?? Data()
@@ -67,10 +69,13 @@ struct ConfigurationLoaderTests {
         #expect(try load(minimalDocument(), environment: ["PASSKEYD_ADMIN_LISTEN": "0.0.0.0:0"]).adminListen?.port == 0)
     }
 
-    @Test("an issuer without a trailing slash is normalised to end with one", arguments: [
-        ("https://example.com", "https://example.com/"), ("https://example.com/", "https://example.com/"),
-        ("https://example.com/tenant", "https://example.com/tenant/"), ("http://localhost:8080", "http://localhost:8080/"),
-    ])
+    @Test(
+        "an issuer without a trailing slash is normalised to end with one",
+        arguments: [
+            ("https://example.com", "https://example.com/"), ("https://example.com/", "https://example.com/"),
+            ("https://example.com/tenant", "https://example.com/tenant/"),
+            ("http://localhost:8080", "http://localhost:8080/"),
+        ])
     func issuerTrailingSlash(configured: String, expected: String) throws {
         var document = minimalDocument()
         document["issuer"] = configured
@@ -89,7 +94,8 @@ struct ConfigurationLoaderTests {
         #expect(fromEnvironment.relyingParty.name == "Renamed")
         #expect(fromEnvironment.database.synchronous == .normal)
         #expect(fromEnvironment.webOrigins == ["https://login.example.com"])
-        let fromFlags = try load(minimalDocument(), environment: environment, flags: .init(port: 7000, dataDirectory: "/tmp/x"))
+        let fromFlags = try load(
+            minimalDocument(), environment: environment, flags: .init(port: 7000, dataDirectory: "/tmp/x"))
         #expect(fromFlags.listen.port == 7000)
         #expect(fromFlags.dataDirectory == "/tmp/x")
     }
@@ -113,7 +119,8 @@ struct ConfigurationLoaderTests {
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "-1"]) != nil)
     }
 
-    @Test("database.url accepts PostgreSQL (URL or key=value) with database.pool_size, from the file or the environment")
+    @Test(
+        "database.url accepts PostgreSQL (URL or key=value) with database.pool_size, from the file or the environment")
     func postgresDatabase() throws {
         var document = minimalDocument()
         document["database"] = ["url": "postgresql://app@db.example.com/auth", "pool_size": 12]
@@ -123,7 +130,9 @@ struct ConfigurationLoaderTests {
         #expect(configuration.sqliteFile == nil)
         let keywords = try load(
             minimalDocument(),
-            environment: ["PASSKEYD_DATABASE_URL": "host=db user=app password=secret", "PASSKEYD_DATABASE_POOL_SIZE": "3"])
+            environment: [
+                "PASSKEYD_DATABASE_URL": "host=db user=app password=secret", "PASSKEYD_DATABASE_POOL_SIZE": "3",
+            ])
         #expect(keywords.database.poolSize == 3)
         #expect(!keywords.databaseDescription.contains("secret"))
         #expect(try load(minimalDocument()).database.poolSize == 0)
@@ -141,39 +150,47 @@ struct ConfigurationLoaderTests {
         #expect(EnvironmentOverrides.variableNames.contains("PASSKEYD_RELYING_PARTY_ID"))
     }
 
-    @Test("errors name the field and the reason", arguments: [
-        ("listen.port", #"{"listen": {"port": 70000}}"#),
-        ("listen.port", #"{"listen": {"port": "80"}}"#),
-        ("issuer", #"{"issuer": "http://auth.example.com/"}"#),
-        ("issuer", #"{"issuer": "https://auth.example.com/?a=b"}"#),
-        ("relying_party.id", #"{"relying_party": {"id": "https://example.com", "name": "x"}}"#),
-        ("web_origins[0]", #"{"web_origins": ["https://evil.test"]}"#),
-        ("web_origins[0]", #"{"web_origins": ["http://example.com"]}"#),
-        ("web_origins[0]", #"{"web_origins": ["https://example.com/path"]}"#),
-        ("database.synchronous", #"{"database": {"synchronous": "off"}}"#),
-        ("database.url", #"{"database": {"url": "postgres://app@db/passkeyd?sslmode=sometimes"}}"#),
-        ("database.url", #"{"database": {"url": "host=db user=app nonsense=1"}}"#),
-        ("database.pool_size", #"{"database": {"pool_size": 1000}}"#),
-        ("database.url", #"{"database": {"url": "mysql://db"}}"#),
-        ("http.max_body_bytes", #"{"http": {"max_body_bytes": 10}}"#),
-        ("http.tls_certificate_file", #"{"http": {"tls_certificate_file": "/x.pem"}}"#),
-        ("tokens.action_token_lifetime_seconds", #"{"tokens": {"action_token_lifetime_seconds": 3600}}"#),
-        ("passkeys.user_verification", #"{"passkeys": {"user_verification": "always"}}"#),
-        ("clients[0].client_id", #"{"clients": [{"client_id": ""}]}"#),
-        ("clients[0].user_verification", #"{"clients": [{"client_id": "a", "user_verification": "sometimes"}]}"#),
-        ("clients[0].grant_types[0]", #"{"clients": [{"client_id": "a", "grant_types": ["password"]}]}"#),
-        ("clients[0].mobile.ios.team_id", #"{"clients": [{"client_id": "a", "mobile": {"ios": {"team_id": "abc", "app_bundle_identifier": "x"}}}]}"#),
-        ("clients[0].mobile.android.sha256_cert_fingerprints[0]", #"{"clients": [{"client_id": "a", "mobile": {"android": {"app_package_name": "x", "sha256_cert_fingerprints": ["AB:CD"]}}}]}"#),
-        ("clients[1].client_id", #"{"clients": [{"client_id": "a"}, {"client_id": "a"}]}"#),
-        ("realms", #"{"realms": []}"#),
-        ("realms[0].identifiers", #"{"realms": [{"name": "r", "identifiers": {"email": "off"}}]}"#),
-        ("realms[0].identifiers.email", #"{"realms": [{"name": "r", "identifiers": {"email": "sometimes"}}]}"#),
-        ("lisen", #"{"lisen": {"port": 1}}"#),
-        ("http.thread", #"{"http": {"thread": 1}}"#),
-        ("admin.listen", #"{"admin": {"listen": "9090"}}"#),
-        ("admin.listen", #"{"admin": {"listen": "127.0.0.1:99999"}}"#),
-        ("admin.listen", #"{"admin": {"listen": ":9090"}}"#),
-    ])
+    @Test(
+        "errors name the field and the reason",
+        arguments: [
+            ("listen.port", #"{"listen": {"port": 70000}}"#),
+            ("listen.port", #"{"listen": {"port": "80"}}"#),
+            ("issuer", #"{"issuer": "http://auth.example.com/"}"#),
+            ("issuer", #"{"issuer": "https://auth.example.com/?a=b"}"#),
+            ("relying_party.id", #"{"relying_party": {"id": "https://example.com", "name": "x"}}"#),
+            ("web_origins[0]", #"{"web_origins": ["https://evil.test"]}"#),
+            ("web_origins[0]", #"{"web_origins": ["http://example.com"]}"#),
+            ("web_origins[0]", #"{"web_origins": ["https://example.com/path"]}"#),
+            ("database.synchronous", #"{"database": {"synchronous": "off"}}"#),
+            ("database.url", #"{"database": {"url": "postgres://app@db/passkeyd?sslmode=sometimes"}}"#),
+            ("database.url", #"{"database": {"url": "host=db user=app nonsense=1"}}"#),
+            ("database.pool_size", #"{"database": {"pool_size": 1000}}"#),
+            ("database.url", #"{"database": {"url": "mysql://db"}}"#),
+            ("http.max_body_bytes", #"{"http": {"max_body_bytes": 10}}"#),
+            ("http.tls_certificate_file", #"{"http": {"tls_certificate_file": "/x.pem"}}"#),
+            ("tokens.action_token_lifetime_seconds", #"{"tokens": {"action_token_lifetime_seconds": 3600}}"#),
+            ("passkeys.user_verification", #"{"passkeys": {"user_verification": "always"}}"#),
+            ("clients[0].client_id", #"{"clients": [{"client_id": ""}]}"#),
+            ("clients[0].user_verification", #"{"clients": [{"client_id": "a", "user_verification": "sometimes"}]}"#),
+            ("clients[0].grant_types[0]", #"{"clients": [{"client_id": "a", "grant_types": ["password"]}]}"#),
+            (
+                "clients[0].mobile.ios.team_id",
+                #"{"clients": [{"client_id": "a", "mobile": {"ios": {"team_id": "abc", "app_bundle_identifier": "x"}}}]}"#
+            ),
+            (
+                "clients[0].mobile.android.sha256_cert_fingerprints[0]",
+                #"{"clients": [{"client_id": "a", "mobile": {"android": {"app_package_name": "x", "sha256_cert_fingerprints": ["AB:CD"]}}}]}"#
+            ),
+            ("clients[1].client_id", #"{"clients": [{"client_id": "a"}, {"client_id": "a"}]}"#),
+            ("realms", #"{"realms": []}"#),
+            ("realms[0].identifiers", #"{"realms": [{"name": "r", "identifiers": {"email": "off"}}]}"#),
+            ("realms[0].identifiers.email", #"{"realms": [{"name": "r", "identifiers": {"email": "sometimes"}}]}"#),
+            ("lisen", #"{"lisen": {"port": 1}}"#),
+            ("http.thread", #"{"http": {"thread": 1}}"#),
+            ("admin.listen", #"{"admin": {"listen": "9090"}}"#),
+            ("admin.listen", #"{"admin": {"listen": "127.0.0.1:99999"}}"#),
+            ("admin.listen", #"{"admin": {"listen": ":9090"}}"#),
+        ])
     func fieldErrors(field: String, change: String) throws {
         // The change is JSON text: top-level members replace those of the minimal document.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(change.utf8)) as? [String: Any])
@@ -192,13 +209,16 @@ struct ConfigurationLoaderTests {
 
     @Test("a malformed environment value names the variable")
     func malformedVariable() {
-        #expect(failure(minimalDocument(), environment: ["PASSKEYD_LISTEN_PORT": "eighty"])?.field == "PASSKEYD_LISTEN_PORT")
+        #expect(
+            failure(minimalDocument(), environment: ["PASSKEYD_LISTEN_PORT": "eighty"])?.field == "PASSKEYD_LISTEN_PORT"
+        )
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_CLIENTS": "[oops"])?.field == "PASSKEYD_CLIENTS")
     }
 
     @Test("a key given twice in the file or in a JSON environment value stops the start, naming the key")
     func duplicateKeys() throws {
-        let text = #"{"issuer":"https://auth.example.com/","relying_party":{"id":"example.com","name":"Example","id":"x.com"},"realms":[{"name":"main","identifiers":{"email":"required"}}]}"#
+        let text =
+            #"{"issuer":"https://auth.example.com/","relying_party":{"id":"example.com","name":"Example","id":"x.com"},"realms":[{"name":"main","identifiers":{"email":"required"}}]}"#
         let error = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.load(data: Data(text.utf8), source: "dup.json", environment: [:])
         }

@@ -6,37 +6,37 @@ import Testing
 
 @Suite("DeviceKeyLockout: consecutive failures lock")
 struct DeviceKeyLockoutTests {
-  static let now = Date(timeIntervalSince1970: 1_800_000_000)
-  static let lockout = DeviceKeyLockout(maxFailures: 3)
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let lockout = DeviceKeyLockout(maxFailures: 3)
 
-  @Test("the third failed signature locks, at that instant")
-  func signatures() {
-    var state = DeviceKeyState(status: .active, failedAttempts: 0)
-    for expected in 1...2 {
-      state = Self.lockout.afterFailedSignature(state, now: Self.now)
-      #expect(state.failedAttempts == expected)
-      #expect(state.status == .active)
+    @Test("the third failed signature locks, at that instant")
+    func signatures() {
+        var state = DeviceKeyState(status: .active, failedAttempts: 0)
+        for expected in 1...2 {
+            state = Self.lockout.afterFailedSignature(state, now: Self.now)
+            #expect(state.failedAttempts == expected)
+            #expect(state.status == .active)
+        }
+        state = Self.lockout.afterFailedSignature(state, now: Self.now)
+        #expect(state == DeviceKeyState(status: .locked, failedAttempts: 3, lockedAt: Self.now))
     }
-    state = Self.lockout.afterFailedSignature(state, now: Self.now)
-    #expect(state == DeviceKeyState(status: .locked, failedAttempts: 3, lockedAt: Self.now))
-  }
 
-  @Test("a biometric report counts at least once, or the device's own count when larger")
-  func biometric() {
-    let start = DeviceKeyState(status: .active, failedAttempts: 1)
-    #expect(
-      Self.lockout.afterBiometricFailure(start, attempts: nil, now: Self.now).failedAttempts == 2)
-    #expect(
-      Self.lockout.afterBiometricFailure(start, attempts: 1, now: Self.now).failedAttempts == 2)
-    #expect(Self.lockout.afterBiometricFailure(start, attempts: 5, now: Self.now).status == .locked)
-  }
+    @Test("a biometric report counts at least once, or the device's own count when larger")
+    func biometric() {
+        let start = DeviceKeyState(status: .active, failedAttempts: 1)
+        #expect(
+            Self.lockout.afterBiometricFailure(start, attempts: nil, now: Self.now).failedAttempts == 2)
+        #expect(
+            Self.lockout.afterBiometricFailure(start, attempts: 1, now: Self.now).failedAttempts == 2)
+        #expect(Self.lockout.afterBiometricFailure(start, attempts: 5, now: Self.now).status == .locked)
+    }
 
-  @Test("a key that is not active is never re-locked (the lock time stays the first one)")
-  func notActive() {
-    let locked = DeviceKeyState(
-      status: .locked, failedAttempts: 3, lockedAt: Date(timeIntervalSince1970: 1))
-    let next = Self.lockout.afterFailedSignature(locked, now: Self.now)
-    #expect(next.lockedAt == Date(timeIntervalSince1970: 1))
-    #expect(next.status == .locked)
-  }
+    @Test("a key that is not active is never re-locked (the lock time stays the first one)")
+    func notActive() {
+        let locked = DeviceKeyState(
+            status: .locked, failedAttempts: 3, lockedAt: Date(timeIntervalSince1970: 1))
+        let next = Self.lockout.afterFailedSignature(locked, now: Self.now)
+        #expect(next.lockedAt == Date(timeIntervalSince1970: 1))
+        #expect(next.status == .locked)
+    }
 }

@@ -1,7 +1,7 @@
 import Crypto
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 

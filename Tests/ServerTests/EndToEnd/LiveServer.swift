@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 @testable import Server
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A passkeyd started on 127.0.0.1, port 0, with a fresh SQLite database in a temporary directory.
 struct LiveServer {
@@ -11,14 +12,18 @@ struct LiveServer {
     let directory: URL
     var base: String { "http://127.0.0.1:\(running.port)" }
 
-    static func start(environment: [String: String] = [:], clock: any WallClock = SystemClock()) async throws -> LiveServer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-e2e-\(UUID().uuidString)")
+    static func start(environment: [String: String] = [:], clock: any WallClock = SystemClock()) async throws
+        -> LiveServer
+    {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkeyd-e2e-\(UUID().uuidString)")
         var overrides = environment
         overrides["PASSKEYD_LISTEN_PORT"] = "0"
         overrides["PASSKEYD_DATA_DIRECTORY"] = directory.path
         overrides["PASSKEYD_HTTP_SHUTDOWN_GRACE_SECONDS"] = overrides["PASSKEYD_HTTP_SHUTDOWN_GRACE_SECONDS"] ?? "2"
         let configuration = try TestConfiguration.make(overrides)
-        let running = try await PasskeydServer.start(configuration: configuration, logger: Logger(sink: { _ in }), clock: clock)
+        let running = try await PasskeydServer.start(
+            configuration: configuration, logger: Logger(sink: { _ in }), clock: clock)
         return LiveServer(running: running, directory: directory)
     }
 

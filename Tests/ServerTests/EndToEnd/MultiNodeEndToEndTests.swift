@@ -63,7 +63,8 @@ struct MultiNodeEndToEndTests {
         #expect(login.status == 200)
         let access = try #require(login.body["access_token"]?.stringValue)
         for node in cluster.nodes {
-            #expect(try await node.send("GET", "/userinfo", headers: ["Authorization": "Bearer \(access)"]).status == 200)
+            #expect(
+                try await node.send("GET", "/userinfo", headers: ["Authorization": "Bearer \(access)"]).status == 200)
         }
         await cluster.stop()
     }

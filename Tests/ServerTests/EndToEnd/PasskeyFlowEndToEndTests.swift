@@ -193,8 +193,10 @@ struct PasskeyFlowEndToEndTests {
         let server = try await LiveServer.startForPasskeys()
         let preflight = try await server.send(
             "OPTIONS", "/passkey/challenge",
-            headers: ["Origin": "https://example.com", "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "content-type"])
+            headers: [
+                "Origin": "https://example.com", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type",
+            ])
         #expect(preflight.status == 204)
         #expect(preflight.headers["access-control-allow-origin"] == "https://example.com")
         #expect(preflight.headers["access-control-allow-methods"] == "POST")

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("End to end: the daemon on 127.0.0.1, port 0")
 struct ServerLifecycleTests {
-    @Test("a fresh start creates the database; health and readiness answer on both listeners, metrics on the admin one only")
+    @Test(
+        "a fresh start creates the database; health and readiness answer on both listeners, metrics on the admin one only"
+    )
     func startAndServe() async throws {
         let server = try await LiveServer.start(environment: ["PASSKEYD_ADMIN_LISTEN": "127.0.0.1:0"])
         let health = try await server.send("GET", "/healthz")
@@ -64,7 +66,8 @@ struct ServerLifecycleTests {
     func bodyLimit() async throws {
         let server = try await LiveServer.start(environment: ["PASSKEYD_HTTP_MAX_BODY_BYTES": "2048"])
         let response = try await server.send(
-            "POST", "/healthz", body: Data(repeating: 0x41, count: 10_000), headers: ["Content-Type": "application/json"])
+            "POST", "/healthz", body: Data(repeating: 0x41, count: 10_000),
+            headers: ["Content-Type": "application/json"])
         #expect(response.status == 413)
         #expect(String(decoding: response.body, as: UTF8.self).contains("request_too_large"))
         await server.stop()
@@ -72,7 +75,8 @@ struct ServerLifecycleTests {
 
     @Test("after stop the port no longer accepts requests, and a restart finds the same database")
     func stopAndRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-e2e-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "passkeyd-e2e-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await LiveServer.start(environment: ["PASSKEYD_DATA_DIRECTORY": directory.path])
         #expect(try await first.send("GET", "/readyz").status == 200)
@@ -95,7 +99,8 @@ struct ServerLifecycleTests {
             Issue.record("a second server started on \(first.directory.path)")
         } catch let error as PasskeydServer.StartError {
             #expect(
-                error.description.hasPrefix("data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))"),
+                error.description.hasPrefix(
+                    "data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))"),
                 "\(error)")
             #expect(!error.description.contains("\n"))
         }
@@ -113,7 +118,8 @@ struct ServerLifecycleTests {
             .deletingLastPathComponent().deletingLastPathComponent()
         let binary = try #require(
             [
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passkeyd"),
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                    "passkeyd"),
                 root.appendingPathComponent(".build/debug/passkeyd"),
             ].first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the passkeyd binary is not built")
         let first = try await LiveServer.start()
@@ -142,7 +148,10 @@ struct ServerLifecycleTests {
         #expect(exited == 1, "\(text)")
         let lines = text.split(separator: "\n").filter { $0.contains("is in use by another passkeyd") }
         #expect(lines.count == 1, "\(text)")
-        #expect(lines.first?.contains("data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))") == true, "\(text)")
+        #expect(
+            lines.first?.contains(
+                "data directory \(first.directory.path) is in use by another passkeyd (pid \(getpid()))") == true,
+            "\(text)")
         await first.stop()
     }
 }

@@ -15,8 +15,10 @@ struct CrossOriginTests {
     ) async -> Response {
         await harness.client.execute(
             .options, path,
-            headers: ["Origin": origin, "Access-Control-Request-Method": method,
-                "Access-Control-Request-Headers": "content-type"])
+            headers: [
+                "Origin": origin, "Access-Control-Request-Method": method,
+                "Access-Control-Request-Headers": "content-type",
+            ])
     }
 
     @Test(
@@ -94,7 +96,8 @@ struct CrossOriginTests {
         #expect(allowed.headers["Vary"]?.contains("Origin") == true)
         #expect(allowed.headers["Access-Control-Expose-Headers"]?.contains("Retry-After") == true)
         let refused = await harness.client.post(
-            "/oauth/token", json: ["grant_type": "refresh_token", "client_id": "nobody", "refresh_token": "x"] as JSONValue,
+            "/oauth/token",
+            json: ["grant_type": "refresh_token", "client_id": "nobody", "refresh_token": "x"] as JSONValue,
             headers: ["Origin": Self.page])
         #expect(refused.status == 401)
         #expect(refused.headers["Access-Control-Allow-Origin"] == Self.page)

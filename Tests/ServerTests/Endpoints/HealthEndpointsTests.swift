@@ -2,8 +2,8 @@ import Foundation
 import HTTP
 import Storage
 import StorageSQLite
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 
@@ -11,7 +11,9 @@ import TestSupport
 struct HealthEndpointsTests {
     @Test("/healthz answers 200")
     func healthz() async throws {
-        let client = TestClient(responder: Application(context: ServerContext(configuration: try TestConfiguration.make(), store: MemoryStore())))
+        let client = TestClient(
+            responder: Application(
+                context: ServerContext(configuration: try TestConfiguration.make(), store: MemoryStore())))
         let response = await client.get("/healthz")
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"] == "application/json")
@@ -20,10 +22,13 @@ struct HealthEndpointsTests {
     @Test("/readyz is 200 when the store answers and 503 when it does not")
     func readyz() async throws {
         let configuration = try TestConfiguration.make()
-        let up = TestClient(responder: Application(context: ServerContext(configuration: configuration, store: MemoryStore())))
+        let up = TestClient(
+            responder: Application(context: ServerContext(configuration: configuration, store: MemoryStore())))
         #expect(await up.get("/readyz").status == 200)
-        let down = TestClient(responder: Application(context: ServerContext(
-            configuration: configuration, store: UnavailableStore(), logger: Logger(sink: { _ in }))))
+        let down = TestClient(
+            responder: Application(
+                context: ServerContext(
+                    configuration: configuration, store: UnavailableStore(), logger: Logger(sink: { _ in }))))
         let response = await down.get("/readyz")
         #expect(response.status == 503)
         #expect(String(decoding: response.body, as: UTF8.self).contains("temporarily_unavailable"))
@@ -37,14 +42,18 @@ struct HealthEndpointsTests {
         let response = await TestClient(responder: AdminApplication(context: context)).get("/metrics")
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"]?.hasPrefix("text/plain; version=0.0.4") == true)
-        #expect(String(decoding: response.body, as: UTF8.self).contains(#"passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
+        #expect(
+            String(decoding: response.body, as: UTF8.self).contains(
+                #"passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 1"#))
     }
 
     @Test("/metrics carries the SQLite store's WAL checkpoint counters, and nothing of the kind for another store")
     func storeMetrics() async throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("passkeyd-metrics-\(UUID().uuidString)")
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+            "passkeyd-metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1))
+        let store = try await SQLiteStore.open(
+            SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1))
         // Enough one-by-one commits for the WAL to pass its checkpoint threshold a few times.
         for n in 0..<3_000 {
             _ = try await store.write { writer in
@@ -54,18 +63,25 @@ struct HealthEndpointsTests {
         let context = ServerContext(configuration: try TestConfiguration.make(), store: store)
         let body = await TestClient(responder: AdminApplication(context: context)).get("/metrics").bodyText
         await store.close()
-        let line = body.split(separator: "\n").first { $0.hasPrefix(#"passkeyd_sqlite_wal_checkpoints_total{kind="background"}"#) }
+        let line = body.split(separator: "\n").first {
+            $0.hasPrefix(#"passkeyd_sqlite_wal_checkpoints_total{kind="background"}"#)
+        }
         let count = line.flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((count ?? 0) >= 1, "\(line.map(String.init) ?? "no background line")")
         #expect(body.contains(#"passkeyd_sqlite_wal_checkpoints_total{kind="writer_fallback"} 0"#))
-        let memory = await TestClient(responder: AdminApplication(context: ServerContext(
-            configuration: try TestConfiguration.make(), store: MemoryStore()))).get("/metrics").bodyText
+        let memory = await TestClient(
+            responder: AdminApplication(
+                context: ServerContext(
+                    configuration: try TestConfiguration.make(), store: MemoryStore()))
+        ).get("/metrics").bodyText
         #expect(!memory.contains("passkeyd_sqlite_wal_checkpoints_total"))
     }
 
     @Test("unknown paths are 404 and wrong methods 405 with Allow")
     func routing() async throws {
-        let client = TestClient(responder: Application(context: ServerContext(configuration: try TestConfiguration.make(), store: MemoryStore())))
+        let client = TestClient(
+            responder: Application(
+                context: ServerContext(configuration: try TestConfiguration.make(), store: MemoryStore())))
         #expect(await client.get("/nope").status == 404)
         let response = await client.post("/healthz", json: JSONValue.null)
         #expect(response.status == 405)

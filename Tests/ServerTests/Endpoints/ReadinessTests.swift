@@ -3,8 +3,8 @@ import HTTP
 import Storage
 import StorageSQLite
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 
@@ -36,7 +36,9 @@ enum DamagedDatabase {
         try await store.write { writer in
             for n in 0..<5_000 {
                 _ = try writer.appendSecurityEvent(
-                    SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success", detail: Array(repeating: 7, count: 40)))
+                    SecurityEvent(
+                        occurredAt: Date(), kind: "event-\(n)", outcome: "success",
+                        detail: Array(repeating: 7, count: 40)))
             }
         }
         await store.close()
@@ -140,8 +142,10 @@ struct ReadinessTests {
         #expect(store.writes.load(ordering: .relaxed) == 2)
 
         let memory = MemoryStore()
-        let healthy = TestClient(responder: Application(context: ServerContext(
-            configuration: try TestConfiguration.make(), store: memory)))
+        let healthy = TestClient(
+            responder: Application(
+                context: ServerContext(
+                    configuration: try TestConfiguration.make(), store: memory)))
         let ready = await healthy.get("/readyz")
         #expect(ready.status == 200)
         #expect(ready.bodyText == #"{"status":"ready"}"#)
@@ -154,7 +158,9 @@ struct ReadinessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await DamagedDatabase.create(in: directory)
         try DamagedDatabase.damage(in: directory)
-        let configuration = try TestConfiguration.make(["PASSKEYD_LISTEN_PORT": "0", "PASSKEYD_DATA_DIRECTORY": directory])
+        let configuration = try TestConfiguration.make([
+            "PASSKEYD_LISTEN_PORT": "0", "PASSKEYD_DATA_DIRECTORY": directory,
+        ])
         do {
             let running = try await PasskeydServer.start(configuration: configuration, logger: Logger(sink: { _ in }))
             await running.stop()
@@ -168,7 +174,8 @@ struct ReadinessTests {
         }
     }
 
-    @Test("damage met in service: every later write is refused with 503 without touching the file, /readyz says damaged")
+    @Test(
+        "damage met in service: every later write is refused with 503 without touching the file, /readyz says damaged")
     func damagedInService() async throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -30,7 +30,8 @@ struct ErrorMappingTests {
         arguments: [
             (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant),
             (.busy, .temporarilyUnavailable),
-            (.io, .serverError), (.closed, .serverError), (.corrupt, .temporarilyUnavailable), (.internalFailure, .serverError),
+            (.io, .serverError), (.closed, .serverError), (.corrupt, .temporarilyUnavailable),
+            (.internalFailure, .serverError),
             (.invalidRecord, .serverError), (.migration, .serverError),
         ])
     func storage(code: StorageError.Code, kind: OAuthError.Kind) {

@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 @testable import Server

@@ -1,8 +1,8 @@
 import Foundation
 import Storage
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 @testable import Server

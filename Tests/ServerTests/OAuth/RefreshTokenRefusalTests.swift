@@ -2,8 +2,8 @@ import Foundation
 import HTTP
 import Storage
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 @testable import Server
@@ -30,12 +30,15 @@ struct RefreshTokenRefusalTests {
             name: "audience too long", extra: ["audience": .string(String(repeating: "a", count: 513))], status: 400,
             error: "invalid_request"),
         Refusal(name: "audience empty", extra: ["audience": ""], status: 400, error: "invalid_request"),
-        Refusal(name: "audience not a string", extra: ["audience": .number("42")], status: 400, error: "invalid_request"),
+        Refusal(
+            name: "audience not a string", extra: ["audience": .number("42")], status: 400, error: "invalid_request"),
         Refusal(name: "audience with a space", extra: ["audience": "my api"], status: 400, error: "invalid_request"),
         Refusal(
             name: "audience not ASCII", extra: ["audience": "https://api.exämple.com"], status: 400,
             error: "invalid_request"),
-        Refusal(name: "audience with a colon, not a URI", extra: ["audience": ":api"], status: 400, error: "invalid_request"),
+        Refusal(
+            name: "audience with a colon, not a URI", extra: ["audience": ":api"], status: 400, error: "invalid_request"
+        ),
         Refusal(name: "another client", extra: ["client_id": "other"], status: 403, error: "invalid_grant"),
         Refusal(
             name: "a client without the grant", extra: ["client_id": "no-refresh"], status: 403,
@@ -50,7 +53,8 @@ struct RefreshTokenRefusalTests {
         ]
         members.merge(extra) { _, new in new }
         return await harness.post(
-            "/oauth/token", .object(members.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) }))
+            "/oauth/token", .object(members.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) })
+        )
     }
 
     @Test("each refusal, then the same token → 200", arguments: refusals)

@@ -1,6 +1,6 @@
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 

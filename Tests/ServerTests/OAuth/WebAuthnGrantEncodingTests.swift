@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import HTTP
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 

@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 @testable import Server
@@ -113,11 +113,15 @@ struct WebAuthnGrantRefusalTests {
         let response = await harness.token(session: session, response: registration)
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
-        #expect(harness.counted("webauthn_failure:credential_id_mismatch"), "metric webauthn_failure:credential_id_mismatch")
+        #expect(
+            harness.counted("webauthn_failure:credential_id_mismatch"), "metric webauthn_failure:credential_id_mismatch"
+        )
         let attestedID = try #require(authenticator.credential?.id)
         let stored = try await harness.context.store.read { reader in
-            (try reader.credential(id: attestedID), try reader.credential(id: [9, 9, 9, 9]),
-             try reader.user(realm: "main", identifier: .email("alice@example.com")))
+            (
+                try reader.credential(id: attestedID), try reader.credential(id: [9, 9, 9, 9]),
+                try reader.user(realm: "main", identifier: .email("alice@example.com"))
+            )
         }
         #expect(stored.0 == nil && stored.1 == nil && stored.2 == nil)
         // The same registration with its own id signs up: the refusal was the id, nothing else.

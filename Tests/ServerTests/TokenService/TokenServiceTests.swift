@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 @testable import Server
 
@@ -60,7 +60,8 @@ struct HousekeepingTests {
                     RefreshToken(
                         tokenHash: Digest.sha256(Array("token-\(n)".utf8)), familyID: "family-\(n)", clientID: "app",
                         userID: "user-1", scope: "openid", authTime: now.addingTimeInterval(-90_000),
-                        createdAt: now.addingTimeInterval(-90_000), absoluteExpiresAt: now.addingTimeInterval(-Double(n)),
+                        createdAt: now.addingTimeInterval(-90_000),
+                        absoluteExpiresAt: now.addingTimeInterval(-Double(n)),
                         idleExpiresAt: now.addingTimeInterval(-Double(n))))
             }
         }
@@ -69,7 +70,10 @@ struct HousekeepingTests {
             try $0.purgeExpired(now: harness.clock.now(), limit: count)
         }
         #expect(left.refreshTokens == 0)
-        #expect(harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"refresh_tokens\":\(count)") })
+        #expect(
+            harness.logLines.all.contains {
+                $0.contains("purged expired rows") && $0.contains("\"refresh_tokens\":\(count)")
+            })
     }
 
     @Test("expired auth sessions are purged, live ones kept")
@@ -79,7 +83,9 @@ struct HousekeepingTests {
         harness.clock.advance(61)
         _ = await harness.loginChallenge()
         await Housekeeping.purge(context: harness.context)
-        let purgedAgain = try await harness.context.store.write { try $0.purgeExpired(now: harness.clock.now(), limit: 100) }
+        let purgedAgain = try await harness.context.store.write {
+            try $0.purgeExpired(now: harness.clock.now(), limit: 100)
+        }
         #expect(purgedAgain.authSessions == 0)
         #expect(
             harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })

@@ -1,6 +1,6 @@
 import Storage
-import Testing
 import TestSupport
+import Testing
 
 @Suite("MemoryStore")
 struct MemoryStoreTests {

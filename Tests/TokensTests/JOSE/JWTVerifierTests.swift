@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
+import JSON
 import Testing
 
-import JSON
 @testable import Tokens
 
 @Suite("JWTVerifier: every refusal has its own code")

@@ -67,7 +67,9 @@ struct CeremonyPolicyTests {
             #expect(CeremonyPolicy().evaluate(outcome) == .meetsPolicy, "\(outcome)")
             let required = CeremonyPolicy(requireTrustedAttestation: true).evaluate(outcome)
             #expect(
-                required == (outcome.isTrusted ? .meetsPolicy : .failsToMeetPolicy(WebAuthnError(.untrustedAttestation, ""))),
+                required
+                    == (outcome.isTrusted
+                        ? .meetsPolicy : .failsToMeetPolicy(WebAuthnError(.untrustedAttestation, ""))),
                 "\(outcome)")
         }
     }

@@ -160,7 +160,8 @@ struct SoftwareAuthenticator {
         userHandle: [UInt8]? = userHandle
     ) throws -> AuthenticationExpectations {
         AuthenticationExpectations(
-            challenge: Self.challenge, rpID: RelyingPartyID(Self.rpID), originPolicy: OriginPolicy(allowedOrigins: [Self.origin]),
+            challenge: Self.challenge, rpID: RelyingPartyID(Self.rpID),
+            originPolicy: OriginPolicy(allowedOrigins: [Self.origin]),
             userVerificationRequired: userVerificationRequired, credentialID: credentialID,
             credentialPublicKey: try COSEKey(bytes: coseKeyBytes), storedSignCount: storedSignCount,
             storedBackupState: storedBackupState, userHandle: userHandle)

@@ -34,12 +34,14 @@ struct AndroidSafetyNetJWS: Sendable {
         }
         // Parsed once each by the JSON module (I-JSON: a repeated member name is refused, RFC 7515 §4), then decoded.
         do {
-            header = try JSONValueDecoder().decode(AndroidSafetyNetHeader.self, from: try JSONValue(parsing: headerJSON))
+            header = try JSONValueDecoder().decode(
+                AndroidSafetyNetHeader.self, from: try JSONValue(parsing: headerJSON))
         } catch {
             throw WebAuthnError(.androidSafetyNetMalformedResponse, "JWS header: \(error)")
         }
         do {
-            payload = try JSONValueDecoder().decode(AndroidSafetyNetPayload.self, from: try JSONValue(parsing: payloadJSON))
+            payload = try JSONValueDecoder().decode(
+                AndroidSafetyNetPayload.self, from: try JSONValue(parsing: payloadJSON))
         } catch {
             throw WebAuthnError(.androidSafetyNetMalformedResponse, "JWS payload: \(error)")
         }
