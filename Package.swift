@@ -29,8 +29,8 @@ var targets: [Target] = [
     .target(name: "Replay", dependencies: ["WebAuthn", "Crypto", "JSON"], swiftSettings: strict),
 
     // MARK: the effect stack
-    .target(name: "Storage", swiftSettings: strict),
-    .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite", "JSON"], swiftSettings: strict),
+    .target(name: "Storage", dependencies: ["JSON"], swiftSettings: strict),
+    .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
     .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
     .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON"], swiftSettings: strict),
 

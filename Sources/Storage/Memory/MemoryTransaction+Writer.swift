@@ -140,14 +140,10 @@ extension MemoryTransaction {
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
         throws(StorageError) -> DeviceChallengeConsumption
     {
-        guard var challenge = state.deviceChallenges[challengeID], challenge.keyID == keyID,
-            challenge.userID == userID
-        else { return .notFound }
-        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
-        if now >= challenge.expiresAt { return .expired(challenge) }
-        challenge.consumedAt = now
-        state.deviceChallenges[challengeID] = challenge
-        return .consumed(challenge)
+        let verdict = DeviceChallengeConsumption.judge(
+            state.deviceChallenges[challengeID], keyID: keyID, userID: userID, now: now)
+        if case .consumed(let challenge) = verdict { state.deviceChallenges[challengeID] = challenge }
+        return verdict
     }
 
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {

@@ -81,11 +81,16 @@ extension PostgresTransaction {
             """,
             [.date(now), .text(challengeID), .text(keyID), .text(userID)], Self.deviceChallenge)
         if let consumed { return .consumed(consumed) }
-        guard let challenge = try deviceChallenge(id: challengeID), challenge.keyID == keyID,
-            challenge.userID == userID
-        else { return .notFound }
-        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
-        return .expired(challenge)
+        switch DeviceChallengeConsumption.judge(
+            try deviceChallenge(id: challengeID), keyID: keyID, userID: userID, now: now)
+        {
+        case .consumed(let challenge):
+            // Only the UPDATE above may claim a win. The rule says the row was consumable, yet the UPDATE (which
+            // waits for a concurrent writer of the row) did not match it: never expected; answered as a replay.
+            return .alreadyConsumed(challenge)
+        case let verdict:
+            return verdict
+        }
     }
 
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {

@@ -24,26 +24,10 @@ extension PostgresTransaction {
         return Credential(
             credentialID: try row.bytea(0), userID: try row.text(1), publicKey: try row.bytea(2),
             algorithm: Int(try row.integer(3)), signCount: signCount, uvInitialized: try row.bool(5),
-            backupEligible: try row.bool(6), backedUp: try row.bool(7), transports: try decodeTransports(row.text(8)),
+            backupEligible: try row.bool(6), backedUp: try row.bool(7),
+            transports: try TransportsColumn.decode(row.text(8)),
             aaguid: try row.bytea(9), attestationFormat: try row.text(10), createdAt: try row.date(11),
             lastUsedAt: try row.optionalDate(12))
-    }
-
-    /// Transports are stored as a JSON array of strings (as in the SQLite schema), so any string round-trips.
-    static func encodeTransports(_ transports: [String]) throws(StorageError) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(transports), as: UTF8.self)
-        } catch {
-            throw StorageError(.invalidRecord, "cannot encode transports: \(error)")
-        }
-    }
-
-    static func decodeTransports(_ json: String) throws(StorageError) -> [String] {
-        do {
-            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
-        } catch {
-            throw StorageError(.invalidRecord, "transports column is not a JSON string array")
-        }
     }
 
     static let authSessionColumns = """

@@ -62,7 +62,7 @@ extension PostgresTransaction {
                 .bytea(credential.credentialID), .text(credential.userID), .bytea(credential.publicKey),
                 .integer(credential.algorithm), .int8(Int64(credential.signCount)),
                 .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
-                .text(try Self.encodeTransports(credential.transports)), .bytea(credential.aaguid),
+                .text(TransportsColumn.encode(credential.transports)), .bytea(credential.aaguid),
                 .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
             ])
         guard inserted == 1 else { throw .conflict(.credentialID) }

@@ -68,16 +68,14 @@ extension SQLiteTransaction {
         throws(StorageError) -> DeviceChallengeConsumption
     {
         // Read and mark inside the writer's transaction: no other writer runs in between, so the first wins.
-        guard var challenge = try deviceChallenge(id: challengeID), challenge.keyID == keyID,
-            challenge.userID == userID
-        else { return .notFound }
-        if challenge.consumedAt != nil { return .alreadyConsumed(challenge) }
-        if now >= challenge.expiresAt { return .expired(challenge) }
-        try database.execute(
-            "UPDATE device_challenges SET consumed_at = ? WHERE challenge_id = ? AND consumed_at IS NULL",
-            [.date(now), .text(challengeID)])
-        challenge.consumedAt = now
-        return .consumed(challenge)
+        let verdict = DeviceChallengeConsumption.judge(
+            try deviceChallenge(id: challengeID), keyID: keyID, userID: userID, now: now)
+        if case .consumed = verdict {
+            try database.execute(
+                "UPDATE device_challenges SET consumed_at = ? WHERE challenge_id = ? AND consumed_at IS NULL",
+                [.date(now), .text(challengeID)])
+        }
+        return verdict
     }
 
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {

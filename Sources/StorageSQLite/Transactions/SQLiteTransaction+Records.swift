@@ -1,5 +1,4 @@
 import Foundation
-import JSON
 import Storage
 
 /// Column lists and row decoders, one pair per record; a decoder reads the columns in its list's order.
@@ -25,23 +24,10 @@ extension SQLiteTransaction {
         return Credential(
             credentialID: try row.blob(0), userID: try row.text(1), publicKey: try row.blob(2),
             algorithm: Int(try row.integer(3)), signCount: signCount, uvInitialized: try row.bool(5),
-            backupEligible: try row.bool(6), backedUp: try row.bool(7), transports: try decodeTransports(row.text(8)),
+            backupEligible: try row.bool(6), backedUp: try row.bool(7),
+            transports: try TransportsColumn.decode(row.text(8)),
             aaguid: try row.blob(9), attestationFormat: try row.text(10), createdAt: try row.date(11),
             lastUsedAt: try row.optionalDate(12))
-    }
-
-    /// Transports are stored as a JSON array of strings, so any string round-trips.
-    static func encodeTransports(_ transports: [String]) throws(StorageError) -> String {
-        String(decoding: JSONValue.array(transports.map(JSONValue.string)).serialized(), as: UTF8.self)
-    }
-
-    /// The transports column read by the JSON module's parser, the one reader of JSON in passkeyd.
-    static func decodeTransports(_ json: String) throws(StorageError) -> [String] {
-        do {
-            return try JSONValueDecoder().decode([String].self, from: try JSONValue(parsing: Array(json.utf8)))
-        } catch {
-            throw StorageError(.invalidRecord, "transports column is not a JSON string array: \(error)")
-        }
     }
 
     static let authSessionColumns = """

@@ -46,7 +46,7 @@ extension SQLiteTransaction {
                 .blob(credential.credentialID), .text(credential.userID), .blob(credential.publicKey),
                 .integer(Int64(credential.algorithm)), .integer(Int64(credential.signCount)),
                 .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
-                .text(try Self.encodeTransports(credential.transports)), .blob(credential.aaguid),
+                .text(TransportsColumn.encode(credential.transports)), .blob(credential.aaguid),
                 .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
             ])
     }

@@ -80,6 +80,6 @@ struct SQLiteStatementTests {
 
     @Test("a stored transports value that is not a JSON array is an invalid record")
     func badTransports() {
-        #expect(throws: StorageError(.invalidRecord, "")) { try SQLiteTransaction.decodeTransports("usb") }
+        #expect(throws: StorageError(.invalidRecord, "")) { try TransportsColumn.decode("usb") }
     }
 }

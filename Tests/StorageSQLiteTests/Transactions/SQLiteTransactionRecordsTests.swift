@@ -14,8 +14,8 @@ struct SQLiteTransactionRecordsTests {
 
     @Test("every written array reads back unchanged", arguments: samples)
     func roundTrip(_ transports: [String]) throws {
-        let text = try SQLiteTransaction.encodeTransports(transports)
-        #expect(try SQLiteTransaction.decodeTransports(text) == transports)
+        let text = TransportsColumn.encode(transports)
+        #expect(try TransportsColumn.decode(text) == transports)
     }
 
     @Test(
@@ -26,14 +26,14 @@ struct SQLiteTransactionRecordsTests {
         ])
     func readsAsJSONDecoder(_ text: String) throws {
         let decoded = try? JSONDecoder().decode([String].self, from: Data(text.utf8))
-        #expect((try? SQLiteTransaction.decodeTransports(text)) == decoded)
+        #expect((try? TransportsColumn.decode(text)) == decoded)
     }
 
     @Test("a column that is not a JSON string array is refused")
     func refusesOther() {
-        #expect(throws: StorageError(.invalidRecord, "")) { try SQLiteTransaction.decodeTransports("[1]") }
-        #expect(throws: StorageError(.invalidRecord, "")) { try SQLiteTransaction.decodeTransports("{}") }
+        #expect(throws: StorageError(.invalidRecord, "")) { try TransportsColumn.decode("[1]") }
+        #expect(throws: StorageError(.invalidRecord, "")) { try TransportsColumn.decode("{}") }
         // RFC 8259 §5: no trailing comma (JSONDecoder reads one; the strict parser does not).
-        #expect(throws: StorageError(.invalidRecord, "")) { try SQLiteTransaction.decodeTransports(#"["a",]"#) }
+        #expect(throws: StorageError(.invalidRecord, "")) { try TransportsColumn.decode(#"["a",]"#) }
     }
 }
