@@ -2,7 +2,8 @@
 # Benchmarks passkeyd in release mode and writes the results to docs/benchmarks.md.
 # Sections: HTTP (wrk on GET /healthz); WebAuthn verification (`passkeyd replay --bench` against py_webauthn and
 # python-fido2 on the same generated workload, one core each); end-to-end passkey logins (passkeyd-loadgen against
-# the release server with durable SQLite). Each section is measured on this machine, now; figures from shared
+# the release server with durable SQLite); the same logins on PostgreSQL, one node and two (scripts/bench-postgres.sh,
+# on a throwaway cluster it creates and removes). Each section is measured on this machine, now; figures from shared
 # machines drift by about ±20% between runs, so ratios measured in one run are what count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ export PATH="$PATH:/opt/swift/usr/bin"
 out=docs/benchmarks.md
 work=build/bench
 mkdir -p "$work" docs
-rm -f "$work"/section-1-replay.md "$work"/section-2-login.md
+rm -f "$work"/section-1-replay.md "$work"/section-2-login.md "$work"/section-3-postgres.md
 
 swift build -c release --product passkeyd -Xswiftc -warnings-as-errors
 swift build -c release --product passkeyd-loadgen -Xswiftc -warnings-as-errors
@@ -409,6 +410,22 @@ if profile:
         print(f"| {share} | `{name[:110]}` |")
     print()
 PY
+
+# --- End-to-end logins on PostgreSQL: one node and two nodes on a throwaway cluster, against the SQLite figure ---
+# A failure here is reported in its section and does not stop the report.
+if ! scripts/bench-postgres.sh "$work/section-3-postgres.md" "$work/login-runs.jsonl" >"$work/pg-bench.log" 2>&1; then
+  {
+    echo "## End-to-end passkey logins on PostgreSQL"
+    echo
+    echo "Not measured: \`scripts/bench-postgres.sh\` failed (last lines of build/bench/pg-bench.log below; the"
+    echo "servers' logs are build/bench/pg-node*.log)."
+    echo
+    echo '```'
+    tail -n 5 "$work/pg-bench.log"
+    echo '```'
+    echo
+  } >"$work/section-3-postgres.md"
+fi
 
 {
   echo "# passkeyd benchmarks"
