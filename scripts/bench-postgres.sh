@@ -29,15 +29,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_ready() { # wait_ready PORT (30 s: the first start creates the tables)
-  for _ in $(seq 1 300); do
-    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "bench-postgres: the server on port $1 did not become ready" >&2
-  return 1
-}
-
 trap 'echo "bench-postgres: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 start_throwaway_postgres >"$work/pg-cluster.log" 2>&1 || { cat "$work/pg-cluster.log" >&2; exit 1; }
 postmaster="$(head -1 "$PG_THROWAWAY_DIR/data/postmaster.pid")"
@@ -125,13 +116,13 @@ PY
 loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 start_node "$port1" "$pg_data/node1" "$work/pg-node1.log"
 node1=$!
-wait_ready "$port1"
+wait_ready "$port1" 30
 "$loadgen" --url "http://127.0.0.1:$port1" --signup 200 --concurrency 16 --credentials "$pg_data/credentials.jsonl" \
   >"$work/pg-signup.json"
 measure one-node 1 "$node1"
 start_node "$port2" "$pg_data/node2" "$work/pg-node2.log"
 node2=$!
-wait_ready "$port2"
+wait_ready "$port2" 30
 measure two-nodes 2 "$node1" "$node2"
 
 python3 - "$work/pg-runs.jsonl" "$sqlite_runs" "$(nproc)" "$loadavg_before" "$pg_version" "$seconds" \

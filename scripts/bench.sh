@@ -7,6 +7,7 @@
 # machines drift by about ±20% between runs, so ratios measured in one run are what count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 export PATH="$PATH:/opt/swift/usr/bin"
 out=docs/benchmarks.md
 work=build/bench
@@ -23,15 +24,6 @@ now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 # One core for the single-threaded comparisons, when taskset is there.
 one_core=()
 if command -v taskset >/dev/null 2>&1; then one_core=(taskset -c 0); fi
-
-wait_ready() { # wait_ready PORT
-  for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "bench: the server on port $1 did not become ready" >&2
-  return 1
-}
 
 # --- HTTP: GET /healthz with wrk, 10 s, 64 connections -------------------------------------------------
 port=$((20000 + RANDOM % 20000))

@@ -21,19 +21,16 @@ unset PASSKEYD_TEST_DATABASE_URL
 work="$(mktemp -d)"
 ports=()
 for node in 1 2; do
-  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  port="$(free_port)"
   ports+=("$port")
   # Both nodes share the issuer (node 1's address), as nodes behind one load balancer do.
   PASSKEYD_DATABASE_URL="$url" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
     PASSKEYD_ISSUER="http://127.0.0.1:${ports[0]}/" PASSKEYD_ADMIN_LISTEN= \
     "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data$node" 2>"$work/node$node.log" &
   servers+=($!)
-  for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  wait_ready "$port" || true  # a server that is not ready fails the checks that follow
 done
-client="$(python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])')"
+client="$(default_client_id)"
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
 tokens=()
 for _ in 1 2 3 4; do

@@ -23,16 +23,13 @@ start_throwaway_postgres
 url="$PASSKEYD_TEST_DATABASE_URL"
 unset PASSKEYD_TEST_DATABASE_URL
 work="$(mktemp -d)"
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 PASSKEYD_DATABASE_URL="$url&connect_timeout=2" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
   PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
   "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
 server=$!
-for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-client="$(python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])')"
+wait_ready "$port" || true  # a server that is not ready fails the checks that follow
+client="$(default_client_id)"
 # Four users signed up and logged in by the load generator's software authenticator: four refresh chains.
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
 tokens=()

@@ -41,14 +41,11 @@ python_tools() {
 # `work`, `port` and `server`.
 start_server() {
   work="$(mktemp -d)"
-  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  port="$(free_port)"
   env "$@" PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= .build/debug/passkeyd serve --config Config/passkeyd.json \
     --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
   server=$!
-  for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-  done
+  wait_ready "$port" || true  # a server that is not ready fails the checks that follow
 }
 
 # Stops it; shows its log when the check failed ($1 = the check's status).

@@ -7,6 +7,7 @@
 # initdb and postgres refuse to run as root: as root they run as the `postgres` user the package creates.
 # Standalone: `scripts/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
 
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
 
 pg_as_owner() {
@@ -23,7 +24,7 @@ start_throwaway_postgres() {
   if [ "$(id -u)" -eq 0 ]; then chown -R postgres:postgres "$PG_THROWAWAY_DIR"; fi
   chmod 700 "$PG_THROWAWAY_DIR"
   local port
-  port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  port="$(free_port)"
   (cd / && pg_as_owner "$PG_BIN/initdb" -D "$PG_THROWAWAY_DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
     --no-instructions >"$PG_THROWAWAY_DIR/initdb.log" 2>&1) || {
     echo "throwaway-postgres: initdb failed:" >&2; cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }

@@ -1,0 +1,24 @@
+# Helpers shared by the test and benchmark scripts; sourced, never run (scripts/test.sh, bench.sh, bench-postgres.sh,
+# node_kill.sh, postgres_faults.sh, throwaway-postgres.sh).
+
+# Prints a free TCP port on the loopback interface.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_ready PORT [SECONDS]: returns 0 once GET /readyz on 127.0.0.1:PORT answers 200, or 1 (with a message on
+# stderr) after SECONDS (default 10; the first start on PostgreSQL creates the tables and may want more).
+wait_ready() {
+  local tries=$((${2:-10} * 10))
+  for _ in $(seq 1 "$tries"); do
+    curl -fsS "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "$(basename "$0"): the server on port $1 did not become ready" >&2
+  return 1
+}
+
+# The first client of the default configuration file (the demo app).
+default_client_id() {
+  python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])'
+}
