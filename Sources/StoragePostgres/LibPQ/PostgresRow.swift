@@ -73,29 +73,14 @@ struct PostgresRow {
         Date(timeIntervalSinceReferenceDate: try double(column))
     }
 
-    func optionalDate(_ column: Int32) throws(StorageError) -> Date? {
-        try isNull(column) ? nil : try date(column)
-    }
+}
 
-    func optionalText(_ column: Int32) throws(StorageError) -> String? {
-        try isNull(column) ? nil : try text(column)
-    }
+/// The optional and enumerated reads come with `RecordRow`; the records' column lists and decoders with
+/// `RecordDecoding`, shared with the SQLite driver.
+extension PostgresRow: RecordRow {
+    func bytes(_ column: Int32) throws(StorageError) -> [UInt8] { try bytea(column) }
+}
 
-    func optionalBytea(_ column: Int32) throws(StorageError) -> [UInt8]? {
-        try isNull(column) ? nil : try bytea(column)
-    }
-
-    func optionalInt(_ column: Int32) throws(StorageError) -> Int? {
-        try isNull(column) ? nil : Int(try integer(column))
-    }
-
-    /// A text column holding one of `T`'s raw values.
-    func enumeration<T: RawRepresentable>(_ column: Int32, as type: T.Type) throws(StorageError) -> T
-    where T.RawValue == String {
-        let raw = try text(column)
-        guard let value = T(rawValue: raw) else {
-            throw StorageError(.invalidRecord, "column \(column) holds unknown \(T.self) \"\(raw)\"")
-        }
-        return value
-    }
+extension PostgresTransaction: RecordDecoding {
+    typealias Row = PostgresRow
 }

@@ -11,26 +11,13 @@ extension SQLiteValue {
     static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
 }
 
-/// Typed column reads on top of the bounds-checked primitives.
-extension SQLiteStatement {
+/// Typed column reads on top of the bounds-checked primitives; the optional and enumerated reads come with
+/// `RecordRow`.
+extension SQLiteStatement: RecordRow {
+    func bytes(_ index: Int32) throws(StorageError) -> [UInt8] { try blob(index) }
+
     func date(_ index: Int32) throws(StorageError) -> Date {
         Date(timeIntervalSinceReferenceDate: try real(index))
-    }
-
-    func optionalDate(_ index: Int32) throws(StorageError) -> Date? {
-        try isNull(index) ? nil : try date(index)
-    }
-
-    func optionalText(_ index: Int32) throws(StorageError) -> String? {
-        try isNull(index) ? nil : try text(index)
-    }
-
-    func optionalBlob(_ index: Int32) throws(StorageError) -> [UInt8]? {
-        try isNull(index) ? nil : try blob(index)
-    }
-
-    func optionalInt(_ index: Int32) throws(StorageError) -> Int? {
-        try isNull(index) ? nil : Int(try integer(index))
     }
 
     func bool(_ index: Int32) throws(StorageError) -> Bool {
@@ -40,14 +27,8 @@ extension SQLiteStatement {
         case let other: throw StorageError(.invalidRecord, "column \(index) holds \(other), not a boolean")
         }
     }
+}
 
-    /// A TEXT column holding one of `T`'s raw values.
-    func enumeration<T: RawRepresentable>(_ index: Int32, as type: T.Type) throws(StorageError) -> T
-    where T.RawValue == String {
-        let raw = try text(index)
-        guard let value = T(rawValue: raw) else {
-            throw StorageError(.invalidRecord, "column \(index) holds unknown \(T.self) \"\(raw)\"")
-        }
-        return value
-    }
+extension SQLiteTransaction: RecordDecoding {
+    typealias Row = SQLiteStatement
 }

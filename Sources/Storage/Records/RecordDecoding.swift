@@ -1,0 +1,120 @@
+import Foundation
+
+/// Reading records from SQL rows, the same for every SQL driver: one column list and one decoder per record (a
+/// decoder reads the columns in its list's order). A driver's transaction adopts it with its row type.
+package protocol RecordDecoding {
+    associatedtype Row: RecordRow
+}
+
+extension RecordDecoding {
+    package static var userColumns: String { "id, user_handle, realm, email, phone_number, username, name, created_at" }
+
+    package static func user(_ row: Row) throws(StorageError) -> User {
+        User(
+            id: try row.text(0), userHandle: try row.bytes(1), realm: try row.text(2), email: try row.optionalText(3),
+            phoneNumber: try row.optionalText(4), username: try row.optionalText(5), name: try row.optionalText(6),
+            createdAt: try row.date(7))
+    }
+
+    package static var credentialColumns: String {
+        """
+            credential_id, user_id, public_key, algorithm, sign_count, uv_initialized, backup_eligible, backed_up, \
+            transports, aaguid, attestation_format, created_at, last_used_at
+        """
+    }
+
+    package static func credential(_ row: Row) throws(StorageError) -> Credential {
+        guard let signCount = UInt32(exactly: try row.integer(4)) else {
+            throw StorageError(.invalidRecord, "sign_count out of range")
+        }
+        return Credential(
+            credentialID: try row.bytes(0), userID: try row.text(1), publicKey: try row.bytes(2),
+            algorithm: Int(try row.integer(3)), signCount: signCount, uvInitialized: try row.bool(5),
+            backupEligible: try row.bool(6), backedUp: try row.bool(7),
+            transports: try TransportsColumn.decode(row.text(8)),
+            aaguid: try row.bytes(9), attestationFormat: try row.text(10), createdAt: try row.date(11),
+            lastUsedAt: try row.optionalDate(12))
+    }
+
+    package static var authSessionColumns: String {
+        """
+            id, client_id, realm, kind, challenge, email, phone_number, username, name, user_handle, created_at, expires_at
+        """
+    }
+
+    package static func authSession(_ row: Row) throws(StorageError) -> AuthSession {
+        AuthSession(
+            id: try row.text(0), clientID: try row.text(1), realm: try row.text(2),
+            kind: try row.enumeration(3, as: AuthSession.Kind.self), challenge: try row.bytes(4),
+            email: try row.optionalText(5), phoneNumber: try row.optionalText(6), username: try row.optionalText(7),
+            name: try row.optionalText(8), userHandle: try row.optionalBytes(9), createdAt: try row.date(10),
+            expiresAt: try row.date(11))
+    }
+
+    package static var refreshTokenColumns: String {
+        """
+            token_hash, family_id, client_id, user_id, scope, auth_time, created_at, absolute_expires_at, \
+            idle_expires_at, rotated_at, revoked_at
+        """
+    }
+
+    package static func refreshToken(_ row: Row) throws(StorageError) -> RefreshToken {
+        RefreshToken(
+            tokenHash: try row.bytes(0), familyID: try row.text(1), clientID: try row.text(2), userID: try row.text(3),
+            scope: try row.text(4), authTime: try row.date(5), createdAt: try row.date(6),
+            absoluteExpiresAt: try row.date(7), idleExpiresAt: try row.date(8), rotatedAt: try row.optionalDate(9),
+            revokedAt: try row.optionalDate(10))
+    }
+
+    package static var signingKeyColumns: String { "kid, algorithm, private_key, public_key, created_at, retired_at" }
+
+    package static func signingKey(_ row: Row) throws(StorageError) -> SigningKey {
+        SigningKey(
+            kid: try row.text(0), algorithm: try row.text(1), privateKey: try row.bytes(2), publicKey: try row.bytes(3),
+            createdAt: try row.date(4), retiredAt: try row.optionalDate(5))
+    }
+
+    package static var deviceKeyColumns: String {
+        """
+            key_id, user_id, device_id, platform, public_key, status, failed_attempts, locked_at, created_at, \
+            last_used_at, revoked_at
+        """
+    }
+
+    package static func deviceKey(_ row: Row) throws(StorageError) -> DeviceKey {
+        DeviceKey(
+            keyID: try row.text(0), userID: try row.text(1), deviceID: try row.text(2), platform: try row.text(3),
+            publicKey: try row.bytes(4), status: try row.enumeration(5, as: DeviceKey.Status.self),
+            failedAttempts: Int(try row.integer(6)), lockedAt: try row.optionalDate(7), createdAt: try row.date(8),
+            lastUsedAt: try row.optionalDate(9), revokedAt: try row.optionalDate(10))
+    }
+
+    package static var deviceChallengeColumns: String {
+        """
+            challenge_id, key_id, user_id, document, action_hash, action, created_at, expires_at, consumed_at
+        """
+    }
+
+    package static func deviceChallenge(_ row: Row) throws(StorageError) -> DeviceChallenge {
+        DeviceChallenge(
+            challengeID: try row.text(0), keyID: try row.text(1), userID: try row.text(2), document: try row.bytes(3),
+            actionHash: try row.bytes(4), action: try row.bytes(5), createdAt: try row.date(6),
+            expiresAt: try row.date(7), consumedAt: try row.optionalDate(8))
+    }
+
+    package static var securityEventColumns: String {
+        """
+            seq, occurred_at, device_time, kind, user_id, key_id, device_id, client_id, action_hash, outcome, \
+            reason_code, attempts, detail
+        """
+    }
+
+    package static func securityEvent(_ row: Row) throws(StorageError) -> SecurityEvent {
+        SecurityEvent(
+            seq: try row.integer(0), occurredAt: try row.date(1), deviceTime: try row.optionalDate(2),
+            kind: try row.text(3), userID: try row.optionalText(4), keyID: try row.optionalText(5),
+            deviceID: try row.optionalText(6), clientID: try row.optionalText(7), actionHash: try row.optionalBytes(8),
+            outcome: try row.text(9), reasonCode: try row.optionalText(10), attempts: try row.optionalInt(11),
+            detail: try row.optionalBytes(12))
+    }
+}
