@@ -38,8 +38,8 @@ pg_version="$("$PG_BIN/postgres" --version)"
 # Both nodes share one configuration, as in a deployment (docs/deployment.md): the issuer names node 1. The
 # same flags and variables as the SQLite server of bench.sh, with PASSKEYD_DATABASE_URL instead of synchronous=full;
 # database.pool_size stays at its default (2 × cores per node).
-port1=$((20000 + RANDOM % 20000))
-port2=$((port1 + 3))
+port1="$(free_port)"
+port2="$(free_port)"
 start_node() { # start_node PORT DATA_DIR LOG (in the background: its PID is $!)
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="$database_url" \
     PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \

@@ -85,9 +85,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// - Throws: `.invalidConfiguration` naming the problem (never echoing the password).
     public init(_ connectionString: String, environment: [String: String]) throws(StorageError) {
         let trimmed = connectionString.trimmingCharacters(in: .whitespaces)
-        let lowered = trimmed.lowercased()
         var given: [String: String]
-        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") || trimmed.contains("://") {
+        if trimmed.contains("://") {
             given = try Self.parseURL(trimmed)
         } else {
             given = try Self.parseKeywords(trimmed)

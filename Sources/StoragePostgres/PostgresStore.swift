@@ -40,7 +40,6 @@ public final class PostgresStore: Store {
         do {
             try await pool.withConnection { connection in
                 try connection.connectIfNeeded()
-                connection.resetFailure()
                 try PostgresMigrator.migrate(connection, schema: schema, migrations: migrations)
             }
         } catch {

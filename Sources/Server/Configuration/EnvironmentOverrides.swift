@@ -87,11 +87,8 @@ public enum EnvironmentOverrides {
             default: throw ConfigurationError(field: variable, reason: "must be true or false, got \"\(text)\"")
             }
         case .json:
-            do {
-                return try ConfigJSON.parse(Array(text.utf8), field: variable)
-            } catch {
-                throw ConfigurationError(field: variable, reason: "must be JSON text: \(error.reason)")
-            }
+            // The parser's error already names the variable and says what is wrong with the text.
+            return try ConfigJSON.parse(Array(text.utf8), field: variable)
         }
     }
 

@@ -54,8 +54,8 @@ extension OAuthError {
         case .invalidSignature:
             return OAuthError(
                 .invalidSignature, "The signature does not verify.", logCode: "invalid_signature", reason: error.reason)
-        default:
-            // invalidChallengeDocument: the server built the document itself, so this is a bug.
+        case .invalidChallengeDocument:
+            // The server built the document itself, so this is a bug.
             return .bug("device key \(error.description)")
         }
         return OAuthError(

@@ -38,31 +38,26 @@ enum ErrorMapping {
         .ceremonyFailed(error.code.rawValue, reason: error.reason)
     }
 
-    /// Storage: a lost race on a uniqueness constraint or a missing row is a refused grant; an unavailable or
-    /// damaged database is a `server_error` (the log says which).
+    /// Storage: a lost race on a uniqueness constraint or a missing row is a refused grant; a database that is
+    /// unreachable, overloaded or damaged is `temporarily_unavailable` (503: nothing was written); an I/O failure or a
+    /// closed store is a `server_error`; anything else is a bug (the log says which).
     static func storage(_ error: StorageError) -> OAuthError {
         switch error.code {
         case .conflict, .notFound:
             return .ceremonyFailed("storage_\(error.code.rawValue)", reason: error.description)
-        case .busy:
-            // The database is unreachable or overloaded for now (PostgreSQL connection lost or refused, retries
-            // of a serialization failure or deadlock exhausted, SQLite locked past its busy timeout): the client
-            // may retry later (RFC 6749 §5.2 has no such code; 503, as for a damaged database).
+        case .busy, .corrupt:
+            // Busy: unreachable or overloaded for now (PostgreSQL connection lost or refused, retries of a
+            // serialization failure or deadlock exhausted, SQLite locked past its busy timeout). Corrupt: the file is
+            // damaged, every write is refused from now on and /readyz says `damaged` until it is restored. Either
+            // way nothing was written and the client may retry later (RFC 6749 §5.2 has no such code: 503).
             return OAuthError(
-                .temporarilyUnavailable, "The service is temporarily unavailable.", logCode: "storage_busy",
-                reason: error.description)
+                .temporarilyUnavailable, "The service is temporarily unavailable.",
+                logCode: "storage_\(error.code.rawValue)", reason: error.description)
         case .io, .closed:
             return OAuthError(
                 .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
                 reason: error.description)
-        case .corrupt:
-            // The file is damaged: the store refuses every write from now on (nothing was written), and
-            // /readyz says `damaged` until the file is restored.
-            return OAuthError(
-                .temporarilyUnavailable, "The service is temporarily unavailable.", logCode: "storage_corrupt",
-                reason: error.description)
-        default:
-            // migration, invalid_configuration, invalid_record, not_implemented, internal_failure.
+        case .migration, .invalidConfiguration, .invalidRecord, .notImplemented, .internalFailure:
             return .bug("storage \(error.description)")
         }
     }
@@ -78,8 +73,8 @@ enum ErrorMapping {
             return OAuthError(
                 .invalidToken, "The access token is invalid.", logCode: "token_\(error.code.rawValue)",
                 reason: error.reason)
-        default:
-            // invalidClaim, invalidLifetime, signingFailed, unusableKey: our own minting went wrong.
+        case .invalidClaim, .invalidLifetime, .signingFailed, .unusableKey:
+            // Our own minting went wrong.
             return .bug("token \(error.description)")
         }
     }
@@ -102,7 +97,9 @@ enum ErrorMapping {
             return OAuthError(
                 .invalidRequest, "The request body is malformed.", logCode: "http_\(error.code.rawValue)",
                 reason: error.reason)
-        default:
+        case .malformedFraming, .methodNotImplemented, .transferCodingNotImplemented, .requestTimeout,
+            .invalidConfiguration, .startFailed, .invalidState:
+            // Answered by the HTTP layer before any endpoint runs, or the server's own start: never an endpoint's.
             return .bug("http \(error.description)")
         }
     }

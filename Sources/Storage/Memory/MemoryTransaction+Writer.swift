@@ -4,26 +4,9 @@ import Foundation
 /// operation that throws leaves the transaction's state as it was (a caller may catch and go on).
 extension MemoryTransaction {
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
-        try checkNewUser(user)
-        guard state.credentials[credential.credentialID] == nil else { throw .conflict(.credentialID) }
-        guard credential.userID == user.id else {
-            throw StorageError(.conflict, "credential belongs to another user", constraint: .foreignKey)
-        }
+        try checkNewUser(user, credential: credential)
         state.users[user.id] = user
         state.credentials[credential.credentialID] = credential
-    }
-
-    private func checkNewUser(_ user: User) throws(StorageError) {
-        guard state.users[user.id] == nil else { throw .conflict(.userID) }
-        guard !state.users.values.contains(where: { $0.userHandle == user.userHandle }) else {
-            throw .conflict(.userHandle)
-        }
-        for identifier in user.identifiers
-        where state.users.values.contains(where: {
-            $0.realm == user.realm && $0.identifier(identifier.kind) == identifier
-        }) {
-            throw .conflict(identifier.constraint)
-        }
     }
 
     func insertCredential(_ credential: Credential) throws(StorageError) {

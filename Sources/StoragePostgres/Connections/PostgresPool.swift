@@ -81,6 +81,4 @@ final class PostgresPool: Sendable {
         }
         for slot in slots { await slot.close() }
     }
-
-    var isClosed: Bool { state.withLock { $0.isClosed } }
 }

@@ -9,12 +9,8 @@ import Storage
 /// row version and finds nothing, so of any number of concurrent callers on any number of nodes exactly one wins.
 extension PostgresTransaction {
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
-        // Checked in the same order as the reference store so all stores name the same constraint when several
-        // clash; the insert's ON CONFLICT still catches a concurrent transaction that got there first.
-        try checkUserConstraints(user, credential: credential)
-        guard credential.userID == user.id else {
-            throw StorageError(.conflict, "credential belongs to another user", constraint: .foreignKey)
-        }
+        // The insert's ON CONFLICT still catches a concurrent transaction that got there first.
+        try checkNewUser(user, credential: credential)
         let inserted = try connection.execute(
             "INSERT INTO users (\(Self.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
             [
@@ -24,7 +20,7 @@ extension PostgresTransaction {
             ])
         guard inserted == 1 else {
             // A concurrent transaction committed a clashing row after the checks: name it.
-            try checkUserConstraints(user, credential: credential)
+            try checkNewUser(user, credential: credential)
             throw .conflict(.userID)
         }
         do {
@@ -34,15 +30,6 @@ extension PostgresTransaction {
             try connection.execute("DELETE FROM users WHERE id = $1", [.text(user.id)])
             throw error
         }
-    }
-
-    private func checkUserConstraints(_ user: User, credential: Credential) throws(StorageError) {
-        guard try self.user(id: user.id) == nil else { throw .conflict(.userID) }
-        guard try self.user(userHandle: user.userHandle) == nil else { throw .conflict(.userHandle) }
-        for identifier in user.identifiers where try self.user(realm: user.realm, identifier: identifier) != nil {
-            throw .conflict(identifier.constraint)
-        }
-        guard try self.credential(id: credential.credentialID) == nil else { throw .conflict(.credentialID) }
     }
 
     func insertCredential(_ credential: Credential) throws(StorageError) {

@@ -5,17 +5,7 @@ import Storage
 /// nothing, so a body may catch an operation's error and go on.
 extension SQLiteTransaction {
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
-        // Checked in the same order as the reference store so both name the same constraint when several clash;
-        // the UNIQUE constraints of the schema still guard against anything missed here.
-        guard try self.user(id: user.id) == nil else { throw .conflict(.userID) }
-        guard try self.user(userHandle: user.userHandle) == nil else { throw .conflict(.userHandle) }
-        for identifier in user.identifiers where try self.user(realm: user.realm, identifier: identifier) != nil {
-            throw .conflict(identifier.constraint)
-        }
-        guard try self.credential(id: credential.credentialID) == nil else { throw .conflict(.credentialID) }
-        guard credential.userID == user.id else {
-            throw StorageError(.conflict, "credential belongs to another user", constraint: .foreignKey)
-        }
+        try checkNewUser(user, credential: credential)
         try database.execute(
             "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
