@@ -35,6 +35,44 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("16 concurrent sign-ups with one email on 4 pools: one user is stored, every other gets conflict(userEmail)")
+    func signUpRace() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            @Sendable func signUp(_ n: Int) -> (User, Credential) {
+                let user = User(
+                    id: "race-user-\(n)", userHandle: [0x55, UInt8(n)], realm: "main", email: "same@example.com",
+                    phoneNumber: nil, username: nil, name: nil, createdAt: Date())
+                let credential = Credential(
+                    credentialID: [0xC7, UInt8(n)], userID: user.id, publicKey: [0xA5], algorithm: -7, signCount: 0,
+                    uvInitialized: true, backupEligible: false, backedUp: false, transports: [], aaguid: [],
+                    attestationFormat: "none", createdAt: Date())
+                return (user, credential)
+            }
+            let outcomes = try await withThrowingTaskGroup(of: StorageError.Constraint?.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        let (user, credential) = signUp(n)
+                        do {
+                            try await nodes[n % nodes.count].write { try $0.insertUser(user, credential: credential) }
+                            return nil
+                        } catch let error as StorageError where error.code == .conflict {
+                            return error.constraint
+                        }
+                    }
+                }
+                return try await group.reduce(into: [StorageError.Constraint?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1, "\(outcomes)")
+            #expect(outcomes.compactMap { $0 }.allSatisfy { $0 == .userEmail }, "\(outcomes)")
+            let stored = try await first.read {
+                try $0.user(realm: "main", identifier: .email("same@example.com"))
+            }
+            #expect(stored != nil)
+            for node in nodes { await node.close() }
+        }
+    }
+
     @Test("16 concurrent rotations of one refresh token on 4 pools: exactly one succeeds, one successor stored")
     func refreshRotationRace() async throws {
         try await PostgresTestDatabase.withStore { first, configuration in
