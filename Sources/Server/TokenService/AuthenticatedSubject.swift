@@ -8,17 +8,30 @@ public struct AuthenticatedSubject: Sendable, Equatable {
     public let clientID: String
     /// `scope`, split on spaces.
     public let scope: [String]
-    /// `auth_time`: when the user last authenticated with a passkey, if the token says.
+    /// `auth_time`: when the user last authenticated (a passkey ceremony or the password fallback), if the token
+    /// says. A token minted by the refresh grant keeps the original instant (OIDC Core §2, RFC 9068 §2.2.1).
     public let authTime: Date?
+    /// `amr` (RFC 8176): how the user authenticated, e.g. `["hwk", "user"]` after a user-verified passkey.
+    public let authenticationMethods: [String]
+    /// `iat`: when the token was minted.
+    public let issuedAt: Date
+    /// `aud`: the audiences the token is for.
+    public let audience: [String]
     /// `jti` of the token.
     public let tokenID: String
 
     /// Creates a subject.
-    public init(sub: String, clientID: String, scope: [String], authTime: Date?, tokenID: String) {
+    public init(
+        sub: String, clientID: String, scope: [String], authTime: Date?, tokenID: String,
+        authenticationMethods: [String] = [], issuedAt: Date = Date(timeIntervalSince1970: 0), audience: [String] = []
+    ) {
         self.sub = sub
         self.clientID = clientID
         self.scope = scope
         self.authTime = authTime
         self.tokenID = tokenID
+        self.authenticationMethods = authenticationMethods
+        self.issuedAt = issuedAt
+        self.audience = audience
     }
 }

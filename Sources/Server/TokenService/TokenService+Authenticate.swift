@@ -28,6 +28,7 @@ extension TokenService {
         let claims = try AccessTokenClaims(verified: verified)
         return AuthenticatedSubject(
             sub: claims.subject, clientID: claims.clientID, scope: claims.scope, authTime: claims.authTime,
-            tokenID: claims.jwtID)
+            tokenID: claims.jwtID, authenticationMethods: claims.authenticationMethods, issuedAt: claims.issuedAt,
+            audience: claims.audience)
     }
 }
