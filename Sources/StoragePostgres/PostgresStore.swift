@@ -8,7 +8,8 @@ import Storage
 /// exactly one winner across any number of connections and nodes (see `PostgresTransaction+Writer.swift`). Each
 /// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
 /// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
-/// in all; then `.busy`. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
+/// in all; then `.busy`. So is one that met a statement prepared before another node changed the schema (0A000
+/// "cached plan must not change result type"), after the connection's prepared statements are dropped. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
 /// which a client may retry); lost during COMMIT, the outcome is asked of the database once it answers again
 /// (see `commit`): success if it committed, `.busy` if not, `.io` (500, outcome unknown) if it cannot tell in
 /// time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
@@ -104,6 +105,13 @@ public final class PostgresStore: Store {
             } catch {
                 let failure = connection.failure
                 if connection.isConnected { _ = try? connection.command("ROLLBACK") }
+                if failure == .stalePreparedStatement, attempt < maxAttempts {
+                    // Another node migrated the schema under this connection's prepared statements: prepare
+                    // them again and run the transaction once more (nothing was committed).
+                    attempt += 1
+                    if (try? connection.forgetPreparedStatements()) == nil { connection.disconnect() }
+                    continue
+                }
                 if failure == .retryable, attempt < maxAttempts {
                     attempt += 1
                     // A short, growing, jittered pause so that deadlocked peers do not collide again at once.

@@ -115,6 +115,25 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a statement prepared before another node changed a result type is prepared again: the read succeeds")
+    func stalePreparedStatementIsPreparedAgain() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { store, configuration in
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("s1")) }
+            // Prepares the SELECT on the pool's only connection.
+            #expect(try await store.read { try $0.authSession(id: "s1") }?.realm == "main")
+            var admin = configuration
+            admin.poolSize = 1
+            let migrator = try await PostgresStore.open(admin)
+            // What a newer passkeyd's migration might do: change a column the SELECT returns (here its collation).
+            try await migrator.executeForTesting("ALTER TABLE auth_sessions ALTER COLUMN realm TYPE text COLLATE \"C\"")
+            await migrator.close()
+            // PostgreSQL refuses the old prepared statement (0A000 "cached plan must not change result type").
+            #expect(try await store.read { try $0.authSession(id: "s1") }?.realm == "main")
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("s2")) }
+            #expect(try await store.read { try $0.authSession(id: "s2") } != nil)
+        }
+    }
+
     @Test("a server that cannot be reached is .busy (the server's 503), not a crash or a hang")
     func unreachableIsBusy() async throws {
         var configuration = try PostgresTestDatabase.configuration()

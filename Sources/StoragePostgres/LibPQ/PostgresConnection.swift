@@ -68,6 +68,14 @@ final class PostgresConnection {
 
     func resetFailure() { failure = nil }
 
+    /// Drops every statement prepared on this session (`DEALLOCATE ALL`), so that the next use prepares it again
+    /// against the current schema. Outside a transaction.
+    func forgetPreparedStatements() throws(StorageError) {
+        guard !prepared.isEmpty else { return }
+        try command("DEALLOCATE ALL")
+        prepared.removeAll()
+    }
+
     /// Runs a statement without parameters through the simple protocol (transaction control, DDL); returns its
     /// command tag (`COMMIT`, or `ROLLBACK` when COMMIT met an aborted transaction).
     @discardableResult
@@ -175,10 +183,9 @@ final class PostgresConnection {
         let broken = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
         let sqlState = result.flatMap { passkeyd_pq_sqlstate($0) }.map { String(cString: $0) }
         let constraint = result.flatMap { passkeyd_pq_constraint($0) }.map { String(cString: $0) }
-        let message =
-            result.flatMap { passkeyd_pq_primary_message($0) }.map { String(cString: $0) }
-            ?? handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection"
-        let kind = PostgresFailure(sqlState: sqlState, connectionBroken: broken)
+        let primary = result.flatMap { passkeyd_pq_primary_message($0) }.map { String(cString: $0) }
+        let message = primary ?? handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection"
+        let kind = PostgresFailure(sqlState: sqlState, message: primary, connectionBroken: broken)
         failure = failure ?? kind
         if kind == .connectionLost { disconnect() }
         throw PostgresFailure.error(

@@ -8,16 +8,25 @@ enum PostgresFailure: Equatable {
     /// The connection is gone (class 08, or the server shutting down: 57P01–57P03), or libpq lost it: the
     /// connection must be replaced. Whether an in-flight COMMIT took effect is unknown.
     case connectionLost
+    /// A statement prepared on this connection no longer matches the schema: another node (a newer passkeyd)
+    /// migrated it, changing a result's type (0A000 "cached plan must not change result type"). Nothing was
+    /// committed; the connection's prepared statements must be dropped and the transaction run again.
+    case stalePreparedStatement
     /// Anything else: reported as it is.
     case other
 
-    /// Classifies `sqlState` (nil when libpq produced the error itself, e.g. on a broken socket).
-    init(sqlState: String?, connectionBroken: Bool) {
+    /// PostgreSQL's message for a prepared statement whose result type a schema change altered (plancache.c).
+    static let stalePlanMessage = "cached plan must not change result type"
+
+    /// Classifies `sqlState` (nil when libpq produced the error itself, e.g. on a broken socket); `message` is the
+    /// primary message, which tells a stale prepared statement from other 0A000 errors.
+    init(sqlState: String?, message: String? = nil, connectionBroken: Bool) {
         if connectionBroken {
             self = .connectionLost
             return
         }
         switch sqlState {
+        case "0A000" where message?.contains(Self.stalePlanMessage) == true: self = .stalePreparedStatement
         case "40001", "40P01": self = .retryable
         case "57P01", "57P02", "57P03": self = .connectionLost
         case let state? where state.hasPrefix("08"): self = .connectionLost
@@ -32,7 +41,7 @@ enum PostgresFailure: Equatable {
     {
         let state = sqlState ?? "-----"
         switch failure {
-        case .retryable:
+        case .retryable, .stalePreparedStatement:
             return StorageError(.busy, "PostgreSQL \(state): \(message)")
         case .connectionLost:
             return StorageError(.busy, "PostgreSQL connection lost (\(state)): \(message)")
