@@ -9,8 +9,9 @@ import Storage
 /// `read` is one REPEATABLE READ READ ONLY transaction, so it sees one snapshot. A transaction that fails with a
 /// serialization failure (40001) or a deadlock (40P01) is rolled back and run again, up to `maxAttempts` times
 /// in all; then `.busy`. So is one that met a statement prepared before another node changed the schema (0A000
-/// "cached plan must not change result type"), after the connection's prepared statements are dropped. A connection lost before COMMIT is `.busy` (nothing was written: the server answers 503,
-/// which a client may retry); lost during COMMIT, the outcome is asked of the database once it answers again
+/// "cached plan must not change result type"), after the connection's prepared statements are dropped. A
+/// connection lost before COMMIT is `.busy` (nothing was written: the server answers 503, which a client may
+/// retry); lost during COMMIT, the outcome is asked of the database once it answers again
 /// (see `commit`): success if it committed, `.busy` if not, `.io` (500, outcome unknown) if it cannot tell in
 /// time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
 /// database restarted since) runs again on a new one.
