@@ -53,7 +53,37 @@ public final class PostgresStore: Store {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
-            try Self.transaction(connection, writes: false, body)
+            if let value = try Self.singleStatementRead(connection, body) { return value }
+            return try Self.transaction(connection, writes: false, body)
+        }
+    }
+
+    /// Most reads are one statement (a login's `loginLookup`, a user, the device keys), and one statement sees one
+    /// snapshot by itself: so a read first runs outside any transaction, allowed one statement — one round trip
+    /// instead of three (BEGIN, the statement, COMMIT). A body that needs a second statement is stopped there and
+    /// `nil` returned: the caller runs it again in a REPEATABLE READ transaction (a read body has no effect to
+    /// repeat; bodies are already rerun on retries). So is one whose statement met a lost connection, a retryable
+    /// failure or a stale prepared statement, which the transaction path handles.
+    private static func singleStatementRead<T>(
+        _ connection: PostgresConnection, _ body: (PostgresTransaction) throws -> T
+    )
+        throws -> T?
+    {
+        connection.resetFailure()
+        // Unreachable: reported as it is (the transaction path would only try again).
+        try connection.connectIfNeeded()
+        connection.limitStatements(to: 1)
+        defer { connection.limitStatements(to: nil) }
+        do {
+            let value = try body(PostgresTransaction(connection: connection, isWrite: false))
+            // A body that caught the refusal of its second statement does not get to answer from one.
+            return connection.exceededBudget ? nil : value
+        } catch {
+            if connection.exceededBudget { return nil }
+            switch connection.failure {
+            case .connectionLost?, .retryable?, .stalePreparedStatement?: return nil
+            case .other?, nil: throw error
+            }
         }
     }
 

@@ -5,7 +5,7 @@ import WebAuthn
 extension TokenEndpoint {
     /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
     /// consumes the session, compare-and-sets the counter, unlocks device keys and stores the refresh token.
-    func login(_ loaded: LoadedSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
+    func login(_ loaded: LoginLookup, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
         -> Response
     {
         let session = loaded.session

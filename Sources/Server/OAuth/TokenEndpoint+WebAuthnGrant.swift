@@ -7,7 +7,8 @@ extension TokenEndpoint {
     /// `grant_type=urn:okta:params:oauth:grant-type:webauthn`: completes the ceremony an `auth_session` started.
     ///
     /// The session is single-use and spent by the first request that presents it, whatever the outcome.
-    /// Store traffic for a login: one read finds the session, the credential and its user; the assertion is
+    /// Store traffic for a login: one read finds the session, the credential and its user (`loginLookup`, one
+    /// statement on PostgreSQL); the assertion is
     /// verified; then ONE write consumes the session, compare-and-sets the counter and stores the refresh token —
     /// of concurrent presentations only the one whose write consumes the session succeeds. Any refusal spends
     /// the session in a write of its own before it is answered. A sign-up spends the session first.
@@ -26,14 +27,10 @@ extension TokenEndpoint {
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
         let sessionID = handle.sessionID
-        let found = try await context.store.read { reader -> LoadedSession? in
-            guard let session = try reader.authSession(id: sessionID), now < session.expiresAt else { return nil }
-            guard session.kind == .login, let credentialID, let stored = try reader.credential(id: credentialID) else {
-                return LoadedSession(session: session, credential: nil, user: nil)
-            }
-            return LoadedSession(session: session, credential: stored, user: try reader.user(id: stored.userID))
+        let lookup = try await context.store.read { reader in
+            try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
         }
-        guard let found, found.session.kind == .login else {
+        guard let found = lookup, now < found.session.expiresAt, found.session.kind == .login else {
             // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
             let consumed = try await spendSession(sessionID, now: now)
             guard let consumed else {

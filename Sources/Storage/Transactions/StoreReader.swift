@@ -19,6 +19,11 @@ public protocol StoreReader {
 
     /// The auth session with `id`, without consuming it (tests and diagnostics).
     func authSession(id: String) throws(StorageError) -> AuthSession?
+    /// The auth session `sessionID` with the credential `credentialID` (when given and registered) and its user,
+    /// read together: a login's lookup before it verifies the assertion. nil when the session is unknown; its kind
+    /// and expiry are the caller's to judge. Defined by the extension in `StoreReader+LoginLookup.swift`, which a
+    /// driver may replace with one statement giving the same answers.
+    func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup?
     /// The refresh token with `tokenHash`.
     func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken?
     /// The tokens of a family, oldest first.

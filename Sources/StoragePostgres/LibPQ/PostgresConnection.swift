@@ -15,6 +15,12 @@ final class PostgresConnection {
     /// The first failure since `resetFailure()`: a statement after a failed one fails with 25P02, which must not
     /// hide why the transaction failed.
     private(set) var failure: PostgresFailure?
+    /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
+    /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
+    /// fails, and the read is run again inside a transaction.
+    var statementBudget: Int?
+    /// Whether a statement was refused because `statementBudget` was spent.
+    private(set) var exceededBudget = false
 
     init(configuration: PostgresConfiguration) {
         self.configuration = configuration
@@ -68,6 +74,22 @@ final class PostgresConnection {
 
     func resetFailure() { failure = nil }
 
+    /// Limits the statements of the next body to `budget` (`nil`: no limit) and clears `exceededBudget`.
+    func limitStatements(to budget: Int?) {
+        statementBudget = budget
+        exceededBudget = false
+    }
+
+    /// Spends one statement of the budget, or fails when it is spent.
+    private func spendStatement() throws(StorageError) {
+        guard let budget = statementBudget else { return }
+        guard budget > 0 else {
+            exceededBudget = true
+            throw StorageError(.internalFailure, "more statements than the single-statement read allows")
+        }
+        statementBudget = budget - 1
+    }
+
     /// Drops every statement prepared on this session (`DEALLOCATE ALL`), so that the next use prepares it again
     /// against the current schema. Outside a transaction.
     func forgetPreparedStatements() throws(StorageError) {
@@ -80,6 +102,7 @@ final class PostgresConnection {
     /// command tag (`COMMIT`, or `ROLLBACK` when COMMIT met an aborted transaction).
     @discardableResult
     func command(_ sql: String) throws(StorageError) -> String {
+        try spendStatement()
         let handle = try connected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -137,6 +160,7 @@ final class PostgresConnection {
     private func run<T>(
         _ sql: String, _ arguments: [PostgresValue], _ read: (OpaquePointer) throws(StorageError) -> T
     ) throws(StorageError) -> T {
+        try spendStatement()
         let handle = try connected()
         let name = try statementName(sql, arguments, handle: handle)
         let encoded = arguments.map(\.binary)

@@ -8,29 +8,45 @@ internal import CLibPQ
 struct PostgresRow {
     fileprivate let result: OpaquePointer
     fileprivate let row: Int32
+    /// Added to every column index: a joined row's second record starts after the first one's columns.
+    fileprivate let offset: Int32
 
     init(result: OpaquePointer, row: Int32) {
         self.result = result
         self.row = row
+        offset = 0
+    }
+
+    private init(result: OpaquePointer, row: Int32, offset: Int32) {
+        self.result = result
+        self.row = row
+        self.offset = offset
+    }
+
+    /// The same row read from column `columns` on, so that a record's decoder (which counts from 0) reads a
+    /// record that a join put after other columns.
+    func skipping(_ columns: Int32) -> PostgresRow {
+        PostgresRow(result: result, row: row, offset: offset + columns)
     }
 
     func isNull(_ column: Int32) throws(StorageError) -> Bool {
-        guard column < PQnfields(result) else {
-            throw StorageError(.internalFailure, "result has no column \(column)")
+        guard column + offset < PQnfields(result) else {
+            throw StorageError(.internalFailure, "result has no column \(column + offset)")
         }
-        return PQgetisnull(result, row, column) != 0
+        return PQgetisnull(result, row, column + offset) != 0
     }
 
     /// The raw bytes of a non-NULL column of type `oid`.
     private func bytes(_ column: Int32, oid: UInt32, name: String) throws(StorageError) -> UnsafeRawBufferPointer {
-        guard try !isNull(column) else { throw StorageError(.invalidRecord, "column \(column) is NULL") }
-        let actual = PQftype(result, column)
+        guard try !isNull(column) else { throw StorageError(.invalidRecord, "column \(column + offset) is NULL") }
+        let field = column + offset
+        let actual = PQftype(result, field)
         guard actual == oid else {
-            throw StorageError(.invalidRecord, "column \(column) has type OID \(actual), expected \(name)")
+            throw StorageError(.invalidRecord, "column \(field) has type OID \(actual), expected \(name)")
         }
-        let length = Int(PQgetlength(result, row, column))
-        guard let start = PQgetvalue(result, row, column) else {
-            throw StorageError(.internalFailure, "PQgetvalue returned NULL for column \(column)")
+        let length = Int(PQgetlength(result, row, field))
+        guard let start = PQgetvalue(result, row, field) else {
+            throw StorageError(.internalFailure, "PQgetvalue returned NULL for column \(field)")
         }
         return UnsafeRawBufferPointer(start: start, count: length)
     }

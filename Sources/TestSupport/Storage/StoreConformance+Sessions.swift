@@ -15,6 +15,56 @@ extension StoreConformance {
             try expectEqual(first, session, "first consumption")
             try expectEqual(second, nil, "second consumption")
         },
+        Check("a login's lookup finds the session with the named credential and its user, and only what exists") {
+            store in
+            let user = S.user(1)
+            let credential = S.credential(1, userID: user.id)
+            try await store.write { writer in
+                try writer.insertUser(user, credential: credential)
+                try writer.insertAuthSession(S.session("login"))
+                try writer.insertAuthSession(S.session("expired", expiresAt: S.at(1)))
+            }
+            let (found, unknownCredential, noCredential, expired, unknownSession) = try await store.read { reader in
+                (
+                    try reader.loginLookup(sessionID: "login", credentialID: credential.credentialID),
+                    try reader.loginLookup(sessionID: "login", credentialID: [0xEE]),
+                    try reader.loginLookup(sessionID: "login", credentialID: nil),
+                    try reader.loginLookup(sessionID: "expired", credentialID: credential.credentialID),
+                    try reader.loginLookup(sessionID: "nope", credentialID: credential.credentialID)
+                )
+            }
+            let session = S.session("login")
+            try expectEqual(found, LoginLookup(session: session, credential: credential, user: user), "lookup")
+            try expectEqual(unknownCredential, LoginLookup(session: session, credential: nil, user: nil), "unknown id")
+            try expectEqual(noCredential, LoginLookup(session: session, credential: nil, user: nil), "no id")
+            // Expiry is the caller's to judge: the session comes back as stored.
+            try expectEqual(expired?.session.expiresAt, S.at(1), "expired session")
+            try expectEqual(expired?.user, user, "expired session's user")
+            try expectEqual(unknownSession, nil, "unknown session")
+            // The lookup is the same answer as the three reads it stands for, in one transaction.
+            let separate = try await store.read { reader -> LoginLookup? in
+                guard let stored = try reader.authSession(id: "login") else { return nil }
+                let credential = try reader.credential(id: credential.credentialID)
+                return LoginLookup(
+                    session: stored, credential: credential,
+                    user: try credential.flatMap { try reader.user(id: $0.userID) })
+            }
+            try expectEqual(found, separate, "lookup against its definition")
+        },
+        Check("a read of several statements sees all of them, even when its body ignores a failed one") { store in
+            let user = S.user(1)
+            try await store.write { writer in
+                try writer.insertUser(user, credential: S.credential(1, userID: user.id))
+                try writer.insertAuthSession(S.session("s1"))
+            }
+            // A driver may try a read as one statement first; a body that swallows what stops its second
+            // statement must still get the answers a transaction gives.
+            let (session, found) = try await store.read { reader in
+                (try? reader.authSession(id: "s1"), try? reader.user(id: user.id))
+            }
+            try expectEqual(session?.id, "s1", "first statement")
+            try expectEqual(found, user, "second statement")
+        },
         Check("an expired auth session is deleted on consumption and not returned") { store in
             try await store.write { try $0.insertAuthSession(S.session("s1", expiresAt: S.at(60))) }
             let late = try await store.write { try $0.consumeAuthSession(id: "s1", now: S.at(60)) }
