@@ -49,7 +49,7 @@ case .replay(let paths, let bench, let seconds):
     } else {
         exit(ReplayCommand.run(paths: paths) { print($0) })
     }
-case .rotateKeys(let configPath, let flags):
+case .rotateKeys(let configPath, let flags, let immediately):
     let configuration: ServerConfiguration
     do {
         configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
@@ -57,8 +57,11 @@ case .rotateKeys(let configPath, let flags):
         fail("\(error)")
     }
     do {
-        let kid = try await PasskeydServer.rotateKeys(configuration: configuration)
-        print("new signing key \(kid); it signs from now on, older keys stay published until their tokens expire")
+        let (kid, signsFrom) = try await PasskeydServer.rotateKeys(
+            configuration: configuration, immediately: immediately)
+        let when =
+            immediately ? "now" : "\(ISO8601DateFormatter().string(from: signsFrom)), once every node publishes it"
+        print("new signing key \(kid); it signs from \(when); older keys stay published until their tokens expire")
     } catch {
         fail("keys rotate failed: \(error)", status: 1)
     }

@@ -5,7 +5,7 @@ public enum Command: Sendable, Equatable {
     /// Verify recorded ceremonies (`--bench`: measure instead).
     case replay(paths: [String], bench: Bool, seconds: Double)
     /// Add a new token-signing key.
-    case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags)
+    case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags, immediately: Bool = false)
     /// Print the version.
     case version
     /// Print the usage text.
@@ -32,7 +32,7 @@ public enum Command: Sendable, Equatable {
               Verify recorded ceremonies (.json files, .jsonl files, or folders of them); prints one line per
               ceremony and a closing "N passed, M failed" line; exits 1 if any failed. --bench measures instead
               for N seconds (default 10): ceremonies/s per category, median of five repetitions, as JSON.
-          passkeyd keys rotate [--config FILE] [--data-dir DIR]
+          passkeyd keys rotate [--now] [--config FILE] [--data-dir DIR]
               Add a new token-signing key; it signs from then on, older keys stay published until their
               tokens have expired.
           passkeyd version
@@ -74,12 +74,15 @@ public enum Command: Sendable, Equatable {
             return .replay(paths: paths, bench: bench, seconds: seconds)
         case "keys":
             guard rest.first == "rotate" else {
-                throw UsageError(message: "usage: passkeyd keys rotate [--config FILE]")
+                throw UsageError(message: "usage: passkeyd keys rotate [--now] [--config FILE]")
             }
             rest.removeFirst()
+            // --now: the new key signs at once instead of after every node has published it (a compromised key).
+            let immediately = rest.contains("--now")
+            rest.removeAll { $0 == "--now" }
             let (config, flags) = try parseServerFlags(&rest)
             try expectEmpty(rest)
-            return .rotateKeys(configPath: config, flags: flags)
+            return .rotateKeys(configPath: config, flags: flags, immediately: immediately)
         case "version", "--version":
             try expectEmpty(rest)
             return .version

@@ -80,17 +80,28 @@ public final class TokenService: Sendable {
         return loaded
     }
 
-    /// Adds a new signing key that signs from now on and retires the keys before it (they stay published
-    /// until their tokens have expired). Returns the new key's `kid`.
-    public static func rotateKeys(store: any Store, now: Date) async throws -> String {
-        let key = try SigningKeyRing.generateKey(now: now)
+    /// How long a rotated key is published before it signs: one reload interval (every node, which reloads its
+    /// keys that often, then publishes it) plus a margin for clocks and a slow reload. Without it a node that
+    /// reloaded first would sign tokens that another node's JWKS and verifier do not know yet.
+    public static let keyPublicationDelay: TimeInterval = reloadInterval + 10
+
+    /// Adds a new signing key and retires the keys before it (they stay published until their tokens have
+    /// expired). The new key is published at once and signs from `now + keyPublicationDelay` (its `createdAt`
+    /// is that instant, when the old keys retire); with `immediately`, from `now` (a compromised key: nodes that
+    /// have not reloaded yet keep verifying with the old ring for up to `reloadInterval`). Returns the new
+    /// key's `kid` and when it starts signing.
+    public static func rotateKeys(store: any Store, now: Date, immediately: Bool = false) async throws -> (
+        kid: String, signsFrom: Date
+    ) {
+        let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
+        let key = try SigningKeyRing.generateKey(now: activation)
         try await store.write { writer in
             for old in try writer.signingKeys() where old.retiredAt == nil {
-                _ = try writer.retireSigningKey(kid: old.kid, at: now)
+                _ = try writer.retireSigningKey(kid: old.kid, at: activation)
             }
             try writer.insertSigningKey(key)
         }
-        return key.kid
+        return (key.kid, activation)
     }
 
     /// The JWKS document bytes (RFC 7517 §5).

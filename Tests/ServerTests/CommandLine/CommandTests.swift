@@ -27,6 +27,9 @@ struct CommandTests {
         #expect(try Command.parse(["--help"]) == .help)
         #expect(try Command.parse(["version"]) == .version)
         #expect(try Command.parse(["keys", "rotate"]) == .rotateKeys(configPath: nil, flags: .init()))
+        #expect(
+            try Command.parse(["keys", "rotate", "--now", "--config", "c.json"])
+                == .rotateKeys(configPath: "c.json", flags: .init(), immediately: true))
     }
 
     @Test(

@@ -112,7 +112,7 @@ struct MultiNodeEndToEndTests {
         let before = try await cluster.kids(cluster.nodes[1])
         #expect(before.count == 1)
         for node in cluster.nodes { #expect(try await cluster.kids(node) == before, "one key ring for all nodes") }
-        let kid = try await PasskeydServer.rotateKeys(
+        let (kid, _) = try await PasskeydServer.rotateKeys(
             configuration: cluster.nodes[0].running.context.configuration, clock: cluster.clock)
         cluster.clock.advance(TokenService.reloadInterval + 1)
         for node in cluster.nodes {

@@ -141,13 +141,14 @@ struct PasskeyFlowEndToEndTests {
         await restarted.stop()
     }
 
-    @Test("passkeyd keys rotate: the new key signs after the restart, the old one stays published")
+    @Test("passkeyd keys rotate --now: the new key signs after the restart, the old one stays published")
     func rotateKeys() async throws {
         let server = try await LiveServer.startForPasskeys()
         var authenticator = Passkey()
         let before = try await server.signUp(&authenticator, email: "rotate@example.com")
         await server.stopKeepingData()
-        let kid = try await PasskeydServer.rotateKeys(configuration: server.running.context.configuration)
+        let (kid, _) = try await PasskeydServer.rotateKeys(
+            configuration: server.running.context.configuration, immediately: true)
         let restarted = try await LiveServer.startForPasskeys(directory: server.directory)
         let jwks = try JSONValue(parsing: [UInt8](try await restarted.send("GET", "/.well-known/jwks.json").body))
         #expect(jwks["keys"]?.arrayValue?.count == 2)

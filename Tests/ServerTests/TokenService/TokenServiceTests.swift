@@ -21,22 +21,28 @@ struct TokenServiceTests {
         #expect(try await first.jwksBytes() == second.jwksBytes())
     }
 
-    @Test("a rotated key signs from then on; the old one stays published until its tokens have expired")
+    @Test(
+        "a rotated key is published at once and signs after every node has published it; the old one stays published until its tokens have expired"
+    )
     func rotation() async throws {
         let harness = try PasskeyHarness()
         var authenticator = Passkey()
         let before = try await harness.signUp(&authenticator)
         let oldKid = try #require(try await harness.context.store.read { try $0.signingKeys() }.first?.kid)
-        let newKid = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now())
+        let (newKid, signsFrom) = try await TokenService.rotateKeys(
+            store: harness.context.store, now: harness.clock.now())
+        #expect(signsFrom == harness.clock.now().addingTimeInterval(TokenService.keyPublicationDelay))
+        #expect(TokenService.keyPublicationDelay > TokenService.reloadInterval)
         try await harness.context.tokens.bootstrap()
         let kids = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
             .compactMap { $0["kid"]?.stringValue }
         #expect(Set(kids) == [oldKid, newKid])
+        // Published but not signing yet: a node that has not reloaded could not verify it.
+        #expect(try await signingKeyID(harness.logIn(&authenticator).jsonValue()) == oldKid)
+        harness.clock.advance(TokenService.keyPublicationDelay)
+        try await harness.context.tokens.bootstrap()
         let after = try await harness.logIn(&authenticator).jsonValue()
-        let header = try JSONValue(
-            parsing: Base64URL.decode(
-                String(try #require(after["access_token"]?.stringValue).split(separator: ".")[0]))!)
-        #expect(header["kid"]?.stringValue == newKid)
+        #expect(try signingKeyID(after) == newKid)
         // A token signed by the old key still verifies.
         let old = try #require(before["access_token"]?.stringValue)
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(old)"]).status == 200)
@@ -44,6 +50,25 @@ struct TokenServiceTests {
         harness.clock.advance(3600 + 61)
         let later = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
         #expect(later.compactMap { $0["kid"]?.stringValue } == [newKid])
+    }
+
+    @Test("keys rotate --now: the new key signs at once")
+    func immediateRotation() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = Passkey()
+        _ = try await harness.signUp(&authenticator)
+        let (newKid, signsFrom) = try await TokenService.rotateKeys(
+            store: harness.context.store, now: harness.clock.now(), immediately: true)
+        #expect(signsFrom == harness.clock.now())
+        try await harness.context.tokens.bootstrap()
+        #expect(try await signingKeyID(harness.logIn(&authenticator).jsonValue()) == newKid)
+    }
+
+    /// The `kid` of a token response's access token.
+    private func signingKeyID(_ response: JSONValue) throws -> String? {
+        let token = try #require(response["access_token"]?.stringValue)
+        let header = try #require(Base64URL.decode(String(token.split(separator: ".")[0])))
+        return try JSONValue(parsing: header)["kid"]?.stringValue
     }
 }
 
