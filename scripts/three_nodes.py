@@ -13,9 +13,10 @@ so that the rotation runs with the nodes' configuration. Checks, in order:
 - a refresh token rotated on node 2, its successor on node 3 (200), the spent one again on node 1 (reuse, refused)
   and then the newest on node 2 (its family revoked by that reuse, refused);
 - `passkeyd keys rotate` against the database, then, while the nodes have not reloaded their keys yet:
-- one refresh token presented 16 times at once over the three nodes (threads released together by a barrier):
-  exactly one 200 and 15 refusals (403 invalid_grant); the losers were presentations of a spent token, so their
-  reuse revoked the family and the winner's successor is refused on every node (RFC 9700 §4.14.2);
+- one refresh token presented 16 times at once over the three nodes (each thread sends all but the last byte of
+  its request, then all send that byte when a barrier releases them): exactly one 200 and 15 refusals (403
+  invalid_grant); the losers were presentations of a spent token, so their reuse revoked the family and the
+  winner's successor is refused on every node (RFC 9700 §4.14.2);
 - one login auth_session presented 12 times at once over the three nodes: exactly one 200, 11 refusals;
 - within TokenService.reloadInterval (30 s) of the rotation, plus 5 s for the polling and a slow machine, every
   node publishes the new kid beside the old one; a login on node 2 after that is signed with the new kid and
@@ -25,12 +26,15 @@ Prints ok/FAIL for each check; exits 0 when every check passes, 1 otherwise.
 """
 import argparse
 import collections
+import http.client
+import json
 import os
 import re
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 import jwt
 import soft_webauthn
@@ -58,19 +62,33 @@ def kids(node):
     return {key.get("kid") for key in answer.get("keys", [])}
 
 
-def race(nodes, count, present):
-    """Presents the same thing `count` times at once, request i to nodes[i % 3]: threads wait at a barrier and
-    then each sends its request. Returns [(node number, status, answer)]."""
+def race(nodes, count, fields):
+    """Presents the same token request `count` times at once, request i to nodes[i % 3], and returns
+    [(node number, status, answer)]. Each thread opens its connection and sends all of its request but the last
+    byte, then waits at a barrier and sends that byte: every node holds every request when the barrier opens, and
+    they are processed together rather than in the order Python's threads happen to send them."""
     barrier = threading.Barrier(count)
     results = [None] * count
 
     def run(i):
         node = nodes[i % len(nodes)]
+        body = json.dumps(dict(fields, client_id=node.client_id)).encode()
+        address = urllib.parse.urlsplit(node.base)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=RACE_TIMEOUT)
         try:
+            connection.putrequest("POST", "/oauth/token")
+            connection.putheader("Content-Type", "application/json")
+            connection.putheader("Content-Length", str(len(body)))
+            connection.endheaders(body[:-1])
             barrier.wait(timeout=RACE_TIMEOUT)
-            status, _, answer = present(node)
+            connection.send(body[-1:])
+            response = connection.getresponse()
+            raw = response.read()
+            status, answer = response.status, json.loads(raw) if raw else None
         except Exception as error:  # no answer is a result to judge, not a crash
             status, answer = f"no answer ({type(error).__name__})", None
+        finally:
+            connection.close()
         results[i] = (i % len(nodes) + 1, status, answer)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
@@ -161,8 +179,8 @@ def main():
 
     # The races run while the nodes may still sign with the old key (they reload within the interval).
     token = login["refresh_token"]
-    winner = judge_race("one refresh token, 16 presentations at once over 3 nodes", race(
-        nodes, 16, lambda node: node.token(dict(refresh, refresh_token=token), timeout=RACE_TIMEOUT)))
+    winner = judge_race("one refresh token, 16 presentations at once over 3 nodes",
+                        race(nodes, 16, dict(refresh, refresh_token=token)))
     if winner is not None:
         successor = winner.get("refresh_token", "")
         answers = [node.token(dict(refresh, refresh_token=successor)) for node in nodes]
@@ -170,10 +188,8 @@ def main():
               all(refused(status, answer) for status, _, answer in answers), f"{[a[0] for a in answers]}")
     options, session = login_options(nodes[1])
     assertion = assert_with(device, options, arguments.origin)
-    judge_race("one login auth_session, 12 presentations at once over 3 nodes", race(
-        nodes, 12, lambda node: node.token(
-            {"grant_type": WEBAUTHN_GRANT, "auth_session": session, "authn_response": assertion},
-            timeout=RACE_TIMEOUT)))
+    judge_race("one login auth_session, 12 presentations at once over 3 nodes",
+               race(nodes, 12, {"grant_type": WEBAUTHN_GRANT, "auth_session": session, "authn_response": assertion}))
 
     if new_kid is None:
         return
