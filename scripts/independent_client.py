@@ -14,6 +14,9 @@ Checks, in order: sign-up (JSON body) and the tokens it returns; a login with a 
 (challenge mismatch), both 403 invalid_grant; a login from the Android app origin when one is given; /userinfo;
 refresh rotation, reuse of the rotated token (403) revoking the family (the new token then 403 too); RFC 7009
 revocation; a CORS preflight from the web origin. Exits 0 when every check passes, 1 otherwise.
+
+scripts/three_nodes.py imports its pieces (request, Client, sign_up, login_options, assert_with, verify_tokens,
+check) to drive three nodes.
 """
 import argparse
 import base64
@@ -29,6 +32,8 @@ import soft_webauthn
 from jwt import PyJWKClient
 
 WEBAUTHN_GRANT = "urn:okta:params:oauth:grant-type:webauthn"
+# The name printed before each check; a script that imports these pieces (scripts/three_nodes.py) sets its own.
+program = "independent_client"
 failures = 0
 passed = 0
 
@@ -37,10 +42,10 @@ def check(description, condition, detail=""):
     global failures, passed
     if condition:
         passed += 1
-        print(f"independent_client: ok   {description}")
+        print(f"{program}: ok   {description}")
     else:
         failures += 1
-        print(f"independent_client: FAIL {description} {detail}".rstrip())
+        print(f"{program}: FAIL {description} {detail}".rstrip())
 
 
 def b64url(data):
@@ -51,8 +56,8 @@ def unb64url(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def request(method, url, body=None, form=None, headers=None):
-    """(status, headers, parsed JSON or None) of one request."""
+def request(method, url, body=None, form=None, headers=None, timeout=10):
+    """(status, headers, parsed JSON or None) of one request; raises when no answer comes within `timeout` s."""
     data = None
     fields = dict(headers or {})
     if body is not None:
@@ -63,7 +68,7 @@ def request(method, url, body=None, form=None, headers=None):
         fields["Content-Type"] = "application/x-www-form-urlencoded"
     req = urllib.request.Request(url, data=data, method=method, headers=fields)
     try:
-        with urllib.request.urlopen(req, timeout=10) as response:
+        with urllib.request.urlopen(req, timeout=timeout) as response:
             status, answer_headers, raw = response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         status, answer_headers, raw = error.code, error.headers, error.read()
@@ -79,15 +84,15 @@ class Client:
         self.base = base.rstrip("/")
         self.client_id = client_id
 
-    def post(self, path, body=None, form=None, headers=None):
-        return request("POST", self.base + path, body=body, form=form, headers=headers)
+    def post(self, path, body=None, form=None, headers=None, timeout=10):
+        return request("POST", self.base + path, body=body, form=form, headers=headers, timeout=timeout)
 
-    def token(self, fields, form=False):
+    def token(self, fields, form=False, timeout=10):
         fields = dict(fields, client_id=self.client_id)
         if form:
             encoded = {k: json.dumps(v) if isinstance(v, dict) else v for k, v in fields.items()}
-            return self.post("/oauth/token", form=encoded)
-        return self.post("/oauth/token", body=fields)
+            return self.post("/oauth/token", form=encoded, timeout=timeout)
+        return self.post("/oauth/token", body=fields, timeout=timeout)
 
 
 def registration_json(credential):
@@ -147,6 +152,23 @@ def assert_with(device, options, origin):
         device.get({"publicKey": {"rpId": options["rpId"], "challenge": unb64url(options["challenge"])}}, origin))
 
 
+def verify_tokens(tokens, keys, issuer, client_id, what):
+    """Checks that the access token (at+jwt, audience the issuer) and the ID token (audience the client) of a token
+    response verify with PyJWT against `keys` (a PyJWKClient); returns their claims, or (None, None)."""
+    try:
+        access_key = keys.get_signing_key_from_jwt(tokens["access_token"]).key
+        access = jwt.decode(tokens["access_token"], access_key, algorithms=["ES256"], audience=issuer, issuer=issuer)
+        header = jwt.get_unverified_header(tokens["access_token"])
+        id_key = keys.get_signing_key_from_jwt(tokens["id_token"]).key
+        identity = jwt.decode(tokens["id_token"], id_key, algorithms=["ES256"], audience=client_id, issuer=issuer)
+        check(f"{what}: access token (at+jwt) and ID token verify with PyJWT",
+              header.get("typ") == "at+jwt" and access["sub"] == identity["sub"], f"{header} {access} {identity}")
+        return access, identity
+    except Exception as error:  # a refused token is a failed check, not a crash
+        check(f"{what}: tokens verify with PyJWT", False, repr(error))
+        return None, None
+
+
 def refused(status, answer):
     return status == 403 and isinstance(answer, dict) and answer.get("error") == "invalid_grant"
 
@@ -164,20 +186,7 @@ def main():
     keys = PyJWKClient(discovery["jwks_uri"])
 
     def verified(tokens, what):
-        try:
-            access_key = keys.get_signing_key_from_jwt(tokens["access_token"]).key
-            access = jwt.decode(tokens["access_token"], access_key, algorithms=["ES256"], audience=issuer,
-                                issuer=issuer)
-            header = jwt.get_unverified_header(tokens["access_token"])
-            id_key = keys.get_signing_key_from_jwt(tokens["id_token"]).key
-            identity = jwt.decode(tokens["id_token"], id_key, algorithms=["ES256"], audience=client.client_id,
-                                  issuer=issuer)
-            check(f"{what}: access token (at+jwt) and ID token verify with PyJWT",
-                  header.get("typ") == "at+jwt" and access["sub"] == identity["sub"], f"{header} {access} {identity}")
-            return access, identity
-        except Exception as error:  # a refused token is a failed check, not a crash
-            check(f"{what}: tokens verify with PyJWT", False, repr(error))
-            return None, None
+        return verify_tokens(tokens, keys, issuer, client.client_id, what)
 
     device = soft_webauthn.SoftWebauthnDevice()
     status, _, signup = sign_up(client, device, arguments.origin, "indie@example.com")

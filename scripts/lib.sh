@@ -1,5 +1,5 @@
 # Helpers shared by the test and benchmark scripts; sourced, never run (scripts/test.sh, bench.sh, bench-postgres.sh,
-# node_kill.sh, postgres_faults.sh, throwaway-postgres.sh).
+# node_kill.sh, postgres_faults.sh, three_nodes.sh, throwaway-postgres.sh).
 
 # Prints a free TCP port on the loopback interface.
 free_port() {
@@ -21,4 +21,14 @@ wait_ready() {
 # The first client of the default configuration file (the demo app).
 default_client_id() {
   python3 -c 'import json; print(json.load(open("Config/passkeyd.json"))["clients"][0]["client_id"])'
+}
+
+# The independent tools in one virtualenv, build/venv (created when missing): PyJWT (token checks) and soft-webauthn
+# (a software authenticator built on python-fido2 and `cryptography`, sharing no code with passkeyd).
+python_tools() {
+  if [ ! -x build/venv/bin/python ] || ! build/venv/bin/python -c 'import jwt, cryptography, soft_webauthn' 2>/dev/null; then
+    mkdir -p build
+    python3 -m venv build/venv
+    build/venv/bin/pip install -q --disable-pip-version-check PyJWT cryptography soft-webauthn
+  fi
 }

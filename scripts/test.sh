@@ -28,15 +28,6 @@ fi
 scripts/smoke.sh .build/debug/passkeyd
 mkdir -p build
 
-# Independent tools in one virtualenv: PyJWT (token checks) and soft-webauthn (a software authenticator built on
-# python-fido2 and `cryptography`, sharing no code with passkeyd).
-python_tools() {
-  if [ ! -x build/venv/bin/python ] || ! build/venv/bin/python -c 'import jwt, cryptography, soft_webauthn' 2>/dev/null; then
-    python3 -m venv build/venv
-    build/venv/bin/pip install -q --disable-pip-version-check PyJWT cryptography soft-webauthn
-  fi
-}
-
 # Starts the debug server on a free port with a fresh data directory (extra environment as arguments); sets
 # `work`, `port` and `server`.
 start_server() {
@@ -102,4 +93,7 @@ scripts/postgres_faults.sh .build/debug/passkeyd fast
 scripts/postgres_faults.sh .build/debug/passkeyd immediate
 # kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
 scripts/node_kill.sh .build/debug/passkeyd
+# Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
+# three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
+scripts/three_nodes.sh .build/debug/passkeyd
 swift test --skip-build 2>&1 | tee build/swift-test.log
