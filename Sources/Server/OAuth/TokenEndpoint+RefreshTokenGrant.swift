@@ -37,6 +37,47 @@ extension TokenEndpoint {
         let signer = try await tokens.currentSigner()
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
+            let outcome = try Self.refresh(
+                presented: presented, requestedScope: requestedScope, audience: audience, clientID: clientID,
+                tokens: tokens, signer: signer, writer: writer, now: now)
+            // Every outcome enters the audit log in the same write (docs/audit.md).
+            _ = try writer.appendSecurityEvent(
+                Self.auditEvent(outcome, clientID: clientID, tokenHash: presented.hash, writer: writer, now: now))
+            return outcome
+        }
+        switch outcome {
+        case .refused(let logCode):
+            if logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
+            throw OAuthError.invalidRefreshToken(logCode)
+        case .rotated(let response):
+            return response
+        }
+    }
+
+    /// The audit event of a refresh: rotated, refused (reason: its log code), or reuse (the family revoked).
+    static func auditEvent(
+        _ outcome: RefreshOutcome, clientID: String, tokenHash: [UInt8], writer: any StoreWriter, now: Date
+    ) throws -> SecurityEvent {
+        // The stored token, when known, names the user and the family (another client's token names neither).
+        let stored = try writer.refreshToken(hash: tokenHash).flatMap { $0.clientID == clientID ? $0 : nil }
+        switch outcome {
+        case .rotated:
+            return AuthenticationAuditEvent.make(
+                AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
+                userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
+        case .refused(let logCode):
+            return AuthenticationAuditEvent.make(
+                logCode == "refresh_reused" ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
+                outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
+                clientID: clientID, familyID: stored?.familyID, reasonCode: logCode)
+        }
+    }
+
+    /// The body of the rotating write (see `refreshTokenGrant`).
+    static func refresh(
+        presented: Tokens.RefreshToken, requestedScope: Scope?, audience: String?, clientID: String,
+        tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
+    ) throws -> RefreshOutcome {
             guard let stored = try writer.refreshToken(hash: presented.hash) else {
                 return .refused(logCode: "refresh_unknown")
             }
@@ -72,14 +113,6 @@ extension TokenEndpoint {
                         user: user, clientID: clientID, scope: scope, audience: audience,
                         authTime: stored.authTime, authenticationMethods: ["hwk"]),
                     refreshToken: replacement.value, now: now, signer: signer))
-        }
-        switch outcome {
-        case .refused(let logCode):
-            if logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
-            throw OAuthError.invalidRefreshToken(logCode)
-        case .rotated(let response):
-            return response
-        }
     }
 
     /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).

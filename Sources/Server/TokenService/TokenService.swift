@@ -89,6 +89,10 @@ public final class TokenService: Sendable {
                 _ = try writer.retireSigningKey(kid: old.kid, at: now)
             }
             try writer.insertSigningKey(key)
+            _ = try writer.appendSecurityEvent(
+                AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
+                    keyID: key.kid))
         }
         return key.kid
     }

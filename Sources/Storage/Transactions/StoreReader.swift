@@ -46,6 +46,17 @@ public protocol StoreReader {
     /// Up to `limit` events with `seq > after`, in `seq` order.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
 
+    // MARK: Audit log
+
+    /// The audit tree's state (size 0 before the first entry).
+    func auditTree() throws(StorageError) -> AuditTreeState
+    /// The leaves with `start <= index < end`, in order.
+    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf]
+    /// The checkpoint of the largest tree, if any was signed.
+    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord?
+    /// How many events wait in the audit queue.
+    func pendingSecurityEventCount() throws(StorageError) -> Int
+
     // MARK: Readiness
 
     /// The time of the last `StoreWriter.recordHeartbeat(at:)`, if any.
