@@ -130,4 +130,3 @@ public enum MerkleTree {
         return k
     }
 }
-

@@ -55,7 +55,8 @@ public enum AuditCommands {
         if let checkpoint {
             try Data(checkpoint.note.utf8).write(to: url.appendingPathComponent("checkpoint"))
         }
-        if let signer = try AuditSignerLoader.load(configuration.audit, environment: ProcessInfo.processInfo.environment)
+        if let signer = try AuditSignerLoader.load(
+            configuration.audit, environment: ProcessInfo.processInfo.environment)
         {
             try Data((signer.verifierKey.description + "\n").utf8).write(to: url.appendingPathComponent("key"))
         }

@@ -105,7 +105,9 @@ public enum Command: Sendable, Equatable {
     private static func parseAudit(_ arguments: [String]) throws(UsageError) -> Command {
         var rest = arguments
         let usage = UsageError(
-            message: "usage: passkeyd audit export --out DIR [--config FILE] | audit verify DIR [--key KEY] [--previous FILE]")
+            message:
+                "usage: passkeyd audit export --out DIR [--config FILE] | audit verify DIR [--key KEY] [--previous FILE]"
+        )
         guard let action = rest.first else { throw usage }
         rest.removeFirst()
         switch action {

@@ -19,10 +19,12 @@ extension AuditTreeState {
         throws(StorageError)
     {
         for (offset, leaf) in leaves.enumerated() where leaf.index != from.size + Int64(offset) {
-            throw StorageError(.internalFailure, "audit leaf \(leaf.index) does not follow \(from.size + Int64(offset) - 1)")
+            throw StorageError(
+                .internalFailure, "audit leaf \(leaf.index) does not follow \(from.size + Int64(offset) - 1)")
         }
         guard to.size == from.size + Int64(leaves.count) else {
-            throw StorageError(.internalFailure, "an audit tree of \(to.size) does not hold \(from.size) + \(leaves.count)")
+            throw StorageError(
+                .internalFailure, "an audit tree of \(to.size) does not hold \(from.size) + \(leaves.count)")
         }
     }
 }

@@ -56,7 +56,8 @@ extension StoreConformance {
                 }
             }
             try expectEqual(try await store.read { try $0.auditTree() }, tree, "tree state")
-            try expectEqual(try await store.read { try $0.auditLeaves(start: 1, end: 9) }, Array(leaves[1...]), "leaves")
+            try expectEqual(
+                try await store.read { try $0.auditLeaves(start: 1, end: 9) }, Array(leaves[1...]), "leaves")
             let checkpoint = AuditCheckpointRecord(treeSize: 3, note: "note\n", signedAt: S.at(5))
             try expectEqual(try await store.write { try $0.insertAuditCheckpoint(checkpoint) }, true, "stored")
             let other = AuditCheckpointRecord(treeSize: 3, note: "other\n", signedAt: S.at(6))
