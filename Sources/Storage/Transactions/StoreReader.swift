@@ -43,7 +43,9 @@ public protocol StoreReader {
 
     // MARK: Security events
 
-    /// Up to `limit` events with `seq > after`, in `seq` order.
+    /// Up to `limit` events with `seq > after`, in `seq` order. On PostgreSQL seqs come from a sequence: one that
+    /// commits late may have a smaller seq than one already read; the audit log (`auditLeaves`) is the gap-free,
+    /// commit-ordered reading.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
 
     // MARK: Audit log

@@ -170,8 +170,8 @@ public enum PostgresSchema {
             """
         ])
 
-    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry; each append
-    /// also queues the event in `audit_pending`, which the sequencer (the node holding the advisory lock) empties
+    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry and take
+    /// their seq from a sequence; each append also queues the event in `audit_pending`, which the sequencer (the node holding the advisory lock) empties
     /// into `audit_log`, the append-only RFC 6962 leaves, updating `audit_tree` in the same transaction. Triggers
     /// refuse any UPDATE, DELETE or TRUNCATE of the log and of its checkpoints.
     static let auditLog = Migration(
@@ -181,6 +181,11 @@ public enum PostgresSchema {
             ALTER TABLE security_events ADD COLUMN credential_id bytea, ADD COLUMN family_id text,
                 ADD COLUMN request_id text, ADD COLUMN client_address text, ADD COLUMN node_id text
             """,
+            // Event seqs from a SEQUENCE from now on, no longer from the `security_event_counter` row: that row
+            // serialized every appending transaction until commit, and logins now append. The audit log gives the
+            // gap-free, commit-ordered reading (its sequencer orders whatever committed).
+            "CREATE SEQUENCE security_event_seq",
+            "SELECT setval('security_event_seq', (SELECT last_seq + 1 FROM security_event_counter), false)",
             "CREATE TABLE audit_pending (event_seq bigint NOT NULL PRIMARY KEY)",
             """
             CREATE TABLE audit_log (

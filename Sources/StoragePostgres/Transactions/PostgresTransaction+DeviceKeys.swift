@@ -95,16 +95,16 @@ extension PostgresTransaction {
 
     func appendSecurityEvent(_ given: SecurityEvent) throws(StorageError) -> SecurityEvent {
         let event = given.filledFromOrigin()
-        // The counter row gives the next seq and stays locked until commit (see PostgresSchema); the event enters
-        // the audit log's queue in the same statement (docs/audit.md).
+        // The seq comes from a sequence (no row lock shared by every appending transaction); the event enters
+        // the audit log's queue in the same statement (docs/audit.md), where the sequencer orders what committed.
         let seq = try one(
             """
-            WITH next AS (UPDATE security_event_counter SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq),
-            event AS (
+            WITH event AS (
                 INSERT INTO security_events (seq, occurred_at, device_time, kind, user_id, key_id, device_id, \
                 client_id, action_hash, outcome, reason_code, attempts, detail, credential_id, family_id, request_id, \
                 client_address, node_id)
-                SELECT last_seq, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17 FROM next
+                VALUES (nextval('security_event_seq'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+                $15, $16, $17)
                 RETURNING seq)
             INSERT INTO audit_pending (event_seq) SELECT seq FROM event RETURNING event_seq
             """,
