@@ -112,7 +112,20 @@ public final class PKCS11NoteSigner: NoteSigner {
 
     private static func check(_ rv: CK_RV, _ step: String) throws(AuditError) {
         guard rv == CK_RV(CKR_OK) else {
-            throw AuditError(.signerFailure, "PKCS#11 \(step) failed: CKR 0x\(String(rv, radix: 16))")
+            throw AuditError(.signerFailure, "PKCS#11 \(step) failed: \(name(of: rv))")
+        }
+    }
+
+    /// The name of the return values an operator meets when setting up (PKCS #11 3.0 §5.1), else the hex code.
+    static func name(of rv: CK_RV) -> String {
+        switch rv {
+        case CK_RV(CKR_PIN_INCORRECT): "CKR_PIN_INCORRECT (wrong PIN)"
+        case CK_RV(CKR_PIN_LOCKED): "CKR_PIN_LOCKED"
+        case CK_RV(CKR_TOKEN_NOT_PRESENT): "CKR_TOKEN_NOT_PRESENT (no token with that label)"
+        case CK_RV(CKR_KEY_HANDLE_INVALID): "CKR_KEY_HANDLE_INVALID (no key with that label)"
+        case CK_RV(CKR_MECHANISM_INVALID): "CKR_MECHANISM_INVALID (the token has no CKM_EDDSA)"
+        case CK_RV(CKR_GENERAL_ERROR): "CKR_GENERAL_ERROR (for loading: the module cannot be opened)"
+        default: "CKR 0x\(String(rv, radix: 16))"
         }
     }
 }
