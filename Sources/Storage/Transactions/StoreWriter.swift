@@ -76,8 +76,9 @@ public protocol StoreWriter: StoreReader {
 
     /// Appends `event` and returns it with its assigned `seq`: unique; gap-free in commit order on SQLite and in
     /// memory; from a sequence on PostgreSQL (no gap-free or commit-order promise there: the audit log gives both).
-    /// The single entry point of security events: in the same transaction, the event is queued for the audit log
-    /// (one more row in the pending queue), so an acknowledged event always reaches the log.
+    /// The single entry point of security events: committed, the event is queued for the audit log (SQLite: its
+    /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
+    /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
     /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays

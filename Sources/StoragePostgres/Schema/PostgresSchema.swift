@@ -187,6 +187,8 @@ public enum PostgresSchema {
             "CREATE SEQUENCE security_event_seq",
             "SELECT setval('security_event_seq', (SELECT last_seq + 1 FROM security_event_counter), false)",
             "CREATE TABLE audit_pending (event_seq bigint NOT NULL PRIMARY KEY)",
+            // Events recorded before this migration enter the log too.
+            "INSERT INTO audit_pending (event_seq) SELECT seq FROM security_events",
             """
             CREATE TABLE audit_log (
                 leaf_index bigint NOT NULL PRIMARY KEY CHECK (leaf_index >= 0),

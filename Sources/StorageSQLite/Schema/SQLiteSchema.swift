@@ -159,10 +159,12 @@ public enum SQLiteSchema {
             """
         ])
 
-    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry; each append
-    /// also queues the event in `audit_pending`, which the sequencer empties into `audit_log`, the append-only
-    /// RFC 6962 leaves, updating `audit_tree` in the same transaction. Triggers refuse any UPDATE or DELETE of the
-    /// log and of its checkpoints; housekeeping never purges them.
+    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry. The one
+    /// writer gives seqs in commit order (AUTOINCREMENT, under the write lock until commit, also across processes),
+    /// so the queue is the events after `audit_tree.last_event_seq`: an append costs no row beyond the event's own.
+    /// The sequencer moves them into `audit_log`, the append-only RFC 6962 leaves, and advances `audit_tree` in the
+    /// same transaction. Triggers refuse any UPDATE or DELETE of the log and of its checkpoints; housekeeping never
+    /// purges them.
     static let auditLog = Migration(
         version: 4, name: "audit_log",
         statements: [
@@ -171,7 +173,6 @@ public enum SQLiteSchema {
             "ALTER TABLE security_events ADD COLUMN request_id TEXT",
             "ALTER TABLE security_events ADD COLUMN client_address TEXT",
             "ALTER TABLE security_events ADD COLUMN node_id TEXT",
-            "CREATE TABLE audit_pending (event_seq INTEGER PRIMARY KEY NOT NULL) STRICT",
             """
             CREATE TABLE audit_log (
                 leaf_index INTEGER PRIMARY KEY NOT NULL CHECK (leaf_index >= 0),
@@ -183,10 +184,12 @@ public enum SQLiteSchema {
             CREATE TABLE audit_tree (
                 id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
                 size INTEGER NOT NULL,
-                frontier BLOB NOT NULL
+                frontier BLOB NOT NULL,
+                last_event_seq INTEGER NOT NULL
             ) STRICT
             """,
-            "INSERT INTO audit_tree (id, size, frontier) VALUES (1, 0, x'')",
+            // Events recorded before this migration enter the log too (from seq 1).
+            "INSERT INTO audit_tree (id, size, frontier, last_event_seq) VALUES (1, 0, x'', 0)",
             """
             CREATE TABLE audit_checkpoints (
                 tree_size INTEGER PRIMARY KEY NOT NULL,

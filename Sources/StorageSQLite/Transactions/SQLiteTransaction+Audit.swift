@@ -2,7 +2,8 @@ import Foundation
 import Storage
 
 /// The audit log's operations (docs/audit.md). The one writer connection serializes every write, so the
-/// transaction that calls `lockAuditTree` is the sequencer.
+/// transaction that calls `lockAuditTree` is the sequencer. The queue is the events after `last_event_seq`: seqs
+/// are given under the write lock and committed in that order, so none can appear later below the mark.
 extension SQLiteTransaction {
     func auditTree() throws(StorageError) -> AuditTreeState {
         try one("SELECT size, frontier FROM audit_tree WHERE id = 1", []) { (row) throws(StorageError) in
@@ -23,7 +24,11 @@ extension SQLiteTransaction {
     }
 
     func pendingSecurityEventCount() throws(StorageError) -> Int {
-        Int(try one("SELECT count(*) FROM audit_pending", []) { (row) throws(StorageError) in try row.integer(0) } ?? 0)
+        Int(
+            try one(
+                "SELECT count(*) FROM security_events WHERE seq > (SELECT last_event_seq FROM audit_tree WHERE id = 1)",
+                []
+            ) { (row) throws(StorageError) in try row.integer(0) } ?? 0)
     }
 
     func lockAuditTree() throws(StorageError) -> AuditTreeState? {
@@ -34,11 +39,11 @@ extension SQLiteTransaction {
         let events = try database.query(
             """
             SELECT \(Self.securityEventColumns) FROM security_events
-            WHERE seq IN (SELECT event_seq FROM audit_pending ORDER BY event_seq LIMIT ?) ORDER BY seq
+            WHERE seq > (SELECT last_event_seq FROM audit_tree WHERE id = 1) ORDER BY seq LIMIT ?
             """,
             [.integer(Int64(max(0, limit)))], Self.securityEvent)
         guard let last = events.last else { return [] }
-        try database.execute("DELETE FROM audit_pending WHERE event_seq <= ?", [.integer(last.seq)])
+        try database.execute("UPDATE audit_tree SET last_event_seq = ? WHERE id = 1", [.integer(last.seq)])
         return events
     }
 

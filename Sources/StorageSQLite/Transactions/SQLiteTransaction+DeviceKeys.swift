@@ -97,8 +97,8 @@ extension SQLiteTransaction {
             ]
         ) { (row) throws(StorageError) in try row.integer(0) }
         guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }
-        // The event enters the audit log's queue in the same transaction (docs/audit.md): one small INSERT.
-        try database.execute("INSERT INTO audit_pending (event_seq) VALUES (?)", [.integer(seq)])
+        // Committed, the event is in the audit log's queue: the events after `audit_tree.last_event_seq`
+        // (SQLiteSchema v4), so the login pays for this one INSERT only.
         var stored = event
         stored.seq = seq
         return stored
