@@ -16,6 +16,8 @@ var targets: [Target] = [
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // pkcs11.h only: the PKCS#11 module itself is loaded at run time with dlopen (audit.pkcs11.module).
+    .systemLibrary(name: "CPKCS11", pkgConfig: "p11-kit-1", providers: [.apt(["libp11-kit-dev"])]),
 
     // MARK: the pure stack
     .target(name: "JSON", swiftSettings: strict),
@@ -24,7 +26,7 @@ var targets: [Target] = [
     .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR", "JSON"], swiftSettings: strict),
     .target(name: "DeviceKeys", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
-    .target(name: "Audit", dependencies: ["Crypto"], swiftSettings: strict),
+    .target(name: "Audit", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     // The recorded-ceremony format, replay and its benchmark: a tool over WebAuthn, not part of it.
     .target(name: "Replay", dependencies: ["WebAuthn", "Crypto", "JSON"], swiftSettings: strict),
 
@@ -33,13 +35,15 @@ var targets: [Target] = [
     .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
     .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
     .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON"], swiftSettings: strict),
+    // The audit log's checkpoint signer in an HSM (PKCS#11), apart from the pure Audit target.
+    .target(name: "PKCS11Signer", dependencies: ["Audit", "Crypto", "CPKCS11"], swiftSettings: strict),
 
     // MARK: the server and the binary
     .target(
         name: "Server",
         dependencies: [
             "JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
-            "Storage", "StorageSQLite", "StoragePostgres", "HTTP",
+            "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "PKCS11Signer",
         ],
         swiftSettings: strict
     ),

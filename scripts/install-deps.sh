@@ -4,11 +4,13 @@
 # Runs `apt-get update` at most once, and only when something is missing. Needs root (or sudo).
 set -euo pipefail
 level="${1:-build}"
-packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev libpq-dev)
+packages=(pkg-config libssl-dev libcbor-dev libsqlite3-dev libmicrohttpd-dev libpq-dev libp11-kit-dev)
 case "$level" in
   build) ;;
   # postgresql: the server binaries (initdb, pg_ctl) for the throwaway cluster of the PostgreSQL tests.
-  test) packages+=(python3 python3-venv openssl curl bc postgresql) ;;
+  # softhsm2, opensc (pkcs11-tool): the audit log's throwaway HSM token; golang-go, golang-golang-x-mod-dev: its
+  # independent verifier (scripts/audit_check).
+  test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev) ;;
   bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac

@@ -84,6 +84,8 @@ independent_client_postgres() {
 }
 
 python_tools
+# The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/audit_log.sh).
+PYTHON=build/venv/bin/python scripts/audit_log.sh .build/debug/passkeyd
 verify_tokens
 independent_client
 independent_client_postgres

@@ -49,6 +49,22 @@ case .replay(let paths, let bench, let seconds):
     } else {
         exit(ReplayCommand.run(paths: paths) { print($0) })
     }
+case .auditExport(let configPath, let flags, let out):
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
+    } catch {
+        fail("\(error)")
+    }
+    do {
+        print(try await AuditCommands.export(configuration: configuration, to: out))
+    } catch {
+        fail("audit export failed: \(error)", status: 1)
+    }
+case .auditVerify(let directory, let key, let previous):
+    let (status, message) = AuditCommands.verify(directory: directory, key: key, previous: previous)
+    print(message)
+    exit(status)
 case .rotateKeys(let configPath, let flags, let immediately):
     let configuration: ServerConfiguration
     do {

@@ -1,4 +1,5 @@
 import HTTP
+import Storage
 
 /// The whole HTTP surface of passkeyd as one `Responder`: the router with every endpoint registered, behind the
 /// CORS protocol of `CrossOriginPolicy`. The daemon is one adapter in front of it, the router-level test client
@@ -22,7 +23,11 @@ public struct Application: Responder {
     }
 
     public func respond(to request: Request) async -> Response {
-        await responder.respond(to: request)
+        // The request's id and address go with every security event it records (docs/audit.md).
+        let origin = SecurityEventOrigin(
+            requestID: request.requestID, clientAddress: request.remoteAddress,
+            nodeID: context.configuration.audit.nodeID)
+        return await SecurityEventOrigin.$current.withValue(origin) { await responder.respond(to: request) }
     }
 
     public func completeRefusal(_ response: inout Response, to request: Request) {

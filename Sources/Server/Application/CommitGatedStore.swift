@@ -5,9 +5,14 @@ import Storage
 /// that the HTTP layer never answers 503 for a request whose write goes on to commit. If the request's deadline
 /// or shutdown has already answered 503, the write is withdrawn before it begins (`HTTPError.requestWithdrawn`,
 /// mapped to the same 503) and nothing is written. Outside a request (housekeeping, key rotation) writes pass.
+///
+/// It also carries the origin of the security events each write appends (`SecurityEventOrigin`): the request the
+/// `Application` bound, else this node alone, rebound inside the body, which the driver may run on another thread.
 struct CommitGatedStore: Store {
     /// The driver's store.
     let base: any Store
+    /// This node's id (`audit.node_id`), stamped on every security event it records.
+    var nodeID: String? = nil
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await base.read(body)
@@ -15,7 +20,11 @@ struct CommitGatedStore: Store {
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
         try RequestCommitment.current?.commit()
-        return try await base.write(body)
+        var origin = SecurityEventOrigin.current ?? SecurityEventOrigin()
+        origin.nodeID = origin.nodeID ?? nodeID
+        return try await base.write { [origin] writer in
+            try SecurityEventOrigin.$current.withValue(origin) { try body(writer) }
+        }
     }
 
     func close() async {

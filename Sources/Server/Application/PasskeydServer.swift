@@ -1,3 +1,4 @@
+import Audit
 import Dispatch
 import Foundation
 import HTTP
@@ -27,10 +28,12 @@ public enum PasskeydServer {
         private let lock: DataDirectoryLock
         /// The periodic purge of expired rows.
         private let housekeeping: Task<Void, Never>
+        /// The audit log's sequencer and checkpoint signer.
+        private let audit: Task<Void, Never>
 
         init(
             port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?,
-            lock: DataDirectoryLock
+            lock: DataDirectoryLock, audit: AuditService
         ) {
             self.port = port
             self.adminPort = admin?.port
@@ -39,6 +42,7 @@ public enum PasskeydServer {
             self.admin = admin?.0
             self.lock = lock
             self.housekeeping = Housekeeping.start(context: context)
+            self.audit = audit.start()
         }
 
         /// Stops accepting connections, lets requests in flight finish within the configured grace period,
@@ -48,6 +52,9 @@ public enum PasskeydServer {
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
             await admin?.shutdown(deadline: .seconds(1))
             await housekeeping.value
+            // The last acknowledged events are sequenced and signed before the store closes.
+            audit.cancel()
+            await audit.value
             await context.store.close()
             lock.release()
         }
@@ -77,6 +84,14 @@ public enum PasskeydServer {
             await store.close()
             throw StartError(description: "cannot load the token-signing keys: \(error)")
         }
+        let signer: (any NoteSigner)?
+        do {
+            signer = try AuditSignerLoader.load(configuration.audit, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            await store.close()
+            throw StartError(description: "cannot set up the audit checkpoint signer: \(error)")
+        }
+        logAuditSigner(configuration.audit, signer: signer, logger: logger)
         let http = HTTPServer(
             configuration: httpConfiguration(configuration), responder: Application(context: context),
             observer: RequestLogObserver(metrics: context.metrics, logger: logger))
@@ -91,7 +106,7 @@ public enum PasskeydServer {
         if let listen = configuration.adminListen {
             let server = HTTPServer(
                 configuration: adminConfiguration(configuration, listen: listen),
-                responder: AdminApplication(context: context))
+                responder: AdminApplication(context: context, auditSigner: signer))
             do {
                 admin = (server, try server.start())
             } catch {
@@ -101,7 +116,9 @@ public enum PasskeydServer {
                     description: "cannot start the admin listener on \(listen.host):\(listen.port): \(error)")
             }
         }
-        return Running(port: port, context: context, http: http, admin: admin, lock: lock)
+        let audit = AuditService(
+            store: context.store, signer: signer, configuration: configuration.audit, logger: logger, clock: clock)
+        return Running(port: port, context: context, http: http, admin: admin, lock: lock, audit: audit)
     }
 
     /// Starts the server, waits for SIGTERM or SIGINT, stops gracefully. Returns the process exit status.
@@ -150,6 +167,21 @@ public enum PasskeydServer {
             await store.close()
             throw error
         }
+    }
+
+    /// Says at start what backs the audit log's checkpoints; a software key or none is a warning (docs/audit.md).
+    static func logAuditSigner(_ audit: AuditConfiguration, signer: (any NoteSigner)?, logger: Logger) {
+        switch audit.signer {
+        case .none:
+            logger.log(.warning, "audit checkpoints are not signed (audit.signer is \"none\")")
+        case .file(let path):
+            logger.log(.warning, "the audit log is NOT HSM-backed: checkpoints are signed with a key file") {
+                $0.add("key_file", path)
+            }
+        case .pkcs11(let settings):
+            logger.log(.info, "audit checkpoints are signed in the HSM") { $0.add("token", settings.tokenLabel) }
+        }
+        if let signer { logger.log(.info, "audit verifier key") { $0.add("key", signer.verifierKey.description) } }
     }
 
     /// Opens the database: PostgreSQL for a `postgres://` URL or libpq key=value pairs (migrating it under an

@@ -28,7 +28,7 @@ public struct ServerContext: Sendable {
         logger: Logger = Logger(), clock: any WallClock = SystemClock()
     ) {
         self.configuration = configuration
-        let gated = CommitGatedStore(base: store)
+        let gated = CommitGatedStore(base: store, nodeID: configuration.audit.nodeID)
         self.store = gated
         self.backingStore = store
         self.readiness = ReadinessProbe(store: store, clock: clock)

@@ -6,6 +6,10 @@ public enum Command: Sendable, Equatable {
     case replay(paths: [String], bench: Bool, seconds: Double)
     /// Add a new token-signing key.
     case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags, immediately: Bool = false)
+    /// Write the audit log, its latest checkpoint and verifier key to a directory.
+    case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
+    /// Verify an exported audit log offline.
+    case auditVerify(directory: String, key: String?, previous: String?)
     /// Print the version.
     case version
     /// Print the usage text.
@@ -35,6 +39,12 @@ public enum Command: Sendable, Equatable {
           passkeyd keys rotate [--now] [--config FILE] [--data-dir DIR]
               Add a new token-signing key; it signs from then on, older keys stay published until their
               tokens have expired.
+          passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
+              Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
+          passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
+              Recompute the Merkle tree of an exported log, check the checkpoint's signature by KEY (the verifier
+              key text or a file holding it; default DIR/key) and its consistency with an earlier CHECKPOINT file;
+              names the first entry that differs. Exits 0 if the log verifies, 1 if not.
           passkeyd version
           passkeyd --help
 
@@ -83,6 +93,8 @@ public enum Command: Sendable, Equatable {
             let (config, flags) = try parseServerFlags(&rest)
             try expectEmpty(rest)
             return .rotateKeys(configPath: config, flags: flags, immediately: immediately)
+        case "audit":
+            return try parseAudit(rest)
         case "version", "--version":
             try expectEmpty(rest)
             return .version
@@ -90,6 +102,53 @@ public enum Command: Sendable, Equatable {
             return .help
         default:
             throw UsageError(message: "unknown command \"\(verb)\"; see passkeyd --help")
+        }
+    }
+
+    private static func parseAudit(_ arguments: [String]) throws(UsageError) -> Command {
+        var rest = arguments
+        let usage = UsageError(
+            message:
+                "usage: passkeyd audit export --out DIR [--config FILE] | audit verify DIR [--key KEY] [--previous FILE]"
+        )
+        guard let action = rest.first else { throw usage }
+        rest.removeFirst()
+        switch action {
+        case "export":
+            var out: String?
+            var serverFlags: [String] = []
+            while let argument = rest.first {
+                rest.removeFirst()
+                guard let value = rest.first else { throw UsageError(message: "\(argument) needs a value") }
+                rest.removeFirst()
+                if argument == "--out" { out = value } else { serverFlags += [argument, value] }
+            }
+            let (config, flags) = try parseServerFlags(&serverFlags)
+            try expectEmpty(serverFlags)
+            guard let out else { throw UsageError(message: "audit export needs --out DIR") }
+            return .auditExport(configPath: config, flags: flags, out: out)
+        case "verify":
+            var directory: String?
+            var key: String?
+            var previous: String?
+            while let argument = rest.first {
+                rest.removeFirst()
+                switch argument {
+                case "--key", "--previous":
+                    guard let value = rest.first else { throw UsageError(message: "\(argument) needs a value") }
+                    rest.removeFirst()
+                    if argument == "--key" { key = value } else { previous = value }
+                case _ where argument.hasPrefix("--"):
+                    throw UsageError(message: "unknown option \(argument) for audit verify")
+                default:
+                    guard directory == nil else { throw UsageError(message: "unexpected argument \"\(argument)\"") }
+                    directory = argument
+                }
+            }
+            guard let directory else { throw UsageError(message: "audit verify needs the exported DIR") }
+            return .auditVerify(directory: directory, key: key, previous: previous)
+        default:
+            throw usage
         }
     }
 

@@ -93,6 +93,10 @@ extension ServerConfiguration {
             "requests_per_user_per_minute", default: 120, range: 0...1_000_000)
         try rateObject.rejectUnknownKeys()
 
+        audit = try AuditConfiguration.read(
+            try root.object("audit") ?? ConfigObject([:], path: "audit"), rpID: relyingParty.id,
+            dataDirectory: dataDirectory)
+
         let rpID = relyingParty.id
         var clients: [ClientConfiguration] = []
         for object in try root.objectArray("clients") { clients.append(try Self.readClient(object, rpID: rpID)) }

@@ -104,6 +104,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var rateLimitPerUserPerMinute: Int
     public var clients: [ClientConfiguration]
     public var realms: [RealmConfiguration]
+    /// The probative audit log (`audit`, docs/audit.md).
+    public var audit: AuditConfiguration
 
     /// The realm used by requests that name none.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }

@@ -45,6 +45,12 @@ extension TokenEndpoint {
             // A fresh passkey login unlocks the user's device keys (DESIGN.md, device keys).
             _ = try writer.unlockDeviceKeys(userID: user.id)
             if let refresh { try writer.insertRefreshToken(refresh.record) }
+            // The audit log's entry commits with the login (docs/audit.md): one more row in this write.
+            _ = try writer.appendSecurityEvent(
+                AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.login, outcome: AuthenticationAuditEvent.success, now: request.now,
+                    userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
+                    familyID: refresh?.record.familyID))
             return .stored
         }
         switch outcome {

@@ -37,41 +37,13 @@ extension TokenEndpoint {
         let signer = try await tokens.currentSigner()
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
-            guard let stored = try writer.refreshToken(hash: presented.hash) else {
-                return .refused(logCode: "refresh_unknown")
-            }
-            // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
-            guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
-            let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
-            guard case .rotate(let successor) = decision else {
-                return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
-            }
-            // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
-            // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
-            let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
-            guard let user = try writer.user(id: stored.userID) else {
-                throw OAuthError.invalidRefreshToken("refresh_user_gone")
-            }
-            let replacement = try tokens.newRefreshToken(
-                familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-                authTime: stored.authTime, now: now, expiry: successor)
-            guard
-                try writer.markRefreshTokenRotated(
-                    presentedHash: presented.hash, now: now, replacement: replacement.record)
-            else {
-                // A concurrent presentation of the same token rotated (or revoked) it after our read: it is spent
-                // now, so this presentation gets what a second one would (RFC 9700 §4.14.2: reuse revokes the
-                // family), and racing the client is no way round reuse detection.
-                return try Self.refusalAfterLostRotation(
-                    tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
-            }
-            // Minted inside the write: if signing fails, the throw rolls the rotation back.
-            return .rotated(
-                try tokens.tokenResponse(
-                    for: TokenService.Grant(
-                        user: user, clientID: clientID, scope: scope, audience: audience,
-                        authTime: stored.authTime, authenticationMethods: ["hwk"]),
-                    refreshToken: replacement.value, now: now, signer: signer))
+            let outcome = try Self.refresh(
+                presented: presented, requestedScope: requestedScope, audience: audience, clientID: clientID,
+                tokens: tokens, signer: signer, writer: writer, now: now)
+            // Every outcome enters the audit log in the same write (docs/audit.md).
+            _ = try writer.appendSecurityEvent(
+                Self.auditEvent(outcome, clientID: clientID, tokenHash: presented.hash, writer: writer, now: now))
+            return outcome
         }
         switch outcome {
         case .refused(let logCode):
@@ -80,6 +52,67 @@ extension TokenEndpoint {
         case .rotated(let response):
             return response
         }
+    }
+
+    /// The audit event of a refresh: rotated, refused (reason: its log code), or reuse (the family revoked).
+    static func auditEvent(
+        _ outcome: RefreshOutcome, clientID: String, tokenHash: [UInt8], writer: any StoreWriter, now: Date
+    ) throws -> SecurityEvent {
+        // The stored token, when known, names the user and the family (another client's token names neither).
+        let stored = try writer.refreshToken(hash: tokenHash).flatMap { $0.clientID == clientID ? $0 : nil }
+        switch outcome {
+        case .rotated:
+            return AuthenticationAuditEvent.make(
+                AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
+                userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
+        case .refused(let logCode):
+            return AuthenticationAuditEvent.make(
+                logCode == "refresh_reused" ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
+                outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
+                clientID: clientID, familyID: stored?.familyID, reasonCode: logCode)
+        }
+    }
+
+    /// The body of the rotating write (see `refreshTokenGrant`).
+    static func refresh(
+        presented: Tokens.RefreshToken, requestedScope: Scope?, audience: String?, clientID: String,
+        tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
+    ) throws -> RefreshOutcome {
+        guard let stored = try writer.refreshToken(hash: presented.hash) else {
+            return .refused(logCode: "refresh_unknown")
+        }
+        // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
+        guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
+        let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
+        guard case .rotate(let successor) = decision else {
+            return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
+        }
+        // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
+        // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
+        let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
+        guard let user = try writer.user(id: stored.userID) else {
+            throw OAuthError.invalidRefreshToken("refresh_user_gone")
+        }
+        let replacement = try tokens.newRefreshToken(
+            familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
+            authTime: stored.authTime, now: now, expiry: successor)
+        guard
+            try writer.markRefreshTokenRotated(
+                presentedHash: presented.hash, now: now, replacement: replacement.record)
+        else {
+            // A concurrent presentation of the same token rotated (or revoked) it after our read: it is spent
+            // now, so this presentation gets what a second one would (RFC 9700 §4.14.2: reuse revokes the
+            // family), and racing the client is no way round reuse detection.
+            return try Self.refusalAfterLostRotation(
+                tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
+        }
+        // Minted inside the write: if signing fails, the throw rolls the rotation back.
+        return .rotated(
+            try tokens.tokenResponse(
+                for: TokenService.Grant(
+                    user: user, clientID: clientID, scope: scope, audience: audience,
+                    authTime: stored.authTime, authenticationMethods: ["hwk"]),
+                refreshToken: replacement.value, now: now, signer: signer))
     }
 
     /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).

@@ -19,7 +19,13 @@ extension TokenEndpoint {
             guard let stored = try writer.refreshToken(hash: presented.hash), stored.clientID == clientID else {
                 return false
             }
-            return try writer.revokeRefreshTokenFamily(tokenHash: presented.hash, now: now)
+            let revoked = try writer.revokeRefreshTokenFamily(tokenHash: presented.hash, now: now)
+            // RFC 7009 revocation of the family enters the audit log in the same write (docs/audit.md).
+            _ = try writer.appendSecurityEvent(
+                AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.revocation, outcome: AuthenticationAuditEvent.success, now: now,
+                    userID: stored.userID, clientID: clientID, familyID: stored.familyID))
+            return revoked
         }
         if revoked { context.metrics.count(event: "refresh_token_revoked") }
         return .json(.object([]))

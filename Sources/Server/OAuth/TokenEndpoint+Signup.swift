@@ -36,6 +36,11 @@ extension TokenEndpoint {
             try await context.store.write { writer in
                 try writer.insertUser(user, credential: credential)
                 if let refresh { try writer.insertRefreshToken(refresh.record) }
+                _ = try writer.appendSecurityEvent(
+                    AuthenticationAuditEvent.make(
+                        AuthenticationAuditEvent.signup, outcome: AuthenticationAuditEvent.success, now: request.now,
+                        userID: user.id, clientID: request.client.clientID, credentialID: credential.credentialID,
+                        familyID: refresh?.record.familyID))
             }
         } catch let error as StorageError where error.code == .conflict {
             // §7.1 step 26: a credential id already registered is refused; an identifier taken since

@@ -34,27 +34,57 @@ extension TokenEndpoint {
             // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
             let consumed = try await spendSession(sessionID, now: now)
             guard let consumed else {
-                throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+                let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+                await recordRefusal(
+                    AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID,
+                    credentialID: credentialID)
+                throw error
             }
-            let request = try checkedRequest(
-                consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
-            return try await signup(session: consumed, response: try credential.get(), request: request)
+            do {
+                let request = try checkedRequest(
+                    consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
+                return try await signup(session: consumed, response: try credential.get(), request: request)
+            } catch {
+                await recordRefusal(
+                    AuthenticationAuditEvent.signup, error, now: now, clientID: client.clientID,
+                    credentialID: credentialID)
+                throw error
+            }
         }
         do {
             let request = try checkedRequest(
                 found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
             return try await login(found, response: try credential.get(), request: request)
         } catch {
-            // A refused login still spends the session (single use, whatever the outcome). If the refusal was
-            // the store failing, this may fail too; the session then expires on its own.
-            _ = try? await spendSession(sessionID, now: now)
+            // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
+            // the audit log in the same write. If the refusal was the store failing, this may fail too; the
+            // session then expires on its own.
+            let event = AuthenticationAuditEvent.refusal(
+                AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID, userID: found.user?.id,
+                credentialID: credentialID)
+            _ = try? await spendSession(sessionID, now: now, recording: event)
             throw error
         }
     }
 
-    /// Consumes the session in a write of its own; `nil` when it was unknown, expired or already used.
-    private func spendSession(_ sessionID: String, now: Date) async throws -> AuthSession? {
-        try await context.store.write { writer in try writer.consumeAuthSession(id: sessionID, now: now) }
+    /// Consumes the session in a write of its own, appending `event` in it if given; `nil` when the session was
+    /// unknown, expired or already used.
+    private func spendSession(_ sessionID: String, now: Date, recording event: SecurityEvent? = nil) async throws
+        -> AuthSession?
+    {
+        try await context.store.write { writer in
+            if let event { _ = try writer.appendSecurityEvent(event) }
+            return try writer.consumeAuthSession(id: sessionID, now: now)
+        }
+    }
+
+    /// Records a refused ceremony in a write of its own (best effort: the refusal is answered anyway).
+    private func recordRefusal(
+        _ kind: String, _ error: any Error, now: Date, clientID: String, credentialID: [UInt8]?
+    ) async {
+        let event = AuthenticationAuditEvent.refusal(
+            kind, error, now: now, clientID: clientID, credentialID: credentialID)
+        _ = try? await context.store.write { writer in _ = try writer.appendSecurityEvent(event) }
     }
 
     /// The session must be this client's, and of the realm the request names (if any).

@@ -100,6 +100,10 @@ public final class TokenService: Sendable {
                 _ = try writer.retireSigningKey(kid: old.kid, at: activation)
             }
             try writer.insertSigningKey(key)
+            _ = try writer.appendSecurityEvent(
+                AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
+                    keyID: key.kid))
         }
         return (key.kid, activation)
     }

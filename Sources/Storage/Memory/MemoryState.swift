@@ -11,6 +11,13 @@ struct MemoryState: Sendable {
     var deviceChallenges: [String: DeviceChallenge] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
+    /// Seqs of events not yet in the audit log, in append order.
+    var auditPending: [Int64] = []
+    /// The audit log, in index order.
+    var auditLeaves: [AuditLeaf] = []
+    var auditTree = AuditTreeState()
+    /// Signed checkpoints by tree size.
+    var auditCheckpoints: [Int64: AuditCheckpointRecord] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

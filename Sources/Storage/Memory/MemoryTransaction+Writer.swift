@@ -130,10 +130,37 @@ extension MemoryTransaction {
     }
 
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
-        var stored = event
+        var stored = event.filledFromOrigin()
         stored.seq = (state.securityEvents.last?.seq ?? 0) + 1
         state.securityEvents.append(stored)
+        state.auditPending.append(stored.seq)
         return stored
+    }
+
+    func lockAuditTree() throws(StorageError) -> AuditTreeState? {
+        // Writes are serialized by the store's lock: this transaction holds the tree.
+        state.auditTree
+    }
+
+    func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
+        let taken = Set(state.auditPending.sorted().prefix(max(0, limit)))
+        state.auditPending.removeAll { taken.contains($0) }
+        return state.securityEvents.filter { taken.contains($0.seq) }
+    }
+
+    func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError) {
+        try AuditTreeState.checkAppend(leaves, from: from, to: tree)
+        guard state.auditTree.size == from.size else {
+            throw StorageError(.internalFailure, "the audit tree moved from \(from.size) to \(state.auditTree.size)")
+        }
+        state.auditLeaves.append(contentsOf: leaves)
+        state.auditTree = tree
+    }
+
+    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
+        guard state.auditCheckpoints[checkpoint.treeSize] == nil else { return false }
+        state.auditCheckpoints[checkpoint.treeSize] = checkpoint
+        return true
     }
 
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {

@@ -74,6 +74,24 @@ final class MemoryTransaction: StoreWriter {
         Array(state.securityEvents.lazy.filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 
+    func auditTree() throws(StorageError) -> AuditTreeState {
+        state.auditTree
+    }
+
+    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+        let lower = Int(max(0, min(start, Int64(state.auditLeaves.count))))
+        let upper = Int(max(Int64(lower), min(end, Int64(state.auditLeaves.count))))
+        return Array(state.auditLeaves[lower..<upper])
+    }
+
+    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
+        state.auditCheckpoints.max { $0.key < $1.key }?.value
+    }
+
+    func pendingSecurityEventCount() throws(StorageError) -> Int {
+        state.auditPending.count
+    }
+
     func lastHeartbeat() throws(StorageError) -> Date? {
         state.heartbeat
     }

@@ -105,7 +105,7 @@ extension RecordDecoding {
     package static var securityEventColumns: String {
         """
             seq, occurred_at, device_time, kind, user_id, key_id, device_id, client_id, action_hash, outcome, \
-            reason_code, attempts, detail
+            reason_code, attempts, detail, credential_id, family_id, request_id, client_address, node_id
         """
     }
 
@@ -115,6 +115,20 @@ extension RecordDecoding {
             kind: try row.text(3), userID: try row.optionalText(4), keyID: try row.optionalText(5),
             deviceID: try row.optionalText(6), clientID: try row.optionalText(7), actionHash: try row.optionalBytes(8),
             outcome: try row.text(9), reasonCode: try row.optionalText(10), attempts: try row.optionalInt(11),
-            detail: try row.optionalBytes(12))
+            detail: try row.optionalBytes(12), credentialID: try row.optionalBytes(13),
+            familyID: try row.optionalText(14), requestID: try row.optionalText(15),
+            clientAddress: try row.optionalText(16), nodeID: try row.optionalText(17))
+    }
+
+    package static var auditLeafColumns: String { "leaf_index, entry, leaf_hash" }
+
+    package static func auditLeaf(_ row: Row) throws(StorageError) -> AuditLeaf {
+        AuditLeaf(index: try row.integer(0), entry: try row.bytes(1), leafHash: try row.bytes(2))
+    }
+
+    package static var auditCheckpointColumns: String { "tree_size, note, signed_at" }
+
+    package static func auditCheckpoint(_ row: Row) throws(StorageError) -> AuditCheckpointRecord {
+        AuditCheckpointRecord(treeSize: try row.integer(0), note: try row.text(1), signedAt: try row.date(2))
     }
 }

@@ -28,12 +28,24 @@ public struct SecurityEvent: Sendable, Hashable {
     public var attempts: Int?
     /// Extra detail as JSON bytes.
     public var detail: [UInt8]?
+    /// The passkey credential concerned.
+    public var credentialID: [UInt8]?
+    /// The refresh-token family concerned.
+    public var familyID: String?
+    /// The HTTP request that caused the event (`X-Request-Id`).
+    public var requestID: String?
+    /// The client's address as the server saw it.
+    public var clientAddress: String?
+    /// The server node that recorded the event.
+    public var nodeID: String?
 
     /// Creates an event; `seq` is assigned by `StoreWriter.appendSecurityEvent`.
     public init(
         seq: Int64 = 0, occurredAt: Date, deviceTime: Date? = nil, kind: String, userID: String? = nil,
         keyID: String? = nil, deviceID: String? = nil, clientID: String? = nil, actionHash: [UInt8]? = nil,
-        outcome: String, reasonCode: String? = nil, attempts: Int? = nil, detail: [UInt8]? = nil
+        outcome: String, reasonCode: String? = nil, attempts: Int? = nil, detail: [UInt8]? = nil,
+        credentialID: [UInt8]? = nil, familyID: String? = nil, requestID: String? = nil, clientAddress: String? = nil,
+        nodeID: String? = nil
     ) {
         self.seq = seq
         self.occurredAt = occurredAt
@@ -48,5 +60,10 @@ public struct SecurityEvent: Sendable, Hashable {
         self.reasonCode = reasonCode
         self.attempts = attempts
         self.detail = detail
+        self.credentialID = credentialID
+        self.familyID = familyID
+        self.requestID = requestID
+        self.clientAddress = clientAddress
+        self.nodeID = nodeID
     }
 }

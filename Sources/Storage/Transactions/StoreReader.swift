@@ -48,8 +48,21 @@ public protocol StoreReader {
 
     // MARK: Security events
 
-    /// Up to `limit` events with `seq > after`, in `seq` order.
+    /// Up to `limit` events with `seq > after`, in `seq` order. On PostgreSQL seqs come from a sequence: one that
+    /// commits late may have a smaller seq than one already read; the audit log (`auditLeaves`) is the gap-free,
+    /// commit-ordered reading.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
+
+    // MARK: Audit log
+
+    /// The audit tree's state (size 0 before the first entry).
+    func auditTree() throws(StorageError) -> AuditTreeState
+    /// The leaves with `start <= index < end`, in order.
+    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf]
+    /// The checkpoint of the largest tree, if any was signed.
+    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord?
+    /// How many events wait in the audit queue.
+    func pendingSecurityEventCount() throws(StorageError) -> Int
 
     // MARK: Readiness
 

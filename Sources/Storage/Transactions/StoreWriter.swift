@@ -74,12 +74,31 @@ public protocol StoreWriter: StoreReader {
 
     // MARK: Security events and housekeeping
 
-    /// Appends `event` and returns it with its assigned `seq` (one more than the highest so far).
+    /// Appends `event` and returns it with its assigned `seq`: unique; gap-free in commit order on SQLite and in
+    /// memory; from a sequence on PostgreSQL (no gap-free or commit-order promise there: the audit log gives both).
+    /// The single entry point of security events: committed, the event is queued for the audit log (SQLite: its
+    /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
+    /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
     /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
+
+    // MARK: Audit log (the sequencer's operations; see docs/audit.md)
+
+    /// The audit tree's state, locked for this transaction: the one sequencer of the database holds it. Returns
+    /// nil, doing nothing, when another transaction (another node's sequencer on PostgreSQL) holds it now.
+    func lockAuditTree() throws(StorageError) -> AuditTreeState?
+    /// Takes up to `limit` committed events from the audit queue, oldest seq first, removing them from it.
+    func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent]
+    /// Appends `leaves` (indexes `from.size`, `from.size + 1`, … in order) and stores `tree` as the new state,
+    /// only if the stored state's size is still `from.size`.
+    /// - Throws: `.internalFailure` when the leaves do not start at `from.size`, are not consecutive, `tree.size`
+    ///   is not the new size, or the stored tree moved; nothing is written then.
+    func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError)
+    /// Stores a signed checkpoint unless one for the same tree size exists. Returns whether it was stored.
+    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool
 
     // MARK: Readiness
 

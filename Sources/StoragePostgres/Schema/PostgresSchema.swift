@@ -9,7 +9,7 @@ import Storage
 /// Never edit a shipped migration: append a new one.
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -168,5 +168,71 @@ public enum PostgresSchema {
                 beat_at double precision NOT NULL
             )
             """
+        ])
+
+    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry and take
+    /// their seq from a sequence; each append also queues the event in `audit_pending`, which the sequencer (the node holding the advisory lock) empties
+    /// into `audit_log`, the append-only RFC 6962 leaves, updating `audit_tree` in the same transaction. Triggers
+    /// refuse any UPDATE, DELETE or TRUNCATE of the log and of its checkpoints.
+    static let auditLog = Migration(
+        version: 4, name: "audit_log",
+        statements: [
+            """
+            ALTER TABLE security_events ADD COLUMN credential_id bytea, ADD COLUMN family_id text,
+                ADD COLUMN request_id text, ADD COLUMN client_address text, ADD COLUMN node_id text
+            """,
+            // Event seqs from a SEQUENCE from now on, no longer from the `security_event_counter` row: that row
+            // serialized every appending transaction until commit, and logins now append. The audit log gives the
+            // gap-free, commit-ordered reading (its sequencer orders whatever committed).
+            "CREATE SEQUENCE security_event_seq",
+            "SELECT setval('security_event_seq', (SELECT last_seq + 1 FROM security_event_counter), false)",
+            "CREATE TABLE audit_pending (event_seq bigint NOT NULL PRIMARY KEY)",
+            // Events recorded before this migration enter the log too.
+            "INSERT INTO audit_pending (event_seq) SELECT seq FROM security_events",
+            """
+            CREATE TABLE audit_log (
+                leaf_index bigint NOT NULL PRIMARY KEY CHECK (leaf_index >= 0),
+                entry bytea NOT NULL,
+                leaf_hash bytea NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE audit_tree (
+                id integer NOT NULL PRIMARY KEY CHECK (id = 1),
+                size bigint NOT NULL,
+                frontier bytea NOT NULL
+            )
+            """,
+            "INSERT INTO audit_tree (id, size, frontier) VALUES (1, 0, ''::bytea)",
+            """
+            CREATE TABLE audit_checkpoints (
+                tree_size bigint NOT NULL PRIMARY KEY,
+                note text NOT NULL,
+                signed_at double precision NOT NULL
+            )
+            """,
+            """
+            CREATE FUNCTION audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION '% is append-only', TG_TABLE_NAME;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+            FOR EACH ROW EXECUTE FUNCTION audit_append_only()
+            """,
+            """
+            CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+            FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()
+            """,
+            """
+            CREATE TRIGGER audit_checkpoints_append_only BEFORE UPDATE OR DELETE ON audit_checkpoints
+            FOR EACH ROW EXECUTE FUNCTION audit_append_only()
+            """,
+            """
+            CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoints
+            FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()
+            """,
         ])
 }

@@ -93,21 +93,28 @@ extension PostgresTransaction {
         }
     }
 
-    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
-        // The counter row gives the next seq and stays locked until commit (see PostgresSchema).
+    func appendSecurityEvent(_ given: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        let event = given.filledFromOrigin()
+        // The seq comes from a sequence (no row lock shared by every appending transaction); the event enters
+        // the audit log's queue in the same statement (docs/audit.md), where the sequencer orders what committed.
         let seq = try one(
             """
-            WITH next AS (UPDATE security_event_counter SET last_seq = last_seq + 1 WHERE id = 1 RETURNING last_seq)
-            INSERT INTO security_events (seq, occurred_at, device_time, kind, user_id, key_id, device_id, client_id, \
-            action_hash, outcome, reason_code, attempts, detail)
-            SELECT last_seq, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM next
-            RETURNING seq
+            WITH event AS (
+                INSERT INTO security_events (seq, occurred_at, device_time, kind, user_id, key_id, device_id, \
+                client_id, action_hash, outcome, reason_code, attempts, detail, credential_id, family_id, request_id, \
+                client_address, node_id)
+                VALUES (nextval('security_event_seq'), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+                $15, $16, $17)
+                RETURNING seq)
+            INSERT INTO audit_pending (event_seq) SELECT seq FROM event RETURNING event_seq
             """,
             [
                 .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
                 .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
                 .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
                 .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBytea(event.detail),
+                .optionalBytea(event.credentialID), .optionalText(event.familyID), .optionalText(event.requestID),
+                .optionalText(event.clientAddress), .optionalText(event.nodeID),
             ]
         ) { (row) throws(StorageError) in try row.integer(0) }
         guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }

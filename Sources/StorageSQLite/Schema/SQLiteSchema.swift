@@ -7,7 +7,7 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -157,5 +157,61 @@ public enum SQLiteSchema {
                 beat_at REAL NOT NULL
             ) STRICT
             """
+        ])
+
+    /// v4: the probative audit log (docs/audit.md). Security events gain the fields of an audit entry. The one
+    /// writer gives seqs in commit order (AUTOINCREMENT, under the write lock until commit, also across processes),
+    /// so the queue is the events after `audit_tree.last_event_seq`: an append costs no row beyond the event's own.
+    /// The sequencer moves them into `audit_log`, the append-only RFC 6962 leaves, and advances `audit_tree` in the
+    /// same transaction. Triggers refuse any UPDATE or DELETE of the log and of its checkpoints; housekeeping never
+    /// purges them.
+    static let auditLog = Migration(
+        version: 4, name: "audit_log",
+        statements: [
+            "ALTER TABLE security_events ADD COLUMN credential_id BLOB",
+            "ALTER TABLE security_events ADD COLUMN family_id TEXT",
+            "ALTER TABLE security_events ADD COLUMN request_id TEXT",
+            "ALTER TABLE security_events ADD COLUMN client_address TEXT",
+            "ALTER TABLE security_events ADD COLUMN node_id TEXT",
+            """
+            CREATE TABLE audit_log (
+                leaf_index INTEGER PRIMARY KEY NOT NULL CHECK (leaf_index >= 0),
+                entry BLOB NOT NULL,
+                leaf_hash BLOB NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TABLE audit_tree (
+                id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                size INTEGER NOT NULL,
+                frontier BLOB NOT NULL,
+                last_event_seq INTEGER NOT NULL
+            ) STRICT
+            """,
+            // Events recorded before this migration enter the log too (from seq 1).
+            "INSERT INTO audit_tree (id, size, frontier, last_event_seq) VALUES (1, 0, x'', 0)",
+            """
+            CREATE TABLE audit_checkpoints (
+                tree_size INTEGER PRIMARY KEY NOT NULL,
+                note TEXT NOT NULL,
+                signed_at REAL NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+            BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END
+            """,
+            """
+            CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+            BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END
+            """,
+            """
+            CREATE TRIGGER audit_checkpoints_no_update BEFORE UPDATE ON audit_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'audit_checkpoints is append-only'); END
+            """,
+            """
+            CREATE TRIGGER audit_checkpoints_no_delete BEFORE DELETE ON audit_checkpoints
+            BEGIN SELECT RAISE(ABORT, 'audit_checkpoints is append-only'); END
+            """,
         ])
 }

@@ -78,11 +78,13 @@ extension SQLiteTransaction {
         return verdict
     }
 
-    func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+    func appendSecurityEvent(_ given: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        let event = given.filledFromOrigin()
         let seq = try one(
             """
             INSERT INTO security_events (occurred_at, device_time, kind, user_id, key_id, device_id, client_id, \
-            action_hash, outcome, reason_code, attempts, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            action_hash, outcome, reason_code, attempts, detail, credential_id, family_id, request_id, \
+            client_address, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING seq
             """,
             [
@@ -90,9 +92,13 @@ extension SQLiteTransaction {
                 .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
                 .optionalText(event.clientID), .optionalBlob(event.actionHash), .text(event.outcome),
                 .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBlob(event.detail),
+                .optionalBlob(event.credentialID), .optionalText(event.familyID), .optionalText(event.requestID),
+                .optionalText(event.clientAddress), .optionalText(event.nodeID),
             ]
         ) { (row) throws(StorageError) in try row.integer(0) }
         guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }
+        // Committed, the event is in the audit log's queue: the events after `audit_tree.last_event_seq`
+        // (SQLiteSchema v4), so the login pays for this one INSERT only.
         var stored = event
         stored.seq = seq
         return stored

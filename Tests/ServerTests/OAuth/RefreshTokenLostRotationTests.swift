@@ -109,6 +109,22 @@ private final class StaleRefreshReadWriter: StoreWriter {
         try base.securityEvents(after: seq, limit: limit)
     }
     func lastHeartbeat() throws(StorageError) -> Date? { try base.lastHeartbeat() }
+    func auditTree() throws(StorageError) -> AuditTreeState { try base.auditTree() }
+    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+        try base.auditLeaves(start: start, end: end)
+    }
+    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? { try base.latestAuditCheckpoint() }
+    func pendingSecurityEventCount() throws(StorageError) -> Int { try base.pendingSecurityEventCount() }
+    func lockAuditTree() throws(StorageError) -> AuditTreeState? { try base.lockAuditTree() }
+    func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try base.takePendingSecurityEvents(limit: limit)
+    }
+    func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError) {
+        try base.appendAuditLeaves(leaves, from: from, tree: tree)
+    }
+    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
+        try base.insertAuditCheckpoint(checkpoint)
+    }
 
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
         try base.insertUser(user, credential: credential)

@@ -1,0 +1,136 @@
+import Audit
+import Foundation
+import HTTP
+import JSON
+import Storage
+
+/// The audit log's read endpoints, on the admin listener only (operators and auditors, never the public port):
+/// `GET /audit/checkpoint`, `/audit/key`, `/audit/entries?start=N&end=M`, `/audit/proof/inclusion?index=N&tree_size=S`
+/// and `/audit/proof/consistency?first=A&second=B` (RFC 6962 §2.1.1 / §2.1.2, hashes in base64).
+enum AuditEndpoints {
+    /// The most entries one `/audit/entries` call returns.
+    static let maxEntriesPerCall: Int64 = 1_000
+
+    static func register(in router: inout Router, context: ServerContext, signer: (any NoteSigner)?) {
+        let store = context.store
+        router.add(.get, "/audit/checkpoint") { _ in
+            do {
+                guard let checkpoint = try await store.read({ try $0.latestAuditCheckpoint() }) else {
+                    return notFound("no checkpoint has been signed yet")
+                }
+                return .text(checkpoint.note, contentType: "text/plain; charset=utf-8")
+            } catch {
+                return unavailable(error, context: context)
+            }
+        }
+        router.add(.get, "/audit/key") { _ in
+            guard let signer else { return notFound("audit.signer is \"none\": checkpoints are not signed") }
+            return .text(signer.verifierKey.description + "\n", contentType: "text/plain; charset=utf-8")
+        }
+        router.add(.get, "/audit/entries") { request in
+            do {
+                let start = try integer(request, "start")
+                let end = try integer(request, "end")
+                let size = try await store.read { try $0.auditTree().size }
+                guard start >= 0, start < end, end <= size, end - start <= maxEntriesPerCall else {
+                    return badRequest(
+                        "need 0 <= start < end <= \(size) (the tree size) and at most \(maxEntriesPerCall) entries")
+                }
+                let leaves = try await store.read { try $0.auditLeaves(start: start, end: end) }
+                var body: [UInt8] = []
+                for leaf in leaves {
+                    body += leaf.entry
+                    body.append(0x0A)
+                }
+                return Response(
+                    status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
+                    body: body)
+            } catch let error as ParameterError {
+                return badRequest(error.message)
+            } catch {
+                return unavailable(error, context: context)
+            }
+        }
+        router.add(.get, "/audit/proof/inclusion") { request in
+            do {
+                let index = try integer(request, "index")
+                let treeSize = try integer(request, "tree_size")
+                let hashes = try await leafHashes(store, upTo: treeSize)
+                guard let hashes, index >= 0, index < treeSize else {
+                    return badRequest("need 0 <= index < tree_size <= the tree size")
+                }
+                let proof = try MerkleTree.inclusionProof(index: Int(index), leaves: hashes)
+                return proofResponse([
+                    JSONMember(key: "leaf_index", value: .number(String(index))),
+                    JSONMember(key: "tree_size", value: .number(String(treeSize))), hashesMember(proof),
+                ])
+            } catch let error as ParameterError {
+                return badRequest(error.message)
+            } catch {
+                return unavailable(error, context: context)
+            }
+        }
+        router.add(.get, "/audit/proof/consistency") { request in
+            do {
+                let first = try integer(request, "first")
+                let second = try integer(request, "second")
+                let hashes = try await leafHashes(store, upTo: second)
+                guard let hashes, first >= 1, first <= second else {
+                    return badRequest("need 1 <= first <= second <= the tree size")
+                }
+                let proof = try MerkleTree.consistencyProof(first: Int(first), leaves: hashes)
+                return proofResponse([
+                    JSONMember(key: "first", value: .number(String(first))),
+                    JSONMember(key: "second", value: .number(String(second))), hashesMember(proof),
+                ])
+            } catch let error as ParameterError {
+                return badRequest(error.message)
+            } catch {
+                return unavailable(error, context: context)
+            }
+        }
+    }
+
+    /// The stored leaf hashes of the first `size` leaves, or nil when the tree is smaller.
+    private static func leafHashes(_ store: any Store, upTo size: Int64) async throws -> [[UInt8]]? {
+        try await store.read { reader -> [[UInt8]]? in
+            guard size >= 0, size <= (try reader.auditTree().size) else { return nil }
+            return try reader.auditLeaves(start: 0, end: size).map(\.leafHash)
+        }
+    }
+
+    private struct ParameterError: Error {
+        let message: String
+    }
+
+    private static func integer(_ request: Request, _ name: String) throws -> Int64 {
+        guard let text = request.query[name], let value = Int64(text) else {
+            throw ParameterError(message: "query parameter \(name) must be an integer")
+        }
+        return value
+    }
+
+    private static func proofResponse(_ members: [JSONMember]) -> Response {
+        var response = Response.json(.object(members))
+        response.headers.replace(name: "Cache-Control", value: "no-store")
+        return response
+    }
+
+    /// RFC 6962 §2.1.1 / §2.1.2 proof hashes, in order, standard base64.
+    private static func hashesMember(_ proof: [[UInt8]]) -> JSONMember {
+        JSONMember(key: "hashes", value: .array(proof.map { .string(Data($0).base64EncodedString()) }))
+    }
+
+    private static func badRequest(_ description: String) -> Response {
+        .error(status: 400, error: "invalid_request", description: description)
+    }
+
+    private static func notFound(_ description: String) -> Response {
+        .error(status: 404, error: "not_found", description: description)
+    }
+
+    private static func unavailable(_ error: any Error, context: ServerContext) -> Response {
+        context.logger.log(.error, "audit read failed") { $0.add("error", String(describing: error)) }
+        return .error(status: 503, error: "temporarily_unavailable", description: "The audit log cannot be read now.")
+    }
+}

@@ -1,0 +1,45 @@
+import Audit
+import Storage
+
+/// Moves committed security events from the queue into the audit log: one write takes up to `batchLimit` queued
+/// events, gives them the next gap-free leaf indexes, builds their canonical entries, appends the leaves and stores
+/// the new tree state, all or nothing. Only the holder of the tree lock sequences (one node of several on
+/// PostgreSQL); requests never wait for it beyond their share of the writer.
+enum AuditSequencer {
+    /// The most events one write sequences.
+    static let batchLimit = 500
+
+    /// One batch. Returns how many events entered the log (0 when the queue was empty or another node sequences).
+    static func sequenceBatch(store: any Store, limit: Int = batchLimit) async throws -> Int {
+        try await store.write { writer in
+            guard let from = try writer.lockAuditTree() else { return 0 }
+            let events = try writer.takePendingSecurityEvents(limit: limit)
+            guard !events.isEmpty else { return 0 }
+            var frontier = try TreeFrontier(size: from.size, serialized: from.frontier)
+            var leaves: [AuditLeaf] = []
+            leaves.reserveCapacity(events.count)
+            for event in events {
+                let entry = try AuditEntry(event, seq: frontier.size).canonicalBytes()
+                let hash = MerkleHash.leaf(entry)
+                leaves.append(AuditLeaf(index: frontier.size, entry: entry, leafHash: hash))
+                frontier.append(leafHash: hash)
+            }
+            try writer.appendAuditLeaves(
+                leaves, from: from, tree: AuditTreeState(size: frontier.size, frontier: frontier.serialized))
+            return events.count
+        }
+    }
+
+    /// Sequences until the queue is empty (or `maxBatches` writes were made). Returns the events sequenced.
+    static func drain(store: any Store, maxBatches: Int = 100) async throws -> Int {
+        // A read first: an idle server does not queue an empty write (nor take the lock) every tick.
+        guard try await store.read({ try $0.pendingSecurityEventCount() }) > 0 else { return 0 }
+        var total = 0
+        for _ in 0..<maxBatches {
+            let count = try await sequenceBatch(store: store)
+            total += count
+            guard count == batchLimit else { break }
+        }
+        return total
+    }
+}

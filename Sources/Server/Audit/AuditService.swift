@@ -1,0 +1,57 @@
+import Audit
+import Foundation
+import Storage
+
+/// The audit log's background work on a running server: every `audit.sequence_interval_ms` the sequencer moves
+/// queued events into the log; at most every `audit.checkpoint_interval_ms`, when the tree grew, a checkpoint is
+/// signed. Failures are logged and retried at the next tick; nothing here runs on a request's path.
+struct AuditService: Sendable {
+    let store: any Store
+    let signer: (any NoteSigner)?
+    let configuration: AuditConfiguration
+    let logger: Logger
+    let clock: any WallClock
+
+    /// Starts the loop; cancel the task to stop it (a last batch and checkpoint are made first).
+    func start() -> Task<Void, Never> {
+        Task {
+            var lastCheckpoint = ContinuousClock.now - .milliseconds(configuration.checkpointIntervalMilliseconds)
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: .milliseconds(configuration.sequenceIntervalMilliseconds))
+                } catch {
+                    break
+                }
+                await sequence()
+                if ContinuousClock.now - lastCheckpoint >= .milliseconds(configuration.checkpointIntervalMilliseconds) {
+                    lastCheckpoint = ContinuousClock.now
+                    await checkpoint()
+                }
+            }
+            // On stop: what was acknowledged goes into the log and is signed before the store closes.
+            await sequence()
+            await checkpoint()
+        }
+    }
+
+    func sequence() async {
+        do {
+            _ = try await AuditSequencer.drain(store: store)
+        } catch {
+            logger.log(.error, "audit sequencing failed") { $0.add("error", String(describing: error)) }
+        }
+    }
+
+    func checkpoint() async {
+        guard let signer else { return }
+        do {
+            if let record = try await AuditCheckpointer.checkpointIfGrown(
+                store: store, signer: signer, origin: configuration.origin, now: clock.now())
+            {
+                logger.log(.debug, "audit checkpoint signed") { $0.add("tree_size", Int(record.treeSize)) }
+            }
+        } catch {
+            logger.log(.error, "audit checkpoint failed") { $0.add("error", String(describing: error)) }
+        }
+    }
+}

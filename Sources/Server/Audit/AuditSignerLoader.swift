@@ -1,0 +1,57 @@
+import Audit
+import Crypto
+import Foundation
+import PKCS11Signer
+
+/// Builds the checkpoint signer `audit.signer` names: none, a key file (generated on first use, mode 0600), or a
+/// key in an HSM through PKCS#11 (PIN from a file or an environment variable).
+enum AuditSignerLoader {
+    /// Why the signer could not be set up.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func load(_ configuration: AuditConfiguration, environment: [String: String]) throws -> (any NoteSigner)? {
+        switch configuration.signer {
+        case .none:
+            return nil
+        case .file(let path):
+            return try SoftwareNoteSigner(name: configuration.origin, key: try fileKey(path))
+        case .pkcs11(let settings):
+            let pin = try self.pin(settings, environment: environment)
+            return try PKCS11NoteSigner(
+                name: configuration.origin,
+                location: .init(module: settings.module, tokenLabel: settings.tokenLabel, keyLabel: settings.keyLabel),
+                pin: pin)
+        }
+    }
+
+    /// The Ed25519 seed in `path` (32 raw bytes), created with mode 0600 when the file does not exist.
+    static func fileKey(_ path: String) throws -> Ed25519SigningKey {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: path) {
+            let key = try Ed25519SigningKey()
+            let created = manager.createFile(
+                atPath: path, contents: Data(key.rawRepresentation), attributes: [.posixPermissions: 0o600])
+            guard created else { throw Failure(description: "cannot create the audit key file \(path)") }
+            return key
+        }
+        guard let data = manager.contents(atPath: path) else {
+            throw Failure(description: "cannot read the audit key file \(path)")
+        }
+        return try Ed25519SigningKey(rawRepresentation: Array(data))
+    }
+
+    private static func pin(_ settings: AuditConfiguration.PKCS11, environment: [String: String]) throws -> String {
+        if let file = settings.pinFile {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw Failure(description: "cannot read audit.pkcs11.pin_file \(file)")
+            }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        if let name = settings.pinEnvironmentVariable, let pin = environment[name] {
+            return pin
+        }
+        throw Failure(description: "audit.pkcs11.pin_env names a variable that is not set")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The `audit` section: how the probative audit log signs its checkpoints and how often it works (docs/audit.md).
+public struct AuditConfiguration: Sendable, Equatable {
+    /// Who signs the checkpoints.
+    public enum Signer: Sendable, Equatable {
+        /// No signer: entries are still appended and the tree kept, but no checkpoint is signed (the default, so that
+        /// a software key is never chosen silently).
+        case none
+        /// An Ed25519 key in a file (generated in the data directory, mode 0600, on first start): not HSM-backed.
+        case file(path: String)
+        /// An Ed25519 key in an HSM through PKCS#11; the PIN comes from a file or an environment variable.
+        case pkcs11(PKCS11)
+    }
+
+    /// Where the HSM key is and where its PIN comes from (never from the JSON file).
+    public struct PKCS11: Sendable, Equatable {
+        public var module: String
+        public var tokenLabel: String
+        public var keyLabel: String
+        /// A file holding the PIN (trailing newline ignored), or
+        public var pinFile: String?
+        /// the name of an environment variable holding it.
+        public var pinEnvironmentVariable: String?
+    }
+
+    public var signer: Signer
+    /// The checkpoints' origin line and the key name (signed-note: no space, no plus sign).
+    public var origin: String
+    /// Checkpoints are signed at most this often, and only when the tree grew.
+    public var checkpointIntervalMilliseconds: Int
+    /// How often the sequencer moves queued events into the log.
+    public var sequenceIntervalMilliseconds: Int
+    /// This node's id in the entries it records.
+    public var nodeID: String
+
+    /// Reads `audit` (`rpID` and `dataDirectory` give the defaults of `origin` and `key_file`).
+    static func read(_ object: ConfigObject, rpID: String, dataDirectory: String) throws(ConfigurationError)
+        -> AuditConfiguration
+    {
+        let origin = try object.string("origin", default: "\(rpID)/passkeyd-audit")
+        guard !origin.isEmpty, !origin.contains("+"), !origin.unicodeScalars.contains(where: \.properties.isWhitespace)
+        else { throw object.error("origin", "must be non-empty, without spaces or \"+\" (a signed-note key name)") }
+        let signerText = try object.string("signer", default: "none")
+        let keyFile = try object.string("key_file", default: "audit-signing.key")
+        let pkcs11Object = try object.object("pkcs11") ?? ConfigObject([:], path: "audit.pkcs11")
+        let signer: Signer
+        switch signerText {
+        case "none":
+            signer = .none
+        case "file":
+            signer = .file(
+                path: keyFile.hasPrefix("/") ? keyFile : (dataDirectory as NSString).appendingPathComponent(keyFile))
+        case "pkcs11":
+            let settings = PKCS11(
+                module: try pkcs11Object.string("module"), tokenLabel: try pkcs11Object.string("token_label"),
+                keyLabel: try pkcs11Object.string("key_label"), pinFile: try pkcs11Object.optionalString("pin_file"),
+                pinEnvironmentVariable: try pkcs11Object.optionalString("pin_env"))
+            guard (settings.pinFile == nil) != (settings.pinEnvironmentVariable == nil) else {
+                throw pkcs11Object.error("pin_file", "give exactly one of pin_file and pin_env (never the PIN itself)")
+            }
+            signer = .pkcs11(settings)
+        default:
+            throw object.error("signer", "must be \"none\", \"file\" or \"pkcs11\", got \"\(signerText)\"")
+        }
+        try pkcs11Object.rejectUnknownKeys()
+        let configuration = AuditConfiguration(
+            signer: signer, origin: origin,
+            checkpointIntervalMilliseconds: try object.int(
+                "checkpoint_interval_ms", default: 1_000, range: 100...3_600_000),
+            sequenceIntervalMilliseconds: try object.int("sequence_interval_ms", default: 100, range: 10...60_000),
+            nodeID: try object.string("node_id", default: ProcessInfo.processInfo.hostName))
+        try object.rejectUnknownKeys()
+        return configuration
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Storage
+
+/// The audit log's operations (docs/audit.md). With several nodes on one database, the sequencer is the node whose
+/// transaction holds the transaction-scoped advisory lock; the tree row is also locked FOR UPDATE, so leaf indexes
+/// stay gap-free and there is one tree whichever node appended.
+extension PostgresTransaction {
+    func auditTree() throws(StorageError) -> AuditTreeState {
+        try one("SELECT size, frontier FROM audit_tree WHERE id = 1", []) { (row) throws(StorageError) in
+            AuditTreeState(size: try row.integer(0), frontier: try row.bytes(1))
+        } ?? AuditTreeState()
+    }
+
+    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+        try connection.query(
+            """
+            SELECT \(Self.auditLeafColumns) FROM audit_log WHERE leaf_index >= $1 AND leaf_index < $2 \
+            ORDER BY leaf_index
+            """,
+            [.int8(start), .int8(end)], Self.auditLeaf)
+    }
+
+    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
+        try one(
+            "SELECT \(Self.auditCheckpointColumns) FROM audit_checkpoints ORDER BY tree_size DESC LIMIT 1", [],
+            Self.auditCheckpoint)
+    }
+
+    func pendingSecurityEventCount() throws(StorageError) -> Int {
+        Int(try one("SELECT count(*) FROM audit_pending", []) { (row) throws(StorageError) in try row.integer(0) } ?? 0)
+    }
+
+    func lockAuditTree() throws(StorageError) -> AuditTreeState? {
+        let acquired = try one(
+            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.audit'), hashtext(coalesce(current_schema(), '')))",
+            []
+        ) { (row) throws(StorageError) in try row.bool(0) }
+        guard acquired == true else { return nil }
+        return try one("SELECT size, frontier FROM audit_tree WHERE id = 1 FOR UPDATE", []) {
+            (row) throws(StorageError) in AuditTreeState(size: try row.integer(0), frontier: try row.bytes(1))
+        }
+    }
+
+    func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
+        // One statement: the queue rows committed so far (lowest seqs first) are deleted and their events returned.
+        let events = try connection.query(
+            """
+            WITH taken AS (
+                DELETE FROM audit_pending WHERE event_seq IN (
+                    SELECT event_seq FROM audit_pending ORDER BY event_seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+                RETURNING event_seq)
+            SELECT \(Self.securityEventColumns) FROM security_events WHERE seq IN (SELECT event_seq FROM taken)
+            """,
+            [.integer(max(0, limit))], Self.securityEvent)
+        return events.sorted { $0.seq < $1.seq }
+    }
+
+    func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError) {
+        try AuditTreeState.checkAppend(leaves, from: from, to: tree)
+        let moved = try connection.execute(
+            "UPDATE audit_tree SET size = $1, frontier = $2 WHERE id = 1 AND size = $3",
+            [.int8(tree.size), .bytea(tree.frontier), .int8(from.size)])
+        guard moved == 1 else { throw StorageError(.internalFailure, "the audit tree moved from \(from.size)") }
+        guard !leaves.isEmpty else { return }
+        // One INSERT for the batch: unnest of parallel arrays would need array encoding; numbered parameters do.
+        var placeholders: [String] = []
+        var arguments: [PostgresValue] = []
+        for (offset, leaf) in leaves.enumerated() {
+            placeholders.append("($\(offset * 3 + 1), $\(offset * 3 + 2), $\(offset * 3 + 3))")
+            arguments += [.int8(leaf.index), .bytea(leaf.entry), .bytea(leaf.leafHash)]
+        }
+        try connection.execute(
+            "INSERT INTO audit_log (\(Self.auditLeafColumns)) VALUES \(placeholders.joined(separator: ", "))",
+            arguments)
+    }
+
+    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
+        try connection.execute(
+            """
+            INSERT INTO audit_checkpoints (\(Self.auditCheckpointColumns)) VALUES ($1, $2, $3) \
+            ON CONFLICT (tree_size) DO NOTHING
+            """,
+            [.int8(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)]) == 1
+    }
+}

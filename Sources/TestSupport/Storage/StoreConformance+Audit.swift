@@ -1,0 +1,68 @@
+import Foundation
+import Storage
+
+extension StoreConformance {
+    static let auditChecks: [Check] = [
+        Check("every appended event is queued for the audit log with its origin, and taken once, in seq order") {
+            store in
+            let origin = SecurityEventOrigin(requestID: "req-1", clientAddress: "192.0.2.1", nodeID: "node-a")
+            try await store.write { writer in
+                try SecurityEventOrigin.$current.withValue(origin) {
+                    _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(1), kind: "login", outcome: "ok"))
+                }
+                _ = try writer.appendSecurityEvent(
+                    SecurityEvent(
+                        occurredAt: S.at(2), kind: "refresh", outcome: "failure", credentialID: S.bytes(0x11),
+                        familyID: "family-1", requestID: "own-request"))
+            }
+            // A rolled-back append leaves nothing in the queue.
+            try? await store.write { writer in
+                _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(3), kind: "gone", outcome: "x"))
+                throw StorageError(.internalFailure, "roll back")
+            }
+            try expectEqual(try await store.read { try $0.pendingSecurityEventCount() }, 2, "queued events")
+            let first = try await store.write { try $0.takePendingSecurityEvents(limit: 1) }
+            try expectEqual(first.map(\.kind), ["login"], "first batch")
+            try expectEqual(first.first?.requestID, Optional("req-1"), "request id from the origin")
+            try expectEqual(first.first?.clientAddress, "192.0.2.1", "client address from the origin")
+            try expectEqual(first.first?.nodeID, "node-a", "node id from the origin")
+            let rest = try await store.write { try $0.takePendingSecurityEvents(limit: 10) }
+            try expectEqual(rest.map(\.kind), ["refresh"], "second batch")
+            try expectEqual(rest.first?.familyID, "family-1", "family id round trip")
+            try expectEqual(rest.first?.credentialID, S.bytes(0x11), "credential id round trip")
+            try expectEqual(rest.first?.requestID, "own-request", "an event's own request id is kept")
+            try expectEqual(try await store.write { try $0.takePendingSecurityEvents(limit: 10) }, [], "empty queue")
+        },
+        Check("audit leaves append gap-free with the tree state, and checkpoints are kept once per size") { store in
+            let leaves = (0..<3).map { AuditLeaf(index: Int64($0), entry: [UInt8($0)], leafHash: S.bytes(UInt8($0))) }
+            let tree = AuditTreeState(size: 3, frontier: S.bytes(0x01) + S.bytes(0x02))
+            try await store.write { writer in
+                guard let from = try writer.lockAuditTree() else { throw StorageError(.internalFailure, "no lock") }
+                try expectEqual(from, AuditTreeState(), "empty tree")
+                try writer.appendAuditLeaves(leaves, from: from, tree: tree)
+            }
+            try await expectStorageError(.internalFailure, "a stale tree state") {
+                try await store.write { writer in
+                    try writer.appendAuditLeaves(
+                        [AuditLeaf(index: 0, entry: [9], leafHash: S.bytes(9))], from: AuditTreeState(),
+                        tree: AuditTreeState(size: 1, frontier: S.bytes(9)))
+                }
+            }
+            try await expectStorageError(.internalFailure, "a gap") {
+                try await store.write { writer in
+                    try writer.appendAuditLeaves(
+                        [AuditLeaf(index: 4, entry: [9], leafHash: S.bytes(9))], from: tree,
+                        tree: AuditTreeState(size: 4, frontier: S.bytes(9)))
+                }
+            }
+            try expectEqual(try await store.read { try $0.auditTree() }, tree, "tree state")
+            try expectEqual(
+                try await store.read { try $0.auditLeaves(start: 1, end: 9) }, Array(leaves[1...]), "leaves")
+            let checkpoint = AuditCheckpointRecord(treeSize: 3, note: "note\n", signedAt: S.at(5))
+            try expectEqual(try await store.write { try $0.insertAuditCheckpoint(checkpoint) }, true, "stored")
+            let other = AuditCheckpointRecord(treeSize: 3, note: "other\n", signedAt: S.at(6))
+            try expectEqual(try await store.write { try $0.insertAuditCheckpoint(other) }, false, "same size kept")
+            try expectEqual(try await store.read { try $0.latestAuditCheckpoint() }, Optional(checkpoint), "latest")
+        },
+    ]
+}
