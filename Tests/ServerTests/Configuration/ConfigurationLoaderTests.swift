@@ -57,6 +57,9 @@ struct ConfigurationLoaderTests {
         #expect(configuration.passkeys.challengeTimeoutMilliseconds == 60_000)
         #expect(configuration.tokens.actionTokenLifetime == 300)
         #expect(configuration.deviceKeys.maxFailedAttempts == 3)
+        #expect(configuration.dpop == ServerConfiguration.DPoPSettings())
+        #expect(configuration.dpop.proofLifetimeSeconds == 60 && !configuration.dpop.requireNonce)
+        #expect(configuration.clients.allSatisfy { !$0.requireDPoP })
         #expect(configuration.adminListen == ServerConfiguration.Listen(host: "127.0.0.1", port: 9090))
     }
 

@@ -32,7 +32,9 @@ struct DPoPTests {
             "scope": "openid profile email offline_access",
         ]
         var headers = HTTPHeaders()
-        for proof in try proofs ?? prover.map({ [try $0.proof("POST", tokenURL, now: harness.clock.now(), nonce: nonce)] }) ?? [] {
+        for proof in try proofs ?? prover.map({
+            [try $0.proof("POST", tokenURL, now: harness.clock.now(), nonce: nonce)]
+        }) ?? [] {
             headers.add(name: "DPoP", value: proof)
         }
         return await harness.client.post("/oauth/token", json: body, headers: headers)
@@ -112,14 +114,16 @@ struct DPoPTests {
             #expect(refused.errorCode == "invalid_dpop_proof")
             #expect(
                 refused.headers["WWW-Authenticate"]
-                    == #"DPoP algs="ES256 EdDSA", error="invalid_dpop_proof", error_description="The DPoP proof is invalid.""#)
+                    == #"DPoP algs="ES256 EdDSA", error="invalid_dpop_proof", error_description="The DPoP proof is invalid.""#
+            )
             #expect(harness.counted("invalid_dpop_proof:\(logCode)"), "\(logCode)")
         }
         // An unbound token under the DPoP scheme is not a DPoP token.
         let plain = try #require(try await Self.signUp(harness, prover: nil).jsonValue()["access_token"]?.stringValue)
         let unbound = try await Self.userinfo(harness, plain, prover: prover)
         #expect(unbound.status == 401)
-        #expect(unbound.headers["WWW-Authenticate"]?.hasPrefix(#"DPoP algs="ES256 EdDSA", error="invalid_token""#) == true)
+        #expect(
+            unbound.headers["WWW-Authenticate"]?.hasPrefix(#"DPoP algs="ES256 EdDSA", error="invalid_token""#) == true)
     }
 
     @Test("a bound refresh token needs a proof by its key, and a refusal leaves it usable (RFC 9449 §5)")
@@ -160,13 +164,16 @@ struct DPoPTests {
     @Test("two DPoP headers, a bad proof, or none for a require_dpop client are refused before the grant")
     func tokenEndpointRefusals() async throws {
         let harness = try PasskeyHarness([
-            "PASSKEYD_CLIENTS": #"[{"client_id": "app", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"], "require_dpop": true}]"#
+            "PASSKEYD_CLIENTS":
+                #"[{"client_id": "app", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"], "require_dpop": true}]"#
         ])
         let prover = try DPoPProver()
         let now = harness.clock.now()
         let two = try await Self.signUp(
             harness, prover: nil,
-            proofs: [try prover.proof("POST", Self.tokenURL, now: now), try prover.proof("POST", Self.tokenURL, now: now)])
+            proofs: [
+                try prover.proof("POST", Self.tokenURL, now: now), try prover.proof("POST", Self.tokenURL, now: now),
+            ])
         #expect(two.errorCode == "invalid_dpop_proof")
         #expect(harness.counted("invalid_dpop_proof:dpop_several_headers"))
         let wrongURI = try await Self.signUp(

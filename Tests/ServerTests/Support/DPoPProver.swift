@@ -30,7 +30,8 @@ struct DPoPProver {
         if let accessToken { claims.append(#""ath":"\#(Base64URL.encode(Digest.sha256(Array(accessToken.utf8))))""#) }
         if let nonce { claims.append(#""nonce":"\#(nonce)""#) }
         let input =
-            Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array("{\(claims.joined(separator: ","))}".utf8))
+            Base64URL.encode(Array(header.utf8)) + "."
+            + Base64URL.encode(Array("{\(claims.joined(separator: ","))}".utf8))
         let signature = try ECDSASignature.rawRepresentation(
             fromDER: key.signature(for: Array(input.utf8)), curve: .p256)
         return input + "." + Base64URL.encode(signature)
