@@ -211,6 +211,42 @@ struct DPoPTests {
         #expect(try await Self.signUp(harness, prover: prover, nonce: nonce).errorCode == "use_dpop_nonce")
     }
 
+    @Test("at a resource a missing nonce is 401 use_dpop_nonce with a DPoP challenge and DPoP-Nonce (RFC 9449 §9)")
+    func resourceNonce() async throws {
+        let harness = try PasskeyHarness(["PASSKEYD_DPOP_REQUIRE_NONCE": "true"])
+        let prover = try DPoPProver()
+        let nonce = try #require(try await Self.signUp(harness, prover: prover).headers["DPoP-Nonce"])
+        let access = try #require(
+            try await Self.signUp(harness, prover: prover, nonce: nonce).jsonValue()["access_token"]?.stringValue)
+        let refused = try await Self.userinfo(harness, access, prover: prover)
+        #expect(refused.status == 401)
+        #expect(refused.errorCode == "use_dpop_nonce")
+        #expect(refused.headers["WWW-Authenticate"]?.contains(#"error="use_dpop_nonce""#) == true)
+        let fresh = try #require(refused.headers["DPoP-Nonce"])
+        let proof = try prover.proof(
+            "GET", Self.userinfoURL, now: harness.clock.now(), accessToken: access, nonce: fresh)
+        let accepted = await harness.client.get(
+            "/userinfo", headers: ["Authorization": "DPoP \(access)", "DPoP": proof])
+        #expect(accepted.status == 200, "\(accepted.bodyText)")
+    }
+
+    @Test("two nodes on one database: a proof replayed to the other node is refused; a node's nonce works on the other")
+    func twoNodes() async throws {
+        let store = MemoryStore()
+        let settings = ["PASSKEYD_DPOP_REQUIRE_NONCE": "true"]
+        let first = try PasskeyHarness(settings, store: store)
+        let second = try PasskeyHarness(settings, store: store)
+        let prover = try DPoPProver()
+        // The nonce comes from the first node; the second accepts it (the key is derived from the shared signing key).
+        let nonce = try #require(try await Self.signUp(first, prover: prover).headers["DPoP-Nonce"])
+        let proof = try prover.proof("POST", Self.tokenURL, now: first.clock.now(), nonce: nonce)
+        let accepted = try await Self.signUp(second, prover: nil, proofs: [proof])
+        #expect(accepted.status == 200, "\(accepted.bodyText)")
+        let replayed = try await Self.signUp(first, prover: nil, proofs: [proof])
+        #expect(replayed.errorCode == "invalid_dpop_proof")
+        #expect(first.counted("invalid_dpop_proof:dpop_replayed"))
+    }
+
     @Test("a device key as the DPoP key: it refreshes while active; revoked, the bound family stops refreshing")
     func deviceKeyAsDPoPKey() async throws {
         let harness = try PasskeyHarness()
