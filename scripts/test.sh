@@ -102,11 +102,19 @@ dpop_client() {
   return "$status"
 }
 
+# The DPoP check against a server on PostgreSQL: the remembered proofs and the bound refresh tokens in that driver.
+dpop_client_postgres() {
+  local separator="?"
+  case "$PASSKEYD_TEST_DATABASE_URL" in *\?*) separator="&" ;; esac
+  PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=dpop_client_$$_$RANDOM" dpop_client
+}
+
 python_tools
 verify_tokens
 independent_client
 dpop_client
 independent_client_postgres
+dpop_client_postgres
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast
