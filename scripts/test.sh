@@ -83,12 +83,31 @@ independent_client_postgres() {
   PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=independent_client_$$_$RANDOM" independent_client
 }
 
+# DPoP (RFC 9449) with proofs built by PyJWT: nonces, bound tokens, /userinfo, the refresh grant and a refusal for
+# each RFC 9449 §4.3 check, through the daemon (dpop_client.py).
+dpop_client() {
+  local status=0
+  start_server PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred PASSKEYD_DPOP_REQUIRE_NONCE=true
+  build/venv/bin/python scripts/dpop_client.py "http://127.0.0.1:$port" || status=$?
+  stop_server "$status"
+  return "$status"
+}
+
+# The DPoP check against a server on PostgreSQL: the remembered proofs and the bound refresh tokens in that driver.
+dpop_client_postgres() {
+  local separator="?"
+  case "$PASSKEYD_TEST_DATABASE_URL" in *\?*) separator="&" ;; esac
+  PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=dpop_client_$$_$RANDOM" dpop_client
+}
+
 python_tools
 # The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/audit_log.sh).
 PYTHON=build/venv/bin/python scripts/audit_log.sh .build/debug/passkeyd
 verify_tokens
 independent_client
+dpop_client
 independent_client_postgres
+dpop_client_postgres
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast

@@ -46,6 +46,33 @@ public struct TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         // MARK: refresh tokens
         /// A presented refresh token is not a well-formed token of ours (never looked up).
         case malformedRefreshToken = "malformed_refresh_token"
+
+        // MARK: DPoP proofs (RFC 9449 §4.3, one code per check)
+        /// Not a compact JWS whose header and payload are JSON objects, or too long (check 2).
+        case dpopMalformed = "dpop_malformed"
+        /// A required header parameter or claim (`typ`, `alg`, `jwk`, `jti`, `htm`, `htu`, `iat`) is missing or of
+        /// the wrong type (check 3).
+        case dpopMissingClaim = "dpop_missing_claim"
+        /// `typ` is not `dpop+jwt` (check 4).
+        case dpopWrongType = "dpop_wrong_type"
+        /// `alg` is not ES256 or EdDSA, does not fit the key, or `crit` is present (check 5).
+        case dpopUnsupportedAlgorithm = "dpop_unsupported_algorithm"
+        /// The signature does not verify with the `jwk` (check 6).
+        case dpopInvalidSignature = "dpop_invalid_signature"
+        /// `jwk` holds a private key, or is not a P-256 or Ed25519 public key (check 7).
+        case dpopInvalidKey = "dpop_invalid_key"
+        /// `htm` is not the request's method (check 8).
+        case dpopMethodMismatch = "dpop_method_mismatch"
+        /// `htu` is not the request's URI, query and fragment ignored (check 9).
+        case dpopURIMismatch = "dpop_uri_mismatch"
+        /// The server asked for a nonce and `nonce` is missing or not a current one (check 10).
+        case dpopNonceRequired = "dpop_nonce_required"
+        /// `iat` is outside the accepted window (check 11).
+        case dpopStale = "dpop_stale"
+        /// `ath` is missing or not the hash of the presented access token (check 12).
+        case dpopAccessTokenHash = "dpop_access_token_hash"
+        /// The proof's key is not the key the token is bound to (check 13).
+        case dpopKeyMismatch = "dpop_key_mismatch"
     }
 
     /// What went wrong, stable across releases.

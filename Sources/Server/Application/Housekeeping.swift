@@ -2,7 +2,7 @@ import Foundation
 import Storage
 
 /// Deletes what has expired — abandoned auth sessions, device challenges, refresh tokens past their absolute
-/// lifetime — once a minute, so the tables hold only live state.
+/// lifetime, remembered DPoP proofs past their window — once a minute, so the tables hold only live state.
 ///
 /// Each write deletes at most `batchLimit` rows of each kind, and a run repeats it until the backlog is gone (up
 /// to `maxBatchesPerRun`, the rest waits for the next run). Logins' writes queue behind each one, so it must stay
@@ -41,11 +41,12 @@ enum Housekeeping {
                 result = result + batch
                 guard batch.largest == batchLimit, !Task.isCancelled else { break }
             }
-            if result.authSessions + result.deviceChallenges + result.refreshTokens > 0 {
+            if result.authSessions + result.deviceChallenges + result.refreshTokens + result.dpopProofs > 0 {
                 context.logger.log(.debug, "purged expired rows") { line in
                     line.add("auth_sessions", result.authSessions)
                     line.add("device_challenges", result.deviceChallenges)
                     line.add("refresh_tokens", result.refreshTokens)
+                    line.add("dpop_proofs", result.dpopProofs)
                 }
             }
         } catch {

@@ -38,6 +38,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// This client's user-verification policy (WebAuthn L3 §5.8.6), or `nil` for the server's
     /// `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
     public var userVerification: UserVerificationPolicy?
+    /// Whether every token request of this client must carry a DPoP proof (RFC 9449 §5), so that all its tokens
+    /// are bound to a key and a Bearer request is refused.
+    public var requireDPoP: Bool = false
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

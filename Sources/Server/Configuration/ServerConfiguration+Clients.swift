@@ -56,7 +56,7 @@ extension ServerConfiguration {
         let client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
-            userVerification: userVerification)
+            userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false))
         try object.rejectUnknownKeys()
         return client
     }

@@ -87,6 +87,13 @@ extension ServerConfiguration {
         )
         try deviceObject.rejectUnknownKeys()
 
+        let dpopObject = try root.object("dpop") ?? ConfigObject([:], path: "dpop")
+        dpop = DPoPSettings(
+            proofLifetimeSeconds: try dpopObject.int("proof_lifetime_seconds", default: 60, range: 5...600),
+            requireNonce: try dpopObject.bool("require_nonce", default: false),
+            nonceLifetimeSeconds: try dpopObject.int("nonce_lifetime_seconds", default: 300, range: 30...3_600))
+        try dpopObject.rejectUnknownKeys()
+
         let rateObject = try root.object("rate_limit") ?? ConfigObject([:], path: "rate_limit")
         rateLimitPerMinute = try rateObject.int("requests_per_minute", default: 600, range: 0...1_000_000)
         rateLimitPerUserPerMinute = try rateObject.int(

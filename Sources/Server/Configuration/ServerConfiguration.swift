@@ -80,6 +80,17 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var eventsPerUserPerMinute: Int
     }
 
+    /// DPoP (RFC 9449) settings.
+    public struct DPoPSettings: Sendable, Equatable {
+        /// How far a proof's `iat` may be from the server's time, either way, in seconds (RFC 9449 §11.1); its
+        /// `jti` is remembered that long.
+        public var proofLifetimeSeconds: Int = 60
+        /// Whether every proof must carry a server nonce (RFC 9449 §8).
+        public var requireNonce: Bool = false
+        /// How long one nonce is current; the previous one is accepted too.
+        public var nonceLifetimeSeconds: Int = 300
+    }
+
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
@@ -97,6 +108,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tokens: TokenSettings
     public var passkeys: PasskeySettings
     public var deviceKeys: DeviceKeySettings
+    /// DPoP-bound tokens (RFC 9449).
+    public var dpop = DPoPSettings()
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
     /// Requests per minute per user (the access token's subject) on the device-key endpoints and

@@ -30,11 +30,12 @@ struct CrossOriginPolicy: Sendable {
     /// How long a browser may cache a preflight answer (`Access-Control-Max-Age`, seconds).
     static let preflightMaxAgeSeconds = 600
     /// Request headers a cross-origin script may send (`Access-Control-Allow-Headers`); the CORS-safelisted
-    /// ones need no listing, `Content-Type: application/json` does.
-    static let allowedRequestHeaders = "Authorization, Content-Type, X-Request-Id"
+    /// ones need no listing, `Content-Type: application/json` does; `DPoP` carries a proof (RFC 9449 §4.1).
+    static let allowedRequestHeaders = "Authorization, Content-Type, DPoP, X-Request-Id"
     /// Response headers a cross-origin script may read besides the safelisted ones
-    /// (`Access-Control-Expose-Headers`): the Bearer challenge, the rate limit's back-off, the request id.
-    static let exposedResponseHeaders = "WWW-Authenticate, Retry-After, X-Request-Id"
+    /// (`Access-Control-Expose-Headers`): the Bearer or DPoP challenge, the rate limit's back-off, the request id,
+    /// the DPoP nonce (RFC 9449 §8).
+    static let exposedResponseHeaders = "WWW-Authenticate, Retry-After, X-Request-Id, DPoP-Nonce"
 
     /// The policy of `configuration`.
     init(configuration: ServerConfiguration) {

@@ -1,4 +1,5 @@
 import HTTP
+import Tokens
 
 /// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) and
 /// `GET /.well-known/jwks.json` (RFC 7517 §5).
@@ -46,6 +47,8 @@ enum DiscoveryEndpoints {
             JSONMember(key: "id_token_signing_alg_values_supported", value: strings(["ES256"])),
             JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(["none"])),
             JSONMember(key: "revocation_endpoint_auth_methods_supported", value: strings(["none"])),
+            // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
+            JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
             JSONMember(
                 key: "scopes_supported", value: strings(["openid", "profile", "email", "phone", "offline_access"])),
             JSONMember(

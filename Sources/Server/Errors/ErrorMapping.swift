@@ -76,6 +76,15 @@ enum ErrorMapping {
         case .invalidClaim, .invalidLifetime, .signingFailed, .unusableKey:
             // Our own minting went wrong.
             return .bug("token \(error.description)")
+        case .dpopMalformed, .dpopMissingClaim, .dpopWrongType, .dpopUnsupportedAlgorithm, .dpopInvalidSignature,
+            .dpopInvalidKey, .dpopMethodMismatch, .dpopURIMismatch, .dpopStale, .dpopAccessTokenHash, .dpopKeyMismatch:
+            // RFC 9449 §12.2: one answer for every failed check of §4.3; the code says which in the log.
+            return .invalidDPoPProof(error.code.rawValue, reason: error.reason)
+        case .dpopNonceRequired:
+            // RFC 9449 §8: the caller (TokenService.checkDPoP) adds the current nonce to the answer.
+            return OAuthError(
+                .useDPoPNonce, "Authorization server requires nonce in DPoP proof.", logCode: error.code.rawValue,
+                reason: error.reason)
         }
     }
 

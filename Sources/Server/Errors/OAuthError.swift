@@ -47,6 +47,12 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case invalidScope = "invalid_scope"
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
         case invalidToken = "invalid_token"
+        /// RFC 9449 §12.2: the DPoP proof is missing where required, or invalid (400 at the token endpoint, 401
+        /// with `WWW-Authenticate: DPoP` at a resource, §7.1).
+        case invalidDPoPProof = "invalid_dpop_proof"
+        /// RFC 9449 §8 / §12.2: the proof must carry the nonce given in the `DPoP-Nonce` header (400 at the token
+        /// endpoint, 401 at a resource, §9).
+        case useDPoPNonce = "use_dpop_nonce"
 
         // MARK: device keys (answered in Server/DeviceKeys/DeviceKeyRefusal.swift)
         // Values beyond RFC 6749's are ours (documented in docs/device-keys.md); `invalid_authorization_details`
@@ -84,6 +90,17 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     let reason: String
     /// Seconds for `Retry-After` (429 only).
     var retryAfter: Int?
+    /// A fresh nonce for the `DPoP-Nonce` header (RFC 9449 §8, §9), with `use_dpop_nonce`.
+    var dpopNonce: String?
+    /// The scheme of a refused request to a protected resource (RFC 9449 §7.1): a `DPoP` request is answered
+    /// 401 with a `DPoP` challenge; `nil` (a Bearer request, or the token endpoint) keeps RFC 6750's answer.
+    var resourceScheme: ResourceScheme?
+
+    /// The authentication scheme a resource request used.
+    enum ResourceScheme: Sendable {
+        /// RFC 9449 §7.1: `Authorization: DPoP`.
+        case dpop
+    }
 
     init(
         _ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "",
@@ -100,7 +117,12 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
 
     /// The wire answer.
     var response: Response {
+        if resourceScheme == .dpop { return dpopResourceResponse }
         var response = Response.error(status: kind.status, error: kind.rawValue, description: clientDescription)
+        if let dpopNonce {
+            // RFC 9449 §8: the nonce the client must put in its next proof.
+            response.headers.replace(name: "DPoP-Nonce", value: dpopNonce)
+        }
         if kind == .invalidToken {
             // RFC 6750 §3: a refused bearer request carries the challenge.
             response.headers.replace(
@@ -111,6 +133,24 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             response.headers.replace(name: "Retry-After", value: String(retryAfter))
         }
         return response
+    }
+
+    /// RFC 9449 §7.1: a refused `DPoP` request to a protected resource is 401 with a `DPoP` challenge naming the
+    /// error (none when no credentials came) and the accepted algorithms; other refusals keep their status.
+    private var dpopResourceResponse: Response {
+        let authentication: Set<Kind> = [.invalidToken, .invalidDPoPProof, .useDPoPNonce]
+        let status = authentication.contains(kind) ? 401 : kind.status
+        var response = Response.error(status: status, error: kind.rawValue, description: clientDescription)
+        if authentication.contains(kind) {
+            response.headers.replace(name: "WWW-Authenticate", value: DPoPChallenge.header(for: self))
+        }
+        if let dpopNonce { response.headers.replace(name: "DPoP-Nonce", value: dpopNonce) }
+        return response
+    }
+
+    /// A DPoP proof was refused (RFC 9449 §12.2 `invalid_dpop_proof`); which check failed goes to the log only.
+    static func invalidDPoPProof(_ logCode: String, reason: String = "") -> OAuthError {
+        OAuthError(.invalidDPoPProof, "The DPoP proof is invalid.", logCode: logCode, reason: reason)
     }
 
     // MARK: fixed answers (one description per situation, never naming the failed check)

@@ -21,13 +21,16 @@ extension TokenEndpoint {
     ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
     /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
     ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
-    ///   `scope` wider than the granted one (`invalid_scope`) and the user gone (a spent token is judged by the
+    ///   `scope` wider than the granted one (`invalid_scope`), the user gone, and a DPoP-bound token without a
+    ///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
     ///   policy alone, so a replay with other parameters is still reuse);
     /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
     ///   second presentation (reuse);
     /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
     /// Nothing can fail after the commit.
-    func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
+    func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
+        -> Response
+    {
         let presented = try Tokens.RefreshToken(presented: try parameters.string("refresh_token", maxLength: 128))
         let requestedScope = try presentedScope(parameters)
         let audience = try requestedAudience(parameters)
@@ -39,7 +42,7 @@ extension TokenEndpoint {
         let outcome = try await context.store.write { writer -> RefreshOutcome in
             let outcome = try Self.refresh(
                 presented: presented, requestedScope: requestedScope, audience: audience, clientID: clientID,
-                tokens: tokens, signer: signer, writer: writer, now: now)
+                dpop: dpop, tokens: tokens, signer: signer, writer: writer, now: now)
             // Every outcome enters the audit log in the same write (docs/audit.md).
             _ = try writer.appendSecurityEvent(
                 Self.auditEvent(outcome, clientID: clientID, tokenHash: presented.hash, writer: writer, now: now))
@@ -75,7 +78,7 @@ extension TokenEndpoint {
 
     /// The body of the rotating write (see `refreshTokenGrant`).
     static func refresh(
-        presented: Tokens.RefreshToken, requestedScope: Scope?, audience: String?, clientID: String,
+        presented: Tokens.RefreshToken, requestedScope: Scope?, audience: String?, clientID: String, dpop: String?,
         tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
     ) throws -> RefreshOutcome {
         guard let stored = try writer.refreshToken(hash: presented.hash) else {
@@ -93,9 +96,11 @@ extension TokenEndpoint {
         guard let user = try writer.user(id: stored.userID) else {
             throw OAuthError.invalidRefreshToken("refresh_user_gone")
         }
+        // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
+        try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         let replacement = try tokens.newRefreshToken(
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-            authTime: stored.authTime, now: now, expiry: successor)
+            authTime: stored.authTime, now: now, expiry: successor, dpopThumbprint: stored.dpopThumbprint)
         guard
             try writer.markRefreshTokenRotated(
                 presentedHash: presented.hash, now: now, replacement: replacement.record)
@@ -111,7 +116,9 @@ extension TokenEndpoint {
             try tokens.tokenResponse(
                 for: TokenService.Grant(
                     user: user, clientID: clientID, scope: scope, audience: audience,
-                    authTime: stored.authTime, authenticationMethods: ["hwk"]),
+                    authTime: stored.authTime, authenticationMethods: ["hwk"],
+                    // The family's key, or the proof's for an unbound family (its access token only).
+                    dpopThumbprint: stored.dpopThumbprint ?? dpop),
                 refreshToken: replacement.value, now: now, signer: signer))
     }
 

@@ -12,7 +12,9 @@ extension TokenEndpoint {
     /// verified; then ONE write consumes the session, compare-and-sets the counter and stores the refresh token —
     /// of concurrent presentations only the one whose write consumes the session succeeds. Any refusal spends
     /// the session in a write of its own before it is answered. A sign-up spends the session first.
-    func webAuthnGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
+    func webAuthnGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
+        -> Response
+    {
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
         let scope = try requestedScope(parameters)
@@ -42,7 +44,8 @@ extension TokenEndpoint {
             }
             do {
                 let request = try checkedRequest(
-                    consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
+                    consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                    dpop: dpop)
                 return try await signup(session: consumed, response: try credential.get(), request: request)
             } catch {
                 await recordRefusal(
@@ -53,7 +56,8 @@ extension TokenEndpoint {
         }
         do {
             let request = try checkedRequest(
-                found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now)
+                found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                dpop: dpop)
             return try await login(found, response: try credential.get(), request: request)
         } catch {
             // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
@@ -90,7 +94,7 @@ extension TokenEndpoint {
     /// The session must be this client's, and of the realm the request names (if any).
     private func checkedRequest(
         _ session: AuthSession, realmName: String?, client: ClientConfiguration, scope: Scope, audience: String?,
-        now: Date
+        now: Date, dpop: String?
     ) throws -> GrantRequest {
         guard session.clientID == client.clientID else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
@@ -98,7 +102,7 @@ extension TokenEndpoint {
         if let realmName, realmName != session.realm {
             throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(session.realm)")
         }
-        return GrantRequest(client: client, scope: scope, audience: audience, now: now)
+        return GrantRequest(client: client, scope: scope, audience: audience, now: now, dpopThumbprint: dpop)
     }
 
     /// The grant's parameters once the session is settled.
@@ -107,6 +111,8 @@ extension TokenEndpoint {
         let scope: Scope
         let audience: String?
         let now: Date
+        /// The thumbprint of the request's DPoP key (RFC 9449 §5), to which the tokens are bound.
+        let dpopThumbprint: String?
     }
 
     /// `scope` (RFC 6749 §3.3), or the default scope.
@@ -163,7 +169,8 @@ extension TokenEndpoint {
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified)),
+                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
+                dpopThumbprint: request.dpopThumbprint),
             refreshToken: refreshToken, now: request.now)
     }
 
@@ -176,6 +183,8 @@ extension TokenEndpoint {
         return try context.tokens.newRefreshToken(
             familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
             userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now,
-            expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now))
+            expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now),
+            // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
+            dpopThumbprint: request.dpopThumbprint)
     }
 }

@@ -48,17 +48,25 @@ struct TokenEndpoint: Sendable {
     func token(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let grantType = try parameters.string("grant_type", maxLength: 256)
-        switch grantType {
-        case ClientConfiguration.webAuthnGrant:
-            let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
-            return try await webAuthnGrant(parameters, client: client)
-        case "refresh_token":
-            let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
-            return try await refreshTokenGrant(parameters, client: client)
-        default:
+        guard grantType == ClientConfiguration.webAuthnGrant || grantType == "refresh_token" else {
             throw OAuthError(
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
         }
+        let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
+        // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
+        let proof = try await context.tokens.checkDPoP(request)
+        guard proof != nil || !client.requireDPoP else {
+            throw OAuthError.invalidDPoPProof("dpop_required", reason: "client \(client.clientID) requires DPoP")
+        }
+        var response =
+            grantType == "refresh_token"
+            ? try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
+            : try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        // RFC 9449 §8.2: a fresh nonce for the client's next proof.
+        if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {
+            response.headers.replace(name: "DPoP-Nonce", value: nonce)
+        }
+        return response
     }
 }

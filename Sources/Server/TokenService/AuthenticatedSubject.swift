@@ -19,11 +19,15 @@ public struct AuthenticatedSubject: Sendable, Equatable {
     public let audience: [String]
     /// `jti` of the token.
     public let tokenID: String
+    /// `cnf.jkt` of a DPoP-bound token, whose proof by that key came with the request (RFC 9449 §7); `nil` for a
+    /// Bearer token.
+    public let dpopThumbprint: String?
 
     /// Creates a subject.
     public init(
         sub: String, clientID: String, scope: [String], authTime: Date?, tokenID: String,
-        authenticationMethods: [String] = [], issuedAt: Date = Date(timeIntervalSince1970: 0), audience: [String] = []
+        authenticationMethods: [String] = [], issuedAt: Date = Date(timeIntervalSince1970: 0), audience: [String] = [],
+        dpopThumbprint: String? = nil
     ) {
         self.sub = sub
         self.clientID = clientID
@@ -33,5 +37,6 @@ public struct AuthenticatedSubject: Sendable, Equatable {
         self.authenticationMethods = authenticationMethods
         self.issuedAt = issuedAt
         self.audience = audience
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -14,6 +14,8 @@ struct SigningKeyRing: Sendable {
     let jwksBytes: [UInt8]
     /// When the ring was built (server time), to reload it after `TokenService.reloadInterval`.
     let loadedAt: Date
+    /// The key of the stateless DPoP nonces, derived from the active signing key (`DPoPNonces`).
+    let dpopNonceKey: [UInt8]
 
     /// Builds the ring from the stored keys at `now`.
     /// - Throws: `TokenError.unusableKey` when no key is active or a stored key does not parse.
@@ -43,16 +45,21 @@ struct SigningKeyRing: Sendable {
         self.verifier = JWTVerifier(keys: Dictionary(published, uniquingKeysWith: { first, _ in first }))
         self.jwksBytes = try JSONWebKeySet(keys: published).jsonBytes()
         self.loadedAt = now
+        do {
+            // Every node derives the same key from the signing key they share through the store; a label keeps it
+            // apart from any other use of that key.
+            self.dpopNonceKey = try HMAC.sha256(
+                key: activeKey.privateKey, message: Array(DPoPNonces.keyDerivationLabel.utf8))
+        } catch {
+            throw TokenError(.unusableKey, "DPoP nonce key derivation failed: \(error.reason)")
+        }
     }
 
     /// A new ES256 key record, its `kid` the RFC 7638 JWK thumbprint of the public key.
     static func generateKey(now: Date) throws -> SigningKey {
         let key = try P256SigningKey()
         let publicKey = key.publicKey
-        // RFC 7638 §3.2: the thumbprint input has the required members only, sorted, no whitespace.
-        let thumbprintInput =
-            #"{"crv":"P-256","kty":"EC","x":"\#(Base64URL.encode(publicKey.x))","y":"\#(Base64URL.encode(publicKey.y))"}"#
-        let kid = Base64URL.encode(Digest.sha256(Array(thumbprintInput.utf8)))
+        let kid = JWKThumbprint.of(publicKey)
         return SigningKey(
             kid: kid, algorithm: JWSHeader.es256, privateKey: key.pkcs8DERRepresentation,
             publicKey: publicKey.derRepresentation, createdAt: now)

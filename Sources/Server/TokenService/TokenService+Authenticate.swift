@@ -3,32 +3,78 @@ import HTTP
 import Tokens
 
 extension TokenService {
-    /// Authenticates a request by its Bearer access token (RFC 6750 §2.1): an ES256 `at+jwt` of this issuer,
-    /// signed by a published key, unexpired, whose `aud` contains `defaultAudience`.
+    /// Authenticates a request by its access token: an ES256 `at+jwt` of this issuer, signed by a published key,
+    /// unexpired, whose `aud` contains `defaultAudience`, presented either
+    /// - as `Authorization: Bearer <token>` (RFC 6750 §2.1) when the token is not DPoP-bound, or
+    /// - as `Authorization: DPoP <token>` with a `DPoP` proof by the key the token is bound to, carrying `ath`
+    ///   (RFC 9449 §7).
     ///
     /// Used by `/userinfo` and the device-key endpoints.
-    /// - Throws: an error that `ErrorMapping` turns into 401 `invalid_token` with `WWW-Authenticate`.
+    /// - Throws: an error that `ErrorMapping` turns into 401 with `WWW-Authenticate` (`Bearer`, or `DPoP` for a DPoP
+    ///   request, RFC 9449 §7.1).
     public func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
         guard let header = request.headers["Authorization"] else {
             // RFC 6750 §3.1: without any authentication information, no error code.
             throw OAuthError(.invalidToken, "Missing access token.", logCode: BearerChallenge.missingToken)
         }
-        // RFC 6750 §2.1: credentials = "Bearer" 1*SP b64token; the scheme is case-insensitive (RFC 9110 §11.1).
+        // RFC 6750 §2.1 / RFC 9449 §7.1: credentials = scheme 1*SP token68; schemes are case-insensitive (RFC 9110
+        // §11.1).
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        let scheme = parts.first?.lowercased()
+        guard parts.count == 2, scheme == "bearer" || scheme == "dpop" else {
             throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_not_bearer")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard scheme == "dpop" else { return try await bearerSubject(token) }
+        do {
+            return try await dpopSubject(token, request: request)
+        } catch {
+            // RFC 9449 §7.1: a DPoP request is answered with a DPoP challenge.
+            var mapped = ErrorMapping.oauthError(for: error)
+            mapped.resourceScheme = .dpop
+            throw mapped
+        }
+    }
+
+    /// A Bearer token: refused when it is DPoP-bound (RFC 9449 §7.2: a bound token is not a bearer token) or its
+    /// client requires DPoP.
+    private func bearerSubject(_ token: String) async throws -> AuthenticatedSubject {
+        let claims = try await verifiedClaims(token)
+        guard claims.confirmationThumbprint == nil else {
+            throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_dpop_bound_as_bearer")
+        }
+        guard configuration.client(id: claims.clientID)?.requireDPoP != true else {
+            throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_bearer_for_dpop_client")
+        }
+        return Self.subject(claims, dpopThumbprint: nil)
+    }
+
+    /// A DPoP token: bound (`cnf.jkt`), with one valid proof by that key whose `ath` is the token's hash.
+    private func dpopSubject(_ token: String, request: Request) async throws -> AuthenticatedSubject {
+        let claims = try await verifiedClaims(token)
+        guard let bound = claims.confirmationThumbprint else {
+            throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_not_dpop_bound")
+        }
+        guard try await checkDPoP(request, accessToken: token, boundThumbprint: bound) != nil else {
+            throw OAuthError.invalidDPoPProof("dpop_proof_missing", reason: "DPoP scheme without a DPoP header")
+        }
+        return Self.subject(claims, dpopThumbprint: bound)
+    }
+
+    private func verifiedClaims(_ token: String) async throws -> AccessTokenClaims {
         let ring = try await currentRing()
         let verified = try ring.verifier.verify(
             token,
             expecting: JWTExpectations(
                 type: AccessTokenClaims.type, issuer: configuration.issuer, audience: defaultAudience,
                 now: clock.now()))
-        let claims = try AccessTokenClaims(verified: verified)
-        return AuthenticatedSubject(
+        return try AccessTokenClaims(verified: verified)
+    }
+
+    private static func subject(_ claims: AccessTokenClaims, dpopThumbprint: String?) -> AuthenticatedSubject {
+        AuthenticatedSubject(
             sub: claims.subject, clientID: claims.clientID, scope: claims.scope, authTime: claims.authTime,
             tokenID: claims.jwtID, authenticationMethods: claims.authenticationMethods, issuedAt: claims.issuedAt,
-            audience: claims.audience)
+            audience: claims.audience, dpopThumbprint: dpopThumbprint)
     }
 }

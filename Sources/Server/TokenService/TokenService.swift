@@ -127,6 +127,8 @@ public final class TokenService: Sendable {
         let authTime: Date
         /// RFC 8176 authentication methods.
         let authenticationMethods: [String]
+        /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (RFC 9449 §6.1), if any.
+        var dpopThumbprint: String? = nil
     }
 
     /// Whether a login of `client` with `scope` gets a refresh token (OIDC Core §11, or the client's setting).
@@ -143,12 +145,13 @@ public final class TokenService: Sendable {
     /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
     func newRefreshToken(
         familyID: String, clientID: String, userID: String, scope: String, authTime: Date, now: Date,
-        expiry: RefreshTokenExpiry
+        expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
-            authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle)
+            authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle,
+            dpopThumbprint: dpopThumbprint)
         return (token.value, record)
     }
 
@@ -185,7 +188,7 @@ public final class TokenService: Sendable {
             scope: grant.scope.tokens, issuedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.accessTokenLifetime)),
             jwtID: try Self.randomIdentifier(), authTime: grant.authTime,
-            authenticationMethods: grant.authenticationMethods)
+            authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint)
         var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(try signer.sign(access)))]
         if grant.scope.contains("openid") {
             let user = grant.user
@@ -207,7 +210,8 @@ public final class TokenService: Sendable {
         }
         members.append(JSONMember(key: "scope", value: .string(grant.scope.text)))
         members.append(JSONMember(key: "expires_in", value: .number(String(lifetimes.accessTokenLifetime))))
-        members.append(JSONMember(key: "token_type", value: .string("Bearer")))
+        // RFC 9449 §5: a bound access token is of type DPoP.
+        members.append(JSONMember(key: "token_type", value: .string(grant.dpopThumbprint == nil ? "Bearer" : "DPoP")))
         var response = Response.json(.object(members))
         // RFC 6749 §5.1: token responses carry Cache-Control: no-store and Pragma: no-cache.
         response.headers.replace(name: "Pragma", value: "no-cache")

@@ -9,6 +9,8 @@ struct MemoryState: Sendable {
     var signingKeys: [String: SigningKey] = [:]
     var deviceKeys: [String: DeviceKey] = [:]
     var deviceChallenges: [String: DeviceChallenge] = [:]
+    /// Remembered DPoP proofs by thumbprint and `jti`.
+    var dpopProofs: [DPoPProofIdentity: Date] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
     /// Seqs of events not yet in the audit log, in append order.
@@ -20,4 +22,10 @@ struct MemoryState: Sendable {
     var auditCheckpoints: [Int64: AuditCheckpointRecord] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
+}
+
+/// The identity of a remembered DPoP proof: its key's thumbprint and its `jti`.
+struct DPoPProofIdentity: Sendable, Hashable {
+    let thumbprint: String
+    let jwtID: String
 }

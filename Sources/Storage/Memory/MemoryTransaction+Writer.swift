@@ -69,6 +69,14 @@ extension MemoryTransaction {
         }
     }
 
+    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
+        // RFC 9449 §11.1: one (key, jti) once; a remembered one is a replay, however close to its expiry.
+        let identity = DPoPProofIdentity(thumbprint: use.thumbprint, jwtID: use.jwtID)
+        guard state.dpopProofs[identity] == nil else { return false }
+        state.dpopProofs[identity] = use.expiresAt
+        return true
+    }
+
     func insertSigningKey(_ key: SigningKey) throws(StorageError) {
         guard state.signingKeys[key.kid] == nil else { throw .conflict(.signingKeyID) }
         state.signingKeys[key.kid] = key
@@ -174,8 +182,11 @@ extension MemoryTransaction {
         let tokens = state.refreshTokens.filter { $0.value.absoluteExpiresAt <= now }
             .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
+        let proofs = state.dpopProofs.filter { $0.value <= now }.sorted { $0.value < $1.value }.prefix(max(0, limit))
+        for (identity, _) in proofs { state.dpopProofs[identity] = nil }
         return PurgeResult(
-            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
+            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count,
+            dpopProofs: proofs.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -6,22 +6,25 @@ public struct PurgeResult: Sendable, Hashable {
     public var deviceChallenges: Int
     /// Refresh tokens past `absoluteExpiresAt`.
     public var refreshTokens: Int
+    /// Remembered DPoP proofs past `expiresAt`.
+    public var dpopProofs: Int
 
     /// Creates a purge result.
-    public init(authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0) {
+    public init(authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0, dpopProofs: Int = 0) {
         self.authSessions = authSessions
         self.deviceChallenges = deviceChallenges
         self.refreshTokens = refreshTokens
+        self.dpopProofs = dpopProofs
     }
 
     /// The most rows deleted of any one kind (equal to the limit when more may be left).
-    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens) }
+    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens, dpopProofs) }
 
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
         PurgeResult(
             authSessions: left.authSessions + right.authSessions,
             deviceChallenges: left.deviceChallenges + right.deviceChallenges,
-            refreshTokens: left.refreshTokens + right.refreshTokens)
+            refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs)
     }
 }

@@ -26,11 +26,15 @@ public struct RefreshToken: Sendable, Hashable {
     public var rotatedAt: Date?
     /// When the token (its family) was revoked.
     public var revokedAt: Date?
+    /// The RFC 7638 thumbprint of the DPoP key the family is bound to (RFC 9449 §5), carried across rotations:
+    /// presenting the token then needs a proof by that key.
+    public var dpopThumbprint: String?
 
     /// Creates a refresh-token record.
     public init(
         tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
-        createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+        createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
+        dpopThumbprint: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -43,5 +47,6 @@ public struct RefreshToken: Sendable, Hashable {
         self.idleExpiresAt = idleExpiresAt
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
+        self.dpopThumbprint = dpopThumbprint
     }
 }

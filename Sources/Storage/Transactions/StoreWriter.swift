@@ -42,6 +42,13 @@ public protocol StoreWriter: StoreReader {
     /// may revoke its whole grant; RFC 9700 §4.14.2: what reuse of a rotated token does). Returns false when no token has that hash (RFC 7009 §2.2: still a 200).
     func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool
 
+    // MARK: DPoP proofs
+
+    /// Remembers an accepted DPoP proof and returns true, or returns false, writing nothing, when a proof with the
+    /// same key thumbprint and `jti` is already remembered (RFC 9449 §11.1: a replay). Single use: of any number
+    /// of concurrent callers with one (thumbprint, jti), exactly one gets true.
+    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool
+
     // MARK: Signing keys
 
     /// Stores a signing key. - Throws: `.conflict(.signingKeyID)`.
@@ -80,8 +87,8 @@ public protocol StoreWriter: StoreReader {
     /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
     /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
-    /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
-    /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
+    /// Deletes auth sessions, device challenges and remembered DPoP proofs past their expiry, and refresh tokens
+    /// past their absolute expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
 

@@ -9,7 +9,7 @@ import Storage
 /// Never edit a shipped migration: append a new one.
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -234,5 +234,22 @@ public enum PostgresSchema {
             CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoints
             FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()
             """,
+        ])
+
+    /// v5: DPoP (RFC 9449): the proofs seen, so that a replay is refused on any node (§11.1), and the key a
+    /// refresh-token family is bound to (§5).
+    static let dpop = Migration(
+        version: 5, name: "dpop",
+        statements: [
+            """
+            CREATE TABLE dpop_proofs (
+                thumbprint text NOT NULL,
+                jti text NOT NULL,
+                expires_at double precision NOT NULL,
+                PRIMARY KEY (thumbprint, jti)
+            )
+            """,
+            "CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at)",
+            "ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt text",
         ])
 }

@@ -137,7 +137,7 @@ extension PostgresTransaction {
         func purge(_ table: String, _ key: String, _ column: String) throws(StorageError) -> Int {
             try connection.execute(
                 """
-                DELETE FROM \(table) WHERE \(key) IN (
+                DELETE FROM \(table) WHERE (\(key)) IN (
                     SELECT \(key) FROM \(table) WHERE \(column) <= $1 ORDER BY \(column) LIMIT $2 FOR UPDATE SKIP LOCKED)
                 """,
                 [.date(now), .integer(max(0, limit))])
@@ -145,7 +145,17 @@ extension PostgresTransaction {
         return PurgeResult(
             authSessions: try purge("auth_sessions", "id", "expires_at"),
             deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
-            refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"))
+            refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"),
+            dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"))
+    }
+
+    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
+        // One statement: of concurrent inserts of one (thumbprint, jti), on any node, exactly one inserts a row.
+        try connection.execute(
+            """
+            INSERT INTO dpop_proofs (thumbprint, jti, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING
+            """,
+            [.text(use.thumbprint), .text(use.jwtID), .date(use.expiresAt)]) == 1
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -7,7 +7,7 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -213,5 +213,22 @@ public enum SQLiteSchema {
             CREATE TRIGGER audit_checkpoints_no_delete BEFORE DELETE ON audit_checkpoints
             BEGIN SELECT RAISE(ABORT, 'audit_checkpoints is append-only'); END
             """,
+        ])
+
+    /// v5: DPoP (RFC 9449): the proofs seen, so that a replay is refused on any node (§11.1), and the key a
+    /// refresh-token family is bound to (§5).
+    static let dpop = Migration(
+        version: 5, name: "dpop",
+        statements: [
+            """
+            CREATE TABLE dpop_proofs (
+                thumbprint TEXT NOT NULL,
+                jti TEXT NOT NULL,
+                expires_at REAL NOT NULL,
+                PRIMARY KEY (thumbprint, jti)
+            ) STRICT
+            """,
+            "CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at)",
+            "ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT",
         ])
 }

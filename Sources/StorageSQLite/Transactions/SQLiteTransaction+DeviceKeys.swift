@@ -114,7 +114,15 @@ extension SQLiteTransaction {
         return PurgeResult(
             authSessions: try purge("auth_sessions", "expires_at"),
             deviceChallenges: try purge("device_challenges", "expires_at"),
-            refreshTokens: try purge("refresh_tokens", "absolute_expires_at"))
+            refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
+            dpopProofs: try purge("dpop_proofs", "expires_at"))
+    }
+
+    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
+        // The primary key decides: a remembered (thumbprint, jti) inserts nothing (RFC 9449 §11.1 replay).
+        try database.execute(
+            "INSERT INTO dpop_proofs (thumbprint, jti, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(use.thumbprint), .text(use.jwtID), .date(use.expiresAt)]) == 1
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -10,7 +10,7 @@ extension AccessTokenClaims {
         do {
             extra = try JSONValueDecoder().decode(PrivateClaims.self, from: token.payload)
         } catch {
-            throw TokenError(.invalidClaim, "client_id, scope, auth_time or amr has the wrong type")
+            throw TokenError(.invalidClaim, "client_id, scope, auth_time, amr or cnf has the wrong type")
         }
         // RFC 9068 §4: a resource server MUST reject tokens missing the required claims.
         guard let subject = token.subject, let issuedAt = token.issuedAt, let jwtID = token.jwtID,
@@ -23,7 +23,7 @@ extension AccessTokenClaims {
             scope: extra.scope.map { $0.split(separator: " ").map(String.init) } ?? [],
             issuedAt: issuedAt, expiresAt: token.expiresAt, jwtID: jwtID,
             authTime: extra.auth_time.map { Date(timeIntervalSince1970: $0) },
-            authenticationMethods: extra.amr ?? []
+            authenticationMethods: extra.amr ?? [], confirmationThumbprint: extra.cnf?.jkt
         )
     }
 
@@ -33,5 +33,11 @@ extension AccessTokenClaims {
         let scope: String?
         let auth_time: Double?
         let amr: [String]?
+        let cnf: Confirmation?
+    }
+
+    /// RFC 7800 §3.1 `cnf`, of which RFC 9449 §6.1 defines `jkt`.
+    private struct Confirmation: Decodable {
+        let jkt: String?
     }
 }

@@ -25,11 +25,14 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
     public var authTime: Date?
     /// `amr`: authentication methods (RFC 8176), e.g. ["hwk", "user"] after a user-verified passkey.
     public var authenticationMethods: [String]
+    /// `cnf.jkt` (RFC 9449 §6.1): the RFC 7638 thumbprint of the DPoP key the token is bound to, if any.
+    public var confirmationThumbprint: String?
 
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
         issuer: String, subject: String, audience: [String], clientID: String, scope: [String],
-        issuedAt: Date, expiresAt: Date, jwtID: String, authTime: Date? = nil, authenticationMethods: [String] = []
+        issuedAt: Date, expiresAt: Date, jwtID: String, authTime: Date? = nil, authenticationMethods: [String] = [],
+        confirmationThumbprint: String? = nil
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -41,6 +44,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         self.jwtID = jwtID
         self.authTime = authTime
         self.authenticationMethods = authenticationMethods
+        self.confirmationThumbprint = confirmationThumbprint
     }
 
     /// The RFC 9068 payload.
@@ -64,6 +68,13 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         writer.set("jti", .string(jwtID))
         writer.set("auth_time", try NumericDate.member(authTime, claim: "auth_time"))
         writer.set("amr", authenticationMethods.isEmpty ? nil : .strings(authenticationMethods))
+        // RFC 9449 §6.1 / RFC 7800 §3.1: the confirmation claim names the key by its thumbprint.
+        if let confirmationThumbprint {
+            guard !confirmationThumbprint.isEmpty else { throw TokenError(.invalidClaim, "cnf.jkt must be non-empty") }
+            var confirmation = JSONObjectWriter()
+            confirmation.set("jkt", .string(confirmationThumbprint))
+            writer.set("cnf", .raw(confirmation.bytes()))
+        }
         return writer.bytes()
     }
 }

@@ -84,7 +84,7 @@ public struct JWTVerifier: Sendable {
     /// parser refuse duplicate header parameter and claim names, and this one does: two readers of one token
     /// must not see different values.
     /// - Throws: `.malformedToken`.
-    private static func parseObject(_ bytes: [UInt8], _ part: String) throws(TokenError) -> JSONValue {
+    static func parseObject(_ bytes: [UInt8], _ part: String) throws(TokenError) -> JSONValue {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: bytes)
@@ -98,8 +98,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// RFC 7518 §3.4: the signature is the 64-byte R‖S; verify it over the received signing input bytes.
-    private static func checkSignature(_ signature: [UInt8], key: ECPublicKey, signingInput: String) throws(TokenError)
-    {
+    static func checkSignature(_ signature: [UInt8], key: ECPublicKey, signingInput: String) throws(TokenError) {
         guard signature.count == 2 * EllipticCurve.p256.coordinateByteCount,
             let der = try? ECDSASignature.derRepresentation(fromRaw: signature, curve: .p256),
             key.isValidSignature(der, for: Array(signingInput.utf8), hash: .sha256)

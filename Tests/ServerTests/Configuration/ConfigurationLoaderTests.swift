@@ -49,6 +49,28 @@ struct ConfigurationLoaderTests {
         #expect(configuration.clients.first?.ios?.appID == "ABCDE12345.com.example.passkeyd-demo")
     }
 
+    @Test("dpop settings and a client's require_dpop are read, ranges and unknown keys refused with their path")
+    func dpop() throws {
+        var document = minimalDocument()
+        document["dpop"] = ["proof_lifetime_seconds": 30, "require_nonce": true, "nonce_lifetime_seconds": 600]
+        document["clients"] = [["client_id": "app", "require_dpop": true]]
+        let configuration = try load(document)
+        #expect(
+            configuration.dpop
+                == ServerConfiguration.DPoPSettings(
+                    proofLifetimeSeconds: 30, requireNonce: true, nonceLifetimeSeconds: 600))
+        #expect(configuration.client(id: "app")?.requireDPoP == true)
+        #expect(
+            failure(minimalDocument(), environment: ["PASSKEYD_DPOP_PROOF_LIFETIME_SECONDS": "4"])?.field
+                == "dpop.proof_lifetime_seconds")
+        #expect(
+            failure(minimalDocument(), environment: ["PASSKEYD_DPOP_NONCE_LIFETIME_SECONDS": "3601"])?.field
+                == "dpop.nonce_lifetime_seconds")
+        var unknown = minimalDocument()
+        unknown["dpop"] = ["require_nonces": true]
+        #expect(failure(unknown)?.field == "dpop.require_nonces")
+    }
+
     @Test("defaults apply to settings the file leaves out")
     func defaults() throws {
         let configuration = try load(minimalDocument())
@@ -57,6 +79,9 @@ struct ConfigurationLoaderTests {
         #expect(configuration.passkeys.challengeTimeoutMilliseconds == 60_000)
         #expect(configuration.tokens.actionTokenLifetime == 300)
         #expect(configuration.deviceKeys.maxFailedAttempts == 3)
+        #expect(configuration.dpop == ServerConfiguration.DPoPSettings())
+        #expect(configuration.dpop.proofLifetimeSeconds == 60 && !configuration.dpop.requireNonce)
+        #expect(configuration.clients.allSatisfy { !$0.requireDPoP })
         #expect(configuration.adminListen == ServerConfiguration.Listen(host: "127.0.0.1", port: 9090))
     }
 

@@ -44,6 +44,8 @@ struct ErrorMappingTests {
             (TokenError.Code.malformedRefreshToken, OAuthError.Kind.invalidGrant), (.expired, .invalidToken),
             (.invalidSignature, .invalidToken), (.unknownKey, .invalidToken), (.invalidAudience, .invalidToken),
             (.signingFailed, .serverError), (.unusableKey, .serverError), (.invalidClaim, .serverError),
+            (.dpopMalformed, .invalidDPoPProof), (.dpopKeyMismatch, .invalidDPoPProof), (.dpopStale, .invalidDPoPProof),
+            (.dpopNonceRequired, .useDPoPNonce),
         ])
     func token(code: TokenError.Code, kind: OAuthError.Kind) {
         #expect(ErrorMapping.oauthError(for: TokenError(code, "detail")).kind == kind)

@@ -146,6 +146,7 @@ private final class StaleRefreshReadWriter: StoreWriter {
     func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
         try base.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
     }
+    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool { try base.recordDPoPProof(use) }
     func insertSigningKey(_ key: SigningKey) throws(StorageError) { try base.insertSigningKey(key) }
     func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
         try base.retireSigningKey(kid: kid, at: at)
