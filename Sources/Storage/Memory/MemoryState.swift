@@ -11,6 +11,10 @@ struct MemoryState: Sendable {
     var deviceChallenges: [String: DeviceChallenge] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
+    var passwordVerifiers: [String: PasswordVerifier] = [:]
+    var srpSessions: [String: SRPSession] = [:]
+    var fallbackCounters: [String: FallbackCounter] = [:]
+    var serverSecrets: [String: [UInt8]] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

@@ -141,6 +141,9 @@ extension MemoryTransaction {
         let sessions = state.authSessions.filter { $0.value.expiresAt <= now }
             .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
         for (id, _) in sessions { state.authSessions[id] = nil }
+        let srpSessions = state.srpSessions.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (id, _) in srpSessions { state.srpSessions[id] = nil }
         let challenges = state.deviceChallenges.filter { $0.value.expiresAt <= now }
             .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
         for (id, _) in challenges { state.deviceChallenges[id] = nil }
@@ -148,7 +151,7 @@ extension MemoryTransaction {
             .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
         return PurgeResult(
-            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
+            authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -46,6 +46,17 @@ public protocol StoreReader {
     /// Up to `limit` events with `seq > after`, in `seq` order.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
 
+    // MARK: Password fallback (SRP-6a)
+
+    /// The password verifier of `userID`.
+    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier?
+    /// The password verifier with `identity` in `realm` (compared exactly).
+    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier?
+    /// The fallback counter `key`, nil when it was never incremented or was reset.
+    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter?
+    /// The server secret `name` (shared by every node on this store), if one was stored.
+    func serverSecret(name: String) throws(StorageError) -> [UInt8]?
+
     // MARK: Readiness
 
     /// The time of the last `StoreWriter.recordHeartbeat(at:)`, if any.
