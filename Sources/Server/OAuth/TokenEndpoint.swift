@@ -52,6 +52,9 @@ struct TokenEndpoint: Sendable {
         case ClientConfiguration.webAuthnGrant:
             let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
             return try await webAuthnGrant(parameters, client: client)
+        case ClientConfiguration.srpGrant:
+            let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
+            return try await srpGrant(parameters, client: client)
         case "refresh_token":
             let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
             return try await refreshTokenGrant(parameters, client: client)
