@@ -75,7 +75,9 @@ final class SRPArithmetic {
             guard BN_mod_add(sum.pointer, product.pointer, z.pointer, modulus.pointer, context) == 1 else { return 2 }
             return 0
         }
-        guard step == 0 else { throw OpenSSLErrorQueue.failure(.internalFailure, step == 1 ? "BN_mod_mul" : "BN_mod_add") }
+        guard step == 0 else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, step == 1 ? "BN_mod_mul" : "BN_mod_add")
+        }
         return sum.bigEndianBytes()
     }
 

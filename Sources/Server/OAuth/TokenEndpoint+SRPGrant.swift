@@ -82,7 +82,8 @@ extension TokenEndpoint {
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.success, outcome: "success", now: now, userID: user.id,
                     clientID: client.clientID,
-                    detail: PasswordFallbackEndpoints.attemptDetail(identity: session.identity, address: session.address)))
+                    detail: PasswordFallbackEndpoints.attemptDetail(
+                        identity: session.identity, address: session.address)))
         }
         context.metrics.count(event: "srp_login")
         return try await context.tokens.tokenResponse(

@@ -49,7 +49,8 @@ extension MemoryTransaction {
     }
 
     func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
-        Set(keys).reduce(0) { deleted, key in deleted + (state.fallbackCounters.removeValue(forKey: key) == nil ? 0 : 1) }
+        Set(keys).reduce(0) { deleted, key in deleted + (state.fallbackCounters.removeValue(forKey: key) == nil ? 0 : 1)
+        }
     }
 
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {

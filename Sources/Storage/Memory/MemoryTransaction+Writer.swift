@@ -151,7 +151,8 @@ extension MemoryTransaction {
             .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
         return PurgeResult(
-            authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
+            authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
+            refreshTokens: tokens.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -13,7 +13,8 @@ extension StoreConformance {
     static func srpSession(_ id: String, userID: String? = "user-1", expiresAt: Date = S.at(120)) -> SRPSession {
         SRPSession(
             id: id, clientID: "client-1", realm: "main", identity: "ann@example.com", userID: userID,
-            salt: S.bytes(0x01, count: 16), verifier: S.bytes(0x02, count: 384), clientPublic: S.bytes(0x03, count: 384),
+            salt: S.bytes(0x01, count: 16), verifier: S.bytes(0x02, count: 384),
+            clientPublic: S.bytes(0x03, count: 384),
             serverSecret: S.bytes(0x04), serverPublic: S.bytes(0x05, count: 384), address: "192.0.2.7",
             createdAt: S.at(0), expiresAt: expiresAt)
     }
@@ -23,9 +24,11 @@ extension StoreConformance {
             store in
             let first = verifier("user-1", identity: "ann@example.com")
             try await store.write { try $0.storePasswordVerifier(first) }
-            try expectEqual(try await store.read { try $0.passwordVerifier(userID: "user-1") }, Optional(first), "by user")
             try expectEqual(
-                try await store.read { try $0.passwordVerifier(realm: "main", identity: "ann@example.com") }, Optional(first),
+                try await store.read { try $0.passwordVerifier(userID: "user-1") }, Optional(first), "by user")
+            try expectEqual(
+                try await store.read { try $0.passwordVerifier(realm: "main", identity: "ann@example.com") },
+                Optional(first),
                 "by identity")
             try expectEqual(
                 try await store.read { try $0.passwordVerifier(realm: "other", identity: "ann@example.com") }, nil,
@@ -68,7 +71,9 @@ extension StoreConformance {
             try await store.write { try $0.insertSRPSession(srpSession("race")) }
             let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<16 {
-                    group.addTask { try await store.write { try $0.consumeSRPSession(id: "race", now: S.at(1)) } != nil }
+                    group.addTask {
+                        try await store.write { try $0.consumeSRPSession(id: "race", now: S.at(1)) } != nil
+                    }
                 }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -93,7 +98,8 @@ extension StoreConformance {
                 }
             }
             try expectEqual(
-                try await store.read { try $0.fallbackCounter(key: "k") }, Optional(FallbackCounter(key: "k", count: 3, lastAt: S.at(3))),
+                try await store.read { try $0.fallbackCounter(key: "k") },
+                Optional(FallbackCounter(key: "k", count: 3, lastAt: S.at(3))),
                 "three")
             // Last increment at 3 s, before the cutoff at 5 s: the window restarts at one.
             let restarted = try await store.write {

@@ -129,7 +129,9 @@ private final class StaleRefreshReadWriter: StoreWriter {
     {
         try base.incrementFallbackCounter(key: key, now: now, restartingBefore: cutoff)
     }
-    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int { try base.resetFallbackCounters(keys: keys) }
+    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
+        try base.resetFallbackCounters(keys: keys)
+    }
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         try base.insertServerSecret(name: name, value: value)
     }

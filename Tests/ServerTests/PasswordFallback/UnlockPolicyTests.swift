@@ -85,7 +85,8 @@ struct UnlockPolicyTests {
             try await harness.store.read { try $0.passwordVerifier(realm: "main", identity: Self.identity) }?.userID)
         #expect(try await harness.store.read { try $0.deviceKey(id: keyID, userID: userID) }?.status == .revoked)
         let replacement = try TestDevice(deviceID: "phone")
-        let refreshed = try await harness.passkeys.refresh(try #require(tokens["refresh_token"]?.stringValue)).jsonValue()
+        let refreshed = try await harness.passkeys.refresh(try #require(tokens["refresh_token"]?.stringValue))
+            .jsonValue()
         let refused = await client.post(
             "/device-keys", json: replacement.registration,
             headers: Self.auth(try #require(refreshed["access_token"]?.stringValue)))
@@ -93,7 +94,8 @@ struct UnlockPolicyTests {
         #expect(try refused.jsonValue()["error"] == "login_required")
         // The sign-up's own token, six minutes on, is no longer recent either.
         harness.clock.advance(360)
-        #expect(await client.post("/device-keys", json: replacement.registration, headers: Self.auth(token)).status == 403)
+        #expect(
+            await client.post("/device-keys", json: replacement.registration, headers: Self.auth(token)).status == 403)
         let srpTokens = try await harness.logIn(identity: Self.identity, password: Self.password).response.jsonValue()
         let accepted = await client.post(
             "/device-keys", json: replacement.registration,
@@ -122,6 +124,7 @@ struct UnlockPolicyTests {
         #expect(refusal == .userNotVerified)
         #expect(
             (try? FreshLoginRequirement(maxAge: 300, acceptedMethods: ["user", "pwd"]).check(
-                subject, now: harness.clock.now()).get()) != nil)
+                subject, now: harness.clock.now()
+            ).get()) != nil)
     }
 }

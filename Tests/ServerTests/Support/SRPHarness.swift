@@ -54,38 +54,41 @@ struct SRPHarness {
     }
 
     /// `POST /srp/challenge`.
-    func challenge(identity: String, A: String, clientID: String = "app") async -> Response {
+    func challenge(identity: String, clientPublic: String, clientID: String = "app") async -> Response {
         await passkeys.post(
-            "/srp/challenge", ["client_id": .string(clientID), "identity": .string(identity), "A": .string(A)])
+            "/srp/challenge",
+            ["client_id": .string(clientID), "identity": .string(identity), "A": .string(clientPublic)])
     }
 
     /// `POST /oauth/token` with the SRP grant.
-    func token(session: String, M1: String, clientID: String = "app") async -> Response {
+    func token(session: String, proof: String, clientID: String = "app") async -> Response {
         await passkeys.post(
             "/oauth/token",
             [
                 "grant_type": .string(Self.grant), "client_id": .string(clientID), "auth_session": .string(session),
-                "M1": .string(M1), "scope": "openid offline_access",
+                "M1": .string(proof), "scope": "openid offline_access",
             ])
     }
 
-    /// One whole SRP login: the challenge, M1 from `password`, the token request. Returns the token response and
+    /// One whole SRP login: the challenge, proof from `password`, the token request. Returns the token response and
     /// the M2 the client expects.
     func logIn(identity: String, password: String) async throws -> (response: Response, expectedM2: [UInt8]) {
         let a = try SecureRandom.bytes(count: 32)
-        let A = try srp.clientPublic(secret: a)
-        let answer = await challenge(identity: identity, A: Base64URL.encode(A))
+        let publicA = try srp.clientPublic(secret: a)
+        let answer = await challenge(identity: identity, clientPublic: Base64URL.encode(publicA))
         try #require(answer.status == 200, "challenge: \(answer.status) \(answer.bodyText)")
         let body = try answer.jsonValue()
         let salt = try #require(Base64URL.decode(body["salt"]?.stringValue ?? ""))
-        let B = try #require(Base64URL.decode(body["B"]?.stringValue ?? ""))
+        let publicB = try #require(Base64URL.decode(body["B"]?.stringValue ?? ""))
         let x = srp.privateKey(identity: identity, password: password, salt: salt)
-        let S = try srp.clientPremasterSecret(serverPublic: B, privateKey: x, clientSecret: a, clientPublic: A)
-        let K = srp.sessionKey(premasterSecret: S)
-        let M1 = srp.clientProof(identity: identity, salt: salt, clientPublic: A, serverPublic: B, sessionKey: K)
+        let premaster = try srp.clientPremasterSecret(
+            serverPublic: publicB, privateKey: x, clientSecret: a, clientPublic: publicA)
+        let key = srp.sessionKey(premasterSecret: premaster)
+        let proof = srp.clientProof(
+            identity: identity, salt: salt, clientPublic: publicA, serverPublic: publicB, sessionKey: key)
         let response = await token(
-            session: try #require(body["auth_session"]?.stringValue), M1: Base64URL.encode(M1))
-        return (response, srp.serverProof(clientPublic: A, clientProof: M1, sessionKey: K))
+            session: try #require(body["auth_session"]?.stringValue), proof: Base64URL.encode(proof))
+        return (response, srp.serverProof(clientPublic: publicA, clientProof: proof, sessionKey: key))
     }
 
     /// The claims of a JWT (unverified: the tests that need verification verify elsewhere).
