@@ -31,4 +31,8 @@ python_tools() {
     python3 -m venv build/venv
     build/venv/bin/pip install -q --disable-pip-version-check PyJWT cryptography soft-webauthn
   fi
+  # PyPI srp: the independent SRP-6a client of the password-fallback check.
+  if ! build/venv/bin/python -c 'import srp' 2>/dev/null; then
+    build/venv/bin/pip install -q --disable-pip-version-check srp==1.0.22
+  fi
 }

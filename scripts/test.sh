@@ -76,6 +76,16 @@ print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).deco
   return "$status"
 }
 
+# The SRP-6a password fallback with PyPI srp as the client: enrolment, login, M2, refusals, the unlock policy
+# through /device-events (srp_client.py).
+srp_client() {
+  local status=0
+  start_server
+  build/venv/bin/python scripts/srp_client.py "http://127.0.0.1:$port" || status=$?
+  stop_server "$status"
+  return "$status"
+}
+
 # The same independent client against a server on PostgreSQL (a fresh schema of the test database).
 independent_client_postgres() {
   local separator="?"
@@ -108,6 +118,7 @@ independent_client
 dpop_client
 independent_client_postgres
 dpop_client_postgres
+srp_client
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast

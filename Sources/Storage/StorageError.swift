@@ -59,6 +59,10 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case deviceKeyID = "device_key_id"
         /// Two device challenges share a challenge id.
         case deviceChallengeID = "device_challenge_id"
+        /// Two users' password verifiers share an identity in one realm.
+        case passwordIdentity = "password_identity"
+        /// Two SRP sessions share an id.
+        case srpSessionID = "srp_session_id"
         /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
         case foreignKey = "foreign_key"
     }

@@ -18,6 +18,7 @@ public struct Application: Responder {
         DiscoveryEndpoints.register(in: &router, context: context)
         AssociationEndpoints.register(in: &router, context: context)
         DeviceKeyEndpoints.register(in: &router, context: context)
+        PasswordFallbackEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(
             policy: CrossOriginPolicy(configuration: context.configuration), router: router)
     }

@@ -44,6 +44,8 @@ public struct ClientConfiguration: Sendable, Equatable {
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
+    /// The grant type of the SRP-6a password fallback (`/srp/challenge`, then `/oauth/token`).
+    public static let srpGrant = "urn:passkeyd:params:oauth:grant-type:srp6a"
 
     /// Whether the client may use `grant` (RFC 6749 §5.2 `unauthorized_client` otherwise).
     public func allows(grant: String) -> Bool { grantTypes.contains(grant) }

@@ -3,7 +3,9 @@ import StoragePostgres
 
 extension ServerConfiguration {
     /// The grant types passkeyd implements.
-    static let knownGrantTypes: Set<String> = [ClientConfiguration.webAuthnGrant, "refresh_token"]
+    static let knownGrantTypes: Set<String> = [
+        ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
+    ]
 
     /// Reads and validates a configuration document (the JSON object of `Config/passkeyd.json`, after
     /// environment overrides). Every problem is reported with the dotted path of its field.
@@ -93,6 +95,15 @@ extension ServerConfiguration {
             requireNonce: try dpopObject.bool("require_nonce", default: false),
             nonceLifetimeSeconds: try dpopObject.int("nonce_lifetime_seconds", default: 300, range: 30...3_600))
         try dpopObject.rejectUnknownKeys()
+        let srpObject = try root.object("srp") ?? ConfigObject([:], path: "srp")
+        srp = SRPSettings(
+            maxFailures: try srpObject.int("max_failures", default: 10, range: 1...1_000),
+            delayAfterFailures: try srpObject.int("delay_after_failures", default: 5, range: 1...1_000),
+            sessionLifetimeSeconds: try srpObject.int("session_lifetime_seconds", default: 120, range: 10...600),
+            addressWindowSeconds: try srpObject.int("address_window_seconds", default: 3_600, range: 60...86_400),
+            freshLoginMaxAgeSeconds: try srpObject.int("fresh_login_max_age_seconds", default: 300, range: 30...3_600)
+        )
+        try srpObject.rejectUnknownKeys()
 
         let rateObject = try root.object("rate_limit") ?? ConfigObject([:], path: "rate_limit")
         rateLimitPerMinute = try rateObject.int("requests_per_minute", default: 600, range: 0...1_000_000)

@@ -91,6 +91,20 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var nonceLifetimeSeconds: Int = 300
     }
 
+    /// SRP-6a password fallback settings (docs/password-fallback.md).
+    public struct SRPSettings: Sendable, Equatable {
+        /// Failed SRP logins of one identity that lock it until a passkey login (`srp.max_failures`).
+        public var maxFailures: Int
+        /// Failures after which each further attempt waits longer (`srp.delay_after_failures`).
+        public var delayAfterFailures: Int
+        /// How long an SRP challenge can be answered, in seconds.
+        public var sessionLifetimeSeconds: Int
+        /// How long one address's failures are remembered, in seconds (its count restarts after a quiet window).
+        public var addressWindowSeconds: Int
+        /// How recent a login must be to enrol a verifier, or a device key after a biometry change, in seconds.
+        public var freshLoginMaxAgeSeconds: Int
+    }
+
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
@@ -110,6 +124,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var deviceKeys: DeviceKeySettings
     /// DPoP-bound tokens (RFC 9449).
     public var dpop = DPoPSettings()
+    public var srp: SRPSettings
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
     /// Requests per minute per user (the access token's subject) on the device-key endpoints and

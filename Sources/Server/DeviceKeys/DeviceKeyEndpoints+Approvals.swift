@@ -68,6 +68,12 @@ extension DeviceKeyEndpoints {
         case .locked: return try refuse(.deviceKeyLocked)
         case .revoked: return try refuse(.deviceKeyRevoked)
         }
+        // The unlock policy: after `maxFailures` reported biometric failures, approvals wait for a password (SRP)
+        // or passkey login of the user (`DeviceKeyLockout`).
+        let biometricFailures = try writer.fallbackCounter(key: PasswordFallback.biometricCounter(keyID: keyID))
+        if DeviceKeyLockout(maxFailures: maxFailures).requiresPassword(biometricFailures) {
+            return try refuse(.passwordRequired, attempts: biometricFailures?.count)
+        }
         let challenge: DeviceChallenge
         switch try writer.consumeDeviceChallenge(id: challengeID, keyID: keyID, userID: subject.sub, now: now) {
         case .consumed(let consumed):

@@ -18,8 +18,11 @@ extension DeviceKeyEndpoints {
     /// `POST /device-events` `{device_id, type, attempts?, occurred_at?}` → 200 `{event_id, received_at, keys}`.
     ///
     /// Recorded with the server's UTC time (the device's `occurred_at` is kept as information only), then the
-    /// policy: biometric failures count towards the device key's lockout, `key_invalidated` revokes the device's
-    /// keys. `keys` lists the device's keys with their status after the policy.
+    /// unlock policy (`DeviceKeyLockout`): biometric failures count towards the key's "password required" state
+    /// (at `device_keys.max_failed_attempts`, approvals wait for an SRP or passkey login), a biometric success
+    /// resets that count below the limit, `key_invalidated` revokes the device's keys and marks the user so that
+    /// the replacement key needs a recent login. `keys` lists the device's keys with their status and
+    /// `password_required` after the policy.
     func deviceEvent(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)
         let body = try Self.bodyObject(request)
@@ -44,15 +47,39 @@ extension DeviceKeyEndpoints {
                 DeviceKeyAuditEvent.make(
                     type.rawValue, outcome: DeviceKeyAuditEvent.reported, now: now, subject: subject,
                     deviceID: deviceID, attempts: attempts, deviceTime: deviceTime))
-            var keys: [DeviceKey] = []
+            var keys: [(key: DeviceKey, passwordRequired: Bool)] = []
             for var key in try writer.deviceKeys(userID: subject.sub) where key.deviceID == deviceID {
                 let before = key.state
+                let counterKey = PasswordFallback.biometricCounter(keyID: key.keyID)
+                var biometricFailures = try writer.fallbackCounter(key: counterKey)
                 switch type {
                 case .biometricFailure where key.status == .active:
-                    key.state = lockout.afterBiometricFailure(key.state, attempts: attempts, now: now)
+                    // Each report counts once, or up to the device's own count of consecutive failures.
+                    let wasRequired = lockout.requiresPassword(biometricFailures)
+                    let target = min(max((biometricFailures?.count ?? 0) + 1, attempts ?? 0), lockout.maxFailures)
+                    repeat {
+                        biometricFailures = try writer.incrementFallbackCounter(
+                            key: counterKey, now: now, restartingBefore: nil)
+                    } while (biometricFailures?.count ?? 0) < target
+                    if !wasRequired, lockout.requiresPassword(biometricFailures) {
+                        _ = try writer.appendSecurityEvent(
+                            PasswordFallbackAuditEvent.make(
+                                PasswordFallbackAuditEvent.passwordRequired, outcome: DeviceKeyAuditEvent.success,
+                                now: now, userID: subject.sub, clientID: subject.clientID, keyID: key.keyID,
+                                deviceID: deviceID, reasonCode: "biometric_failures",
+                                attempts: biometricFailures?.count))
+                    }
+                case .biometricSuccess where !lockout.requiresPassword(biometricFailures):
+                    // Below the limit only: once the password is required, only a login lifts it.
+                    if biometricFailures != nil { _ = try writer.resetFallbackCounters(keys: [counterKey]) }
+                    biometricFailures = nil
                 case .keyInvalidated where key.status != .revoked:
                     key.status = .revoked
                     key.revokedAt = now
+                    // Biometry changed: the replacement key needs a recent password or passkey login.
+                    _ = try writer.incrementFallbackCounter(
+                        key: PasswordFallback.biometryChangedMark(userID: subject.sub), now: now,
+                        restartingBefore: nil)
                 default:
                     break
                 }
@@ -62,7 +89,7 @@ extension DeviceKeyEndpoints {
                         _ = try writer.appendSecurityEvent(policy)
                     }
                 }
-                keys.append(key)
+                keys.append((key, key.status == .active && lockout.requiresPassword(biometricFailures)))
             }
             return (event, keys)
         }
@@ -70,7 +97,13 @@ extension DeviceKeyEndpoints {
         let answer: JSONValue = [
             "event_id": .string(String(event.seq)),
             "received_at": DeviceKeyRepresentation.timestamp(now),
-            "keys": .array(keys.map { ["key_id": .string($0.keyID), "status": .string($0.status.rawValue)] }),
+            "keys": .array(
+                keys.map {
+                    [
+                        "key_id": .string($0.key.keyID), "status": .string($0.key.status.rawValue),
+                        "password_required": .bool($0.passwordRequired),
+                    ]
+                }),
         ]
         return .json(answer)
     }

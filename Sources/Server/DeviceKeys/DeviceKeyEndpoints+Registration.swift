@@ -17,6 +17,7 @@ extension DeviceKeyEndpoints {
     /// device beyond `device_keys.max_keys_per_user` usable keys is refused (409 `device_key_limit_reached`).
     func registerKey(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)
+        try await requireLoginAfterBiometryChange(subject)
         let parameters = Self.parameters(try Self.bodyObject(request))
         let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
         let platform = try parameters.string("platform", maxLength: 16)
@@ -51,6 +52,8 @@ extension DeviceKeyEndpoints {
             // Storage revokes the device's previous keys in the same transaction (re-enrolment after a biometry
             // change: the old Secure Enclave / Keystore key is gone anyway).
             let replaced = try writer.insertDeviceKey(key)
+            // The replacement after a biometry change is enrolled: the mark has done its work.
+            _ = try writer.resetFallbackCounters(keys: [PasswordFallback.biometryChangedMark(userID: subject.sub)])
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
                     DeviceKeyAuditEvent.registered, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,

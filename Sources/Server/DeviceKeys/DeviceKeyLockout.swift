@@ -1,9 +1,12 @@
 import Foundation
 import Storage
 
-/// The device-key lockout policy: `maxFailures` consecutive failed signatures, or as many biometric failures
-/// reported by the device, lock the key until the user logs in again with a passkey and unlocks it. Only a
-/// verified approval resets the count (a reported biometric success proves nothing to the server).
+/// The device-key lockout policy: `maxFailures` consecutive failed signatures lock the key until the user logs in
+/// again with a passkey and unlocks it; only a verified approval resets that count.
+///
+/// The unlock policy of the biometric prompt is apart from it: `maxFailures` consecutive biometric failures
+/// reported by the device (`/device-events`) make the key's approvals wait for the password — until an SRP login
+/// (or a passkey login) of the user; a reported biometric success resets that count while it is below the limit.
 struct DeviceKeyLockout: Sendable {
     /// Failures that lock (`device_keys.max_failed_attempts`, 3 by default).
     let maxFailures: Int
@@ -13,10 +16,14 @@ struct DeviceKeyLockout: Sendable {
         lockingIfNeeded(state, failures: state.failedAttempts + 1, now: now)
     }
 
-    /// The state after the device reported a biometric failure; `attempts` is the device's own count of
-    /// consecutive failures, if it sent one (each report counts at least once).
-    func afterBiometricFailure(_ state: DeviceKeyState, attempts: Int?, now: Date) -> DeviceKeyState {
-        lockingIfNeeded(state, failures: max(state.failedAttempts + 1, attempts ?? 0), now: now)
+    /// Whether `biometricFailures` consecutive reported biometric failures require the password.
+    func requiresPassword(biometricFailures: Int) -> Bool {
+        biometricFailures >= maxFailures
+    }
+
+    /// Whether the key's biometric failure count requires the password.
+    func requiresPassword(_ biometricFailures: FallbackCounter?) -> Bool {
+        requiresPassword(biometricFailures: biometricFailures?.count ?? 0)
     }
 
     private func lockingIfNeeded(_ state: DeviceKeyState, failures: Int, now: Date) -> DeviceKeyState {

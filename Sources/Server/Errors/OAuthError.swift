@@ -21,6 +21,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired: 403
+            // Password fallback (Server/PasswordFallback/PasswordFallbackRefusal.swift).
+            case .passwordRequired, .passwordLocked: 403
             // RFC 9110 §15.5.10: the user's set of keys is full, a conflict with the current state.
             case .deviceKeyLimitReached: 409
             default: 400
@@ -78,6 +80,14 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case challengeAlreadyUsed = "challenge_already_used"
         /// The device signature does not verify over the challenge bytes with the registered key (400).
         case invalidSignature = "invalid_signature"
+
+        // MARK: password fallback (answered in Server/PasswordFallback/PasswordFallbackRefusal.swift)
+
+        /// The device reported `device_keys.max_failed_attempts` consecutive biometric failures: its key approves
+        /// nothing until the user logs in with the password (SRP) or a passkey (403).
+        case passwordRequired = "password_required"
+        /// Too many failed password (SRP) logins for this identity: only a passkey login lifts it (403).
+        case passwordLocked = "password_locked"
     }
 
     /// The `error` value and status.

@@ -44,6 +44,8 @@ extension TokenEndpoint {
             guard try writer.recordCredentialUse(use) else { return .counterRace }
             // A fresh passkey login unlocks the user's device keys (DESIGN.md, device keys).
             _ = try writer.unlockDeviceKeys(userID: user.id)
+            // It also lifts the password fallback's lock and the device keys' "password required".
+            try PasswordFallback.afterLogin(writer, userID: user.id, includingPasswordLock: true)
             if let refresh { try writer.insertRefreshToken(refresh.record) }
             // The audit log's entry commits with the login (docs/audit.md): one more row in this write.
             _ = try writer.appendSecurityEvent(

@@ -92,15 +92,25 @@ extension TokenEndpoint {
     }
 
     /// The session must be this client's, and of the realm the request names (if any).
-    private func checkedRequest(
+    func checkedRequest(
         _ session: AuthSession, realmName: String?, client: ClientConfiguration, scope: Scope, audience: String?,
         now: Date, dpop: String?
     ) throws -> GrantRequest {
-        guard session.clientID == client.clientID else {
-            throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
+        try checkedRequest(
+            sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
+            scope: scope, audience: audience, now: now)
+    }
+
+    /// The rule above on a session's client and realm, for any kind of session (passkey or SRP).
+    func checkedRequest(
+        sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration, scope: Scope,
+        audience: String?, now: Date
+    ) throws -> GrantRequest {
+        guard sessionClientID == client.clientID else {
+            throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")
         }
-        if let realmName, realmName != session.realm {
-            throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(session.realm)")
+        if let realmName, realmName != sessionRealm {
+            throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
         }
         return GrantRequest(client: client, scope: scope, audience: audience, now: now, dpopThumbprint: dpop)
     }

@@ -48,7 +48,8 @@ struct TokenEndpoint: Sendable {
     func token(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let grantType = try parameters.string("grant_type", maxLength: 256)
-        guard grantType == ClientConfiguration.webAuthnGrant || grantType == "refresh_token" else {
+        let supported = [ClientConfiguration.webAuthnGrant, ClientConfiguration.srpGrant, "refresh_token"]
+        guard supported.contains(grantType) else {
             throw OAuthError(
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
@@ -59,10 +60,12 @@ struct TokenEndpoint: Sendable {
         guard proof != nil || !client.requireDPoP else {
             throw OAuthError.invalidDPoPProof("dpop_required", reason: "client \(client.clientID) requires DPoP")
         }
-        var response =
-            grantType == "refresh_token"
-            ? try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
-            : try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        var response: Response
+        switch grantType {
+        case "refresh_token": response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case ClientConfiguration.srpGrant: response = try await srpGrant(parameters, client: client)
+        default: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {
             response.headers.replace(name: "DPoP-Nonce", value: nonce)

@@ -168,14 +168,20 @@ public final class TokenService: Sendable {
     }
 
     /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
-    /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`.
-    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date) async throws -> Response {
-        try tokenResponse(for: grant, refreshToken: refreshToken, now: now, signer: try await currentSigner())
+    /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`, then `extra` (a grant's own
+    /// members, e.g. the SRP grant's `M2`).
+    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date, extra: [JSONMember] = []) async throws
+        -> Response
+    {
+        try tokenResponse(
+            for: grant, refreshToken: refreshToken, now: now, signer: try await currentSigner(), extra: extra)
     }
 
     /// The token response signed by `signer`. Synchronous, so that a store write can mint inside its transaction
     /// and a minting failure rolls the write back (the refresh grant's rotation).
-    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date, signer: JWTSigner) throws -> Response {
+    func tokenResponse(
+        for grant: Grant, refreshToken: String?, now: Date, signer: JWTSigner, extra: [JSONMember] = []
+    ) throws -> Response {
         let lifetimes = configuration.tokens
         // RFC 9068 §3: aud is the resource the client asked for, else the issuer's own API; with `openid`
         // the issuer is added so /userinfo accepts the token too (as Auth0 adds its /userinfo).
@@ -212,6 +218,7 @@ public final class TokenService: Sendable {
         members.append(JSONMember(key: "expires_in", value: .number(String(lifetimes.accessTokenLifetime))))
         // RFC 9449 §5: a bound access token is of type DPoP.
         members.append(JSONMember(key: "token_type", value: .string(grant.dpopThumbprint == nil ? "Bearer" : "DPoP")))
+        members += extra
         var response = Response.json(.object(members))
         // RFC 6749 §5.1: token responses carry Cache-Control: no-store and Pragma: no-cache.
         response.headers.replace(name: "Pragma", value: "no-cache")

@@ -20,6 +20,10 @@ struct MemoryState: Sendable {
     var auditTree = AuditTreeState()
     /// Signed checkpoints by tree size.
     var auditCheckpoints: [Int64: AuditCheckpointRecord] = [:]
+    var passwordVerifiers: [String: PasswordVerifier] = [:]
+    var srpSessions: [String: SRPSession] = [:]
+    var fallbackCounters: [String: FallbackCounter] = [:]
+    var serverSecrets: [String: [UInt8]] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

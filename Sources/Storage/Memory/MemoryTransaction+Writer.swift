@@ -176,6 +176,9 @@ extension MemoryTransaction {
         let sessions = state.authSessions.filter { $0.value.expiresAt <= now }
             .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
         for (id, _) in sessions { state.authSessions[id] = nil }
+        let srpSessions = state.srpSessions.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (id, _) in srpSessions { state.srpSessions[id] = nil }
         let challenges = state.deviceChallenges.filter { $0.value.expiresAt <= now }
             .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
         for (id, _) in challenges { state.deviceChallenges[id] = nil }
@@ -185,8 +188,8 @@ extension MemoryTransaction {
         let proofs = state.dpopProofs.filter { $0.value <= now }.sorted { $0.value < $1.value }.prefix(max(0, limit))
         for (identity, _) in proofs { state.dpopProofs[identity] = nil }
         return PurgeResult(
-            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count,
-            dpopProofs: proofs.count)
+            authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
+            refreshTokens: tokens.count, dpopProofs: proofs.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

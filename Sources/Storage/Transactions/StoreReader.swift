@@ -63,6 +63,16 @@ public protocol StoreReader {
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord?
     /// How many events wait in the audit queue.
     func pendingSecurityEventCount() throws(StorageError) -> Int
+    // MARK: Password fallback (SRP-6a)
+
+    /// The password verifier of `userID`.
+    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier?
+    /// The password verifier with `identity` in `realm` (compared exactly).
+    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier?
+    /// The fallback counter `key`, nil when it was never incremented or was reset.
+    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter?
+    /// The server secret `name` (shared by every node on this store), if one was stored.
+    func serverSecret(name: String) throws(StorageError) -> [UInt8]?
 
     // MARK: Readiness
 

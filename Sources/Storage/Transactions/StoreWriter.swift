@@ -79,6 +79,26 @@ public protocol StoreWriter: StoreReader {
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
         throws(StorageError) -> DeviceChallengeConsumption
 
+    // MARK: Password fallback (SRP-6a)
+
+    /// Stores `verifier` as its user's only verifier, replacing an earlier one.
+    /// - Throws: `.conflict(.passwordIdentity)` when another user's verifier has the same realm and identity.
+    func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError)
+    /// Stores a new SRP session. - Throws: `.conflict(.srpSessionID)`.
+    func insertSRPSession(_ session: SRPSession) throws(StorageError)
+    /// Deletes the SRP session `id` and returns it if it had not expired at `now` (an expired one is deleted too).
+    /// Exactly one of any number of concurrent callers gets the record.
+    func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession?
+    /// Adds one to the counter `key` at `now` and returns it. A counter last incremented before `cutoff` (when
+    /// given) starts again from one: a sliding window. Atomic: concurrent increments are all counted.
+    func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
+        -> FallbackCounter
+    /// Deletes the counters `keys`; returns how many existed.
+    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int
+    /// Stores the server secret `name` unless one exists, and returns the stored one: of concurrent first
+    /// callers (nodes starting together), all get the same value.
+    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8]
+
     // MARK: Security events and housekeeping
 
     /// Appends `event` and returns it with its assigned `seq`: unique; gap-free in commit order on SQLite and in
@@ -87,8 +107,9 @@ public protocol StoreWriter: StoreReader {
     /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
     /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
-    /// Deletes auth sessions, device challenges and remembered DPoP proofs past their expiry, and refresh tokens
-    /// past their absolute expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
+    /// Deletes auth sessions (passkey and SRP, counted together), device challenges and remembered DPoP proofs past
+    /// their expiry, and refresh tokens past their absolute
+    /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
 

@@ -9,7 +9,7 @@ import Storage
 /// Never edit a shipped migration: append a new one.
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -251,5 +251,54 @@ public enum PostgresSchema {
             """,
             "CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at)",
             "ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt text",
+        ])
+
+    /// v6: the SRP-6a password fallback (as SQLite's v6): verifiers, pending SRP logins, named counters, server
+    /// secrets.
+    static let passwordFallback = Migration(
+        version: 6, name: "password_fallback",
+        statements: [
+            """
+            CREATE TABLE password_verifiers (
+                user_id text NOT NULL PRIMARY KEY,
+                realm text NOT NULL,
+                identity text NOT NULL,
+                salt bytea NOT NULL,
+                verifier bytea NOT NULL,
+                updated_at double precision NOT NULL,
+                CONSTRAINT password_identity UNIQUE (realm, identity)
+            )
+            """,
+            """
+            CREATE TABLE srp_sessions (
+                id text NOT NULL CONSTRAINT srp_session_id PRIMARY KEY,
+                client_id text NOT NULL,
+                realm text NOT NULL,
+                identity text NOT NULL,
+                user_id text,
+                salt bytea NOT NULL,
+                verifier bytea NOT NULL,
+                client_public bytea NOT NULL,
+                server_secret bytea NOT NULL,
+                server_public bytea NOT NULL,
+                address text NOT NULL,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX srp_sessions_expiry ON srp_sessions (expires_at)",
+            """
+            CREATE TABLE fallback_counters (
+                counter_key text NOT NULL PRIMARY KEY,
+                count bigint NOT NULL,
+                last_at double precision NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE server_secrets (
+                name text NOT NULL PRIMARY KEY,
+                value bytea NOT NULL
+            )
+            """,
         ])
 }

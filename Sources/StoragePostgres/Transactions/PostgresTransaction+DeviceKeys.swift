@@ -143,7 +143,8 @@ extension PostgresTransaction {
                 [.date(now), .integer(max(0, limit))])
         }
         return PurgeResult(
-            authSessions: try purge("auth_sessions", "id", "expires_at"),
+            authSessions: try purge("auth_sessions", "id", "expires_at")
+                + (try purge("srp_sessions", "id", "expires_at")),
             deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"))

@@ -14,6 +14,8 @@ enum SQLiteConstraintNames {
         "signing_keys.kid": .signingKeyID,
         "device_keys.key_id": .deviceKeyID,
         "device_challenges.challenge_id": .deviceChallengeID,
+        "password_verifiers.realm, password_verifiers.identity": .passwordIdentity,
+        "srp_sessions.id": .srpSessionID,
     ]
 
     /// The constraint named by `message`, or nil when it is not one the schema declares.

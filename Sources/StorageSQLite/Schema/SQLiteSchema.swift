@@ -7,7 +7,7 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -230,5 +230,55 @@ public enum SQLiteSchema {
             """,
             "CREATE INDEX dpop_proofs_expiry ON dpop_proofs (expires_at)",
             "ALTER TABLE refresh_tokens ADD COLUMN dpop_jkt TEXT",
+        ])
+
+    /// v6: the SRP-6a password fallback: one verifier per user (identity unique per realm), pending SRP logins
+    /// (b is stored so that any node can finish one), named counters (failed logins per identity and per address,
+    /// biometric failures per device key, the biometry-change mark) and server secrets shared by every node.
+    static let passwordFallback = Migration(
+        version: 6, name: "password_fallback",
+        statements: [
+            """
+            CREATE TABLE password_verifiers (
+                user_id TEXT PRIMARY KEY NOT NULL,
+                realm TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                salt BLOB NOT NULL,
+                verifier BLOB NOT NULL,
+                updated_at REAL NOT NULL,
+                UNIQUE (realm, identity)
+            ) STRICT
+            """,
+            """
+            CREATE TABLE srp_sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                client_id TEXT NOT NULL,
+                realm TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                user_id TEXT,
+                salt BLOB NOT NULL,
+                verifier BLOB NOT NULL,
+                client_public BLOB NOT NULL,
+                server_secret BLOB NOT NULL,
+                server_public BLOB NOT NULL,
+                address TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT
+            """,
+            "CREATE INDEX srp_sessions_expiry ON srp_sessions (expires_at)",
+            """
+            CREATE TABLE fallback_counters (
+                counter_key TEXT PRIMARY KEY NOT NULL,
+                count INTEGER NOT NULL,
+                last_at REAL NOT NULL
+            ) STRICT
+            """,
+            """
+            CREATE TABLE server_secrets (
+                name TEXT PRIMARY KEY NOT NULL,
+                value BLOB NOT NULL
+            ) STRICT
+            """,
         ])
 }

@@ -112,7 +112,7 @@ extension SQLiteTransaction {
                 [.date(now), .integer(Int64(max(0, limit)))])
         }
         return PurgeResult(
-            authSessions: try purge("auth_sessions", "expires_at"),
+            authSessions: try purge("auth_sessions", "expires_at") + (try purge("srp_sessions", "expires_at")),
             deviceChallenges: try purge("device_challenges", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "expires_at"))

@@ -15,9 +15,9 @@ struct DeviceKeyEndpointsEventsTests {
     }
 
     @Test(
-        "a biometric failure reporting 3 attempts locks the device's key; the device time is kept as information"
+        "a biometric failure reporting 3 attempts makes the device's key wait for the password; the device time is kept as information"
     )
-    func attemptsLock() async throws {
+    func attemptsRequirePassword() async throws {
         let harness = try DeviceKeyHarness()
         let auth = try await harness.token()
         let keyID = try await harness.register(try TestDevice(deviceID: "phone"), auth)
@@ -32,8 +32,9 @@ struct DeviceKeyEndpointsEventsTests {
         #expect(response.status == 200)
         let body = try response.jsonValue()
         #expect(body["received_at"]?.stringValue == "2027-01-15T08:00:00Z")
-        #expect(body["keys"] == [["key_id": .string(keyID), "status": "locked"]])
-        #expect(try await harness.storedKey(keyID)?.status == .locked)
+        #expect(body["keys"] == [["key_id": .string(keyID), "status": "active", "password_required": true]])
+        // The key is not locked (signature failures lock); its approvals wait for the password.
+        #expect(try await harness.storedKey(keyID)?.status == .active)
         #expect(try await harness.storedKey(other)?.status == .active)
         let events = try await harness.events()
         let reported = try #require(events.first { $0.kind == "biometric_failure" })
@@ -42,38 +43,46 @@ struct DeviceKeyEndpointsEventsTests {
         #expect(reported.attempts == 3)
         #expect(reported.outcome == "reported")
         #expect(reported.deviceID == "phone")
-        let lock = try #require(events.first { $0.kind == "device_key_locked" })
-        #expect(lock.keyID == keyID)
-        #expect(lock.reasonCode == "biometric_failures")
+        let required = try #require(events.first { $0.kind == "device_key_password_required" })
+        #expect(required.keyID == keyID)
+        #expect(required.reasonCode == "biometric_failures")
+        #expect(required.attempts == 3)
     }
 
     @Test(
-        "three separate biometric failures lock; fewer do not; a success report does not reset the count"
+        "three separate biometric failures require the password; a success below the limit resets the count, not above it"
     )
     func separateFailures() async throws {
         let harness = try DeviceKeyHarness()
         let auth = try await harness.token()
-        let keyID = try await harness.register(try TestDevice(deviceID: "phone"), auth)
-        for type in [
-            "biometric_failure", "biometric_failure", "biometric_success", "password_fallback",
-        ] {
-            #expect(
-                await Self.post(harness, ["device_id": "phone", "type": .string(type)], auth).status == 200)
+        let device = try TestDevice(deviceID: "phone")
+        let keyID = try await harness.register(device, auth)
+        func report(_ type: String) async throws -> JSONValue? {
+            let response = await Self.post(harness, ["device_id": "phone", "type": .string(type)], auth)
+            #expect(response.status == 200)
+            return try response.jsonValue()["keys"]?.arrayValue?.first?["password_required"]
         }
-        #expect(try await harness.storedKey(keyID)?.status == .active)
-        #expect(try await harness.storedKey(keyID)?.failedAttempts == 2)
-        _ = await Self.post(
-            harness, ["device_id": "phone", "type": "biometric_failure", "occurred_at": 1_700_000_000],
-            auth)
-        #expect(try await harness.storedKey(keyID)?.status == .locked)
-        let kinds = try await harness.events().map(\.kind).filter {
-            !$0.hasPrefix("device_key_registered")
+        // Two failures, then a success: the count starts again.
+        for type in ["biometric_failure", "biometric_failure", "biometric_success", "password_fallback"] {
+            #expect(try await report(type) == false)
         }
+        #expect(try await report("biometric_failure") == false)
+        #expect(try await report("biometric_failure") == false)
+        #expect(try await report("biometric_failure") == true)
+        // Above the limit a reported success changes nothing: only a login lifts it.
+        #expect(try await report("biometric_success") == true)
+        let challenge = try await harness.challenge(keyID, auth)
+        let refused = await harness.approve(
+            keyID, challengeID: challenge.id, signature: try device.sign(challenge: challenge.challenge), auth)
+        #expect(refused.status == 403)
+        #expect(try refused.jsonValue()["error"] == "password_required")
+        #expect(try await harness.storedKey(keyID)?.failedAttempts == 0)
+        let kinds = try await harness.events().map(\.kind).filter { $0 != "device_key_registered" }
         #expect(
             kinds == [
                 "biometric_failure", "biometric_failure", "biometric_success", "password_fallback",
-                "biometric_failure",
-                "device_key_locked",
+                "biometric_failure", "biometric_failure", "biometric_failure", "device_key_password_required",
+                "biometric_success", "device_challenge", "device_approval",
             ])
     }
 
@@ -84,7 +93,10 @@ struct DeviceKeyEndpointsEventsTests {
         let keyID = try await harness.register(try TestDevice(deviceID: "phone"), auth)
         let response = await Self.post(
             harness, ["device_id": "phone", "type": "key_invalidated"], auth)
-        #expect(try response.jsonValue()["keys"] == [["key_id": .string(keyID), "status": "revoked"]])
+        #expect(
+            try response.jsonValue()["keys"] == [
+                ["key_id": .string(keyID), "status": "revoked", "password_required": false]
+            ])
         let revocation = try #require(try await harness.events().last)
         #expect(revocation.kind == "device_key_revoked")
         #expect(revocation.reasonCode == "key_invalidated")

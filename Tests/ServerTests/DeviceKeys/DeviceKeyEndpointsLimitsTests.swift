@@ -50,10 +50,11 @@ struct DeviceKeyEndpointsLimitsTests {
         let replacement = try await harness.register(try TestDevice(deviceID: "phone"), auth)
         #expect(try await harness.storedKey(first)?.status == .revoked)
         // A locked key still counts.
-        let locked = await harness.client.post(
-            "/device-events", json: ["device_id": "phone", "type": "biometric_failure", "attempts": 3], headers: auth)
-        #expect(locked.status == 200)
-        #expect(try await harness.storedKey(replacement)?.status == .locked)
+        let locked = DeviceKeyState(status: .locked, failedAttempts: 3, lockedAt: harness.clock.now())
+        #expect(
+            try await harness.store.write {
+                try $0.updateDeviceKeyState(keyID: replacement, userID: "user-a", state: locked)
+            })
         #expect(
             await harness.client.post(
                 "/device-keys", json: try TestDevice(deviceID: "watch").registration, headers: auth

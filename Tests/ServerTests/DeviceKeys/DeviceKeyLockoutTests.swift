@@ -21,14 +21,12 @@ struct DeviceKeyLockoutTests {
         #expect(state == DeviceKeyState(status: .locked, failedAttempts: 3, lockedAt: Self.now))
     }
 
-    @Test("a biometric report counts at least once, or the device's own count when larger")
+    @Test("the unlock policy: the password is required from the third reported biometric failure on")
     func biometric() {
-        let start = DeviceKeyState(status: .active, failedAttempts: 1)
-        #expect(
-            Self.lockout.afterBiometricFailure(start, attempts: nil, now: Self.now).failedAttempts == 2)
-        #expect(
-            Self.lockout.afterBiometricFailure(start, attempts: 1, now: Self.now).failedAttempts == 2)
-        #expect(Self.lockout.afterBiometricFailure(start, attempts: 5, now: Self.now).status == .locked)
+        #expect(!Self.lockout.requiresPassword(biometricFailures: 2))
+        #expect(Self.lockout.requiresPassword(biometricFailures: 3))
+        #expect(Self.lockout.requiresPassword(biometricFailures: 7))
+        #expect(!Self.lockout.requiresPassword(nil))
     }
 
     @Test("a key that is not active is never re-locked (the lock time stays the first one)")

@@ -125,6 +125,32 @@ private final class StaleRefreshReadWriter: StoreWriter {
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
         try base.insertAuditCheckpoint(checkpoint)
     }
+    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
+        try base.passwordVerifier(userID: userID)
+    }
+    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier? {
+        try base.passwordVerifier(realm: realm, identity: identity)
+    }
+    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? { try base.fallbackCounter(key: key) }
+    func serverSecret(name: String) throws(StorageError) -> [UInt8]? { try base.serverSecret(name: name) }
+    func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError) {
+        try base.storePasswordVerifier(verifier)
+    }
+    func insertSRPSession(_ session: SRPSession) throws(StorageError) { try base.insertSRPSession(session) }
+    func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
+        try base.consumeSRPSession(id: id, now: now)
+    }
+    func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
+        -> FallbackCounter
+    {
+        try base.incrementFallbackCounter(key: key, now: now, restartingBefore: cutoff)
+    }
+    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
+        try base.resetFallbackCounters(keys: keys)
+    }
+    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
+        try base.insertServerSecret(name: name, value: value)
+    }
 
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
         try base.insertUser(user, credential: credential)

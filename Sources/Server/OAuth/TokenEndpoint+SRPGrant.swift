@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+
+extension TokenEndpoint {
+    /// What the SRP grant's first write found: the spent session and the failure counters it is judged by.
+    private struct SpentSRPSession: Sendable {
+        let session: SRPSession
+        let identityFailures: FallbackCounter?
+        let addressFailures: FallbackCounter?
+    }
+
+    /// `grant_type=urn:passkeyd:params:oauth:grant-type:srp6a` with `auth_session` and `M1` → the token response
+    /// plus `M2` (RFC 2945 §3), with `amr: ["pwd"]` (RFC 8176) and `auth_time`.
+    ///
+    /// The session is spent by the first presentation whatever the outcome. The throttle is applied again here
+    /// (challenges opened in advance do not bypass it); M1 is compared in constant time. A wrong M1 — or an
+    /// unknown identity, which can never produce one — is 403 `invalid_grant` and counts one failure for the
+    /// identity and one for the address.
+    func srpGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
+        let srp = try PasswordFallback.srp()
+        let presentedSession = try parameters.string("auth_session", maxLength: 128)
+        let proofText = try parameters.string("M1", maxLength: 128)
+        guard let proof = Base64URL.decode(proofText) else { throw OAuthError.notBase64URL("M1") }
+        guard proof.count == srp.hash.digestByteCount else {
+            throw OAuthError(
+                .invalidRequest, "Invalid M1: must be \(srp.hash.digestByteCount) bytes (SHA-256).",
+                logCode: "m1_length", reason: "\(proof.count) bytes")
+        }
+        let scope = try requestedScope(parameters)
+        let audience = try requestedAudience(parameters)
+        let realmName = try parameters.optionalString("realm", maxLength: 128)
+        guard let handle = AuthSessionHandle(presented: presentedSession) else {
+            throw OAuthError.invalidSession("session_malformed")
+        }
+        let now = context.clock.now()
+        let sessionID = handle.sessionID
+        let spent = try await context.store.write { writer -> SpentSRPSession? in
+            guard let session = try writer.consumeSRPSession(id: sessionID, now: now) else { return nil }
+            return SpentSRPSession(
+                session: session,
+                identityFailures: try writer.fallbackCounter(
+                    key: PasswordFallback.identityCounter(realm: session.realm, identity: session.identity)),
+                addressFailures: try writer.fallbackCounter(key: PasswordFallback.addressCounter(session.address)))
+        }
+        guard let spent else {
+            throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+        }
+        let session = spent.session
+        let request = try checkedRequest(
+            sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
+            scope: scope, audience: audience, now: now)
+        let endpoints = PasswordFallbackEndpoints(context: context)
+        let throttle = SRPThrottle(context.configuration.srp)
+        try await endpoints.enforce(
+            throttle.decide(identity: spent.identityFailures, address: spent.addressFailures, now: now),
+            userID: session.userID, clientID: client.clientID, identity: session.identity, address: session.address,
+            attempts: spent.identityFailures?.count, now: now)
+        // RFC 5054 §2.6 / RFC 2945 §3: S, K, M1 (compared in constant time), M2. The same work for an unknown
+        // identity, whose session carries a random stand-in verifier.
+        let serverProof = try srp.verifyClientProof(
+            proof, identity: session.identity, salt: session.salt, verifier: session.verifier,
+            clientPublic: session.clientPublic, serverSecret: session.serverSecret,
+            serverPublic: session.serverPublic)
+        let user: User? =
+            if let userID = session.userID, serverProof != nil {
+                try await context.store.read { try $0.user(id: userID) }
+            } else { nil }
+        guard let serverProof, let user else {
+            try await recordFailure(session, throttle: throttle, now: now)
+            throw OAuthError.passwordNotVerified("srp_bad_proof", reason: "M1 does not match")
+        }
+        let refresh = try refreshTokenForLogin(user: user, request: request)
+        try await context.store.write { writer in
+            _ = try writer.resetFallbackCounters(
+                keys: [PasswordFallback.identityCounter(realm: session.realm, identity: session.identity)])
+            // A password login lifts "password required" on the user's device keys (the unlock policy).
+            try PasswordFallback.afterLogin(writer, userID: user.id, includingPasswordLock: false)
+            if let refresh { try writer.insertRefreshToken(refresh.record) }
+            _ = try writer.appendSecurityEvent(
+                PasswordFallbackAuditEvent.make(
+                    PasswordFallbackAuditEvent.success, outcome: "success", now: now, userID: user.id,
+                    clientID: client.clientID,
+                    detail: PasswordFallbackEndpoints.attemptDetail(
+                        identity: session.identity, address: session.address)))
+        }
+        context.metrics.count(event: "srp_login")
+        return try await context.tokens.tokenResponse(
+            for: TokenService.Grant(
+                user: user, clientID: client.clientID, scope: request.scope, audience: request.audience,
+                authTime: now, authenticationMethods: ["pwd"]),
+            refreshToken: refresh?.value, now: now,
+            extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
+    }
+
+    /// Counts a failed SRP login for the identity and the address, recording the attempt and, at
+    /// `srp.max_failures`, the lock.
+    private func recordFailure(_ session: SRPSession, throttle: SRPThrottle, now: Date) async throws {
+        let maxFailures = throttle.maxFailures
+        try await context.store.write { writer in
+            let failures = try writer.incrementFallbackCounter(
+                key: PasswordFallback.identityCounter(realm: session.realm, identity: session.identity), now: now,
+                restartingBefore: nil)
+            _ = try writer.incrementFallbackCounter(
+                key: PasswordFallback.addressCounter(session.address), now: now,
+                restartingBefore: throttle.addressWindowStart(now: now))
+            let detail = PasswordFallbackEndpoints.attemptDetail(identity: session.identity, address: session.address)
+            _ = try writer.appendSecurityEvent(
+                PasswordFallbackAuditEvent.make(
+                    PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: session.userID,
+                    clientID: session.clientID, reasonCode: "bad_proof", attempts: failures.count, detail: detail))
+            if failures.count == maxFailures {
+                _ = try writer.appendSecurityEvent(
+                    PasswordFallbackAuditEvent.make(
+                        PasswordFallbackAuditEvent.locked, outcome: "success", now: now, userID: session.userID,
+                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures.count,
+                        detail: detail))
+            }
+        }
+        context.metrics.count(event: "srp_login_failed")
+    }
+}

@@ -1,0 +1,66 @@
+import Crypto
+import Storage
+
+/// The SRP-6a password fallback's shared parts: the protocol parameters and the spelling of its counters.
+enum PasswordFallback {
+    /// RFC 5054's 3072-bit group (the RFC 3526 prime, g = 5) with SHA-256, built once.
+    private static let parameters = Result { () throws(CryptoError) -> SRP6a in
+        SRP6a(group: try .rfc5054Group3072(), hash: .sha256)
+    }
+
+    /// The SRP-6a parameters every login and enrolment uses (a 500 only if OpenSSL could not give the prime).
+    static func srp() throws -> SRP6a {
+        do {
+            return try parameters.get()
+        } catch {
+            throw OAuthError.bug("SRP group: \(error)")
+        }
+    }
+
+    /// Longest base64url text accepted for A or a verifier: 384 bytes (the 3072-bit N) are 512 characters.
+    static let maximumGroupElementLength = 512
+    /// Longest identity accepted, in bytes.
+    static let maximumIdentityLength = 256
+    /// Salts shorter than this are refused at enrolment (NIST SP 800-63B §5.1.1.2: at least 32 bits; we ask 128).
+    static let minimumSaltLength = 16
+    /// Longest salt accepted, in bytes.
+    static let maximumSaltLength = 64
+    /// The length of the stand-in salt of an unknown identity: what the documented client sends (16 bytes).
+    static let fakeSaltLength = 16
+    /// The name of the server secret that keys the stand-in salts (in the store, so every node agrees).
+    static let fakeSaltSecretName = "srp_fake_salt"
+
+    // MARK: counter keys (FallbackCounter)
+
+    /// Failed SRP logins of `identity` in `realm`: keyed by the identity, not the user, so an unknown identity is
+    /// counted, delayed and locked exactly like a known one (no existence oracle). The realm's length comes first
+    /// so that no realm/identity pair spells another's key.
+    static func identityCounter(realm: String, identity: String) -> String {
+        "srp_identity:\(realm.utf8.count):\(realm):\(identity)"
+    }
+
+    /// Failed SRP logins from one client address (a sliding window, `srp.address_window_seconds`).
+    static func addressCounter(_ address: String) -> String {
+        "srp_address:\(address)"
+    }
+
+    /// Consecutive biometric failures the device reported for device key `keyID`.
+    static func biometricCounter(keyID: String) -> String {
+        "biometric:\(keyID)"
+    }
+
+    /// Set when the user's biometry changed (`key_invalidated`); cleared by the next device-key enrolment.
+    static func biometryChangedMark(userID: String) -> String {
+        "biometry_changed:\(userID)"
+    }
+
+    /// What a login of `userID` (SRP or passkey) lifts: the biometric failure counts of the user's device keys,
+    /// and, for a passkey login (`includingPasswordLock`), the failed-password count of the user's identity.
+    static func afterLogin(_ writer: any StoreWriter, userID: String, includingPasswordLock: Bool) throws {
+        var keys = try writer.deviceKeys(userID: userID).map { biometricCounter(keyID: $0.keyID) }
+        if includingPasswordLock, let verifier = try writer.passwordVerifier(userID: userID) {
+            keys.append(identityCounter(realm: verifier.realm, identity: verifier.identity))
+        }
+        if !keys.isEmpty { _ = try writer.resetFallbackCounters(keys: keys) }
+    }
+}

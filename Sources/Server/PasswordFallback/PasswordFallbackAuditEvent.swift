@@ -1,0 +1,29 @@
+import Foundation
+import HTTP
+import Storage
+
+/// The security events of the password fallback, appended through `StoreWriter.appendSecurityEvent`. Kinds,
+/// outcomes and reason codes are stable strings.
+enum PasswordFallbackAuditEvent {
+    /// A successful SRP login (the name the vault's audit trail uses).
+    static let success = "PASSWORD_AUTH_FALLBACK"
+    /// A refused SRP login attempt (reason: `bad_proof`, `srp_locked`, `srp_delayed`), with the failure count.
+    static let attempt = "srp_login_attempt"
+    /// An identity reached `srp.max_failures` and is locked.
+    static let locked = "srp_locked"
+    /// A verifier was enrolled or replaced (reason: `enrolled`, `replaced`).
+    static let verifierStored = "password_verifier_stored"
+    /// A device key's approvals now wait for the password (biometric failures).
+    static let passwordRequired = "device_key_password_required"
+
+    /// One event at server time `now`.
+    static func make(
+        _ kind: String, outcome: String, now: Date, userID: String?, clientID: String?, keyID: String? = nil,
+        deviceID: String? = nil, reasonCode: String? = nil, attempts: Int? = nil, detail: [JSONMember] = []
+    ) -> SecurityEvent {
+        SecurityEvent(
+            occurredAt: now, kind: kind, userID: userID, keyID: keyID, deviceID: deviceID, clientID: clientID,
+            outcome: outcome, reasonCode: reasonCode, attempts: attempts,
+            detail: detail.isEmpty ? nil : JSONValue.object(detail).serialized())
+    }
+}

@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+
+extension PasswordFallbackEndpoints {
+    /// Length of b, the server's secret exponent (RFC 5054 §2.5.3 asks at least 256 bits).
+    static let serverSecretLength = 32
+
+    /// `POST /srp/challenge` `{client_id, realm?, identity, A}` → `{salt, B, auth_session}` (RFC 5054 §2.5.3–2.5.4).
+    ///
+    /// A ≡ 0 (mod N) and A ≥ N are refused (400). B = k·v + g^b with a fresh b each time; b is stored with the
+    /// session so that any node can finish the login. An identity with no verifier gets the same answer: a
+    /// deterministic stand-in salt (HMAC-SHA-256 of realm and identity under a server secret kept in the store,
+    /// so every node gives the same one) and a B computed the same way from a random stand-in verifier — the same
+    /// shape, the same work. Identities (known or not) and addresses over the failure limits are delayed or
+    /// locked the same way too.
+    func challenge(_ request: Request) async throws -> Response {
+        let parameters = try RequestParameters(request)
+        let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.srpGrant, context: context)
+        let realm = try PasskeyEndpoints.realm(parameters, context: context)
+        let identity = try parameters.string("identity", maxLength: PasswordFallback.maximumIdentityLength)
+        guard !identity.isEmpty else { throw OAuthError.invalidParameter("identity", reason: "is empty") }
+        let srp = try PasswordFallback.srp()
+        let clientPublic = try Self.groupElement(
+            try parameters.string("A", maxLength: PasswordFallback.maximumGroupElementLength), name: "A", srp: srp)
+        let now = context.clock.now()
+        let address = request.remoteAddress ?? "unknown"
+        let identityKey = PasswordFallback.identityCounter(realm: realm.name, identity: identity)
+        let addressKey = PasswordFallback.addressCounter(address)
+        let found = try await context.store.read { reader in
+            (
+                verifier: try reader.passwordVerifier(realm: realm.name, identity: identity),
+                identityFailures: try reader.fallbackCounter(key: identityKey),
+                addressFailures: try reader.fallbackCounter(key: addressKey),
+                secret: try reader.serverSecret(name: PasswordFallback.fakeSaltSecretName)
+            )
+        }
+        let throttle = SRPThrottle(context.configuration.srp)
+        try await enforce(
+            throttle.decide(identity: found.identityFailures, address: found.addressFailures, now: now),
+            userID: found.verifier?.userID, clientID: client.clientID, identity: identity, address: address,
+            attempts: found.identityFailures?.count, now: now)
+        var secret = found.secret
+        if secret == nil {
+            let candidate = try SecureRandom.bytes(count: 32)
+            secret = try await context.store.write {
+                try $0.insertServerSecret(name: PasswordFallback.fakeSaltSecretName, value: candidate)
+            }
+        }
+        // Both branches compute one HMAC, draw the same random bytes and run the same B computation.
+        let fakeSalt = try HMAC.authenticationCode(
+            for: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8), key: secret ?? [], using: .sha256)
+        let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
+        let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
+        let verifier = found.verifier?.verifier ?? fakeVerifier
+        let serverSecret = try SecureRandom.bytes(count: Self.serverSecretLength)
+        let serverPublic = try srp.serverPublic(verifier: verifier, secret: serverSecret)
+        let handle = try AuthSessionHandle.generate()
+        let session = SRPSession(
+            id: handle.sessionID, clientID: client.clientID, realm: realm.name, identity: identity,
+            userID: found.verifier?.userID, salt: salt, verifier: verifier, clientPublic: clientPublic,
+            serverSecret: serverSecret, serverPublic: serverPublic, address: address, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(context.configuration.srp.sessionLifetimeSeconds)))
+        try await context.store.write { try $0.insertSRPSession(session) }
+        context.metrics.count(event: "srp_challenge")
+        return .json(
+            .object([
+                JSONMember(key: "salt", value: .string(Base64URL.encode(salt))),
+                JSONMember(key: "B", value: .string(Base64URL.encode(serverPublic))),
+                JSONMember(key: "auth_session", value: .string(handle.value)),
+            ]))
+    }
+
+    /// Refuses an attempt the throttle delays or locks, recording it; returns when it is allowed.
+    func enforce(
+        _ decision: SRPThrottle.Decision, userID: String?, clientID: String, identity: String, address: String,
+        attempts: Int?, now: Date
+    ) async throws {
+        let refusal: OAuthError
+        switch decision {
+        case .allowed: return
+        case .delayed(let retryAfter): refusal = .passwordDelayed(retryAfter: retryAfter)
+        case .locked: refusal = .passwordLocked
+        }
+        try await context.store.write { writer in
+            _ = try writer.appendSecurityEvent(
+                PasswordFallbackAuditEvent.make(
+                    PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: userID,
+                    clientID: clientID, reasonCode: refusal.logCode, attempts: attempts,
+                    detail: Self.attemptDetail(identity: identity, address: address)))
+        }
+        throw refusal
+    }
+
+    /// The identity and address of an attempt, for its audit event.
+    static func attemptDetail(identity: String, address: String) -> [JSONMember] {
+        [JSONMember(key: "identity", value: .string(identity)), JSONMember(key: "address", value: .string(address))]
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The password-fallback operations of the in-memory store (verifiers, SRP sessions, counters, server secrets).
+extension MemoryTransaction {
+    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
+        state.passwordVerifiers[userID]
+    }
+
+    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier? {
+        state.passwordVerifiers.values.first { $0.realm == realm && $0.identity == identity }
+    }
+
+    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
+        state.fallbackCounters[key]
+    }
+
+    func serverSecret(name: String) throws(StorageError) -> [UInt8]? {
+        state.serverSecrets[name]
+    }
+
+    func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError) {
+        if let holder = try passwordVerifier(realm: verifier.realm, identity: verifier.identity),
+            holder.userID != verifier.userID
+        {
+            throw .conflict(.passwordIdentity)
+        }
+        state.passwordVerifiers[verifier.userID] = verifier
+    }
+
+    func insertSRPSession(_ session: SRPSession) throws(StorageError) {
+        guard state.srpSessions[session.id] == nil else { throw .conflict(.srpSessionID) }
+        state.srpSessions[session.id] = session
+    }
+
+    func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
+        guard let session = state.srpSessions.removeValue(forKey: id), now < session.expiresAt else { return nil }
+        return session
+    }
+
+    func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
+        -> FallbackCounter
+    {
+        var counter = state.fallbackCounters[key] ?? FallbackCounter(key: key, count: 0, lastAt: now)
+        if let cutoff, counter.lastAt < cutoff { counter.count = 0 }
+        counter.count += 1
+        counter.lastAt = now
+        state.fallbackCounters[key] = counter
+        return counter
+    }
+
+    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
+        Set(keys).reduce(0) { deleted, key in deleted + (state.fallbackCounters.removeValue(forKey: key) == nil ? 0 : 1)
+        }
+    }
+
+    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
+        if let existing = state.serverSecrets[name] { return existing }
+        state.serverSecrets[name] = value
+        return value
+    }
+}

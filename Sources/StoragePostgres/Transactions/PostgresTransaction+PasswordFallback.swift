@@ -1,0 +1,104 @@
+import Foundation
+import Storage
+
+/// Password verifiers, SRP sessions, fallback counters and server secrets: each write one statement.
+extension PostgresTransaction {
+    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
+        try one(
+            "SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE user_id = $1", [.text(userID)],
+            Self.passwordVerifier)
+    }
+
+    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier? {
+        try one(
+            "SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE realm = $1 AND identity = $2",
+            [.text(realm), .text(identity)], Self.passwordVerifier)
+    }
+
+    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
+        try one(
+            "SELECT \(Self.fallbackCounterColumns) FROM fallback_counters WHERE counter_key = $1", [.text(key)],
+            Self.fallbackCounter)
+    }
+
+    func serverSecret(name: String) throws(StorageError) -> [UInt8]? {
+        try one("SELECT value FROM server_secrets WHERE name = $1", [.text(name)]) { (row) throws(StorageError) in
+            try row.bytea(0)
+        }
+    }
+
+    func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError) {
+        // The `password_identity` constraint names another user's identity (PostgresFailure maps the name).
+        try connection.execute(
+            """
+            INSERT INTO password_verifiers (\(Self.passwordVerifierColumns)) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (user_id) DO UPDATE SET realm = excluded.realm, identity = excluded.identity,
+            salt = excluded.salt, verifier = excluded.verifier, updated_at = excluded.updated_at
+            """,
+            [
+                .text(verifier.userID), .text(verifier.realm), .text(verifier.identity), .bytea(verifier.salt),
+                .bytea(verifier.verifier), .date(verifier.updatedAt),
+            ])
+    }
+
+    func insertSRPSession(_ session: SRPSession) throws(StorageError) {
+        let inserted = try connection.execute(
+            """
+            INSERT INTO srp_sessions (\(Self.srpSessionColumns))
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
+            """,
+            [
+                .text(session.id), .text(session.clientID), .text(session.realm), .text(session.identity),
+                .optionalText(session.userID), .bytea(session.salt), .bytea(session.verifier),
+                .bytea(session.clientPublic), .bytea(session.serverSecret), .bytea(session.serverPublic),
+                .text(session.address), .date(session.createdAt), .date(session.expiresAt),
+            ])
+        guard inserted == 1 else { throw .conflict(.srpSessionID) }
+    }
+
+    func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
+        // One statement: exactly one of any number of concurrent callers deletes (and gets) the row.
+        let deleted = try one(
+            "DELETE FROM srp_sessions WHERE id = $1 RETURNING \(Self.srpSessionColumns)", [.text(id)],
+            Self.srpSession)
+        guard let deleted, now < deleted.expiresAt else { return nil }
+        return deleted
+    }
+
+    func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
+        -> FallbackCounter
+    {
+        // One upsert: concurrent increments queue on the row and each adds one. A NULL cutoff never restarts.
+        let counter = try one(
+            """
+            INSERT INTO fallback_counters (counter_key, count, last_at) VALUES ($1, 1, $2)
+            ON CONFLICT (counter_key) DO UPDATE SET
+            count = CASE WHEN fallback_counters.last_at < $3 THEN 1 ELSE fallback_counters.count + 1 END,
+            last_at = excluded.last_at
+            RETURNING \(Self.fallbackCounterColumns)
+            """,
+            [.text(key), .date(now), .optionalDate(cutoff)], Self.fallbackCounter)
+        guard let counter else { throw StorageError(.internalFailure, "INSERT … RETURNING returned no counter") }
+        return counter
+    }
+
+    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
+        var deleted = 0
+        for key in Set(keys) {
+            deleted += try connection.execute("DELETE FROM fallback_counters WHERE counter_key = $1", [.text(key)])
+        }
+        return deleted
+    }
+
+    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
+        // Of nodes inserting together, the first commit wins; the others' inserts wait on it, do nothing, and
+        // the read below (a new snapshot under READ COMMITTED) sees the winner's value.
+        try connection.execute(
+            "INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            [.text(name), .bytea(value)])
+        guard let stored = try serverSecret(name: name) else {
+            throw StorageError(.internalFailure, "server secret \(name) missing after its insert")
+        }
+        return stored
+    }
+}

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Checks passkeyd's SRP-6a password fallback with PyPI `srp` 1.0.22 as the client: code that shares nothing with
+passkeyd computes the verifier, A, M1 and checks M2.
+
+`srp` runs in its RFC 5054 mode (`srp.rfc5054_enable()`: k = H(N | PAD(g)), u = H(PAD(A) | PAD(B))) with SHA-256
+and RFC 5054's 3072-bit group passed as NG_CUSTOM (the RFC 3526 prime, g = 5). The passkey steps use
+soft-webauthn through scripts/independent_client.py's helpers, with the UV flag set (enrolment needs a
+user-verified login). Starts nothing itself. Usage:
+
+    srp_client.py BASE_URL [--client-id demo-native-app] [--origin http://localhost:8080]
+
+Checks: sign-up; verifier enrolment (204, nothing echoed); a two-step SRP login whose M2 `srp` accepts and whose
+access token (checked with PyJWT against the JWKS) says amr ["pwd"] with auth_time; the spent session refused;
+a wrong password 403 and its session spent; an unknown identity answered in the same shape (same salt each time,
+a fresh B) and in the same timing class, then refused; 400 for A = 0, A = N, verifier = 0, a short salt, M1 of the
+wrong length and garbage; through /device-events, three biometric failures make approvals answer
+password_required until an SRP login; key_invalidated (biometry changed) makes the replacement key need a recent
+login — a refreshed token is refused, an SRP login's token accepted. Exits 0 when every check passes.
+"""
+import argparse
+import base64
+import os
+import statistics
+import sys
+import time
+
+import jwt
+import soft_webauthn
+import srp
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from fido2 import cbor
+from jwt import PyJWKClient
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import independent_client as ic  # noqa: E402  (its helpers: HTTP client, WebAuthn JSON, sign-up)
+
+SRP_GRANT = "urn:passkeyd:params:oauth:grant-type:srp6a"
+# RFC 3526 §4 3072-bit MODP prime (RFC 5054 Appendix A's 3072-bit group), typed from the RFC.
+N_HEX = (
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B"
+    "302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE6"
+    "49286651ECE45B3DC2007CB8A163BF0598DA48361C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D"
+    "670C354E4ABC9804F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF69558171"
+    "83995497CEA956AE515D2261898FA051015728E5A8AAAC42DAD33170D04507A33A85521ABDF1CBA64ECFB850458DBEF0A8AEA71575D060C7D"
+    "B3970F85A6E1E4C7ABF5AE8CDB0933D71E8C94E04A25619DCEE3D2261AD2EE6BF12FFA06D98A0864D87602733EC86A64521F2B18177B200C"
+    "BBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF"
+)
+SRP_ARGS = dict(hash_alg=srp.SHA256, ng_type=srp.NG_CUSTOM, n_hex=N_HEX.encode(), g_hex=b"5")
+failures = 0
+
+
+def check(description, condition, detail=""):
+    global failures
+    if condition:
+        print(f"srp_client: ok   {description}")
+    else:
+        failures += 1
+        print(f"srp_client: FAIL {description} {detail}".rstrip())
+
+
+class VerifyingDevice(soft_webauthn.SoftWebauthnDevice):
+    """soft-webauthn with the UV flag (WebAuthn L3 §6.1 bit 2) set, as a platform authenticator's biometric sets it."""
+
+    def create(self, options, origin):
+        credential = super().create(options, origin)
+        attestation = cbor.decode(credential["response"]["attestationObject"])
+        data = bytearray(attestation["authData"])
+        data[32] |= 0x04
+        attestation["authData"] = bytes(data)
+        credential["response"]["attestationObject"] = cbor.encode(attestation)
+        return credential
+
+    def get(self, options, origin):
+        credential = super().get(options, origin)
+        response = credential["response"]
+        data = bytearray(response["authenticatorData"])
+        data[32] |= 0x04
+        response["authenticatorData"] = bytes(data)
+        client_hash = hashes.Hash(hashes.SHA256())
+        client_hash.update(response["clientDataJSON"])
+        response["signature"] = self.private_key.sign(
+            bytes(data) + client_hash.finalize(), ec.ECDSA(hashes.SHA256()))
+        return credential
+
+
+def b64(data):
+    return ic.b64url(data)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base")
+    parser.add_argument("--client-id", default="demo-native-app")
+    parser.add_argument("--origin", default="http://localhost:8080")
+    arguments = parser.parse_args()
+    srp.rfc5054_enable()
+    client = ic.Client(arguments.base, arguments.client_id)
+    base = client.base
+    jwks = PyJWKClient(base + "/.well-known/jwks.json")
+
+    def bearer(token):
+        return {"Authorization": f"Bearer {token}"}
+
+    # Sign-up with a user-verified passkey: a fresh login that may enrol a verifier.
+    identity, password = "srp-e2e@example.com", "correct horse battery staple"
+    device = VerifyingDevice()
+    status, _, signup = ic.sign_up(client, device, arguments.origin, identity)
+    check("sign-up with a user-verified passkey answers 200", status == 200, f"{status} {signup}")
+    passkey_token = signup["access_token"]
+
+    # Enrolment: `srp` computes s and v; only they reach the server.
+    salt, verifier = srp.create_salted_verification_key(identity, password, salt_len=16, **SRP_ARGS)
+    while len(salt) != 16:  # srp drops leading zero bytes of its random salt
+        salt, verifier = srp.create_salted_verification_key(identity, password, salt_len=16, **SRP_ARGS)
+    status, _, answer = client.post(
+        "/me/password-verifier", body={"identity": identity, "salt": b64(salt), "verifier": b64(verifier)},
+        headers=bearer(passkey_token))
+    check("POST /me/password-verifier answers 204 with nothing", status == 204 and answer is None, f"{status} {answer}")
+
+    def challenge(who, A):
+        return client.post("/srp/challenge", body={"client_id": client.client_id, "identity": who, "A": b64(A)})
+
+    def login(who, secret, scope="openid offline_access"):
+        user = srp.User(who, secret, **SRP_ARGS)
+        _, A = user.start_authentication()
+        status, _, answer = challenge(who, A)
+        if status != 200:
+            return user, None, status, answer
+        M = user.process_challenge(ic.unb64url(answer["salt"]), ic.unb64url(answer["B"]))
+        status, _, tokens = client.token(
+            {"grant_type": SRP_GRANT, "auth_session": answer["auth_session"], "M1": b64(M), "scope": scope})
+        return user, answer, status, tokens
+
+    user, first, status, tokens = login(identity, password)
+    check("SRP login (challenge, then the srp6a grant) answers 200", status == 200, f"{status} {tokens}")
+    M2 = ic.unb64url(tokens.get("M2", "")) if isinstance(tokens, dict) else b""
+    user.verify_session(M2)
+    check("srp accepts the server's M2 (the server knew the verifier)", user.authenticated())
+    check("the challenge's salt is the enrolled one", ic.unb64url(first["salt"]) == salt)
+    access = jwt.decode(
+        tokens["access_token"], jwks.get_signing_key_from_jwt(tokens["access_token"]).key, algorithms=["ES256"],
+        options={"verify_aud": False})
+    check("the access token says amr [\"pwd\"] and auth_time", access.get("amr") == ["pwd"] and "auth_time" in access,
+          f"{access}")
+    srp_token = tokens["access_token"]
+    status, _, answer = client.token(
+        {"grant_type": SRP_GRANT, "auth_session": first["auth_session"], "M1": b64(os.urandom(32))})
+    check("the spent auth_session is refused (403 invalid_grant)", ic.refused(status, answer), f"{status} {answer}")
+
+    # A wrong password: 403, and its session is spent.
+    _, wrong, status, answer = login(identity, "Tr0ub4dor&3")
+    check("a wrong password is 403 invalid_grant", ic.refused(status, answer), f"{status} {answer}")
+    status, _, answer = client.token(
+        {"grant_type": SRP_GRANT, "auth_session": wrong["auth_session"], "M1": b64(os.urandom(32))})
+    check("the wrong password's session cannot be reused", ic.refused(status, answer), f"{status} {answer}")
+
+    # An unknown identity: the same shape, a stable salt, a fresh B, and the same timing class.
+    probe = srp.User("nobody@example.com", "x", **SRP_ARGS)
+    _, probe_A = probe.start_authentication()
+    unknown = [challenge("nobody@example.com", probe_A) for _ in range(2)]
+    known_shape = {key: len(ic.unb64url(value)) if key != "auth_session" else len(value) for key, value in first.items()}
+    unknown_shape = {key: len(ic.unb64url(value)) if key != "auth_session" else len(value)
+                     for key, value in unknown[0][2].items()}
+    check("an unknown identity's challenge answers 200 with the same members and lengths",
+          unknown[0][0] == 200 and set(unknown_shape) == set(known_shape)
+          and unknown_shape["salt"] == known_shape["salt"] and unknown_shape["auth_session"] == known_shape["auth_session"]
+          and abs(unknown_shape["B"] - known_shape["B"]) <= 2, f"{known_shape} {unknown_shape}")
+    check("its salt is the same each time, its B fresh",
+          unknown[0][2]["salt"] == unknown[1][2]["salt"] and unknown[0][2]["B"] != unknown[1][2]["B"])
+
+    def timed(who):
+        started = time.perf_counter()
+        challenge(who, probe_A)
+        return time.perf_counter() - started
+
+    # Interleaved after a warm-up, so that load on the machine weighs on both alike.
+    for _ in range(3):
+        timed(identity), timed("nobody@example.com")
+    samples = [(timed(identity), timed("nobody@example.com")) for _ in range(15)]
+    known_time = statistics.median(known for known, _ in samples)
+    unknown_time = statistics.median(unknown for _, unknown in samples)
+    check("known and unknown identities take comparable time (medians within a factor of 2)",
+          0.5 < unknown_time / known_time < 2.0, f"known {known_time * 1000:.2f} ms, unknown {unknown_time * 1000:.2f} ms")
+    M = probe.process_challenge(ic.unb64url(unknown[1][2]["salt"]), ic.unb64url(unknown[1][2]["B"]))
+    status, _, answer = client.token({"grant_type": SRP_GRANT, "auth_session": unknown[1][2]["auth_session"], "M1": b64(M)})
+    check("an unknown identity's login is 403 invalid_grant", ic.refused(status, answer), f"{status} {answer}")
+
+    # Wrong inputs: 400 invalid_request, never a 500.
+    N = bytes.fromhex(N_HEX)
+
+    def bad_request(what, status, answer):
+        check(f"{what} is 400 invalid_request", status == 400 and answer.get("error") == "invalid_request",
+              f"{status} {answer}")
+
+    for what, A in [("A = 0", b"\0"), ("A = N", N), ("A = 2N", (2 * int(N_HEX, 16)).to_bytes(385, "big"))]:
+        bad_request(what, *challenge(identity, A)[0::2])
+    status, _, answer = client.post("/srp/challenge", body={"client_id": client.client_id, "identity": identity, "A": "!!"})
+    bad_request("non-base64url A", status, answer)
+    for what, body in [
+        ("verifier = 0", {"identity": identity, "salt": b64(salt), "verifier": b64(b"\0")}),
+        ("a salt of 8 bytes", {"identity": identity, "salt": b64(salt[:8]), "verifier": b64(verifier)}),
+        ("a non-base64url verifier", {"identity": identity, "salt": b64(salt), "verifier": "zz*z"}),
+    ]:
+        status, _, answer = client.post("/me/password-verifier", body=body, headers=bearer(passkey_token))
+        bad_request(what, status, answer)
+    _, A = srp.User(identity, password, **SRP_ARGS).start_authentication()
+    pending = challenge(identity, A)[2]
+    for what, M1 in [("M1 of 31 bytes", b64(os.urandom(31))), ("non-base64url M1", "%%%")]:
+        status, _, answer = client.token({"grant_type": SRP_GRANT, "auth_session": pending["auth_session"], "M1": M1})
+        bad_request(what, status, answer)
+
+    # The unlock policy through /device-events: three biometric failures, then the password.
+    key = ec.generate_private_key(ec.SECP256R1())
+    point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    status, _, enrolled = client.post(
+        "/device-keys", body={"device_id": "phone", "platform": "ios", "public_key": b64(point)},
+        headers=bearer(passkey_token))
+    check("a device key is enrolled (201)", status == 201, f"{status} {enrolled}")
+    key_id = enrolled["key_id"]
+    action = {"type": "unlock_vault"}
+
+    def approve():
+        status, _, issued = client.post(f"/device-keys/{key_id}/challenges", body={"action": action},
+                                        headers=bearer(passkey_token))
+        if status != 201:
+            return status, issued
+        signature = key.sign(ic.unb64url(issued["challenge"]), ec.ECDSA(hashes.SHA256()))
+        status, _, answer = client.post(
+            f"/device-keys/{key_id}/approvals",
+            body={"challenge_id": issued["challenge_id"], "signature": b64(signature)}, headers=bearer(passkey_token))
+        return status, answer
+
+    def event(kind):
+        return client.post("/device-events", body={"device_id": "phone", "type": kind}, headers=bearer(passkey_token))
+
+    for _ in range(2):
+        event("biometric_failure")
+    status, answer = approve()
+    check("two biometric failures: approvals still work", status == 200, f"{status} {answer}")
+    status, _, answer = event("biometric_failure")
+    check("the third biometric failure reports password_required",
+          status == 200 and answer["keys"][0].get("password_required") is True, f"{status} {answer}")
+    status, answer = approve()
+    check("then approvals answer 403 password_required",
+          status == 403 and answer.get("error") == "password_required", f"{status} {answer}")
+    _, _, status, tokens = login(identity, password)
+    check("an SRP login of the same user succeeds", status == 200, f"{status} {tokens}")
+    status, answer = approve()
+    check("after it, approvals work again", status == 200, f"{status} {answer}")
+
+    # Biometry changed: the key is revoked; the replacement needs a recent login, not merely a valid token.
+    status, _, answer = event("key_invalidated")
+    check("key_invalidated revokes the device's key", status == 200 and answer["keys"][0]["status"] == "revoked",
+          f"{status} {answer}")
+    status, _, refreshed = client.token({"grant_type": "refresh_token", "refresh_token": signup["refresh_token"]})
+    check("the refresh grant gives a valid access token", status == 200, f"{status} {refreshed}")
+    replacement = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    body = {"device_id": "phone", "platform": "ios", "public_key": b64(replacement)}
+    status, _, answer = client.post("/device-keys", body=body, headers=bearer(refreshed["access_token"]))
+    check("after a biometry change, a refreshed token cannot enrol the replacement (403 login_required)",
+          status == 403 and answer.get("error") == "login_required", f"{status} {answer}")
+    _, _, status, tokens = login(identity, password)
+    status, _, answer = client.post("/device-keys", body=body, headers=bearer(tokens["access_token"]))
+    check("an SRP login's token enrols it (201)", status == 201, f"{status} {answer}")
+
+    total_failures = failures + ic.failures
+    print(f"srp_client: {'FAIL' if total_failures else 'ok'} ({total_failures} failed)")
+    return 1 if total_failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
