@@ -12,13 +12,16 @@ extension TokenEndpoint {
     }
 
     /// `grant_type=urn:passkeyd:params:oauth:grant-type:srp6a` with `auth_session` and `M1` → the token response
-    /// plus `M2` (RFC 2945 §3), with `amr: ["pwd"]` (RFC 8176) and `auth_time`.
+    /// plus `M2` (RFC 2945 §3), with `amr: ["pwd"]` (RFC 8176) and `auth_time`; bound to `dpop`'s key when the
+    /// request carried a valid DPoP proof (RFC 9449 §5), like the passkey grant's.
     ///
     /// The session is spent by the first presentation whatever the outcome. The throttle is applied again here
     /// (challenges opened in advance do not bypass it); M1 is compared in constant time. A wrong M1 — or an
     /// unknown identity, which can never produce one — is 403 `invalid_grant` and counts one failure for the
     /// identity and one for the address.
-    func srpGrant(_ parameters: RequestParameters, client: ClientConfiguration) async throws -> Response {
+    func srpGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
+        -> Response
+    {
         let srp = try PasswordFallback.srp()
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let proofText = try parameters.string("M1", maxLength: 128)
@@ -50,7 +53,7 @@ extension TokenEndpoint {
         let session = spent.session
         let request = try checkedRequest(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            scope: scope, audience: audience, now: now)
+            scope: scope, audience: audience, now: now, dpop: dpop)
         let endpoints = PasswordFallbackEndpoints(context: context)
         let throttle = SRPThrottle(context.configuration.srp)
         try await endpoints.enforce(
@@ -89,7 +92,7 @@ extension TokenEndpoint {
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: client.clientID, scope: request.scope, audience: request.audience,
-                authTime: now, authenticationMethods: ["pwd"]),
+                authTime: now, authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
             refreshToken: refresh?.value, now: now,
             extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
     }

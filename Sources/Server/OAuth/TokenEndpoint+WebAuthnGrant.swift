@@ -98,13 +98,13 @@ extension TokenEndpoint {
     ) throws -> GrantRequest {
         try checkedRequest(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            scope: scope, audience: audience, now: now)
+            scope: scope, audience: audience, now: now, dpop: dpop)
     }
 
     /// The rule above on a session's client and realm, for any kind of session (passkey or SRP).
     func checkedRequest(
         sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration, scope: Scope,
-        audience: String?, now: Date
+        audience: String?, now: Date, dpop: String?
     ) throws -> GrantRequest {
         guard sessionClientID == client.clientID else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")

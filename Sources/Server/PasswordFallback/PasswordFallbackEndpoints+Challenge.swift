@@ -49,8 +49,8 @@ extension PasswordFallbackEndpoints {
             }
         }
         // Both branches compute one HMAC, draw the same random bytes and run the same B computation.
-        let fakeSalt = try HMAC.authenticationCode(
-            for: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8), key: secret ?? [], using: .sha256)
+        let fakeSalt = try HMAC.sha256(
+            key: secret ?? [], message: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8))
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
         let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
         let verifier = found.verifier?.verifier ?? fakeVerifier
