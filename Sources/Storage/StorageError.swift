@@ -59,6 +59,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case deviceKeyID = "device_key_id"
         /// Two device challenges share a challenge id.
         case deviceChallengeID = "device_challenge_id"
+        /// `device_enrolment_nonces.nonce`.
+        case deviceEnrolmentNonce = "device_enrolment_nonce"
         /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
         case foreignKey = "foreign_key"
     }

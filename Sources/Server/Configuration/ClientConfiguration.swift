@@ -18,6 +18,18 @@ public struct ClientConfiguration: Sendable, Equatable {
         public var sha256CertFingerprints: [String]
     }
 
+    /// Whether device-key enrolments of this client must carry a platform key attestation
+    /// (`clients[].device_keys.attestation`, docs/device-keys.md).
+    public enum DeviceKeyAttestationPolicy: String, Sendable, Equatable {
+        /// Attestations are ignored (enrolments without one are the norm).
+        case none
+        /// An attestation is verified when present (a failing one refuses the enrolment) and its level recorded;
+        /// enrolments without one are accepted.
+        case preferred
+        /// Only enrolments with a verified attestation are accepted.
+        case required
+    }
+
     /// When a refresh token is issued.
     public enum RefreshTokenIssuance: String, Sendable, Equatable {
         /// Only when the `offline_access` scope is requested (OIDC Core §11).
@@ -38,6 +50,8 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// This client's user-verification policy (WebAuthn L3 §5.8.6), or `nil` for the server's
     /// `passkeys.user_verification`. See `ServerConfiguration.userVerification(for:)`.
     public var userVerification: UserVerificationPolicy?
+    /// The device-key attestation policy.
+    public var deviceKeyAttestation: DeviceKeyAttestationPolicy = .none
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

@@ -17,7 +17,7 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .tooManyRequests: 429
             case .serverError: 500
             case .temporarilyUnavailable: 503
-            case .invalidToken: 401
+            case .invalidToken, .insufficientUserAuthentication: 401
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired: 403
@@ -47,6 +47,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case invalidScope = "invalid_scope"
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
         case invalidToken = "invalid_token"
+        /// RFC 9470 §3: the token is valid but its authentication is not recent or strong enough for this call
+        /// (401, with `max_age` in the challenge): log in again, then retry.
+        case insufficientUserAuthentication = "insufficient_user_authentication"
 
         // MARK: device keys (answered in Server/DeviceKeys/DeviceKeyRefusal.swift)
         // Values beyond RFC 6749's are ours (documented in docs/device-keys.md); `invalid_authorization_details`
@@ -72,6 +75,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case challengeAlreadyUsed = "challenge_already_used"
         /// The device signature does not verify over the challenge bytes with the registered key (400).
         case invalidSignature = "invalid_signature"
+        /// The platform key attestation of an enrolment is missing where the client requires one, or does not
+        /// verify (400); `error_description` names the check.
+        case invalidAttestation = "invalid_attestation"
     }
 
     /// The `error` value and status.
@@ -84,6 +90,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     let reason: String
     /// Seconds for `Retry-After` (429 only).
     var retryAfter: Int?
+    /// RFC 9470 §3 `max_age` of the challenge (`insufficient_user_authentication` only).
+    var maxAge: Int?
 
     init(
         _ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "",
@@ -101,8 +109,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// The wire answer.
     var response: Response {
         var response = Response.error(status: kind.status, error: kind.rawValue, description: clientDescription)
-        if kind == .invalidToken {
-            // RFC 6750 §3: a refused bearer request carries the challenge.
+        if kind == .invalidToken || kind == .insufficientUserAuthentication {
+            // RFC 6750 §3 (RFC 9470 §3 for a step-up): a refused bearer request carries the challenge.
             response.headers.replace(
                 name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
         }

@@ -4,11 +4,12 @@ import Tokens
 
 extension TokenService {
     /// Authenticates a request by its Bearer access token (RFC 6750 §2.1): an ES256 `at+jwt` of this issuer,
-    /// signed by a published key, unexpired, whose `aud` contains `defaultAudience`.
+    /// signed by a published key, unexpired, whose `aud` contains `audience` (RFC 9068 §4: the resource server
+    /// checks that the token was issued for it), by default the issuer's own API (`defaultAudience`).
     ///
-    /// Used by `/userinfo` and the device-key endpoints.
+    /// Used by `/userinfo` (default audience) and the device-key endpoints (`deviceKeyAudience`).
     /// - Throws: an error that `ErrorMapping` turns into 401 `invalid_token` with `WWW-Authenticate`.
-    public func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
+    public func authenticate(_ request: Request, audience: String? = nil) async throws -> AuthenticatedSubject {
         guard let header = request.headers["Authorization"] else {
             // RFC 6750 §3.1: without any authentication information, no error code.
             throw OAuthError(.invalidToken, "Missing access token.", logCode: BearerChallenge.missingToken)
@@ -23,7 +24,7 @@ extension TokenService {
         let verified = try ring.verifier.verify(
             token,
             expecting: JWTExpectations(
-                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: defaultAudience,
+                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
                 now: clock.now()))
         let claims = try AccessTokenClaims(verified: verified)
         return AuthenticatedSubject(

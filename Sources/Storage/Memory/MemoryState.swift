@@ -9,6 +9,7 @@ struct MemoryState: Sendable {
     var signingKeys: [String: SigningKey] = [:]
     var deviceKeys: [String: DeviceKey] = [:]
     var deviceChallenges: [String: DeviceChallenge] = [:]
+    var deviceEnrolmentNonces: [String: DeviceEnrolmentNonce] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
     /// The last readiness heartbeat.

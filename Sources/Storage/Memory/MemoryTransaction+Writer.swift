@@ -136,6 +136,19 @@ extension MemoryTransaction {
         return stored
     }
 
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        guard state.deviceEnrolmentNonces[nonce.nonce] == nil else { throw .conflict(.deviceEnrolmentNonce) }
+        state.deviceEnrolmentNonces[nonce.nonce] = nonce
+    }
+
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        guard let stored = state.deviceEnrolmentNonces[nonce], stored.userID == userID else { return nil }
+        state.deviceEnrolmentNonces[nonce] = nil
+        return now < stored.expiresAt ? stored : nil
+    }
+
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
         // The first to expire first, as the SQLite store deletes them.
         let sessions = state.authSessions.filter { $0.value.expiresAt <= now }
@@ -147,8 +160,12 @@ extension MemoryTransaction {
         let tokens = state.refreshTokens.filter { $0.value.absoluteExpiresAt <= now }
             .sorted { $0.value.absoluteExpiresAt < $1.value.absoluteExpiresAt }.prefix(max(0, limit))
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
+        let nonces = state.deviceEnrolmentNonces.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (nonce, _) in nonces { state.deviceEnrolmentNonces[nonce] = nil }
         return PurgeResult(
-            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count)
+            authSessions: sessions.count, deviceChallenges: challenges.count, refreshTokens: tokens.count,
+            deviceEnrolmentNonces: nonces.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

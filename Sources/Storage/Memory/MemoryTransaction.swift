@@ -74,6 +74,10 @@ final class MemoryTransaction: StoreWriter {
         Array(state.securityEvents.lazy.filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        Array(state.securityEvents.filter { $0.userID == userID }.reversed().prefix(max(0, limit)))
+    }
+
     func lastHeartbeat() throws(StorageError) -> Date? {
         state.heartbeat
     }

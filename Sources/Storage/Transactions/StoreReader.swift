@@ -45,6 +45,9 @@ public protocol StoreReader {
 
     /// Up to `limit` events with `seq > after`, in `seq` order.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
+    /// The newest `limit` events about user `userID`, newest first (the device-key history of
+    /// `GET /device-keys`).
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent]
 
     // MARK: Readiness
 

@@ -72,12 +72,22 @@ public protocol StoreWriter: StoreReader {
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
         throws(StorageError) -> DeviceChallengeConsumption
 
+    // MARK: Device enrolment nonces
+
+    /// Stores a device enrolment nonce. - Throws: `.conflict(.deviceEnrolmentNonce)`.
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError)
+    /// Deletes the nonce `nonce` issued to `userID` and returns it if it had not expired at `now` (an expired one is
+    /// deleted too, and nil returned). A nonce of another user is not touched. Exactly one of any number of
+    /// concurrent callers gets the record.
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+
     // MARK: Security events and housekeeping
 
     /// Appends `event` and returns it with its assigned `seq` (one more than the highest so far).
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
-    /// Deletes auth sessions and device challenges past their expiry, and refresh tokens past their absolute
-    /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
+    /// Deletes auth sessions, device challenges and device enrolment nonces past their expiry, and refresh tokens
+    /// past their absolute expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
 

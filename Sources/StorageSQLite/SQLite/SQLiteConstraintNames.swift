@@ -14,6 +14,7 @@ enum SQLiteConstraintNames {
         "signing_keys.kid": .signingKeyID,
         "device_keys.key_id": .deviceKeyID,
         "device_challenges.challenge_id": .deviceChallengeID,
+        "device_enrolment_nonces.nonce": .deviceEnrolmentNonce,
     ]
 
     /// The constraint named by `message`, or nil when it is not one the schema declares.

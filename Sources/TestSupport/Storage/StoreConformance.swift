@@ -36,7 +36,7 @@ public enum StoreConformance {
     /// Every check, in a stable order.
     public static let checks: [Check] =
         userChecks + sessionChecks + refreshTokenChecks + signingKeyChecks + deviceKeyChecks + eventChecks
-        + transactionChecks + heartbeatChecks
+        + transactionChecks + heartbeatChecks + deviceEnrolmentChecks
 
     /// Runs every check, each on a fresh store from `makeStore`, closing it afterwards.
     public static func run(makeStore: @Sendable () async throws -> any Store) async throws {

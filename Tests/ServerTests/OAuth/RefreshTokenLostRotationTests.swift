@@ -108,7 +108,18 @@ private final class StaleRefreshReadWriter: StoreWriter {
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
         try base.securityEvents(after: seq, limit: limit)
     }
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try base.securityEvents(userID: userID, limit: limit)
+    }
     func lastHeartbeat() throws(StorageError) -> Date? { try base.lastHeartbeat() }
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        try base.insertDeviceEnrolmentNonce(nonce)
+    }
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        try base.consumeDeviceEnrolmentNonce(nonce, userID: userID, now: now)
+    }
 
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
         try base.insertUser(user, credential: credential)
