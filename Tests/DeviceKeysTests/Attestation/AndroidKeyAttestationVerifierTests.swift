@@ -8,24 +8,24 @@ import Testing
 struct AndroidKeyAttestationVerifierTests {
     static let nonce = [UInt8](repeating: 0x5A, count: 32)
     static let digest = [UInt8](repeating: 0xAB, count: 32)
+    static let authority = try! AndroidAttestationAuthority()
+    static let otherAuthority = try! AndroidAttestationAuthority()
 
     /// Verifies a chain built with `change` applied to the genuine properties (for `leafKey`, default the enrolled
-    /// key), at `now` plus `later` seconds, against that chain's own root (or `roots`).
+    /// key), at `now` plus `later` seconds, issued by the trusted test authority (or `otherAuthority`).
     static func verify(
-        _ change: (inout AndroidAttestationChain.Properties) -> Void = { _ in }, leafKey: P256SigningKey? = nil,
+        _ change: (inout AndroidAttestationAuthority.Properties) -> Void = { _ in }, leafKey: P256SigningKey? = nil,
         later: TimeInterval = 0, otherRoot: Bool = false
     ) throws -> VerifiedPlatformAttestation {
         let key = try P256SigningKey()
-        var properties = AndroidAttestationChain.Properties(challenge: nonce)
+        var properties = AndroidAttestationAuthority.Properties(challenge: nonce)
         change(&properties)
-        let attestation = try AndroidAttestationChain(leafKey: leafKey ?? key, properties: properties)
-        let roots =
-            otherRoot ? try AndroidAttestationChain(leafKey: key, properties: properties).root : attestation.root
+        let chain = try (otherRoot ? otherAuthority : authority).issue(leafKey: leafKey ?? key, properties: properties)
         let expectations = AndroidKeyAttestationExpectations(
             challenge: nonce, publicKey: try DevicePublicKey(importing: key.publicKey.derRepresentation),
             packageName: "com.example.app", signatureDigests: [[UInt8](repeating: 0x01, count: 32), digest],
-            roots: TrustStore(roots: [roots]), now: Date().addingTimeInterval(later))
-        return try AndroidKeyAttestationVerifier.verify(chain: attestation.chain, expecting: expectations)
+            roots: TrustStore(roots: [authority.root]), now: Date().addingTimeInterval(later))
+        return try AndroidKeyAttestationVerifier.verify(chain: chain, expecting: expectations)
     }
 
     @Test("a StrongBox key for this nonce, app and signature verifies; level and boot state are reported")

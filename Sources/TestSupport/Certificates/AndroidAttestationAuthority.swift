@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 
-/// A simulated Android Keystore attestation: a test root → intermediate → leaf chain made with the `openssl` CLI,
-/// whose leaf certifies `leafKey` and carries a KeyDescription built from `Properties` (Android Key and ID
-/// Attestation schema). The default properties are what a genuine StrongBox key made for device-key enrolment
-/// shows; a test changes one of them.
-public struct AndroidAttestationChain: Sendable {
+/// A simulated Android hardware attestation authority: a test root → intermediate made with the `openssl` CLI, that
+/// issues Keystore-like attestation chains whose leaf certifies a given key and carries a KeyDescription built from
+/// `Properties` (Android Key and ID Attestation schema). The default properties are what a genuine StrongBox key
+/// made for device-key enrolment shows; a test changes one of them.
+public final class AndroidAttestationAuthority: @unchecked Sendable {  // immutable after init; `issue` writes only fresh files
     /// The KeyDescription fields a test can change.
     public struct Properties: Sendable {
         /// `attestationChallenge`.
@@ -37,11 +37,17 @@ public struct AndroidAttestationChain: Sendable {
 
     /// The test root (what the server's `android_attestation_roots` must hold).
     public let root: Certificate
-    /// The chain as the app sends it: leaf, intermediate, root; each DER.
-    public let chain: [[UInt8]]
+    /// The root as a PEM file's text.
+    public var rootPEM: String {
+        let body = Data(root.derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"
+    }
+    private let openssl: OpenSSLCommand
+    private let intermediate: Certificate
+    private let serial = Counter()
 
-    /// Builds a chain whose leaf certifies `leafKey` with `properties`, under a fresh root.
-    public init(leafKey: P256SigningKey, properties: Properties) throws {
+    /// A fresh root and intermediate.
+    public init() throws {
         let openssl = try OpenSSLCommand()
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
         try openssl.run(
@@ -61,26 +67,30 @@ public struct AndroidAttestationChain: Sendable {
             openssl.path("root.key"), "-set_serial", "2", "-days", "3000", "-extfile", openssl.path("ca.ext"), "-out",
             openssl.path("intermediate.pem"),
         ])
-        let description = Self.keyDescription(properties)
+        self.openssl = openssl
+        root = try openssl.certificate("root.pem")
+        intermediate = try openssl.certificate("intermediate.pem")
+    }
+
+    /// The chain as the app sends it (leaf, intermediate, root; each DER) for a leaf certifying `leafKey` with
+    /// `properties`.
+    public func issue(leafKey: P256SigningKey, properties: Properties) throws -> [[UInt8]] {
+        let name = "leaf-\(serial.next())"
         try openssl.write(
-            "leaf.ext",
+            "\(name).ext",
             "basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n"
-                + "\(AndroidKeyDescription.oid)=DER:\(Hex.encode(description))\n")
-        try openssl.writePrivateKey("leaf.key", pkcs8: leafKey.pkcs8DERRepresentation)
+                + "\(AndroidKeyDescription.oid)=DER:\(Hex.encode(Self.keyDescription(properties)))\n")
+        try openssl.writePrivateKey("\(name).key", pkcs8: leafKey.pkcs8DERRepresentation)
         try openssl.run([
-            "req", "-new", "-key", openssl.path("leaf.key"), "-out", openssl.path("leaf.csr"), "-subj",
+            "req", "-new", "-key", openssl.path("\(name).key"), "-out", openssl.path("\(name).csr"), "-subj",
             "/CN=Android Keystore Key",
         ])
         try openssl.run([
-            "x509", "-req", "-in", openssl.path("leaf.csr"), "-CA", openssl.path("intermediate.pem"), "-CAkey",
-            openssl.path("intermediate.key"), "-set_serial", "3", "-days", String(properties.leafDays), "-extfile",
-            openssl.path("leaf.ext"), "-out", openssl.path("leaf.pem"),
+            "x509", "-req", "-in", openssl.path("\(name).csr"), "-CA", openssl.path("intermediate.pem"), "-CAkey",
+            openssl.path("intermediate.key"), "-set_serial", String(100 + serial.next()), "-days",
+            String(properties.leafDays), "-extfile", openssl.path("\(name).ext"), "-out", openssl.path("\(name).pem"),
         ])
-        root = try openssl.certificate("root.pem")
-        chain = [
-            try openssl.certificate("leaf.pem").derEncoded, try openssl.certificate("intermediate.pem").derEncoded,
-            root.derEncoded,
-        ]
+        return [try openssl.certificate("\(name).pem").derEncoded, intermediate.derEncoded, root.derEncoded]
     }
 
     /// The KeyDescription DER: version 200 (KeyMint 2), the lists as a Keystore fills them (the application id in
@@ -108,5 +118,18 @@ public struct AndroidAttestationChain: Sendable {
             D.integer(200), D.enumerated(p.securityLevel), D.integer(200), D.enumerated(p.securityLevel),
             D.octetString(p.challenge), D.octetString([]), software, D.sequence(hardware),
         ])
+    }
+}
+
+/// A thread-safe counter for unique file names and serial numbers.
+private final class Counter: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
     }
 }
