@@ -1,11 +1,12 @@
 import Crypto
 import Foundation
 
+// @unchecked Sendable: immutable after init; `issue` writes only fresh files (serials from a locked counter).
 /// A simulated Android hardware attestation authority: a test root → intermediate made with the `openssl` CLI, that
 /// issues Keystore-like attestation chains whose leaf certifies a given key and carries a KeyDescription built from
 /// `Properties` (Android Key and ID Attestation schema). The default properties are what a genuine StrongBox key
 /// made for device-key enrolment shows; a test changes one of them.
-public final class AndroidAttestationAuthority: @unchecked Sendable {  // immutable after init; `issue` writes only fresh files
+public final class AndroidAttestationAuthority: @unchecked Sendable {
     /// The KeyDescription fields a test can change.
     public struct Properties: Sendable {
         /// `attestationChallenge`.
