@@ -52,6 +52,29 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
         case actionStringTooLong = "action_string_too_long"
         /// The action is larger than `DeviceAction.Limits.maxCanonicalBytes` (canonical, or far larger as received).
         case actionTooLarge = "action_too_large"
+
+        // MARK: platform key attestation (Android Key Attestation, Apple App Attest): one code per check, so a
+        // refusal names the check from the code alone.
+
+        /// The attestation is not decodable: a certificate, the key description, the attestation object or its
+        /// authenticator data does not parse, or a required part is missing.
+        case attestationMalformed = "attestation_malformed"
+        /// The certificate chain does not lead to a configured attestation root (or a signature in it is bad).
+        case attestationUntrusted = "attestation_untrusted"
+        /// A certificate of the chain is not valid at the verification time.
+        case attestationExpired = "attestation_expired"
+        /// The attested key is not the key being enrolled.
+        case attestationKeyMismatch = "attestation_key_mismatch"
+        /// The attestation does not carry the server nonce issued for this enrolment.
+        case attestationChallengeMismatch = "attestation_challenge_mismatch"
+        /// Android: the key (or the attestation) lives in software, not in a TEE or StrongBox.
+        case attestationSoftwareLevel = "attestation_software_level"
+        /// Android: the key is not a signing key generated in the keystore that needs a biometric per use.
+        case attestationKeyProperties = "attestation_key_properties"
+        /// The attested app (Android package, App Attest app id) is not the client's configured app.
+        case attestationWrongApp = "attestation_wrong_app"
+        /// Android: no signing-certificate digest of the attested app is one of the client's fingerprints.
+        case attestationWrongSignature = "attestation_wrong_signature"
     }
 
     /// What went wrong, stable across releases.

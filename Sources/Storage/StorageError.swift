@@ -63,6 +63,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case passwordIdentity = "password_identity"
         /// Two SRP sessions share an id.
         case srpSessionID = "srp_session_id"
+        /// `device_enrolment_nonces.nonce`.
+        case deviceEnrolmentNonce = "device_enrolment_nonce"
         /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
         case foreignKey = "foreign_key"
     }

@@ -18,6 +18,18 @@ public struct ClientConfiguration: Sendable, Equatable {
         public var sha256CertFingerprints: [String]
     }
 
+    /// Whether device-key enrolments of this client must carry a platform key attestation
+    /// (`clients[].device_keys.attestation`, docs/device-keys.md).
+    public enum DeviceKeyAttestationPolicy: String, Sendable, Equatable {
+        /// Attestations are ignored (enrolments without one are the norm).
+        case none
+        /// An attestation is verified when present (a failing one refuses the enrolment) and its level recorded;
+        /// enrolments without one are accepted.
+        case preferred
+        /// Only enrolments with a verified attestation are accepted.
+        case required
+    }
+
     /// When a refresh token is issued.
     public enum RefreshTokenIssuance: String, Sendable, Equatable {
         /// Only when the `offline_access` scope is requested (OIDC Core §11).
@@ -41,6 +53,8 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// Whether every token request of this client must carry a DPoP proof (RFC 9449 §5), so that all its tokens
     /// are bound to a key and a Bearer request is refused.
     public var requireDPoP: Bool = false
+    /// The device-key attestation policy.
+    public var deviceKeyAttestation: DeviceKeyAttestationPolicy = .none
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

@@ -53,10 +53,20 @@ extension ServerConfiguration {
             }
             try mobile.rejectUnknownKeys()
         }
+        var attestation = ClientConfiguration.DeviceKeyAttestationPolicy.none
+        if let deviceKeys = try object.object("device_keys") {
+            let text = try deviceKeys.string("attestation", default: "none")
+            guard let policy = ClientConfiguration.DeviceKeyAttestationPolicy(rawValue: text) else {
+                throw deviceKeys.error("attestation", "must be none, preferred or required")
+            }
+            attestation = policy
+            try deviceKeys.rejectUnknownKeys()
+        }
         let client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
-            userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false))
+            userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
+            deviceKeyAttestation: attestation)
         try object.rejectUnknownKeys()
         return client
     }

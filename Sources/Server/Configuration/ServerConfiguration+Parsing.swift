@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StoragePostgres
 
@@ -85,8 +86,15 @@ extension ServerConfiguration {
             challengeLifetimeSeconds: try deviceObject.int("challenge_lifetime_seconds", default: 120, range: 10...600),
             maxFailedAttempts: try deviceObject.int("max_failed_attempts", default: 3, range: 1...20),
             maxKeysPerUser: try deviceObject.int("max_keys_per_user", default: 10, range: 1...1_000),
-            eventsPerUserPerMinute: try deviceObject.int("events_per_user_per_minute", default: 30, range: 1...10_000)
+            eventsPerUserPerMinute: try deviceObject.int("events_per_user_per_minute", default: 30, range: 1...10_000),
+            audience: try deviceObject.string("audience", default: issuer + "device-keys"),
+            enrolmentMaxAgeSeconds: try deviceObject.int("enrolment_max_age_seconds", default: 300, range: 30...86_400),
+            androidAttestationRoots: try Self.readRoots(deviceObject, "android_attestation_roots"),
+            appAttestRoots: try Self.readRoots(deviceObject, "app_attest_roots")
         )
+        guard !deviceKeys.audience.isEmpty, deviceKeys.audience != issuer else {
+            throw deviceObject.error("audience", "must be a non-empty audience other than the issuer")
+        }
         try deviceObject.rejectUnknownKeys()
 
         let dpopObject = try root.object("dpop") ?? ConfigObject([:], path: "dpop")
@@ -137,6 +145,20 @@ extension ServerConfiguration {
             throw root.error("realms", "at most one realm may be the default")
         }
         try root.rejectUnknownKeys()
+    }
+
+    /// The certificates of the PEM file named by `key` (none when the key is absent or empty).
+    private static func readRoots(_ object: ConfigObject, _ key: String) throws(ConfigurationError) -> [Certificate] {
+        let path = try object.string(key, default: "")
+        guard !path.isEmpty else { return [] }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw object.error(key, "cannot read \(path)")
+        }
+        do {
+            return try Certificate.certificates(fromPEM: text)
+        } catch {
+            throw object.error(key, "\(path): \(error.reason)")
+        }
     }
 
     private static func validateIssuer(_ issuer: String, root: ConfigObject) throws(ConfigurationError) {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StoragePostgres
 
@@ -78,6 +79,15 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var maxKeysPerUser: Int
         /// `POST /device-events` requests of one user per minute (per node); beyond it 429, nothing written.
         public var eventsPerUserPerMinute: Int
+        /// The `aud` a token must name to reach the device-key endpoints (default `<issuer>device-keys`).
+        public var audience: String = ""
+        /// Longest time between the login and an enrolment (`POST /device-keys`), in seconds.
+        public var enrolmentMaxAgeSeconds: Int = 300
+        /// Roots an Android Key Attestation chain must lead to (`android_attestation_roots`, a PEM file: Google's
+        /// hardware attestation roots); empty: Android attestations cannot verify.
+        public var androidAttestationRoots: [Certificate] = []
+        /// Roots of Apple App Attest (`app_attest_roots`, a PEM file: Apple App Attestation Root CA).
+        public var appAttestRoots: [Certificate] = []
     }
 
     /// DPoP (RFC 9449) settings.

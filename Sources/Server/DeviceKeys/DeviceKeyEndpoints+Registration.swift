@@ -12,14 +12,21 @@ extension DeviceKeyEndpoints {
     /// Longest `public_key` text accepted: an SPKI of P-256 is 91 bytes, 122 characters in base64url.
     static let maximumPublicKeyLength = 1024
 
-    /// `POST /device-keys` `{device_id, platform, public_key}` → 201 `{key_id, device_id, platform, status,
-    /// created_at}`. A key for a `device_id` that already has one revokes the old one (re-enrolment); a new
-    /// device beyond `device_keys.max_keys_per_user` usable keys is refused (409 `device_key_limit_reached`).
+    /// `POST /device-keys` `{device_id, platform, public_key, attestation?, enrolment_nonce?}` → 201 `{key_id,
+    /// device_id, platform, status, created_at, attestation}`. A key for a `device_id` that already has one revokes
+    /// the old one (re-enrolment); a new device beyond `device_keys.max_keys_per_user` usable keys is refused (409
+    /// `device_key_limit_reached`).
+    ///
+    /// Enrolling needs the step-up (`requireEnrolmentStepUp`): a stolen refresh token, or a token for another API,
+    /// cannot enrol a key. The client's `device_keys.attestation` policy decides whether a platform attestation
+    /// is verified or required (`verifiedAttestation`).
     func registerKey(_ request: Request) async throws -> Response {
-        let subject = try await authenticate(request)
+        let subject = try await authenticateForEnrolment(request)
         try await requireLoginAfterBiometryChange(subject)
-        let parameters = Self.parameters(try Self.bodyObject(request))
+        let body = try Self.bodyObject(request)
+        let parameters = Self.parameters(body)
         let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
+        try await requireEnrolmentStepUp(subject, deviceID: deviceID)
         let platform = try parameters.string("platform", maxLength: 16)
         guard Self.platforms.contains(platform) else {
             throw OAuthError(
@@ -39,9 +46,24 @@ extension DeviceKeyEndpoints {
             throw OAuthError.deviceKey(error)
         }
         let now = context.clock.now()
+        let attestation: VerifiedPlatformAttestation?
+        do {
+            attestation = try await verifiedAttestation(
+                body, platform: platform, publicKey: publicKey, subject: subject, now: now)
+        } catch let refusal as OAuthError where refusal.kind == .invalidAttestation {
+            try await record(
+                DeviceKeyAuditEvent.refusal(
+                    DeviceKeyAuditEvent.registered, refusal, now: now, subject: subject, keyID: nil,
+                    deviceID: deviceID, detail: [JSONMember(key: "platform", value: .string(platform))]))
+            throw refusal
+        }
         let key = DeviceKey(
             keyID: try TokenService.randomIdentifier(), userID: subject.sub, deviceID: deviceID, platform: platform,
-            publicKey: publicKey.spkiDERRepresentation, createdAt: now)
+            publicKey: publicKey.spkiDERRepresentation, createdAt: now,
+            attestation: attestation.map {
+                DeviceKeyAttestation(
+                    platform: $0.platform, level: $0.level, verifiedAt: now, verifiedBootState: $0.verifiedBootState)
+            })
         let maximumKeys = context.configuration.deviceKeys.maxKeysPerUser
         try await context.store.write { writer in
             // At most `device_keys.max_keys_per_user` usable keys per user, counted in the insert's transaction so
@@ -49,6 +71,10 @@ extension DeviceKeyEndpoints {
             // re-enrolment replaces them.
             guard try writer.countActiveDeviceKeys(userID: subject.sub, excludingDeviceID: deviceID) < maximumKeys
             else { throw OAuthError.deviceKeyLimitReached(maximumKeys) }
+            var detail = [JSONMember(key: "platform", value: .string(platform))]
+            if let attestation = key.attestation {
+                detail.append(JSONMember(key: "attestation", value: DeviceKeyRepresentation.json(attestation)))
+            }
             // Storage revokes the device's previous keys in the same transaction (re-enrolment after a biometry
             // change: the old Secure Enclave / Keystore key is gone anyway).
             let replaced = try writer.insertDeviceKey(key)
@@ -58,7 +84,7 @@ extension DeviceKeyEndpoints {
                 DeviceKeyAuditEvent.make(
                     DeviceKeyAuditEvent.registered, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: key.keyID, deviceID: deviceID,
-                    detail: [JSONMember(key: "platform", value: .string(platform))]))
+                    reasonCode: replaced.isEmpty ? "new_device" : "replacement", detail: detail))
             for oldKeyID in replaced {
                 _ = try writer.appendSecurityEvent(
                     DeviceKeyAuditEvent.make(
@@ -68,18 +94,34 @@ extension DeviceKeyEndpoints {
             }
         }
         context.metrics.count(event: "device_key:registered")
-        let body: JSONValue = [
+        let answer: JSONValue = [
             "key_id": .string(key.keyID), "device_id": .string(deviceID), "platform": .string(platform),
             "status": .string(key.status.rawValue), "created_at": DeviceKeyRepresentation.timestamp(now),
+            "attestation": key.attestation.map(DeviceKeyRepresentation.json) ?? .null,
         ]
-        return .json(body, status: 201)
+        return .json(answer, status: 201)
     }
 
-    /// `GET /device-keys` → `{keys: [...]}`: the caller's keys only, oldest first, every status.
+    /// How many of the newest enrolment events `GET /device-keys` lists.
+    static let historyLength = 50
+
+    /// `GET /device-keys` → `{keys: [...], history: [...]}`: the caller's keys only, oldest first, every status;
+    /// and the newest enrolments, replacements, revocations and refused enrolments, newest first, so that the app
+    /// can tell the user "a new device was added".
     func listKeys(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)
-        let keys = try await context.store.read { try $0.deviceKeys(userID: subject.sub) }
-        let body: JSONValue = ["keys": .array(keys.map(DeviceKeyRepresentation.json))]
+        let (keys, events) = try await context.store.read { reader in
+            (
+                try reader.deviceKeys(userID: subject.sub),
+                try reader.securityEvents(userID: subject.sub, limit: Self.historyLength * 4)
+            )
+        }
+        let kinds = [DeviceKeyAuditEvent.registered, DeviceKeyAuditEvent.revoked]
+        let history = events.filter { kinds.contains($0.kind) }.prefix(Self.historyLength)
+        let body: JSONValue = [
+            "keys": .array(keys.map(DeviceKeyRepresentation.json)),
+            "history": .array(history.map(DeviceKeyRepresentation.json)),
+        ]
         return .json(body)
     }
 

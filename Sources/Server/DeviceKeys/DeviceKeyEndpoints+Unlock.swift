@@ -20,8 +20,11 @@ extension DeviceKeyEndpoints {
         }
         let now = context.clock.now()
         // auth_time is whole seconds (RFC 7519 NumericDate); strictly after the lock instant, so a token from a
-        // login made before the lock — even within the same second — never unlocks.
-        guard let authTime = subject.authTime, let lockedAt = key.lockedAt, authTime > lockedAt else {
+        // login made before the lock — even within the same second — never unlocks. The login must have verified
+        // the user with a passkey (RFC 8176 `user`): a password-only login (`pwd`) never unlocks a device key.
+        guard let authTime = subject.authTime, let lockedAt = key.lockedAt, authTime > lockedAt,
+            subject.authenticationMethods.contains("user")
+        else {
             let refusal = OAuthError.unlockNeedsFreshLogin
             try await record(
                 DeviceKeyAuditEvent.refusal(

@@ -7,6 +7,7 @@ import Storage
 /// id is answered exactly like an unknown one (404).
 ///
 /// - `POST /device-keys`, `GET /device-keys`, `DELETE /device-keys/{key_id}` (`+Registration`)
+/// - `POST /device-keys/enrolment-challenge` and the enrolment step-up and attestation (`+Enrolment`)
 /// - `POST /device-keys/{key_id}/challenges` (`+Challenges`)
 /// - `POST /device-keys/{key_id}/approvals` (`+Approvals`)
 /// - `POST /device-keys/{key_id}/unlock` (`+Unlock`)
@@ -21,6 +22,8 @@ struct DeviceKeyEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true, body)
         }
         router.add(.post, "/device-keys", handler { try await endpoints.registerKey($0) })
+        router.add(
+            .post, "/device-keys/enrolment-challenge", handler { try await endpoints.issueEnrolmentChallenge($0) })
         router.add(.get, "/device-keys", handler { try await endpoints.listKeys($0) })
         router.add(.delete, "/device-keys/{key_id}", handler { try await endpoints.revokeKey($0) })
         router.add(.post, "/device-keys/{key_id}/challenges", handler { try await endpoints.issueChallenge($0) })
@@ -31,9 +34,10 @@ struct DeviceKeyEndpoints: Sendable {
 
     /// The caller: the Bearer access token's subject (RFC 6750), counted against the per-user request limit
     /// (`rate_limit.requests_per_user_per_minute`), so one user's token cannot flood the store from many
-    /// addresses.
+    /// addresses. Only a token issued for the device-key API (`aud` containing `device_keys.audience`, RFC 9068
+    /// §4) is accepted, not any token of this issuer.
     func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await context.tokens.authenticate(request, audience: context.tokens.deviceKeyAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
         return subject
     }

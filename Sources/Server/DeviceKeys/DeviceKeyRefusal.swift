@@ -27,6 +27,17 @@ extension OAuthError {
     static let unlockNeedsFreshLogin = OAuthError(
         .loginRequired, "Log in again with a passkey to unlock this key.", logCode: "unlock_needs_fresh_login")
 
+    /// Enrolling or replacing a key needs a recent user-verified passkey login (RFC 9470 §3 step-up); the log code
+    /// is the `FreshLoginRefusal` saying which part of the rule the token failed.
+    static func enrolmentNeedsFreshLogin(_ refusal: FreshLoginRefusal, maxAge: Int) -> OAuthError {
+        var error = OAuthError(
+            .insufficientUserAuthentication,
+            "Enrolling a device key needs a passkey login with user verification in the last \(maxAge) seconds.",
+            logCode: refusal.rawValue)
+        error.maxAge = maxAge
+        return error
+    }
+
     /// Maps a `DeviceKeyError` to its fixed answer: key-import codes say what is wrong with the key in
     /// `invalid_request`, action limits name the limit in `invalid_authorization_details` (RFC 9396 §5).
     static func deviceKey(_ error: DeviceKeyError) -> OAuthError {
@@ -57,9 +68,35 @@ extension OAuthError {
         case .invalidChallengeDocument:
             // The server built the document itself, so this is a bug.
             return .bug("device key \(error.description)")
+        // Attestation: one fixed description per check.
+        case .attestationMalformed: return attestation(error, "The attestation is malformed.")
+        case .attestationUntrusted:
+            return attestation(error, "The attestation does not chain to a trusted attestation root.")
+        case .attestationExpired:
+            return attestation(error, "A certificate of the attestation is expired or not yet valid.")
+        case .attestationKeyMismatch:
+            return attestation(error, "The attestation certifies another key than public_key.")
+        case .attestationChallengeMismatch:
+            return attestation(error, "The attestation does not carry this enrolment's nonce.")
+        case .attestationSoftwareLevel: return attestation(error, "The attested key is not hardware-backed.")
+        case .attestationKeyProperties:
+            return attestation(error, "The attested key is not a signing key that needs a biometric for each use.")
+        case .attestationWrongApp: return attestation(error, "The attestation names another app than this client's.")
+        case .attestationWrongSignature:
+            return attestation(error, "The attested app is not signed with this client's certificate.")
         }
         return OAuthError(
             .invalidRequest, description, logCode: "device_key_\(error.code.rawValue)", reason: error.reason)
+    }
+
+    /// The client requires a verified platform attestation and the enrolment has none.
+    static let attestationRequired = OAuthError(
+        .invalidAttestation, "This app requires a platform key attestation for device keys.",
+        logCode: "attestation_required")
+
+    /// An attestation refusal: `invalid_attestation`, the module code as log code.
+    private static func attestation(_ error: DeviceKeyError, _ description: String) -> OAuthError {
+        OAuthError(.invalidAttestation, description, logCode: error.code.rawValue, reason: error.reason)
     }
 
     /// The fixed description of each action rule, naming the limit `DeviceAction` applied (its defaults, which

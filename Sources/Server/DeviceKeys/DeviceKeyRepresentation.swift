@@ -17,6 +17,35 @@ enum DeviceKeyRepresentation {
             "locked_at": key.lockedAt.map(timestamp) ?? .null,
             "revoked_at": key.revokedAt.map(timestamp) ?? .null,
             "failed_attempts": JSONValue(key.failedAttempts),
+            "attestation": key.attestation.map(json) ?? .null,
+        ]
+    }
+
+    /// `{platform, level, verified_at, verified_boot_state?}` of a verified attestation.
+    static func json(_ attestation: DeviceKeyAttestation) -> JSONValue {
+        var members = [
+            JSONMember(key: "platform", value: .string(attestation.platform)),
+            JSONMember(key: "level", value: .string(attestation.level)),
+            JSONMember(key: "verified_at", value: timestamp(attestation.verifiedAt)),
+        ]
+        if let state = attestation.verifiedBootState {
+            members.append(JSONMember(key: "verified_boot_state", value: .string(state)))
+        }
+        return .object(members)
+    }
+
+    /// One entry of the `GET /device-keys` history: `{type, outcome, reason, key_id, device_id, client_id,
+    /// occurred_at}` (`type` `device_key_registered` or `device_key_revoked`; `reason` e.g. `new_device`,
+    /// `replacement`, `replaced`, `deleted`, `key_invalidated`, or the refusal's code).
+    static func json(_ event: SecurityEvent) -> JSONValue {
+        [
+            "type": .string(event.kind),
+            "outcome": .string(event.outcome),
+            "reason": event.reasonCode.map(JSONValue.string) ?? .null,
+            "key_id": event.keyID.map(JSONValue.string) ?? .null,
+            "device_id": event.deviceID.map(JSONValue.string) ?? .null,
+            "client_id": event.clientID.map(JSONValue.string) ?? .null,
+            "occurred_at": timestamp(event.occurredAt),
         ]
     }
 

@@ -7,7 +7,11 @@ enum BearerChallenge {
     static func header(for error: OAuthError, realm: String) -> String {
         var value = "Bearer realm=\"\(realm)\""
         if error.logCode != missingToken {
-            value += ", error=\"invalid_token\", error_description=\"\(error.clientDescription)\""
+            value += ", error=\"\(error.kind.rawValue)\", error_description=\"\(error.clientDescription)\""
+        }
+        if let maxAge = error.maxAge {
+            // RFC 9470 §3: the longest acceptable time since the user's last authentication.
+            value += ", max_age=\"\(maxAge)\""
         }
         return value
     }

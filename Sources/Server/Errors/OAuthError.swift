@@ -17,7 +17,7 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .tooManyRequests: 429
             case .serverError: 500
             case .temporarilyUnavailable: 503
-            case .invalidToken: 401
+            case .invalidToken, .insufficientUserAuthentication: 401
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired: 403
@@ -55,6 +55,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// RFC 9449 §8 / §12.2: the proof must carry the nonce given in the `DPoP-Nonce` header (400 at the token
         /// endpoint, 401 at a resource, §9).
         case useDPoPNonce = "use_dpop_nonce"
+        /// RFC 9470 §3: the token is valid but its authentication is not recent or strong enough for this call
+        /// (401, with `max_age` in the challenge): log in again, then retry.
+        case insufficientUserAuthentication = "insufficient_user_authentication"
 
         // MARK: device keys (answered in Server/DeviceKeys/DeviceKeyRefusal.swift)
         // Values beyond RFC 6749's are ours (documented in docs/device-keys.md); `invalid_authorization_details`
@@ -88,6 +91,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case passwordRequired = "password_required"
         /// Too many failed password (SRP) logins for this identity: only a passkey login lifts it (403).
         case passwordLocked = "password_locked"
+        /// The platform key attestation of an enrolment is missing where the client requires one, or does not
+        /// verify (400); `error_description` names the check.
+        case invalidAttestation = "invalid_attestation"
     }
 
     /// The `error` value and status.
@@ -111,6 +117,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// RFC 9449 §7.1: `Authorization: DPoP`.
         case dpop
     }
+    /// RFC 9470 §3 `max_age` of the challenge (`insufficient_user_authentication` only).
+    var maxAge: Int?
 
     init(
         _ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "",
@@ -133,8 +141,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             // RFC 9449 §8: the nonce the client must put in its next proof.
             response.headers.replace(name: "DPoP-Nonce", value: dpopNonce)
         }
-        if kind == .invalidToken {
-            // RFC 6750 §3: a refused bearer request carries the challenge.
+        if kind == .invalidToken || kind == .insufficientUserAuthentication {
+            // RFC 6750 §3 (RFC 9470 §3 for a step-up): a refused bearer request carries the challenge.
             response.headers.replace(
                 name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
         }

@@ -4,15 +4,16 @@ import Tokens
 
 extension TokenService {
     /// Authenticates a request by its access token: an ES256 `at+jwt` of this issuer, signed by a published key,
-    /// unexpired, whose `aud` contains `defaultAudience`, presented either
+    /// unexpired, whose `aud` contains `audience` (RFC 9068 §4: the resource server checks that the token was
+    /// issued for it), by default the issuer's own API (`defaultAudience`), presented either
     /// - as `Authorization: Bearer <token>` (RFC 6750 §2.1) when the token is not DPoP-bound, or
     /// - as `Authorization: DPoP <token>` with a `DPoP` proof by the key the token is bound to, carrying `ath`
     ///   (RFC 9449 §7).
     ///
-    /// Used by `/userinfo` and the device-key endpoints.
+    /// Used by `/userinfo` (default audience) and the device-key endpoints (`deviceKeyAudience`).
     /// - Throws: an error that `ErrorMapping` turns into 401 with `WWW-Authenticate` (`Bearer`, or `DPoP` for a DPoP
     ///   request, RFC 9449 §7.1).
-    public func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
+    public func authenticate(_ request: Request, audience: String? = nil) async throws -> AuthenticatedSubject {
         guard let header = request.headers["Authorization"] else {
             // RFC 6750 §3.1: without any authentication information, no error code.
             throw OAuthError(.invalidToken, "Missing access token.", logCode: BearerChallenge.missingToken)
@@ -25,9 +26,9 @@ extension TokenService {
             throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_not_bearer")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard scheme == "dpop" else { return try await bearerSubject(token) }
+        guard scheme == "dpop" else { return try await bearerSubject(token, audience: audience) }
         do {
-            return try await dpopSubject(token, request: request)
+            return try await dpopSubject(token, request: request, audience: audience)
         } catch {
             // RFC 9449 §7.1: a DPoP request is answered with a DPoP challenge.
             var mapped = ErrorMapping.oauthError(for: error)
@@ -38,8 +39,8 @@ extension TokenService {
 
     /// A Bearer token: refused when it is DPoP-bound (RFC 9449 §7.2: a bound token is not a bearer token) or its
     /// client requires DPoP.
-    private func bearerSubject(_ token: String) async throws -> AuthenticatedSubject {
-        let claims = try await verifiedClaims(token)
+    private func bearerSubject(_ token: String, audience: String?) async throws -> AuthenticatedSubject {
+        let claims = try await verifiedClaims(token, audience: audience)
         guard claims.confirmationThumbprint == nil else {
             throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_dpop_bound_as_bearer")
         }
@@ -50,8 +51,10 @@ extension TokenService {
     }
 
     /// A DPoP token: bound (`cnf.jkt`), with one valid proof by that key whose `ath` is the token's hash.
-    private func dpopSubject(_ token: String, request: Request) async throws -> AuthenticatedSubject {
-        let claims = try await verifiedClaims(token)
+    private func dpopSubject(_ token: String, request: Request, audience: String?) async throws
+        -> AuthenticatedSubject
+    {
+        let claims = try await verifiedClaims(token, audience: audience)
         guard let bound = claims.confirmationThumbprint else {
             throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_not_dpop_bound")
         }
@@ -61,12 +64,12 @@ extension TokenService {
         return Self.subject(claims, dpopThumbprint: bound)
     }
 
-    private func verifiedClaims(_ token: String) async throws -> AccessTokenClaims {
+    private func verifiedClaims(_ token: String, audience: String?) async throws -> AccessTokenClaims {
         let ring = try await currentRing()
         let verified = try ring.verifier.verify(
             token,
             expecting: JWTExpectations(
-                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: defaultAudience,
+                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
                 now: clock.now()))
         return try AccessTokenClaims(verified: verified)
     }

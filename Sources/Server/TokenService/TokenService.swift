@@ -23,6 +23,9 @@ public final class TokenService: Sendable {
     /// The issuer's own API identifier: the default `aud` of access tokens and the audience `/userinfo` and
     /// the device-key endpoints require.
     public let defaultAudience: String
+    /// The device-key API's audience (`device_keys.audience`): the only `aud` the device-key endpoints accept.
+    /// Any client may ask for it with `audience` at login.
+    public let deviceKeyAudience: String
     let rotation: SigningKeyRotation
     /// The refresh-token rules (rotation, reuse, idle and absolute lifetime) with the configured lifetimes.
     let refreshPolicy: RefreshTokenPolicy
@@ -34,6 +37,7 @@ public final class TokenService: Sendable {
         self.store = store
         self.clock = clock
         self.defaultAudience = configuration.issuer
+        self.deviceKeyAudience = configuration.deviceKeys.audience
         let longest = max(configuration.tokens.accessTokenLifetime, configuration.tokens.idTokenLifetime)
         // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
         // node that had not reloaded yet, and verifiers' leeway.

@@ -11,6 +11,7 @@ struct MemoryState: Sendable {
     var deviceChallenges: [String: DeviceChallenge] = [:]
     /// Remembered DPoP proofs by thumbprint and `jti`.
     var dpopProofs: [DPoPProofIdentity: Date] = [:]
+    var deviceEnrolmentNonces: [String: DeviceEnrolmentNonce] = [:]
     /// Append-only, in `seq` order.
     var securityEvents: [SecurityEvent] = []
     /// Seqs of events not yet in the audit log, in append order.

@@ -171,6 +171,19 @@ extension MemoryTransaction {
         return true
     }
 
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        guard state.deviceEnrolmentNonces[nonce.nonce] == nil else { throw .conflict(.deviceEnrolmentNonce) }
+        state.deviceEnrolmentNonces[nonce.nonce] = nonce
+    }
+
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        guard let stored = state.deviceEnrolmentNonces[nonce], stored.userID == userID else { return nil }
+        state.deviceEnrolmentNonces[nonce] = nil
+        return now < stored.expiresAt ? stored : nil
+    }
+
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
         // The first to expire first, as the SQLite store deletes them.
         let sessions = state.authSessions.filter { $0.value.expiresAt <= now }
@@ -187,9 +200,12 @@ extension MemoryTransaction {
         for (hash, _) in tokens { state.refreshTokens[hash] = nil }
         let proofs = state.dpopProofs.filter { $0.value <= now }.sorted { $0.value < $1.value }.prefix(max(0, limit))
         for (identity, _) in proofs { state.dpopProofs[identity] = nil }
+        let nonces = state.deviceEnrolmentNonces.filter { $0.value.expiresAt <= now }
+            .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
+        for (nonce, _) in nonces { state.deviceEnrolmentNonces[nonce] = nil }
         return PurgeResult(
             authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
-            refreshTokens: tokens.count, dpopProofs: proofs.count)
+            refreshTokens: tokens.count, dpopProofs: proofs.count, deviceEnrolmentNonces: nonces.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -92,6 +92,10 @@ final class MemoryTransaction: StoreWriter {
         state.auditPending.count
     }
 
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        Array(state.securityEvents.filter { $0.userID == userID }.reversed().prefix(max(0, limit)))
+    }
+
     func lastHeartbeat() throws(StorageError) -> Date? {
         state.heartbeat
     }

@@ -34,12 +34,14 @@ public struct DeviceKey: Sendable, Hashable {
     public var lastUsedAt: Date?
     /// When the key was revoked.
     public var revokedAt: Date?
+    /// The platform key attestation verified at enrolment, if any.
+    public var attestation: DeviceKeyAttestation?
 
     /// Creates a device-key record.
     public init(
         keyID: String, userID: String, deviceID: String, platform: String, publicKey: [UInt8],
         status: Status = .active, failedAttempts: Int = 0, lockedAt: Date? = nil, createdAt: Date,
-        lastUsedAt: Date? = nil, revokedAt: Date? = nil
+        lastUsedAt: Date? = nil, revokedAt: Date? = nil, attestation: DeviceKeyAttestation? = nil
     ) {
         self.keyID = keyID
         self.userID = userID
@@ -52,5 +54,6 @@ public struct DeviceKey: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
+        self.attestation = attestation
     }
 }

@@ -8,23 +8,30 @@ public struct PurgeResult: Sendable, Hashable {
     public var refreshTokens: Int
     /// Remembered DPoP proofs past `expiresAt`.
     public var dpopProofs: Int
+    /// Device enrolment nonces past `expiresAt`.
+    public var deviceEnrolmentNonces: Int
 
     /// Creates a purge result.
-    public init(authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0, dpopProofs: Int = 0) {
+    public init(
+        authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0, dpopProofs: Int = 0,
+        deviceEnrolmentNonces: Int = 0
+    ) {
         self.authSessions = authSessions
         self.deviceChallenges = deviceChallenges
         self.refreshTokens = refreshTokens
         self.dpopProofs = dpopProofs
+        self.deviceEnrolmentNonces = deviceEnrolmentNonces
     }
 
     /// The most rows deleted of any one kind (equal to the limit when more may be left).
-    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens, dpopProofs) }
+    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces) }
 
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
         PurgeResult(
             authSessions: left.authSessions + right.authSessions,
             deviceChallenges: left.deviceChallenges + right.deviceChallenges,
-            refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs)
+            refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs,
+            deviceEnrolmentNonces: left.deviceEnrolmentNonces + right.deviceEnrolmentNonces)
     }
 }

@@ -77,16 +77,34 @@ extension RecordDecoding {
     package static var deviceKeyColumns: String {
         """
             key_id, user_id, device_id, platform, public_key, status, failed_attempts, locked_at, created_at, \
-            last_used_at, revoked_at
+            last_used_at, revoked_at, attestation_platform, attestation_level, attestation_verified_at, \
+            attestation_boot_state
         """
     }
 
     package static func deviceKey(_ row: Row) throws(StorageError) -> DeviceKey {
-        DeviceKey(
+        // The attestation columns are all set or all null (the writers store `DeviceKey.attestation` whole).
+        var attestation: DeviceKeyAttestation?
+        if let platform = try row.optionalText(11) {
+            guard let level = try row.optionalText(12), let verifiedAt = try row.optionalDate(13) else {
+                throw StorageError(.invalidRecord, "device key attestation without level or verification time")
+            }
+            attestation = DeviceKeyAttestation(
+                platform: platform, level: level, verifiedAt: verifiedAt, verifiedBootState: try row.optionalText(14))
+        }
+        return DeviceKey(
             keyID: try row.text(0), userID: try row.text(1), deviceID: try row.text(2), platform: try row.text(3),
             publicKey: try row.bytes(4), status: try row.enumeration(5, as: DeviceKey.Status.self),
             failedAttempts: Int(try row.integer(6)), lockedAt: try row.optionalDate(7), createdAt: try row.date(8),
-            lastUsedAt: try row.optionalDate(9), revokedAt: try row.optionalDate(10))
+            lastUsedAt: try row.optionalDate(9), revokedAt: try row.optionalDate(10), attestation: attestation)
+    }
+
+    package static var deviceEnrolmentNonceColumns: String { "nonce, user_id, client_id, created_at, expires_at" }
+
+    package static func deviceEnrolmentNonce(_ row: Row) throws(StorageError) -> DeviceEnrolmentNonce {
+        DeviceEnrolmentNonce(
+            nonce: try row.text(0), userID: try row.text(1), clientID: try row.text(2), createdAt: try row.date(3),
+            expiresAt: try row.date(4))
     }
 
     package static var deviceChallengeColumns: String {

@@ -52,6 +52,9 @@ public protocol StoreReader {
     /// commits late may have a smaller seq than one already read; the audit log (`auditLeaves`) is the gap-free,
     /// commit-ordered reading.
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent]
+    /// The newest `limit` events about user `userID`, newest first (the device-key history of
+    /// `GET /device-keys`).
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent]
 
     // MARK: Audit log
 

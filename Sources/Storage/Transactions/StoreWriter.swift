@@ -99,6 +99,16 @@ public protocol StoreWriter: StoreReader {
     /// callers (nodes starting together), all get the same value.
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8]
 
+    // MARK: Device enrolment nonces
+
+    /// Stores a device enrolment nonce. - Throws: `.conflict(.deviceEnrolmentNonce)`.
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError)
+    /// Deletes the nonce `nonce` issued to `userID` and returns it if it had not expired at `now` (an expired one is
+    /// deleted too, and nil returned). A nonce of another user is not touched. Exactly one of any number of
+    /// concurrent callers gets the record.
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+
     // MARK: Security events and housekeeping
 
     /// Appends `event` and returns it with its assigned `seq`: unique; gap-free in commit order on SQLite and in
@@ -107,8 +117,8 @@ public protocol StoreWriter: StoreReader {
     /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
     /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
-    /// Deletes auth sessions (passkey and SRP, counted together), device challenges and remembered DPoP proofs past
-    /// their expiry, and refresh tokens past their absolute
+    /// Deletes auth sessions (passkey and SRP, counted together), device challenges, remembered DPoP proofs and
+    /// device enrolment nonces past their expiry, and refresh tokens past their absolute
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult

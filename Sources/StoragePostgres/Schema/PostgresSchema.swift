@@ -9,7 +9,7 @@ import Storage
 /// Never edit a shipped migration: append a new one.
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -300,5 +300,27 @@ public enum PostgresSchema {
                 value bytea NOT NULL
             )
             """,
+        ])
+
+    /// v7: device-key enrolment step-up and platform attestation: single-use enrolment nonces, what a verified
+    /// attestation said about each key, and the per-user event history `GET /device-keys` shows.
+    static let deviceKeyEnrolment = Migration(
+        version: 7, name: "device_key_enrolment",
+        statements: [
+            """
+            CREATE TABLE device_enrolment_nonces (
+                nonce text NOT NULL CONSTRAINT device_enrolment_nonce PRIMARY KEY,
+                user_id text NOT NULL,
+                client_id text NOT NULL,
+                created_at double precision NOT NULL,
+                expires_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX device_enrolment_nonces_expiry ON device_enrolment_nonces (expires_at)",
+            """
+            ALTER TABLE device_keys ADD COLUMN attestation_platform text, ADD COLUMN attestation_level text,
+                ADD COLUMN attestation_verified_at double precision, ADD COLUMN attestation_boot_state text
+            """,
+            "CREATE INDEX security_events_user ON security_events (user_id, seq)",
         ])
 }

@@ -7,12 +7,14 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO device_keys (\(Self.deviceKeyColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING
             """,
             [
                 .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .bytea(key.publicKey),
                 .text(key.status.rawValue), .integer(key.failedAttempts), .optionalDate(key.lockedAt),
                 .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
+                .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
+                .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
             ])
         guard inserted == 1 else { throw .conflict(.deviceKeyID) }
         // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a
@@ -126,6 +128,32 @@ extension PostgresTransaction {
     /// With several nodes on one database, one purges at a time: the transaction first tries a
     /// transaction-scoped advisory lock and, if another node's purge holds it, deletes nothing (an empty result
     /// ends that node's housekeeping run; the holder works through the backlog).
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        let inserted = try connection.execute(
+            """
+            INSERT INTO device_enrolment_nonces (\(Self.deviceEnrolmentNonceColumns))
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING
+            """,
+            [
+                .text(nonce.nonce), .text(nonce.userID), .text(nonce.clientID), .date(nonce.createdAt),
+                .date(nonce.expiresAt),
+            ])
+        guard inserted == 1 else { throw .conflict(.deviceEnrolmentNonce) }
+    }
+
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        // One statement: the delete decides the single winner; an expired nonce is deleted but not handed out.
+        let deleted = try connection.query(
+            """
+            DELETE FROM device_enrolment_nonces WHERE nonce = $1 AND user_id = $2
+            RETURNING \(Self.deviceEnrolmentNonceColumns)
+            """, [.text(nonce), .text(userID)], Self.deviceEnrolmentNonce)
+        guard let stored = deleted.first, now < stored.expiresAt else { return nil }
+        return stored
+    }
+
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
         let acquired = try one(
             "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.purge'), hashtext(coalesce(current_schema(), '')))",
@@ -147,7 +175,8 @@ extension PostgresTransaction {
                 + (try purge("srp_sessions", "id", "expires_at")),
             deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"),
-            dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"))
+            dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"),
+            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"))
     }
 
     func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {

@@ -153,6 +153,12 @@ final class PostgresTransaction: StoreWriter {
             [.int8(seq), .integer(max(0, limit))], Self.securityEvent)
     }
 
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try connection.query(
+            "SELECT \(Self.securityEventColumns) FROM security_events WHERE user_id = $1 ORDER BY seq DESC LIMIT $2",
+            [.text(userID), .integer(max(0, limit))], Self.securityEvent)
+    }
+
     func lastHeartbeat() throws(StorageError) -> Date? {
         try one("SELECT beat_at FROM heartbeat WHERE id = 1", []) { (row) throws(StorageError) in try row.date(0) }
     }

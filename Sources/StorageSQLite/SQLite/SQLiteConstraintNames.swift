@@ -16,6 +16,7 @@ enum SQLiteConstraintNames {
         "device_challenges.challenge_id": .deviceChallengeID,
         "password_verifiers.realm, password_verifiers.identity": .passwordIdentity,
         "srp_sessions.id": .srpSessionID,
+        "device_enrolment_nonces.nonce": .deviceEnrolmentNonce,
     ]
 
     /// The constraint named by `message`, or nil when it is not one the schema declares.

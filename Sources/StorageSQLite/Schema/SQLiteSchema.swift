@@ -7,7 +7,7 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback]
+    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(
@@ -280,5 +280,27 @@ public enum SQLiteSchema {
                 value BLOB NOT NULL
             ) STRICT
             """,
+        ])
+
+    /// v7: device-key enrolment step-up and platform attestation: single-use enrolment nonces, what a verified
+    /// attestation said about each key, and the per-user event history `GET /device-keys` shows.
+    static let deviceKeyEnrolment = Migration(
+        version: 7, name: "device_key_enrolment",
+        statements: [
+            """
+            CREATE TABLE device_enrolment_nonces (
+                nonce TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT
+            """,
+            "CREATE INDEX device_enrolment_nonces_expiry ON device_enrolment_nonces (expires_at)",
+            "ALTER TABLE device_keys ADD COLUMN attestation_platform TEXT",
+            "ALTER TABLE device_keys ADD COLUMN attestation_level TEXT",
+            "ALTER TABLE device_keys ADD COLUMN attestation_verified_at REAL",
+            "ALTER TABLE device_keys ADD COLUMN attestation_boot_state TEXT",
+            "CREATE INDEX security_events_user ON security_events (user_id, seq)",
         ])
 }

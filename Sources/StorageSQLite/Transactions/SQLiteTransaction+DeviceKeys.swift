@@ -17,11 +17,13 @@ extension SQLiteTransaction {
             [.date(key.createdAt), .text(key.userID), .text(key.deviceID)]
         ) { (row) throws(StorageError) in try row.text(0) }
         try database.execute(
-            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .blob(key.publicKey),
                 .text(key.status.rawValue), .integer(Int64(key.failedAttempts)), .optionalDate(key.lockedAt),
                 .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
+                .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
+                .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
             ])
         return replaced.sorted()
     }
@@ -104,6 +106,26 @@ extension SQLiteTransaction {
         return stored
     }
 
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        try database.execute(
+            "INSERT INTO device_enrolment_nonces (\(Self.deviceEnrolmentNonceColumns)) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(nonce.nonce), .text(nonce.userID), .text(nonce.clientID), .date(nonce.createdAt),
+                .date(nonce.expiresAt),
+            ])
+    }
+
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        // One statement: the delete decides the single winner; an expired nonce is deleted but not handed out.
+        let deleted = try database.query(
+            "DELETE FROM device_enrolment_nonces WHERE nonce = ? AND user_id = ? RETURNING "
+                + Self.deviceEnrolmentNonceColumns, [.text(nonce), .text(userID)], Self.deviceEnrolmentNonce)
+        guard let stored = deleted.first, now < stored.expiresAt else { return nil }
+        return stored
+    }
+
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
         // Each through its expiry index, oldest first, at most `limit` rows.
         func purge(_ table: String, _ column: String) throws(StorageError) -> Int {
@@ -115,7 +137,8 @@ extension SQLiteTransaction {
             authSessions: try purge("auth_sessions", "expires_at") + (try purge("srp_sessions", "expires_at")),
             deviceChallenges: try purge("device_challenges", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
-            dpopProofs: try purge("dpop_proofs", "expires_at"))
+            dpopProofs: try purge("dpop_proofs", "expires_at"),
+            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"))
     }
 
     func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {

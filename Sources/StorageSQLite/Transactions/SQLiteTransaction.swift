@@ -107,6 +107,12 @@ final class SQLiteTransaction: StoreWriter {
             [.integer(seq), .integer(Int64(max(0, limit)))], Self.securityEvent)
     }
 
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try database.query(
+            "SELECT \(Self.securityEventColumns) FROM security_events WHERE user_id = ? ORDER BY seq DESC LIMIT ?",
+            [.text(userID), .integer(Int64(max(0, limit)))], Self.securityEvent)
+    }
+
     func lastHeartbeat() throws(StorageError) -> Date? {
         try database.query("SELECT beat_at FROM heartbeat WHERE id = 1") { (row) throws(StorageError) in
             try row.date(0)

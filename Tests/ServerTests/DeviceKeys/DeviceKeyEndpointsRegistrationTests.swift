@@ -30,7 +30,7 @@ struct DeviceKeyEndpointsRegistrationTests {
             let body = try response.jsonValue()
             #expect(
                 body.objectMembers?.map(\.key).sorted() == [
-                    "created_at", "device_id", "key_id", "platform", "status",
+                    "attestation", "created_at", "device_id", "key_id", "platform", "status",
                 ])
             #expect(body["device_id"]?.stringValue == device.deviceID)
             #expect(body["platform"]?.stringValue == device.platform)

@@ -40,6 +40,18 @@ struct DeviceKeyEndpointsUnlockTests {
         #expect(try await harness.events().last?.reasonCode == "unlock_needs_fresh_login")
     }
 
+    @Test("a password-only login after the lock does not unlock: 403 login_required")
+    func passwordLogin() async throws {
+        let (harness, _, keyID) = try await Self.lockedKey()
+        harness.clock.advance(30)
+        let response = await harness.client.post(
+            "/device-keys/\(keyID)/unlock", json: JSONValue.object([]),
+            headers: try await harness.token(methods: ["pwd"]))
+        #expect(response.status == 403)
+        #expect(response.errorCode == "login_required")
+        #expect(try await harness.storedKey(keyID)?.status == .locked)
+    }
+
     @Test(
         "a token from a passkey login after the lock unlocks: active, zero failures, approvals work again"
     )

@@ -63,15 +63,21 @@ struct DeviceKeyHarness {
         client = TestClient(responder: Application(context: context))
     }
 
-    /// An access token for `sub`, as a passkey login at `authTime` (default: now) would issue it.
-    func token(_ sub: String = "user-a", authTime: Date? = nil) async throws -> HTTPHeaders {
+    /// An access token for `sub`, as a user-verified passkey login at `authTime` (default: now) asking for the
+    /// device-key audience would issue it; `issuedAt` (default: the login) later than the login is what the refresh
+    /// grant mints, `audience` and `methods` replace the claims.
+    func token(
+        _ sub: String = "user-a", authTime: Date? = nil, issuedAt: Date? = nil, audience: [String]? = nil,
+        methods: [String] = ["hwk", "user"]
+    ) async throws -> HTTPHeaders {
         let now = clock.now()
+        let login = authTime ?? now
+        let minted = issuedAt ?? login
         let claims = AccessTokenClaims(
             issuer: context.configuration.issuer, subject: sub,
-            audience: [context.tokens.defaultAudience],
-            clientID: "app", scope: ["openid"], issuedAt: now, expiresAt: now.addingTimeInterval(3600),
-            jwtID: try TokenService.randomIdentifier(), authTime: authTime ?? now,
-            authenticationMethods: ["hwk"])
+            audience: audience ?? [context.tokens.deviceKeyAudience, context.tokens.defaultAudience],
+            clientID: "app", scope: ["openid"], issuedAt: minted, expiresAt: now.addingTimeInterval(3600),
+            jwtID: try TokenService.randomIdentifier(), authTime: login, authenticationMethods: methods)
         let token = try await context.tokens.currentRing().signer.sign(claims)
         return ["Authorization": "Bearer \(token)"]
     }

@@ -19,14 +19,22 @@ extension LiveServer {
         return try await freshAccessToken(&authenticator)
     }
 
-    /// One passkey login; returns its access token (its `auth_time` is the daemon clock's now).
-    func freshAccessToken(_ authenticator: inout Passkey) async throws -> String {
+    /// One passkey login asking for the device-key API (`audience`, default `device_keys.audience`); returns its
+    /// access token (its `auth_time` is the daemon clock's now).
+    func freshAccessToken(_ authenticator: inout Passkey, audience: String? = nil) async throws -> String {
+        try await login(&authenticator, audience: audience)["access_token"]?.stringValue ?? ""
+    }
+
+    /// One passkey login; returns the token response body.
+    func login(_ authenticator: inout Passkey, audience: String? = nil) async throws -> JSONValue {
         let (options, session) = try await loginChallenge()
-        let (status, body) = try await token(session: session, response: authenticator.assert(options))
-        guard status == 200, let access = body["access_token"]?.stringValue else {
+        let (status, body) = try await token(
+            session: session, response: authenticator.assert(options),
+            audience: audience ?? running.context.tokens.deviceKeyAudience)
+        guard status == 200, body["access_token"]?.stringValue != nil else {
             throw URLError(.userAuthenticationRequired)
         }
-        return access
+        return body
     }
 
     /// Sends JSON (or nothing) with a Bearer token; returns status, headers and the parsed body (null when empty).

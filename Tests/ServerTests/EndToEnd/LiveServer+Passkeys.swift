@@ -50,19 +50,26 @@ extension LiveServer {
         return (options, session)
     }
 
-    func token(session: String, response: JSONValue) async throws -> (status: Int, body: JSONValue) {
-        try await post(
-            "/oauth/token",
-            [
-                "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
-                "auth_session": .string(session),
-                "authn_response": response, "scope": "openid email offline_access",
-            ])
+    func token(session: String, response: JSONValue, audience: String? = nil) async throws
+        -> (status: Int, body: JSONValue)
+    {
+        var body: JSONValue = [
+            "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": "app",
+            "auth_session": .string(session),
+            "authn_response": response, "scope": "openid email offline_access",
+        ]
+        if let audience {
+            body = .object((body.objectMembers ?? []) + [JSONMember(key: "audience", value: .string(audience))])
+        }
+        return try await post("/oauth/token", body)
     }
 
-    func refresh(_ token: String) async throws -> (status: Int, body: JSONValue) {
-        try await post(
-            "/oauth/token", ["grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token)])
+    func refresh(_ token: String, audience: String? = nil) async throws -> (status: Int, body: JSONValue) {
+        var body: JSONValue = ["grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token)]
+        if let audience {
+            body = .object((body.objectMembers ?? []) + [JSONMember(key: "audience", value: .string(audience))])
+        }
+        return try await post("/oauth/token", body)
     }
 
     /// Signs `authenticator` up and returns the token body.

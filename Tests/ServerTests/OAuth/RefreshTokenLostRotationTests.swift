@@ -108,6 +108,9 @@ private final class StaleRefreshReadWriter: StoreWriter {
     func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
         try base.securityEvents(after: seq, limit: limit)
     }
+    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try base.securityEvents(userID: userID, limit: limit)
+    }
     func lastHeartbeat() throws(StorageError) -> Date? { try base.lastHeartbeat() }
     func auditTree() throws(StorageError) -> AuditTreeState { try base.auditTree() }
     func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
@@ -150,6 +153,14 @@ private final class StaleRefreshReadWriter: StoreWriter {
     }
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         try base.insertServerSecret(name: name, value: value)
+    }
+    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        try base.insertDeviceEnrolmentNonce(nonce)
+    }
+    func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        try base.consumeDeviceEnrolmentNonce(nonce, userID: userID, now: now)
     }
 
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {

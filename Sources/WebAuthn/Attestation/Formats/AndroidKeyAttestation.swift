@@ -24,9 +24,9 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
     /// The attestation statement format identifier, "android-key".
     public static let identifier = "android-key"
     /// KM_ORIGIN_GENERATED: the key was generated inside the keystore.
-    static let originGenerated = 0
+    static let originGenerated = AndroidKeyDescription.originGenerated
     /// KM_PURPOSE_SIGN: the key may sign.
-    static let purposeSign = 2
+    static let purposeSign = AndroidKeyDescription.purposeSign
 
     /// The policy this verifier applies.
     public let configuration: Configuration
@@ -69,7 +69,13 @@ public struct AndroidKeyAttestation: AttestationStatementFormat {
         guard let extensionValue = credCert.extension(oid: AndroidKeyDescription.oid)?.value else {
             throw WebAuthnError(.androidKeyMalformedKeyDescription, "x5c[0] has no key description extension")
         }
-        let keyDescription = try AndroidKeyDescription(extensionValue: extensionValue)
+        // The parser is shared with device-key enrolment (Crypto/X509/AndroidKeyDescription).
+        let keyDescription: AndroidKeyDescription
+        do {
+            keyDescription = try AndroidKeyDescription(extensionValue: extensionValue)
+        } catch {
+            throw WebAuthnError(.androidKeyMalformedKeyDescription, "key description does not parse: \(error)")
+        }
         guard ConstantTime.equals(keyDescription.attestationChallenge, input.clientDataHash) else {
             throw WebAuthnError(.androidKeyChallengeMismatch, "attestationChallenge is not clientDataHash")
         }
