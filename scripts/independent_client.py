@@ -123,7 +123,7 @@ def assertion_json(credential):
     }
 
 
-def sign_up(client, device, origin, email):
+def sign_up(client, device, origin, email, audience=None):
     status, _, answer = client.post(
         "/passkey/register", body={"client_id": client.client_id, "user_profile": {"email": email, "name": "Indie"}})
     check("POST /passkey/register answers 200", status == 200, f"{status} {answer}")
@@ -135,9 +135,11 @@ def sign_up(client, device, origin, email):
         "pubKeyCredParams": options["pubKeyCredParams"],
     }
     credential = device.create({"publicKey": public_key}, origin)
-    return client.token(
-        {"grant_type": WEBAUTHN_GRANT, "auth_session": answer["auth_session"],
-         "authn_response": registration_json(credential), "scope": "openid profile email offline_access"})
+    parameters = {"grant_type": WEBAUTHN_GRANT, "auth_session": answer["auth_session"],
+                  "authn_response": registration_json(credential), "scope": "openid profile email offline_access"}
+    if audience is not None:
+        parameters["audience"] = audience
+    return client.token(parameters)
 
 
 def login_options(client):

@@ -105,7 +105,11 @@ def main():
     # Sign-up with a user-verified passkey: a fresh login that may enrol a verifier.
     identity, password = "srp-e2e@example.com", "correct horse battery staple"
     device = VerifyingDevice()
-    status, _, signup = ic.sign_up(client, device, arguments.origin, identity)
+    # The device-key API's audience (`device_keys.audience`, by default `<issuer>device-keys`): the token enrols a
+    # device key below; with `openid` it also carries the issuer's own audience, which /me/password-verifier takes.
+    _, _, discovery = ic.request("GET", base + "/.well-known/openid-configuration")
+    device_keys_audience = discovery["issuer"] + "device-keys"
+    status, _, signup = ic.sign_up(client, device, arguments.origin, identity, audience=device_keys_audience)
     check("sign-up with a user-verified passkey answers 200", status == 200, f"{status} {signup}")
     passkey_token = signup["access_token"]
 
@@ -121,15 +125,17 @@ def main():
     def challenge(who, A):
         return client.post("/srp/challenge", body={"client_id": client.client_id, "identity": who, "A": b64(A)})
 
-    def login(who, secret, scope="openid offline_access"):
+    def login(who, secret, scope="openid offline_access", audience=None):
         user = srp.User(who, secret, **SRP_ARGS)
         _, A = user.start_authentication()
         status, _, answer = challenge(who, A)
         if status != 200:
             return user, None, status, answer
         M = user.process_challenge(ic.unb64url(answer["salt"]), ic.unb64url(answer["B"]))
-        status, _, tokens = client.token(
-            {"grant_type": SRP_GRANT, "auth_session": answer["auth_session"], "M1": b64(M), "scope": scope})
+        parameters = {"grant_type": SRP_GRANT, "auth_session": answer["auth_session"], "M1": b64(M), "scope": scope}
+        if audience is not None:
+            parameters["audience"] = audience
+        status, _, tokens = client.token(parameters)
         return user, answer, status, tokens
 
     user, first, status, tokens = login(identity, password)
@@ -253,15 +259,17 @@ def main():
     status, _, answer = event("key_invalidated")
     check("key_invalidated revokes the device's key", status == 200 and answer["keys"][0]["status"] == "revoked",
           f"{status} {answer}")
-    status, _, refreshed = client.token({"grant_type": "refresh_token", "refresh_token": signup["refresh_token"]})
+    status, _, refreshed = client.token({"grant_type": "refresh_token", "refresh_token": signup["refresh_token"],
+                                         "audience": device_keys_audience})
     check("the refresh grant gives a valid access token", status == 200, f"{status} {refreshed}")
     replacement = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     body = {"device_id": "phone", "platform": "ios", "public_key": b64(replacement)}
     status, _, answer = client.post("/device-keys", body=body, headers=bearer(refreshed["access_token"]))
-    check("after a biometry change, a refreshed token cannot enrol the replacement (403 login_required)",
-          status == 403 and answer.get("error") == "login_required", f"{status} {answer}")
-    _, _, status, tokens = login(identity, password)
+    check("after a biometry change, a refreshed token cannot enrol the replacement (401 "
+          "insufficient_user_authentication)",
+          status == 401 and answer.get("error") == "insufficient_user_authentication", f"{status} {answer}")
+    _, _, status, tokens = login(identity, password, audience=device_keys_audience)
     status, _, answer = client.post("/device-keys", body=body, headers=bearer(tokens["access_token"]))
     check("an SRP login's token enrols it (201)", status == 201, f"{status} {answer}")
 

@@ -76,10 +76,8 @@ extension DeviceKeyEndpoints {
                 case .keyInvalidated where key.status != .revoked:
                     key.status = .revoked
                     key.revokedAt = now
-                    // Biometry changed: the replacement key needs a recent password or passkey login.
-                    _ = try writer.incrementFallbackCounter(
-                        key: PasswordFallback.biometryChangedMark(userID: subject.sub), now: now,
-                        restartingBefore: nil)
+                // Biometry changed: the replacement's enrolment may then use a recent password login as its
+                // step-up (DeviceKeyEndpoints+Enrolment.swift reads this revocation's event).
                 default:
                     break
                 }

@@ -22,7 +22,6 @@ extension DeviceKeyEndpoints {
     /// is verified or required (`verifiedAttestation`).
     func registerKey(_ request: Request) async throws -> Response {
         let subject = try await authenticateForEnrolment(request)
-        try await requireLoginAfterBiometryChange(subject)
         let body = try Self.bodyObject(request)
         let parameters = Self.parameters(body)
         let deviceID = try parameters.string("device_id", maxLength: Self.maximumDeviceIDLength)
@@ -78,8 +77,6 @@ extension DeviceKeyEndpoints {
             // Storage revokes the device's previous keys in the same transaction (re-enrolment after a biometry
             // change: the old Secure Enclave / Keystore key is gone anyway).
             let replaced = try writer.insertDeviceKey(key)
-            // The replacement after a biometry change is enrolled: the mark has done its work.
-            _ = try writer.resetFallbackCounters(keys: [PasswordFallback.biometryChangedMark(userID: subject.sub)])
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
                     DeviceKeyAuditEvent.registered, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,

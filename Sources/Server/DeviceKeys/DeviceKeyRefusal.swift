@@ -29,10 +29,12 @@ extension OAuthError {
 
     /// Enrolling or replacing a key needs a recent user-verified passkey login (RFC 9470 §3 step-up); the log code
     /// is the `FreshLoginRefusal` saying which part of the rule the token failed.
-    static func enrolmentNeedsFreshLogin(_ refusal: FreshLoginRefusal, maxAge: Int) -> OAuthError {
+    static func enrolmentNeedsFreshLogin(
+        _ refusal: FreshLoginRefusal, maxAge: Int, change: String = "Enrolling a device key"
+    ) -> OAuthError {
         var error = OAuthError(
             .insufficientUserAuthentication,
-            "Enrolling a device key needs a passkey login with user verification in the last \(maxAge) seconds.",
+            "\(change) needs a passkey login with user verification in the last \(maxAge) seconds.",
             logCode: refusal.rawValue)
         error.maxAge = maxAge
         return error

@@ -62,8 +62,10 @@ struct TokenEndpoint: Sendable {
         }
         var response: Response
         switch grantType {
-        case "refresh_token": response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
-        case ClientConfiguration.srpGrant: response = try await srpGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case "refresh_token":
+            response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case ClientConfiguration.srpGrant:
+            response = try await srpGrant(parameters, client: client, dpop: proof?.thumbprint)
         default: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.

@@ -49,11 +49,6 @@ enum PasswordFallback {
         "biometric:\(keyID)"
     }
 
-    /// Set when the user's biometry changed (`key_invalidated`); cleared by the next device-key enrolment.
-    static func biometryChangedMark(userID: String) -> String {
-        "biometry_changed:\(userID)"
-    }
-
     /// What a login of `userID` (SRP or passkey) lifts: the biometric failure counts of the user's device keys,
     /// and, for a passkey login (`includingPasswordLock`), the failed-password count of the user's identity.
     static func afterLogin(_ writer: any StoreWriter, userID: String, includingPasswordLock: Bool) throws {

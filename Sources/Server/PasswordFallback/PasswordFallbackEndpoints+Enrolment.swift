@@ -14,9 +14,10 @@ extension PasswordFallbackEndpoints {
         let subject = try await context.tokens.authenticate(request)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
         let now = context.clock.now()
-        let freshness = FreshLoginRequirement(maxAge: TimeInterval(context.configuration.srp.freshLoginMaxAgeSeconds))
-        if case .failure(let refusal) = freshness.check(subject, now: now) {
-            throw OAuthError.freshLoginRequired(refusal, logCode: "verifier_needs_fresh_login")
+        let maxAge = context.configuration.srp.freshLoginMaxAgeSeconds
+        if case .failure(let refusal) = FreshLoginRequirement(maxAge: TimeInterval(maxAge)).check(subject, now: now) {
+            // RFC 9470: 401 insufficient_user_authentication with max_age, as for a device-key enrolment.
+            throw OAuthError.enrolmentNeedsFreshLogin(refusal, maxAge: maxAge, change: "Setting the password")
         }
         let body = try request.jsonValue()
         guard body.objectMembers != nil else {

@@ -22,13 +22,6 @@ extension OAuthError {
         .passwordRequired, "Biometric unlock failed too often. Log in with the password (or a passkey) first.",
         logCode: "password_required")
 
-    /// An account change that needs a recent login (`FreshLoginRequirement`); the log names the refusal.
-    static func freshLoginRequired(_ refusal: FreshLoginRefusal, logCode: String) -> OAuthError {
-        OAuthError(
-            .loginRequired, "This change needs a recent login. Log in again, then retry.", logCode: logCode,
-            reason: refusal.rawValue)
-    }
-
     /// A binary parameter that is not base64url.
     static func notBase64URL(_ name: String) -> OAuthError {
         OAuthError(.invalidRequest, "Invalid \(name): not base64url.", logCode: "\(name.lowercased())_not_base64url")

@@ -9,7 +9,9 @@ import Storage
 /// Never edit a shipped migration: append a new one.
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment]
+    public static let migrations: [Migration] = [
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+    ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(

@@ -7,7 +7,9 @@ import Storage
 /// migration: append a new one.
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
-    public static let migrations: [Migration] = [core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment]
+    public static let migrations: [Migration] = [
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+    ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
     static let core = Migration(

@@ -30,6 +30,8 @@ struct DPoPTests {
             "grant_type": "urn:okta:params:oauth:grant-type:webauthn", "client_id": .string(clientID),
             "auth_session": .string(session), "authn_response": try authenticator.register(options),
             "scope": "openid profile email offline_access",
+            // The device-key API's audience too (the issuer's comes with openid): one test enrols a device key.
+            "audience": .string(harness.context.tokens.deviceKeyAudience),
         ]
         var headers = HTTPHeaders()
         for proof in try proofs ?? prover.map({

@@ -141,17 +141,17 @@ struct PasswordFallbackLoginTests {
             .jsonValue()
         let refusedRefreshed = await harness.enrol(
             body, accessToken: try #require(refreshed["access_token"]?.stringValue))
-        #expect(refusedRefreshed.status == 403)
-        #expect(try refusedRefreshed.jsonValue()["error"] == "login_required")
+        #expect(refusedRefreshed.status == 401)
+        #expect(try refusedRefreshed.jsonValue()["error"] == "insufficient_user_authentication")
         harness.clock.advance(600)
         let stale = await harness.enrol(body, accessToken: try #require(tokens["access_token"]?.stringValue))
-        #expect(stale.status == 403)
+        #expect(stale.status == 401)
         // A password login does not let the verifier be replaced either.
         let fresh = try await harness.passkeys.logIn(&passkey).jsonValue()
         #expect(await harness.enrol(body, accessToken: try #require(fresh["access_token"]?.stringValue)).status == 204)
         let srpTokens = try await harness.logIn(identity: Self.identity, password: "pw").response.jsonValue()
         let replaced = await harness.enrol(body, accessToken: try #require(srpTokens["access_token"]?.stringValue))
-        #expect(replaced.status == 403)
+        #expect(replaced.status == 401)
     }
 
     @Test("failures delay after 5 (429 Retry-After) and lock at srp.max_failures; a passkey login lifts the lock")

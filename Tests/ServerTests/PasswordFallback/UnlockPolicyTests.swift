@@ -16,7 +16,8 @@ struct UnlockPolicyTests {
     static func setUp() async throws -> (SRPHarness, Passkey, JSONValue, TestDevice, String) {
         let harness = try SRPHarness()
         var passkey = Passkey()
-        let tokens = try await harness.signUp(&passkey)
+        // A login for the device-key API (its audience), as the app asks for before enrolling a key.
+        let tokens = try await harness.signUp(&passkey, audience: harness.passkeys.context.tokens.deviceKeyAudience)
         let accessToken = try #require(tokens["access_token"]?.stringValue)
         try await harness.enrol(identity: identity, password: password, accessToken: accessToken)
         let device = try TestDevice(deviceID: "phone")
@@ -85,27 +86,30 @@ struct UnlockPolicyTests {
             try await harness.store.read { try $0.passwordVerifier(realm: "main", identity: Self.identity) }?.userID)
         #expect(try await harness.store.read { try $0.deviceKey(id: keyID, userID: userID) }?.status == .revoked)
         let replacement = try TestDevice(deviceID: "phone")
-        let refreshed = try await harness.passkeys.refresh(try #require(tokens["refresh_token"]?.stringValue))
-            .jsonValue()
+        let refreshed = try await harness.passkeys.refresh(
+            try #require(tokens["refresh_token"]?.stringValue),
+            audience: harness.passkeys.context.tokens.deviceKeyAudience
+        ).jsonValue()
         let refused = await client.post(
             "/device-keys", json: replacement.registration,
             headers: Self.auth(try #require(refreshed["access_token"]?.stringValue)))
-        #expect(refused.status == 403)
-        #expect(try refused.jsonValue()["error"] == "login_required")
+        #expect(refused.status == 401)
+        #expect(try refused.jsonValue()["error"] == "insufficient_user_authentication")
         // The sign-up's own token, six minutes on, is no longer recent either.
         harness.clock.advance(360)
         #expect(
-            await client.post("/device-keys", json: replacement.registration, headers: Self.auth(token)).status == 403)
-        let srpTokens = try await harness.logIn(identity: Self.identity, password: Self.password).response.jsonValue()
-        let accepted = await client.post(
-            "/device-keys", json: replacement.registration,
-            headers: Self.auth(try #require(srpTokens["access_token"]?.stringValue)))
+            await client.post("/device-keys", json: replacement.registration, headers: Self.auth(token)).status == 401)
+        let srpTokens = try await harness.logIn(
+            identity: Self.identity, password: Self.password,
+            audience: harness.passkeys.context.tokens.deviceKeyAudience
+        ).response.jsonValue()
+        let srpToken = try #require(srpTokens["access_token"]?.stringValue)
+        let accepted = await client.post("/device-keys", json: replacement.registration, headers: Self.auth(srpToken))
         #expect(accepted.status == 201, "\(accepted.bodyText)")
-        // Enrolled: the mark is gone, the refreshed token enrols as before the change.
-        let next = await client.post(
-            "/device-keys", json: try TestDevice(deviceID: "tablet").registration,
-            headers: Self.auth(try #require(refreshed["access_token"]?.stringValue)))
-        #expect(next.status == 201)
+        // The password stands in for a passkey only for the device whose key the biometry change voided.
+        let other = await client.post(
+            "/device-keys", json: try TestDevice(deviceID: "tablet").registration, headers: Self.auth(srpToken))
+        #expect(other.status == 401)
     }
 
     @Test("device-key approvals never take a password login for a passkey one: SRP tokens carry only amr pwd")

@@ -80,7 +80,7 @@ struct PasskeyHarness {
     /// `POST /oauth/token` with the webauthn grant.
     func token(
         session: String, response: JSONValue, scope: String? = "openid profile email offline_access",
-        clientID: String = "app"
+        clientID: String = "app", audience: String? = nil
     ) async -> Response {
         var body: [JSONMember] = [
             JSONMember(key: "grant_type", value: "urn:okta:params:oauth:grant-type:webauthn"),
@@ -89,17 +89,20 @@ struct PasskeyHarness {
             JSONMember(key: "authn_response", value: response),
         ]
         if let scope { body.append(JSONMember(key: "scope", value: .string(scope))) }
+        if let audience { body.append(JSONMember(key: "audience", value: .string(audience))) }
         return await post("/oauth/token", .object(body))
     }
 
     /// Signs `authenticator` up, its registration changed by `tampering`; returns the token response (expects 200).
     func signUp(
-        _ authenticator: inout Passkey, email: String = "alice@example.com", tampering: CeremonyTampering = .none
+        _ authenticator: inout Passkey, email: String = "alice@example.com", tampering: CeremonyTampering = .none,
+        audience: String? = nil
     ) async throws -> JSONValue {
         let challenge = try await registerChallenge(email: email).jsonValue()
         let options = try #require(challenge["authn_params_public_key"])
         let session = try #require(challenge["auth_session"]?.stringValue)
-        let response = await token(session: session, response: try authenticator.register(options, tampering))
+        let response = await token(
+            session: session, response: try authenticator.register(options, tampering), audience: audience)
         try #require(response.status == 200, "signup: \(response.status) \(response.bodyText)")
         return try response.jsonValue()
     }
@@ -119,10 +122,14 @@ struct PasskeyHarness {
     }
 
     /// `POST /oauth/token` with the refresh_token grant.
-    func refresh(_ token: String, clientID: String = "app") async -> Response {
-        await post(
-            "/oauth/token",
-            ["grant_type": "refresh_token", "client_id": .string(clientID), "refresh_token": .string(token)])
+    func refresh(_ token: String, clientID: String = "app", audience: String? = nil) async -> Response {
+        var body: [JSONMember] = [
+            JSONMember(key: "grant_type", value: "refresh_token"),
+            JSONMember(key: "client_id", value: .string(clientID)),
+            JSONMember(key: "refresh_token", value: .string(token)),
+        ]
+        if let audience { body.append(JSONMember(key: "audience", value: .string(audience))) }
+        return await post("/oauth/token", .object(body))
     }
 
     /// Whether a security event with this name was counted.

@@ -26,8 +26,10 @@ struct SRPHarness {
     var store: any Store { passkeys.context.store }
 
     /// Signs up `email` with a user-verified passkey; returns the token response.
-    func signUp(_ passkey: inout Passkey, email: String = "alice@example.com") async throws -> JSONValue {
-        try await passkeys.signUp(&passkey, email: email)
+    func signUp(_ passkey: inout Passkey, email: String = "alice@example.com", audience: String? = nil)
+        async throws -> JSONValue
+    {
+        try await passkeys.signUp(&passkey, email: email, audience: audience)
     }
 
     /// `salt` and the verifier of `password` for `identity`.
@@ -61,18 +63,22 @@ struct SRPHarness {
     }
 
     /// `POST /oauth/token` with the SRP grant.
-    func token(session: String, proof: String, clientID: String = "app") async -> Response {
-        await passkeys.post(
-            "/oauth/token",
-            [
-                "grant_type": .string(Self.grant), "client_id": .string(clientID), "auth_session": .string(session),
-                "M1": .string(proof), "scope": "openid offline_access",
-            ])
+    func token(session: String, proof: String, clientID: String = "app", audience: String? = nil) async -> Response {
+        var body: [JSONMember] = [
+            JSONMember(key: "grant_type", value: .string(Self.grant)),
+            JSONMember(key: "client_id", value: .string(clientID)),
+            JSONMember(key: "auth_session", value: .string(session)), JSONMember(key: "M1", value: .string(proof)),
+            JSONMember(key: "scope", value: "openid offline_access"),
+        ]
+        if let audience { body.append(JSONMember(key: "audience", value: .string(audience))) }
+        return await passkeys.post("/oauth/token", .object(body))
     }
 
     /// One whole SRP login: the challenge, proof from `password`, the token request. Returns the token response and
     /// the M2 the client expects.
-    func logIn(identity: String, password: String) async throws -> (response: Response, expectedM2: [UInt8]) {
+    func logIn(identity: String, password: String, audience: String? = nil) async throws -> (
+        response: Response, expectedM2: [UInt8]
+    ) {
         let a = try SecureRandom.bytes(count: 32)
         let publicA = try srp.clientPublic(secret: a)
         let answer = await challenge(identity: identity, clientPublic: Base64URL.encode(publicA))
@@ -87,7 +93,8 @@ struct SRPHarness {
         let proof = srp.clientProof(
             identity: identity, salt: salt, clientPublic: publicA, serverPublic: publicB, sessionKey: key)
         let response = await token(
-            session: try #require(body["auth_session"]?.stringValue), proof: Base64URL.encode(proof))
+            session: try #require(body["auth_session"]?.stringValue), proof: Base64URL.encode(proof), audience: audience
+        )
         return (response, srp.serverProof(clientPublic: publicA, clientProof: proof, sessionKey: key))
     }
 
