@@ -31,27 +31,10 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from jwt import PyJWKClient
 from jwt.algorithms import ECAlgorithm, OKPAlgorithm
 
-WEBAUTHN_GRANT = "urn:okta:params:oauth:grant-type:webauthn"
-failures = 0
-passed = 0
+import independent_client as client_side
+from independent_client import WEBAUTHN_GRANT, b64url, check, registration_json, unb64url
 
-
-def check(description, condition, detail=""):
-    global failures, passed
-    if condition:
-        passed += 1
-        print(f"dpop_client: ok   {description}")
-    else:
-        failures += 1
-        print(f"dpop_client: FAIL {description} {detail}".rstrip())
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def unb64url(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+client_side.program = "dpop_client"
 
 
 class Server:
@@ -114,16 +97,6 @@ class Key:
         fields.update(headers or {})
         return jwt.encode(payload, signer if signer is not None else self.private,
                           algorithm=algorithm or self.algorithm, headers=fields)
-
-
-def registration_json(credential):
-    return {
-        "id": b64url(credential["rawId"]), "rawId": b64url(credential["rawId"]), "type": "public-key",
-        "response": {
-            "clientDataJSON": b64url(credential["response"]["clientDataJSON"]),
-            "attestationObject": b64url(credential["response"]["attestationObject"]),
-        },
-    }
 
 
 def main():
@@ -249,8 +222,8 @@ def main():
     check("sign-up with an EdDSA (Ed25519) proof: 200, bound to its RFC 7638 thumbprint",
           status == 200 and bound == ed_key.thumbprint(), f"{status} {tokens}")
 
-    print(f"dpop_client: {passed} passed, {failures} failed")
-    return 1 if failures else 0
+    print(f"dpop_client: {client_side.passed} passed, {client_side.failures} failed")
+    return 1 if client_side.failures else 0
 
 
 if __name__ == "__main__":
