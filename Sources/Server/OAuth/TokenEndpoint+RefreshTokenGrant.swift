@@ -40,12 +40,13 @@ extension TokenEndpoint {
         let signer = try await tokens.currentSigner()
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
+            // Read once, for the decision and for the audit entry (user and family do not change on rotation).
+            let stored = try writer.refreshToken(hash: presented.hash)
             let outcome = try Self.refresh(
-                presented: presented, requestedScope: requestedScope, audience: audience, clientID: clientID,
-                dpop: dpop, tokens: tokens, signer: signer, writer: writer, now: now)
+                presented: presented, stored: stored, requestedScope: requestedScope, audience: audience,
+                clientID: clientID, dpop: dpop, tokens: tokens, signer: signer, writer: writer, now: now)
             // Every outcome enters the audit log in the same write (docs/audit.md).
-            _ = try writer.appendSecurityEvent(
-                Self.auditEvent(outcome, clientID: clientID, tokenHash: presented.hash, writer: writer, now: now))
+            _ = try writer.appendSecurityEvent(Self.auditEvent(outcome, clientID: clientID, stored: stored, now: now))
             return outcome
         }
         switch outcome {
@@ -59,10 +60,10 @@ extension TokenEndpoint {
 
     /// The audit event of a refresh: rotated, refused (reason: its log code), or reuse (the family revoked).
     static func auditEvent(
-        _ outcome: RefreshOutcome, clientID: String, tokenHash: [UInt8], writer: any StoreWriter, now: Date
-    ) throws -> SecurityEvent {
+        _ outcome: RefreshOutcome, clientID: String, stored: Storage.RefreshToken?, now: Date
+    ) -> SecurityEvent {
         // The stored token, when known, names the user and the family (another client's token names neither).
-        let stored = try writer.refreshToken(hash: tokenHash).flatMap { $0.clientID == clientID ? $0 : nil }
+        let stored = stored.flatMap { $0.clientID == clientID ? $0 : nil }
         switch outcome {
         case .rotated:
             return AuthenticationAuditEvent.make(
@@ -78,10 +79,10 @@ extension TokenEndpoint {
 
     /// The body of the rotating write (see `refreshTokenGrant`).
     static func refresh(
-        presented: Tokens.RefreshToken, requestedScope: Scope?, audience: String?, clientID: String, dpop: String?,
-        tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
+        presented: Tokens.RefreshToken, stored: Storage.RefreshToken?, requestedScope: Scope?, audience: String?,
+        clientID: String, dpop: String?, tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
     ) throws -> RefreshOutcome {
-        guard let stored = try writer.refreshToken(hash: presented.hash) else {
+        guard let stored else {
             return .refused(logCode: "refresh_unknown")
         }
         // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.

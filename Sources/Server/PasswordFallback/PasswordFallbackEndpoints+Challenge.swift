@@ -41,8 +41,10 @@ extension PasswordFallbackEndpoints {
             throttle.decide(identity: found.identityFailures, address: found.addressFailures, now: now),
             userID: found.verifier?.userID, clientID: client.clientID, identity: identity, address: address,
             attempts: found.identityFailures?.count, now: now)
-        var secret = found.secret
-        if secret == nil {
+        let secret: [UInt8]
+        if let stored = found.secret {
+            secret = stored
+        } else {
             let candidate = try SecureRandom.bytes(count: 32)
             secret = try await context.store.write {
                 try $0.insertServerSecret(name: PasswordFallback.fakeSaltSecretName, value: candidate)
@@ -50,7 +52,7 @@ extension PasswordFallbackEndpoints {
         }
         // Both branches compute one HMAC, draw the same random bytes and run the same B computation.
         let fakeSalt = try HMAC.sha256(
-            key: secret ?? [], message: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8))
+            key: secret, message: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8))
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
         let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
         let verifier = found.verifier?.verifier ?? fakeVerifier

@@ -23,11 +23,11 @@ public struct AuthenticatedSubject: Sendable, Equatable {
     /// Bearer token.
     public let dpopThumbprint: String?
 
-    /// Creates a subject.
+    /// Creates a subject. `issuedAt` has no default: `FreshLoginRequirement` judges a token by it (an epoch
+    /// default would pass its "minted by the login" check).
     public init(
         sub: String, clientID: String, scope: [String], authTime: Date?, tokenID: String,
-        authenticationMethods: [String] = [], issuedAt: Date = Date(timeIntervalSince1970: 0), audience: [String] = [],
-        dpopThumbprint: String? = nil
+        authenticationMethods: [String], issuedAt: Date, audience: [String], dpopThumbprint: String? = nil
     ) {
         self.sub = sub
         self.clientID = clientID

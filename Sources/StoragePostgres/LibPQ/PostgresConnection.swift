@@ -18,7 +18,7 @@ final class PostgresConnection {
     /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
     /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
     /// fails, and the read is run again inside a transaction.
-    var statementBudget: Int?
+    private var statementBudget: Int?
     /// Whether a statement was refused because `statementBudget` was spent.
     private(set) var exceededBudget = false
 

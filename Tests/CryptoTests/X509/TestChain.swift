@@ -25,14 +25,11 @@ struct TestChain: Sendable {
     }()
 
     private static func make() throws -> TestChain {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("passkeyd-crypto-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        func write(_ name: String, _ text: String) throws {
-            try text.write(toFile: path(name), atomically: true, encoding: .utf8)
-        }
+        // A scratch directory, removed when `scratch` goes, and the openssl runner of TestSupport.
+        let scratch = try OpenSSLCommand()
+        let path = scratch.path
+        let write = scratch.write
+        let openssl = scratch.run
         try write("ca.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n")
         try write(
             "leaf.ext",
@@ -63,27 +60,10 @@ struct TestChain: Sendable {
             "leaf", "/CN=Test Leaf/O=passkeyd/OU=Authenticator Attestation", by: "intermediate", days: "365",
             ext: "leaf.ext")
         try issued("nonca", "/CN=Issued By Non CA", by: "selfleaf", days: "365", ext: "leaf.ext")
-        func load(_ name: String) throws -> Certificate {
-            try Certificate.certificates(fromPEM: String(contentsOfFile: path("\(name).pem"), encoding: .utf8))[0]
-        }
+        func load(_ name: String) throws -> Certificate { try scratch.certificate("\(name).pem") }
         return TestChain(
             root: try load("root"), intermediate: try load("intermediate"), leaf: try load("leaf"),
             otherRoot: try load("other"), selfSignedLeaf: try load("selfleaf"),
             issuedByNonCA: try load("nonca"))
-    }
-
-    private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CryptoError(.internalFailure, "openssl \(arguments.joined(separator: " ")): \(text)")
-        }
     }
 }
