@@ -78,6 +78,25 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a read on a pooled connection the server dropped succeeds: the one-statement attempt falls back")
+    func readAfterConnectionLoss() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.applicationName = "passkeyd-read-reconnect-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("kept")) }
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
+        )
+        await killer.close()
+        // The first statement meets the dead connection; the read is run again on a new one, not failed as .busy.
+        #expect(try await store.read { try $0.authSession(id: "kept") }?.id == "kept")
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
     @Test("a connection the server drops in the middle of a transaction: .busy, nothing kept, the next write works")
     func connectionLostMidTransaction() async throws {
         var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
