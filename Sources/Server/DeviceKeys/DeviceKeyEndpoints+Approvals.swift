@@ -70,7 +70,7 @@ extension DeviceKeyEndpoints {
         }
         // The unlock policy: after `maxFailures` reported biometric failures, approvals wait for a password (SRP)
         // or passkey login of the user (`DeviceKeyLockout`).
-        let biometricFailures = try writer.fallbackCounter(key: PasswordFallback.biometricCounter(keyID: keyID))
+        let biometricFailures = try writer.fallbackCounter(key: FallbackCounterKey.biometric(keyID: keyID))
         if DeviceKeyLockout(maxFailures: maxFailures).requiresPassword(biometricFailures) {
             return try refuse(.passwordRequired, attempts: biometricFailures?.count)
         }

@@ -50,7 +50,7 @@ extension DeviceKeyEndpoints {
             var keys: [(key: DeviceKey, passwordRequired: Bool)] = []
             for var key in try writer.deviceKeys(userID: subject.sub) where key.deviceID == deviceID {
                 let before = key.state
-                let counterKey = PasswordFallback.biometricCounter(keyID: key.keyID)
+                let counterKey = FallbackCounterKey.biometric(keyID: key.keyID)
                 var biometricFailures = try writer.fallbackCounter(key: counterKey)
                 switch type {
                 case .biometricFailure where key.status == .active:

@@ -4,7 +4,7 @@ import WebAuthn
 
 extension TokenEndpoint {
     /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
-    /// consumes the session, compare-and-sets the counter, unlocks device keys and stores the refresh token.
+    /// consumes the session, compare-and-sets the counter, lifts the user's locks and stores the refresh token.
     func login(_ loaded: LoginLookup, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
         -> Response
     {
@@ -35,26 +35,17 @@ extension TokenEndpoint {
         let use = CredentialUse(
             credentialID: credential.credentialID, expectedSignCount: credential.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
-        let sessionID = session.id
-        let outcome = try await context.store.write { writer -> LoginWrite in
-            // Single use: only the presentation whose write consumes the session goes on.
-            guard try writer.consumeAuthSession(id: sessionID, now: request.now) != nil else { return .sessionGone }
-            // §7.2 step 22 under concurrency: only if no other assertion moved the counter meanwhile. Returned,
-            // not thrown, so the session's consumption still commits.
-            guard try writer.recordCredentialUse(use) else { return .counterRace }
-            // A fresh passkey login unlocks the user's device keys (DESIGN.md, device keys).
-            _ = try writer.unlockDeviceKeys(userID: user.id)
-            // It also lifts the password fallback's lock and the device keys' "password required".
-            try PasswordFallback.afterLogin(writer, userID: user.id, includingPasswordLock: true)
-            if let refresh { try writer.insertRefreshToken(refresh.record) }
-            // The audit log's entry commits with the login (docs/audit.md): one more row in this write.
-            _ = try writer.appendSecurityEvent(
-                AuthenticationAuditEvent.make(
-                    AuthenticationAuditEvent.login, outcome: AuthenticationAuditEvent.success, now: request.now,
-                    userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
-                    familyID: refresh?.record.familyID))
-            return .stored
-        }
+        let completion = LoginCompletion(
+            sessionID: session.id, now: request.now, use: use, userID: user.id, refreshToken: refresh?.record,
+            // The audit log's entry commits with the login (docs/audit.md).
+            event: AuthenticationAuditEvent.make(
+                AuthenticationAuditEvent.login, outcome: AuthenticationAuditEvent.success, now: request.now,
+                userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
+                familyID: refresh?.record.familyID))
+        // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
+        // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
+        // stored (StoreWriter+LoginCompletion.swift).
+        let outcome = try await context.store.write { try $0.completeLogin(completion) }
         switch outcome {
         case .sessionGone:
             throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
@@ -67,14 +58,4 @@ extension TokenEndpoint {
             event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
             request: request)
     }
-}
-
-/// What the login's single write did.
-enum LoginWrite: Sendable {
-    /// The session was spent meanwhile by another presentation (or expired): nothing was stored.
-    case sessionGone
-    /// The session is spent, but another assertion moved the counter: nothing else was stored.
-    case counterRace
-    /// Session spent, counter and backup state stored, refresh token inserted.
-    case stored
 }

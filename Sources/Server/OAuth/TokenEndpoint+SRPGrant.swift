@@ -44,8 +44,8 @@ extension TokenEndpoint {
             return SpentSRPSession(
                 session: session,
                 identityFailures: try writer.fallbackCounter(
-                    key: PasswordFallback.identityCounter(realm: session.realm, identity: session.identity)),
-                addressFailures: try writer.fallbackCounter(key: PasswordFallback.addressCounter(session.address)))
+                    key: FallbackCounterKey.identity(realm: session.realm, identity: session.identity)),
+                addressFailures: try writer.fallbackCounter(key: FallbackCounterKey.address(session.address)))
         }
         guard let spent else {
             throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
@@ -77,9 +77,9 @@ extension TokenEndpoint {
         let refresh = try refreshTokenForLogin(user: user, request: request)
         try await context.store.write { writer in
             _ = try writer.resetFallbackCounters(
-                keys: [PasswordFallback.identityCounter(realm: session.realm, identity: session.identity)])
+                keys: [FallbackCounterKey.identity(realm: session.realm, identity: session.identity)])
             // A password login lifts "password required" on the user's device keys (the unlock policy).
-            try PasswordFallback.afterLogin(writer, userID: user.id, includingPasswordLock: false)
+            _ = try writer.liftLoginLocks(userID: user.id, includingPasswordLock: false)
             if let refresh { try writer.insertRefreshToken(refresh.record) }
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
@@ -103,10 +103,10 @@ extension TokenEndpoint {
         let maxFailures = throttle.maxFailures
         try await context.store.write { writer in
             let failures = try writer.incrementFallbackCounter(
-                key: PasswordFallback.identityCounter(realm: session.realm, identity: session.identity), now: now,
+                key: FallbackCounterKey.identity(realm: session.realm, identity: session.identity), now: now,
                 restartingBefore: nil)
             _ = try writer.incrementFallbackCounter(
-                key: PasswordFallback.addressCounter(session.address), now: now,
+                key: FallbackCounterKey.address(session.address), now: now,
                 restartingBefore: throttle.addressWindowStart(now: now))
             let detail = PasswordFallbackEndpoints.attemptDetail(identity: session.identity, address: session.address)
             _ = try writer.appendSecurityEvent(

@@ -29,33 +29,4 @@ enum PasswordFallback {
     static let fakeSaltLength = 16
     /// The name of the server secret that keys the stand-in salts (in the store, so every node agrees).
     static let fakeSaltSecretName = "srp_fake_salt"
-
-    // MARK: counter keys (FallbackCounter)
-
-    /// Failed SRP logins of `identity` in `realm`: keyed by the identity, not the user, so an unknown identity is
-    /// counted, delayed and locked exactly like a known one (no existence oracle). The realm's length comes first
-    /// so that no realm/identity pair spells another's key.
-    static func identityCounter(realm: String, identity: String) -> String {
-        "srp_identity:\(realm.utf8.count):\(realm):\(identity)"
-    }
-
-    /// Failed SRP logins from one client address (a sliding window, `srp.address_window_seconds`).
-    static func addressCounter(_ address: String) -> String {
-        "srp_address:\(address)"
-    }
-
-    /// Consecutive biometric failures the device reported for device key `keyID`.
-    static func biometricCounter(keyID: String) -> String {
-        "biometric:\(keyID)"
-    }
-
-    /// What a login of `userID` (SRP or passkey) lifts: the biometric failure counts of the user's device keys,
-    /// and, for a passkey login (`includingPasswordLock`), the failed-password count of the user's identity.
-    static func afterLogin(_ writer: any StoreWriter, userID: String, includingPasswordLock: Bool) throws {
-        var keys = try writer.deviceKeys(userID: userID).map { biometricCounter(keyID: $0.keyID) }
-        if includingPasswordLock, let verifier = try writer.passwordVerifier(userID: userID) {
-            keys.append(identityCounter(realm: verifier.realm, identity: verifier.identity))
-        }
-        if !keys.isEmpty { _ = try writer.resetFallbackCounters(keys: keys) }
-    }
 }

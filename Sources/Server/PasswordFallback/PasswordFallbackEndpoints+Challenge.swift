@@ -26,8 +26,8 @@ extension PasswordFallbackEndpoints {
             try parameters.string("A", maxLength: PasswordFallback.maximumGroupElementLength), name: "A", srp: srp)
         let now = context.clock.now()
         let address = request.remoteAddress ?? "unknown"
-        let identityKey = PasswordFallback.identityCounter(realm: realm.name, identity: identity)
-        let addressKey = PasswordFallback.addressCounter(address)
+        let identityKey = FallbackCounterKey.identity(realm: realm.name, identity: identity)
+        let addressKey = FallbackCounterKey.address(address)
         let found = try await context.store.read { reader in
             (
                 verifier: try reader.passwordVerifier(realm: realm.name, identity: identity),

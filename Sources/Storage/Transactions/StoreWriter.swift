@@ -18,6 +18,13 @@ public protocol StoreWriter: StoreReader {
     /// does not exist).
     func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool
 
+    /// Everything a verified passkey login writes, as one unit: see `LoginCompletion` and the definition in
+    /// `StoreWriter+LoginCompletion.swift`, which drivers answering otherwise must match.
+    func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome
+    /// What any login of `userID` lifts (the definition is in `StoreWriter+LoginCompletion.swift`); returns how
+    /// many counters existed.
+    func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int
+
     // MARK: Auth sessions
 
     /// Stores a new auth session. - Throws: `.conflict(.authSessionID)`.

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Everything a verified passkey login writes, as one unit (`StoreWriter.completeLogin`): the auth session spent,
+/// the credential's counter compare-and-set, the user's locks lifted, the refresh token stored and the login's
+/// security event appended.
+public struct LoginCompletion: Sendable, Equatable {
+    /// What the write did.
+    public enum Outcome: Sendable, Equatable {
+        /// The session was spent meanwhile by another presentation, or had expired: nothing was stored (an
+        /// expired session is deleted all the same).
+        case sessionGone
+        /// The session is spent, but another assertion moved the counter: nothing else was stored.
+        case counterRace
+        /// Session spent, counter and backup state stored, locks lifted, refresh token and event stored.
+        case stored
+    }
+
+    /// The auth session the assertion answered.
+    public var sessionID: String
+    /// When the login happens (the session must not have expired by then).
+    public var now: Date
+    /// The counter compare-and-set and backup state (WebAuthn L3 §7.2 steps 21–24).
+    public var use: CredentialUse
+    /// The user who logged in.
+    public var userID: String
+    /// The first token of a new refresh family, when the login issues one.
+    public var refreshToken: RefreshToken?
+    /// The login's security event (appended as `StoreWriter.appendSecurityEvent` does).
+    public var event: SecurityEvent
+
+    /// Creates a login completion.
+    public init(
+        sessionID: String, now: Date, use: CredentialUse, userID: String, refreshToken: RefreshToken?,
+        event: SecurityEvent
+    ) {
+        self.sessionID = sessionID
+        self.now = now
+        self.use = use
+        self.userID = userID
+        self.refreshToken = refreshToken
+        self.event = event
+    }
+}

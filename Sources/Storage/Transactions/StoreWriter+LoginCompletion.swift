@@ -1,0 +1,29 @@
+extension StoreWriter {
+    /// The definition of `liftLoginLocks` (and the implementation of the drivers that need no other): a login of
+    /// `userID` (passkey or SRP) clears the consecutive-biometric-failure counters of the user's device keys and,
+    /// for a passkey login (`includingPasswordLock`), the failed-password counter of the user's SRP identity
+    /// (docs/password-fallback.md). Returns how many counters existed.
+    public func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int {
+        var keys = try deviceKeys(userID: userID).map { FallbackCounterKey.biometric(keyID: $0.keyID) }
+        if includingPasswordLock, let verifier = try passwordVerifier(userID: userID) {
+            keys.append(FallbackCounterKey.identity(realm: verifier.realm, identity: verifier.identity))
+        }
+        return keys.isEmpty ? 0 : try resetFallbackCounters(keys: keys)
+    }
+
+    /// The definition of `completeLogin` (and the implementation of the drivers that need no other), each step by
+    /// its own operation: the session is consumed (single use); only then the counter is compare-and-set (WebAuthn
+    /// L3 §7.2 step 22 under concurrency); only then the user's device keys are unlocked (DESIGN.md, device keys),
+    /// the login's locks lifted, the refresh token inserted and the event appended. A driver may answer in one
+    /// statement instead; the store behaviour suite holds every driver to this one's effects.
+    public func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
+        guard try consumeAuthSession(id: login.sessionID, now: login.now) != nil else { return .sessionGone }
+        // Returned, not thrown, so the session's consumption still commits.
+        guard try recordCredentialUse(login.use) else { return .counterRace }
+        _ = try unlockDeviceKeys(userID: login.userID)
+        _ = try liftLoginLocks(userID: login.userID, includingPasswordLock: true)
+        if let refreshToken = login.refreshToken { try insertRefreshToken(refreshToken) }
+        _ = try appendSecurityEvent(login.event)
+        return .stored
+    }
+}

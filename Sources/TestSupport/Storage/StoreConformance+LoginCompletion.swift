@@ -1,0 +1,154 @@
+import Foundation
+import Storage
+
+extension StoreConformance {
+    /// User 1 with credential 1 (counter 5) and the login session "s1"; device keys key-1 (locked) and key-2 of
+    /// user 1, key-9 (locked) of user 2; user 1's password verifier in a realm whose name is not ASCII (its
+    /// counter key spells the length in UTF-8 bytes); one counter of each kind for user 1, and counters of others.
+    private static func loginFixture(_ store: any Store) async throws -> Credential {
+        let credential = S.credential(1, userID: "user-1", signCount: 5)
+        let locked = DeviceKeyState(status: .locked, failedAttempts: 5, lockedAt: S.at(3))
+        try await store.write { writer in
+            try writer.insertUser(S.user(1), credential: credential)
+            try writer.insertUser(S.user(2), credential: S.credential(2, userID: "user-2"))
+            try writer.insertAuthSession(S.session("s1"))
+            _ = try writer.insertDeviceKey(S.deviceKey("key-1"))
+            _ = try writer.insertDeviceKey(S.deviceKey("key-2", deviceID: "device-2"))
+            _ = try writer.insertDeviceKey(S.deviceKey("key-9", userID: "user-2"))
+            _ = try writer.updateDeviceKeyState(keyID: "key-1", userID: "user-1", state: locked)
+            _ = try writer.updateDeviceKeyState(keyID: "key-9", userID: "user-2", state: locked)
+            var verifier = verifier("user-1", identity: "änn")
+            verifier.realm = "rëalm"
+            try writer.storePasswordVerifier(verifier)
+            for key in userOneCounters + otherCounters {
+                _ = try writer.incrementFallbackCounter(key: key, now: S.at(2), restartingBefore: nil)
+            }
+        }
+        return credential
+    }
+
+    /// What a login of user 1 lifts.
+    private static let userOneCounters = [
+        FallbackCounterKey.biometric(keyID: "key-1"), FallbackCounterKey.biometric(keyID: "key-2"),
+        FallbackCounterKey.identity(realm: "rëalm", identity: "änn"),
+    ]
+    /// What it does not: another user's key, an address, the same identity in another realm.
+    private static let otherCounters = [
+        FallbackCounterKey.biometric(keyID: "key-9"), FallbackCounterKey.address("192.0.2.7"),
+        FallbackCounterKey.identity(realm: "main", identity: "änn"),
+    ]
+
+    private static func completion(expecting count: UInt32 = 5, refresh: RefreshToken? = S.refreshToken(7))
+        -> LoginCompletion
+    {
+        LoginCompletion(
+            sessionID: "s1", now: S.at(10),
+            use: CredentialUse(
+                credentialID: S.credential(1, userID: "user-1").credentialID, expectedSignCount: count,
+                newSignCount: 6, backedUp: true, usedAt: S.at(10)),
+            userID: "user-1", refreshToken: refresh,
+            event: SecurityEvent(
+                occurredAt: S.at(10), kind: "login", userID: "user-1", clientID: "client-1", outcome: "success",
+                credentialID: S.credential(1, userID: "user-1").credentialID, familyID: refresh?.familyID))
+    }
+
+    /// What the fixture's rows look like after a login write, for comparing against expectations.
+    private struct LoginEffects: Equatable {
+        var session: AuthSession?
+        var credential: Credential?
+        var keyStates: [DeviceKeyState?]
+        var counters: [String]
+        var refresh: RefreshToken?
+        var events: [String]
+        var pending: Int
+    }
+
+    private static func effects(_ store: any Store) async throws -> LoginEffects {
+        try await store.read { reader in
+            LoginEffects(
+                session: try reader.authSession(id: "s1"),
+                credential: try reader.credential(id: S.credential(1, userID: "user-1").credentialID),
+                keyStates: [
+                    try reader.deviceKey(id: "key-1", userID: "user-1")?.state,
+                    try reader.deviceKey(id: "key-2", userID: "user-1")?.state,
+                    try reader.deviceKey(id: "key-9", userID: "user-2")?.state,
+                ],
+                counters: try (userOneCounters + otherCounters).filter { try reader.fallbackCounter(key: $0) != nil },
+                refresh: try reader.refreshToken(hash: S.refreshToken(7).tokenHash),
+                events: try reader.securityEvents(userID: "user-1", limit: 10).map { "\($0.kind) \($0.outcome)" },
+                pending: try reader.pendingSecurityEventCount())
+        }
+    }
+
+    static let loginCompletionChecks: [Check] = [
+        Check("a login write spends the session, moves the counter, lifts the user's locks and stores the rest") {
+            store in
+            let credential = try await loginFixture(store)
+            let before = try await effects(store)
+            let outcome = try await store.write { try $0.completeLogin(completion()) }
+            try expectEqual(outcome, .stored, "outcome")
+            var expected = before
+            expected.session = nil
+            expected.credential = credential
+            expected.credential?.signCount = 6
+            expected.credential?.backedUp = true
+            expected.credential?.lastUsedAt = S.at(10)
+            let active = DeviceKeyState(status: .active, failedAttempts: 0)
+            expected.keyStates = [active, active, before.keyStates[2]]
+            expected.counters = otherCounters
+            expected.refresh = S.refreshToken(7)
+            expected.events = ["login success"]
+            expected.pending = before.pending + 1
+            try expectEqual(try await effects(store), expected, "after the login write")
+        },
+        Check("a login write without a refresh token stores none") { store in
+            _ = try await loginFixture(store)
+            let outcome = try await store.write { try $0.completeLogin(completion(refresh: nil)) }
+            try expectEqual(outcome, .stored, "outcome")
+            let after = try await effects(store)
+            try expectEqual(after.refresh, nil, "refresh token")
+            try expectEqual(after.events, ["login success"], "event")
+        },
+        Check("a login write on an expired, spent or unknown session writes nothing else") { store in
+            _ = try await loginFixture(store)
+            let before = try await effects(store)
+            let late = {
+                var late = completion()
+                late.now = S.at(300)
+                return late
+            }()
+            try expectEqual(try await store.write { try $0.completeLogin(late) }, .sessionGone, "expired")
+            var expected = before
+            expected.session = nil  // an expired session is deleted all the same
+            try expectEqual(try await effects(store), expected, "after the expired session")
+            try expectEqual(try await store.write { try $0.completeLogin(completion()) }, .sessionGone, "spent")
+            try expectEqual(try await effects(store), expected, "after the spent session")
+        },
+        Check("a login write whose counter moved meanwhile spends the session and writes nothing else") { store in
+            _ = try await loginFixture(store)
+            let before = try await effects(store)
+            let outcome = try await store.write { try $0.completeLogin(completion(expecting: 4)) }
+            try expectEqual(outcome, .counterRace, "outcome")
+            var expected = before
+            expected.session = nil
+            try expectEqual(try await effects(store), expected, "after the race")
+        },
+        Check("a login write whose refresh token hash exists fails as a conflict and writes nothing") { store in
+            _ = try await loginFixture(store)
+            try await store.write { try $0.insertRefreshToken(S.refreshToken(7, family: "family-0")) }
+            let before = try await effects(store)
+            try await expectStorageError(.conflict, constraint: .refreshTokenHash, "duplicate hash") {
+                try await store.write { try $0.completeLogin(completion()) }
+            }
+            try expectEqual(try await effects(store), before, "after the conflict")
+        },
+        Check("lifting a login's locks without the password lock leaves the password counter") { store in
+            _ = try await loginFixture(store)
+            let lifted = try await store.write { try $0.liftLoginLocks(userID: "user-1", includingPasswordLock: false) }
+            try expectEqual(lifted, 2, "lifted")
+            let left = try await effects(store).counters
+            try expectEqual(
+                left, [FallbackCounterKey.identity(realm: "rëalm", identity: "änn")] + otherCounters, "left")
+        },
+    ]
+}
