@@ -24,7 +24,7 @@ var targets: [Target] = [
     .target(name: "Crypto", dependencies: ["COpenSSL"], swiftSettings: strict),
     .target(name: "CBOR", dependencies: ["CCBOR"], swiftSettings: strict),
     .target(name: "WebAuthn", dependencies: ["Crypto", "CBOR", "JSON"], swiftSettings: strict),
-    .target(name: "DeviceKeys", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
+    .target(name: "DeviceKeys", dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn"], swiftSettings: strict),
     .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Audit", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     // The recorded-ceremony format, replay and its benchmark: a tool over WebAuthn, not part of it.
@@ -67,7 +67,8 @@ var targets: [Target] = [
         name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"],
         swiftSettings: strict),
     .testTarget(
-        name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
+        name: "DeviceKeysTests", dependencies: ["DeviceKeys", "JSON", "Crypto", "CBOR", "TestSupport"],
+        swiftSettings: strict),
     .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),

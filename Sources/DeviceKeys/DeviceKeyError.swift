@@ -75,6 +75,14 @@ public struct DeviceKeyError: Error, Sendable, Equatable, CustomStringConvertibl
         case attestationWrongApp = "attestation_wrong_app"
         /// Android: no signing-certificate digest of the attested app is one of the client's fingerprints.
         case attestationWrongSignature = "attestation_wrong_signature"
+        /// App Attest: the aaguid names another environment than the client accepts (`appattestdevelop` where only
+        /// production is configured), or neither.
+        case attestationWrongEnvironment = "attestation_wrong_environment"
+        /// App Attest: the authenticator data's counter is not 0, so this is not the key's attestation.
+        case attestationCounterNotZero = "attestation_counter_not_zero"
+        /// App Attest: the certificate's key is not the attested App Attest key (its SHA-256 is not the credentialId,
+        /// or the credential public key differs).
+        case attestationCredentialMismatch = "attestation_credential_mismatch"
     }
 
     /// What went wrong, stable across releases.

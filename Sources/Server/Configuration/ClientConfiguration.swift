@@ -30,6 +30,15 @@ public struct ClientConfiguration: Sendable, Equatable {
         case required
     }
 
+    /// Which App Attest environment a device-key enrolment's attestation may come from
+    /// (`clients[].device_keys.app_attest_environment`; Apple's `com.apple.developer.devicecheck.appattest-environment`).
+    public enum AppAttestEnvironment: String, Sendable, Equatable {
+        /// Only production attestations (aaguid `appattest`): App Store and TestFlight builds.
+        case production
+        /// Development attestations (aaguid `appattestdevelop`, Xcode builds) too, besides production ones.
+        case development
+    }
+
     /// When a refresh token is issued.
     public enum RefreshTokenIssuance: String, Sendable, Equatable {
         /// Only when the `offline_access` scope is requested (OIDC Core §11).
@@ -55,6 +64,8 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var requireDPoP: Bool = false
     /// The device-key attestation policy.
     public var deviceKeyAttestation: DeviceKeyAttestationPolicy = .none
+    /// The App Attest environment accepted for device-key attestations.
+    public var appAttestEnvironment: AppAttestEnvironment = .production
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

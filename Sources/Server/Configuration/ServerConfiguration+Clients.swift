@@ -54,19 +54,25 @@ extension ServerConfiguration {
             try mobile.rejectUnknownKeys()
         }
         var attestation = ClientConfiguration.DeviceKeyAttestationPolicy.none
+        var appAttestEnvironment = ClientConfiguration.AppAttestEnvironment.production
         if let deviceKeys = try object.object("device_keys") {
             let text = try deviceKeys.string("attestation", default: "none")
             guard let policy = ClientConfiguration.DeviceKeyAttestationPolicy(rawValue: text) else {
                 throw deviceKeys.error("attestation", "must be none, preferred or required")
             }
             attestation = policy
+            let environment = try deviceKeys.string("app_attest_environment", default: "production")
+            guard let accepted = ClientConfiguration.AppAttestEnvironment(rawValue: environment) else {
+                throw deviceKeys.error("app_attest_environment", "must be production or development")
+            }
+            appAttestEnvironment = accepted
             try deviceKeys.rejectUnknownKeys()
         }
         let client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
             userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
-            deviceKeyAttestation: attestation)
+            deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment)
         try object.rejectUnknownKeys()
         return client
     }

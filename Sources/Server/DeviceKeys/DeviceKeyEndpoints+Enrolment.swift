@@ -12,6 +12,8 @@ extension DeviceKeyEndpoints {
     static let maximumChainLength = 8
     /// Longest base64 text of one attestation certificate or App Attest object.
     static let maximumAttestationPartLength = 16 * 1024
+    /// Longest base64 text of App Attest client data (ours is about 120 bytes).
+    static let maximumClientDataLength = 1024
 
     /// `POST /device-keys/enrolment-challenge` → 201 `{nonce, expires_in}`: a single-use server nonce for one
     /// enrolment, stored for the token's user. The app puts it in the platform attestation (Android
@@ -113,6 +115,9 @@ extension DeviceKeyEndpoints {
             switch platform {
             case "android":
                 return try androidAttestation(attestation, nonce: nonce, publicKey: publicKey, client: client, now: now)
+            case "ios":
+                return try appAttestation(
+                    attestation, nonce: nonceText, publicKey: publicKey, client: client, now: now)
             default:
                 throw DeviceKeyError(.attestationMalformed, "no attestation format for platform \(platform)")
             }
@@ -144,6 +149,34 @@ extension DeviceKeyEndpoints {
             signatureDigests: android.sha256CertFingerprints.compactMap(ClientConfiguration.fingerprintBytes),
             roots: TrustStore(roots: context.configuration.deviceKeys.androidAttestationRoots), now: now)
         return try AndroidKeyAttestationVerifier.verify(chain: chain, expecting: expectations)
+    }
+
+    /// iOS: `attestation` is `{"attestation_object": base64 of DCAppAttestService.attestKey's object,
+    /// "client_data": base64url of the exact client data bytes whose SHA-256 was the clientDataHash}`.
+    private func appAttestation(
+        _ value: JSONValue, nonce: String, publicKey: DevicePublicKey, client: ClientConfiguration, now: Date
+    ) throws -> VerifiedPlatformAttestation {
+        guard let members = value.objectMembers, members.count == 2,
+            let objectText = value["attestation_object"]?.stringValue,
+            objectText.utf8.count <= Self.maximumAttestationPartLength,
+            let clientDataText = value["client_data"]?.stringValue,
+            clientDataText.utf8.count <= Self.maximumClientDataLength
+        else {
+            throw OAuthError.invalidParameter(
+                "attestation", reason: "is not an object of the strings attestation_object and client_data")
+        }
+        guard let object = Self.base64(objectText), let clientData = Self.base64(clientDataText) else {
+            throw OAuthError.invalidParameter("attestation", reason: "holds a value that is not base64")
+        }
+        guard let ios = client.ios else {
+            throw DeviceKeyError(.attestationWrongApp, "client \(client.clientID) has no iOS app")
+        }
+        let expectations = AppleAppAttestExpectations(
+            nonce: nonce, publicKey: publicKey, appIDs: [ios.appID],
+            allowsDevelopment: client.appAttestEnvironment == .development,
+            roots: TrustStore(roots: context.configuration.deviceKeys.appAttestRoots), now: now)
+        return try AppleAppAttestVerifier.verify(
+            attestationObject: object, clientData: clientData, expecting: expectations)
     }
 
     /// Standard base64 (what Android's `Base64.encodeToString` gives) or base64url.

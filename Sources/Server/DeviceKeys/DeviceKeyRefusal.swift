@@ -86,6 +86,12 @@ extension OAuthError {
         case .attestationWrongApp: return attestation(error, "The attestation names another app than this client's.")
         case .attestationWrongSignature:
             return attestation(error, "The attested app is not signed with this client's certificate.")
+        case .attestationWrongEnvironment:
+            return attestation(error, "The App Attest environment of the attestation is not accepted for this app.")
+        case .attestationCounterNotZero:
+            return attestation(error, "The App Attest counter is not 0: this is not the key's attestation.")
+        case .attestationCredentialMismatch:
+            return attestation(error, "The App Attest certificate does not certify the attested key (credentialId).")
         }
         return OAuthError(
             .invalidRequest, description, logCode: "device_key_\(error.code.rawValue)", reason: error.reason)

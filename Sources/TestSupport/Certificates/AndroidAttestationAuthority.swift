@@ -39,10 +39,7 @@ public final class AndroidAttestationAuthority: @unchecked Sendable {
     /// The test root (what the server's `android_attestation_roots` must hold).
     public let root: Certificate
     /// The root as a PEM file's text.
-    public var rootPEM: String {
-        let body = Data(root.derEncoded).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-        return "-----BEGIN CERTIFICATE-----\n\(body)\n-----END CERTIFICATE-----\n"
-    }
+    public var rootPEM: String { root.pemText }
     private let openssl: OpenSSLCommand
     private let intermediate: Certificate
     private let serial = Counter()

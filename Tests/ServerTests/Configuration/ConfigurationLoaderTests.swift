@@ -71,6 +71,21 @@ struct ConfigurationLoaderTests {
         #expect(failure(unknown)?.field == "dpop.require_nonces")
     }
 
+    @Test("a client's device_keys.app_attest_environment is read, production by default, other values refused")
+    func appAttestEnvironment() throws {
+        var document = minimalDocument()
+        document["clients"] = [
+            ["client_id": "dev", "device_keys": ["attestation": "required", "app_attest_environment": "development"]],
+            ["client_id": "prod", "device_keys": ["attestation": "preferred"]],
+        ]
+        let configuration = try load(document)
+        #expect(configuration.client(id: "dev")?.appAttestEnvironment == .development)
+        #expect(configuration.client(id: "prod")?.appAttestEnvironment == .production)
+        var wrong = minimalDocument()
+        wrong["clients"] = [["client_id": "app", "device_keys": ["app_attest_environment": "sandbox"]]]
+        #expect(failure(wrong)?.field.hasSuffix("device_keys.app_attest_environment") == true)
+    }
+
     @Test("defaults apply to settings the file leaves out")
     func defaults() throws {
         let configuration = try load(minimalDocument())

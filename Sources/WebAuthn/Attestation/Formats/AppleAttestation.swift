@@ -82,8 +82,9 @@ public struct AppleAttestation: AttestationStatementFormat {
     }
 
     /// Reads the nonce from the extension value: `SEQUENCE { [1] EXPLICIT OCTET STRING }`
-    /// (the shape Apple's Anonymous Attestation CA issues; WebAuthn L3 §8.8.2 step 4).
-    static func nonce(fromExtensionValue value: [UInt8]) throws(WebAuthnError) -> [UInt8] {
+    /// (the shape Apple's Anonymous Attestation CA issues; WebAuthn L3 §8.8.2 step 4, and App Attest's credCert,
+    /// which device-key enrolment reads through here).
+    public static func nonce(fromExtensionValue value: [UInt8]) throws(WebAuthnError) -> [UInt8] {
         do {
             let sequence = try DERNode.parse(value)
             let elements = try sequence.children()
