@@ -89,8 +89,10 @@ extension ServerConfiguration {
             eventsPerUserPerMinute: try deviceObject.int("events_per_user_per_minute", default: 30, range: 1...10_000),
             audience: try deviceObject.string("audience", default: issuer + "device-keys"),
             enrolmentMaxAgeSeconds: try deviceObject.int("enrolment_max_age_seconds", default: 300, range: 30...86_400),
-            androidAttestationRoots: try Self.readRoots(deviceObject, "android_attestation_roots"),
-            appAttestRoots: try Self.readRoots(deviceObject, "app_attest_roots")
+            androidAttestationRoots: try Self.readRoots(
+                deviceObject, "android_attestation_roots", builtin: BuiltinAttestationRoots.android),
+            appAttestRoots: try Self.readRoots(
+                deviceObject, "app_attest_roots", builtin: BuiltinAttestationRoots.appAttest)
         )
         guard !deviceKeys.audience.isEmpty, deviceKeys.audience != issuer else {
             throw deviceObject.error("audience", "must be a non-empty audience other than the issuer")
@@ -148,11 +150,21 @@ extension ServerConfiguration {
     }
 
     /// The certificates of the PEM file named by `key` (none when the key is absent or empty).
-    private static func readRoots(_ object: ConfigObject, _ key: String) throws(ConfigurationError) -> [Certificate] {
-        let path = try object.string(key, default: "")
+    /// `"builtin"` (the default): the roots passkeyd ships; `""`: none (no attestation of that platform verifies);
+    /// anything else: a PEM file.
+    private static func readRoots(_ object: ConfigObject, _ key: String, builtin: String) throws(ConfigurationError)
+        -> [Certificate]
+    {
+        let path = try object.string(key, default: "builtin")
         guard !path.isEmpty else { return [] }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw object.error(key, "cannot read \(path)")
+        let text: String
+        if path == "builtin" {
+            text = builtin
+        } else {
+            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw object.error(key, "cannot read \(path)")
+            }
+            text = contents
         }
         do {
             return try Certificate.certificates(fromPEM: text)

@@ -83,10 +83,12 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var audience: String = ""
         /// Longest time between the login and an enrolment (`POST /device-keys`), in seconds.
         public var enrolmentMaxAgeSeconds: Int = 300
-        /// Roots an Android Key Attestation chain must lead to (`android_attestation_roots`, a PEM file: Google's
-        /// hardware attestation roots); empty: Android attestations cannot verify.
+        /// Roots an Android Key Attestation chain must lead to (`android_attestation_roots`: `builtin`, Google's
+        /// hardware attestation roots, by default in the file; a PEM file; or empty: Android attestations cannot
+        /// verify). Empty here, as in a configuration built in code.
         public var androidAttestationRoots: [Certificate] = []
-        /// Roots of Apple App Attest (`app_attest_roots`, a PEM file: Apple App Attestation Root CA).
+        /// Roots of Apple App Attest (`app_attest_roots`: `builtin`, Apple App Attestation Root CA, by default in the
+        /// file; a PEM file; or empty).
         public var appAttestRoots: [Certificate] = []
     }
 
