@@ -44,6 +44,8 @@ var targets: [Target] = [
         dependencies: [
             "JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
             "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "PKCS11Signer",
+            // Record mode writes recordings in the format the Replay module reads (CeremonyRecording).
+            "Replay",
         ],
         swiftSettings: strict
     ),
