@@ -81,7 +81,7 @@ var targets: [Target] = [
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "ServerTests",
-        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "TestSupport"],
+        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay", "TestSupport"],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]
