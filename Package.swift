@@ -44,6 +44,8 @@ var targets: [Target] = [
         dependencies: [
             "JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
             "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "PKCS11Signer",
+            // Record mode writes recordings in the format the Replay module reads (CeremonyRecording).
+            "Replay",
         ],
         swiftSettings: strict
     ),
@@ -80,7 +82,7 @@ var targets: [Target] = [
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "ServerTests",
-        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "TestSupport"],
+        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay", "TestSupport"],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]

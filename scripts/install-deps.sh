@@ -10,7 +10,8 @@ case "$level" in
   # postgresql: the server binaries (initdb, pg_ctl) for the throwaway cluster of the PostgreSQL tests.
   # softhsm2, opensc (pkcs11-tool): the audit log's throwaway HSM token; golang-go, golang-golang-x-mod-dev: its
   # independent verifier (scripts/audit_check).
-  test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev) ;;
+  # systemd: systemd-analyze, which verifies packaging/passkeyd.service (no running systemd needed).
+  test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev systemd) ;;
   bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac

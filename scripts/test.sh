@@ -119,6 +119,11 @@ dpop_client
 independent_client_postgres
 dpop_client_postgres
 srp_client
+# Record mode: sign-ups and logins, good and tampered, through `serve --record`, then `passkeyd replay` on the
+# recordings (every one PASS, with the server's outcome and code); no secret in them (scripts/record_replay.py).
+build/venv/bin/python scripts/record_replay.py .build/debug/passkeyd
+# check-config's exit codes and messages, and packaging/passkeyd.service through systemd-analyze verify.
+scripts/packaging_check.sh .build/debug/passkeyd
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast

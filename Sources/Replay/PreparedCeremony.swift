@@ -42,15 +42,17 @@ public final class PreparedCeremony: Sendable {
         let rpID: RelyingPartyID
         let originPolicy: OriginPolicy
         let storedKey: Result<[UInt8], WebAuthnError>
+        let userHandle: [UInt8]?
 
         init(
             challenge: [UInt8], rpID: RelyingPartyID, originPolicy: OriginPolicy,
-            storedKey: Result<[UInt8], WebAuthnError>
+            storedKey: Result<[UInt8], WebAuthnError>, userHandle: [UInt8]?
         ) {
             self.challenge = challenge
             self.rpID = rpID
             self.originPolicy = originPolicy
             self.storedKey = storedKey
+            self.userHandle = userHandle
         }
     }
 
@@ -78,6 +80,9 @@ public final class PreparedCeremony: Sendable {
                     originPolicy: policy,
                     storedKey: Result { () throws(WebAuthnError) in
                         try Self.bytes(recording.credentialPublicKey, "credentialPublicKey")
+                    },
+                    userHandle: try recording.userHandle.map { text throws(WebAuthnError) in
+                        try Self.bytes(text, "userHandle")
                     })
             }
         }
@@ -105,7 +110,8 @@ public final class PreparedCeremony: Sendable {
     /// Verifies the recorded assertion (WebAuthn L3 §7.2) from its raw base64url fields, parsing the
     /// stored COSE_Key as a server reading its credential record would, through the verifier the token
     /// endpoint calls and in its order: the response's members are decoded before the stored key is parsed. The
-    /// counter is then decided on as the endpoint does (`CeremonyPolicy`); a recording holds no stored backup flags.
+    /// counter and the backup state (when the recording holds the stored flags) are then decided on as the endpoint does
+    /// (`CeremonyPolicy`).
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
         let side = try authenticationSide.get()
         let storedKey = try side.storedKey.get()
@@ -116,7 +122,11 @@ public final class PreparedCeremony: Sendable {
             originPolicy: side.originPolicy,
             userVerificationRequired: recording.userVerificationRequired ?? false,
             credentialPublicKey: try COSEKey(bytes: storedKey),
-            storedSignCount: recording.storedSignCount ?? 0)
+            storedSignCount: recording.storedSignCount ?? 0,
+            storedBackupState: recording.storedBackupEligible.map { eligible in
+                BackupStateResult.Stored(backupEligible: eligible, backedUp: recording.storedBackedUp ?? false)
+            },
+            userHandle: side.userHandle)
         let verified = try AuthenticationVerifier(expectations: expectations).verify(assertion)
         try policy.evaluate(verified).get()
         return verified
@@ -143,6 +153,8 @@ public final class PreparedCeremony: Sendable {
             rpID: RelyingPartyID(recording.rpId),
             originPolicy: originPolicy,
             userVerificationRequired: recording.userVerificationRequired ?? false,
+            allowedAlgorithms: recording.allowedAlgorithms.map { $0.compactMap(COSEAlgorithm.init(rawValue:)) }
+                ?? COSEAlgorithm.allCases,
             trustAnchors: anchors,
             verificationTime: try verificationTime(recording),
             formats: formats)

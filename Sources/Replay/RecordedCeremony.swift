@@ -107,6 +107,18 @@ public struct RecordedCeremony: Decodable, Sendable {
     public let credentialPublicKey: String?
     /// Authentication: the counter the RP stored.
     public let storedSignCount: UInt32?
+    /// passkeyd's addition to the format (what `passkeyd serve --record` writes): registration: the COSE algorithm
+    /// identifiers the RP offered in pubKeyCredParams (WebAuthn L3 §7.1 step 19; absent: every algorithm passkeyd
+    /// verifies). An identifier passkeyd does not know is never matched.
+    public let allowedAlgorithms: [Int]?
+    /// passkeyd's addition: authentication: base64url user handle of the credential's owner; a returned
+    /// `userHandle` must equal it (§7.2 step 6; absent: not compared).
+    public let userHandle: String?
+    /// passkeyd's addition: authentication: the BE flag the RP stored; with `storedBackedUp`, the stored backup
+    /// state the assertion's is compared with (§6.1.3; absent: not compared).
+    public let storedBackupEligible: Bool?
+    /// passkeyd's addition: authentication: the BS flag the RP stored (absent with `storedBackupEligible`: false).
+    public let storedBackedUp: Bool?
     /// The expected outcome.
     public let expect: Expectation
 }

@@ -39,6 +39,17 @@ case .serve(let configPath, let flags):
         fail("\(error)")
     }
     exit(await PasskeydServer.run(configuration: configuration, logger: logger))
+case .checkConfig(let configPath):
+    // The same loading as serve, so the same one-line message and status on a bad configuration; nothing more:
+    // no data directory, database, listener or recording directory is touched (docs: README, check-config).
+    do {
+        _ = try ConfigurationLoader.load(path: configPath, environment: environment)
+    } catch {
+        fail("\(error)")
+    }
+    print(
+        "passkeyd: configuration \(configPath ?? environment["PASSKEYD_CONFIG"] ?? ConfigurationLoader.defaultPath) is valid"
+    )
 case .replay(let paths, let bench, let seconds):
     if bench {
         do {

@@ -122,7 +122,9 @@ struct Base64URLStrictnessDifferentialTests {
             userVerificationRequired: ceremony.userVerificationRequired, allowCrossOrigin: ceremony.allowCrossOrigin,
             topOrigins: ceremony.topOrigins, verifyAt: ceremony.verifyAt, trustAnchorsPEM: ceremony.trustAnchorsPEM,
             response: response, credentialPublicKey: ceremony.credentialPublicKey,
-            storedSignCount: ceremony.storedSignCount, expect: ceremony.expect)
+            storedSignCount: ceremony.storedSignCount, allowedAlgorithms: ceremony.allowedAlgorithms,
+            userHandle: ceremony.userHandle, storedBackupEligible: ceremony.storedBackupEligible,
+            storedBackedUp: ceremony.storedBackedUp, expect: ceremony.expect)
     }
 
     @Test("the registration and the authentication reading judge the members both read alike, variants included")

@@ -51,6 +51,8 @@ public enum PasskeydServer {
             housekeeping.cancel()
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
             await admin?.shutdown(deadline: .seconds(1))
+            // Every ceremony answered is recorded before the process exits (record mode).
+            await context.recorder?.drain()
             await housekeeping.value
             // The last acknowledged events are sequenced and signed before the store closes.
             audit.cancel()
@@ -66,6 +68,9 @@ public enum PasskeydServer {
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemClock()
     ) async throws -> Running {
         let lock = try DataDirectoryLock.acquire(directory: configuration.dataDirectory)
+        let recorder = try configuration.recording.directory.map { directory throws(StartError) in
+            try CeremonyRecorder.open(directory: directory, logger: logger)
+        }
         let store: any Store
         do {
             store = try await openStore(configuration)
@@ -76,7 +81,16 @@ public enum PasskeydServer {
         } catch {
             throw StartError(description: "cannot open the database: \(error)")
         }
-        let context = ServerContext(configuration: configuration, store: store, logger: logger, clock: clock)
+        let context = ServerContext(
+            configuration: configuration, store: store, logger: logger, clock: clock, recorder: recorder)
+        if let recorder {
+            // Loud on purpose: recordings are test data, and production traffic should not be kept by accident.
+            logger.log(.warning, "RECORD MODE IS ON: every WebAuthn ceremony is written to the recording directory") {
+                line in
+                line.add("directory", recorder.directory)
+                line.add("holds", "challenges, origins, credentials' public keys and user handles; no token or email")
+            }
+        }
         do {
             // The first start generates the token-signing key and stores it; later starts load it.
             try await context.tokens.bootstrap()

@@ -21,12 +21,15 @@ public struct ServerContext: Sendable {
     let userRateLimiter: RateLimiter
     /// Per-user limit of `/device-events` writes (per node), `device_keys.events_per_user_per_minute`.
     let deviceEventLimiter: RateLimiter
+    /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
+    let recorder: CeremonyRecorder?
 
     /// Creates a context.
     public init(
         configuration: ServerConfiguration, store: any Store, metrics: Metrics = Metrics(),
-        logger: Logger = Logger(), clock: any WallClock = SystemClock()
+        logger: Logger = Logger(), clock: any WallClock = SystemClock(), recorder: CeremonyRecorder? = nil
     ) {
+        self.recorder = recorder
         self.configuration = configuration
         let gated = CommitGatedStore(base: store, nodeID: configuration.audit.nodeID)
         self.store = gated

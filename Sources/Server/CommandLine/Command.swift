@@ -2,6 +2,8 @@
 public enum Command: Sendable, Equatable {
     /// Run the server.
     case serve(configPath: String?, flags: ConfigurationLoader.Flags)
+    /// Validate a configuration without starting: no listener, no database, no file written.
+    case checkConfig(configPath: String?)
     /// Verify recorded ceremonies (`--bench`: measure instead).
     case replay(paths: [String], bench: Bool, seconds: Double)
     /// Add a new token-signing key.
@@ -29,9 +31,14 @@ public enum Command: Sendable, Equatable {
         passkeyd — WebAuthn / passkey relying-party server
 
         USAGE
-          passkeyd serve [--config FILE] [--host HOST] [--port N] [--data-dir DIR]
+          passkeyd serve [--config FILE] [--host HOST] [--port N] [--data-dir DIR] [--record DIR]
               Run the server. The configuration is read from FILE (default: $PASSKEYD_CONFIG or
               Config/passkeyd.json); PASSKEYD_… environment variables override it, flags override both.
+              --record DIR: record mode, every WebAuthn ceremony judged is written to DIR (docs/recording.md).
+          passkeyd check-config [--config FILE]
+              Validate the configuration (file and PASSKEYD_… variables) as serve reads it, without starting:
+              no listener, no database opened, nothing written. Exits 0 if it is valid, 2 with serve's
+              one-line message if not.
           passkeyd replay [--bench [--seconds N]] PATH...
               Verify recorded ceremonies (.json files, .jsonl files, or folders of them); prints one line per
               ceremony and a closing "N passed, M failed" line; exits 1 if any failed. --bench measures instead
@@ -58,9 +65,22 @@ public enum Command: Sendable, Equatable {
         var rest = Array(arguments.dropFirst())
         switch verb {
         case "serve":
-            let (config, flags) = try parseServerFlags(&rest)
+            let (config, flags) = try parseServerFlags(&rest, allowingRecord: true)
             try expectEmpty(rest)
             return .serve(configPath: config, flags: flags)
+        case "check-config":
+            var config: String?
+            while let argument = rest.first {
+                rest.removeFirst()
+                guard argument == "--config" else {
+                    throw UsageError(
+                        message: "unknown argument \(argument) for check-config; usage: check-config --config FILE")
+                }
+                guard let value = rest.first else { throw UsageError(message: "--config needs a value") }
+                rest.removeFirst()
+                config = value
+            }
+            return .checkConfig(configPath: config)
         case "replay":
             var bench = false
             var seconds = 10.0
@@ -152,7 +172,8 @@ public enum Command: Sendable, Equatable {
         }
     }
 
-    private static func parseServerFlags(_ rest: inout [String]) throws(UsageError) -> (
+    /// `--record` only with `allowingRecord` (serve).
+    private static func parseServerFlags(_ rest: inout [String], allowingRecord: Bool = false) throws(UsageError) -> (
         String?, ConfigurationLoader.Flags
     ) {
         var config: String?
@@ -165,6 +186,9 @@ public enum Command: Sendable, Equatable {
             case "--config": config = value
             case "--host": flags.host = value
             case "--data-dir": flags.dataDirectory = value
+            case "--record" where allowingRecord:
+                guard !value.isEmpty else { throw UsageError(message: "--record needs a directory") }
+                flags.recordDirectory = value
             case "--port":
                 guard let port = Int(value), (0...65535).contains(port) else {
                     throw UsageError(message: "--port must be a number from 0 to 65535")

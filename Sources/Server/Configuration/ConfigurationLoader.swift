@@ -11,10 +11,15 @@ public enum ConfigurationLoader {
         public var port: Int?
         public var host: String?
         public var dataDirectory: String?
-        public init(port: Int? = nil, host: String? = nil, dataDirectory: String? = nil) {
+        /// `serve --record DIR`: record mode into DIR (`recording.directory`).
+        public var recordDirectory: String?
+        public init(
+            port: Int? = nil, host: String? = nil, dataDirectory: String? = nil, recordDirectory: String? = nil
+        ) {
             self.port = port
             self.host = host
             self.dataDirectory = dataDirectory
+            self.recordDirectory = recordDirectory
         }
     }
 
@@ -44,6 +49,9 @@ public enum ConfigurationLoader {
         if let port = flags.port { EnvironmentOverrides.set(&document, path: ["listen", "port"], value: port) }
         if let host = flags.host { EnvironmentOverrides.set(&document, path: ["listen", "host"], value: host) }
         if let dir = flags.dataDirectory { EnvironmentOverrides.set(&document, path: ["data_directory"], value: dir) }
+        if let dir = flags.recordDirectory {
+            EnvironmentOverrides.set(&document, path: ["recording", "directory"], value: dir)
+        }
         return try ServerConfiguration(document: document)
     }
 }

@@ -71,6 +71,7 @@ public enum EnvironmentOverrides {
         Setting(path: ["audit", "pkcs11", "key_label"], kind: .string),
         Setting(path: ["audit", "pkcs11", "pin_file"], kind: .string),
         Setting(path: ["audit", "pkcs11", "pin_env"], kind: .string),
+        Setting(path: ["recording", "directory"], kind: .string),
         Setting(path: ["clients"], kind: .json),
         Setting(path: ["realms"], kind: .json),
     ]

@@ -125,6 +125,11 @@ extension ServerConfiguration {
             try root.object("audit") ?? ConfigObject([:], path: "audit"), rpID: relyingParty.id,
             dataDirectory: dataDirectory)
 
+        let recordingObject = try root.object("recording") ?? ConfigObject([:], path: "recording")
+        let recordingDirectory = try recordingObject.string("directory", default: "")
+        recording = RecordingSettings(directory: recordingDirectory.isEmpty ? nil : recordingDirectory)
+        try recordingObject.rejectUnknownKeys()
+
         let rpID = relyingParty.id
         var clients: [ClientConfiguration] = []
         for object in try root.objectArray("clients") { clients.append(try Self.readClient(object, rpID: rpID)) }

@@ -117,6 +117,12 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var freshLoginMaxAgeSeconds: Int
     }
 
+    /// Record mode (docs/recording.md): where every judged WebAuthn ceremony is written as a replayable recording.
+    public struct RecordingSettings: Sendable, Equatable {
+        /// The directory (`recording.directory`, `serve --record DIR`); `nil` (empty): record mode is off.
+        public var directory: String?
+    }
+
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
@@ -146,6 +152,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var realms: [RealmConfiguration]
     /// The probative audit log (`audit`, docs/audit.md).
     public var audit: AuditConfiguration
+    /// Record mode (`recording`, docs/recording.md); off by default.
+    public var recording = RecordingSettings()
 
     /// The realm used by requests that name none.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }

@@ -1,39 +1,48 @@
 import HTTP
+import JSON
+import Replay
 import Storage
 import WebAuthn
 
 extension TokenEndpoint {
     /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
     /// consumes the session, compare-and-sets the counter, lifts the user's locks and stores the refresh token.
-    func login(_ loaded: LoginLookup, response: PublicKeyCredentialJSON, request: GrantRequest) async throws
-        -> Response
-    {
+    /// `credential` is the response as read from `sent` (the `authn_response` JSON).
+    func login(
+        _ loaded: LoginLookup, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
+        request: GrantRequest
+    ) async throws -> Response {
         let session = loaded.session
-        let assertion = try response.authentication()
-        // §7.2 steps 5–6: the credential must be registered, to a user of this realm.
-        guard let credential = loaded.credential, let user = loaded.user else {
-            throw OAuthError.ceremonyFailed("unknown_credential", reason: "no credential \(response.id)")
+        // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
+        let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
+        // §7.2 steps 5–6: the credential must be registered, to a user of this realm. Refused here, before the
+        // verifier (with no credential record there is nothing to verify, or to record, against).
+        guard let stored = loaded.credential, let user = loaded.user else {
+            _ = try assertion.get()
+            throw OAuthError.ceremonyFailed(
+                "unknown_credential", reason: "no credential \((try? credential.get().id) ?? "")")
         }
         guard user.realm == session.realm else {
+            _ = try assertion.get()
             throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
         }
         guard let policy = originPolicies[request.client.clientID] else {
             throw OAuthError.bug("client without origin policy")
         }
-        let expectations = AuthenticationExpectations(
-            challenge: session.challenge, rpID: relyingPartyID, originPolicy: policy,
-            userVerificationRequired: userVerificationRequired(request.client), credentialID: credential.credentialID,
-            credentialPublicKey: try COSEKey(bytes: credential.publicKey), storedSignCount: credential.signCount,
+        let side = CeremonyRecording.AuthenticationSide(
+            rpID: relyingPartyID.value, originPolicy: policy, challenge: session.challenge,
+            userVerificationRequired: userVerificationRequired(request.client), storedKey: stored.publicKey,
+            storedSignCount: stored.signCount,
             storedBackupState: BackupStateResult.Stored(
-                backupEligible: credential.backupEligible, backedUp: credential.backedUp),
+                backupEligible: stored.backupEligible, backedUp: stored.backedUp),
             userHandle: user.userHandle)
-        let verified = try AuthenticationVerifier(expectations: expectations).verify(assertion)
         // WebAuthn L3 §7.2 step 22 and §6.1.3: a counter that did not increase or a changed BE is refused; a
         // changed BS is stored below.
-        try ceremonyPolicy.evaluate(verified).get()
+        let verified = try verifiedAssertion(
+            assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
         let refresh = try refreshTokenForLogin(user: user, request: request)
         let use = CredentialUse(
-            credentialID: credential.credentialID, expectedSignCount: credential.signCount,
+            credentialID: stored.credentialID, expectedSignCount: stored.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
         let completion = LoginCompletion(
             sessionID: session.id, now: request.now, use: use, userID: user.id, refreshToken: refresh?.record,

@@ -1,13 +1,18 @@
 import Crypto
 import HTTP
+import JSON
 import Storage
 import WebAuthn
 
 extension TokenEndpoint {
     /// A signup session: WebAuthn L3 §7.1 on the attestation, then the user and the credential in one
     /// transaction (with the first refresh token).
-    func signup(session: AuthSession, response: PublicKeyCredentialJSON, request: GrantRequest) async throws -> Response
-    {
+    /// `credential` is the response as read from `sent` (the `authn_response` JSON): a malformed one is a refused
+    /// ceremony, judged (and recorded in record mode) like any other.
+    func signup(
+        session: AuthSession, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
+        request: GrantRequest
+    ) async throws -> Response {
         guard let userHandle = session.userHandle, let policy = originPolicies[request.client.clientID] else {
             throw OAuthError.bug("signup session without user handle or client without origin policy")
         }
@@ -16,12 +21,10 @@ extension TokenEndpoint {
             userVerificationRequired: userVerificationRequired(request.client),
             // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
             allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
-        let registration = try response.registration()
         // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
-        // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does.
-        let verified = try RegistrationVerifier(expectations: expectations).verify(registration)
-        // §7.1 step 24: the attestation trust outcome, as the policy decides (reported, not required, by default).
-        try ceremonyPolicy.evaluate(verified).get()
+        // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does. §7.1 step 24: the attestation
+        // trust outcome, as the policy decides (reported, not required, by default).
+        let verified = try verifiedRegistration(credential, sent: sent, expectations: expectations)
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)

@@ -46,7 +46,8 @@ extension TokenEndpoint {
                 let request = try checkedRequest(
                     consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
                     dpop: dpop)
-                return try await signup(session: consumed, response: try credential.get(), request: request)
+                return try await signup(
+                    session: consumed, credential: credential, sent: authnResponse, request: request)
             } catch {
                 await recordRefusal(
                     AuthenticationAuditEvent.signup, error, now: now, clientID: client.clientID,
@@ -58,7 +59,7 @@ extension TokenEndpoint {
             let request = try checkedRequest(
                 found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
                 dpop: dpop)
-            return try await login(found, response: try credential.get(), request: request)
+            return try await login(found, credential: credential, sent: authnResponse, request: request)
         } catch {
             // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
             // the audit log in the same write. If the refusal was the store failing, this may fail too; the

@@ -50,13 +50,17 @@ struct PasskeyHarness {
     /// The Android origin derived from it.
     static let androidOrigin = "android:apk-key-hash:" + Base64URL.encode([UInt8](repeating: 0xAB, count: 32))
 
-    init(_ extra: [String: String] = [:], store: any Store = MemoryStore()) throws {
+    init(
+        _ extra: [String: String] = [:], store: any Store = MemoryStore(),
+        recording: ((Logger) throws -> CeremonyRecorder)? = nil
+    ) throws {
         let overrides = Self.overrides.merging(extra) { _, new in new }
         let clock = TestClock()
         let lines = LogLines()
+        let logger = Logger(sink: { lines.append($0) })
         let context = ServerContext(
-            configuration: try TestConfiguration.make(overrides), store: store,
-            logger: Logger(sink: { lines.append($0) }), clock: clock)
+            configuration: try TestConfiguration.make(overrides), store: store, logger: logger, clock: clock,
+            recorder: try recording?(logger))
         self.context = context
         self.clock = clock
         self.logLines = lines
