@@ -144,6 +144,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var realms: [RealmConfiguration]
     /// The probative audit log (`audit`, docs/audit.md).
     public var audit: AuditConfiguration
+    /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
+    public var web = WebConfiguration()
 
     /// The realm used by requests that name none.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }
