@@ -120,6 +120,29 @@ def main():
         state, text = wait_for_state(driver, {"signed-in", "error"}, seconds=70)
         check(state == "error", "a login with user verification off is refused", text)
         print(f"browser_check: (the refusal: {text})")
+        # The server's own check (WebAuthn L3 §7.2 step 17): a page that asks the browser for no user verification,
+        # against the options the server gave, gets an assertion without the UV flag, which the token endpoint refuses.
+        answer = driver.execute_async_script(
+            """
+            const done = arguments[0];
+            (async () => {
+              const start = await post("/passkey/challenge", {client_id: clientID});
+              const options = start.authn_params_public_key;
+              const credential = await navigator.credentials.get({publicKey: {
+                ...options, challenge: fromBase64URL(options.challenge), userVerification: "discouraged"}});
+              const response = await fetch("/oauth/token", {method: "POST",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session,
+                  authn_response: {id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type,
+                    response: {clientDataJSON: toBase64URL(credential.response.clientDataJSON),
+                      authenticatorData: toBase64URL(credential.response.authenticatorData),
+                      signature: toBase64URL(credential.response.signature),
+                      userHandle: toBase64URL(credential.response.userHandle)}}})});
+              return response.status + " " + (await response.json()).error;
+            })().then(done, (e) => done("error " + e.name + ": " + e.message));
+            """
+        )
+        check(answer == "403 invalid_grant", "an assertion without user verification is refused by the server", answer)
         driver.execute_cdp_cmd("WebAuthn.setUserVerified", {"authenticatorId": authenticator, "isUserVerified": True})
 
         # CORS (Fetch §3.2): the allowed origin reads the answer, another origin's script cannot.
