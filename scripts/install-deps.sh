@@ -11,7 +11,9 @@ case "$level" in
   # softhsm2, opensc (pkcs11-tool): the audit log's throwaway HSM token; golang-go, golang-golang-x-mod-dev: its
   # independent verifier (scripts/audit_check).
   # systemd: systemd-analyze, which verifies packaging/passkeyd.service (no running systemd needed).
-  test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev systemd) ;;
+  # chromium, chromium-driver: the real-browser test of the demo web app (scripts/browser_check.sh), test path only.
+  test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev
+    systemd chromium chromium-driver) ;;
   bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;
   *) echo "usage: $0 [build|test|bench]" >&2; exit 2 ;;
 esac

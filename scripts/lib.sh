@@ -35,4 +35,10 @@ python_tools() {
   if ! build/venv/bin/python -c 'import srp' 2>/dev/null; then
     build/venv/bin/pip install -q --disable-pip-version-check srp==1.0.22
   fi
+  # The OpenAPI checks (scripts/openapi_check.sh: PyYAML, openapi-spec-validator, schemathesis) and the browser test
+  # (scripts/browser_check.sh: selenium, driving Debian's chromium), pinned.
+  if ! build/venv/bin/python -c 'import yaml, openapi_spec_validator, schemathesis, selenium' 2>/dev/null; then
+    build/venv/bin/pip install -q --disable-pip-version-check PyYAML==6.0.4 openapi-spec-validator==0.9.0 \
+      schemathesis==4.32.5 selenium==4.51.0
+  fi
 }

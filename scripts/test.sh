@@ -124,6 +124,10 @@ srp_client
 build/venv/bin/python scripts/record_replay.py .build/debug/passkeyd
 # check-config's exit codes and messages, and packaging/passkeyd.service through systemd-analyze verify.
 scripts/packaging_check.sh .build/debug/passkeyd
+# docs/openapi.yaml: in sync with docs/openapi.json and the binary, valid, and schemathesis against a live daemon.
+PYTHON=build/venv/bin/python scripts/openapi_check.sh .build/debug/passkeyd
+# The demo web app in headless Chromium with a virtual authenticator; a screenshot in build/demo-signed-in.png.
+PYTHON=build/venv/bin/python scripts/browser_check.sh .build/debug/passkeyd
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
 scripts/postgres_faults.sh .build/debug/passkeyd fast

@@ -53,9 +53,6 @@ struct HTTPFramingTests {
             description: "an unknown method (RFC 9110 §15.6.2)",
             request: "FROBNICATE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501, error: "not_implemented"),
         Case(
-            description: "TRACE", request: "TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n", status: 501,
-            error: "not_implemented"),
-        Case(
             description: "CONNECT", request: "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
             status: 501, error: "not_implemented"),
     ]
@@ -70,6 +67,22 @@ struct HTTPFramingTests {
             #expect(response.text.contains(#""error":"\#(refused.error)""#))
             #expect(response.header("Connection")?.lowercased() == "close")
             #expect(try await client.closedByServer())
+        }
+    }
+
+    @Test("TRACE and QUERY are known, no resource has them: 405 with Allow on a route, else 404 (RFC 9110 §15.5.6)")
+    func traceAndQuery() async throws {
+        try await HTTPServerTests.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            for method in ["TRACE", "QUERY"] {
+                try client.write("\(method) /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                let response = try await client.response()
+                #expect(response.status == 405, "\(method)")
+                #expect(response.text.contains(#""error":"method_not_allowed""#))
+                #expect(response.header("Allow") == "GET, HEAD")
+                try client.write("\(method) /nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                #expect(try await client.response().status == 404, "\(method)")
+            }
         }
     }
 

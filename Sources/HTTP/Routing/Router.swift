@@ -30,6 +30,14 @@ public struct Router: Responder {
         }
     }
 
+    /// Every registered method and pattern, in registration order (a route's methods by name): for a check that
+    /// each one is documented (docs/openapi.yaml).
+    public var registeredRoutes: [(method: HTTPMethod, pattern: String)] {
+        routes.flatMap { route in
+            route.handlers.keys.sorted { $0.rawValue < $1.rawValue }.map { (method: $0, pattern: route.pattern.text) }
+        }
+    }
+
     /// Routes `request` and runs the handler; sets `pathParameters` and `route` on the request the handler
     /// sees and `route` on the response.
     public func respond(to request: Request) async -> Response {

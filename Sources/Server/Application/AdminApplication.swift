@@ -3,7 +3,7 @@ import HTTP
 
 /// The admin listener's surface (`admin.listen`): `/metrics` with copies of `/healthz` and `/readyz`, for
 /// scrapers and orchestrators on a private address, never on the public port; and the audit log's read endpoints
-/// (`AuditEndpoints`).
+/// (`AuditEndpoints`); and by default the OpenAPI document (`openapi.listener`).
 public struct AdminApplication: Responder {
     private let router: Router
 
@@ -13,8 +13,12 @@ public struct AdminApplication: Responder {
         HealthEndpoints.register(in: &router, context: context)
         HealthEndpoints.registerMetrics(in: &router, context: context)
         AuditEndpoints.register(in: &router, context: context, signer: auditSigner)
+        if context.configuration.web.openAPIListener == .admin { OpenAPIEndpoint.register(in: &router) }
         self.router = router
     }
+
+    /// Every route the admin listener serves, for the check that docs/openapi.yaml documents each one.
+    public var routes: [(method: HTTPMethod, pattern: String)] { router.registeredRoutes }
 
     public func respond(to request: Request) async -> Response {
         await router.respond(to: request)

@@ -19,9 +19,14 @@ public struct Application: Responder {
         AssociationEndpoints.register(in: &router, context: context)
         DeviceKeyEndpoints.register(in: &router, context: context)
         PasswordFallbackEndpoints.register(in: &router, context: context)
+        if context.configuration.web.openAPIListener == .public { OpenAPIEndpoint.register(in: &router) }
+        if let demo = context.configuration.web.demo { DemoEndpoints.register(in: &router, demo: demo) }
         self.responder = CrossOriginResponder(
             policy: CrossOriginPolicy(configuration: context.configuration), router: router)
     }
+
+    /// Every route the public listener serves, for the check that docs/openapi.yaml documents each one.
+    public var routes: [(method: HTTPMethod, pattern: String)] { responder.router.registeredRoutes }
 
     public func respond(to request: Request) async -> Response {
         // The request's id and address go with every security event it records (docs/audit.md).

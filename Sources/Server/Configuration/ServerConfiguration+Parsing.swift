@@ -148,6 +148,9 @@ extension ServerConfiguration {
         for (index, realm) in realms.enumerated() where !realmNames.insert(realm.name).inserted {
             throw ConfigurationError(field: "realms[\(index)].name", reason: "\"\(realm.name)\" is defined twice")
         }
+        web = try WebConfiguration.read(root, issuer: issuer, rpID: rpID, clients: clients)
+        // The demo page calls the API from the server's own origin: a web origin while the demo is on.
+        if let demo = web.demo, !webOrigins.contains(demo.origin) { webOrigins.append(demo.origin) }
         guard realms.filter(\.isDefault).count <= 1 else {
             throw root.error("realms", "at most one realm may be the default")
         }

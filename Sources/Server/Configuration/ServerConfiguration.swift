@@ -154,6 +154,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var audit: AuditConfiguration
     /// Record mode (`recording`, docs/recording.md); off by default.
     public var recording = RecordingSettings()
+    /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
+    public var web = WebConfiguration()
 
     /// The realm used by requests that name none.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }

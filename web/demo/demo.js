@@ -1,0 +1,121 @@
+// The passkeyd demo: a sign-up and a usernameless login through the Auth0-style endpoints of the server that
+// serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo), then the tokens' claims.
+// No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
+"use strict";
+
+const clientID = document.querySelector('meta[name="passkeyd-client-id"]').content;
+const scope = "openid profile email offline_access";
+const webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn";
+
+// base64url without padding (RFC 4648 §5), the form of every binary WebAuthn value in the API.
+function fromBase64URL(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
+
+function toBase64URL(buffer) {
+  let binary = "";
+  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function setStatus(state, text) {
+  const status = document.getElementById("status");
+  status.dataset.state = state;
+  status.textContent = text;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new Error(`${path}: ${response.status} ${answer.error || ""} ${answer.error_description || ""}`.trim());
+  }
+  return answer;
+}
+
+// The JWT payload's claims (RFC 7519 §3): shown, not verified; the server and APIs verify them.
+function claims(jwt) {
+  if (!jwt) return null;
+  const payload = jwt.split(".")[1];
+  return JSON.parse(new TextDecoder().decode(fromBase64URL(payload)));
+}
+
+async function showSession(tokens) {
+  document.getElementById("access-claims").textContent = JSON.stringify(claims(tokens.access_token), null, 2);
+  document.getElementById("id-claims").textContent = JSON.stringify(claims(tokens.id_token), null, 2);
+  const response = await fetch("/userinfo", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  document.getElementById("userinfo").textContent = JSON.stringify(await response.json(), null, 2);
+  document.getElementById("session").hidden = false;
+  const subject = claims(tokens.access_token).sub;
+  setStatus("signed-in", `Signed in as ${subject}.`);
+}
+
+async function signUp(event) {
+  event.preventDefault();
+  setStatus("busy", "Creating a passkey…");
+  try {
+    const profile = { email: document.getElementById("signup-email").value };
+    const name = document.getElementById("signup-name").value;
+    if (name) profile.name = name;
+    const start = await post("/passkey/register", { client_id: clientID, user_profile: profile });
+    const options = start.authn_params_public_key;
+    const publicKey = {
+      ...options,
+      challenge: fromBase64URL(options.challenge),
+      user: { ...options.user, id: fromBase64URL(options.user.id) },
+    };
+    const credential = await navigator.credentials.create({ publicKey });
+    const response = {
+      clientDataJSON: toBase64URL(credential.response.clientDataJSON),
+      attestationObject: toBase64URL(credential.response.attestationObject),
+    };
+    if (credential.response.getTransports) response.transports = credential.response.getTransports();
+    const tokens = await post("/oauth/token", {
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
+    });
+    await showSession(tokens);
+  } catch (error) {
+    setStatus("error", `Sign-up failed: ${error.message}`);
+  }
+}
+
+async function logIn() {
+  setStatus("busy", "Waiting for the passkey…");
+  try {
+    const start = await post("/passkey/challenge", { client_id: clientID });
+    const options = start.authn_params_public_key;
+    const credential = await navigator.credentials.get({
+      publicKey: { ...options, challenge: fromBase64URL(options.challenge) },
+    });
+    const response = {
+      clientDataJSON: toBase64URL(credential.response.clientDataJSON),
+      authenticatorData: toBase64URL(credential.response.authenticatorData),
+      signature: toBase64URL(credential.response.signature),
+    };
+    if (credential.response.userHandle) response.userHandle = toBase64URL(credential.response.userHandle);
+    const tokens = await post("/oauth/token", {
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
+    });
+    await showSession(tokens);
+  } catch (error) {
+    setStatus("error", `Login failed: ${error.message}`);
+  }
+}
+
+function logOut() {
+  document.getElementById("session").hidden = true;
+  for (const id of ["access-claims", "id-claims", "userinfo"]) document.getElementById(id).textContent = "";
+  setStatus("idle", "Not signed in.");
+}
+
+document.getElementById("signup-form").addEventListener("submit", signUp);
+document.getElementById("login").addEventListener("click", logIn);
+document.getElementById("logout").addEventListener("click", logOut);
