@@ -20,7 +20,7 @@ public struct Application: Responder {
         DeviceKeyEndpoints.register(in: &router, context: context)
         PasswordFallbackEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(
-            policy: CrossOriginPolicy(configuration: context.configuration), router: router)
+            policy: CrossOriginPolicy(configuration: context.configuration), router: router, logger: context.logger)
     }
 
     public func respond(to request: Request) async -> Response {

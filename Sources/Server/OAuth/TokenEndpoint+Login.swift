@@ -10,9 +10,11 @@ extension TokenEndpoint {
     {
         let session = loaded.session
         let assertion = try response.authentication()
-        // §7.2 steps 5–6: the credential must be registered, to a user of this realm.
+        // §7.2 steps 5–6: the credential must be registered, to a user of this realm. An unknown one is the one
+        // failure answered distinctly (`passkey_error: unknown_credential`, for signalUnknownCredential, WebAuthn L3
+        // §5.1.10); a credential of another realm stays a generic failure.
         guard let credential = loaded.credential, let user = loaded.user else {
-            throw OAuthError.ceremonyFailed("unknown_credential", reason: "no credential \(response.id)")
+            throw OAuthError.unknownCredential(reason: "no credential \(response.id)")
         }
         guard user.realm == session.realm else {
             throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")

@@ -24,7 +24,8 @@ extension TokenEndpoint {
         try ceremonyPolicy.evaluate(verified).get()
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
-            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)
+            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
+            profile: session.profile)
         let credential = Credential(
             credentialID: verified.credentialID, userID: user.id, publicKey: verified.credentialPublicKey.rawBytes,
             algorithm: verified.credentialPublicKey.algorithm.rawValue, signCount: verified.signCount,

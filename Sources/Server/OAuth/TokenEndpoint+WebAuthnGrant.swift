@@ -17,8 +17,7 @@ extension TokenEndpoint {
     {
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
-        let scope = try requestedScope(parameters)
-        let audience = try requestedAudience(parameters)
+        let access = try requestedAccess(parameters, client: client)
         let realmName = try parameters.optionalString("realm", maxLength: 128)
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
@@ -44,7 +43,7 @@ extension TokenEndpoint {
             }
             do {
                 let request = try checkedRequest(
-                    consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                    consumed, realmName: realmName, client: client, access: access, now: now,
                     dpop: dpop)
                 return try await signup(session: consumed, response: try credential.get(), request: request)
             } catch {
@@ -56,7 +55,7 @@ extension TokenEndpoint {
         }
         do {
             let request = try checkedRequest(
-                found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                found.session, realmName: realmName, client: client, access: access, now: now,
                 dpop: dpop)
             return try await login(found, response: try credential.get(), request: request)
         } catch {
@@ -93,18 +92,18 @@ extension TokenEndpoint {
 
     /// The session must be this client's, and of the realm the request names (if any).
     func checkedRequest(
-        _ session: AuthSession, realmName: String?, client: ClientConfiguration, scope: Scope, audience: String?,
-        now: Date, dpop: String?
+        _ session: AuthSession, realmName: String?, client: ClientConfiguration, access: AuthorizedAccess, now: Date,
+        dpop: String?
     ) throws -> GrantRequest {
         try checkedRequest(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            scope: scope, audience: audience, now: now, dpop: dpop)
+            access: access, now: now, dpop: dpop)
     }
 
     /// The rule above on a session's client and realm, for any kind of session (passkey or SRP).
     func checkedRequest(
-        sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration, scope: Scope,
-        audience: String?, now: Date, dpop: String?
+        sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration,
+        access: AuthorizedAccess, now: Date, dpop: String?
     ) throws -> GrantRequest {
         guard sessionClientID == client.clientID else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")
@@ -112,17 +111,27 @@ extension TokenEndpoint {
         if let realmName, realmName != sessionRealm {
             throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
         }
-        return GrantRequest(client: client, scope: scope, audience: audience, now: now, dpopThumbprint: dpop)
+        return GrantRequest(client: client, access: access, now: now, dpopThumbprint: dpop)
     }
 
     /// The grant's parameters once the session is settled.
     struct GrantRequest: Sendable {
         let client: ClientConfiguration
-        let scope: Scope
-        let audience: String?
+        /// The API and scope granted (`ResourceAuthorization`).
+        let access: AuthorizedAccess
         let now: Date
         /// The thumbprint of the request's DPoP key (RFC 9449 §5), to which the tokens are bound.
         let dpopThumbprint: String?
+    }
+
+    /// What a login asks for (`audience` and `scope`), as `ResourceAuthorization` grants it: decided before the
+    /// session is spent, so that an unknown or ungranted API costs the user nothing.
+    /// - Throws: 400 `invalid_request` for a malformed parameter or an `organization`, 403 `access_denied` for an
+    ///   audience the client may not have.
+    func requestedAccess(_ parameters: RequestParameters, client: ClientConfiguration) throws -> AuthorizedAccess {
+        let scope = try requestedScope(parameters)
+        let audience = try requestedAudience(parameters)
+        return try context.tokens.authorization.authorize(client: client, audience: audience, scope: scope)
     }
 
     /// `scope` (RFC 6749 §3.3), or the default scope.
@@ -141,8 +150,8 @@ extension TokenEndpoint {
     static let maximumAudienceLength = 512
 
     /// `audience` (Auth0's API identifier), `nil` when absent: 1–512 visible ASCII characters (no space, no
-    /// control character), and a URI when it has a colon. passkeyd keeps no list of APIs, so this is all that
-    /// makes an audience bad; it is checked before anything is spent (the auth session, the refresh token).
+    /// control character), and a URI when it has a colon; checked before anything is spent (the auth session, the
+    /// refresh token). Whether it names an API the client may have is `ResourceAuthorization`'s decision.
     func requestedAudience(_ parameters: RequestParameters) throws -> String? {
         guard let text = try parameters.optionalString("audience", maxLength: Self.maximumAudienceLength) else {
             return nil
@@ -178,8 +187,7 @@ extension TokenEndpoint {
         context.metrics.count(event: event)
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
-                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
+                user: user, clientID: request.client.clientID, access: request.access, authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
                 dpopThumbprint: request.dpopThumbprint),
             refreshToken: refreshToken, now: request.now)
     }
@@ -188,11 +196,12 @@ extension TokenEndpoint {
     func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
-        guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
+        guard TokenService.issuesRefreshToken(client: request.client, access: request.access) else { return nil }
         // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return try context.tokens.newRefreshToken(
             familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
-            userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now,
+            userID: user.id, scope: request.access.scope.text, audience: request.access.api.identifier,
+            authTime: request.now, now: request.now,
             expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now),
             // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
             dpopThumbprint: request.dpopThumbprint)
