@@ -127,9 +127,8 @@ extension ServerConfiguration {
         return true
     }
 
-    /// RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
+    /// One RFC 6749 §3.3 scope-token, by the `scope` parameter's own parser (`Scope`), at most 128 bytes.
     static func isScopeToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 128
-            && text.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+        text.utf8.count <= 128 && Scope(parsing: text)?.tokens == [text]
     }
 }

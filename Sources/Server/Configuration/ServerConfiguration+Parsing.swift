@@ -221,7 +221,8 @@ extension ServerConfiguration {
     private static func readUserMetadataClaim(_ object: ConfigObject) throws(ConfigurationError) -> String? {
         let text = try object.string("user_metadata_claim", default: "")
         guard !text.isEmpty else { return nil }
-        guard text.utf8.count <= 256, let url = URLComponents(string: text), url.scheme == "https" || url.scheme == "http",
+        guard text.utf8.count <= 256, let url = URLComponents(string: text),
+            url.scheme == "https" || url.scheme == "http",
             url.host?.isEmpty == false
         else {
             throw object.error("user_metadata_claim", "must be empty or a namespaced claim: an http(s) URL")

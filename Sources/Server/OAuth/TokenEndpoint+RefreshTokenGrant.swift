@@ -96,7 +96,9 @@ extension TokenEndpoint {
         }
         // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
         // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
-        guard let grantedScope = Scope(parsing: stored.scope) else { throw OAuthError.bug("stored scope does not parse") }
+        guard let grantedScope = Scope(parsing: stored.scope) else {
+            throw OAuthError.bug("stored scope does not parse")
+        }
         // A family from before APIs existed was granted for the issuer's own API.
         let access = try tokens.authorization.reauthorize(
             client: client, grantedAudience: stored.audience ?? tokens.defaultAudience, grantedScope: grantedScope,
@@ -109,7 +111,8 @@ extension TokenEndpoint {
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime, now: now, expiry: successor, dpopThumbprint: stored.dpopThumbprint)
+            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime, now: now, expiry: successor,
+            dpopThumbprint: stored.dpopThumbprint)
         guard
             try writer.markRefreshTokenRotated(
                 presentedHash: presented.hash, now: now, replacement: replacement.record)
@@ -124,7 +127,8 @@ extension TokenEndpoint {
         return .rotated(
             try tokens.tokenResponse(
                 for: TokenService.Grant(
-                    user: user, clientID: clientID, access: access, authTime: stored.authTime, authenticationMethods: ["hwk"],
+                    user: user, clientID: clientID, access: access, authTime: stored.authTime,
+                    authenticationMethods: ["hwk"],
                     // The family's key, or the proof's for an unbound family (its access token only).
                     dpopThumbprint: stored.dpopThumbprint ?? dpop),
                 refreshToken: replacement.value, now: now, signers: signers))

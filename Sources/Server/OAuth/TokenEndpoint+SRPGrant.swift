@@ -90,7 +90,8 @@ extension TokenEndpoint {
         context.metrics.count(event: "srp_login")
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
-                user: user, clientID: client.clientID, access: request.access, authTime: now, authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
+                user: user, clientID: client.clientID, access: request.access, authTime: now,
+                authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
             refreshToken: refresh?.value, now: now,
             extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
     }

@@ -156,15 +156,9 @@ extension TokenEndpoint {
         guard let text = try parameters.optionalString("audience", maxLength: Self.maximumAudienceLength) else {
             return nil
         }
-        // An API identifier is a URI or a name: RFC 5234 VCHAR (%x21-7E), no space, control or non-ASCII character.
-        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw OAuthError.invalidParameter("audience", reason: "has a character outside visible ASCII")
-        }
-        // RFC 7519 §2 StringOrURI: any value containing a colon must be a URI (RFC 3986 §3: it has a scheme).
-        if text.contains(":") {
-            guard let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty else {
-                throw OAuthError.invalidParameter("audience", reason: "has a colon but is not a URI")
-            }
+        // The rule API identifiers follow in the configuration (`ServerConfiguration.isAudience`).
+        guard ServerConfiguration.isAudience(text) else {
+            throw OAuthError.invalidParameter("audience", reason: "not visible ASCII, or has a colon but is no URI")
         }
         return text
     }
@@ -187,7 +181,8 @@ extension TokenEndpoint {
         context.metrics.count(event: event)
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
-                user: user, clientID: request.client.clientID, access: request.access, authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
+                user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
+                authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
                 dpopThumbprint: request.dpopThumbprint),
             refreshToken: refreshToken, now: request.now)
     }

@@ -144,7 +144,8 @@ struct UserProfile: Sendable, Equatable {
         guard text.utf8.count <= maximumPictureBytes, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
             let url = URLComponents(string: text), url.scheme?.lowercased() == "https", url.host?.isEmpty == false
         else {
-            throw OAuthError.invalidParameter("user_profile.picture", reason: "is not an https URL of 2048 bytes or less")
+            throw OAuthError.invalidParameter(
+                "user_profile.picture", reason: "is not an https URL of 2048 bytes or less")
         }
         return text
     }
@@ -161,7 +162,8 @@ struct UserProfile: Sendable, Equatable {
         }
         guard let bytes = try? JCS.canonicalBytes(value), bytes.count <= maximumMetadataBytes else {
             throw OAuthError.invalidParameter(
-                "user_profile.user_metadata", reason: "larger than \(maximumMetadataBytes) bytes or not canonicalisable")
+                "user_profile.user_metadata", reason: "larger than \(maximumMetadataBytes) bytes or not canonicalisable"
+            )
         }
         return String(decoding: bytes, as: UTF8.self)
     }

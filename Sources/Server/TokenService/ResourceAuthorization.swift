@@ -18,8 +18,7 @@ struct ResourceAuthorization: Sendable {
 
     /// The access a login asks for.
     /// - Throws: 403 `access_denied` for an audience that is no API or one the client has no grant for.
-    func authorize(client: ClientConfiguration, audience requested: String?, scope: Scope) throws -> AuthorizedAccess
-    {
+    func authorize(client: ClientConfiguration, audience requested: String?, scope: Scope) throws -> AuthorizedAccess {
         let audience = requested ?? configuration.defaultAudience
         guard let api = configuration.api(identifier: audience) else {
             // Auth0: "Service not found: <audience>".

@@ -86,8 +86,7 @@ struct SigningKeyRing: Sendable {
         return try JWTSigner(rsaKey: key, keyID: stored.kid)
     }
 
-    private static func verificationKey(_ stored: SigningKey, algorithm: TokenSigningAlgorithm) -> JWTVerificationKey?
-    {
+    private static func verificationKey(_ stored: SigningKey, algorithm: TokenSigningAlgorithm) -> JWTVerificationKey? {
         switch algorithm {
         case .es256: (try? ECPublicKey(derRepresentation: stored.publicKey)).map { .es256($0) }
         case .rs256: (try? RSAPublicKey(derRepresentation: stored.publicKey)).map { .rs256($0) }

@@ -83,7 +83,8 @@ extension PostgresTransaction {
                 .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
                 .bytea(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
                 .optionalText(session.username), .optionalText(session.name), .optionalBytea(session.userHandle),
-                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName), .optionalText(session.profile.familyName),
+                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName),
+                .optionalText(session.profile.familyName),
                 .optionalText(session.profile.nickname), .optionalText(session.profile.picture),
                 .optionalText(session.profile.userMetadata),
             ])

@@ -66,7 +66,8 @@ extension SQLiteTransaction {
                 .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
                 .blob(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
                 .optionalText(session.username), .optionalText(session.name), .optionalBlob(session.userHandle),
-                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName), .optionalText(session.profile.familyName),
+                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName),
+                .optionalText(session.profile.familyName),
                 .optionalText(session.profile.nickname), .optionalText(session.profile.picture),
                 .optionalText(session.profile.userMetadata),
             ])

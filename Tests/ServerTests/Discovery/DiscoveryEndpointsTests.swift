@@ -56,7 +56,8 @@ struct DiscoveryEndpointsTests {
         #expect(ec["crv"]?.stringValue == "P-256")
         #expect(ec["alg"]?.stringValue == "ES256")
         let rsa = try #require(keys.first { $0["kty"]?.stringValue == "RSA" })
-        #expect(rsa["alg"]?.stringValue == "RS256" && rsa["e"]?.stringValue == "AQAB" && rsa["use"]?.stringValue == "sig")
+        #expect(
+            rsa["alg"]?.stringValue == "RS256" && rsa["e"]?.stringValue == "AQAB" && rsa["use"]?.stringValue == "sig")
         let stored = try await harness.context.store.read { try $0.signingKeys() }
         #expect(Set(stored.map(\.kid)) == Set(keys.compactMap { $0["kid"]?.stringValue }))
     }

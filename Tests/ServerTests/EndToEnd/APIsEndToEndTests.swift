@@ -22,10 +22,10 @@ struct APIsEndToEndTests {
         let clients = overrides["PASSKEYD_CLIENTS"] ?? "[]"
         overrides["PASSKEYD_CLIENTS"] =
             String(clients.dropLast())
-            + """
-            , {"client_id": "es-app", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"],
-               "id_token_signed_response_alg": "ES256"}]
-            """
+                + """
+                , {"client_id": "es-app", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn"],
+                   "id_token_signed_response_alg": "ES256"}]
+                """
         overrides["PASSKEYD_APIS"] = """
             [{"identifier": "\(bank)", "name": "Bank", "signing_alg": "RS256", "access_token_lifetime_seconds": 600,
               "scopes": [{"value": "payments:read", "description": "read"}, {"value": "payments:write"}]},
@@ -65,7 +65,8 @@ struct APIsEndToEndTests {
             .object(
                 [
                     JSONMember(key: "grant_type", value: "urn:okta:params:oauth:grant-type:webauthn"),
-                    JSONMember(key: "client_id", value: .string(clientID)), JSONMember(key: "auth_session", value: session),
+                    JSONMember(key: "client_id", value: .string(clientID)),
+                    JSONMember(key: "auth_session", value: session),
                     JSONMember(key: "authn_response", value: try authenticator.register(options)),
                 ] + extra))
     }
@@ -129,7 +130,8 @@ struct APIsEndToEndTests {
         #expect(unknown.body["error"]?.stringValue == "access_denied")
         #expect(unknown.body["error_description"]?.stringValue == "Service not found: https://unknown.example/api")
         // The self-made user of the issue asks for everything: only what the grant lists is granted.
-        let granted = try await login(Self.bank, "openid offline_access admin:all payments:write payments:read", session: session)
+        let granted = try await login(
+            Self.bank, "openid offline_access admin:all payments:write payments:read", session: session)
         #expect(granted.status == 200)
         #expect(granted.body["scope"]?.stringValue == "openid offline_access payments:read")
         #expect(granted.body["expires_in"]?.intValue == 600)
@@ -137,7 +139,8 @@ struct APIsEndToEndTests {
         #expect(try Self.header(access)["alg"]?.stringValue == "RS256", "access tokens follow the API's algorithm")
         let claims = try await Self.verify(access, type: "at+jwt", audience: Self.bank, server)
         #expect(claims.audience == [Self.bank, server.running.context.configuration.issuer])
-        #expect(try JSONValue(parsing: claims.rawPayload)["scope"]?.stringValue == "openid offline_access payments:read")
+        #expect(
+            try JSONValue(parsing: claims.rawPayload)["scope"]?.stringValue == "openid offline_access payments:read")
         // An API the client has no grant for: `other` may use the built-in APIs only.
         var bob = Passkey()
         bob.origin = "https://other.example.com"
@@ -170,7 +173,9 @@ struct APIsEndToEndTests {
         #expect(ledger.body["refresh_token"] == nil)
     }
 
-    @Test("1. a refresh narrows scope or audience within the grant, never widens it, and a refused one leaves the token valid")
+    @Test(
+        "1. a refresh narrows scope or audience within the grant, never widens it, and a refused one leaves the token valid"
+    )
     func refreshNarrowsNeverWidens() async throws {
         let server = try await Self.start()
         defer { Task { await server.stop() } }
@@ -188,7 +193,8 @@ struct APIsEndToEndTests {
                 "/oauth/token",
                 .object(
                     [
-                        JSONMember(key: "grant_type", value: "refresh_token"), JSONMember(key: "client_id", value: "app"),
+                        JSONMember(key: "grant_type", value: "refresh_token"),
+                        JSONMember(key: "client_id", value: "app"),
                         JSONMember(key: "refresh_token", value: .string(refreshToken)),
                     ] + extra))
         }
@@ -206,7 +212,9 @@ struct APIsEndToEndTests {
         #expect(narrowed.body["scope"]?.stringValue == "openid")
         refreshToken = try #require(narrowed.body["refresh_token"]?.stringValue)
         // Narrowed to the issuer's API (named by the original tokens too, with `openid`).
-        let userinfoOnly = try await refresh([JSONMember(key: "audience", value: .string(server.running.context.configuration.issuer))])
+        let userinfoOnly = try await refresh([
+            JSONMember(key: "audience", value: .string(server.running.context.configuration.issuer))
+        ])
         #expect(userinfoOnly.status == 200)
         #expect(userinfoOnly.body["scope"]?.stringValue == "openid offline_access")
         let token = try #require(userinfoOnly.body["access_token"]?.stringValue)
@@ -299,9 +307,15 @@ struct APIsEndToEndTests {
         let server = try await Self.start()
         defer { Task { await server.stop() } }
         for (path, body) in [
-            ("/passkey/register", ["client_id": "app", "organization": "org_1", "user_profile": ["email": "o@example.com"]]),
+            (
+                "/passkey/register",
+                ["client_id": "app", "organization": "org_1", "user_profile": ["email": "o@example.com"]]
+            ),
             ("/passkey/challenge", ["client_id": "app", "organization": "org_1"]),
-            ("/oauth/token", ["grant_type": "refresh_token", "client_id": "app", "organization": "org_1", "refresh_token": "x"]),
+            (
+                "/oauth/token",
+                ["grant_type": "refresh_token", "client_id": "app", "organization": "org_1", "refresh_token": "x"]
+            ),
         ] as [(String, JSONValue)] {
             let answer = try await server.post(path, body)
             #expect(answer.status == 400, "\(path)")
