@@ -162,7 +162,7 @@ def verify_tokens(tokens, keys, issuer, client_id, what):
         access = jwt.decode(tokens["access_token"], access_key, algorithms=["ES256"], audience=issuer, issuer=issuer)
         header = jwt.get_unverified_header(tokens["access_token"])
         id_key = keys.get_signing_key_from_jwt(tokens["id_token"]).key
-        identity = jwt.decode(tokens["id_token"], id_key, algorithms=["ES256"], audience=client_id, issuer=issuer)
+        identity = jwt.decode(tokens["id_token"], id_key, algorithms=["RS256"], audience=client_id, issuer=issuer)
         check(f"{what}: access token (at+jwt) and ID token verify with PyJWT",
               header.get("typ") == "at+jwt" and access["sub"] == identity["sub"], f"{header} {access} {identity}")
         return access, identity

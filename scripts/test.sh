@@ -48,12 +48,21 @@ stop_server() {
 }
 
 # Independent token check: one sign-up and login by passkeyd-loadgen's software authenticator, and the tokens
-# verified by PyJWT from discovery and the JWKS.
+# verified by PyJWT from discovery and the JWKS: the ID token RS256 (the default), or ES256 when the demo client sets
+# id_token_signed_response_alg (`verify_tokens ES256`).
 verify_tokens() {
-  local status=0
-  start_server
+  local status=0 alg="${1:-RS256}"
+  if [ "$alg" = RS256 ]; then
+    start_server
+  else
+    start_server PASSKEYD_CLIENTS="$(python3 -c 'import json, sys
+clients = json.load(open("Config/passkeyd.json"))["clients"]
+clients[0]["id_token_signed_response_alg"] = sys.argv[1]
+print(json.dumps(clients))' "$alg")"
+  fi
   if .build/debug/passkeyd-loadgen --url "http://127.0.0.1:$port" --once >"$work/tokens.json"; then
-    build/venv/bin/python scripts/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" || status=$?
+    build/venv/bin/python scripts/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" \
+      --id-token-alg "$alg" || status=$?
   else
     status=$?
     echo "verify_tokens: FAIL passkeyd-loadgen --once could not sign up and log in"
@@ -113,7 +122,8 @@ dpop_client_postgres() {
 python_tools
 # The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/audit_log.sh).
 PYTHON=build/venv/bin/python scripts/audit_log.sh .build/debug/passkeyd
-verify_tokens
+verify_tokens RS256
+verify_tokens ES256
 independent_client
 dpop_client
 independent_client_postgres

@@ -84,11 +84,13 @@ case .rotateKeys(let configPath, let flags, let immediately):
         fail("\(error)")
     }
     do {
-        let (kid, signsFrom) = try await PasskeydServer.rotateKeys(
+        let (kids, signsFrom) = try await PasskeydServer.rotateKeys(
             configuration: configuration, immediately: immediately)
         let when =
             immediately ? "now" : "\(ISO8601DateFormatter().string(from: signsFrom)), once every node publishes it"
-        print("new signing key \(kid); it signs from \(when); older keys stay published until their tokens expire")
+        print(
+            "new signing keys \(kids.joined(separator: ", ")) (ES256, RS256); they sign from \(when); older keys stay "
+                + "published until their tokens expire")
     } catch {
         fail("keys rotate failed: \(error)", status: 1)
     }

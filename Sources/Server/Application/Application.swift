@@ -22,7 +22,7 @@ public struct Application: Responder {
         if context.configuration.web.openAPIListener == .public { OpenAPIEndpoint.register(in: &router) }
         if let demo = context.configuration.web.demo { DemoEndpoints.register(in: &router, demo: demo) }
         self.responder = CrossOriginResponder(
-            policy: CrossOriginPolicy(configuration: context.configuration), router: router)
+            policy: CrossOriginPolicy(configuration: context.configuration), router: router, logger: context.logger)
     }
 
     /// Every route the public listener serves, for the check that docs/openapi.yaml documents each one.

@@ -163,20 +163,20 @@ public enum PasskeydServer {
         return 0
     }
 
-    /// `passkeyd keys rotate`: adds a new token-signing key to the database. Running servers publish it within
+    /// `passkeyd keys rotate`: adds a new token-signing key of each algorithm (ES256, RS256) to the database. Running servers publish it within
     /// `TokenService.reloadInterval`, and it signs from `TokenService.keyPublicationDelay` later (at once with
     /// `immediately`); the older keys stay published until every token they signed has expired. Returns the new
-    /// key's `kid` and when it starts signing. It is meant to run beside a running server on the same data
+    /// keys' `kid`s (ES256 first) and when they start signing. It is meant to run beside a running server on the same data
     /// directory, so it does not take the directory's lock (`DataDirectoryLock`): its one write is serialized
     /// with the server's by SQLite's own file locking.
     public static func rotateKeys(
         configuration: ServerConfiguration, clock: any WallClock = SystemClock(), immediately: Bool = false
-    ) async throws -> (kid: String, signsFrom: Date) {
+    ) async throws -> (kids: [String], signsFrom: Date) {
         let store = try await openStore(configuration)
         do {
-            let kid = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: immediately)
+            let rotated = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: immediately)
             await store.close()
-            return kid
+            return rotated
         } catch {
             await store.close()
             throw error

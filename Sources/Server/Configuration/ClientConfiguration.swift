@@ -66,6 +66,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var deviceKeyAttestation: DeviceKeyAttestationPolicy = .none
     /// The App Attest environment accepted for device-key attestations.
     public var appAttestEnvironment: AppAttestEnvironment = .production
+    /// How this client's ID tokens are signed (`id_token_signed_response_alg`, OIDC Dynamic Client Registration §2):
+    /// RS256 by default (OIDC Core §15.1), ES256 on request.
+    public var idTokenSigningAlgorithm: TokenSigningAlgorithm = .rs256
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

@@ -37,11 +37,13 @@ public enum EnvironmentOverrides {
         Setting(path: ["http", "tls_key_file"], kind: .string),
         Setting(path: ["tokens", "access_token_lifetime_seconds"], kind: .integer),
         Setting(path: ["tokens", "id_token_lifetime_seconds"], kind: .integer),
+        Setting(path: ["tokens", "user_metadata_claim"], kind: .string),
         Setting(path: ["tokens", "refresh_token_idle_lifetime_seconds"], kind: .integer),
         Setting(path: ["tokens", "refresh_token_absolute_lifetime_seconds"], kind: .integer),
         Setting(path: ["tokens", "action_token_lifetime_seconds"], kind: .integer),
         Setting(path: ["passkeys", "challenge_timeout_ms"], kind: .integer),
         Setting(path: ["passkeys", "user_verification"], kind: .string),
+        Setting(path: ["passkeys", "auth_session_grace_seconds"], kind: .integer),
         Setting(path: ["device_keys", "challenge_lifetime_seconds"], kind: .integer),
         Setting(path: ["device_keys", "max_failed_attempts"], kind: .integer),
         Setting(path: ["device_keys", "max_keys_per_user"], kind: .integer),
@@ -76,6 +78,9 @@ public enum EnvironmentOverrides {
         Setting(path: ["audit", "pkcs11", "pin_env"], kind: .string),
         Setting(path: ["recording", "directory"], kind: .string),
         Setting(path: ["clients"], kind: .json),
+        Setting(path: ["apis"], kind: .json),
+        Setting(path: ["client_grants"], kind: .json),
+        Setting(path: ["default_audience"], kind: .string),
         Setting(path: ["realms"], kind: .json),
     ]
 

@@ -68,11 +68,17 @@ extension ServerConfiguration {
             appAttestEnvironment = accepted
             try deviceKeys.rejectUnknownKeys()
         }
+        let idTokenAlgorithmText = try object.string(
+            "id_token_signed_response_alg", default: TokenSigningAlgorithm.rs256.rawValue)
+        guard let idTokenAlgorithm = TokenSigningAlgorithm(rawValue: idTokenAlgorithmText) else {
+            throw object.error("id_token_signed_response_alg", "must be RS256 or ES256")
+        }
         let client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
             userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
-            deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment)
+            deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
+            idTokenSigningAlgorithm: idTokenAlgorithm)
         try object.rejectUnknownKeys()
         return client
     }

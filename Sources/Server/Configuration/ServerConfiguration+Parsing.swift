@@ -77,7 +77,8 @@ extension ServerConfiguration {
         passkeys = PasskeySettings(
             challengeTimeoutMilliseconds: try passkeyObject.int(
                 "challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
-            userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required
+            userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required,
+            authSessionGraceSeconds: try passkeyObject.int("auth_session_grace_seconds", default: 30, range: 0...300)
         )
         try passkeyObject.rejectUnknownKeys()
 
@@ -139,6 +140,13 @@ extension ServerConfiguration {
             throw ConfigurationError(
                 field: "clients[\(index)].client_id", reason: "\"\(client.clientID)\" is defined twice")
         }
+
+        let apis = try Self.readAPIs(
+            root, reserved: [issuer, deviceKeys.audience], defaultLifetime: tokens.accessTokenLifetime)
+        self.apis = apis
+        clientGrants = try Self.readClientGrants(root, clients: clients, apis: apis)
+        configuredDefaultAudience = try Self.readDefaultAudience(
+            root, known: [issuer, deviceKeys.audience] + apis.map(\.identifier))
 
         var realms: [RealmConfiguration] = []
         for object in try root.objectArray("realms") { realms.append(try Self.readRealm(object)) }
@@ -228,6 +236,20 @@ extension ServerConfiguration {
         return settings
     }
 
+    /// `tokens.user_metadata_claim`: empty (the default) for none, else an http(s) URL, the namespaced form Auth0
+    /// requires of custom claims so that they never collide with a registered one (OIDC Core §5.1.2).
+    private static func readUserMetadataClaim(_ object: ConfigObject) throws(ConfigurationError) -> String? {
+        let text = try object.string("user_metadata_claim", default: "")
+        guard !text.isEmpty else { return nil }
+        guard text.utf8.count <= 256, let url = URLComponents(string: text),
+            url.scheme == "https" || url.scheme == "http",
+            url.host?.isEmpty == false
+        else {
+            throw object.error("user_metadata_claim", "must be empty or a namespaced claim: an http(s) URL")
+        }
+        return text
+    }
+
     private static func readTokens(_ object: ConfigObject) throws(ConfigurationError) -> TokenSettings {
         let settings = TokenSettings(
             accessTokenLifetime: try object.int("access_token_lifetime_seconds", default: 3_600, range: 60...86_400),
@@ -237,7 +259,8 @@ extension ServerConfiguration {
             refreshTokenAbsoluteLifetime: try object.int(
                 "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
             // The action token buys one sensitive action, right after its approval: at most five minutes.
-            actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300)
+            actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300),
+            userMetadataClaim: try readUserMetadataClaim(object)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
             throw object.error(

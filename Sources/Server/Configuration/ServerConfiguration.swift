@@ -61,6 +61,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var refreshTokenIdleLifetime: Int
         public var refreshTokenAbsoluteLifetime: Int
         public var actionTokenLifetime: Int
+        /// The namespaced claim (`tokens.user_metadata_claim`, an http(s) URL as Auth0 requires of custom claims)
+        /// under which ID tokens and `/userinfo` carry the user's `user_metadata`; `nil`: never carried.
+        public var userMetadataClaim: String? = nil
     }
 
     /// WebAuthn ceremony settings.
@@ -69,6 +72,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var challengeTimeoutMilliseconds: Int
         /// The policy of clients that set none of their own (WebAuthn L3 §5.8.6).
         public var userVerification: UserVerificationPolicy
+        /// How long the auth session outlives the ceremony's `timeout`, in seconds
+        /// (`passkeys.auth_session_grace_seconds`): a user who finishes just before the timeout is not refused
+        /// for the time the answer takes to reach the server.
+        public var authSessionGraceSeconds: Int = 30
     }
 
     /// App-bound device key settings.
@@ -149,6 +156,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `/device-events`; 0 disables the limit.
     public var rateLimitPerUserPerMinute: Int
     public var clients: [ClientConfiguration]
+    /// The configured APIs (`apis`); the issuer's API and the device-key API are built in
+    /// (`ServerConfiguration+APIs.swift`).
+    public var apis: [APIConfiguration] = []
+    /// Which client may ask for which API, with which of its scopes (`client_grants`).
+    public var clientGrants: [ClientGrant] = []
+    /// `default_audience` when set: the API of a request that names none.
+    public var configuredDefaultAudience: String? = nil
     public var realms: [RealmConfiguration]
     /// The probative audit log (`audit`, docs/audit.md).
     public var audit: AuditConfiguration
@@ -156,6 +170,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var recording = RecordingSettings()
     /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
     public var web = WebConfiguration()
+
+    /// The API of a request that names no `audience`: `default_audience`, else the issuer's own API.
+    public var defaultAudience: String { configuredDefaultAudience ?? issuer }
 
     /// The realm used by requests that name none.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }

@@ -5,6 +5,8 @@ import HTTP
 struct CrossOriginResponder: Responder {
     let policy: CrossOriginPolicy
     let router: Router
+    /// Where a refused preflight is reported, with the refused origin (the browser only says "CORS error").
+    var logger: Logger?
 
     func respond(to request: Request) async -> Response {
         // Fetch §3.2.2: a preflight is an OPTIONS request with `Origin` and `Access-Control-Request-Method`.
@@ -17,6 +19,14 @@ struct CrossOriginResponder: Responder {
                 origin: origin, requestedMethod: HTTPMethod(rawValue: requestedMethod), methods: resolved.methods,
                 access: access)
             response.route = resolved.route
+            if response.status == 403 {
+                // The operator's only clue which origin a page used: log it (bounded; LogLine escapes it).
+                logger?.log(.warning, "preflight refused") { line in
+                    line.add("request_id", request.requestID)
+                    line.add("route", resolved.route)
+                    line.add("origin", String(origin.prefix(256)))
+                }
+            }
             return response
         }
         var response = await router.respond(to: request)

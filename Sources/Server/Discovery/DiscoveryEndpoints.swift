@@ -44,7 +44,10 @@ enum DiscoveryEndpoints {
                 key: "grant_types_supported", value: strings([ClientConfiguration.webAuthnGrant, "refresh_token"])),
             JSONMember(key: "response_types_supported", value: strings(["token"])),
             JSONMember(key: "subject_types_supported", value: strings(["public"])),
-            JSONMember(key: "id_token_signing_alg_values_supported", value: strings(["ES256"])),
+            // OIDC Discovery §3: RS256 MUST be listed; ES256 for the clients that ask for it.
+            JSONMember(
+                key: "id_token_signing_alg_values_supported",
+                value: strings(TokenSigningAlgorithm.allCases.reversed().map(\.rawValue))),
             JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(["none"])),
             JSONMember(key: "revocation_endpoint_auth_methods_supported", value: strings(["none"])),
             // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
@@ -54,8 +57,9 @@ enum DiscoveryEndpoints {
             JSONMember(
                 key: "claims_supported",
                 value: strings([
-                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "name", "preferred_username", "email",
-                    "email_verified", "phone_number", "phone_number_verified",
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "name", "preferred_username", "given_name",
+                    "family_name", "nickname", "picture", "email", "email_verified", "phone_number",
+                    "phone_number_verified",
                 ])),
         ])
     }

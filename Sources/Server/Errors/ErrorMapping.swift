@@ -128,7 +128,10 @@ enum ErrorMapping {
     /// Logs and counts one refusal.
     static func record(_ mapped: OAuthError, error: any Error, request: Request, context: ServerContext) {
         let event: String =
-            if error is WebAuthnError || mapped.clientDescription == OAuthError.ceremonyDescription {
+            // The unknown credential too: a ceremony failure, answered distinctly (`passkey_error`).
+            if error is WebAuthnError || mapped.clientDescription == OAuthError.ceremonyDescription
+                || mapped.passkeyError != nil
+            {
                 "webauthn_failure:\(mapped.logCode)"
             } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
         context.metrics.count(event: event)

@@ -21,6 +21,8 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired: 403
+            // Auth0: an unknown API, or one the client has no grant for, is 403 access_denied.
+            case .accessDenied: 403
             // Password fallback (Server/PasswordFallback/PasswordFallbackRefusal.swift).
             case .passwordRequired, .passwordLocked: 403
             // RFC 9110 §15.5.10: the user's set of keys is full, a conflict with the current state.
@@ -47,6 +49,10 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case temporarilyUnavailable = "temporarily_unavailable"
         /// RFC 6749 §5.2: the requested scope exceeds what was granted.
         case invalidScope = "invalid_scope"
+        /// RFC 6749 §4.1.2.1, Auth0's answer for an `audience` that is no API, or an API the client has no grant for
+        /// (403); also a refresh that asks for an audience outside its original grant, and an `Origin` the client
+        /// does not accept at the passkey endpoints.
+        case accessDenied = "access_denied"
         /// RFC 6750 §3.1: the access token is missing, expired, revoked or malformed (401).
         case invalidToken = "invalid_token"
         /// RFC 9449 §12.2: the DPoP proof is missing where required, or invalid (400 at the token endpoint, 401
@@ -119,6 +125,21 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     }
     /// RFC 9470 §3 `max_age` of the challenge (`insufficient_user_authentication` only).
     var maxAge: Int?
+    /// A status other than the kind's own, where Auth0 documents one for an endpoint (`unauthorized_client` is 400
+    /// at the passkey endpoints).
+    var statusOverride: Int?
+    /// `passkey_error`, an extra member a web page can act on (`unknown_credential`: call
+    /// `PublicKeyCredential.signalUnknownCredential()`, WebAuthn L3 §5.1.10).
+    var passkeyError: PasskeyErrorCode?
+
+    /// The values of `passkey_error` (docs/api.md).
+    enum PasskeyErrorCode: String, Sendable {
+        /// The credential of the assertion is not registered here (deleted, or of another deployment).
+        case unknownCredential = "unknown_credential"
+    }
+
+    /// The HTTP status of the answer.
+    var status: Int { statusOverride ?? kind.status }
 
     init(
         _ kind: OAuthError.Kind, _ clientDescription: String, logCode: String, reason: String = "",
@@ -136,7 +157,17 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// The wire answer.
     var response: Response {
         if resourceScheme == .dpop { return dpopResourceResponse }
-        var response = Response.error(status: kind.status, error: kind.rawValue, description: clientDescription)
+        var response: Response
+        if let passkeyError {
+            response = .json(
+                .object([
+                    JSONMember(key: "error", value: .string(kind.rawValue)),
+                    JSONMember(key: "error_description", value: .string(clientDescription)),
+                    JSONMember(key: "passkey_error", value: .string(passkeyError.rawValue)),
+                ]), status: status)
+        } else {
+            response = Response.error(status: status, error: kind.rawValue, description: clientDescription)
+        }
         if let dpopNonce {
             // RFC 9449 §8: the nonce the client must put in its next proof.
             response.headers.replace(name: "DPoP-Nonce", value: dpopNonce)
@@ -207,6 +238,25 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// The passkey ceremony failed a check (which one is logged only).
     static func ceremonyFailed(_ logCode: String, reason: String) -> OAuthError {
         OAuthError(.invalidGrant, ceremonyDescription, logCode: logCode, reason: reason)
+    }
+
+    /// The one description of a login whose credential is not registered here.
+    static let unknownCredentialDescription = "The passkey is not registered with this server."
+
+    /// WebAuthn L3 §7.2 step 6: the assertion's credential is unknown. The one ceremony failure answered
+    /// distinctly (fixed description, `passkey_error: unknown_credential`), so that a page can tell the
+    /// authenticator to forget it; the credential id says nothing the client does not know already.
+    static func unknownCredential(reason: String) -> OAuthError {
+        var error = OAuthError(
+            .invalidGrant, unknownCredentialDescription, logCode: "unknown_credential", reason: reason)
+        error.passkeyError = .unknownCredential
+        return error
+    }
+
+    /// Auth0's answer for a request naming an organization, which passkeyd does not have.
+    static func organizationsUnsupported() -> OAuthError {
+        OAuthError(
+            .invalidRequest, "Organizations are not supported by this server.", logCode: "organization_unsupported")
     }
 
     /// The refresh token is unknown, rotated, revoked, expired or another client's.

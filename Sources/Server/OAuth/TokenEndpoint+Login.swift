@@ -16,11 +16,12 @@ extension TokenEndpoint {
         // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
         let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
         // §7.2 steps 5–6: the credential must be registered, to a user of this realm. Refused here, before the
-        // verifier (with no credential record there is nothing to verify, or to record, against).
+        // verifier (with no credential record there is nothing to verify, or to record, against). An unknown one is
+        // the one failure answered distinctly (`passkey_error: unknown_credential`, for signalUnknownCredential,
+        // WebAuthn L3 §5.1.10); a credential of another realm stays a generic failure.
         guard let stored = loaded.credential, let user = loaded.user else {
             _ = try assertion.get()
-            throw OAuthError.ceremonyFailed(
-                "unknown_credential", reason: "no credential \((try? credential.get().id) ?? "")")
+            throw OAuthError.unknownCredential(reason: "no credential \((try? credential.get().id) ?? "")")
         }
         guard user.realm == session.realm else {
             _ = try assertion.get()

@@ -21,7 +21,8 @@ extension TokenEndpoint {
     ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
     /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
     ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
-    ///   `scope` wider than the granted one (`invalid_scope`), the user gone, and a DPoP-bound token without a
+    ///   `scope` wider than the granted one (`invalid_scope`) or an `audience` outside the family's grant
+    ///   (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, and a DPoP-bound token without a
     ///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
     ///   policy alone, so a replay with other parameters is still reuse);
     /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
@@ -37,14 +38,14 @@ extension TokenEndpoint {
         let now = context.clock.now()
         let tokens = context.tokens
         // Loaded before the write: a key reload reads the store, and a failure here spends nothing.
-        let signer = try await tokens.currentSigner()
+        let signers = try await tokens.currentSigners()
         let clientID = client.clientID
         let outcome = try await context.store.write { writer -> RefreshOutcome in
             // Read once, for the decision and for the audit entry (user and family do not change on rotation).
             let stored = try writer.refreshToken(hash: presented.hash)
             let outcome = try Self.refresh(
                 presented: presented, stored: stored, requestedScope: requestedScope, audience: audience,
-                clientID: clientID, dpop: dpop, tokens: tokens, signer: signer, writer: writer, now: now)
+                client: client, dpop: dpop, tokens: tokens, signers: signers, writer: writer, now: now)
             // Every outcome enters the audit log in the same write (docs/audit.md).
             _ = try writer.appendSecurityEvent(Self.auditEvent(outcome, clientID: clientID, stored: stored, now: now))
             return outcome
@@ -80,8 +81,10 @@ extension TokenEndpoint {
     /// The body of the rotating write (see `refreshTokenGrant`).
     static func refresh(
         presented: Tokens.RefreshToken, stored: Storage.RefreshToken?, requestedScope: Scope?, audience: String?,
-        clientID: String, dpop: String?, tokens: TokenService, signer: JWTSigner, writer: any StoreWriter, now: Date
+        client: ClientConfiguration, dpop: String?, tokens: TokenService, signers: TokenSigners,
+        writer: any StoreWriter, now: Date
     ) throws -> RefreshOutcome {
+        let clientID = client.clientID
         guard let stored else {
             return .refused(logCode: "refresh_unknown")
         }
@@ -93,15 +96,23 @@ extension TokenEndpoint {
         }
         // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
         // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
-        let scope = try Self.refreshedScope(granted: stored.scope, requested: requestedScope)
+        guard let grantedScope = Scope(parsing: stored.scope) else {
+            throw OAuthError.bug("stored scope does not parse")
+        }
+        // A family from before APIs existed was granted for the issuer's own API.
+        let access = try tokens.authorization.reauthorize(
+            client: client, grantedAudience: stored.audience ?? tokens.defaultAudience, grantedScope: grantedScope,
+            audience: audience, scope: requestedScope)
         guard let user = try writer.user(id: stored.userID) else {
             throw OAuthError.invalidRefreshToken("refresh_user_gone")
         }
         // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
         try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         let replacement = try tokens.newRefreshToken(
+            // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-            authTime: stored.authTime, now: now, expiry: successor, dpopThumbprint: stored.dpopThumbprint)
+            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime, now: now, expiry: successor,
+            dpopThumbprint: stored.dpopThumbprint)
         guard
             try writer.markRefreshTokenRotated(
                 presentedHash: presented.hash, now: now, replacement: replacement.record)
@@ -116,11 +127,11 @@ extension TokenEndpoint {
         return .rotated(
             try tokens.tokenResponse(
                 for: TokenService.Grant(
-                    user: user, clientID: clientID, scope: scope, audience: audience,
-                    authTime: stored.authTime, authenticationMethods: ["hwk"],
+                    user: user, clientID: clientID, access: access, authTime: stored.authTime,
+                    authenticationMethods: ["hwk"],
                     // The family's key, or the proof's for an unbound family (its access token only).
                     dpopThumbprint: stored.dpopThumbprint ?? dpop),
-                refreshToken: replacement.value, now: now, signer: signer))
+                refreshToken: replacement.value, now: now, signers: signers))
     }
 
     /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).
@@ -147,17 +158,5 @@ extension TokenEndpoint {
         }
         let decision = policy.decide(RefreshTokenState(current), now: now)
         return try refusal(decision, tokenHash: tokenHash, writer: writer, now: now)
-    }
-
-    /// The scope of the refreshed tokens: the granted one, or the narrower one requested.
-    /// - Throws: `invalid_scope` when `requested` has a token that was not granted.
-    static func refreshedScope(granted text: String, requested: Scope?) throws -> Scope {
-        guard let granted = Scope(parsing: text) else { throw OAuthError.bug("stored scope does not parse") }
-        guard let requested else { return granted }
-        // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
-        guard requested.tokens.allSatisfy(granted.contains) else {
-            throw OAuthError(.invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
-        }
-        return requested
     }
 }

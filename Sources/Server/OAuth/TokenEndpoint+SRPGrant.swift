@@ -31,8 +31,7 @@ extension TokenEndpoint {
                 .invalidRequest, "Invalid M1: must be \(srp.hash.digestByteCount) bytes (SHA-256).",
                 logCode: "m1_length", reason: "\(proof.count) bytes")
         }
-        let scope = try requestedScope(parameters)
-        let audience = try requestedAudience(parameters)
+        let access = try requestedAccess(parameters, client: client)
         let realmName = try parameters.optionalString("realm", maxLength: 128)
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
@@ -53,7 +52,7 @@ extension TokenEndpoint {
         let session = spent.session
         let request = try checkedRequest(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            scope: scope, audience: audience, now: now, dpop: dpop)
+            access: access, now: now, dpop: dpop)
         let endpoints = PasswordFallbackEndpoints(context: context)
         let throttle = SRPThrottle(context.configuration.srp)
         try await endpoints.enforce(
@@ -91,8 +90,8 @@ extension TokenEndpoint {
         context.metrics.count(event: "srp_login")
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
-                user: user, clientID: client.clientID, scope: request.scope, audience: request.audience,
-                authTime: now, authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
+                user: user, clientID: client.clientID, access: request.access, authTime: now,
+                authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
             refreshToken: refresh?.value, now: now,
             extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
     }

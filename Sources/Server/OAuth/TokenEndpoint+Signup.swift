@@ -27,7 +27,8 @@ extension TokenEndpoint {
         let verified = try verifiedRegistration(credential, sent: sent, expectations: expectations)
         let user = User(
             id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
-            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now)
+            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
+            profile: session.profile)
         let credential = Credential(
             credentialID: verified.credentialID, userID: user.id, publicKey: verified.credentialPublicKey.rawBytes,
             algorithm: verified.credentialPublicKey.algorithm.rawValue, signCount: verified.signCount,

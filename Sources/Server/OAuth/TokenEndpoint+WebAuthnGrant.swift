@@ -17,8 +17,7 @@ extension TokenEndpoint {
     {
         let presentedSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
-        let scope = try requestedScope(parameters)
-        let audience = try requestedAudience(parameters)
+        let access = try requestedAccess(parameters, client: client)
         let realmName = try parameters.optionalString("realm", maxLength: 128)
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
@@ -44,7 +43,7 @@ extension TokenEndpoint {
             }
             do {
                 let request = try checkedRequest(
-                    consumed, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                    consumed, realmName: realmName, client: client, access: access, now: now,
                     dpop: dpop)
                 return try await signup(
                     session: consumed, credential: credential, sent: authnResponse, request: request)
@@ -57,7 +56,7 @@ extension TokenEndpoint {
         }
         do {
             let request = try checkedRequest(
-                found.session, realmName: realmName, client: client, scope: scope, audience: audience, now: now,
+                found.session, realmName: realmName, client: client, access: access, now: now,
                 dpop: dpop)
             return try await login(found, credential: credential, sent: authnResponse, request: request)
         } catch {
@@ -94,18 +93,18 @@ extension TokenEndpoint {
 
     /// The session must be this client's, and of the realm the request names (if any).
     func checkedRequest(
-        _ session: AuthSession, realmName: String?, client: ClientConfiguration, scope: Scope, audience: String?,
-        now: Date, dpop: String?
+        _ session: AuthSession, realmName: String?, client: ClientConfiguration, access: AuthorizedAccess, now: Date,
+        dpop: String?
     ) throws -> GrantRequest {
         try checkedRequest(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            scope: scope, audience: audience, now: now, dpop: dpop)
+            access: access, now: now, dpop: dpop)
     }
 
     /// The rule above on a session's client and realm, for any kind of session (passkey or SRP).
     func checkedRequest(
-        sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration, scope: Scope,
-        audience: String?, now: Date, dpop: String?
+        sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration,
+        access: AuthorizedAccess, now: Date, dpop: String?
     ) throws -> GrantRequest {
         guard sessionClientID == client.clientID else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")
@@ -113,17 +112,27 @@ extension TokenEndpoint {
         if let realmName, realmName != sessionRealm {
             throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
         }
-        return GrantRequest(client: client, scope: scope, audience: audience, now: now, dpopThumbprint: dpop)
+        return GrantRequest(client: client, access: access, now: now, dpopThumbprint: dpop)
     }
 
     /// The grant's parameters once the session is settled.
     struct GrantRequest: Sendable {
         let client: ClientConfiguration
-        let scope: Scope
-        let audience: String?
+        /// The API and scope granted (`ResourceAuthorization`).
+        let access: AuthorizedAccess
         let now: Date
         /// The thumbprint of the request's DPoP key (RFC 9449 §5), to which the tokens are bound.
         let dpopThumbprint: String?
+    }
+
+    /// What a login asks for (`audience` and `scope`), as `ResourceAuthorization` grants it: decided before the
+    /// session is spent, so that an unknown or ungranted API costs the user nothing.
+    /// - Throws: 400 `invalid_request` for a malformed parameter or an `organization`, 403 `access_denied` for an
+    ///   audience the client may not have.
+    func requestedAccess(_ parameters: RequestParameters, client: ClientConfiguration) throws -> AuthorizedAccess {
+        let scope = try requestedScope(parameters)
+        let audience = try requestedAudience(parameters)
+        return try context.tokens.authorization.authorize(client: client, audience: audience, scope: scope)
     }
 
     /// `scope` (RFC 6749 §3.3), or the default scope.
@@ -142,21 +151,15 @@ extension TokenEndpoint {
     static let maximumAudienceLength = 512
 
     /// `audience` (Auth0's API identifier), `nil` when absent: 1–512 visible ASCII characters (no space, no
-    /// control character), and a URI when it has a colon. passkeyd keeps no list of APIs, so this is all that
-    /// makes an audience bad; it is checked before anything is spent (the auth session, the refresh token).
+    /// control character), and a URI when it has a colon; checked before anything is spent (the auth session, the
+    /// refresh token). Whether it names an API the client may have is `ResourceAuthorization`'s decision.
     func requestedAudience(_ parameters: RequestParameters) throws -> String? {
         guard let text = try parameters.optionalString("audience", maxLength: Self.maximumAudienceLength) else {
             return nil
         }
-        // An API identifier is a URI or a name: RFC 5234 VCHAR (%x21-7E), no space, control or non-ASCII character.
-        guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw OAuthError.invalidParameter("audience", reason: "has a character outside visible ASCII")
-        }
-        // RFC 7519 §2 StringOrURI: any value containing a colon must be a URI (RFC 3986 §3: it has a scheme).
-        if text.contains(":") {
-            guard let uri = URLComponents(string: text), let scheme = uri.scheme, !scheme.isEmpty else {
-                throw OAuthError.invalidParameter("audience", reason: "has a colon but is not a URI")
-            }
+        // The rule API identifiers follow in the configuration (`ServerConfiguration.isAudience`).
+        guard ServerConfiguration.isAudience(text) else {
+            throw OAuthError.invalidParameter("audience", reason: "not visible ASCII, or has a colon but is no URI")
         }
         return text
     }
@@ -179,8 +182,8 @@ extension TokenEndpoint {
         context.metrics.count(event: event)
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
-                user: user, clientID: request.client.clientID, scope: request.scope, audience: request.audience,
-                authTime: request.now, authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
+                user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
+                authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
                 dpopThumbprint: request.dpopThumbprint),
             refreshToken: refreshToken, now: request.now)
     }
@@ -189,11 +192,12 @@ extension TokenEndpoint {
     func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
-        guard TokenService.issuesRefreshToken(client: request.client, scope: request.scope) else { return nil }
+        guard TokenService.issuesRefreshToken(client: request.client, access: request.access) else { return nil }
         // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return try context.tokens.newRefreshToken(
             familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
-            userID: user.id, scope: request.scope.text, authTime: request.now, now: request.now,
+            userID: user.id, scope: request.access.scope.text, audience: request.access.api.identifier,
+            authTime: request.now, now: request.now,
             expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now),
             // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
             dpopThumbprint: request.dpopThumbprint)

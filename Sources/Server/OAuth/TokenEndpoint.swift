@@ -54,6 +54,7 @@ struct TokenEndpoint: Sendable {
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
         }
+        try PasskeyEndpoints.refuseOrganization(parameters)
         let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
         // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
         let proof = try await context.tokens.checkDPoP(request)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
+import WebAuthn
 
 /// `POST /passkey/register` and `POST /passkey/challenge`: start a sign-up or a login ceremony and hand the
 /// client the WebAuthn options with an `auth_session` (Auth0 native passkeys API).
@@ -22,6 +23,57 @@ enum PasskeyEndpoints {
             })
     }
 
+    /// The client of a ceremony request, after the checks both passkey endpoints make:
+    /// - `organization` is refused (400 `invalid_request`): passkeyd has no organizations, and tokens without the
+    ///   `org_id` an SDK then expects would be refused by it anyway;
+    /// - the client must exist and have the webauthn grant; `unauthorized_client` is 400 here, as Auth0 documents
+    ///   for these endpoints;
+    /// - a request with an `Origin` header (a browser) must come from an origin the client accepts (WebAuthn L3
+    ///   §7.1 step 9 / §7.2 step 13 would refuse the ceremony at `/oauth/token`, after the user made a passkey):
+    ///   403 `access_denied` otherwise.
+    static func ceremonyClient(_ parameters: RequestParameters, request: Request, context: ServerContext) throws
+        -> ClientConfiguration
+    {
+        try refuseOrganization(parameters)
+        let client: ClientConfiguration
+        do {
+            client = try ClientResolution.client(
+                parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+        } catch var error as OAuthError where error.kind == .unauthorizedClient {
+            error.statusOverride = 400
+            throw error
+        }
+        if let origin = request.headers["Origin"] {
+            let configuration = context.configuration
+            let policy = OriginPolicy(
+                allowedOrigins: client.acceptedOrigins(
+                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
+            guard policy.allows(origin: origin) else {
+                throw OAuthError(
+                    .accessDenied, "The request's Origin is not accepted for this client.",
+                    logCode: "origin_not_accepted", reason: "origin \(origin.prefix(256)) for \(client.clientID)")
+            }
+        }
+        return client
+    }
+
+    /// Auth0 Organizations are not supported: a request naming one is refused rather than answered without the
+    /// `org_id` claim that SDKs then require.
+    /// - Throws: 400 `invalid_request`.
+    static func refuseOrganization(_ parameters: RequestParameters) throws {
+        if try parameters.optionalString("organization", maxLength: 256) != nil {
+            throw OAuthError.organizationsUnsupported()
+        }
+    }
+
+    /// The auth session ends `passkeys.auth_session_grace_seconds` after the ceremony's `timeout`, so that a user
+    /// who answers just before the timeout is not refused for the network round trip.
+    static func sessionExpiry(now: Date, configuration: ServerConfiguration) -> Date {
+        now.addingTimeInterval(
+            Double(configuration.passkeys.challengeTimeoutMilliseconds) / 1000
+                + Double(configuration.passkeys.authSessionGraceSeconds))
+    }
+
     /// The realm named by `realm`, or the default realm.
     /// - Throws: 400 `invalid_request` for an unknown realm.
     static func realm(_ parameters: RequestParameters, context: ServerContext) throws -> RealmConfiguration {
@@ -38,8 +90,7 @@ enum PasskeyEndpoints {
     /// `POST /passkey/register`.
     static func signupChallenge(_ request: Request, context: ServerContext) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(
-            parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+        let client = try ceremonyClient(parameters, request: request, context: context)
         let realm = try realm(parameters, context: context)
         let profile = try UserProfile(try parameters.object("user_profile"), realm: realm)
         let configuration = context.configuration
@@ -52,7 +103,8 @@ enum PasskeyEndpoints {
         let session = AuthSession(
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .signup, challenge: challenge,
             email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,
-            userHandle: userHandle, createdAt: now, expiresAt: now.addingTimeInterval(Double(timeout) / 1000))
+            userHandle: userHandle, createdAt: now, expiresAt: sessionExpiry(now: now, configuration: configuration),
+            profile: profile.attributes)
         let identifiers = profile.identifiers
         // One write: the "already exists" check and the session insert see the same state.
         let taken = try await context.store.write { writer -> Bool in
@@ -113,8 +165,7 @@ enum PasskeyEndpoints {
     /// `POST /passkey/challenge` (usernameless: the user is found from the credential and its userHandle).
     static func loginChallenge(_ request: Request, context: ServerContext) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(
-            parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+        let client = try ceremonyClient(parameters, request: request, context: context)
         let realm = try realm(parameters, context: context)
         let configuration = context.configuration
         let now = context.clock.now()
@@ -123,7 +174,7 @@ enum PasskeyEndpoints {
         let timeout = configuration.passkeys.challengeTimeoutMilliseconds
         let session = AuthSession(
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .login, challenge: challenge,
-            createdAt: now, expiresAt: now.addingTimeInterval(Double(timeout) / 1000))
+            createdAt: now, expiresAt: sessionExpiry(now: now, configuration: configuration))
         try await context.store.write { try $0.insertAuthSession(session) }
         return .json(
             .object([

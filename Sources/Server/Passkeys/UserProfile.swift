@@ -1,4 +1,6 @@
+import Foundation
 import HTTP
+import JSON
 import Storage
 
 /// `user_profile` of `POST /passkey/register`, validated against the realm's identifier rules and normalised
@@ -9,6 +11,15 @@ struct UserProfile: Sendable, Equatable {
     var username: String?
     /// The display name (not an identifier, not unique).
     var name: String?
+    /// `given_name`, `family_name`, `nickname`, `picture` and `user_metadata` (Auth0's signup profile).
+    var attributes = ProfileAttributes()
+
+    /// Longest `user_metadata`, serialised, in bytes.
+    static let maximumMetadataBytes = 4096
+    /// Deepest `user_metadata` nesting (the object itself is depth 1).
+    static let maximumMetadataDepth = 4
+    /// Longest `picture` URL, in bytes.
+    static let maximumPictureBytes = 2048
 
     /// The identifiers present, email first.
     var identifiers: [UserIdentifier] {
@@ -33,7 +44,7 @@ struct UserProfile: Sendable, Equatable {
                 case "email": realm.email != .off
                 case "phone_number": realm.phoneNumber != .off
                 case "username": realm.username != .off
-                case "name": true
+                case "name", "given_name", "family_name", "nickname", "picture", "user_metadata": true
                 default: false
                 }
             guard enabled else {
@@ -41,6 +52,10 @@ struct UserProfile: Sendable, Equatable {
                     "user_profile", reason: "member \(member.key) is not accepted by realm \(realm.name)")
             }
             if member.value.isNull { continue }
+            if member.key == "user_metadata" {
+                attributes.userMetadata = try Self.validatedMetadata(member.value)
+                continue
+            }
             guard let text = member.value.stringValue else {
                 throw OAuthError.invalidParameter("user_profile.\(member.key)", reason: "not a string")
             }
@@ -51,7 +66,13 @@ struct UserProfile: Sendable, Equatable {
         username = try seen["username"].map { text throws in
             try Self.normalizedUsername(text, policy: realm.usernamePolicy)
         }
-        name = try seen["name"].map(Self.validatedName)
+        name = try seen["name"].map { text throws in try Self.validatedName(text) }
+        attributes.givenName = try seen["given_name"].map { text throws in try Self.validatedName(text, "given_name") }
+        attributes.familyName = try seen["family_name"].map { text throws in
+            try Self.validatedName(text, "family_name")
+        }
+        attributes.nickname = try seen["nickname"].map { text throws in try Self.validatedName(text, "nickname") }
+        attributes.picture = try seen["picture"].map(Self.validatedPicture)
         for (field, requirement, present) in [
             ("email", realm.email, email != nil), ("phone_number", realm.phoneNumber, phoneNumber != nil),
             ("username", realm.username, username != nil),
@@ -106,15 +127,54 @@ struct UserProfile: Sendable, Equatable {
         return username
     }
 
-    /// A display name: 1 to 256 characters, no control characters.
-    static func validatedName(_ text: String) throws -> String {
+    /// A name (`name`, `given_name`, `family_name`, `nickname`): 1 to 256 characters, no control characters.
+    static func validatedName(_ text: String, _ field: String = "name") throws -> String {
         guard !text.isEmpty, text.count <= 256,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw OAuthError.invalidParameter(
-                "user_profile.name", reason: "is empty, too long or has control characters")
+                "user_profile.\(field)", reason: "is empty, too long or has control characters")
         }
         return text
+    }
+
+    /// `picture` (OIDC Core §5.1): an absolute https URL with a host, at most 2048 bytes, no space or control
+    /// character, so that a page showing it never loads it over plain http or from a `javascript:` URL.
+    static func validatedPicture(_ text: String) throws -> String {
+        guard text.utf8.count <= maximumPictureBytes, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }),
+            let url = URLComponents(string: text), url.scheme?.lowercased() == "https", url.host?.isEmpty == false
+        else {
+            throw OAuthError.invalidParameter(
+                "user_profile.picture", reason: "is not an https URL of 2048 bytes or less")
+        }
+        return text
+    }
+
+    /// `user_metadata`: a JSON object of at most `maximumMetadataBytes` serialised and `maximumMetadataDepth` deep,
+    /// stored in its RFC 8785 canonical form.
+    static func validatedMetadata(_ value: JSONValue) throws -> String {
+        guard value.objectMembers != nil else {
+            throw OAuthError.invalidParameter("user_profile.user_metadata", reason: "not an object")
+        }
+        guard depth(of: value) <= maximumMetadataDepth else {
+            throw OAuthError.invalidParameter(
+                "user_profile.user_metadata", reason: "nested deeper than \(maximumMetadataDepth)")
+        }
+        guard let bytes = try? JCS.canonicalBytes(value), bytes.count <= maximumMetadataBytes else {
+            throw OAuthError.invalidParameter(
+                "user_profile.user_metadata", reason: "larger than \(maximumMetadataBytes) bytes or not canonicalisable"
+            )
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The nesting depth of arrays and objects (a scalar is 0, `{}` is 1).
+    private static func depth(of value: JSONValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + (elements.map(depth(of:)).max() ?? 0)
+        case .object(let members): 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
+        case .string, .number, .bool, .null: 0
+        }
     }
 
     private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

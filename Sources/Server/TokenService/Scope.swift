@@ -36,6 +36,12 @@ struct Scope: Sendable, Equatable {
         self.tokens = tokens
     }
 
+    /// The tokens for which `isIncluded` holds, order kept.
+    func filter(_ isIncluded: (String) -> Bool) -> Scope { Scope(uncheckedTokens: tokens.filter(isIncluded)) }
+
+    /// Whether every token of `self` is in `other`.
+    func isSubset(of other: Scope) -> Bool { tokens.allSatisfy(other.contains) }
+
     /// Whether `token` was granted.
     func contains(_ token: String) -> Bool { tokens.contains(token) }
 

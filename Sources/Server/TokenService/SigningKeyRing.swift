@@ -4,64 +4,123 @@ import Storage
 import Tokens
 
 /// The token-signing keys as loaded from the store at one instant, with everything derived from them cached:
-/// the signer of the active key, a verifier over every published key and the JWKS document bytes.
+/// the signers of the active ES256 and RS256 keys, a verifier over every published key and the JWKS document bytes.
+///
+/// Each algorithm has its own keys and its own rotation (`SigningKeyRotation` over that algorithm's records);
+/// `passkeyd keys rotate` adds one key of each.
 struct SigningKeyRing: Sendable {
-    /// Signs new tokens with the newest active key.
-    let signer: JWTSigner
-    /// Verifies tokens signed by any published key.
+    /// Signs new tokens with the newest active key of each algorithm.
+    let signers: TokenSigners
+    /// Verifies tokens signed by any published key, each key with its own algorithm.
     let verifier: JWTVerifier
     /// `/.well-known/jwks.json`, serialised once.
     let jwksBytes: [UInt8]
     /// When the ring was built (server time), to reload it after `TokenService.reloadInterval`.
     let loadedAt: Date
-    /// The key of the stateless DPoP nonces, derived from the active signing key (`DPoPNonces`).
+    /// The key of the stateless DPoP nonces, derived from the active ES256 signing key (`DPoPNonces`).
     let dpopNonceKey: [UInt8]
 
+    /// The ES256 signer: action tokens and the device-key API's access tokens.
+    var signer: JWTSigner { signers.es256 }
+
+    /// Bits of the RSA keys passkeyd generates (RFC 7518 §3.3: 2048 or more).
+    static let rsaKeyBits = 2048
+
     /// Builds the ring from the stored keys at `now`.
-    /// - Throws: `TokenError.unusableKey` when no key is active or a stored key does not parse.
+    /// - Throws: `TokenError.unusableKey` when an algorithm has no active key or a stored key does not parse.
     init(keys: [SigningKey], rotation: SigningKeyRotation, now: Date) throws(TokenError) {
-        let records = keys.map { SigningKeyRecord(keyID: $0.kid, createdAt: $0.createdAt, retiredAt: $0.retiredAt) }
-        guard let active = rotation.signingKey(among: records, at: now),
-            let activeKey = keys.first(where: { $0.kid == active.keyID })
-        else {
-            throw TokenError(.unusableKey, "no signing key is active at \(now)")
-        }
-        let privateKey: P256SigningKey
-        do {
-            privateKey = try P256SigningKey(pkcs8DERRepresentation: activeKey.privateKey)
-        } catch {
-            throw TokenError(.unusableKey, "stored key \(activeKey.kid) does not parse: \(error.reason)")
-        }
-        var published: [(keyID: String, publicKey: ECPublicKey)] = []
-        for record in rotation.publishedKeys(among: records, at: now) {
-            guard let stored = keys.first(where: { $0.kid == record.keyID }),
-                let publicKey = try? ECPublicKey(derRepresentation: stored.publicKey)
+        var published: [(keyID: String, key: JWTVerificationKey)] = []
+        var es256: (signer: JWTSigner, privateKey: [UInt8])?
+        var rs256: JWTSigner?
+        for algorithm in TokenSigningAlgorithm.allCases {
+            let own = keys.filter { $0.algorithm == algorithm.rawValue }
+            let records = own.map { SigningKeyRecord(keyID: $0.kid, createdAt: $0.createdAt, retiredAt: $0.retiredAt) }
+            guard let active = rotation.signingKey(among: records, at: now),
+                let activeKey = own.first(where: { $0.kid == active.keyID })
             else {
-                throw TokenError(.unusableKey, "stored public key \(record.keyID) does not parse")
+                throw TokenError(.unusableKey, "no \(algorithm.rawValue) signing key is active at \(now)")
             }
-            published.append((record.keyID, publicKey))
+            switch algorithm {
+            case .es256: es256 = (try Self.es256Signer(activeKey), activeKey.privateKey)
+            case .rs256: rs256 = try Self.rs256Signer(activeKey)
+            }
+            for record in rotation.publishedKeys(among: records, at: now) {
+                guard let stored = own.first(where: { $0.kid == record.keyID }),
+                    let key = Self.verificationKey(stored, algorithm: algorithm)
+                else {
+                    throw TokenError(.unusableKey, "stored public key \(record.keyID) does not parse")
+                }
+                published.append((record.keyID, key))
+            }
         }
-        self.signer = JWTSigner(key: privateKey, keyID: activeKey.kid)
+        guard let es256, let rs256 else { throw TokenError(.unusableKey, "a signing algorithm has no key") }
+        self.signers = TokenSigners(es256: es256.signer, rs256: rs256)
         self.verifier = JWTVerifier(keys: Dictionary(published, uniquingKeysWith: { first, _ in first }))
-        self.jwksBytes = try JSONWebKeySet(keys: published).jsonBytes()
+        self.jwksBytes = try JSONWebKeySet(verificationKeys: published).jsonBytes()
         self.loadedAt = now
         do {
             // Every node derives the same key from the signing key they share through the store; a label keeps it
             // apart from any other use of that key.
             self.dpopNonceKey = try HMAC.sha256(
-                key: activeKey.privateKey, message: Array(DPoPNonces.keyDerivationLabel.utf8))
+                key: es256.privateKey, message: Array(DPoPNonces.keyDerivationLabel.utf8))
         } catch {
             throw TokenError(.unusableKey, "DPoP nonce key derivation failed: \(error.reason)")
         }
     }
 
-    /// A new ES256 key record, its `kid` the RFC 7638 JWK thumbprint of the public key.
-    static func generateKey(now: Date) throws -> SigningKey {
-        let key = try P256SigningKey()
-        let publicKey = key.publicKey
-        let kid = JWKThumbprint.of(publicKey)
-        return SigningKey(
-            kid: kid, algorithm: JWSHeader.es256, privateKey: key.pkcs8DERRepresentation,
-            publicKey: publicKey.derRepresentation, createdAt: now)
+    private static func es256Signer(_ stored: SigningKey) throws(TokenError) -> JWTSigner {
+        do {
+            return JWTSigner(key: try P256SigningKey(pkcs8DERRepresentation: stored.privateKey), keyID: stored.kid)
+        } catch {
+            throw TokenError(.unusableKey, "stored key \(stored.kid) does not parse: \(error.reason)")
+        }
+    }
+
+    private static func rs256Signer(_ stored: SigningKey) throws(TokenError) -> JWTSigner {
+        let key: RSASigningKey
+        do {
+            key = try RSASigningKey(pkcs8DERRepresentation: stored.privateKey)
+        } catch {
+            throw TokenError(.unusableKey, "stored key \(stored.kid) does not parse: \(error.reason)")
+        }
+        return try JWTSigner(rsaKey: key, keyID: stored.kid)
+    }
+
+    private static func verificationKey(_ stored: SigningKey, algorithm: TokenSigningAlgorithm) -> JWTVerificationKey? {
+        switch algorithm {
+        case .es256: (try? ECPublicKey(derRepresentation: stored.publicKey)).map { .es256($0) }
+        case .rs256: (try? RSAPublicKey(derRepresentation: stored.publicKey)).map { .rs256($0) }
+        }
+    }
+
+    /// A new key record of `algorithm`, generated by OpenSSL, its `kid` the RFC 7638 JWK thumbprint of the public
+    /// key.
+    static func generateKey(_ algorithm: TokenSigningAlgorithm, now: Date) throws -> SigningKey {
+        switch algorithm {
+        case .es256:
+            let key = try P256SigningKey()
+            return SigningKey(
+                kid: JWKThumbprint.of(key.publicKey), algorithm: algorithm.rawValue,
+                privateKey: key.pkcs8DERRepresentation, publicKey: key.publicKey.derRepresentation, createdAt: now)
+        case .rs256:
+            let key = try RSASigningKey(bits: rsaKeyBits)
+            return SigningKey(
+                kid: JWKThumbprint.of(key.publicKey), algorithm: algorithm.rawValue,
+                privateKey: key.pkcs8DERRepresentation, publicKey: key.publicKey.derRepresentation, createdAt: now)
+        }
+    }
+}
+
+/// The active signer of each algorithm.
+struct TokenSigners: Sendable {
+    let es256: JWTSigner
+    let rs256: JWTSigner
+
+    /// The signer of `algorithm`.
+    func signer(_ algorithm: TokenSigningAlgorithm) -> JWTSigner {
+        switch algorithm {
+        case .es256: es256
+        case .rs256: rs256
+        }
     }
 }

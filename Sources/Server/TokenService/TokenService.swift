@@ -5,8 +5,8 @@ import Storage
 import Synchronization
 import Tokens
 
-/// Mints and verifies passkeyd's tokens: ES256 access tokens (RFC 9068), ID tokens (OIDC Core §2) and opaque
-/// refresh tokens, with signing keys kept in the store.
+/// Mints and verifies passkeyd's tokens: access tokens (RFC 9068) signed as their API says, ID tokens (OIDC Core
+/// §2, RS256 unless the client asks for ES256) and opaque refresh tokens, with signing keys kept in the store.
 ///
 /// The keys are loaded once and cached with everything derived from them (signer, verifier, JWKS bytes);
 /// the cache is rebuilt every `reloadInterval`, so a key added by `passkeyd keys rotate` (or by another node)
@@ -29,6 +29,8 @@ public final class TokenService: Sendable {
     let rotation: SigningKeyRotation
     /// The refresh-token rules (rotation, reuse, idle and absolute lifetime) with the configured lifetimes.
     let refreshPolicy: RefreshTokenPolicy
+    /// The audience and scope rule every grant applies.
+    let authorization: ResourceAuthorization
     private let ring = Mutex<SigningKeyRing?>(nil)
 
     /// A token service over `store`'s signing keys.
@@ -38,7 +40,8 @@ public final class TokenService: Sendable {
         self.clock = clock
         self.defaultAudience = configuration.issuer
         self.deviceKeyAudience = configuration.deviceKeys.audience
-        let longest = max(configuration.tokens.accessTokenLifetime, configuration.tokens.idTokenLifetime)
+        self.authorization = ResourceAuthorization(configuration: configuration)
+        let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
         // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
         // node that had not reloaded yet, and verifiers' leeway.
         self.rotation = SigningKeyRotation(
@@ -50,7 +53,7 @@ public final class TokenService: Sendable {
 
     // MARK: keys
 
-    /// Loads the signing keys, generating and storing the first one on first start.
+    /// Loads the signing keys, generating and storing the first key of each algorithm on first start.
     public func bootstrap() async throws {
         _ = try await reload()
     }
@@ -68,14 +71,16 @@ public final class TokenService: Sendable {
 
     private func reload() async throws -> SigningKeyRing {
         let now = clock.now()
-        // Read first (the common case); create the first key inside a write, so concurrent starts make one.
+        // Read first (the common case); create the first key of an algorithm inside a write, so concurrent starts
+        // make one. A store from before RS256 gets its first RSA key here.
         var keys = try await store.read { try $0.signingKeys() }
-        if keys.isEmpty {
+        if Self.missingAlgorithms(keys) != [] {
             keys = try await store.write { writer in
                 // Checked again inside the write: another request or node may have created it meanwhile.
                 let existing = try writer.signingKeys()
-                if !existing.isEmpty { return existing }
-                try writer.insertSigningKey(try SigningKeyRing.generateKey(now: now))
+                for algorithm in Self.missingAlgorithms(existing) {
+                    try writer.insertSigningKey(try SigningKeyRing.generateKey(algorithm, now: now))
+                }
                 return try writer.signingKeys()
             }
         }
@@ -84,32 +89,39 @@ public final class TokenService: Sendable {
         return loaded
     }
 
+    /// The algorithms without any stored key.
+    private static func missingAlgorithms(_ keys: [SigningKey]) -> [TokenSigningAlgorithm] {
+        TokenSigningAlgorithm.allCases.filter { algorithm in !keys.contains { $0.algorithm == algorithm.rawValue } }
+    }
+
     /// How long a rotated key is published before it signs: one reload interval (every node, which reloads its
     /// keys that often, then publishes it) plus a margin for clocks and a slow reload. Without it a node that
     /// reloaded first would sign tokens that another node's JWKS and verifier do not know yet.
     public static let keyPublicationDelay: TimeInterval = reloadInterval + 10
 
-    /// Adds a new signing key and retires the keys before it (they stay published until their tokens have
-    /// expired). The new key is published at once and signs from `now + keyPublicationDelay` (its `createdAt`
-    /// is that instant, when the old keys retire); with `immediately`, from `now` (a compromised key: nodes that
-    /// have not reloaded yet keep verifying with the old ring for up to `reloadInterval`). Returns the new
-    /// key's `kid` and when it starts signing.
+    /// Adds a new signing key of each algorithm (ES256 and RS256) and retires the keys before them (they stay
+    /// published until their tokens have expired). The new keys are published at once and sign from
+    /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
+    /// from `now` (a compromised key: nodes that have not reloaded yet keep verifying with the old ring for up to
+    /// `reloadInterval`). Returns the new keys' `kid`s (ES256 first) and when they start signing.
     public static func rotateKeys(store: any Store, now: Date, immediately: Bool = false) async throws -> (
-        kid: String, signsFrom: Date
+        kids: [String], signsFrom: Date
     ) {
         let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
-        let key = try SigningKeyRing.generateKey(now: activation)
+        let keys = try TokenSigningAlgorithm.allCases.map { try SigningKeyRing.generateKey($0, now: activation) }
         try await store.write { writer in
             for old in try writer.signingKeys() where old.retiredAt == nil {
                 _ = try writer.retireSigningKey(kid: old.kid, at: activation)
             }
-            try writer.insertSigningKey(key)
-            _ = try writer.appendSecurityEvent(
-                AuthenticationAuditEvent.make(
-                    AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
-                    keyID: key.kid))
+            for key in keys {
+                try writer.insertSigningKey(key)
+                _ = try writer.appendSecurityEvent(
+                    AuthenticationAuditEvent.make(
+                        AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
+                        keyID: key.kid))
+            }
         }
-        return (key.kid, activation)
+        return (keys.map(\.kid), activation)
     }
 
     /// The JWKS document bytes (RFC 7517 §5).
@@ -124,9 +136,8 @@ public final class TokenService: Sendable {
         /// The subject (its profile feeds the ID token claims).
         let user: User
         let clientID: String
-        let scope: Scope
-        /// The `audience` parameter, if the client sent one.
-        let audience: String?
+        /// The API and the scope granted (`ResourceAuthorization`).
+        let access: AuthorizedAccess
         /// When the user authenticated with a passkey.
         let authTime: Date
         /// RFC 8176 authentication methods.
@@ -135,27 +146,28 @@ public final class TokenService: Sendable {
         var dpopThumbprint: String? = nil
     }
 
-    /// Whether a login of `client` with `scope` gets a refresh token (OIDC Core §11, or the client's setting).
-    static func issuesRefreshToken(client: ClientConfiguration, scope: Scope) -> Bool {
-        guard client.allows(grant: "refresh_token") else { return false }
+    /// Whether a login of `client` for `access` gets a refresh token (OIDC Core §11, or the client's setting), never
+    /// for an API that does not allow offline access.
+    static func issuesRefreshToken(client: ClientConfiguration, access: AuthorizedAccess) -> Bool {
+        guard client.allows(grant: "refresh_token"), access.api.allowsOfflineAccess else { return false }
         switch client.refreshTokens {
         case .always: return true
         case .never: return false
-        case .offlineAccess: return scope.contains("offline_access")
+        case .offlineAccess: return access.scope.contains("offline_access")
         }
     }
 
     /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2), expiring
     /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
     func newRefreshToken(
-        familyID: String, clientID: String, userID: String, scope: String, authTime: Date, now: Date,
+        familyID: String, clientID: String, userID: String, scope: String, audience: String, authTime: Date, now: Date,
         expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
             authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle,
-            dpopThumbprint: dpopThumbprint)
+            dpopThumbprint: dpopThumbprint, audience: audience)
         return (token.value, record)
     }
 
@@ -164,11 +176,11 @@ public final class TokenService: Sendable {
         Base64URL.encode(try SecureRandom.bytes(count: 16))
     }
 
-    /// The signer of the active key. Loaded on its own by a caller that mints inside a store write
-    /// (`tokenResponse(for:refreshToken:now:signer:)`), so that the key load, which may read the store, happens
+    /// The signers of the active keys. Loaded on their own by a caller that mints inside a store write
+    /// (`tokenResponse(for:refreshToken:now:signers:)`), so that the key load, which may read the store, happens
     /// before the write.
-    func currentSigner() async throws -> JWTSigner {
-        try await currentRing().signer
+    func currentSigners() async throws -> TokenSigners {
+        try await currentRing().signers
     }
 
     /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
@@ -178,48 +190,42 @@ public final class TokenService: Sendable {
         -> Response
     {
         try tokenResponse(
-            for: grant, refreshToken: refreshToken, now: now, signer: try await currentSigner(), extra: extra)
+            for: grant, refreshToken: refreshToken, now: now, signers: try await currentSigners(), extra: extra)
     }
 
-    /// The token response signed by `signer`. Synchronous, so that a store write can mint inside its transaction
+    /// The token response signed by `signers`. Synchronous, so that a store write can mint inside its transaction
     /// and a minting failure rolls the write back (the refresh grant's rotation).
     func tokenResponse(
-        for grant: Grant, refreshToken: String?, now: Date, signer: JWTSigner, extra: [JSONMember] = []
+        for grant: Grant, refreshToken: String?, now: Date, signers: TokenSigners, extra: [JSONMember] = []
     ) throws -> Response {
-        let lifetimes = configuration.tokens
-        // RFC 9068 §3: aud is the resource the client asked for, else the issuer's own API; with `openid`
-        // the issuer is added so /userinfo accepts the token too (as Auth0 adds its /userinfo).
-        var audience = [grant.audience ?? defaultAudience]
-        if grant.audience != nil, grant.scope.contains("openid"), !audience.contains(defaultAudience) {
+        let api = grant.access.api
+        let scope = grant.access.scope
+        // RFC 9068 §3: aud is the API the grant is for; with `openid` the issuer is added so /userinfo accepts the
+        // token too (as Auth0 adds its /userinfo).
+        var audience = [api.identifier]
+        if scope.contains("openid"), !audience.contains(defaultAudience) {
             audience.append(defaultAudience)
         }
         let access = AccessTokenClaims(
             issuer: configuration.issuer, subject: grant.user.id, audience: audience, clientID: grant.clientID,
-            scope: grant.scope.tokens, issuedAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.accessTokenLifetime)),
+            scope: scope.tokens, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(api.accessTokenLifetime)),
             jwtID: try Self.randomIdentifier(), authTime: grant.authTime,
             authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint)
-        var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(try signer.sign(access)))]
-        if grant.scope.contains("openid") {
-            let user = grant.user
-            // OIDC Core §5.4: the standard claims requested by scope.
-            let email = grant.scope.contains("email") ? user.email : nil
-            let phone = grant.scope.contains("phone") ? user.phoneNumber : nil
-            let id = IDTokenClaims(
-                issuer: configuration.issuer, subject: user.id, audience: grant.clientID, issuedAt: now,
-                expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.idTokenLifetime)), authTime: grant.authTime,
-                authenticationMethods: grant.authenticationMethods, email: email,
-                // The address was not verified by passkeyd (no mail loop): say so.
-                emailVerified: email.map { _ in false }, phoneNumber: phone,
-                phoneNumberVerified: phone.map { _ in false },
-                name: grant.scope.contains("profile") ? (user.name ?? user.username) : nil)
-            members.append(JSONMember(key: "id_token", value: .string(try signer.sign(id))))
+        // Access tokens follow their API's algorithm.
+        let accessToken = try signers.signer(api.signingAlgorithm).sign(access)
+        var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(accessToken))]
+        if scope.contains("openid") {
+            let id = idTokenClaims(for: grant, now: now)
+            // OIDC Core §15.1 / OIDC Registration §2: RS256 unless the client set id_token_signed_response_alg.
+            let algorithm = configuration.client(id: grant.clientID)?.idTokenSigningAlgorithm ?? .rs256
+            members.append(JSONMember(key: "id_token", value: .string(try signers.signer(algorithm).sign(id))))
         }
         if let refreshToken {
             members.append(JSONMember(key: "refresh_token", value: .string(refreshToken)))
         }
-        members.append(JSONMember(key: "scope", value: .string(grant.scope.text)))
-        members.append(JSONMember(key: "expires_in", value: .number(String(lifetimes.accessTokenLifetime))))
+        members.append(JSONMember(key: "scope", value: .string(scope.text)))
+        members.append(JSONMember(key: "expires_in", value: .number(String(api.accessTokenLifetime))))
         // RFC 9449 §5: a bound access token is of type DPoP.
         members.append(JSONMember(key: "token_type", value: .string(grant.dpopThumbprint == nil ? "Bearer" : "DPoP")))
         members += extra
@@ -227,5 +233,26 @@ public final class TokenService: Sendable {
         // RFC 6749 §5.1: token responses carry Cache-Control: no-store and Pragma: no-cache.
         response.headers.replace(name: "Pragma", value: "no-cache")
         return response
+    }
+
+    /// The ID token of a grant (OIDC Core §2), with the user claims its scope releases (`UserClaims`).
+    func idTokenClaims(for grant: Grant, now: Date) -> IDTokenClaims {
+        let released = UserClaims(
+            user: grant.user, scope: grant.access.scope.tokens, metadataClaim: configuration.tokens.userMetadataClaim)
+        var id = IDTokenClaims(
+            issuer: configuration.issuer, subject: grant.user.id, audience: grant.clientID, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(configuration.tokens.idTokenLifetime)),
+            authTime: grant.authTime, authenticationMethods: grant.authenticationMethods, email: released.email,
+            // The address was not verified by passkeyd (no mail loop): say so.
+            emailVerified: released.email.map { _ in false }, phoneNumber: released.phoneNumber,
+            phoneNumberVerified: released.phoneNumber.map { _ in false }, name: released.name)
+        id.givenName = released.givenName
+        id.familyName = released.familyName
+        id.nickname = released.nickname
+        id.picture = released.picture
+        if let metadata = released.userMetadata {
+            id.namespacedClaims = [(metadata.claim, Array(metadata.json.utf8))]
+        }
+        return id
     }
 }

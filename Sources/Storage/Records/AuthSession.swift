@@ -35,12 +35,14 @@ public struct AuthSession: Sendable, Hashable {
     public var createdAt: Date
     /// When the session stops being usable.
     public var expiresAt: Date
+    /// Signup only: the profile claims the user will be created with.
+    public var profile: ProfileAttributes
 
     /// Creates an auth-session record.
     public init(
         id: String, clientID: String, realm: String, kind: Kind, challenge: [UInt8], email: String? = nil,
         phoneNumber: String? = nil, username: String? = nil, name: String? = nil, userHandle: [UInt8]? = nil,
-        createdAt: Date, expiresAt: Date
+        createdAt: Date, expiresAt: Date, profile: ProfileAttributes = ProfileAttributes()
     ) {
         self.id = id
         self.clientID = clientID
@@ -54,5 +56,6 @@ public struct AuthSession: Sendable, Hashable {
         self.userHandle = userHandle
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.profile = profile
     }
 }

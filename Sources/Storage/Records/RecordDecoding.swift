@@ -7,13 +7,26 @@ package protocol RecordDecoding {
 }
 
 extension RecordDecoding {
-    package static var userColumns: String { "id, user_handle, realm, email, phone_number, username, name, created_at" }
+    package static var userColumns: String {
+        "id, user_handle, realm, email, phone_number, username, name, created_at, \(profileColumns)"
+    }
 
     package static func user(_ row: Row) throws(StorageError) -> User {
         User(
             id: try row.text(0), userHandle: try row.bytes(1), realm: try row.text(2), email: try row.optionalText(3),
             phoneNumber: try row.optionalText(4), username: try row.optionalText(5), name: try row.optionalText(6),
-            createdAt: try row.date(7))
+            createdAt: try row.date(7), profile: try profile(row, from: 8))
+    }
+
+    /// The profile columns, the same in `users` and `auth_sessions` (migration v8).
+    package static var profileColumns: String { "given_name, family_name, nickname, picture, user_metadata" }
+
+    /// `ProfileAttributes` from the five profile columns starting at `first`.
+    package static func profile(_ row: Row, from first: Int32) throws(StorageError) -> ProfileAttributes {
+        ProfileAttributes(
+            givenName: try row.optionalText(first), familyName: try row.optionalText(first + 1),
+            nickname: try row.optionalText(first + 2), picture: try row.optionalText(first + 3),
+            userMetadata: try row.optionalText(first + 4))
     }
 
     package static var credentialColumns: String {
@@ -38,7 +51,8 @@ extension RecordDecoding {
 
     package static var authSessionColumns: String {
         """
-            id, client_id, realm, kind, challenge, email, phone_number, username, name, user_handle, created_at, expires_at
+            id, client_id, realm, kind, challenge, email, phone_number, username, name, user_handle, created_at, \
+            expires_at, \(profileColumns)
         """
     }
 
@@ -48,13 +62,13 @@ extension RecordDecoding {
             kind: try row.enumeration(3, as: AuthSession.Kind.self), challenge: try row.bytes(4),
             email: try row.optionalText(5), phoneNumber: try row.optionalText(6), username: try row.optionalText(7),
             name: try row.optionalText(8), userHandle: try row.optionalBytes(9), createdAt: try row.date(10),
-            expiresAt: try row.date(11))
+            expiresAt: try row.date(11), profile: try profile(row, from: 12))
     }
 
     package static var refreshTokenColumns: String {
         """
             token_hash, family_id, client_id, user_id, scope, auth_time, created_at, absolute_expires_at, \
-            idle_expires_at, rotated_at, revoked_at, dpop_jkt
+            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience
         """
     }
 
@@ -63,7 +77,8 @@ extension RecordDecoding {
             tokenHash: try row.bytes(0), familyID: try row.text(1), clientID: try row.text(2), userID: try row.text(3),
             scope: try row.text(4), authTime: try row.date(5), createdAt: try row.date(6),
             absoluteExpiresAt: try row.date(7), idleExpiresAt: try row.date(8), rotatedAt: try row.optionalDate(9),
-            revokedAt: try row.optionalDate(10), dpopThumbprint: try row.optionalText(11))
+            revokedAt: try row.optionalDate(10), dpopThumbprint: try row.optionalText(11),
+            audience: try row.optionalText(12))
     }
 
     package static var signingKeyColumns: String { "kid, algorithm, private_key, public_key, created_at, retired_at" }

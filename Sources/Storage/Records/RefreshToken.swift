@@ -29,12 +29,15 @@ public struct RefreshToken: Sendable, Hashable {
     /// The RFC 7638 thumbprint of the DPoP key the family is bound to (RFC 9449 §5), carried across rotations:
     /// presenting the token then needs a proof by that key.
     public var dpopThumbprint: String?
+    /// The API the family was granted for (the access tokens' audience), carried across rotations: a refresh may
+    /// narrow within it, never widen. `nil` for families from before APIs existed (the issuer's own API).
+    public var audience: String?
 
     /// Creates a refresh-token record.
     public init(
         tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
         createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
-        dpopThumbprint: String? = nil
+        dpopThumbprint: String? = nil, audience: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -48,5 +51,6 @@ public struct RefreshToken: Sendable, Hashable {
         self.rotatedAt = rotatedAt
         self.revokedAt = revokedAt
         self.dpopThumbprint = dpopThumbprint
+        self.audience = audience
     }
 }

@@ -18,11 +18,13 @@ public struct User: Sendable, Hashable {
     public var name: String?
     /// When the user was created (server time).
     public var createdAt: Date
+    /// The profile claims given at sign-up.
+    public var profile: ProfileAttributes
 
     /// Creates a user record.
     public init(
         id: String, userHandle: [UInt8], realm: String, email: String? = nil, phoneNumber: String? = nil,
-        username: String? = nil, name: String? = nil, createdAt: Date
+        username: String? = nil, name: String? = nil, createdAt: Date, profile: ProfileAttributes = ProfileAttributes()
     ) {
         self.id = id
         self.userHandle = userHandle
@@ -32,6 +34,7 @@ public struct User: Sendable, Hashable {
         self.username = username
         self.name = name
         self.createdAt = createdAt
+        self.profile = profile
     }
 
     /// The identifier of `kind` this user has, if any.

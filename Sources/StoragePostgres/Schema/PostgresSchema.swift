@@ -10,7 +10,7 @@ import Storage
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
-        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -324,5 +324,21 @@ public enum PostgresSchema {
                 ADD COLUMN attestation_verified_at double precision, ADD COLUMN attestation_boot_state text
             """,
             "CREATE INDEX security_events_user ON security_events (user_id, seq)",
+        ])
+
+    /// v8: APIs and profiles (issue #20): the profile claims a user gives at sign-up (on the user, and on the sign-up
+    /// session until the ceremony completes), and the API a refresh-token family was granted for.
+    static let apisAndProfiles = Migration(
+        version: 8, name: "apis_and_profiles",
+        statements: [
+            """
+            ALTER TABLE users ADD COLUMN given_name text, ADD COLUMN family_name text, ADD COLUMN nickname text,
+                ADD COLUMN picture text, ADD COLUMN user_metadata text
+            """,
+            """
+            ALTER TABLE auth_sessions ADD COLUMN given_name text, ADD COLUMN family_name text, ADD COLUMN nickname text,
+                ADD COLUMN picture text, ADD COLUMN user_metadata text
+            """,
+            "ALTER TABLE refresh_tokens ADD COLUMN audience text",
         ])
 }

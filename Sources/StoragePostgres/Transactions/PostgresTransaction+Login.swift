@@ -21,14 +21,14 @@ extension PostgresTransaction {
                 .bytea(login.use.credentialID), .int8(Int64(login.use.expectedSignCount)),
                 // $8: the user
                 .text(login.userID),
-                // $9–$21: the refresh token, when there is one
+                // $9–$22: the refresh token, when there is one
                 .bool(refresh != nil), .optionalBytea(refresh?.tokenHash), .optionalText(refresh?.familyID),
                 .optionalText(refresh?.clientID), .optionalText(refresh?.userID), .optionalText(refresh?.scope),
                 .optionalDate(refresh?.authTime), .optionalDate(refresh?.createdAt),
                 .optionalDate(refresh?.absoluteExpiresAt), .optionalDate(refresh?.idleExpiresAt),
                 .optionalDate(refresh?.rotatedAt), .optionalDate(refresh?.revokedAt),
-                .optionalText(refresh?.dpopThumbprint),
-                // $22–$38: the security event
+                .optionalText(refresh?.dpopThumbprint), .optionalText(refresh?.audience),
+                // $23–$39: the security event
                 .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
                 .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
                 .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
@@ -72,15 +72,15 @@ extension PostgresTransaction {
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))
-            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21
+            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
             WHERE $9 AND EXISTS (SELECT 1 FROM used)
             RETURNING 1
         ), event AS (
             INSERT INTO security_events (seq, occurred_at, device_time, kind, user_id, key_id, device_id, \
             client_id, action_hash, outcome, reason_code, attempts, detail, credential_id, family_id, request_id, \
             client_address, node_id)
-            SELECT nextval('security_event_seq'), $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, \
-            $35, $36, $37, $38
+            SELECT nextval('security_event_seq'), $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, \
+            $36, $37, $38, $39
             WHERE EXISTS (SELECT 1 FROM used)
             RETURNING seq
         ), queued AS (

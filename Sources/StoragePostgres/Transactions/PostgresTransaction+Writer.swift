@@ -12,11 +12,16 @@ extension PostgresTransaction {
         // The insert's ON CONFLICT still catches a concurrent transaction that got there first.
         try checkNewUser(user, credential: credential)
         let inserted = try connection.execute(
-            "INSERT INTO users (\(Self.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+            """
+            INSERT INTO users (\(Self.userColumns))
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
+            """,
             [
                 .text(user.id), .bytea(user.userHandle), .text(user.realm), .optionalText(user.email),
                 .optionalText(user.phoneNumber), .optionalText(user.username), .optionalText(user.name),
-                .date(user.createdAt),
+                .date(user.createdAt), .optionalText(user.profile.givenName), .optionalText(user.profile.familyName),
+                .optionalText(user.profile.nickname), .optionalText(user.profile.picture),
+                .optionalText(user.profile.userMetadata),
             ])
         guard inserted == 1 else {
             // A concurrent transaction committed a clashing row after the checks: name it.
@@ -72,13 +77,16 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO auth_sessions (\(Self.authSessionColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING
             """,
             [
                 .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
                 .bytea(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
                 .optionalText(session.username), .optionalText(session.name), .optionalBytea(session.userHandle),
-                .date(session.createdAt), .date(session.expiresAt),
+                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName),
+                .optionalText(session.profile.familyName),
+                .optionalText(session.profile.nickname), .optionalText(session.profile.picture),
+                .optionalText(session.profile.userMetadata),
             ])
         guard inserted == 1 else { throw .conflict(.authSessionID) }
     }
@@ -96,13 +104,13 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO refresh_tokens (\(Self.refreshTokenColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
             """,
             [
                 .bytea(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
                 .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
                 .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
-                .optionalText(token.dpopThumbprint),
+                .optionalText(token.dpopThumbprint), .optionalText(token.audience),
             ])
         guard inserted == 1 else { throw .conflict(.refreshTokenHash) }
     }

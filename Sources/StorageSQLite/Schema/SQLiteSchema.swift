@@ -8,7 +8,7 @@ import Storage
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
-        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -304,5 +304,23 @@ public enum SQLiteSchema {
             "ALTER TABLE device_keys ADD COLUMN attestation_verified_at REAL",
             "ALTER TABLE device_keys ADD COLUMN attestation_boot_state TEXT",
             "CREATE INDEX security_events_user ON security_events (user_id, seq)",
+        ])
+
+    /// v8: APIs and profiles (issue #20): the profile claims a user gives at sign-up (on the user, and on the sign-up
+    /// session until the ceremony completes), and the API a refresh-token family was granted for.
+    static let apisAndProfiles = Migration(
+        version: 8, name: "apis_and_profiles",
+        statements: [
+            "ALTER TABLE users ADD COLUMN given_name TEXT",
+            "ALTER TABLE users ADD COLUMN family_name TEXT",
+            "ALTER TABLE users ADD COLUMN nickname TEXT",
+            "ALTER TABLE users ADD COLUMN picture TEXT",
+            "ALTER TABLE users ADD COLUMN user_metadata TEXT",
+            "ALTER TABLE auth_sessions ADD COLUMN given_name TEXT",
+            "ALTER TABLE auth_sessions ADD COLUMN family_name TEXT",
+            "ALTER TABLE auth_sessions ADD COLUMN nickname TEXT",
+            "ALTER TABLE auth_sessions ADD COLUMN picture TEXT",
+            "ALTER TABLE auth_sessions ADD COLUMN user_metadata TEXT",
+            "ALTER TABLE refresh_tokens ADD COLUMN audience TEXT",
         ])
 }

@@ -7,11 +7,13 @@ extension SQLiteTransaction {
     func insertUser(_ user: User, credential: Credential) throws(StorageError) {
         try checkNewUser(user, credential: credential)
         try database.execute(
-            "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(user.id), .blob(user.userHandle), .text(user.realm), .optionalText(user.email),
                 .optionalText(user.phoneNumber), .optionalText(user.username), .optionalText(user.name),
-                .date(user.createdAt),
+                .date(user.createdAt), .optionalText(user.profile.givenName), .optionalText(user.profile.familyName),
+                .optionalText(user.profile.nickname), .optionalText(user.profile.picture),
+                .optionalText(user.profile.userMetadata),
             ])
         do {
             try insertCredentialRow(credential)
@@ -56,12 +58,18 @@ extension SQLiteTransaction {
 
     func insertAuthSession(_ session: AuthSession) throws(StorageError) {
         try database.execute(
-            "INSERT INTO auth_sessions (\(Self.authSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO auth_sessions (\(Self.authSessionColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
             [
                 .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
                 .blob(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
                 .optionalText(session.username), .optionalText(session.name), .optionalBlob(session.userHandle),
-                .date(session.createdAt), .date(session.expiresAt),
+                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName),
+                .optionalText(session.profile.familyName),
+                .optionalText(session.profile.nickname), .optionalText(session.profile.picture),
+                .optionalText(session.profile.userMetadata),
             ])
     }
 
@@ -76,12 +84,12 @@ extension SQLiteTransaction {
 
     func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
         try database.execute(
-            "INSERT INTO refresh_tokens (\(Self.refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO refresh_tokens (\(Self.refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
                 .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
                 .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
-                .optionalText(token.dpopThumbprint),
+                .optionalText(token.dpopThumbprint), .optionalText(token.audience),
             ])
     }
 

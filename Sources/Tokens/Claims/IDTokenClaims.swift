@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Profile claims (`email`, `phone_number`, `name`, …) are set by the caller according to the granted
 /// scopes (OIDC Core §5.4); whatever is `nil` is omitted.
-public struct IDTokenClaims: JWTClaims, Hashable {
+public struct IDTokenClaims: JWTClaims {
     /// OIDC Core does not register a `typ`; "JWT" is what relying parties expect (RFC 7519 §5.1).
     public static let type = "JWT"
 
@@ -34,6 +34,17 @@ public struct IDTokenClaims: JWTClaims, Hashable {
     public var phoneNumberVerified: Bool?
     /// `name` (scope `profile`).
     public var name: String?
+    /// `given_name` (scope `profile`, OIDC Core §5.1).
+    public var givenName: String?
+    /// `family_name` (scope `profile`).
+    public var familyName: String?
+    /// `nickname` (scope `profile`).
+    public var nickname: String?
+    /// `picture` (scope `profile`): an https URL.
+    public var picture: String?
+    /// Namespaced claims (OIDC Core §5.1.2: collision-resistant names) with their JSON values, written as given:
+    /// the caller passes serialised JSON only.
+    public var namespacedClaims: [(name: String, json: [UInt8])] = []
 
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
@@ -78,6 +89,11 @@ public struct IDTokenClaims: JWTClaims, Hashable {
         writer.set("phone_number", phoneNumber.map { .string($0) })
         writer.set("phone_number_verified", phoneNumberVerified.map { .bool($0) })
         writer.set("name", name.map { .string($0) })
+        writer.set("given_name", givenName.map { .string($0) })
+        writer.set("family_name", familyName.map { .string($0) })
+        writer.set("nickname", nickname.map { .string($0) })
+        writer.set("picture", picture.map { .string($0) })
+        for claim in namespacedClaims { writer.set(claim.name, .raw(claim.json)) }
         return writer.bytes()
     }
 }

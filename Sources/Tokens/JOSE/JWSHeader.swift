@@ -1,7 +1,9 @@
 /// The protected header of a compact JWS (RFC 7515 §4) as this module writes and reads it.
 public struct JWSHeader: Sendable, Hashable {
-    /// The only algorithm we sign or accept: ECDSA P-256 with SHA-256 (RFC 7518 §3.4).
+    /// ECDSA P-256 with SHA-256 (RFC 7518 §3.4): access tokens by default, and ID tokens on request.
     public static let es256 = "ES256"
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3): OIDC Core §15.1's default ID token algorithm.
+    public static let rs256 = "RS256"
 
     /// `alg`.
     public let algorithm: String
@@ -19,7 +21,7 @@ public struct JWSHeader: Sendable, Hashable {
         self.hasCritical = hasCritical
     }
 
-    /// `{"alg":"ES256","kid":…,"typ":…}`.
+    /// `{"alg":…,"kid":…,"typ":…}`.
     func bytes() -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.set("alg", .string(algorithm))

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JSON
 
-/// Verifies compact-JWS JWTs signed with ES256 by one of a set of keys (RFC 7515 §5.2, RFC 7519 §7.2,
+/// Verifies compact-JWS JWTs signed with ES256 or RS256 by one of a set of keys (RFC 7515 §5.2, RFC 7519 §7.2,
 /// RFC 8725 best practices).
 public struct JWTVerifier: Sendable {
     /// Verifier settings.
@@ -19,19 +19,24 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    /// The verification keys by `kid`. Non-P-256 keys are never used.
-    public let keys: [String: ECPublicKey]
+    /// The verification keys by `kid`, each with the one algorithm it verifies. Non-P-256 EC keys are never used.
+    public let keys: [String: JWTVerificationKey]
     /// The settings.
     public let configuration: Configuration
 
     /// A verifier over a key set (typically the keys published in the JWKS).
-    public init(keys: [String: ECPublicKey], configuration: Configuration = .init()) {
+    public init(keys: [String: JWTVerificationKey], configuration: Configuration = .init()) {
         self.keys = keys
         self.configuration = configuration
     }
 
+    /// A verifier over ES256 keys only.
+    public init(keys: [String: ECPublicKey], configuration: Configuration = .init()) {
+        self.init(keys: keys.mapValues { JWTVerificationKey.es256($0) }, configuration: configuration)
+    }
+
     /// Verifies `token` and checks it against `expectations`. Checks run in this order, each with its code:
-    /// structure (`.malformedToken`), `alg` == "ES256" and no `crit` (`.unsupportedAlgorithm`), `typ`
+    /// structure (`.malformedToken`), `alg` ES256 or RS256 and no `crit` (`.unsupportedAlgorithm`), `typ`
     /// (`.unexpectedType`), `kid` (`.unknownKey`), signature (`.invalidSignature`), claim types
     /// (`.malformedToken`, `.invalidClaim`, `.missingClaim`), `exp` (`.expired`), `nbf` (`.notYetValid`),
     /// `iat` (`.issuedInFuture`), `iss` (`.invalidIssuer`), `aud` (`.invalidAudience`).
@@ -54,9 +59,10 @@ public struct JWTVerifier: Sendable {
         } catch {
             throw TokenError(.malformedToken, "header is not a JSON object with a string alg")
         }
-        // RFC 8725 §3.1 / §2.1: accept exactly the one algorithm we use; never "none", never HS256 with a public key.
-        guard header.algorithm == JWSHeader.es256 else {
-            throw TokenError(.unsupportedAlgorithm, "alg \(header.algorithm) is not ES256")
+        // RFC 8725 §3.1 / §2.1: accept exactly the algorithms we sign with; never "none", never HS256 with a public
+        // key.
+        guard header.algorithm == JWSHeader.es256 || header.algorithm == JWSHeader.rs256 else {
+            throw TokenError(.unsupportedAlgorithm, "alg \(header.algorithm) is not ES256 or RS256")
         }
         // RFC 7515 §4.1.11: a crit extension we do not understand makes the JWS invalid.
         guard !header.hasCritical else { throw TokenError(.unsupportedAlgorithm, "crit header present") }
@@ -65,10 +71,21 @@ public struct JWTVerifier: Sendable {
         else {
             throw TokenError(.unexpectedType, "typ \(header.type ?? "(none)") is not \(expectations.type)")
         }
-        guard let keyID = header.keyID, let key = keys[keyID], key.curve == .p256 else {
-            throw TokenError(.unknownKey, "kid \(header.keyID ?? "(none)") is not a known P-256 key")
+        // RFC 8725 §3.1: the key named by kid must be one for the header's algorithm (an RSA key never verifies an
+        // ES256 token, nor the reverse).
+        guard let keyID = header.keyID, let key = keys[keyID], key.algorithm == header.algorithm else {
+            throw TokenError(.unknownKey, "kid \(header.keyID ?? "(none)") is not a known \(header.algorithm) key")
         }
-        try Self.checkSignature(signature, key: key, signingInput: segments[0] + "." + segments[1])
+        let signingInput = String(segments[0] + "." + segments[1])
+        switch key {
+        case .es256(let ecKey):
+            guard ecKey.curve == .p256 else { throw TokenError(.unknownKey, "kid \(keyID) is not a P-256 key") }
+            try Self.checkSignature(signature, key: ecKey, signingInput: signingInput)
+        case .rs256(let rsaKey):
+            // RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256 over the received signing input.
+            guard rsaKey.isValidSignature(signature, for: Array(signingInput.utf8), hash: .sha256, padding: .pkcs1v15)
+            else { throw TokenError(.invalidSignature, "RS256 signature does not verify") }
+        }
         // RFC 7519 §7.2 step 10: the payload must be a JSON object.
         let payload = try Self.parseObject(payloadBytes, "payload")
         let claims = try RegisteredClaims(payload: payload)

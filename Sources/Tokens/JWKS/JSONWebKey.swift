@@ -1,14 +1,19 @@
 import Crypto
 
-/// A public signing key as a JWK (RFC 7517 §4, RFC 7518 §6.2): kty "EC", crv "P-256", x, y, kid,
-/// use "sig", alg "ES256".
+/// A public signing key as a JWK (RFC 7517 §4): an EC P-256 key (RFC 7518 §6.2: kty "EC", crv, x, y; alg "ES256")
+/// or an RSA key (RFC 7518 §6.3: kty "RSA", n, e; alg "RS256"), with kid and use "sig".
 public struct JSONWebKey: Sendable, Hashable {
+    /// The key material's members.
+    enum Material: Sendable, Hashable {
+        /// `x`, `y`: the affine coordinates, 32 bytes each (RFC 7518 §6.2.1.2: full length, leading zeros kept).
+        case ec(x: [UInt8], y: [UInt8])
+        /// `n`, `e`: big-endian, without leading zero bytes (RFC 7518 §6.3.1.1).
+        case rsa(modulus: [UInt8], exponent: [UInt8])
+    }
+
     /// `kid`.
     public let keyID: String
-    /// `x`: the affine X coordinate, 32 bytes (RFC 7518 §6.2.1.2: full length, leading zeros kept).
-    public let x: [UInt8]
-    /// `y`: the affine Y coordinate, 32 bytes.
-    public let y: [UInt8]
+    let material: Material
 
     /// The JWK of a P-256 public key.
     /// - Throws: `.unusableKey` for another curve or an empty `kid`.
@@ -16,21 +21,47 @@ public struct JSONWebKey: Sendable, Hashable {
         guard publicKey.curve == .p256 else { throw TokenError(.unusableKey, "only P-256 keys sign ES256") }
         guard !keyID.isEmpty else { throw TokenError(.unusableKey, "kid must be non-empty") }
         self.keyID = keyID
-        self.x = publicKey.x
-        self.y = publicKey.y
+        self.material = .ec(x: publicKey.x, y: publicKey.y)
+    }
+
+    /// The JWK of an RSA public key (RS256).
+    /// - Throws: `.unusableKey` for a modulus under 2048 bits or an empty `kid`.
+    public init(keyID: String, publicKey: RSAPublicKey) throws(TokenError) {
+        guard publicKey.modulusByteCount * 8 >= JWTSigner.minimumRSABits else {
+            throw TokenError(.unusableKey, "RSA keys that sign RS256 have at least \(JWTSigner.minimumRSABits) bits")
+        }
+        guard !keyID.isEmpty else { throw TokenError(.unusableKey, "kid must be non-empty") }
+        self.keyID = keyID
+        self.material = .rsa(modulus: publicKey.modulus, exponent: publicKey.exponent)
+    }
+
+    /// The JWK of a verification key.
+    public init(keyID: String, key: JWTVerificationKey) throws(TokenError) {
+        switch key {
+        case .es256(let publicKey): try self.init(keyID: keyID, publicKey: publicKey)
+        case .rs256(let publicKey): try self.init(keyID: keyID, publicKey: publicKey)
+        }
     }
 
     /// The JWK JSON object, members sorted.
     public func jsonBytes() -> [UInt8] {
         var writer = JSONObjectWriter()
-        writer.set("kty", .string("EC"))
-        writer.set("crv", .string("P-256"))
-        writer.set("x", .string(Base64URL.encode(x)))
-        writer.set("y", .string(Base64URL.encode(y)))
+        switch material {
+        case .ec(let x, let y):
+            writer.set("kty", .string("EC"))
+            writer.set("crv", .string("P-256"))
+            writer.set("x", .string(Base64URL.encode(x)))
+            writer.set("y", .string(Base64URL.encode(y)))
+            writer.set("alg", .string(JWSHeader.es256))
+        case .rsa(let modulus, let exponent):
+            writer.set("kty", .string("RSA"))
+            writer.set("n", .string(Base64URL.encode(modulus)))
+            writer.set("e", .string(Base64URL.encode(exponent)))
+            writer.set("alg", .string(JWSHeader.rs256))
+        }
         writer.set("kid", .string(keyID))
         // RFC 7517 §4.2 / §4.4: public key use and intended algorithm.
         writer.set("use", .string("sig"))
-        writer.set("alg", .string(JWSHeader.es256))
         return writer.bytes()
     }
 }

@@ -20,6 +20,21 @@ public struct JSONWebKeySet: Sendable, Hashable {
         self.keys = jwks
     }
 
+    /// A set from `(kid, verification key)` pairs: the ES256 and RS256 keys of the key ring.
+    /// - Throws: `.unusableKey` for an unusable key, an empty `kid` or a repeated `kid`.
+    public init(verificationKeys keys: [(keyID: String, key: JWTVerificationKey)]) throws(TokenError) {
+        var seen = Set<String>()
+        var jwks: [JSONWebKey] = []
+        for entry in keys {
+            // RFC 7517 §4.5: kids within a set should be distinct, or verifiers cannot choose.
+            guard seen.insert(entry.keyID).inserted else {
+                throw TokenError(.unusableKey, "kid \(entry.keyID) repeated")
+            }
+            jwks.append(try JSONWebKey(keyID: entry.keyID, key: entry.key))
+        }
+        self.keys = jwks
+    }
+
     /// The document bytes.
     public func jsonBytes() -> [UInt8] {
         var writer = JSONObjectWriter()

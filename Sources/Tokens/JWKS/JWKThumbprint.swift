@@ -13,6 +13,15 @@ public enum JWKThumbprint {
         return Base64URL.encode(Digest.sha256(writer.bytes()))
     }
 
+    /// The thumbprint of an RSA key: `{"e":…,"kty":"RSA","n":…}` (RFC 7638 §3.2, RFC 7518 §6.3.1).
+    public static func of(_ key: RSAPublicKey) -> String {
+        var writer = JSONObjectWriter()
+        writer.set("e", .string(Base64URL.encode(key.exponent)))
+        writer.set("kty", .string("RSA"))
+        writer.set("n", .string(Base64URL.encode(key.modulus)))
+        return Base64URL.encode(Digest.sha256(writer.bytes()))
+    }
+
     /// The thumbprint of an Ed25519 key: `{"crv":"Ed25519","kty":"OKP","x":…}` (RFC 7638 §3.2, RFC 8037 §2).
     public static func of(_ key: Ed25519PublicKey) -> String {
         var writer = JSONObjectWriter()

@@ -20,7 +20,7 @@ struct DiscoveryEndpointsTests {
         #expect(body["userinfo_endpoint"]?.stringValue == "https://auth.example.com/userinfo")
         #expect(body["jwks_uri"]?.stringValue == "https://auth.example.com/.well-known/jwks.json")
         #expect(body["grant_types_supported"] == ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"])
-        #expect(body["id_token_signing_alg_values_supported"] == ["ES256"])
+        #expect(body["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
     }
 
     @Test("an issuer configured without a trailing slash gets one in discovery and in tokens; no URL has //")
@@ -45,18 +45,21 @@ struct DiscoveryEndpointsTests {
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(access)"]).status == 200)
     }
 
-    @Test("the JWKS publishes one P-256 signing key, generated and stored on first use")
+    @Test("the JWKS publishes one P-256 (ES256) and one RSA (RS256) signing key, generated and stored on first use")
     func jwks() async throws {
         let harness = try PasskeyHarness()
         let response = await harness.client.get("/.well-known/jwks.json")
         #expect(response.status == 200)
         let keys = try #require(try response.jsonValue()["keys"]?.arrayValue)
-        #expect(keys.count == 1)
-        #expect(keys.first?["kty"]?.stringValue == "EC")
-        #expect(keys.first?["crv"]?.stringValue == "P-256")
-        #expect(keys.first?["alg"]?.stringValue == "ES256")
+        #expect(keys.count == 2)
+        let ec = try #require(keys.first { $0["kty"]?.stringValue == "EC" })
+        #expect(ec["crv"]?.stringValue == "P-256")
+        #expect(ec["alg"]?.stringValue == "ES256")
+        let rsa = try #require(keys.first { $0["kty"]?.stringValue == "RSA" })
+        #expect(
+            rsa["alg"]?.stringValue == "RS256" && rsa["e"]?.stringValue == "AQAB" && rsa["use"]?.stringValue == "sig")
         let stored = try await harness.context.store.read { try $0.signingKeys() }
-        #expect(stored.map(\.kid) == [keys.first?["kid"]?.stringValue])
+        #expect(Set(stored.map(\.kid)) == Set(keys.compactMap { $0["kid"]?.stringValue }))
     }
 
     @Test("apple-app-site-association lists TEAMID.bundle")

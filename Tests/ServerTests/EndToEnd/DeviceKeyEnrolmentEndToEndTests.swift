@@ -63,8 +63,8 @@ struct DeviceKeyEnrolmentEndToEndTests {
         let stale = try await server.call("POST", "/device-keys", token, attacker.registration)
         #expect(stale.status == 401)
 
-        // A token minted for another API (with `openid`, so it names the issuer too).
-        let other = try await server.login(&alice, audience: "https://payments.example.com/")
+        // A token minted for another API: the issuer's own (what /userinfo takes).
+        let other = try await server.login(&alice, audience: server.running.context.configuration.issuer)
         let otherToken = try #require(other["access_token"]?.stringValue)
         let wrongAudience = try await server.call("POST", "/device-keys", otherToken, attacker.registration)
         #expect(wrongAudience.status == 401)

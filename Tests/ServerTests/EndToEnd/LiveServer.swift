@@ -12,9 +12,10 @@ struct LiveServer {
     let directory: URL
     var base: String { "http://127.0.0.1:\(running.port)" }
 
-    static func start(environment: [String: String] = [:], clock: any WallClock = SystemClock()) async throws
-        -> LiveServer
-    {
+    static func start(
+        environment: [String: String] = [:], clock: any WallClock = SystemClock(),
+        logger: Logger = Logger(sink: { _ in })
+    ) async throws -> LiveServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "passkeyd-e2e-\(UUID().uuidString)")
         var overrides = environment
@@ -23,7 +24,7 @@ struct LiveServer {
         overrides["PASSKEYD_HTTP_SHUTDOWN_GRACE_SECONDS"] = overrides["PASSKEYD_HTTP_SHUTDOWN_GRACE_SECONDS"] ?? "2"
         let configuration = try TestConfiguration.make(overrides)
         let running = try await PasskeydServer.start(
-            configuration: configuration, logger: Logger(sink: { _ in }), clock: clock)
+            configuration: configuration, logger: logger, clock: clock)
         return LiveServer(running: running, directory: directory)
     }
 

@@ -82,10 +82,16 @@ struct RefreshTokenRefusalTests {
         #expect(await harness.refresh(successor).status == 403)
     }
 
-    @Test("a well-formed audience is accepted: a URI, or a name without a colon")
+    @Test("a well-formed audience of a granted API is accepted: a URI, or a name without a colon")
     func goodAudience() async throws {
         for audience in ["https://api.example.com/v1", "urn:example:payments", "payments-api"] {
-            let (harness, token) = try await RefreshTokenGrantTests.loggedIn()
+            let harness = try PasskeyHarness([
+                "PASSKEYD_APIS": #"[{"identifier": "\#(audience)"}]"#,
+                "PASSKEYD_CLIENT_GRANTS": #"[{"client_id": "app", "audience": "\#(audience)"}]"#,
+            ])
+            var authenticator = Passkey()
+            let body = try await harness.signUp(&authenticator, audience: audience)
+            let token = try #require(body["refresh_token"]?.stringValue)
             let response = await Self.refresh(harness, token, ["audience": .string(audience), "scope": "openid"])
             #expect(response.status == 200, "\(audience): \(response.bodyText)")
             let access = try await WebAuthnGrantTests.verify(

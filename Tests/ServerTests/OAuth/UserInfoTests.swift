@@ -45,7 +45,10 @@ struct UserInfoTests {
 
     @Test("an expired token, an ID token and a token for another audience are refused")
     func refused() async throws {
-        let harness = try PasskeyHarness()
+        let harness = try PasskeyHarness([
+            "PASSKEYD_APIS": #"[{"identifier": "https://api.example.com"}]"#,
+            "PASSKEYD_CLIENT_GRANTS": #"[{"client_id": "app", "audience": "https://api.example.com"}]"#,
+        ])
         var authenticator = Passkey()
         let tokens = try await harness.signUp(&authenticator)
         let idToken = try #require(tokens["id_token"]?.stringValue)

@@ -14,6 +14,7 @@ struct WebAuthnGrantRefusalTests {
     /// description, and the metric naming `code`.
     func refusedLogin(
         code: String, signUp registration: CeremonyTampering = .none,
+        description: String = "The passkey could not be verified.", passkeyError: String? = nil,
         _ change: (inout Passkey, JSONValue) throws -> JSONValue
     ) async throws {
         let harness = try PasskeyHarness()
@@ -23,7 +24,8 @@ struct WebAuthnGrantRefusalTests {
         let response = await harness.token(session: session, response: try change(&authenticator, options))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")
-        #expect(try response.jsonValue()["error_description"]?.stringValue == "The passkey could not be verified.")
+        #expect(try response.jsonValue()["error_description"]?.stringValue == description)
+        #expect(try response.jsonValue()["passkey_error"]?.stringValue == passkeyError)
         let counted = harness.counted("webauthn_failure:\(code)")
         #expect(counted, "metric webauthn_failure:\(code)")
         let logged = harness.logLines.all.contains { $0.contains("\"code\":\"\(code)\"") }
@@ -80,8 +82,12 @@ struct WebAuthnGrantRefusalTests {
         }
     }
 
-    @Test("unknown credential") func unknownCredential() async throws {
-        try await refusedLogin(code: "unknown_credential") { authenticator, options in
+    @Test("unknown credential: its own fixed description and passkey_error, for signalUnknownCredential")
+    func unknownCredential() async throws {
+        try await refusedLogin(
+            code: "unknown_credential", description: "The passkey is not registered with this server.",
+            passkeyError: "unknown_credential"
+        ) { authenticator, options in
             let known = try #require(authenticator.credential)
             authenticator.credential = VirtualCredential(
                 id: [1, 2, 3, 4], key: known.key, rpID: known.rpID, userHandle: known.userHandle,
@@ -189,13 +195,13 @@ struct WebAuthnGrantRefusalTests {
         #expect(harness.counted("invalid_grant:session_unknown"))
     }
 
-    @Test("an expired session is refused")
+    @Test("an expired session is refused: past the timeout and the grace period")
     func expired() async throws {
         let harness = try PasskeyHarness()
         var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()
-        harness.clock.advance(61)
+        harness.clock.advance(60 + 31)
         let response = await harness.token(session: session, response: try authenticator.assert(options))
         #expect(response.status == 403)
         #expect(response.errorCode == "invalid_grant")

@@ -15,11 +15,16 @@ struct WebAuthnGrantTests {
         -> VerifiedJWT
     {
         let jwks = try await harness.client.get("/.well-known/jwks.json").jsonValue()
-        var keys: [String: ECPublicKey] = [:]
+        var keys: [String: JWTVerificationKey] = [:]
         for key in try #require(jwks["keys"]?.arrayValue) {
-            let x = try #require(key["x"]?.stringValue.flatMap { Base64URL.decode($0) })
-            let y = try #require(key["y"]?.stringValue.flatMap { Base64URL.decode($0) })
-            keys[try #require(key["kid"]?.stringValue)] = try ECPublicKey(curve: .p256, x: x, y: y)
+            func member(_ name: String) throws -> [UInt8] {
+                try #require(key[name]?.stringValue.flatMap { Base64URL.decode($0) })
+            }
+            let kid = try #require(key["kid"]?.stringValue)
+            keys[kid] =
+                key["kty"]?.stringValue == "RSA"
+                ? .rs256(try RSAPublicKey(modulus: try member("n"), exponent: try member("e")))
+                : .es256(try ECPublicKey(curve: .p256, x: try member("x"), y: try member("y")))
         }
         return try JWTVerifier(keys: keys).verify(
             token,
@@ -171,7 +176,10 @@ struct WebAuthnGrantTests {
 
     @Test("without scope: openid profile email; with audience and openid, aud names both")
     func defaultScopeAndAudience() async throws {
-        let harness = try PasskeyHarness()
+        let harness = try PasskeyHarness([
+            "PASSKEYD_APIS": #"[{"identifier": "https://api.example.com"}]"#,
+            "PASSKEYD_CLIENT_GRANTS": #"[{"client_id": "app", "audience": "https://api.example.com"}]"#,
+        ])
         var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (options, session) = try await harness.loginOptions()

@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Token service: signing keys and rotation")
 struct TokenServiceTests {
-    @Test("bootstrap generates one key and later starts load it")
+    @Test("bootstrap generates one key of each algorithm (ES256, RS256 of 2048 bits) and later starts load them")
     func bootstrap() async throws {
         let store = MemoryStore()
         let configuration = try TestConfiguration.make()
@@ -17,8 +17,24 @@ struct TokenServiceTests {
         try await first.bootstrap()
         let second = TokenService(configuration: configuration, store: store, clock: TestClock())
         try await second.bootstrap()
-        #expect(try await store.read { try $0.signingKeys() }.count == 1)
+        let keys = try await store.read { try $0.signingKeys() }
+        #expect(keys.map(\.algorithm).sorted() == ["ES256", "RS256"])
+        let rsa = try RSAPublicKey(derRepresentation: try #require(keys.first { $0.algorithm == "RS256" }).publicKey)
+        #expect(rsa.modulusByteCount * 8 >= 2048)
         #expect(try await first.jwksBytes() == second.jwksBytes())
+    }
+
+    @Test("a store from before RS256 (an ES256 key only) gets its RSA key at the next start, the EC key kept")
+    func upgrade() async throws {
+        let store = MemoryStore()
+        let clock = TestClock()
+        let existing = try SigningKeyRing.generateKey(.es256, now: clock.now())
+        try await store.write { try $0.insertSigningKey(existing) }
+        try await TokenService(configuration: try TestConfiguration.make(), store: store, clock: clock).bootstrap()
+        let keys = try await store.read { try $0.signingKeys() }
+        #expect(keys.count == 2)
+        #expect(keys.contains(existing))
+        #expect(keys.contains { $0.algorithm == "RS256" })
     }
 
     @Test(
@@ -28,15 +44,19 @@ struct TokenServiceTests {
         let harness = try PasskeyHarness()
         var authenticator = Passkey()
         let before = try await harness.signUp(&authenticator)
-        let oldKid = try #require(try await harness.context.store.read { try $0.signingKeys() }.first?.kid)
-        let (newKid, signsFrom) = try await TokenService.rotateKeys(
+        let oldKeys = try await harness.context.store.read { try $0.signingKeys() }
+        let oldKid = try #require(oldKeys.first { $0.algorithm == "ES256" }?.kid)
+        let (newKids, signsFrom) = try await TokenService.rotateKeys(
             store: harness.context.store, now: harness.clock.now())
+        // `keys rotate` rotates both algorithms: one new key of each.
+        #expect(newKids.count == 2)
+        let newKid = newKids[0]
         #expect(signsFrom == harness.clock.now().addingTimeInterval(TokenService.keyPublicationDelay))
         #expect(TokenService.keyPublicationDelay > TokenService.reloadInterval)
         try await harness.context.tokens.bootstrap()
         let kids = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
             .compactMap { $0["kid"]?.stringValue }
-        #expect(Set(kids) == [oldKid, newKid])
+        #expect(Set(kids) == Set(oldKeys.map(\.kid) + newKids))
         // Published but not signing yet: a node that has not reloaded could not verify it.
         #expect(try await signingKeyID(harness.logIn(&authenticator).jsonValue()) == oldKid)
         harness.clock.advance(TokenService.keyPublicationDelay)
@@ -49,7 +69,7 @@ struct TokenServiceTests {
         // Once every token of the old key has expired (+ reload interval and leeway), it is no longer published.
         harness.clock.advance(3600 + 61)
         let later = try #require(try await harness.client.get("/.well-known/jwks.json").jsonValue()["keys"]?.arrayValue)
-        #expect(later.compactMap { $0["kid"]?.stringValue } == [newKid])
+        #expect(Set(later.compactMap { $0["kid"]?.stringValue }) == Set(newKids))
     }
 
     @Test("keys rotate --now: the new key signs at once")
@@ -57,8 +77,9 @@ struct TokenServiceTests {
         let harness = try PasskeyHarness()
         var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
-        let (newKid, signsFrom) = try await TokenService.rotateKeys(
+        let (newKids, signsFrom) = try await TokenService.rotateKeys(
             store: harness.context.store, now: harness.clock.now(), immediately: true)
+        let newKid = newKids[0]
         #expect(signsFrom == harness.clock.now())
         try await harness.context.tokens.bootstrap()
         #expect(try await signingKeyID(harness.logIn(&authenticator).jsonValue()) == newKid)
@@ -105,7 +126,8 @@ struct HousekeepingTests {
     func purge() async throws {
         let harness = try PasskeyHarness()
         _ = await harness.loginChallenge()
-        harness.clock.advance(61)
+        // Past the WebAuthn timeout and the grace period.
+        harness.clock.advance(60 + 31)
         _ = await harness.loginChallenge()
         await Housekeeping.purge(context: harness.context)
         let purgedAgain = try await harness.context.store.write {

@@ -68,8 +68,8 @@ struct JWTVerifierTests {
     }
 
     @Test(
-        "other algorithms (HS256 confusion, ES384, lowercase es256) are refused",
-        arguments: ["HS256", "ES384", "es256", "RS256"])
+        "other algorithms (HS256 confusion, ES384, lowercase es256, PS256) are refused",
+        arguments: ["HS256", "ES384", "es256", "PS256"])
     func otherAlgorithms(alg: String) throws {
         let setup = try Setup()
         #expect(throws: TokenError(.unsupportedAlgorithm, "")) {

@@ -1,0 +1,70 @@
+/// What a grant authorises: one API (the access token's audience) and the scope granted for it.
+struct AuthorizedAccess: Sendable, Equatable {
+    /// The API the access token is for.
+    let api: APIConfiguration
+    /// The granted scope: the requested one intersected with what the client may have.
+    let scope: Scope
+}
+
+/// The one rule on audiences and scopes (Auth0's APIs and client grants), for every grant that mints tokens
+/// (webauthn, srp6a, refresh_token):
+/// - the audience is the request's `audience`, else `default_audience`, else the issuer's API;
+/// - it must be an API, and one the client may use: the issuer's and the device-key API for every client, any other
+///   API only with a client grant (`client_grants`); otherwise 403 `access_denied`, as Auth0 answers;
+/// - the scope granted is the requested one intersected with the OIDC scopes (`offline_access` only when the API
+///   allows offline access) and the API's scopes the client's grant lists; the response's `scope` says which.
+struct ResourceAuthorization: Sendable {
+    let configuration: ServerConfiguration
+
+    /// The access a login asks for.
+    /// - Throws: 403 `access_denied` for an audience that is no API or one the client has no grant for.
+    func authorize(client: ClientConfiguration, audience requested: String?, scope: Scope) throws -> AuthorizedAccess {
+        let audience = requested ?? configuration.defaultAudience
+        guard let api = configuration.api(identifier: audience) else {
+            // Auth0: "Service not found: <audience>".
+            throw OAuthError(
+                .accessDenied, "Service not found: \(audience)", logCode: "audience_unknown",
+                reason: String(audience.prefix(128)))
+        }
+        let builtIn = api.identifier == configuration.issuer || api.identifier == configuration.deviceKeys.audience
+        let grant = configuration.clientGrant(clientID: client.clientID, audience: api.identifier)
+        guard builtIn || grant != nil else {
+            throw OAuthError(
+                .accessDenied, "Client is not authorized to access \"\(api.identifier)\".",
+                logCode: "audience_not_granted", reason: "\(client.clientID) has no grant for \(api.identifier)")
+        }
+        let granted = scope.filter { token in
+            if token == "offline_access" { return api.allowsOfflineAccess }
+            if APIConfiguration.oidcScopes.contains(token) { return true }
+            // An API scope: defined by the API and listed in the client's grant.
+            return api.defines(token) && grant?.scopes.contains(token) == true
+        }
+        return AuthorizedAccess(api: api, scope: granted)
+    }
+
+    /// The access a refresh asks for, within the family's original grant (RFC 6749 §6: never wider): the same API,
+    /// or the issuer's when `openid` was granted (the audience the original tokens named too), and a scope within
+    /// the original one; then the rule above again, so a grant removed since then narrows or refuses the refresh.
+    /// - Throws: 403 `access_denied` for another audience, `invalid_scope` for a wider scope.
+    func reauthorize(
+        client: ClientConfiguration, grantedAudience: String, grantedScope: Scope, audience requested: String?,
+        scope requestedScope: Scope?
+    ) throws -> AuthorizedAccess {
+        let audience = requested ?? grantedAudience
+        let withinGrant =
+            audience == grantedAudience || (audience == configuration.issuer && grantedScope.contains("openid"))
+        guard withinGrant else {
+            throw OAuthError(
+                .accessDenied, "The requested audience is outside the original grant.", logCode: "audience_widened",
+                reason: String(audience.prefix(128)))
+        }
+        if let requestedScope {
+            // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+            guard requestedScope.isSubset(of: grantedScope) else {
+                throw OAuthError(
+                    .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+            }
+        }
+        return try authorize(client: client, audience: audience, scope: requestedScope ?? grantedScope)
+    }
+}
