@@ -38,7 +38,7 @@ extension StoreConformance {
         FallbackCounterKey.identity(realm: "main", identity: "änn"),
     ]
 
-    private static func completion(expecting count: UInt32 = 5, refresh: RefreshToken? = S.refreshToken(7))
+    private static func completion(expecting count: UInt32 = 5, refresh: RefreshToken? = loginRefresh)
         -> LoginCompletion
     {
         LoginCompletion(
@@ -51,6 +51,14 @@ extension StoreConformance {
                 occurredAt: S.at(10), kind: "login", userID: "user-1", clientID: "client-1", outcome: "success",
                 credentialID: S.credential(1, userID: "user-1").credentialID, familyID: refresh?.familyID))
     }
+
+    /// The refresh token a login stores: every column set, the family's API included.
+    private static let loginRefresh: RefreshToken = {
+        var token = S.refreshToken(7)
+        token.audience = "https://api.example.com/"
+        token.dpopThumbprint = "dpop-thumbprint"
+        return token
+    }()
 
     /// What the fixture's rows look like after a login write, for comparing against expectations.
     private struct LoginEffects: Equatable {
@@ -96,7 +104,7 @@ extension StoreConformance {
             let active = DeviceKeyState(status: .active, failedAttempts: 0)
             expected.keyStates = [active, active, before.keyStates[2]]
             expected.counters = otherCounters
-            expected.refresh = S.refreshToken(7)
+            expected.refresh = loginRefresh
             expected.events = ["login success"]
             expected.pending = before.pending + 1
             try expectEqual(try await effects(store), expected, "after the login write")
