@@ -19,6 +19,8 @@ public struct Application: Responder {
         AssociationEndpoints.register(in: &router, context: context)
         DeviceKeyEndpoints.register(in: &router, context: context)
         PasswordFallbackEndpoints.register(in: &router, context: context)
+        PasskeyLifecycleEndpoints.register(in: &router, context: context)
+        RecoveryEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(
             policy: CrossOriginPolicy(configuration: context.configuration), router: router)
     }

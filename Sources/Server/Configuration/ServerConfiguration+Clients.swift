@@ -62,11 +62,16 @@ extension ServerConfiguration {
             attestation = policy
             try deviceKeys.rejectUnknownKeys()
         }
-        let client = ClientConfiguration(
+        let hints = try object.stringArray("hints")
+        for (index, hint) in hints.enumerated() where !["security-key", "client-device", "hybrid"].contains(hint) {
+            throw object.error("hints[\(index)]", "must be security-key, client-device or hybrid (WebAuthn L3 §5.8.7)")
+        }
+        var client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
             userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
             deviceKeyAttestation: attestation)
+        client.passkeyHints = hints
         try object.rejectUnknownKeys()
         return client
     }

@@ -10,7 +10,7 @@ import Storage
 public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
-        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, passkeyLifecycle,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -324,5 +324,23 @@ public enum PostgresSchema {
                 ADD COLUMN attestation_verified_at double precision, ADD COLUMN attestation_boot_state text
             """,
             "CREATE INDEX security_events_user ON security_events (user_id, seq)",
+        ])
+
+    /// v9: the passkey lifecycle (issue #21, as SQLite's v9): a user-set name per credential, and recovery codes
+    /// (slow hashes of one set per user, replaced as a whole).
+    static let passkeyLifecycle = Migration(
+        version: 8, name: "passkey_lifecycle",
+        statements: [
+            "ALTER TABLE credentials ADD COLUMN name text",
+            """
+            CREATE TABLE recovery_codes (
+                user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                code_hash bytea NOT NULL,
+                salt bytea NOT NULL,
+                created_at double precision NOT NULL,
+                PRIMARY KEY (user_id, code_hash)
+            )
+            """,
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ])
 }

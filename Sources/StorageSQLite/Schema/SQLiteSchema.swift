@@ -8,7 +8,7 @@ import Storage
 public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
-        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment,
+        core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, passkeyLifecycle,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -304,5 +304,23 @@ public enum SQLiteSchema {
             "ALTER TABLE device_keys ADD COLUMN attestation_verified_at REAL",
             "ALTER TABLE device_keys ADD COLUMN attestation_boot_state TEXT",
             "CREATE INDEX security_events_user ON security_events (user_id, seq)",
+        ])
+
+    /// v9: the passkey lifecycle (issue #21): a user-set name per credential, and recovery codes (slow hashes of
+    /// one set per user, replaced as a whole).
+    static let passkeyLifecycle = Migration(
+        version: 8, name: "passkey_lifecycle",
+        statements: [
+            "ALTER TABLE credentials ADD COLUMN name TEXT",
+            """
+            CREATE TABLE recovery_codes (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                code_hash BLOB NOT NULL,
+                salt BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (user_id, code_hash)
+            ) STRICT
+            """,
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ])
 }
