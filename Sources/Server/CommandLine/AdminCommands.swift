@@ -47,12 +47,15 @@ public enum AdminCommands {
                     (userJSON(user).objectMembers ?? []) + [
                         JSONMember(
                             key: "passkeys",
-                            value: .array(try reader.credentials(userID: userID).map(PasskeyLifecycleEndpoints.passkeyJSON))),
+                            value: .array(
+                                try reader.credentials(userID: userID).map(PasskeyLifecycleEndpoints.passkeyJSON))),
                         JSONMember(
                             key: "device_keys",
                             value: .array(try reader.deviceKeys(userID: userID).map(DeviceKeyRepresentation.json))),
-                        JSONMember(key: "recovery_codes", value: JSONValue(try reader.recoveryCodes(userID: userID).count)),
-                        JSONMember(key: "password_verifier", value: .bool(try reader.passwordVerifier(userID: userID) != nil)),
+                        JSONMember(
+                            key: "recovery_codes", value: JSONValue(try reader.recoveryCodes(userID: userID).count)),
+                        JSONMember(
+                            key: "password_verifier", value: .bool(try reader.passwordVerifier(userID: userID) != nil)),
                     ])
             }
             guard let found else { return notFound("user", userID, json: json) }
@@ -61,7 +64,8 @@ public enum AdminCommands {
             guard let user = try await store.read({ try $0.user(id: userID) }) else {
                 return notFound("user", userID, json: json)
             }
-            try await PasskeyLifecycleEndpoints.deleteUser(user, store: store, now: now, clientID: nil, actor: actorName)
+            try await PasskeyLifecycleEndpoints.deleteUser(
+                user, store: store, now: now, clientID: nil, actor: actorName)
             return done(json: json, ["deleted": .string(userID)], text: ["deleted user \(userID)"])
         case .listPasskeys(let userID):
             let found = try await store.read { reader -> [Credential]? in
@@ -133,7 +137,8 @@ public enum AdminCommands {
 
     private static func done(json: Bool, _ value: JSONValue, text: [String]) -> Outcome {
         Outcome(
-            status: 0, output: json ? String(decoding: value.serialized(), as: UTF8.self) : text.joined(separator: "\n"))
+            status: 0, output: json ? String(decoding: value.serialized(), as: UTF8.self) : text.joined(separator: "\n")
+        )
     }
 
     private static func notFound(_ what: String, _ id: String, json: Bool) -> Outcome {

@@ -66,7 +66,8 @@ struct CreationOptions: Sendable {
                             ]
                             if !credential.transports.isEmpty {
                                 descriptor.append(
-                                    JSONMember(key: "transports", value: .array(credential.transports.map { .string($0) })))
+                                    JSONMember(
+                                        key: "transports", value: .array(credential.transports.map { .string($0) })))
                             }
                             return .object(descriptor)
                         })))

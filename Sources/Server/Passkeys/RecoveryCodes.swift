@@ -28,7 +28,8 @@ enum RecoveryCodes {
             // 256 is a multiple of 32: the low five bits of a uniform byte are uniform.
             let code = String(try SecureRandom.bytes(count: length).map { alphabet[Int($0 & 0x1F)] })
             codes.append(display(code))
-            records.append(RecoveryCode(userID: userID, codeHash: try hash(code, salt: salt), salt: salt, createdAt: now))
+            records.append(
+                RecoveryCode(userID: userID, codeHash: try hash(code, salt: salt), salt: salt, createdAt: now))
         }
         return (codes, records)
     }
@@ -36,8 +37,10 @@ enum RecoveryCodes {
     /// `XXXX-XXXX-XXXX`.
     static func display(_ code: String) -> String {
         let characters = Array(code)
-        return stride(from: 0, to: characters.count, by: 4).map { String(characters[$0..<min($0 + 4, characters.count)]) }
-            .joined(separator: "-")
+        return stride(from: 0, to: characters.count, by: 4).map {
+            String(characters[$0..<min($0 + 4, characters.count)])
+        }
+        .joined(separator: "-")
     }
 
     /// The canonical code of what a person typed: separators and spaces dropped, upper-cased, Crockford's

@@ -3,8 +3,9 @@ import Foundation
 /// The passkey-lifecycle operations of the in-memory store (renames, recovery codes, operators, deletion).
 extension MemoryTransaction {
     func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
-        Array(state.users.values.filter { afterID == nil || $0.id > afterID ?? "" }.sorted { $0.id < $1.id }.prefix(
-            max(0, limit)))
+        Array(
+            state.users.values.filter { afterID == nil || $0.id > afterID ?? "" }.sorted { $0.id < $1.id }.prefix(
+                max(0, limit)))
     }
 
     func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {

@@ -39,7 +39,8 @@ extension RecordDecoding {
     package static var recoveryCodeColumns: String { "user_id, code_hash, salt, created_at" }
 
     package static func recoveryCode(_ row: Row) throws(StorageError) -> RecoveryCode {
-        RecoveryCode(userID: try row.text(0), codeHash: try row.bytes(1), salt: try row.bytes(2), createdAt: try row.date(3))
+        RecoveryCode(
+            userID: try row.text(0), codeHash: try row.bytes(1), salt: try row.bytes(2), createdAt: try row.date(3))
     }
 
     package static var authSessionColumns: String {

@@ -23,11 +23,13 @@ struct AdminCommandsTests {
                     json: false, actor: "ops"))
         #expect(
             try Command.parse(["sessions", "revoke", "u1"])
-                == .admin(configPath: nil, flags: .init(), request: .revokeSessions(userID: "u1"), json: false, actor: nil))
+                == .admin(
+                    configPath: nil, flags: .init(), request: .revokeSessions(userID: "u1"), json: false, actor: nil))
         #expect(
             try Command.parse(["device-keys", "revoke", "u1", "k1", "--data-dir", "/d"])
                 == .admin(
-                    configPath: nil, flags: .init(dataDirectory: "/d"), request: .revokeDeviceKey(userID: "u1", keyID: "k1"),
+                    configPath: nil, flags: .init(dataDirectory: "/d"),
+                    request: .revokeDeviceKey(userID: "u1", keyID: "k1"),
                     json: false, actor: nil))
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "delete"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["passkeys", "list", "u1", "--bogus"]) }
@@ -52,9 +54,11 @@ struct AdminCommandsTests {
         #expect(listed.status == 0)
         let users = try JSONValue(parsing: Array(listed.output.utf8)).arrayValue ?? []
         #expect(users.count == 2)
-        let shown = try await AdminCommands.run(.showUser(userID: annID), configuration: configuration, json: true, actor: "ops")
+        let shown = try await AdminCommands.run(
+            .showUser(userID: annID), configuration: configuration, json: true, actor: "ops")
         #expect(try JSONValue(parsing: Array(shown.output.utf8))["passkeys"]?.arrayValue?.count == 1)
-        let missing = try await AdminCommands.run(.showUser(userID: "nobody"), configuration: configuration, json: true, actor: "ops")
+        let missing = try await AdminCommands.run(
+            .showUser(userID: "nobody"), configuration: configuration, json: true, actor: "ops")
         #expect(missing.status == 1)
 
         // Sessions: the refresh token stops working.
