@@ -329,7 +329,7 @@ public enum PostgresSchema {
     /// v9: the passkey lifecycle (issue #21, as SQLite's v9): a user-set name per credential, and recovery codes
     /// (slow hashes of one set per user, replaced as a whole).
     static let passkeyLifecycle = Migration(
-        version: 8, name: "passkey_lifecycle",
+        version: 9, name: "passkey_lifecycle",
         statements: [
             "ALTER TABLE credentials ADD COLUMN name text",
             """
