@@ -61,20 +61,17 @@ extension TokenEndpoint {
         let code = RecoveryCodes.normalized(presentedCode)
         let hash = try RecoveryCodes.hash(code ?? presentedCode, salt: salt)
         let userID = spent.user?.id
-        let accepted: Bool
-        if let userID, code != nil {
-            accepted = try await context.store.write { writer -> Bool in
-                guard try writer.consumeRecoveryCode(userID: userID, codeHash: hash) else { return false }
-                _ = try writer.resetFallbackCounters(
-                    keys: [RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? "")])
-                _ = try writer.appendSecurityEvent(
-                    PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID,
-                        clientID: client.clientID))
-                return true
-            }
-        } else {
-            accepted = false
+        // One consuming write whatever was found (an unknown identifier consumes under an id no user has), so the
+        // answer's timing does not tell whether the identifier exists.
+        let accepted = try await context.store.write { writer -> Bool in
+            guard try writer.consumeRecoveryCode(userID: userID ?? "", codeHash: hash), let userID, code != nil
+            else { return false }
+            _ = try writer.resetFallbackCounters(
+                keys: [RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? "")])
+            _ = try writer.appendSecurityEvent(
+                PasskeyLifecycleAuditEvent.make(
+                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID))
+            return true
         }
         guard accepted, let user = spent.user else {
             try await recordRecoveryFailure(session, userID: userID, address: address, throttle: throttle, now: now)
