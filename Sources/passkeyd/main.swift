@@ -76,6 +76,21 @@ case .auditVerify(let directory, let key, let previous):
     let (status, message) = AuditCommands.verify(directory: directory, key: key, previous: previous)
     print(message)
     exit(status)
+case .admin(let configPath, let flags, let request, let json, let actor):
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
+    } catch {
+        fail("\(error)")
+    }
+    do {
+        let outcome = try await AdminCommands.run(
+            request, configuration: configuration, json: json, actor: actor ?? environment["USER"] ?? "operator")
+        print(outcome.output)
+        exit(outcome.status)
+    } catch {
+        fail("\(error)", status: 1)
+    }
 case .rotateKeys(let configPath, let flags, let immediately):
     let configuration: ServerConfiguration
     do {

@@ -21,6 +21,8 @@ public struct Application: Responder {
         PasswordFallbackEndpoints.register(in: &router, context: context)
         if context.configuration.web.openAPIListener == .public { OpenAPIEndpoint.register(in: &router) }
         if let demo = context.configuration.web.demo { DemoEndpoints.register(in: &router, demo: demo) }
+        PasskeyLifecycleEndpoints.register(in: &router, context: context)
+        RecoveryEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(
             policy: CrossOriginPolicy(configuration: context.configuration), router: router, logger: context.logger)
     }

@@ -12,6 +12,9 @@ public enum Command: Sendable, Equatable {
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
     case auditVerify(directory: String, key: String?, previous: String?)
+    /// An operator command on accounts (`users`, `passkeys`, `sessions`, `device-keys`).
+    case admin(
+        configPath: String?, flags: ConfigurationLoader.Flags, request: AdminRequest, json: Bool, actor: String?)
     /// Print the version.
     case version
     /// Print the usage text.
@@ -52,6 +55,7 @@ public enum Command: Sendable, Equatable {
               Recompute the Merkle tree of an exported log, check the checkpoint's signature by KEY (the verifier
               key text or a file holding it; default DIR/key) and its consistency with an earlier CHECKPOINT file;
               names the first entry that differs. Exits 0 if the log verifies, 1 if not.
+        \(AdminRequest.usage)
           passkeyd version
           passkeyd --help
 
@@ -115,6 +119,8 @@ public enum Command: Sendable, Equatable {
             return .rotateKeys(configPath: config, flags: flags, immediately: immediately)
         case "audit":
             return try parseAudit(rest)
+        case "users", "passkeys", "sessions", "device-keys":
+            return try parseAdmin(noun: verb, rest)
         case "version", "--version":
             try expectEmpty(rest)
             return .version
@@ -170,6 +176,47 @@ public enum Command: Sendable, Equatable {
         default:
             throw usage
         }
+    }
+
+    private static func parseAdmin(noun: String, _ arguments: [String]) throws(UsageError) -> Command {
+        var words: [String] = []
+        var serverFlags: [String] = []
+        var json = false
+        var actor: String?
+        var after: String?
+        var limit = 100
+        var rest = arguments
+        while let argument = rest.first {
+            rest.removeFirst()
+            switch argument {
+            case "--json": json = true
+            case "--actor", "--after", "--limit", "--config", "--host", "--port", "--data-dir":
+                guard let value = rest.first else { throw UsageError(message: "\(argument) needs a value") }
+                rest.removeFirst()
+                switch argument {
+                case "--actor":
+                    guard !value.isEmpty, value.count <= 128 else {
+                        throw UsageError(message: "--actor must be 1 to 128 characters")
+                    }
+                    actor = value
+                case "--after": after = value
+                case "--limit":
+                    guard let number = Int(value), (1...10_000).contains(number) else {
+                        throw UsageError(message: "--limit must be a number from 1 to 10000")
+                    }
+                    limit = number
+                default: serverFlags += [argument, value]
+                }
+            case _ where argument.hasPrefix("--"):
+                throw UsageError(message: "unknown option \(argument) for \(noun)")
+            default: words.append(argument)
+            }
+        }
+        let (config, flags) = try parseServerFlags(&serverFlags)
+        guard let request = AdminRequest.parse(noun: noun, words, after: after, limit: limit) else {
+            throw UsageError(message: "usage:\n\(AdminRequest.usage)")
+        }
+        return .admin(configPath: config, flags: flags, request: request, json: json, actor: actor)
     }
 
     /// `--record` only with `allowingRecord` (serve).

@@ -69,11 +69,17 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// How this client's ID tokens are signed (`id_token_signed_response_alg`, OIDC Dynamic Client Registration §2):
     /// RS256 by default (OIDC Core §15.1), ES256 on request.
     public var idTokenSigningAlgorithm: TokenSigningAlgorithm = .rs256
+    /// `hints` of this client's creation options (WebAuthn L3 §5.4 `hints`: `security-key`, `client-device`,
+    /// `hybrid`, in order of preference); empty: the member is left out.
+    public var passkeyHints: [String] = []
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
     /// The grant type of the SRP-6a password fallback (`/srp/challenge`, then `/oauth/token`).
     public static let srpGrant = "urn:passkeyd:params:oauth:grant-type:srp6a"
+
+    /// The grant type of account recovery with a recovery code (`/recovery/challenge`, then `/oauth/token`).
+    public static let recoveryCodeGrant = "urn:passkeyd:params:oauth:grant-type:recovery-code"
 
     /// Whether the client may use `grant` (RFC 6749 §5.2 `unauthorized_client` otherwise).
     public func allows(grant: String) -> Bool { grantTypes.contains(grant) }

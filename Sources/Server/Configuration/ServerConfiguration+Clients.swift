@@ -68,17 +68,22 @@ extension ServerConfiguration {
             appAttestEnvironment = accepted
             try deviceKeys.rejectUnknownKeys()
         }
+        let hints = try object.stringArray("hints")
+        for (index, hint) in hints.enumerated() where !["security-key", "client-device", "hybrid"].contains(hint) {
+            throw object.error("hints[\(index)]", "must be security-key, client-device or hybrid (WebAuthn L3 §5.8.7)")
+        }
         let idTokenAlgorithmText = try object.string(
             "id_token_signed_response_alg", default: TokenSigningAlgorithm.rs256.rawValue)
         guard let idTokenAlgorithm = TokenSigningAlgorithm(rawValue: idTokenAlgorithmText) else {
             throw object.error("id_token_signed_response_alg", "must be RS256 or ES256")
         }
-        let client = ClientConfiguration(
+        var client = ClientConfiguration(
             clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
             webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
             userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
             deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
             idTokenSigningAlgorithm: idTokenAlgorithm)
+        client.passkeyHints = hints
         try object.rejectUnknownKeys()
         return client
     }

@@ -6,6 +6,7 @@ extension ServerConfiguration {
     /// The grant types passkeyd implements.
     static let knownGrantTypes: Set<String> = [
         ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
+        ClientConfiguration.recoveryCodeGrant,
     ]
 
     /// Reads and validates a configuration document (the JSON object of `Config/passkeyd.json`, after

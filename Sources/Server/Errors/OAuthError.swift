@@ -27,6 +27,10 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .passwordRequired, .passwordLocked: 403
             // RFC 9110 §15.5.10: the user's set of keys is full, a conflict with the current state.
             case .deviceKeyLimitReached: 409
+            // Passkey lifecycle (Server/Passkeys/PasskeyLifecycleRefusal.swift): removing the only way in is a
+            // conflict with the account's state (RFC 9110 §15.5.10); a recovery lock is a refusal.
+            case .lastPasskey: 409
+            case .recoveryLocked: 403
             default: 400
             }
         }
@@ -100,6 +104,10 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// The platform key attestation of an enrolment is missing where the client requires one, or does not
         /// verify (400); `error_description` names the check.
         case invalidAttestation = "invalid_attestation"
+        /// The passkey is the user's only way in (no other passkey, recovery codes or password verifier).
+        case lastPasskey = "last_passkey"
+        /// Too many failed recovery attempts for this identifier: recovery is locked.
+        case recoveryLocked = "recovery_locked"
     }
 
     /// The `error` value and status.

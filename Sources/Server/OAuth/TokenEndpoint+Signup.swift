@@ -13,28 +13,23 @@ extension TokenEndpoint {
         session: AuthSession, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
         request: GrantRequest
     ) async throws -> Response {
-        guard let userHandle = session.userHandle, let policy = originPolicies[request.client.clientID] else {
-            throw OAuthError.bug("signup session without user handle or client without origin policy")
+        guard let userHandle = session.userHandle else {
+            throw OAuthError.bug("signup session without user handle")
         }
-        let expectations = RegistrationExpectations(
-            challenge: session.challenge, rpID: relyingPartyID, originPolicy: policy,
-            userVerificationRequired: userVerificationRequired(request.client),
-            // §7.1 step 19: only what /passkey/register offered in pubKeyCredParams.
-            allowedAlgorithms: [.edDSA, .es256, .rs256], verificationTime: request.now)
-        // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
-        // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does. §7.1 step 24: the attestation
-        // trust outcome, as the policy decides (reported, not required, by default).
-        let verified = try verifiedRegistration(credential, sent: sent, expectations: expectations)
+        // A session without identifiers adds a passkey to an existing user (`/me/passkeys/challenge`): it is
+        // completed by `POST /me/passkeys`, never here.
+        guard session.email != nil || session.phoneNumber != nil || session.username != nil else {
+            throw OAuthError.invalidSession("session_for_enrolment", reason: "an add-passkey session")
+        }
+        let userID = try Self.newUserID()
+        let registered = try registeredCredential(
+            challenge: session.challenge, credential: credential, sent: sent, client: request.client, userID: userID,
+            now: request.now)
+        let credential = registered.credential
         let user = User(
-            id: try Self.newUserID(), userHandle: userHandle, realm: session.realm, email: session.email,
+            id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
             profile: session.profile)
-        let credential = Credential(
-            credentialID: verified.credentialID, userID: user.id, publicKey: verified.credentialPublicKey.rawBytes,
-            algorithm: verified.credentialPublicKey.algorithm.rawValue, signCount: verified.signCount,
-            uvInitialized: verified.userVerified, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
-            transports: verified.transports, aaguid: verified.aaguid, attestationFormat: verified.format,
-            createdAt: request.now, lastUsedAt: request.now)
         let refresh = try refreshTokenForLogin(user: user, request: request)
         do {
             try await context.store.write { writer in
@@ -53,7 +48,7 @@ extension TokenEndpoint {
             throw OAuthError.ceremonyFailed(code, reason: error.description)
         }
         return try await ceremonyTokens(
-            event: "signup", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
+            event: "signup", user: user, userVerified: registered.userVerified, refreshToken: refresh?.value,
             request: request)
     }
 

@@ -48,7 +48,10 @@ struct TokenEndpoint: Sendable {
     func token(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let grantType = try parameters.string("grant_type", maxLength: 256)
-        let supported = [ClientConfiguration.webAuthnGrant, ClientConfiguration.srpGrant, "refresh_token"]
+        let supported = [
+            ClientConfiguration.webAuthnGrant, ClientConfiguration.srpGrant, "refresh_token",
+            ClientConfiguration.recoveryCodeGrant,
+        ]
         guard supported.contains(grantType) else {
             throw OAuthError(
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
@@ -67,6 +70,9 @@ struct TokenEndpoint: Sendable {
             response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
         case ClientConfiguration.srpGrant:
             response = try await srpGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case ClientConfiguration.recoveryCodeGrant:
+            response = try await recoveryGrant(
+                parameters, client: client, dpop: proof?.thumbprint, address: request.remoteAddress ?? "unknown")
         default: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.

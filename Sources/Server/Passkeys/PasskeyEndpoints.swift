@@ -121,39 +121,11 @@ enum PasskeyEndpoints {
                 reason: "realm \(realm.name)")
         }
         let userName = profile.email ?? profile.phoneNumber ?? profile.username ?? ""
-        let options: JSONValue = .object([
-            JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
-            JSONMember(key: "timeout", value: .number(String(timeout))),
-            JSONMember(
-                key: "rp",
-                value: .object([
-                    JSONMember(key: "id", value: .string(configuration.relyingParty.id)),
-                    JSONMember(key: "name", value: .string(configuration.relyingParty.name)),
-                ])),
-            JSONMember(
-                key: "user",
-                value: .object([
-                    JSONMember(key: "id", value: .string(Base64URL.encode(userHandle))),
-                    JSONMember(key: "name", value: .string(userName)),
-                    JSONMember(key: "displayName", value: .string(profile.name ?? userName)),
-                ])),
-            JSONMember(
-                key: "pubKeyCredParams",
-                value: .array(
-                    offeredAlgorithms.map { alg in
-                        .object([
-                            JSONMember(key: "type", value: "public-key"), JSONMember(key: "alg", value: JSONValue(alg)),
-                        ])
-                    })),
-            JSONMember(
-                key: "authenticatorSelection",
-                value: .object([
-                    // Discoverable credentials: the login is usernameless (WebAuthn L3 §5.4.6).
-                    JSONMember(key: "residentKey", value: "required"),
-                    JSONMember(
-                        key: "userVerification", value: .string(configuration.userVerification(for: client).rawValue)),
-                ])),
-        ])
+        // A new user has no credentials to exclude; adding a passkey (`/me/passkeys/challenge`) lists the user's.
+        let options = CreationOptions(
+            challenge: challenge, userHandle: userHandle, userName: userName, displayName: profile.name ?? userName,
+            excluding: [], hints: client.passkeyHints
+        ).json(client: client, configuration: configuration)
         context.metrics.count(event: "passkey_register_challenge")
         return .json(
             .object([

@@ -25,6 +25,8 @@ struct MemoryState: Sendable {
     var srpSessions: [String: SRPSession] = [:]
     var fallbackCounters: [String: FallbackCounter] = [:]
     var serverSecrets: [String: [UInt8]] = [:]
+    /// Unused recovery codes by user id.
+    var recoveryCodes: [String: [RecoveryCode]] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

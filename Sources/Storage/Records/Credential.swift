@@ -28,12 +28,14 @@ public struct Credential: Sendable, Hashable {
     public var createdAt: Date
     /// When the credential last produced a valid assertion.
     public var lastUsedAt: Date?
+    /// The name the user gave it (`PATCH /me/passkeys/{id}`); `nil` until renamed.
+    public var name: String?
 
     /// Creates a credential record.
     public init(
         credentialID: [UInt8], userID: String, publicKey: [UInt8], algorithm: Int, signCount: UInt32,
         uvInitialized: Bool, backupEligible: Bool, backedUp: Bool, transports: [String], aaguid: [UInt8],
-        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil
+        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil, name: String? = nil
     ) {
         self.credentialID = credentialID
         self.userID = userID
@@ -48,5 +50,6 @@ public struct Credential: Sendable, Hashable {
         self.attestationFormat = attestationFormat
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.name = name
     }
 }

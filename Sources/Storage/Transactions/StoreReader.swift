@@ -77,6 +77,19 @@ public protocol StoreReader {
     /// The server secret `name` (shared by every node on this store), if one was stored.
     func serverSecret(name: String) throws(StorageError) -> [UInt8]?
 
+    // MARK: Passkey lifecycle (recovery codes, operators, account deletion)
+
+    /// Up to `limit` users with an id greater than `afterID` (all when nil), in id order: a page of the operator's
+    /// `passkeyd users list`.
+    func users(afterID: String?, limit: Int) throws(StorageError) -> [User]
+    /// The unused recovery codes of `userID`.
+    func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode]
+    /// For every table outside the audit log (`security_events` and the audit tables), how many of its rows
+    /// name `userID` or `userHandle` in any column: what `deleteUser` must bring to nothing. The tables are
+    /// enumerated from the database's catalogue, so a table added later is covered without changing this.
+    /// Tables without such rows are left out.
+    func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int]
+
     // MARK: Readiness
 
     /// The time of the last `StoreWriter.recordHeartbeat(at:)`, if any.

@@ -145,6 +145,30 @@ public protocol StoreWriter: StoreReader {
     /// Stores a signed checkpoint unless one for the same tree size exists. Returns whether it was stored.
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool
 
+    // MARK: Passkey lifecycle (recovery codes, operators, account deletion)
+
+    /// Sets the name of the credential `credentialID` of `userID`. Returns false when no such credential belongs
+    /// to that user.
+    func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool
+    /// Deletes the credential `credentialID` of `userID`. Returns false when no such credential belongs to that
+    /// user (someone else's credential is not touched).
+    func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool
+    /// Replaces every recovery code of `userID` with `codes` (which must all be `userID`'s): the old set is
+    /// revoked in the same transaction. Returns how many old codes were revoked.
+    /// - Throws: `.notFound` if the user does not exist; `.conflict(.foreignKey)` when a code is another user's.
+    func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int
+    /// Deletes the recovery code of `userID` whose hash is `codeHash` and returns true, or returns false when there
+    /// is none (already used, revoked, or wrong). Single use: of concurrent callers exactly one gets true.
+    func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool
+    /// Revokes at `now` every unrevoked refresh token of `userID` (all its families: the user's sessions).
+    /// Returns how many families had a live token.
+    func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int
+    /// Deletes the user `id` and every row that is theirs outside the audit log: credentials, refresh tokens,
+    /// device keys and challenges, enrolment nonces, the password verifier, SRP sessions, recovery codes and the
+    /// auth sessions started for them (by user handle). Security events stay (they name the user by id only).
+    /// Returns false when there is no such user.
+    func deleteUser(id: String) throws(StorageError) -> Bool
+
     // MARK: Readiness
 
     /// Records that the store accepted a write at `at`: the cheap write behind `/readyz` (one row, overwritten).

@@ -11,6 +11,7 @@ public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
+        passkeyLifecycle,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -340,5 +341,23 @@ public enum PostgresSchema {
                 ADD COLUMN picture text, ADD COLUMN user_metadata text
             """,
             "ALTER TABLE refresh_tokens ADD COLUMN audience text",
+        ])
+
+    /// v9: the passkey lifecycle (issue #21, as SQLite's v9): a user-set name per credential, and recovery codes
+    /// (slow hashes of one set per user, replaced as a whole).
+    static let passkeyLifecycle = Migration(
+        version: 9, name: "passkey_lifecycle",
+        statements: [
+            "ALTER TABLE credentials ADD COLUMN name text",
+            """
+            CREATE TABLE recovery_codes (
+                user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                code_hash bytea NOT NULL,
+                salt bytea NOT NULL,
+                created_at double precision NOT NULL,
+                PRIMARY KEY (user_id, code_hash)
+            )
+            """,
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ])
 }

@@ -48,7 +48,7 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO credentials (\(Self.credentialColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING
             """,
             [
                 .bytea(credential.credentialID), .text(credential.userID), .bytea(credential.publicKey),
@@ -56,6 +56,7 @@ extension PostgresTransaction {
                 .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
                 .text(TransportsColumn.encode(credential.transports)), .bytea(credential.aaguid),
                 .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
+                .optionalText(credential.name),
             ])
         guard inserted == 1 else { throw .conflict(.credentialID) }
     }

@@ -9,6 +9,7 @@ public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
+        passkeyLifecycle,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -322,5 +323,23 @@ public enum SQLiteSchema {
             "ALTER TABLE auth_sessions ADD COLUMN picture TEXT",
             "ALTER TABLE auth_sessions ADD COLUMN user_metadata TEXT",
             "ALTER TABLE refresh_tokens ADD COLUMN audience TEXT",
+        ])
+
+    /// v9: the passkey lifecycle (issue #21): a user-set name per credential, and recovery codes (slow hashes of
+    /// one set per user, replaced as a whole).
+    static let passkeyLifecycle = Migration(
+        version: 9, name: "passkey_lifecycle",
+        statements: [
+            "ALTER TABLE credentials ADD COLUMN name TEXT",
+            """
+            CREATE TABLE recovery_codes (
+                user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                code_hash BLOB NOT NULL,
+                salt BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (user_id, code_hash)
+            ) STRICT
+            """,
+            "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ])
 }

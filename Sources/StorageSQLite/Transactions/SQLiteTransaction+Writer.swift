@@ -33,13 +33,14 @@ extension SQLiteTransaction {
 
     private func insertCredentialRow(_ credential: Credential) throws(StorageError) {
         try database.execute(
-            "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .blob(credential.credentialID), .text(credential.userID), .blob(credential.publicKey),
                 .integer(Int64(credential.algorithm)), .integer(Int64(credential.signCount)),
                 .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
                 .text(TransportsColumn.encode(credential.transports)), .blob(credential.aaguid),
                 .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
+                .optionalText(credential.name),
             ])
     }
 

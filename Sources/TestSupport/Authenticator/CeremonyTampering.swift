@@ -28,13 +28,16 @@ public struct CeremonyTampering: Sendable {
     public var rawID: [UInt8]?
     /// Replaces the credential `type` ("public-key").
     public var credentialType: String?
+    /// Registration only: attests this credential id instead of a fresh random one (an authenticator that
+    /// ignores `excludeCredentials` and presents an id already registered).
+    public var reusedCredentialID: [UInt8]?
 
     /// Creates a tampering description; every default leaves the ceremony valid.
     public init(
         clientDataType: String? = nil, challenge: [UInt8]? = nil, rpID: String? = nil, flags: AuthenticatorFlags? = nil,
         signCount: UInt32? = nil, userHandle: [UInt8]? = nil, omitsUserHandle: Bool = false,
         corruptsSignature: Bool = false, mismatchesID: Bool = false, rawID: [UInt8]? = nil,
-        credentialType: String? = nil, challengeText: String? = nil
+        credentialType: String? = nil, challengeText: String? = nil, reusedCredentialID: [UInt8]? = nil
     ) {
         self.clientDataType = clientDataType
         self.challenge = challenge
@@ -48,6 +51,7 @@ public struct CeremonyTampering: Sendable {
         self.rawID = rawID
         self.credentialType = credentialType
         self.challengeText = challengeText
+        self.reusedCredentialID = reusedCredentialID
     }
 
     /// No defect.

@@ -1,3 +1,5 @@
+import Crypto
+
 /// The registration options of `POST /passkey/register` (`authn_params_public_key`), as the software
 /// authenticator needs them (WebAuthn L3 §5.4).
 public struct PublicKeyCredentialCreationOptions: Sendable {
@@ -23,6 +25,10 @@ public struct PublicKeyCredentialCreationOptions: Sendable {
     public var timeout: Int?
     /// `auth_session`, when the JSON parsed was the whole endpoint response.
     public var authSession: String?
+    /// `excludeCredentials` ids (WebAuthn L3 §5.4): credentials the authenticator must not register again.
+    public var excludeCredentialIDs: [[UInt8]] = []
+    /// `hints` (WebAuthn L3 §5.4), in order.
+    public var hints: [String] = []
 
     /// Parses the options object, or a whole `/passkey/register` response (`{authn_params_public_key, auth_session}`).
     /// - Throws: `TestSupportError.malformedOptions` when a member is missing or of the wrong type.
@@ -45,5 +51,9 @@ public struct PublicKeyCredentialCreationOptions: Sendable {
         residentKey = selection?["residentKey"] as? String
         timeout = options.int("timeout")
         authSession = session
+        if let excluded = options.object["excludeCredentials"] as? [[String: Any]] {
+            excludeCredentialIDs = excluded.compactMap { ($0["id"] as? String).flatMap { Base64URL.decode($0) } }
+        }
+        hints = (options.object["hints"] as? [String]) ?? []
     }
 }

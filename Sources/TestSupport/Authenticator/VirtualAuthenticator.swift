@@ -46,7 +46,7 @@ public struct VirtualAuthenticator: Sendable {
         let key = try CredentialSigningKey(generating: chosen)
         let credentialID: [UInt8]
         do {
-            credentialID = try SecureRandom.bytes(count: credentialIDLength)
+            credentialID = try tampering.reusedCredentialID ?? SecureRandom.bytes(count: credentialIDLength)
         } catch {
             throw TestSupportError(.internalFailure, "drawing a credential ID: \(error)")
         }

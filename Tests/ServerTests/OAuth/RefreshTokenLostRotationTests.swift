@@ -211,4 +211,29 @@ private final class StaleRefreshReadWriter: StoreWriter {
         try base.purgeExpired(now: now, limit: limit)
     }
     func recordHeartbeat(at: Date) throws(StorageError) { try base.recordHeartbeat(at: at) }
+    func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
+        try base.users(afterID: afterID, limit: limit)
+    }
+    func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
+        try base.recoveryCodes(userID: userID)
+    }
+    func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int] {
+        try base.rowsMentioningUser(id: userID, userHandle: userHandle)
+    }
+    func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool {
+        try base.renameCredential(id: credentialID, userID: userID, name: name)
+    }
+    func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
+        try base.deleteCredential(id: credentialID, userID: userID)
+    }
+    func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
+        try base.replaceRecoveryCodes(userID: userID, with: codes)
+    }
+    func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
+        try base.consumeRecoveryCode(userID: userID, codeHash: codeHash)
+    }
+    func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
+        try base.revokeRefreshTokens(userID: userID, now: now)
+    }
+    func deleteUser(id: String) throws(StorageError) -> Bool { try base.deleteUser(id: id) }
 }

@@ -26,6 +26,10 @@ struct Passkey: Sendable {
     /// Answers `authn_params_public_key` of /passkey/register with a new credential and a "none" attestation.
     mutating func register(_ options: JSONValue, _ tampering: CeremonyTampering = .none) throws -> JSONValue {
         let parsed = try PublicKeyCredentialCreationOptions(json: options.serialized())
+        // WebAuthn L3 §6.3.2 step 3: an authenticator holding an excluded credential refuses (InvalidStateError).
+        if let credential, parsed.excludeCredentialIDs.contains(credential.id), tampering.reusedCredentialID == nil {
+            throw HarnessFailure("InvalidStateError: the authenticator holds an excluded credential")
+        }
         let (made, response) = try authenticator.makeCredential(
             options: parsed, origin: origin, algorithm: algorithm, tampering: tampering)
         credential = made

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+import Tokens
+
+extension TokenEndpoint {
+    /// What the recovery grant's first write found: the spent session and the failure counters it is judged by.
+    private struct SpentRecoverySession: Sendable {
+        let session: AuthSession
+        let user: User?
+        let codes: [RecoveryCode]
+        let identifierFailures: FallbackCounter?
+        let addressFailures: FallbackCounter?
+    }
+
+    /// `grant_type=urn:passkeyd:params:oauth:grant-type:recovery-code` with `auth_session` (from
+    /// `/recovery/challenge`) and `recovery_code` → a restricted access token (`RecoveryToken`: scope
+    /// `enroll:passkey`, ten minutes, its own audience, no refresh token, no ID token), bound to `dpop`'s key when
+    /// the request carried a valid DPoP proof (RFC 9449 §5).
+    ///
+    /// The session is spent by the first presentation whatever the outcome. The password fallback's throttle
+    /// applies (per identifier, known or not, and per address; a lock after `RecoveryThrottleKeys.maximumFailures`).
+    /// The code is hashed once (PBKDF2, `RecoveryCodes`), for an unknown identifier too, and consumed in one
+    /// statement: single use.
+    func recoveryGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?, address: String)
+        async throws -> Response
+    {
+        let presentedSession = try parameters.string("auth_session", maxLength: 128)
+        let presentedCode = try parameters.string("recovery_code", maxLength: 64)
+        guard let handle = AuthSessionHandle(presented: presentedSession) else {
+            throw OAuthError.invalidSession("session_malformed")
+        }
+        let now = context.clock.now()
+        let sessionID = handle.sessionID
+        let spent = try await context.store.write { writer -> SpentRecoverySession? in
+            guard let session = try writer.consumeAuthSession(id: sessionID, now: now), session.kind == .login,
+                session.name == RecoveryEndpoints.sessionMarker, let identifier = session.username
+            else { return nil }
+            let user = try session.userHandle.flatMap { try writer.user(userHandle: $0) }
+            return SpentRecoverySession(
+                session: session, user: user, codes: try user.map { try writer.recoveryCodes(userID: $0.id) } ?? [],
+                identifierFailures: try writer.fallbackCounter(
+                    key: RecoveryThrottleKeys.identifier(realm: session.realm, identifier: identifier)),
+                addressFailures: try writer.fallbackCounter(key: RecoveryThrottleKeys.address(address)))
+        }
+        guard let spent else {
+            throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired, used or not a recovery")
+        }
+        let session = spent.session
+        guard session.clientID == client.clientID else {
+            throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
+        }
+        let throttle = RecoveryEndpoints.throttle(context)
+        try await RecoveryEndpoints.enforce(
+            throttle.decide(identity: spent.identifierFailures, address: spent.addressFailures, now: now),
+            userID: spent.user?.id, clientID: client.clientID, attempts: spent.identifierFailures?.count, now: now,
+            context: context)
+        // The same work whatever was found: one PBKDF2 under the set's salt, or under a random one.
+        let salt = try spent.codes.first?.salt ?? SecureRandom.bytes(count: RecoveryCodes.saltLength)
+        let code = RecoveryCodes.normalized(presentedCode)
+        let hash = try RecoveryCodes.hash(code ?? presentedCode, salt: salt)
+        let userID = spent.user?.id
+        // One consuming write whatever was found (an unknown identifier consumes under an id no user has), so the
+        // answer's timing does not tell whether the identifier exists.
+        let accepted = try await context.store.write { writer -> Bool in
+            guard try writer.consumeRecoveryCode(userID: userID ?? "", codeHash: hash), let userID, code != nil
+            else { return false }
+            _ = try writer.resetFallbackCounters(
+                keys: [RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? "")])
+            _ = try writer.appendSecurityEvent(
+                PasskeyLifecycleAuditEvent.make(
+                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID))
+            return true
+        }
+        guard accepted, let user = spent.user else {
+            try await recordRecoveryFailure(session, userID: userID, address: address, throttle: throttle, now: now)
+            throw PasskeyLifecycleRefusal.recoveryNotVerified("recovery_bad_code", reason: "no such unused code")
+        }
+        context.metrics.count(event: "recovery_code_used")
+        return try await recoveryTokenResponse(user: user, client: client, now: now, dpop: dpop)
+    }
+
+    /// Counts a failed recovery for the identifier and the address, recording the attempt and, at the limit, the
+    /// lock.
+    private func recordRecoveryFailure(
+        _ session: AuthSession, userID: String?, address: String, throttle: SRPThrottle, now: Date
+    ) async throws {
+        let maxFailures = throttle.maxFailures
+        try await context.store.write { writer in
+            let failures = try writer.incrementFallbackCounter(
+                key: RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? ""),
+                now: now, restartingBefore: nil)
+            _ = try writer.incrementFallbackCounter(
+                key: RecoveryThrottleKeys.address(address), now: now,
+                restartingBefore: throttle.addressWindowStart(now: now))
+            _ = try writer.appendSecurityEvent(
+                PasskeyLifecycleAuditEvent.make(
+                    PasskeyLifecycleAuditEvent.recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
+                    userID: userID, clientID: session.clientID, reasonCode: "bad_code", attempts: failures.count))
+            if failures.count == maxFailures {
+                _ = try writer.appendSecurityEvent(
+                    PasskeyLifecycleAuditEvent.make(
+                        PasskeyLifecycleAuditEvent.recoveryLocked, now: now, userID: userID,
+                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures.count))
+            }
+        }
+        context.metrics.count(event: "recovery_code_failed")
+    }
+
+    /// The token response of a recovery: one restricted access token (RFC 6749 §5.1), nothing else.
+    private func recoveryTokenResponse(user: User, client: ClientConfiguration, now: Date, dpop: String?)
+        async throws -> Response
+    {
+        let signer = try await context.tokens.currentSigner()
+        let claims = AccessTokenClaims(
+            issuer: context.configuration.issuer, subject: user.id,
+            audience: [RecoveryToken.audience(issuer: context.configuration.issuer)], clientID: client.clientID,
+            scope: [RecoveryToken.scope], issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(RecoveryToken.lifetime)),
+            jwtID: try TokenService.randomIdentifier(), authTime: now,
+            authenticationMethods: RecoveryToken.authenticationMethods, confirmationThumbprint: dpop)
+        var response = Response.json(
+            .object([
+                JSONMember(key: "access_token", value: .string(try signer.sign(claims))),
+                JSONMember(key: "scope", value: .string(RecoveryToken.scope)),
+                JSONMember(key: "expires_in", value: .number(String(RecoveryToken.lifetime))),
+                // RFC 9449 §5: a bound access token is of type DPoP.
+                JSONMember(key: "token_type", value: .string(dpop == nil ? "Bearer" : "DPoP")),
+            ]))
+        // RFC 6749 §5.1: token responses carry Cache-Control: no-store (as every JSON answer) and Pragma: no-cache.
+        response.headers.replace(name: "Pragma", value: "no-cache")
+        return response
+    }
+}

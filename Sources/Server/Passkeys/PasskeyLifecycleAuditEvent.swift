@@ -1,0 +1,44 @@
+import Foundation
+import HTTP
+import Storage
+
+/// The security events of a user's passkeys over their lifetime, recovery and account deletion, appended through
+/// `StoreWriter.appendSecurityEvent`. Kinds, outcomes and reason codes are stable strings; the user is named by
+/// id only (pseudonymous), never by an identifier.
+enum PasskeyLifecycleAuditEvent {
+    /// A passkey added to an existing account (reason `recovery` when the recovery token did it), or refused.
+    static let passkeyAdded = "passkey_added"
+    /// A passkey renamed.
+    static let passkeyRenamed = "passkey_renamed"
+    /// A passkey removed (by the user, or `operator`), or refused (`last_passkey`).
+    static let passkeyRemoved = "passkey_removed"
+    /// A new set of recovery codes (the old set revoked).
+    static let recoveryCodesGenerated = "recovery_codes_generated"
+    /// A recovery started (`POST /recovery/challenge`); the user id only when the identifier is known.
+    static let recoveryChallenge = "recovery_challenge"
+    /// A recovery code presented: success, or failure with the reason (`bad_code`, `recovery_delayed`,
+    /// `recovery_locked`) and the failure count.
+    static let recoveryAttempt = "recovery_attempt"
+    /// An identifier reached the failure limit: recovery locked.
+    static let recoveryLocked = "recovery_locked"
+    /// Every refresh-token family of a user revoked (after a recovery enrolment, or `passkeyd sessions revoke`).
+    static let sessionsRevoked = "sessions_revoked"
+    /// An account deleted (`DELETE /me`, or `passkeyd users delete`).
+    static let accountDeleted = "account_deleted"
+
+    static let success = "success"
+    static let failure = "failure"
+
+    /// One event at server time `now`; `actor` (an operator's name) goes into `detail`.
+    static func make(
+        _ kind: String, outcome: String = success, now: Date, userID: String?, clientID: String? = nil,
+        credentialID: [UInt8]? = nil, keyID: String? = nil, reasonCode: String? = nil, attempts: Int? = nil,
+        actor: String? = nil
+    ) -> SecurityEvent {
+        SecurityEvent(
+            occurredAt: now, kind: kind, userID: userID, keyID: keyID, clientID: clientID, outcome: outcome,
+            reasonCode: reasonCode, attempts: attempts,
+            detail: actor.map { JSONValue.object([JSONMember(key: "actor", value: .string($0))]).serialized() },
+            credentialID: credentialID)
+    }
+}

@@ -1,0 +1,35 @@
+// The passkey-lifecycle and recovery answers of `OAuthError` (their `error` values are `OAuthError.Kind` cases).
+// One fixed `error_description` per situation; the reason goes to the log only.
+enum PasskeyLifecycleRefusal {
+    /// What a removal found, decided inside its write.
+    enum Removal: Sendable {
+        case removed
+        case notFound
+        case last
+    }
+
+    /// No passkey with that id belongs to the user (someone else's is not found either).
+    static let passkeyNotFound = OAuthError(.notFound, "No such passkey.", logCode: "passkey_not_found")
+
+    /// The passkey is the user's only way in.
+    static let lastPasskey = OAuthError(
+        .lastPasskey,
+        "This is your only passkey. Add another passkey, or generate recovery codes, before removing it.",
+        logCode: "last_passkey")
+
+    /// The recovery code did not verify (wrong, used, revoked, or an unknown identifier: never which).
+    static func recoveryNotVerified(_ logCode: String, reason: String = "") -> OAuthError {
+        OAuthError(.invalidGrant, "The recovery code could not be verified.", logCode: logCode, reason: reason)
+    }
+
+    /// Too many failed recovery attempts for this identifier.
+    static let recoveryLocked = OAuthError(
+        .recoveryLocked, "Too many failed recovery attempts. Contact support.", logCode: "recovery_locked")
+
+    /// An attempt within the delay the earlier failures earned.
+    static func recoveryDelayed(retryAfter: Int) -> OAuthError {
+        OAuthError(
+            .tooManyRequests, "Too many failed recovery attempts. Try again later.", logCode: "recovery_delayed",
+            retryAfter: retryAfter)
+    }
+}

@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+import TestSupport
+import Testing
+
+@testable import Server
+
+@Suite("Operator commands on accounts", .serialized)
+struct AdminCommandsTests {
+    @Test("users, passkeys, sessions and device-keys parse with --json, --actor and server flags")
+    func parsing() throws {
+        #expect(
+            try Command.parse(["users", "list", "--json", "--limit", "5", "--config", "c.json"])
+                == .admin(
+                    configPath: "c.json", flags: .init(), request: .listUsers(after: nil, limit: 5), json: true,
+                    actor: nil))
+        #expect(
+            try Command.parse(["passkeys", "revoke", "u1", "AAAA", "--actor", "ops"])
+                == .admin(
+                    configPath: nil, flags: .init(), request: .revokePasskey(userID: "u1", credentialID: "AAAA"),
+                    json: false, actor: "ops"))
+        #expect(
+            try Command.parse(["sessions", "revoke", "u1"])
+                == .admin(
+                    configPath: nil, flags: .init(), request: .revokeSessions(userID: "u1"), json: false, actor: nil))
+        #expect(
+            try Command.parse(["device-keys", "revoke", "u1", "k1", "--data-dir", "/d"])
+                == .admin(
+                    configPath: nil, flags: .init(dataDirectory: "/d"),
+                    request: .revokeDeviceKey(userID: "u1", keyID: "k1"),
+                    json: false, actor: nil))
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "delete"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["passkeys", "list", "u1", "--bogus"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "list", "--limit", "0"]) }
+    }
+
+    @Test("against the store of a running daemon: list, show, revoke a passkey and sessions, delete; audited")
+    func againstRunningServer() async throws {
+        let server = try await LiveServer.startForLifecycle()
+        var ann = Passkey()
+        let tokens = try await server.signUp(&ann, email: "ann@example.com")
+        let refresh = try #require(tokens["refresh_token"]?.stringValue)
+        var bob = Passkey()
+        _ = try await server.signUp(&bob, email: "bob@example.com")
+        let configuration = server.running.context.configuration
+        let store = server.running.context.store
+        let annHandle = ann.userHandle
+        let annID = try #require(try await store.read { try $0.user(userHandle: annHandle) }?.id)
+
+        let listed = try await AdminCommands.run(
+            .listUsers(after: nil, limit: 10), configuration: configuration, json: true, actor: "ops")
+        #expect(listed.status == 0)
+        let users = try JSONValue(parsing: Array(listed.output.utf8)).arrayValue ?? []
+        #expect(users.count == 2)
+        let shown = try await AdminCommands.run(
+            .showUser(userID: annID), configuration: configuration, json: true, actor: "ops")
+        #expect(try JSONValue(parsing: Array(shown.output.utf8))["passkeys"]?.arrayValue?.count == 1)
+        let missing = try await AdminCommands.run(
+            .showUser(userID: "nobody"), configuration: configuration, json: true, actor: "ops")
+        #expect(missing.status == 1)
+
+        // Sessions: the refresh token stops working.
+        let sessions = try await AdminCommands.run(
+            .revokeSessions(userID: annID), configuration: configuration, json: true, actor: "ops")
+        #expect(sessions.status == 0)
+        #expect(try await server.refresh(refresh).status == 403)
+        // Another user's passkey is not found; the own one is revoked and no longer logs in.
+        let bobsKey = Base64URL.encode(bob.credentialID)
+        #expect(
+            try await AdminCommands.run(
+                .revokePasskey(userID: annID, credentialID: bobsKey), configuration: configuration, json: false,
+                actor: "ops"
+            ).status == 1)
+        let revoked = try await AdminCommands.run(
+            .revokePasskey(userID: annID, credentialID: Base64URL.encode(ann.credentialID)),
+            configuration: configuration, json: false, actor: "ops")
+        #expect(revoked.status == 0)
+        #expect(try await server.logIn(&ann) == 403)
+        #expect(try await server.logIn(&bob) == 200)
+        // Delete: no row left; the audit names the operator.
+        let deleted = try await AdminCommands.run(
+            .deleteUser(userID: annID), configuration: configuration, json: true, actor: "ops")
+        #expect(deleted.status == 0)
+        #expect(try await store.read { try $0.rowsMentioningUser(id: annID, userHandle: annHandle) } == [:])
+        let events = try await store.read { try $0.securityEvents(userID: annID, limit: 50) }
+        for kind in ["sessions_revoked", "passkey_removed", "account_deleted"] {
+            let event = events.first { $0.kind == kind }
+            let detail = String(decoding: event?.detail ?? [], as: UTF8.self)
+            #expect(detail.contains("operator:ops"), "\(kind)")
+        }
+        await server.stop()
+    }
+}
