@@ -112,7 +112,8 @@ extension TokenEndpoint {
     private func recoveryTokenResponse(user: User, client: ClientConfiguration, now: Date, dpop: String?)
         async throws -> Response
     {
-        let signer = try await context.tokens.currentSigner()
+        // Access tokens for passkeyd's own audiences are ES256 (the built-in APIs' algorithm).
+        let signer = try await context.tokens.currentSigners().signer(.es256)
         let claims = AccessTokenClaims(
             issuer: context.configuration.issuer, subject: user.id,
             audience: [RecoveryToken.audience(issuer: context.configuration.issuer)], clientID: client.clientID,

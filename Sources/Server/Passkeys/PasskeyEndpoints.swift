@@ -99,7 +99,6 @@ enum PasskeyEndpoints {
         // WebAuthn L3 §13.4.3: at least 16 random bytes; §5.4.3: user.id is opaque, no personal data.
         let challenge = try SecureRandom.bytes(count: 32)
         let userHandle = try SecureRandom.bytes(count: 32)
-        let timeout = configuration.passkeys.challengeTimeoutMilliseconds
         let session = AuthSession(
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .signup, challenge: challenge,
             email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,

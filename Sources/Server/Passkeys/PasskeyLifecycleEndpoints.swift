@@ -150,10 +150,11 @@ struct PasskeyLifecycleEndpoints: Sendable {
         let now = context.clock.now()
         let handle = try AuthSessionHandle.generate()
         let challenge = try SecureRandom.bytes(count: 32)
-        let timeout = configuration.passkeys.challengeTimeoutMilliseconds
+        // The WebAuthn timeout plus the grace of a network round trip, as every ceremony's session.
         let session = AuthSession(
             id: handle.sessionID, clientID: client.clientID, realm: user.realm, kind: .signup, challenge: challenge,
-            userHandle: user.userHandle, createdAt: now, expiresAt: now.addingTimeInterval(Double(timeout) / 1000))
+            userHandle: user.userHandle, createdAt: now,
+            expiresAt: PasskeyEndpoints.sessionExpiry(now: now, configuration: configuration))
         let userID = user.id
         let existing = try await context.store.write { writer in
             try writer.insertAuthSession(session)
@@ -374,7 +375,7 @@ struct PasskeyLifecycleEndpoints: Sendable {
             // The counters named after the user's identifiers go with the user (the SRP identity's too).
             var counters = recoveryCounters
             if let verifier = try writer.passwordVerifier(userID: user.id) {
-                counters.append(PasswordFallback.identityCounter(realm: verifier.realm, identity: verifier.identity))
+                counters.append(FallbackCounterKey.identity(realm: verifier.realm, identity: verifier.identity))
             }
             guard try writer.deleteUser(id: user.id) else { return }
             _ = try writer.resetFallbackCounters(keys: counters)
