@@ -57,7 +57,8 @@ extension TokenEndpoint {
         let throttle = SRPThrottle(context.configuration.srp)
         try await endpoints.enforce(
             throttle.decide(identity: spent.identityFailures, address: spent.addressFailures, now: now),
-            userID: session.userID, clientID: client.clientID, identity: session.identity, address: session.address,
+            userID: session.userID, clientID: client.clientID, realm: session.realm, identity: session.identity,
+            address: session.address,
             attempts: spent.identityFailures?.count, now: now)
         // RFC 5054 §2.6 / RFC 2945 §3: S, K, M1 (compared in constant time), M2. The same work for an unknown
         // identity, whose session carries a random stand-in verifier.
@@ -84,8 +85,8 @@ extension TokenEndpoint {
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.success, outcome: "success", now: now, userID: user.id,
                     clientID: client.clientID,
-                    detail: PasswordFallbackEndpoints.attemptDetail(
-                        identity: session.identity, address: session.address)))
+                    detail: try PasswordFallbackEndpoints.attemptDetail(
+                        realm: session.realm, identity: session.identity, address: session.address, reader: writer)))
         }
         context.metrics.count(event: "srp_login")
         return try await context.tokens.tokenResponse(
@@ -107,7 +108,8 @@ extension TokenEndpoint {
             _ = try writer.incrementFallbackCounter(
                 key: FallbackCounterKey.address(session.address), now: now,
                 restartingBefore: throttle.addressWindowStart(now: now))
-            let detail = PasswordFallbackEndpoints.attemptDetail(identity: session.identity, address: session.address)
+            let detail = try PasswordFallbackEndpoints.attemptDetail(
+                realm: session.realm, identity: session.identity, address: session.address, reader: writer)
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: session.userID,

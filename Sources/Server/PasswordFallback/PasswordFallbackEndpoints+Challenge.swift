@@ -39,7 +39,8 @@ extension PasswordFallbackEndpoints {
         let throttle = SRPThrottle(context.configuration.srp)
         try await enforce(
             throttle.decide(identity: found.identityFailures, address: found.addressFailures, now: now),
-            userID: found.verifier?.userID, clientID: client.clientID, identity: identity, address: address,
+            userID: found.verifier?.userID, clientID: client.clientID, realm: realm.name, identity: identity,
+            address: address,
             attempts: found.identityFailures?.count, now: now)
         let secret: [UInt8]
         if let stored = found.secret {
@@ -76,8 +77,8 @@ extension PasswordFallbackEndpoints {
 
     /// Refuses an attempt the throttle delays or locks, recording it; returns when it is allowed.
     func enforce(
-        _ decision: SRPThrottle.Decision, userID: String?, clientID: String, identity: String, address: String,
-        attempts: Int?, now: Date
+        _ decision: SRPThrottle.Decision, userID: String?, clientID: String, realm: String, identity: String,
+        address: String, attempts: Int?, now: Date
     ) async throws {
         let refusal: OAuthError
         switch decision {
@@ -90,13 +91,28 @@ extension PasswordFallbackEndpoints {
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: userID,
                     clientID: clientID, reasonCode: refusal.logCode, attempts: attempts,
-                    detail: Self.attemptDetail(identity: identity, address: address)))
+                    detail: try Self.attemptDetail(realm: realm, identity: identity, address: address, reader: writer)))
         }
         throw refusal
     }
 
-    /// The identity and address of an attempt, for its audit event.
-    static func attemptDetail(identity: String, address: String) -> [JSONMember] {
-        [JSONMember(key: "identity", value: .string(identity)), JSONMember(key: "address", value: .string(address))]
+    /// The detail of an attempt's audit event: the identity as a keyed reference, never as typed, and the address.
+    /// The reference is an HMAC-SHA-256 under the server's SRP secret (domain-separated from the stand-in salts that
+    /// key also derives), cut to 16 bytes: the attempts on one identity match each other, and an operator who holds
+    /// the database can tell which identity they were, but the append-only log never holds an email or user name,
+    /// so deleting an account leaves only pseudonymous entries behind (issue #21). Without a stored secret (the
+    /// very first challenge is refused before one exists) the reference is left out.
+    static func attemptDetail(realm: String, identity: String, address: String, reader: any StoreReader) throws
+        -> [JSONMember]
+    {
+        var detail: [JSONMember] = []
+        if let secret = try reader.serverSecret(name: PasswordFallback.fakeSaltSecretName) {
+            let reference = try HMAC.sha256(
+                key: secret, message: Array("audit-identity\u{0}\(realm)\u{0}\(identity)".utf8))
+            detail.append(
+                JSONMember(key: "identity_ref", value: .string(Base64URL.encode(Array(reference.prefix(16))))))
+        }
+        detail.append(JSONMember(key: "address", value: .string(address)))
+        return detail
     }
 }

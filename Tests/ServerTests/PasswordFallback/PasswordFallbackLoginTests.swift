@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
@@ -57,6 +58,15 @@ struct PasswordFallbackLoginTests {
         let failure = try #require(try await harness.events().last { $0.kind == "srp_login_attempt" })
         #expect(failure.outcome == "failure")
         #expect(failure.attempts == 1)
+        // The append-only log never holds the identity as typed (an email here), only a keyed reference, the same
+        // for every attempt on it (issue #21: a deleted account leaves pseudonymous entries).
+        let attempts = try await harness.events().filter { $0.kind.hasPrefix("srp_") || $0.kind.hasPrefix("PASSWORD") }
+        let details = attempts.compactMap { $0.detail.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(!details.isEmpty)
+        #expect(details.allSatisfy { !$0.contains(Self.identity) })
+        let references = Set(
+            try details.map { try #require(try JSONValue(parsing: Array($0.utf8))["identity_ref"]?.stringValue) })
+        #expect(references.count == 1)
         // The correct password afterwards still works, and resets the count.
         #expect(try await harness.logIn(identity: Self.identity, password: Self.password).response.status == 200)
         #expect(
