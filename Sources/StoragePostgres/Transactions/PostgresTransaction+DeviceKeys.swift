@@ -110,19 +110,25 @@ extension PostgresTransaction {
                 RETURNING seq)
             INSERT INTO audit_pending (event_seq) SELECT seq FROM event RETURNING event_seq
             """,
-            [
-                .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
-                .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
-                .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
-                .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBytea(event.detail),
-                .optionalBytea(event.credentialID), .optionalText(event.familyID), .optionalText(event.requestID),
-                .optionalText(event.clientAddress), .optionalText(event.nodeID),
-            ]
+            Self.securityEventArguments(event)
         ) { (row) throws(StorageError) in try row.integer(0) }
         guard let seq else { throw StorageError(.internalFailure, "INSERT … RETURNING seq returned no row") }
         var stored = event
         stored.seq = seq
         return stored
+    }
+
+    /// The 17 values of a security event's INSERT, in the column order `appendSecurityEvent` and `completeLogin`
+    /// name them (after `seq`).
+    static func securityEventArguments(_ event: SecurityEvent) -> [PostgresValue] {
+        [
+            .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
+            .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
+            .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
+            .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBytea(event.detail),
+            .optionalBytea(event.credentialID), .optionalText(event.familyID), .optionalText(event.requestID),
+            .optionalText(event.clientAddress), .optionalText(event.nodeID),
+        ]
     }
 
     /// With several nodes on one database, one purges at a time: the transaction first tries a

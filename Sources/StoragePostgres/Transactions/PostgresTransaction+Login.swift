@@ -11,32 +11,25 @@ extension PostgresTransaction {
     func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
         let event = login.event.filledFromOrigin()
         let refresh = login.refreshToken
-        let steps = try one(
-            Self.completeLoginSQL,
-            [
-                // $1–$2: the session
-                .text(login.sessionID), .date(login.now),
-                // $3–$7: the credential's compare-and-set
-                .int8(Int64(login.use.newSignCount)), .bool(login.use.backedUp), .date(login.use.usedAt),
-                .bytea(login.use.credentialID), .int8(Int64(login.use.expectedSignCount)),
-                // $8: the user
-                .text(login.userID),
-                // $9–$22: the refresh token, when there is one
-                .bool(refresh != nil), .optionalBytea(refresh?.tokenHash), .optionalText(refresh?.familyID),
-                .optionalText(refresh?.clientID), .optionalText(refresh?.userID), .optionalText(refresh?.scope),
-                .optionalDate(refresh?.authTime), .optionalDate(refresh?.createdAt),
-                .optionalDate(refresh?.absoluteExpiresAt), .optionalDate(refresh?.idleExpiresAt),
-                .optionalDate(refresh?.rotatedAt), .optionalDate(refresh?.revokedAt),
-                .optionalText(refresh?.dpopThumbprint), .optionalText(refresh?.audience),
-                // $23–$39: the security event
-                .date(event.occurredAt), .optionalDate(event.deviceTime), .text(event.kind),
-                .optionalText(event.userID), .optionalText(event.keyID), .optionalText(event.deviceID),
-                .optionalText(event.clientID), .optionalBytea(event.actionHash), .text(event.outcome),
-                .optionalText(event.reasonCode), .optionalInteger(event.attempts), .optionalBytea(event.detail),
-                .optionalBytea(event.credentialID), .optionalText(event.familyID), .optionalText(event.requestID),
-                .optionalText(event.clientAddress), .optionalText(event.nodeID),
-            ]
-        ) { (row) throws(StorageError) in
+        let arguments: [PostgresValue] = [
+            // $1–$2: the session
+            .text(login.sessionID), .date(login.now),
+            // $3–$7: the credential's compare-and-set
+            .int8(Int64(login.use.newSignCount)), .bool(login.use.backedUp), .date(login.use.usedAt),
+            .bytea(login.use.credentialID), .int8(Int64(login.use.expectedSignCount)),
+            // $8: the user
+            .text(login.userID),
+            // $9–$22: the refresh token, when there is one
+            .bool(refresh != nil), .optionalBytea(refresh?.tokenHash), .optionalText(refresh?.familyID),
+            .optionalText(refresh?.clientID), .optionalText(refresh?.userID), .optionalText(refresh?.scope),
+            .optionalDate(refresh?.authTime), .optionalDate(refresh?.createdAt),
+            .optionalDate(refresh?.absoluteExpiresAt), .optionalDate(refresh?.idleExpiresAt),
+            .optionalDate(refresh?.rotatedAt), .optionalDate(refresh?.revokedAt),
+            .optionalText(refresh?.dpopThumbprint), .optionalText(refresh?.audience),
+        ]
+        // $23–$39: the security event
+        let steps = try one(Self.completeLoginSQL, arguments + Self.securityEventArguments(event)) {
+            (row) throws(StorageError) in
             (live: try row.integer(0), used: try row.integer(1), queued: try row.integer(2))
         }
         guard let steps, steps.live > 0 else { return .sessionGone }
