@@ -25,6 +25,7 @@ port="$(free_port)"
 admin_port="$(free_port)"
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin_port" \
   PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 PASSKEYD_RATE_LIMIT_REQUESTS_PER_USER_PER_MINUTE=0 \
+  PASSKEYD_DEFAULT_AUDIENCE="http://localhost:$port/device-keys" \
   PASSKEYD_WEB_DEMO=true "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" \
   2>"$work/server.log" &
 server=$!
@@ -36,8 +37,10 @@ cleanup() {
 trap cleanup EXIT
 wait_ready "$port"
 # A signed-in user for the operations behind a token: a sign-up and login by passkeyd-loadgen's software
-# authenticator, then a refresh asking for the device-key audience (plus the issuer, for /userinfo), so schemathesis
-# reaches past the 401 of /userinfo, /device-keys… and /me/password-verifier.
+# authenticator (its family granted the device-key API, the default audience here: a refresh cannot widen to another
+# API, RFC 6749 §6), then a refresh asking for it (plus the issuer, for /userinfo), so schemathesis reaches past the
+# 401 of /userinfo, /device-keys…, /me/password-verifier and /me/passkeys…. A refreshed token is not a fresh login:
+# DELETE /me and the other step-up operations answer 401, so the user survives the run.
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
 "$loadgen" --url "http://127.0.0.1:$port" --once >"$work/tokens.json"
 access_token="$("$python" - "http://127.0.0.1:$port" "$work/tokens.json" <<'PY'
@@ -66,7 +69,7 @@ run_schemathesis() {
 run_schemathesis "http://127.0.0.1:$port" --exclude-tag admin
 # Again for the operations behind a token, with the signed-in user's access token.
 run_schemathesis "http://127.0.0.1:$port" --include-tag device-keys --include-operation-id userinfoGet \
-  --include-operation-id userinfoPost --include-operation-id storePasswordVerifier \
+  --include-operation-id userinfoPost --include-operation-id storePasswordVerifier --include-tag passkey-lifecycle \
   -H "Authorization: Bearer $access_token"
 # Admin listener: metrics, the audit log, the document itself.
 run_schemathesis "http://127.0.0.1:$admin_port" --include-tag admin

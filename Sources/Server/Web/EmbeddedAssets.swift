@@ -12,7 +12,7 @@ enum EmbeddedAssets {
     "title": "passkeyd",
     "version": "1",
     "summary": "WebAuthn / passkey relying-party server with Auth0-compatible endpoints.",
-    "description": "The HTTP API of passkeyd. docs/api.md is the narrative reference; this document is its machine-readable\nform, checked in the test command by openapi-spec-validator and by schemathesis against a live server\n(scripts/openapi_check.sh). docs/openapi.json is generated from this file by scripts/embed_assets.py and\nserved by the server at `GET /openapi.json` (`openapi.listener`: the admin listener by default).\n\nEvery refusal has Auth0's shape `{\"error\": …, \"error_description\": …}` (schema `Error`), with the\nRFC 6749 §5.2 status. Binary WebAuthn values are base64url without padding (RFC 4648 §5).\n\nOperations tagged `admin` are served on the admin listener (`admin.listen`, default 127.0.0.1:9090)\nonly; operations tagged `demo` only when `web.demo` is on.\n",
+    "description": "The HTTP API of passkeyd. docs/api.md is the narrative reference; this document is its machine-readable\nform, checked in the test command by openapi-spec-validator and by schemathesis against a live server\n(scripts/openapi_check.sh). docs/openapi.json is generated from this file by scripts/embed_assets.py and\nserved by the server at `GET /openapi.json` (`openapi.listener`: the admin listener by default).\n\nEvery refusal has Auth0's shape `{\"error\": …, \"error_description\": …}` (schema `Error`), with the\nRFC 6749 §5.2 status; a login with a credential the server does not know adds\n`\"passkey_error\": \"unknown_credential\"`. Binary WebAuthn values are base64url without padding (RFC 4648 §5).\n\nOperations tagged `admin` are served on the admin listener (`admin.listen`, default 127.0.0.1:9090)\nonly; operations tagged `demo` only when `web.demo` is on.\n",
     "license": {
       "name": "see the repository"
     }
@@ -43,6 +43,10 @@ enum EmbeddedAssets {
     {
       "name": "password-fallback",
       "description": "The SRP-6a password fallback (docs/password-fallback.md)."
+    },
+    {
+      "name": "passkey-lifecycle",
+      "description": "The signed-in user's passkeys, recovery codes and account (`/me…`), and account recovery with a recovery code\n(docs/passkey-lifecycle.md). The `/me…` operations need an access token for the issuer's own API (as\n`/userinfo`); adding or removing a passkey, generating recovery codes and deleting the account also need a\nfresh login (RFC 9470, 300 s).\n"
     },
     {
       "name": "operations",
@@ -162,7 +166,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "passkeySignupChallenge",
         "summary": "Starts a sign-up; answers the WebAuthn creation options and an auth_session.",
-        "description": "Cross-origin readable by the configured web origins (CORS). An identifier that already belongs to a\nuser of the realm is refused with `invalid_request` (\"A user with this identifier already exists.\").\n",
+        "description": "Cross-origin readable by the configured web origins (CORS). An identifier that already belongs to a\nuser of the realm is refused with `invalid_request` (\"A user with this identifier already exists.\").\nA request naming an `organization` is refused with `invalid_request` (\"Organizations are not supported by\nthis server.\"); a client without the webauthn grant gets `unauthorized_client` with 400 (as Auth0\ndocuments this endpoint); a request whose `Origin` header is not an origin the client accepts gets 403\n`access_denied`. Members the endpoint does not read (such as `audience`, which `/oauth/token` decides) are\nignored.\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -174,7 +178,9 @@ enum EmbeddedAssets {
                 "client_id": "demo-native-app",
                 "user_profile": {
                   "email": "alice@example.com",
-                  "name": "Alice"
+                  "name": "Alice",
+                  "given_name": "Alice",
+                  "family_name": "Liddell"
                 }
               }
             },
@@ -191,6 +197,13 @@ enum EmbeddedAssets {
                   },
                   "realm": {
                     "type": "string"
+                  },
+                  "audience": {
+                    "type": "string"
+                  },
+                  "organization": {
+                    "type": "string",
+                    "description": "refused: 400 `invalid_request`"
                   },
                   "user_profile": {
                     "type": "string",
@@ -231,13 +244,13 @@ enum EmbeddedAssets {
             }
           },
           "400": {
-            "$ref": "#/components/responses/BadRequest"
+            "$ref": "#/components/responses/CeremonyBadRequest"
           },
           "401": {
             "$ref": "#/components/responses/InvalidClient"
           },
           "403": {
-            "$ref": "#/components/responses/Forbidden"
+            "$ref": "#/components/responses/OriginDenied"
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
@@ -258,6 +271,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "passkeyLoginChallenge",
         "summary": "Starts a usernameless login; answers the WebAuthn request options and an auth_session.",
+        "description": "Cross-origin readable by the configured web origins (CORS). `organization` is refused (400\n`invalid_request`), a client without the webauthn grant gets 400 `unauthorized_client`, a foreign `Origin`\nheader 403 `access_denied`, as at `/passkey/register`.\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -306,13 +320,13 @@ enum EmbeddedAssets {
             }
           },
           "400": {
-            "$ref": "#/components/responses/BadRequest"
+            "$ref": "#/components/responses/CeremonyBadRequest"
           },
           "401": {
             "$ref": "#/components/responses/InvalidClient"
           },
           "403": {
-            "$ref": "#/components/responses/Forbidden"
+            "$ref": "#/components/responses/OriginDenied"
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
@@ -332,8 +346,8 @@ enum EmbeddedAssets {
           "oauth"
         ],
         "operationId": "token",
-        "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token and SRP grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n",
+        "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -379,7 +393,7 @@ enum EmbeddedAssets {
             }
           },
           "400": {
-            "description": "`invalid_request`, `invalid_scope`, `unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce`\n(with the `DPoP-Nonce` to use).\n",
+            "description": "`invalid_request` (including a request naming an `organization`), `invalid_scope`,\n`unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce` (with the `DPoP-Nonce` to use).\n",
             "headers": {
               "DPoP-Nonce": {
                 "$ref": "#/components/headers/DPoPNonce"
@@ -397,13 +411,47 @@ enum EmbeddedAssets {
             "$ref": "#/components/responses/InvalidClient"
           },
           "403": {
-            "$ref": "#/components/responses/Forbidden"
+            "description": "`invalid_grant` (an unknown, expired or spent `auth_session`, a failed passkey check, a wrong SRP proof\nor recovery code, an invalid refresh token; a login with a credential this server does not know adds\n`\"passkey_error\": \"unknown_credential\"`), `unauthorized_client` (the grant is not enabled for the\nclient), `access_denied` (an `audience` that is no API or not granted to the client, or outside a\nrefresh token's grant), `password_locked` (SRP grant), `recovery_locked` (recovery grant).\n",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "examples": {
+                  "unknownCredential": {
+                    "value": {
+                      "error": "invalid_grant",
+                      "error_description": "The passkey is not registered with this server.",
+                      "passkey_error": "unknown_credential"
+                    }
+                  },
+                  "accessDenied": {
+                    "value": {
+                      "error": "access_denied",
+                      "error_description": "Service not found: https://api.example.com"
+                    }
+                  }
+                }
+              }
+            }
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
           },
           "429": {
-            "$ref": "#/components/responses/TooManyRequests"
+            "description": "`too_many_requests`, with `Retry-After`: over the per-IP rate limit, or within the delay that earlier\nfailed SRP or recovery attempts earned.\n",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/RetryAfter"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
           },
           "503": {
             "$ref": "#/components/responses/Unavailable"
@@ -592,6 +640,40 @@ enum EmbeddedAssets {
                         "type": "string"
                       }
                     },
+                    "response_types_supported": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "subject_types_supported": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "id_token_signing_alg_values_supported": {
+                      "type": "array",
+                      "items": {
+                        "enum": [
+                          "RS256",
+                          "ES256"
+                        ]
+                      },
+                      "description": "`[\"RS256\", \"ES256\"]`: ID tokens are RS256 unless the client asks for ES256."
+                    },
+                    "token_endpoint_auth_methods_supported": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "revocation_endpoint_auth_methods_supported": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
                     "scopes_supported": {
                       "type": "array",
                       "items": {
@@ -625,6 +707,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "jwks",
         "summary": "The token signing keys (RFC 7517 §5); `Cache-Control: public, max-age=60`.",
+        "description": "Every published key of both algorithms: P-256 keys (`kty: EC`, `alg: ES256`) and RSA keys of 2048 bits\n(`kty: RSA`, `alg: RS256`), each with `use: sig` and its RFC 7638 thumbprint as `kid`.\n",
         "responses": {
           "200": {
             "description": "The JWK Set.",
@@ -651,21 +734,99 @@ enum EmbeddedAssets {
                         ],
                         "properties": {
                           "kty": {
-                            "type": "string"
+                            "enum": [
+                              "EC",
+                              "RSA"
+                            ]
                           },
                           "kid": {
                             "type": "string"
                           },
                           "alg": {
-                            "type": "string"
+                            "enum": [
+                              "ES256",
+                              "RS256"
+                            ]
                           },
                           "use": {
-                            "type": "string"
+                            "const": "sig"
+                          },
+                          "crv": {
+                            "type": "string",
+                            "description": "EC: `P-256`"
+                          },
+                          "x": {
+                            "$ref": "#/components/schemas/Base64URL"
+                          },
+                          "y": {
+                            "$ref": "#/components/schemas/Base64URL"
+                          },
+                          "n": {
+                            "allOf": [
+                              {
+                                "$ref": "#/components/schemas/Base64URL"
+                              }
+                            ],
+                            "description": "RSA: the modulus"
+                          },
+                          "e": {
+                            "allOf": [
+                              {
+                                "$ref": "#/components/schemas/Base64URL"
+                              }
+                            ],
+                            "description": "RSA: the exponent"
                           }
-                        }
+                        },
+                        "oneOf": [
+                          {
+                            "properties": {
+                              "kty": {
+                                "const": "EC"
+                              }
+                            },
+                            "required": [
+                              "crv",
+                              "x",
+                              "y"
+                            ]
+                          },
+                          {
+                            "properties": {
+                              "kty": {
+                                "const": "RSA"
+                              }
+                            },
+                            "required": [
+                              "n",
+                              "e"
+                            ]
+                          }
+                        ]
                       }
                     }
                   }
+                },
+                "example": {
+                  "keys": [
+                    {
+                      "alg": "ES256",
+                      "crv": "P-256",
+                      "kid": "3sLxMxc9gHJmrMbdtCcpbQ5yPr1JbmQKQzLqDm7jR2E",
+                      "kty": "EC",
+                      "use": "sig",
+                      "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+                      "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"
+                    },
+                    {
+                      "alg": "RS256",
+                      "e": "AQAB",
+                      "kid": "Qm9vS2V5SWRlbnRpZmllcg",
+                      "kty": "RSA",
+                      "n": "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw",
+                      "use": "sig"
+                    }
+                  ]
                 }
               }
             }
@@ -901,6 +1062,609 @@ enum EmbeddedAssets {
           },
           "413": {
             "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/recovery/challenge": {
+      "post": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "recoveryChallenge",
+        "summary": "First step of account recovery with a recovery code; `{auth_session, expires_in}`.",
+        "description": "`identifier` is an email address, E.164 phone number or username of the realm. The answer is the same\nwhether or not the identifier exists; the session is finished at `POST /oauth/token` with the grant\n`urn:passkeyd:params:oauth:grant-type:recovery-code`, which the client must list in its `grant_types`\n(403 `unauthorized_client` otherwise). An identifier with 5 failed recovery attempts\n(`min(5, srp.max_failures)`) is locked (403 `recovery_locked`), known or not; within the delay earlier\nfailures earned, 429 `too_many_requests` with `Retry-After`. Rate-limited per client IP.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RecoveryChallengeRequest"
+              },
+              "example": {
+                "client_id": "demo-native-app",
+                "identifier": "alice@example.com"
+              }
+            },
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "$ref": "#/components/schemas/RecoveryChallengeRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The session to present with a recovery code at `/oauth/token` (within `expires_in` seconds).",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "auth_session",
+                    "expires_in"
+                  ],
+                  "properties": {
+                    "auth_session": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "expires_in": {
+                      "type": "integer",
+                      "const": 300
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/InvalidClient"
+          },
+          "403": {
+            "description": "`unauthorized_client` (the client lacks the recovery-code grant) or `recovery_locked`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/me/passkeys": {
+      "get": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "listPasskeys",
+        "summary": "The signed-in user's passkeys, with what the WebAuthn Signal API needs.",
+        "description": "`user.user_handle` and the passkeys' `id`s are what `PublicKeyCredential.signalAllAcceptedCredentials`\ntakes; `user.name` and `user.display_name` what `signalCurrentUserDetails` takes.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The user and their passkeys.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "user",
+                    "passkeys"
+                  ],
+                  "properties": {
+                    "user": {
+                      "type": "object",
+                      "required": [
+                        "id",
+                        "user_handle",
+                        "name",
+                        "display_name"
+                      ],
+                      "properties": {
+                        "id": {
+                          "type": "string"
+                        },
+                        "user_handle": {
+                          "$ref": "#/components/schemas/Base64URL"
+                        },
+                        "name": {
+                          "type": "string"
+                        },
+                        "display_name": {
+                          "type": "string"
+                        }
+                      }
+                    },
+                    "passkeys": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/Passkey"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "addPasskey",
+        "summary": "Adds a passkey (the attestation for the session of `POST /me/passkeys/challenge`).",
+        "description": "Needs a fresh login (a user-verified passkey login at most 300 s old, minted by that login: 401\n`insufficient_user_authentication` otherwise) or the restricted token of the recovery grant. The\n`auth_session` is single use and must be the one `/me/passkeys/challenge` gave this user and client (403\n`invalid_grant` otherwise). The attestation is verified as at sign-up; a credential id already registered,\nto anyone, is refused the same way (403 `invalid_grant` \"The passkey could not be verified.\"). After a\nrecovery, every refresh-token family of the user is revoked.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "auth_session",
+                  "authn_response"
+                ],
+                "properties": {
+                  "auth_session": {
+                    "type": "string"
+                  },
+                  "authn_response": {
+                    "$ref": "#/components/schemas/AuthnResponse"
+                  }
+                }
+              }
+            },
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "auth_session",
+                  "authn_response"
+                ],
+                "properties": {
+                  "auth_session": {
+                    "type": "string"
+                  },
+                  "authn_response": {
+                    "type": "string",
+                    "description": "the PublicKeyCredential's JSON text"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The new passkey.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Passkey"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "403": {
+            "description": "`invalid_grant`: the session is unknown, expired, spent or not this user's and client's, or the passkey could not be verified.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/me/passkeys/challenge": {
+      "post": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "addPasskeyChallenge",
+        "summary": "Creation options for adding a passkey to the signed-in user, and an auth_session.",
+        "description": "Fresh login (401 `insufficient_user_authentication` otherwise) or the restricted recovery token. No body.\nThe options are those of `POST /passkey/register` for the signed-in user (same `user.id`, `name`,\n`displayName`), with `excludeCredentials` listing every passkey of the user (WebAuthn L3 §5.4) and `hints`\nwhen the client configures them. The session is completed only by `POST /me/passkeys` of the same user and\nclient.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The creation options and the auth_session.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "authn_params_public_key",
+                    "auth_session"
+                  ],
+                  "properties": {
+                    "auth_session": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "authn_params_public_key": {
+                      "$ref": "#/components/schemas/CreationOptions"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/me/passkeys/{credential_id}": {
+      "patch": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "renamePasskey",
+        "summary": "Renames one of the user's passkeys (no fresh login needed).",
+        "description": "`name`: 1–64 characters after trimming spaces, without control, format or separator characters (400\n`invalid_request` otherwise); `null` (or no `name`) restores the provider's name. The name is stored as\ngiven and returned in JSON: pages must insert it as text, never as HTML. An id that is not one of the user's\npasskeys is 404 `not_found`.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/CredentialID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "minLength": 1,
+                    "maxLength": 64
+                  }
+                }
+              },
+              "example": {
+                "name": "Work laptop"
+              }
+            },
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 64
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The passkey.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Passkey"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "404": {
+            "$ref": "#/components/responses/PasskeyNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "delete": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "removePasskey",
+        "summary": "Removes one of the user's passkeys (fresh login).",
+        "description": "401 `insufficient_user_authentication` without a fresh login; 404 `not_found` for an id that is not one of\nthe user's passkeys; 409 `last_passkey` for the only passkey unless the user has recovery codes or a password\nverifier.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/CredentialID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "404": {
+            "$ref": "#/components/responses/PasskeyNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/LastPasskey"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/me/recovery-codes": {
+      "post": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "generateRecoveryCodes",
+        "summary": "Generates ten recovery codes (fresh login), revoking the previous set; shown once.",
+        "description": "No body. Only PBKDF2-HMAC-SHA-256 hashes are stored; each code is 12 Crockford base32 characters (shown in\ngroups of four). Generating again revokes the previous set in the same write (`revoked_previous`). 401\n`insufficient_user_authentication` without a fresh login.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "201": {
+            "description": "The codes, with `Cache-Control: no-store`.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "recovery_codes",
+                    "created_at",
+                    "revoked_previous"
+                  ],
+                  "properties": {
+                    "recovery_codes": {
+                      "type": "array",
+                      "minItems": 10,
+                      "maxItems": 10,
+                      "items": {
+                        "type": "string",
+                        "pattern": "^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$"
+                      }
+                    },
+                    "created_at": {
+                      "type": "string"
+                    },
+                    "revoked_previous": {
+                      "type": "boolean"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
+    "/me": {
+      "delete": {
+        "tags": [
+          "passkey-lifecycle"
+        ],
+        "operationId": "deleteAccount",
+        "summary": "Deletes the signed-in user's account (fresh login).",
+        "description": "Removes the user with their passkeys, device keys and challenges, refresh-token families, password verifier,\nSRP and auth sessions, recovery codes and the throttle counters named after them; the audit log keeps its\nentries (by user id only) and an `account_deleted` event. 401 `insufficient_user_authentication` without a\nfresh login.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Deleted."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthenticated"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -1964,6 +2728,16 @@ enum EmbeddedAssets {
         "schema": {
           "type": "string"
         }
+      },
+      "CredentialID": {
+        "name": "credential_id",
+        "in": "path",
+        "required": true,
+        "description": "A passkey's credential id, base64url (an id that is not base64url names no passkey, 404).",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
       }
     },
     "headers": {
@@ -2038,7 +2812,7 @@ enum EmbeddedAssets {
         }
       },
       "Forbidden": {
-        "description": "`unauthorized_client`, `invalid_grant`, `login_required`, `key_locked`, `key_revoked`, `password_required`, `password_locked`.",
+        "description": "`unauthorized_client`, `invalid_grant`, `access_denied`, `login_required`, `key_locked`, `key_revoked`, `password_required`, `password_locked`, `recovery_locked`.",
         "content": {
           "application/json": {
             "schema": {
@@ -2049,6 +2823,46 @@ enum EmbeddedAssets {
       },
       "NotFound": {
         "description": "`not_found`.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "PasskeyNotFound": {
+        "description": "`not_found`: the id is not one of the user's passkeys (another user's is not found either).",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "LastPasskey": {
+        "description": "`last_passkey`: the user's only passkey, and they have neither recovery codes nor a password verifier.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "CeremonyBadRequest": {
+        "description": "`invalid_request` (a parameter missing or malformed, an unusable Content-Type, an unknown `realm`, a request\nnaming an `organization`; at `/passkey/register` also an invalid `user_profile` or an identifier that already\nexists) or `unauthorized_client` (the client lacks the webauthn grant: 400 at the passkey endpoints, as Auth0\ndocuments them).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "OriginDenied": {
+        "description": "`access_denied`: the request's `Origin` header is not an origin the client accepts.",
         "content": {
           "application/json": {
             "schema": {
@@ -2116,6 +2930,7 @@ enum EmbeddedAssets {
               "required": [
                 "sub"
               ],
+              "description": "`profile` releases `name`, `preferred_username`, `given_name`, `family_name`, `nickname`, `picture`\n(those given at sign-up) and, when `tokens.user_metadata_claim` is configured, the sign-up's\n`user_metadata` object under that (namespaced) claim; `email` and `phone` the address and the number,\nmarked unverified. The ID token carries the same claims by the same rule.\n",
               "properties": {
                 "sub": {
                   "type": "string"
@@ -2125,6 +2940,19 @@ enum EmbeddedAssets {
                 },
                 "preferred_username": {
                   "type": "string"
+                },
+                "given_name": {
+                  "type": "string"
+                },
+                "family_name": {
+                  "type": "string"
+                },
+                "nickname": {
+                  "type": "string"
+                },
+                "picture": {
+                  "type": "string",
+                  "format": "uri"
                 },
                 "email": {
                   "type": "string"
@@ -2138,7 +2966,8 @@ enum EmbeddedAssets {
                 "phone_number_verified": {
                   "type": "boolean"
                 }
-              }
+              },
+              "additionalProperties": true
             }
           }
         }
@@ -2164,6 +2993,12 @@ enum EmbeddedAssets {
           },
           "error_description": {
             "type": "string"
+          },
+          "passkey_error": {
+            "enum": [
+              "unknown_credential"
+            ],
+            "description": "With `invalid_grant` at `/oauth/token`, for a login whose credential this server does not know: the page\ncan call `PublicKeyCredential.signalUnknownCredential()` (WebAuthn L3 §5.1.10).\n"
           }
         }
       },
@@ -2174,7 +3009,7 @@ enum EmbeddedAssets {
       },
       "UserProfile": {
         "type": "object",
-        "description": "The realm's identifiers (as it enables them) and an optional display name; nothing else.",
+        "description": "The realm's identifiers (as it enables them), an optional display name and Auth0's sign-up profile fields;\nnothing else (`invalid_request`). The profile fields are stored with the user and released with the\n`profile` scope in the ID token and at `/userinfo` (`user_metadata` only under `tokens.user_metadata_claim`,\nwhen configured).\n",
         "properties": {
           "email": {
             "type": "string"
@@ -2187,6 +3022,34 @@ enum EmbeddedAssets {
           },
           "name": {
             "type": "string"
+          },
+          "given_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "description": "no control character"
+          },
+          "family_name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "description": "no control character"
+          },
+          "nickname": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "description": "no control character"
+          },
+          "picture": {
+            "type": "string",
+            "format": "uri",
+            "maxLength": 2048,
+            "description": "an absolute `https` URL"
+          },
+          "user_metadata": {
+            "type": "object",
+            "description": "A JSON object of at most 4096 bytes in its RFC 8785 form, nested at most 4 deep."
           }
         },
         "additionalProperties": false
@@ -2204,6 +3067,14 @@ enum EmbeddedAssets {
           "realm": {
             "type": "string"
           },
+          "audience": {
+            "type": "string",
+            "description": "ignored here (the token request decides the audience)"
+          },
+          "organization": {
+            "type": "string",
+            "description": "refused: 400 `invalid_request`"
+          },
           "user_profile": {
             "$ref": "#/components/schemas/UserProfile"
           }
@@ -2220,6 +3091,81 @@ enum EmbeddedAssets {
           },
           "realm": {
             "type": "string"
+          },
+          "audience": {
+            "type": "string",
+            "description": "ignored here (the token request decides the audience)"
+          },
+          "organization": {
+            "type": "string",
+            "description": "refused: 400 `invalid_request`"
+          }
+        }
+      },
+      "RecoveryChallengeRequest": {
+        "type": "object",
+        "required": [
+          "client_id",
+          "identifier"
+        ],
+        "properties": {
+          "client_id": {
+            "type": "string"
+          },
+          "realm": {
+            "type": "string"
+          },
+          "identifier": {
+            "type": "string",
+            "description": "an email address",
+            "E.164 phone number or username of the realm": null
+          }
+        }
+      },
+      "Passkey": {
+        "type": "object",
+        "description": "One of the user's passkeys. `name` is the user's name for it, else the provider's name from its AAGUID,\nelse `Passkey`; `backed_up` tells a synced passkey from a device-bound one.\n",
+        "required": [
+          "id",
+          "name",
+          "created_at",
+          "last_used_at",
+          "backup_eligible",
+          "backed_up",
+          "transports",
+          "aaguid"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Base64URL"
+          },
+          "name": {
+            "type": "string"
+          },
+          "created_at": {
+            "type": "string"
+          },
+          "last_used_at": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "backup_eligible": {
+            "type": "boolean"
+          },
+          "backed_up": {
+            "type": "boolean"
+          },
+          "transports": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "aaguid": {
+            "type": "string",
+            "format": "uuid"
           }
         }
       },
@@ -2306,6 +3252,39 @@ enum EmbeddedAssets {
                 ]
               }
             }
+          },
+          "excludeCredentials": {
+            "type": "array",
+            "description": "`/me/passkeys/challenge`: the user's passkeys (WebAuthn L3 §5.4).",
+            "items": {
+              "type": "object",
+              "required": [
+                "type",
+                "id"
+              ],
+              "properties": {
+                "type": {
+                  "const": "public-key"
+                },
+                "id": {
+                  "$ref": "#/components/schemas/Base64URL"
+                },
+                "transports": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          },
+          "hints": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "the client's `hints`",
+            "when configured": null
           }
         }
       },
@@ -2403,7 +3382,8 @@ enum EmbeddedAssets {
             "enum": [
               "urn:okta:params:oauth:grant-type:webauthn",
               "refresh_token",
-              "urn:passkeyd:params:oauth:grant-type:srp6a"
+              "urn:passkeyd:params:oauth:grant-type:srp6a",
+              "urn:passkeyd:params:oauth:grant-type:recovery-code"
             ]
           },
           "client_id": {
@@ -2411,7 +3391,8 @@ enum EmbeddedAssets {
           },
           "auth_session": {
             "type": "string",
-            "description": "webauthn and SRP grants"
+            "description": "webauthn",
+            "SRP and recovery-code grants": null
           },
           "authn_response": {
             "$ref": "#/components/schemas/AuthnResponse"
@@ -2424,13 +3405,23 @@ enum EmbeddedAssets {
             "type": "string"
           },
           "audience": {
-            "type": "string"
+            "type": "string",
+            "description": "The API (1–512 visible ASCII characters): no API, or not granted to the client, is 403 `access_denied`.\n"
+          },
+          "organization": {
+            "type": "string",
+            "description": "refused: 400 `invalid_request`"
           },
           "realm": {
             "type": "string"
           },
           "M1": {
             "$ref": "#/components/schemas/Base64URL"
+          },
+          "recovery_code": {
+            "type": "string",
+            "maxLength": 64,
+            "description": "recovery-code grant; case, dashes and spaces do not matter"
           }
         }
       },
@@ -2463,16 +3454,23 @@ enum EmbeddedAssets {
           "audience": {
             "type": "string"
           },
+          "organization": {
+            "type": "string"
+          },
           "realm": {
             "type": "string"
           },
           "M1": {
+            "type": "string"
+          },
+          "recovery_code": {
             "type": "string"
           }
         }
       },
       "TokenResponse": {
         "type": "object",
+        "description": "The recovery-code grant answers only `access_token`, `scope` (`enroll:passkey`), `expires_in` (600) and\n`token_type`.\n",
         "required": [
           "access_token",
           "token_type",
@@ -2648,6 +3646,8 @@ page's memory only.</p>
 <pre id="id-claims"></pre>
 <h3>/userinfo</h3>
 <pre id="userinfo"></pre>
+<h3>Your passkeys (<code>GET /me/passkeys</code>)</h3>
+<ul id="passkeys"></ul>
 </section>
 </main>
 </body>
@@ -2657,7 +3657,8 @@ page's memory only.</p>
     /// web/demo/demo.js
     static let demoScript = #"""
 // The passkeyd demo: a sign-up and a usernameless login through the Auth0-style endpoints of the server that
-// serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo), then the tokens' claims.
+// serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo, /me/passkeys), then the tokens'
+// claims and the user's passkeys.
 // No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
 "use strict";
 
@@ -2709,9 +3710,28 @@ async function showSession(tokens) {
   document.getElementById("id-claims").textContent = JSON.stringify(claims(tokens.id_token), null, 2);
   const response = await fetch("/userinfo", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
   document.getElementById("userinfo").textContent = JSON.stringify(await response.json(), null, 2);
+  await showPasskeys(tokens);
   document.getElementById("session").hidden = false;
   const subject = claims(tokens.access_token).sub;
   setStatus("signed-in", `Signed in as ${subject}.`);
+}
+
+// The user's passkeys, one list item each, built with textContent (a passkey's name is the user's own text).
+async function showPasskeys(tokens) {
+  const list = document.getElementById("passkeys");
+  list.replaceChildren();
+  const response = await fetch("/me/passkeys", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  if (!response.ok) {
+    list.textContent = `GET /me/passkeys answered ${response.status}`;
+    return;
+  }
+  for (const passkey of (await response.json()).passkeys) {
+    const item = document.createElement("li");
+    item.className = "passkey";
+    const kind = passkey.backed_up ? "synced" : "this device only";
+    item.textContent = `${passkey.name} — ${kind}, created ${passkey.created_at}`;
+    list.append(item);
+  }
 }
 
 async function signUp(event) {
@@ -2771,6 +3791,7 @@ async function logIn() {
 function logOut() {
   document.getElementById("session").hidden = true;
   for (const id of ["access-claims", "id-claims", "userinfo"]) document.getElementById(id).textContent = "";
+  document.getElementById("passkeys").replaceChildren();
   setStatus("idle", "Not signed in.");
 }
 
