@@ -95,6 +95,8 @@ def main():
         check("user" in signup.get("amr", []), "the sign-up was user-verified (amr user)", str(signup.get("amr")))
         userinfo = claims(driver, "userinfo") or {}
         check(userinfo.get("sub") == signup.get("sub"), "/userinfo answers the token's subject", str(userinfo))
+        passkeys = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#passkeys li.passkey")]
+        check(len(passkeys) == 1, "the page lists the user's one passkey (GET /me/passkeys)", str(passkeys))
         credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})
         check(len(credentials["credentials"]) == 1 and credentials["credentials"][0]["isResidentCredential"],
               "one resident credential in the authenticator", str(credentials))

@@ -1,5 +1,6 @@
 // The passkeyd demo: a sign-up and a usernameless login through the Auth0-style endpoints of the server that
-// serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo), then the tokens' claims.
+// serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo, /me/passkeys), then the tokens'
+// claims and the user's passkeys.
 // No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
 "use strict";
 
@@ -51,9 +52,28 @@ async function showSession(tokens) {
   document.getElementById("id-claims").textContent = JSON.stringify(claims(tokens.id_token), null, 2);
   const response = await fetch("/userinfo", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
   document.getElementById("userinfo").textContent = JSON.stringify(await response.json(), null, 2);
+  await showPasskeys(tokens);
   document.getElementById("session").hidden = false;
   const subject = claims(tokens.access_token).sub;
   setStatus("signed-in", `Signed in as ${subject}.`);
+}
+
+// The user's passkeys, one list item each, built with textContent (a passkey's name is the user's own text).
+async function showPasskeys(tokens) {
+  const list = document.getElementById("passkeys");
+  list.replaceChildren();
+  const response = await fetch("/me/passkeys", { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+  if (!response.ok) {
+    list.textContent = `GET /me/passkeys answered ${response.status}`;
+    return;
+  }
+  for (const passkey of (await response.json()).passkeys) {
+    const item = document.createElement("li");
+    item.className = "passkey";
+    const kind = passkey.backed_up ? "synced" : "this device only";
+    item.textContent = `${passkey.name} — ${kind}, created ${passkey.created_at}`;
+    list.append(item);
+  }
 }
 
 async function signUp(event) {
@@ -113,6 +133,7 @@ async function logIn() {
 function logOut() {
   document.getElementById("session").hidden = true;
   for (const id of ["access-claims", "id-claims", "userinfo"]) document.getElementById(id).textContent = "";
+  document.getElementById("passkeys").replaceChildren();
   setStatus("idle", "Not signed in.");
 }
 
