@@ -41,7 +41,12 @@ enum DiscoveryEndpoints {
             JSONMember(key: "userinfo_endpoint", value: .string(url(issuer, "/userinfo"))),
             JSONMember(key: "jwks_uri", value: .string(url(issuer, "/.well-known/jwks.json"))),
             JSONMember(
-                key: "grant_types_supported", value: strings([ClientConfiguration.webAuthnGrant, "refresh_token"])),
+                key: "grant_types_supported",
+                value: strings([
+                    // RFC 8414 §2: every grant the token endpoint supports.
+                    ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
+                    ClientConfiguration.recoveryCodeGrant,
+                ])),
             JSONMember(key: "response_types_supported", value: strings(["token"])),
             JSONMember(key: "subject_types_supported", value: strings(["public"])),
             // OIDC Discovery §3: RS256 MUST be listed; ES256 for the clients that ask for it.

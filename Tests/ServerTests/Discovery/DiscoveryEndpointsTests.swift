@@ -19,7 +19,12 @@ struct DiscoveryEndpointsTests {
         #expect(body["revocation_endpoint"]?.stringValue == "https://auth.example.com/oauth/revoke")
         #expect(body["userinfo_endpoint"]?.stringValue == "https://auth.example.com/userinfo")
         #expect(body["jwks_uri"]?.stringValue == "https://auth.example.com/.well-known/jwks.json")
-        #expect(body["grant_types_supported"] == ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"])
+        #expect(
+            body["grant_types_supported"] == [
+                "urn:okta:params:oauth:grant-type:webauthn", "refresh_token",
+                "urn:passkeyd:params:oauth:grant-type:srp6a",
+                "urn:passkeyd:params:oauth:grant-type:recovery-code",
+            ])
         #expect(body["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
     }
 
