@@ -41,8 +41,8 @@ extension TokenEndpoint {
             return SpentRecoverySession(
                 session: session, user: user, codes: try user.map { try writer.recoveryCodes(userID: $0.id) } ?? [],
                 identifierFailures: try writer.fallbackCounter(
-                    key: RecoveryThrottleKeys.identifier(realm: session.realm, identifier: identifier)),
-                addressFailures: try writer.fallbackCounter(key: RecoveryThrottleKeys.address(address)))
+                    key: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: identifier)),
+                addressFailures: try writer.fallbackCounter(key: FallbackCounterKey.recoveryAddress(address)))
         }
         guard let spent else {
             throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired, used or not a recovery")
@@ -67,7 +67,7 @@ extension TokenEndpoint {
             guard try writer.consumeRecoveryCode(userID: userID ?? "", codeHash: hash), let userID, code != nil
             else { return false }
             _ = try writer.resetFallbackCounters(
-                keys: [RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? "")])
+                keys: [FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: session.username ?? "")])
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
                     PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID))
@@ -89,10 +89,10 @@ extension TokenEndpoint {
         let maxFailures = throttle.maxFailures
         try await context.store.write { writer in
             let failures = try writer.incrementFallbackCounter(
-                key: RecoveryThrottleKeys.identifier(realm: session.realm, identifier: session.username ?? ""),
+                key: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: session.username ?? ""),
                 now: now, restartingBefore: nil)
             _ = try writer.incrementFallbackCounter(
-                key: RecoveryThrottleKeys.address(address), now: now,
+                key: FallbackCounterKey.recoveryAddress(address), now: now,
                 restartingBefore: throttle.addressWindowStart(now: now))
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(

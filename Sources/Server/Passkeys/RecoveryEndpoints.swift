@@ -31,8 +31,8 @@ enum RecoveryEndpoints {
         let identifier = normalized(typed) ?? typed
         let now = context.clock.now()
         let address = request.remoteAddress ?? "unknown"
-        let identifierKey = RecoveryThrottleKeys.identifier(realm: realm.name, identifier: identifier)
-        let addressKey = RecoveryThrottleKeys.address(address)
+        let identifierKey = FallbackCounterKey.recoveryIdentifier(realm: realm.name, identifier: identifier)
+        let addressKey = FallbackCounterKey.recoveryAddress(address)
         let found = try await context.store.read { reader in
             (
                 user: try lookup(reader, realm: realm.name, identifier: identifier),

@@ -18,20 +18,14 @@ enum RecoveryToken {
     static func audience(issuer: String) -> String { issuer + "recovery" }
 }
 
-/// The names of the recovery throttle's counters (`SRPThrottle` over the store's fallback counters): one per
+/// The recovery throttle (`SRPThrottle` over the store's fallback counters, spelled by `FallbackCounterKey`): one per
 /// realm and identifier, known or not (so that the answers do not tell), and one per client address.
 enum RecoveryThrottleKeys {
     /// Most failures before an identifier's recovery locks (`srp.max_failures` when smaller).
     static let maximumFailures = 5
 
-    static func identifier(realm: String, identifier: String) -> String {
-        "recovery_identity:\(realm.utf8.count):\(realm):\(identifier)"
-    }
-
-    static func address(_ address: String) -> String { "recovery_address:\(address)" }
-
     /// The identifier counters of `user` (removed with the account).
     static func userKeys(_ user: User) -> [String] {
-        user.identifiers.map { identifier(realm: user.realm, identifier: $0.value) }
+        user.identifiers.map { FallbackCounterKey.recoveryIdentifier(realm: user.realm, identifier: $0.value) }
     }
 }

@@ -18,4 +18,15 @@ public enum FallbackCounterKey {
     public static func biometric(keyID: String) -> String {
         "biometric:\(keyID)"
     }
+
+    /// Failed recovery-code attempts for `identifier` in `realm` (known or not, like the SRP identity's), the realm's
+    /// UTF-8 length first for the same reason.
+    public static func recoveryIdentifier(realm: String, identifier: String) -> String {
+        "recovery_identity:\(realm.utf8.count):\(realm):\(identifier)"
+    }
+
+    /// Failed recovery-code attempts from one client address.
+    public static func recoveryAddress(_ address: String) -> String {
+        "recovery_address:\(address)"
+    }
 }

@@ -199,7 +199,8 @@ struct PasskeyLifecycleEndToEndTests {
         let after = try await store.read { try $0.rowsMentioningUser(id: user.id, userHandle: user.userHandle) }
         #expect(after == [:])
         let counter = try await store.read {
-            try $0.fallbackCounter(key: RecoveryThrottleKeys.identifier(realm: "main", identifier: "dan@example.com"))
+            try $0.fallbackCounter(
+                key: FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "dan@example.com"))
         }
         #expect(counter == nil)
         #expect(try await server.logIn(&dan) == 403)
