@@ -47,27 +47,10 @@ public final class AndroidAttestationAuthority: @unchecked Sendable {
     /// A fresh root and intermediate.
     public init() throws {
         let openssl = try OpenSSLCommand()
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-        try openssl.run(
-            ["req", "-x509"] + ec + [
-                "-keyout", openssl.path("root.key"), "-out", openssl.path("root.pem"), "-subj",
-                "/CN=Test Hardware Attestation Root", "-days", "3650", "-addext", "basicConstraints=critical,CA:TRUE",
-                "-addext", "keyUsage=critical,keyCertSign",
-            ])
-        try openssl.write("ca.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n")
-        try openssl.run(
-            ["req", "-new"] + ec + [
-                "-keyout", openssl.path("intermediate.key"), "-out", openssl.path("intermediate.csr"), "-subj",
-                "/CN=Test Attestation Intermediate",
-            ])
-        try openssl.run([
-            "x509", "-req", "-in", openssl.path("intermediate.csr"), "-CA", openssl.path("root.pem"), "-CAkey",
-            openssl.path("root.key"), "-set_serial", "2", "-days", "3000", "-extfile", openssl.path("ca.ext"), "-out",
-            openssl.path("intermediate.pem"),
-        ])
+        (root, intermediate) = try openssl.makeRootAndIntermediate(
+            curve: "P-256", rootSubject: "/CN=Test Hardware Attestation Root",
+            intermediateSubject: "/CN=Test Attestation Intermediate")
         self.openssl = openssl
-        root = try openssl.certificate("root.pem")
-        intermediate = try openssl.certificate("intermediate.pem")
     }
 
     /// The chain as the app sends it (leaf, intermediate, root; each DER) for a leaf certifying `leafKey` with

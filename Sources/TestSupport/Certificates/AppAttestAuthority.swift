@@ -44,27 +44,10 @@ public final class AppAttestAuthority: @unchecked Sendable {
     /// A fresh root and intermediate.
     public init() throws {
         let openssl = try OpenSSLCommand()
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes"]
-        try openssl.run(
-            ["req", "-x509"] + ec + [
-                "-keyout", openssl.path("root.key"), "-out", openssl.path("root.pem"), "-subj",
-                "/CN=Test App Attestation Root CA/O=passkeyd", "-days", "3650", "-addext",
-                "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
-            ])
-        try openssl.write("ca.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n")
-        try openssl.run(
-            ["req", "-new"] + ec + [
-                "-keyout", openssl.path("intermediate.key"), "-out", openssl.path("intermediate.csr"), "-subj",
-                "/CN=Test App Attestation CA 1/O=passkeyd",
-            ])
-        try openssl.run([
-            "x509", "-req", "-in", openssl.path("intermediate.csr"), "-CA", openssl.path("root.pem"), "-CAkey",
-            openssl.path("root.key"), "-set_serial", "2", "-days", "3000", "-extfile", openssl.path("ca.ext"), "-out",
-            openssl.path("intermediate.pem"),
-        ])
+        (root, intermediate) = try openssl.makeRootAndIntermediate(
+            curve: "P-384", rootSubject: "/CN=Test App Attestation Root CA/O=passkeyd",
+            intermediateSubject: "/CN=Test App Attestation CA 1/O=passkeyd")
         self.openssl = openssl
-        root = try openssl.certificate("root.pem")
-        intermediate = try openssl.certificate("intermediate.pem")
     }
 
     /// The client data format of device-key enrolment (docs/device-keys.md): `{"nonce": <enrolment nonce>,
