@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTP
@@ -90,12 +91,15 @@ struct HTTPRefusalCompletionTests {
     final class SlowResponder: Responder {
         /// How the last `/slow` request ended: "cancelled" or "finished" (empty while it runs).
         let outcome = Mutex("")
+        /// How many requests reached `/slow`.
+        let arrived = Atomic<Int>(0)
         let delay: Duration
 
         init(delay: Duration) { self.delay = delay }
 
         func respond(to request: Request) async -> Response {
             guard request.path == "/slow" else { return .text("ok") }
+            arrived.add(1, ordering: .relaxed)
             let cancelled = (try? await Task.sleep(for: delay)) == nil
             outcome.withLock { $0 = cancelled ? "cancelled" : "finished" }
             return .text("slow done")
@@ -105,14 +109,16 @@ struct HTTPRefusalCompletionTests {
             MarkingResponder().completeRefusal(&response, to: request)
         }
 
-        /// Waits up to two seconds for the outcome to be recorded.
+        /// Waits for the outcome to be recorded (empty if it never is).
         func awaitOutcome() async throws -> String {
-            for _ in 0..<200 {
-                let value = outcome.withLock { $0 }
-                if !value.isEmpty { return value }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return ""
+            _ = try await eventually { !self.outcome.withLock { $0 }.isEmpty }
+            return outcome.withLock { $0 }
+        }
+
+        /// Waits until a request reached `/slow`.
+        func awaitArrival() async throws {
+            let reached = try await eventually { self.arrived.load(ordering: .relaxed) > 0 }
+            try #require(reached, "the request never reached /slow")
         }
     }
 
@@ -142,7 +148,7 @@ struct HTTPRefusalCompletionTests {
 
     @Test("a responder that finishes in time is not cancelled and its own answer is sent")
     func inTime() async throws {
-        try await withSlowServer(delay: .milliseconds(20), deadline: .seconds(5)) { _, client, responder in
+        try await withSlowServer(delay: .milliseconds(20), deadline: .seconds(60)) { _, client, responder in
             try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
             let response = try await client.response()
             #expect(response.status == 200)
@@ -156,7 +162,7 @@ struct HTTPRefusalCompletionTests {
         try await withSlowServer(delay: .seconds(30), deadline: .seconds(60)) { server, client, responder in
             try client.write(
                 "POST /slow HTTP/1.1\r\nHost: x\r\nOrigin: https://app.example\r\nContent-Length: 2\r\n\r\nhi")
-            try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
+            try await responder.awaitArrival()
             async let stopped: Void = server.shutdown(deadline: .milliseconds(100))
             let response = try await client.response()
             #expect(response.status == 503)

@@ -53,11 +53,13 @@ struct HTTPServerLifecycleTests {
 
     @Test("a responder still running when the shutdown deadline passes gets 503, and shutdown completes")
     func shutdownCutsOverrun() async throws {
-        let server = HTTPServer(configuration: Self.quiet(.init(port: 0)), responder: HTTPServerTests.router())
+        let gate = HTTPServerTests.SlowGate()
+        let server = HTTPServer(
+            configuration: Self.quiet(.init(port: 0)), responder: HTTPServerTests.router(slow: gate))
         let port = try server.start()
         let client = try RawHTTPClient(port: port)
         try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(50))
+        try await gate.awaitArrival()
         await server.shutdown(deadline: .milliseconds(20))
         let response = try await client.response()
         #expect(response.status == 503)

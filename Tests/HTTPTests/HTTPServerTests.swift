@@ -1,12 +1,30 @@
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTP
 
 @Suite("HTTPServer end to end (127.0.0.1, ephemeral port)", .serialized)
 struct HTTPServerTests {
-    static func router() -> Router {
+    /// `/slow`'s state: how many requests reached it, and whether it may answer. Tests wait for an arrival rather
+    /// than sleep "long enough for the request to reach the responder", a race a loaded machine loses.
+    final class SlowGate: Sendable {
+        let arrived = Atomic<Int>(0)
+        let isOpen = Atomic<Bool>(false)
+
+        func open() { isOpen.store(true, ordering: .relaxed) }
+
+        /// Waits until a request reached `/slow`.
+        func awaitArrival() async throws {
+            let reached = try await eventually { self.arrived.load(ordering: .relaxed) > 0 }
+            try #require(reached, "the request never reached /slow")
+        }
+    }
+
+    /// The test routes; `/slow` answers once `gate` is opened (never, unless a test opens it: the request deadline
+    /// or a shutdown cuts it, cancelling its task).
+    static func router(slow gate: SlowGate = SlowGate()) -> Router {
         var router = Router()
         router.add(.get, "/healthz") { _ in .text("ok") }
         router.add(.get, "/items/{id}") { request in
@@ -21,7 +39,10 @@ struct HTTPServerTests {
             Response(status: 200, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: [])
         }
         router.add(.get, "/slow") { _ in
-            try? await Task.sleep(for: .milliseconds(400))
+            gate.arrived.add(1, ordering: .relaxed)
+            while !gate.isOpen.load(ordering: .relaxed), !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             return .text("slow done")
         }
         return router
@@ -200,14 +221,16 @@ struct HTTPServerTests {
     func gracefulShutdown() async throws {
         var configuration = HTTPServer.Configuration(port: 0)
         configuration.logsLibraryErrors = false
-        let server = HTTPServer(configuration: configuration, responder: Self.router())
+        let gate = SlowGate()
+        let server = HTTPServer(configuration: configuration, responder: Self.router(slow: gate))
         let port = try server.start()
         let client = try RawHTTPClient(port: port)
         try client.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))  // let the request reach the responder
-        async let stopped: Void = server.shutdown(deadline: .seconds(2))
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(port: port) }
+        try await gate.awaitArrival()
+        // The deadline only bounds a broken shutdown: a working one returns as soon as /slow has answered.
+        async let stopped: Void = server.shutdown(deadline: .seconds(60))
+        #expect(try await eventually { (try? RawHTTPClient(port: port)) == nil }, "still accepting connections")
+        gate.open()
         let response = try await client.response()
         #expect(response.status == 200)
         #expect(response.text == "slow done")

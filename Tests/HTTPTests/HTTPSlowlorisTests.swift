@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HTTP
@@ -46,11 +47,12 @@ struct HTTPSlowlorisTests {
             let client = try RawHTTPClient(port: port)
             try client.write(start)
             let lasted = try await offPool {
-                client.trickle(Array("abcdefgh".utf8), every: .milliseconds(100), for: .seconds(6))
+                client.trickle(Array("abcdefgh".utf8), every: .milliseconds(100), for: .seconds(15))
             }
-            // 1 s plus the reaper's period, with room for a loaded test machine; the idle timeout would be 30 s.
+            // 1 s plus the reaper's period (it runs on the cooperative pool, which a loaded test machine can hold
+            // up for seconds); the idle timeout, which every byte restarts, would be 30 s.
             let cut = try #require(lasted, "the \(part) trickle was never cut")
-            #expect(cut < .seconds(4), "\(part) cut after \(cut)")
+            #expect(cut < .seconds(10), "\(part) cut after \(cut)")
             // Meanwhile and after, the server answers others.
             let other = try RawHTTPClient(port: port)
             try other.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -60,15 +62,19 @@ struct HTTPSlowlorisTests {
 
     @Test("a keep-alive connection gets a full read timeout for each request")
     func keepAlive() async throws {
-        // Two pauses of 1 s each: together longer than the 1.5 s timeout, each well within it.
-        let configuration = HTTPServer.Configuration(port: 0, requestReadTimeout: .milliseconds(1_500))
+        // Two pauses of 1.8 s each: together longer than the 3 s timeout, each well within it. The pauses and the
+        // reads run on a thread of their own, so a busy cooperative pool cannot stretch a pause past the timeout.
+        let configuration = HTTPServer.Configuration(port: 0, requestReadTimeout: .seconds(3))
         try await HTTPServerTests.withServer(configuration) { _, port in
             let client = try RawHTTPClient(port: port)
-            for _ in 0..<2 {
-                try await Task.sleep(for: .seconds(1))
-                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(try await client.response().status == 200)
+            let statuses = try await offPool {
+                try (0..<2).map { _ in
+                    Thread.sleep(forTimeInterval: 1.8)
+                    try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    return try client.readResponse().status
+                }
             }
+            #expect(statuses == [200, 200])
         }
     }
 }

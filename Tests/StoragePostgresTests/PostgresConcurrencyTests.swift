@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import StoragePostgres
+import Synchronization
 import Testing
 
 /// Several stores (separate pools, as several passkeyd nodes have) on one schema.
@@ -218,20 +219,32 @@ struct PostgresHousekeepingTests {
                 for n in 0..<10 { try writer.insertAuthSession(AuthSession.sample("old-\(n)", expiresAt: past)) }
             }
             let holding = AsyncStream<Void>.makeStream()
+            let progress = PurgeProgress()
             async let firstPurge = first.write { writer -> Int in
                 let result = try writer.purgeExpired(now: Date(), limit: 100)
                 holding.continuation.yield()
-                usleep(500_000)  // keep the transaction, and the lock, open
+                // Keep the transaction, and the lock, open until the second purge has returned (or 30 s passed: a
+                // second purge that waits for the lock returns only after this one lets go).
+                let until = Date().addingTimeInterval(30)
+                while !progress.secondReturned.load(ordering: .relaxed), Date() < until { usleep(10_000) }
+                progress.firstReleased.store(true, ordering: .relaxed)
                 return result.authSessions
             }
             var iterator = holding.stream.makeAsyncIterator()
             await iterator.next()
-            let started = Date()
             let secondResult = try await second.write { try $0.purgeExpired(now: Date(), limit: 100) }
+            let waited = progress.firstReleased.load(ordering: .relaxed)
+            progress.secondReturned.store(true, ordering: .relaxed)
             #expect(secondResult == PurgeResult())
-            #expect(Date().timeIntervalSince(started) < 0.4, "the second purge waited for the lock")
+            #expect(!waited, "the second purge waited for the lock")
             #expect(try await firstPurge == 10)
             await second.close()
         }
     }
+}
+
+/// Where the two purges of `purgeRunsOnOneNodeAtATime` are.
+private final class PurgeProgress: Sendable {
+    let secondReturned = Atomic<Bool>(false)
+    let firstReleased = Atomic<Bool>(false)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A minimal blocking HTTP/1.1 client over a raw TCP socket, so end-to-end tests control exactly what
 /// is written and when (a whole oversized body before reading, a half-sent request, …).
@@ -25,10 +26,8 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port` from `source` (another loopback address stands for another client);
-    /// reads give up after `timeout` seconds. The default is generous on purpose: the server's responder runs on
-    /// the cooperative pool (two threads here), which the CPU-bound suites running alongside (replaying every
-    /// recording, RSA key generation) can keep busy for twenty seconds on a loaded machine.
-    init(port: Int, timeout: Int = 60, source: String = "127.0.0.1") throws {
+    /// reads give up after `timeout` seconds (by default `TestTimeout`'s, generous on purpose: see there).
+    init(port: Int, timeout: Int = TestTimeout.responseSeconds, source: String = "127.0.0.1") throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)

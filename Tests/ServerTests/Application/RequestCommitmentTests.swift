@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Server
@@ -40,12 +41,22 @@ final class SlowStore: Store {
     func close() async { await base.close() }
 }
 
-/// The application behind a pause before it starts: work that runs before any write (a slow verification).
-struct PausedResponder: Responder {
+/// The application behind a pause before it starts: work that runs before any write (a slow verification). The
+/// pause ends early when the request's task is cancelled (a deadline or a shutdown withdrew the request); the
+/// application then runs as it would have, so a write it attempts would show.
+final class PausedResponder: Responder {
     let pause: Duration
     let base: any Responder
+    /// How many requests reached the responder.
+    let arrived = Atomic<Int>(0)
+
+    init(pause: Duration, base: any Responder) {
+        self.pause = pause
+        self.base = base
+    }
 
     func respond(to request: Request) async -> Response {
+        arrived.add(1, ordering: .relaxed)
         try? await Task.sleep(for: pause)
         return await base.respond(to: request)
     }
@@ -53,15 +64,18 @@ struct PausedResponder: Responder {
 
 @Suite("A request whose write was handed to the store is answered by its outcome, never by a 503", .serialized)
 struct RequestCommitmentTests {
-    /// The application on `store` behind a real HTTP listener on port 0.
-    static func serve(_ store: SlowStore, deadline: Duration, pause: Duration = .zero) throws -> (HTTPServer, Int) {
+    /// The application on `store` behind a real HTTP listener on port 0, after `pause`.
+    static func serve(_ store: SlowStore, deadline: Duration, pause: Duration = .zero) throws -> (
+        HTTPServer, Int, PausedResponder
+    ) {
         let context = ServerContext(
             configuration: try TestConfiguration.make(PasskeyHarness.overrides), store: store,
             logger: Logger(sink: { _ in }))
+        let responder = PausedResponder(pause: pause, base: Application(context: context))
         let server = HTTPServer(
             configuration: .init(port: 0, requestDeadline: deadline, threads: 1, logsLibraryErrors: false),
-            responder: PausedResponder(pause: pause, base: Application(context: context)))
-        return (server, try server.start())
+            responder: responder)
+        return (server, try server.start(), responder)
     }
 
     /// `POST /passkey/challenge`: one write (the auth session).
@@ -71,6 +85,7 @@ struct RequestCommitmentTests {
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"client_id":"app"}"#.utf8)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = TimeInterval(TestTimeout.responseSeconds)
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, String(decoding: data, as: UTF8.self))
@@ -79,7 +94,7 @@ struct RequestCommitmentTests {
     @Test("past the deadline, a write that began is waited for: the endpoint's real answer, and the write is there")
     func deadlineWaitsForCommittedWrite() async throws {
         let store = SlowStore(delay: .milliseconds(1_800))
-        let (server, port) = try Self.serve(store, deadline: .seconds(1))
+        let (server, port, _) = try Self.serve(store, deadline: .seconds(1))
         let started = ContinuousClock.now
         let response = try await Self.challenge(port: port)
         #expect(response.status == 200, "\(response.body)")
@@ -92,7 +107,8 @@ struct RequestCommitmentTests {
     @Test("past the deadline, a write not yet begun is withdrawn: 503, and nothing is written")
     func deadlineWithdrawsUnbegunWrite() async throws {
         let store = SlowStore(delay: .zero)
-        let (server, port) = try Self.serve(store, deadline: .seconds(1), pause: .milliseconds(1_500))
+        // The pause outlasts the deadline by far; the deadline's cancellation ends it.
+        let (server, port, _) = try Self.serve(store, deadline: .seconds(1), pause: .seconds(60))
         let response = try await Self.challenge(port: port)
         #expect(response.status == 503)
         #expect(response.body.contains("temporarily_unavailable"))
@@ -105,9 +121,9 @@ struct RequestCommitmentTests {
     @Test("shutdown with no grace waits for a write that began and answers its outcome")
     func shutdownWaitsForCommittedWrite() async throws {
         let store = SlowStore(delay: .milliseconds(1_000))
-        let (server, port) = try Self.serve(store, deadline: .seconds(5))
+        let (server, port, _) = try Self.serve(store, deadline: .seconds(30))
         async let response = Self.challenge(port: port)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually { store.begun.load(ordering: .relaxed) == 1 }, "the write never began")
         await server.shutdown(deadline: .zero)
         let answer = try await response
         #expect(answer.status == 200, "\(answer.body)")
@@ -117,9 +133,10 @@ struct RequestCommitmentTests {
     @Test("shutdown with no grace withdraws a write not yet begun: 503, and nothing is written")
     func shutdownWithdrawsUnbegunWrite() async throws {
         let store = SlowStore(delay: .zero)
-        let (server, port) = try Self.serve(store, deadline: .seconds(5), pause: .milliseconds(800))
+        // The pause outlasts the test; the shutdown's cancellation ends it.
+        let (server, port, responder) = try Self.serve(store, deadline: .seconds(30), pause: .seconds(60))
         async let response = Self.challenge(port: port)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually { responder.arrived.load(ordering: .relaxed) == 1 }, "never reached")
         await server.shutdown(deadline: .zero)
         let answer = try await response
         #expect(answer.status == 503)

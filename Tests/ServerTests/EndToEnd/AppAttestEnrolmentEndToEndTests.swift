@@ -65,7 +65,7 @@ struct AppAttestEnrolmentEndToEndTests {
     func appAttest() async throws {
         let authority = try AppAttestAuthority()
         // A minute ahead: the certificates openssl issues are valid from the real now on.
-        let clock = TestClock(Date().addingTimeInterval(60))
+        let clock = TestClock(realTimePlus: 60)
         let (server, rootFile) = try await Self.start(authority, clock: clock)
         defer { try? FileManager.default.removeItem(at: rootFile) }
         var alice = Passkey()

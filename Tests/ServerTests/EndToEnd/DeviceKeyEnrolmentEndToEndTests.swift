@@ -136,7 +136,7 @@ struct DeviceKeyEnrolmentEndToEndTests {
     func androidAttestation() async throws {
         let authority = try AndroidAttestationAuthority()
         // A minute ahead: the leaves openssl issues are valid from the real now on.
-        let clock = TestClock(Date().addingTimeInterval(60))
+        let clock = TestClock(realTimePlus: 60)
         let (server, rootFile) = try await Self.startRequiringAttestation(authority, clock: clock)
         defer { try? FileManager.default.removeItem(at: rootFile) }
         var alice = Passkey()

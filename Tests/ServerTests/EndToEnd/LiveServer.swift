@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import Server
 
@@ -42,6 +43,7 @@ struct LiveServer {
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.timeoutInterval = TimeInterval(TestTimeout.responseSeconds)
         let (data, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var fields: [String: String] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Server
@@ -36,20 +37,19 @@ struct ServerLifecycleTests {
             server.running.context.metrics.render().split(separator: "\n").map(String.init)
                 .filter { $0.hasPrefix("passkeyd_http_request") && !$0.hasPrefix("passkeyd_http_requests_in_flight") }
         }
+        // A request is counted when MHD reports it complete, which may come just after its answer reached us.
+        func counted(_ count: Int) -> String {
+            #"passkeyd_http_requests_total{route="unmatched",method="other",status="501"} "# + String(count)
+        }
         #expect(try await server.send("FLOOD0", "/healthz").status == 501)
+        #expect(try await eventually { series().contains(counted(1)) })
         let before = series().count
         for index in 1...30 {
             #expect(try await server.send("FLOOD\(index)", "/x\(index)").status == 501)
         }
-        // A request is counted when MHD reports it complete, which may come just after its answer reached us.
-        let counted = #"passkeyd_http_requests_total{route="unmatched",method="other",status="501"} 31"#
-        var after = series()
-        for _ in 0..<200 where !after.contains(counted) {
-            try await Task.sleep(for: .milliseconds(10))
-            after = series()
-        }
+        #expect(try await eventually { series().contains(counted(31)) })
+        let after = series()
         #expect(after.count == before)
-        #expect(after.contains(counted))
         #expect(!after.contains { $0.contains("FLOOD") })
         await server.stop()
     }

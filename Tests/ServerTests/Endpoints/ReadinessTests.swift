@@ -135,11 +135,17 @@ struct ReadinessTests {
         let context = ServerContext(
             configuration: try TestConfiguration.make(), store: store, logger: Logger(sink: { _ in }))
         let client = TestClient(responder: Application(context: context))
+        let started = ContinuousClock.now
         for _ in 0..<5 { #expect(await client.get("/readyz").status == 503) }
-        #expect(store.writes.load(ordering: .relaxed) == 1)
+        let elapsed = ContinuousClock.now - started
+        // Five requests in a row take milliseconds: one write. A loaded machine may stretch them over seconds,
+        // and then one write a second is still the most there may be.
+        let allowed = 1 + Int(elapsed.components.seconds)
+        #expect((1...allowed).contains(store.writes.load(ordering: .relaxed)), "over \(elapsed)")
+        let written = store.writes.load(ordering: .relaxed)
         try await Task.sleep(for: .milliseconds(1_100))
         _ = await client.get("/readyz")
-        #expect(store.writes.load(ordering: .relaxed) == 2)
+        #expect(store.writes.load(ordering: .relaxed) == written + 1)
 
         let memory = MemoryStore()
         let healthy = TestClient(
