@@ -36,9 +36,10 @@ static inline CK_RV passkeyd_pkcs11_load(const char *path, void **library, CK_FU
     return CKR_OK;
 }
 
-/// Finalizes the module and unloads it.
-static inline void passkeyd_pkcs11_unload(void *library, CK_FUNCTION_LIST_PTR functions) {
-    functions->C_Finalize(NULL);
+/// Unloads the module, finalizing it first when `finalize` is non-zero (the caller's last user of the module:
+/// C_Finalize ends every session of the process, PKCS #11 3.0 §5.4).
+static inline void passkeyd_pkcs11_unload(void *library, CK_FUNCTION_LIST_PTR functions, int finalize) {
+    if (finalize) functions->C_Finalize(NULL);
     dlclose(library);
 }
 
@@ -116,9 +117,10 @@ static inline CK_RV passkeyd_pkcs11_sign_eddsa(CK_FUNCTION_LIST_PTR f, CK_SESSIO
     return f->C_Sign(session, (CK_BYTE_PTR)message, message_length, signature, length);
 }
 
-/// Closes the session.
+/// Closes the session. No C_Logout: the login state is the application's, shared by all its sessions on the token,
+/// so logging out here would log out another signer's session too; closing the application's last session on
+/// the token returns it to the public state by itself (PKCS #11 3.0 §5.6, C_CloseSession).
 static inline void passkeyd_pkcs11_close(CK_FUNCTION_LIST_PTR f, CK_SESSION_HANDLE session) {
-    f->C_Logout(session);
     f->C_CloseSession(session);
 }
 

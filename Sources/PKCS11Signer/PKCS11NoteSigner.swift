@@ -37,10 +37,7 @@ public final class PKCS11NoteSigner: NoteSigner {
     /// Opens the token and finds the key pair labelled `location.keyLabel`.
     /// - Throws: `.signerFailure` naming the PKCS#11 step and its CKR code.
     public init(name: String, location: Location, pin: String) throws(AuditError) {
-        var library: UnsafeMutableRawPointer?
-        var functions: CK_FUNCTION_LIST_PTR?
-        try Self.check(passkeyd_pkcs11_load(location.module, &library, &functions), "loading \(location.module)")
-        guard let library, let functions else { throw AuditError(.signerFailure, "PKCS#11 module did not load") }
+        let (library, functions) = try Self.load(location.module)
         var session: CK_SESSION_HANDLE = 0
         var privateKey: CK_OBJECT_HANDLE = 0
         var publicKey: CK_OBJECT_HANDLE = 0
@@ -54,7 +51,9 @@ public final class PKCS11NoteSigner: NoteSigner {
             try Self.check(
                 passkeyd_pkcs11_find(functions, session, 1, location.keyLabel, &publicKey),
                 "finding public key \"\(location.keyLabel)\"")
-            var point = [UInt8](repeating: 0, count: 64)
+            // Room for any curve's point (a P-521 one is 133 bytes DER-wrapped), so that a key of another type is
+            // read and refused by name below rather than failing with CKR_BUFFER_TOO_SMALL.
+            var point = [UInt8](repeating: 0, count: 256)
             var length = CK_ULONG(point.count)
             try Self.check(
                 passkeyd_pkcs11_ec_point(functions, session, publicKey, &point, &length), "reading CKA_EC_POINT")
@@ -68,7 +67,7 @@ public final class PKCS11NoteSigner: NoteSigner {
             verifierKey = try NoteVerifierKey(name: name, publicKey: key)
         } catch {
             if session != 0 { passkeyd_pkcs11_close(functions, session) }
-            passkeyd_pkcs11_unload(library, functions)
+            Self.unload(library, functions)
             throw error
         }
         handles = Mutex(
@@ -85,7 +84,7 @@ public final class PKCS11NoteSigner: NoteSigner {
             guard !handles.isClosed else { return }
             handles.isClosed = true
             passkeyd_pkcs11_close(handles.functions, handles.session)
-            passkeyd_pkcs11_unload(handles.library, handles.functions)
+            Self.unload(handles.library, handles.functions)
         }
     }
 
@@ -100,6 +99,34 @@ public final class PKCS11NoteSigner: NoteSigner {
                     &signature, &length), "signing with CKM_EDDSA")
             guard length == 64 else { throw AuditError(.signerFailure, "CKM_EDDSA gave \(length) bytes, not 64") }
             return signature
+        }
+    }
+
+    /// How many open signers use each loaded module, by its dlopen handle (the same for every load of one file).
+    /// PKCS#11 initialization is the process's, not the caller's (PKCS #11 3.0 §5.4): only the last signer to close
+    /// a module may finalize it, or it would end the other signers' sessions.
+    private static let moduleUsers = Mutex<[UInt: Int]>([:])
+
+    /// Loads and initializes `module` (C_Initialize answers CKR_CRYPTOKI_ALREADY_INITIALIZED for a module
+    /// another signer holds, which the shim accepts), counting this signer as one of its users.
+    private static func load(_ module: String) throws(AuditError) -> (UnsafeMutableRawPointer, CK_FUNCTION_LIST_PTR) {
+        try moduleUsers.withLock { (users) throws(AuditError) -> (UnsafeMutableRawPointer, CK_FUNCTION_LIST_PTR) in
+            var library: UnsafeMutableRawPointer?
+            var functions: CK_FUNCTION_LIST_PTR?
+            try check(passkeyd_pkcs11_load(module, &library, &functions), "loading \(module)")
+            guard let library, let functions else { throw AuditError(.signerFailure, "PKCS#11 module did not load") }
+            users[UInt(bitPattern: library), default: 0] += 1
+            return (library, functions)
+        }
+    }
+
+    /// Unloads a module this signer loaded, finalizing it if no other signer uses it.
+    private static func unload(_ library: UnsafeMutableRawPointer, _ functions: CK_FUNCTION_LIST_PTR) {
+        moduleUsers.withLock { users in
+            let key = UInt(bitPattern: library)
+            let remaining = (users[key] ?? 1) - 1
+            users[key] = remaining > 0 ? remaining : nil
+            passkeyd_pkcs11_unload(library, functions, remaining > 0 ? 0 : 1)
         }
     }
 
@@ -125,6 +152,7 @@ public final class PKCS11NoteSigner: NoteSigner {
         case CK_RV(CKR_KEY_HANDLE_INVALID): "CKR_KEY_HANDLE_INVALID (no key with that label)"
         case CK_RV(CKR_MECHANISM_INVALID): "CKR_MECHANISM_INVALID (the token has no CKM_EDDSA)"
         case CK_RV(CKR_GENERAL_ERROR): "CKR_GENERAL_ERROR (for loading: the module cannot be opened)"
+        case CK_RV(CKR_BUFFER_TOO_SMALL): "CKR_BUFFER_TOO_SMALL"
         default: "CKR 0x\(String(rv, radix: 16))"
         }
     }
