@@ -129,6 +129,45 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("16 concurrent enrolments with one recovery token on 4 pools: exactly one spends it, one passkey added")
+    func singleUseTokenRace() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let nodes = try await Self.nodes(4, configuration)
+            @Sendable func credential(_ n: Int) -> Credential {
+                Credential(
+                    credentialID: [0xC8, UInt8(n)], userID: "spender", publicKey: [0xA5], algorithm: -7, signCount: 0,
+                    uvInitialized: true, backupEligible: false, backedUp: false, transports: [], aaguid: [],
+                    attestationFormat: "none", createdAt: Date())
+            }
+            let user = User(
+                id: "spender", userHandle: [0x56], realm: "main", email: "spender@example.com", phoneNumber: nil,
+                username: nil, name: nil, createdAt: Date())
+            try await first.write { try $0.insertUser(user, credential: credential(0)) }
+            for round in 0..<5 {
+                let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for n in 0..<16 {
+                        group.addTask {
+                            try await nodes[n % nodes.count].write { writer -> Bool in
+                                // What `POST /me/passkeys` does with a recovery token: spend it and insert the
+                                // credential in one write.
+                                guard
+                                    try writer.spendToken(
+                                        jwtID: "recovery-\(round)", expiresAt: Date().addingTimeInterval(600))
+                                else { return false }
+                                try writer.insertCredential(credential(1 + round * 16 + n))
+                                return true
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+                }
+                #expect(winners == 1, "round \(round)")
+            }
+            #expect(try await first.read { try $0.credentials(userID: "spender") }.count == 1 + 5)
+            for node in nodes { await node.close() }
+        }
+    }
+
     @Test("nodes starting together on an empty database create one first signing key (read-then-insert in a write)")
     func firstSigningKeyOnce() async throws {
         try await PostgresTestDatabase.withStore { first, configuration in

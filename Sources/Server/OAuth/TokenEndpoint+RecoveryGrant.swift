@@ -61,6 +61,8 @@ extension TokenEndpoint {
         let code = RecoveryCodes.normalized(presentedCode)
         let hash = try RecoveryCodes.hash(code ?? presentedCode, salt: salt)
         let userID = spent.user?.id
+        // The token's `jti`, named by the success event so the audit log links the code to the passkey it adds.
+        let tokenID = try TokenService.randomIdentifier()
         // One consuming write whatever was found (an unknown identifier consumes under an id no user has), so the
         // answer's timing does not tell whether the identifier exists.
         let accepted = try await context.store.write { writer -> Bool in
@@ -70,7 +72,8 @@ extension TokenEndpoint {
                 keys: [FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: session.username ?? "")])
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID))
+                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID,
+                    detail: RecoveryToken.eventDetail(jwtID: tokenID)))
             return true
         }
         guard accepted, let user = spent.user else {
@@ -78,7 +81,7 @@ extension TokenEndpoint {
             throw PasskeyLifecycleRefusal.recoveryNotVerified("recovery_bad_code", reason: "no such unused code")
         }
         context.metrics.count(event: "recovery_code_used")
-        return try await recoveryTokenResponse(user: user, client: client, now: now, dpop: dpop)
+        return try await recoveryTokenResponse(user: user, client: client, tokenID: tokenID, now: now, dpop: dpop)
     }
 
     /// Counts a failed recovery for the identifier and the address, recording the attempt and, at the limit, the
@@ -108,10 +111,11 @@ extension TokenEndpoint {
         context.metrics.count(event: "recovery_code_failed")
     }
 
-    /// The token response of a recovery: one restricted access token (RFC 6749 §5.1), nothing else.
-    private func recoveryTokenResponse(user: User, client: ClientConfiguration, now: Date, dpop: String?)
-        async throws -> Response
-    {
+    /// The token response of a recovery: one restricted access token (RFC 6749 §5.1) with `jti` `tokenID`
+    /// (RFC 9068 §2.2; what its single use spends), nothing else.
+    private func recoveryTokenResponse(
+        user: User, client: ClientConfiguration, tokenID: String, now: Date, dpop: String?
+    ) async throws -> Response {
         // Access tokens for passkeyd's own audiences are ES256 (the built-in APIs' algorithm).
         let signer = try await context.tokens.currentSigners().signer(.es256)
         let claims = AccessTokenClaims(
@@ -119,7 +123,7 @@ extension TokenEndpoint {
             audience: [RecoveryToken.audience(issuer: context.configuration.issuer)], clientID: client.clientID,
             scope: [RecoveryToken.scope], issuedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(RecoveryToken.lifetime)),
-            jwtID: try TokenService.randomIdentifier(), authTime: now,
+            jwtID: tokenID, authTime: now,
             authenticationMethods: RecoveryToken.authenticationMethods, confirmationThumbprint: dpop)
         var response = Response.json(
             .object([

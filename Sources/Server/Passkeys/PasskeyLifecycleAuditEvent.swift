@@ -6,7 +6,8 @@ import Storage
 /// `StoreWriter.appendSecurityEvent`. Kinds, outcomes and reason codes are stable strings; the user is named by
 /// id only (pseudonymous), never by an identifier.
 enum PasskeyLifecycleAuditEvent {
-    /// A passkey added to an existing account (reason `recovery` when the recovery token did it), or refused.
+    /// A passkey added to an existing account (reason `recovery` when the recovery token did it, spending it: the
+    /// detail names the token's `jti`), or refused.
     static let passkeyAdded = "passkey_added"
     /// A passkey renamed.
     static let passkeyRenamed = "passkey_renamed"
@@ -16,8 +17,8 @@ enum PasskeyLifecycleAuditEvent {
     static let recoveryCodesGenerated = "recovery_codes_generated"
     /// A recovery started (`POST /recovery/challenge`); the user id only when the identifier is known.
     static let recoveryChallenge = "recovery_challenge"
-    /// A recovery code presented: success, or failure with the reason (`bad_code`, `recovery_delayed`,
-    /// `recovery_locked`) and the failure count.
+    /// A recovery code presented: success (the detail names the `jti` of the recovery token it bought), or failure
+    /// with the reason (`bad_code`, `recovery_delayed`, `recovery_locked`) and the failure count.
     static let recoveryAttempt = "recovery_attempt"
     /// An identifier reached the failure limit: recovery locked.
     static let recoveryLocked = "recovery_locked"
@@ -29,16 +30,17 @@ enum PasskeyLifecycleAuditEvent {
     static let success = "success"
     static let failure = "failure"
 
-    /// One event at server time `now`; `actor` (an operator's name) goes into `detail`.
+    /// One event at server time `now`; `actor` (an operator's name) goes into `detail`, else `detail` as given.
     static func make(
         _ kind: String, outcome: String = success, now: Date, userID: String?, clientID: String? = nil,
         credentialID: [UInt8]? = nil, keyID: String? = nil, reasonCode: String? = nil, attempts: Int? = nil,
-        actor: String? = nil
+        actor: String? = nil, detail: [UInt8]? = nil
     ) -> SecurityEvent {
         SecurityEvent(
             occurredAt: now, kind: kind, userID: userID, keyID: keyID, clientID: clientID, outcome: outcome,
             reasonCode: reasonCode, attempts: attempts,
-            detail: actor.map { JSONValue.object([JSONMember(key: "actor", value: .string($0))]).serialized() },
+            detail: actor.map { JSONValue.object([JSONMember(key: "actor", value: .string($0))]).serialized() }
+                ?? detail,
             credentialID: credentialID)
     }
 }

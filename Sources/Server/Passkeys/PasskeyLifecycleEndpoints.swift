@@ -59,7 +59,8 @@ struct PasskeyLifecycleEndpoints: Sendable {
         }
     }
 
-    /// Who may add a passkey: a freshly signed-in user, or the holder of a recovery token (then `viaRecovery`).
+    /// Who may add a passkey: a freshly signed-in user, or the holder of an unspent recovery token (then
+    /// `viaRecovery`).
     func enrolling(_ request: Request) async throws -> (subject: AuthenticatedSubject, user: User, viaRecovery: Bool) {
         let subject: AuthenticatedSubject
         do {
@@ -74,6 +75,12 @@ struct PasskeyLifecycleEndpoints: Sendable {
                 recovery.authenticationMethods == RecoveryToken.authenticationMethods
             else { throw ordinary }
             try EndpointHandler.checkUserRateLimit(recovery, context: context)
+            // Single use (`RecoveryToken`): once it has added a passkey, the token buys nothing (RFC 6750 §3.1).
+            // This read answers early; the spend in `add`'s write is what decides a race.
+            let jwtID = recovery.tokenID
+            if try await context.store.read({ try $0.isTokenSpent(jwtID: jwtID) }) {
+                throw PasskeyLifecycleRefusal.recoveryTokenSpent(recovery)
+            }
             return (recovery, try await user(recovery), true)
         }
         try EndpointHandler.checkUserRateLimit(subject, context: context)
@@ -175,7 +182,8 @@ struct PasskeyLifecycleEndpoints: Sendable {
 
     /// `POST /me/passkeys` `{auth_session, authn_response}` → 201 with the new passkey. The session is spent by the
     /// first presentation; WebAuthn L3 §7.1 verifies the attestation; a credential id already registered (to
-    /// anyone) is refused (§7.1 step 26). After a recovery, the user's other sessions are revoked.
+    /// anyone) is refused (§7.1 step 26). With a recovery token, the passkey spends the token in the same write
+    /// (single use: a refused enrolment spends nothing) and the user's other sessions are revoked.
     func add(_ request: Request) async throws -> Response {
         let (subject, user, viaRecovery) = try await enrolling(request)
         guard let client = context.configuration.client(id: subject.clientID) else {
@@ -212,13 +220,22 @@ struct PasskeyLifecycleEndpoints: Sendable {
             throw error
         }
         let userID = user.id
+        let spentUntil = RecoveryToken.spentUntil(issuedAt: subject.issuedAt)
         do {
             try await context.store.write { writer in
+                if viaRecovery {
+                    // One statement decides, on any node: of concurrent enrolments with this token exactly one
+                    // spends it; the others throw, rolling back their whole write (no second passkey).
+                    guard try writer.spendToken(jwtID: subject.tokenID, expiresAt: spentUntil) else {
+                        throw PasskeyLifecycleRefusal.recoveryTokenSpent(subject)
+                    }
+                }
                 try writer.insertCredential(credential)
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
                         PasskeyLifecycleAuditEvent.passkeyAdded, now: now, userID: userID, clientID: client.clientID,
-                        credentialID: credential.credentialID, reasonCode: viaRecovery ? "recovery" : nil))
+                        credentialID: credential.credentialID, reasonCode: viaRecovery ? "recovery" : nil,
+                        detail: viaRecovery ? RecoveryToken.eventDetail(jwtID: subject.tokenID) : nil))
                 if viaRecovery {
                     // Whoever held the lost device's sessions loses them with the recovery.
                     let families = try writer.revokeRefreshTokens(userID: userID, now: now)

@@ -22,6 +22,16 @@ enum PasskeyLifecycleRefusal {
         OAuthError(.invalidGrant, "The recovery code could not be verified.", logCode: logCode, reason: reason)
     }
 
+    /// The recovery token has already added a passkey (single use, `RecoveryToken`): RFC 6750 §3.1 `invalid_token`.
+    static func recoveryTokenSpent(_ subject: AuthenticatedSubject) -> OAuthError {
+        var refusal = OAuthError(
+            .invalidToken, "The recovery token has already been used to add a passkey.",
+            logCode: "recovery_token_spent", reason: "jti \(subject.tokenID) spent")
+        // RFC 9449 §7.1: a DPoP-bound token's request is answered with a DPoP challenge.
+        if subject.dpopThumbprint != nil { refusal.resourceScheme = .dpop }
+        return refusal
+    }
+
     /// Too many failed recovery attempts for this identifier.
     static let recoveryLocked = OAuthError(
         .recoveryLocked, "Too many failed recovery attempts. Contact support.", logCode: "recovery_locked")

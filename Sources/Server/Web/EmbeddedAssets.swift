@@ -347,7 +347,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "token",
         "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token.\n",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -1249,7 +1249,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "addPasskey",
         "summary": "Adds a passkey (the attestation for the session of `POST /me/passkeys/challenge`).",
-        "description": "Needs a fresh login (a user-verified passkey login at most 300 s old, minted by that login: 401\n`insufficient_user_authentication` otherwise) or the restricted token of the recovery grant. The\n`auth_session` is single use and must be the one `/me/passkeys/challenge` gave this user and client (403\n`invalid_grant` otherwise). The attestation is verified as at sign-up; a credential id already registered,\nto anyone, is refused the same way (403 `invalid_grant` \"The passkey could not be verified.\"). After a\nrecovery, every refresh-token family of the user is revoked.\n",
+        "description": "Needs a fresh login (a user-verified passkey login at most 300 s old, minted by that login: 401\n`insufficient_user_authentication` otherwise) or the restricted token of the recovery grant. The\n`auth_session` is single use and must be the one `/me/passkeys/challenge` gave this user and client (403\n`invalid_grant` otherwise). The attestation is verified as at sign-up; a credential id already registered,\nto anyone, is refused the same way (403 `invalid_grant` \"The passkey could not be verified.\"). After a\nrecovery, every refresh-token family of the user is revoked. The recovery token adds one passkey: the\nenrolment that adds it spends the token in the same write (of concurrent ones exactly one succeeds), and\nevery later use is 401 `invalid_token` (\"The recovery token has already been used to add a passkey.\"); a\nrefused enrolment spends nothing.\n",
         "security": [
           {
             "bearer": []
@@ -1354,7 +1354,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "addPasskeyChallenge",
         "summary": "Creation options for adding a passkey to the signed-in user, and an auth_session.",
-        "description": "Fresh login (401 `insufficient_user_authentication` otherwise) or the restricted recovery token. No body.\nThe options are those of `POST /passkey/register` for the signed-in user (same `user.id`, `name`,\n`displayName`), with `excludeCredentials` listing every passkey of the user (WebAuthn L3 §5.4) and `hints`\nwhen the client configures them. The session is completed only by `POST /me/passkeys` of the same user and\nclient.\n",
+        "description": "Fresh login (401 `insufficient_user_authentication` otherwise) or the restricted recovery token while\nunspent (401 `invalid_token` once it has added a passkey). No body.\nThe options are those of `POST /passkey/register` for the signed-in user (same `user.id`, `name`,\n`displayName`), with `excludeCredentials` listing every passkey of the user (WebAuthn L3 §5.4) and `hints`\nwhen the client configures them. The session is completed only by `POST /me/passkeys` of the same user and\nclient.\n",
         "security": [
           {
             "bearer": []

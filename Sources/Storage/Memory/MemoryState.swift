@@ -27,6 +27,8 @@ struct MemoryState: Sendable {
     var serverSecrets: [String: [UInt8]] = [:]
     /// Unused recovery codes by user id.
     var recoveryCodes: [String: [RecoveryCode]] = [:]
+    /// Spent single-use tokens: their expiry by `jti`.
+    var spentTokens: [String: Date] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

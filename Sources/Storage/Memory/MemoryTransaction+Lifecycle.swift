@@ -61,6 +61,17 @@ extension MemoryTransaction {
         return true
     }
 
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        state.spentTokens[jwtID] != nil
+    }
+
+    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
+        // One `jti` once: a spent one stays spent until purged, however close to its expiry.
+        guard state.spentTokens[jwtID] == nil else { return false }
+        state.spentTokens[jwtID] = expiresAt
+        return true
+    }
+
     func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
         var families = Set<String>()
         for (hash, token) in state.refreshTokens where token.userID == userID && token.revokedAt == nil {

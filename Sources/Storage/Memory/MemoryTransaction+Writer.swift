@@ -203,9 +203,12 @@ extension MemoryTransaction {
         let nonces = state.deviceEnrolmentNonces.filter { $0.value.expiresAt <= now }
             .sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(max(0, limit))
         for (nonce, _) in nonces { state.deviceEnrolmentNonces[nonce] = nil }
+        let spent = state.spentTokens.filter { $0.value <= now }.sorted { $0.value < $1.value }.prefix(max(0, limit))
+        for (jwtID, _) in spent { state.spentTokens[jwtID] = nil }
         return PurgeResult(
             authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
-            refreshTokens: tokens.count, dpopProofs: proofs.count, deviceEnrolmentNonces: nonces.count)
+            refreshTokens: tokens.count, dpopProofs: proofs.count, deviceEnrolmentNonces: nonces.count,
+            spentTokens: spent.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -10,21 +10,26 @@ public struct PurgeResult: Sendable, Hashable {
     public var dpopProofs: Int
     /// Device enrolment nonces past `expiresAt`.
     public var deviceEnrolmentNonces: Int
+    /// Spent single-use tokens (`StoreWriter.spendToken`) past `expiresAt`.
+    public var spentTokens: Int
 
     /// Creates a purge result.
     public init(
         authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0, dpopProofs: Int = 0,
-        deviceEnrolmentNonces: Int = 0
+        deviceEnrolmentNonces: Int = 0, spentTokens: Int = 0
     ) {
         self.authSessions = authSessions
         self.deviceChallenges = deviceChallenges
         self.refreshTokens = refreshTokens
         self.dpopProofs = dpopProofs
         self.deviceEnrolmentNonces = deviceEnrolmentNonces
+        self.spentTokens = spentTokens
     }
 
     /// The most rows deleted of any one kind (equal to the limit when more may be left).
-    public var largest: Int { max(authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces) }
+    public var largest: Int {
+        max(authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens)
+    }
 
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
@@ -32,6 +37,7 @@ public struct PurgeResult: Sendable, Hashable {
             authSessions: left.authSessions + right.authSessions,
             deviceChallenges: left.deviceChallenges + right.deviceChallenges,
             refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs,
-            deviceEnrolmentNonces: left.deviceEnrolmentNonces + right.deviceEnrolmentNonces)
+            deviceEnrolmentNonces: left.deviceEnrolmentNonces + right.deviceEnrolmentNonces,
+            spentTokens: left.spentTokens + right.spentTokens)
     }
 }

@@ -89,6 +89,9 @@ public protocol StoreReader {
     /// enumerated from the database's catalogue, so a table added later is covered without changing this.
     /// Tables without such rows are left out.
     func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int]
+    /// Whether the single-use token `jwtID` (its `jti`) is spent: `StoreWriter.spendToken` recorded it and
+    /// housekeeping has not purged it yet (it is past its expiry then, so its verifier refuses it anyway).
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool
 
     // MARK: Readiness
 

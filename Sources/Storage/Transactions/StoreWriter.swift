@@ -124,8 +124,8 @@ public protocol StoreWriter: StoreReader {
     /// commit-ordered seq is the queue; PostgreSQL: one queue row in the same statement), so an acknowledged event
     /// always reaches the log.
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent
-    /// Deletes auth sessions (passkey and SRP, counted together), device challenges, remembered DPoP proofs and
-    /// device enrolment nonces past their expiry, and refresh tokens past their absolute
+    /// Deletes auth sessions (passkey and SRP, counted together), device challenges, remembered DPoP proofs,
+    /// device enrolment nonces and spent tokens past their expiry, and refresh tokens past their absolute
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
@@ -168,6 +168,11 @@ public protocol StoreWriter: StoreReader {
     /// auth sessions started for them (by user handle). Security events stay (they name the user by id only).
     /// Returns false when there is no such user.
     func deleteUser(id: String) throws(StorageError) -> Bool
+    /// Spends the single-use token `jwtID` (its `jti`, RFC 7519 §4.1.7) and returns true, or returns false,
+    /// writing nothing, when it is already spent. Of any number of concurrent callers with one `jwtID`, on any
+    /// node, exactly one gets true; rolled back with the write's body (a failed write spends nothing). The record
+    /// may be purged from `expiresAt` (when the token itself can no longer be accepted) on.
+    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool
 
     // MARK: Readiness
 

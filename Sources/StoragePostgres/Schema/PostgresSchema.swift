@@ -11,7 +11,7 @@ public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle,
+        passkeyLifecycle, singleUseTokens,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -359,5 +359,19 @@ public enum PostgresSchema {
             )
             """,
             "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
+        ])
+
+    /// v11: single-use access tokens (as SQLite's v11): the `jti` of each spent token until its expiry, when
+    /// housekeeping purges it.
+    static let singleUseTokens = Migration(
+        version: 11, name: "single_use_tokens",
+        statements: [
+            """
+            CREATE TABLE spent_tokens (
+                jti text NOT NULL PRIMARY KEY,
+                expires_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX spent_tokens_expiry ON spent_tokens (expires_at)",
         ])
 }

@@ -182,7 +182,8 @@ extension PostgresTransaction {
             deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"),
-            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"))
+            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"),
+            spentTokens: try purge("spent_tokens", "jti", "expires_at"))
     }
 
     func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {

@@ -80,6 +80,20 @@ extension PostgresTransaction {
             "DELETE FROM recovery_codes WHERE user_id = $1 AND code_hash = $2", [.text(userID), .bytea(codeHash)]) == 1
     }
 
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        try one("SELECT 1 FROM spent_tokens WHERE jti = $1", [.text(jwtID)]) { (_) throws(StorageError) in true }
+            ?? false
+    }
+
+    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
+        // One statement: of concurrent spends of one `jti`, on any node, exactly one inserts (and returns) a row.
+        let spent = try connection.query(
+            "INSERT INTO spent_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING jti",
+            [.text(jwtID), .date(expiresAt)]
+        ) { (row) throws(StorageError) in try row.text(0) }
+        return !spent.isEmpty
+    }
+
     func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
         let families = try connection.query(
             "UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL RETURNING family_id",

@@ -9,7 +9,7 @@ public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle,
+        passkeyLifecycle, singleUseTokens,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -341,5 +341,19 @@ public enum SQLiteSchema {
             ) STRICT
             """,
             "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
+        ])
+
+    /// v11: single-use access tokens (the recovery token enrols one passkey): the `jti` of each spent token until
+    /// its expiry, when housekeeping purges it.
+    static let singleUseTokens = Migration(
+        version: 11, name: "single_use_tokens",
+        statements: [
+            """
+            CREATE TABLE spent_tokens (
+                jti TEXT PRIMARY KEY NOT NULL,
+                expires_at REAL NOT NULL
+            ) STRICT
+            """,
+            "CREATE INDEX spent_tokens_expiry ON spent_tokens (expires_at)",
         ])
 }

@@ -138,7 +138,8 @@ extension SQLiteTransaction {
             deviceChallenges: try purge("device_challenges", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "expires_at"),
-            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"))
+            deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"),
+            spentTokens: try purge("spent_tokens", "expires_at"))
     }
 
     func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {

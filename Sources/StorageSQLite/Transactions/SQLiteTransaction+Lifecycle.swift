@@ -76,6 +76,18 @@ extension SQLiteTransaction {
             "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", [.text(userID), .blob(codeHash)]) == 1
     }
 
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        try one("SELECT 1 FROM spent_tokens WHERE jti = ?", [.text(jwtID)]) { (_) throws(StorageError) in true }
+            ?? false
+    }
+
+    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
+        // One statement; the primary key decides: a spent `jti` inserts nothing.
+        try database.execute(
+            "INSERT INTO spent_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [.text(jwtID), .date(expiresAt)]) == 1
+    }
+
     func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
         let families =
             try one(

@@ -7,6 +7,11 @@ import HTTP
 extension LiveServer {
     /// The passkey clients, with `app` also allowed the recovery grant and configured with `hints`.
     static func startForLifecycle() async throws -> LiveServer {
+        try await start(environment: lifecycleOverrides)
+    }
+
+    /// The environment of `startForLifecycle`.
+    static var lifecycleOverrides: [String: String] {
         var overrides = PasskeyHarness.overrides
         overrides["PASSKEYD_CLIENTS"] = """
             [{"client_id": "app",
@@ -15,7 +20,7 @@ extension LiveServer {
               "hints": ["client-device", "hybrid"],
               "mobile": {"ios": {"team_id": "ABCDE12345", "app_bundle_identifier": "com.example.app"}}}]
             """
-        return try await start(environment: overrides)
+        return overrides
     }
 
     /// Sends `method` with a Bearer token and an optional JSON body; returns status and parsed body.

@@ -18,14 +18,16 @@ struct Cluster {
         $0.isEmpty ? nil : $0
     }
 
-    static func start(nodes count: Int = 3) async throws -> Cluster {
+    static func start(nodes count: Int = 3, environment: [String: String] = PasskeyHarness.overrides) async throws
+        -> Cluster
+    {
         let base = try #require(databaseURL)
         let schema = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
         let clock = TestClock(Date())
         var nodes: [LiveServer] = []
         for _ in 0..<count {
-            var overrides = PasskeyHarness.overrides
+            var overrides = environment
             overrides["PASSKEYD_DATABASE_URL"] = url
             overrides["PASSKEYD_DATABASE_POOL_SIZE"] = "4"
             nodes.append(try await LiveServer.start(environment: overrides, clock: clock))
@@ -103,6 +105,34 @@ struct MultiNodeEndToEndTests {
         }
         #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
         #expect(!statuses.contains { $0 >= 500 }, "\(statuses)")
+        await cluster.stop()
+    }
+
+    @Test("one recovery token enrolling 12 passkeys at once across three nodes: exactly one 201, one passkey added")
+    func recoveryTokenRaceAcrossNodes() async throws {
+        let cluster = try await Cluster.start(environment: LiveServer.lifecycleOverrides)
+        let (userID, token) = try await RecoveryTokenEndToEndTests.recovered(cluster.nodes[0], email: "rec@example.com")
+        var answers: [(node: LiveServer, session: String, response: JSONValue)] = []
+        for n in 0..<12 {
+            let node = cluster.nodes[n % cluster.nodes.count]
+            let challenge = try await RecoveryTokenEndToEndTests.challenge(node, token: token)
+            var passkey = Passkey()
+            answers.append((node, challenge.session, try passkey.register(challenge.options)))
+        }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for answer in answers {
+                group.addTask {
+                    try await RecoveryTokenEndToEndTests.enrol(
+                        answer.node, token: token, session: answer.session, response: answer.response
+                    ).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 401 }.count == 11, "\(statuses)")
+        let credentials = try await cluster.nodes[2].running.context.store.read { try $0.credentials(userID: userID) }
+        #expect(credentials.count == 2)
         await cluster.stop()
     }
 

@@ -236,4 +236,8 @@ private final class StaleRefreshReadWriter: StoreWriter {
         try base.revokeRefreshTokens(userID: userID, now: now)
     }
     func deleteUser(id: String) throws(StorageError) -> Bool { try base.deleteUser(id: id) }
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool { try base.isTokenSpent(jwtID: jwtID) }
+    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
+        try base.spendToken(jwtID: jwtID, expiresAt: expiresAt)
+    }
 }
