@@ -361,10 +361,10 @@ public enum PostgresSchema {
             "CREATE INDEX refresh_tokens_user ON refresh_tokens (user_id)",
         ])
 
-    /// v11: single-use access tokens (as SQLite's v11): the `jti` of each spent token until its expiry, when
+    /// v10: single-use access tokens (as SQLite's v10): the `jti` of each spent token until its expiry, when
     /// housekeeping purges it.
     static let singleUseTokens = Migration(
-        version: 11, name: "single_use_tokens",
+        version: 10, name: "single_use_tokens",
         statements: [
             """
             CREATE TABLE spent_tokens (

@@ -6,8 +6,8 @@ import HTTP
 /// The passkey-lifecycle and recovery calls against a running daemon.
 extension LiveServer {
     /// The passkey clients, with `app` also allowed the recovery grant and configured with `hints`.
-    static func startForLifecycle() async throws -> LiveServer {
-        try await start(environment: lifecycleOverrides)
+    static func startForLifecycle(clock: any WallClock = SystemClock()) async throws -> LiveServer {
+        try await start(environment: lifecycleOverrides, clock: clock)
     }
 
     /// The environment of `startForLifecycle`.

@@ -92,7 +92,10 @@ struct PasskeyLifecycleEndToEndTests {
 
     @Test("recovery codes: use one, reuse refused, wrong code limited, restricted token enrols only")
     func recovery() async throws {
-        let server = try await LiveServer.startForLifecycle()
+        // A stopped clock, moved by hand: the 429 below must come within the throttle's 1 s delay, which a loaded
+        // machine could let pass in real time between two requests.
+        let clock = TestClock(Date())
+        let server = try await LiveServer.startForLifecycle(clock: clock)
         var lost = Passkey()
         let signup = try await server.signUp(&lost, email: "cat@example.com")
         let oldRefresh = try #require(signup["refresh_token"]?.stringValue)
@@ -149,7 +152,7 @@ struct PasskeyLifecycleEndToEndTests {
         let (delayed, delayedBody) = try await server.recover(identifier: "cat@example.com", code: codes[2])
         #expect(delayed == 429)
         #expect(delayedBody["error"]?.stringValue == "too_many_requests")
-        try await Task.sleep(for: .milliseconds(1_100))
+        clock.advance(1.1)
         #expect(try await server.recover(identifier: "cat@example.com", code: "0000-0000-0000").status == 403)
         let (locked, lockedBody) = try await server.recover(identifier: "cat@example.com", code: codes[2])
         #expect(locked == 403)
