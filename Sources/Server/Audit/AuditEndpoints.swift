@@ -56,11 +56,10 @@ enum AuditEndpoints {
             do {
                 let index = try integer(request, "index")
                 let treeSize = try integer(request, "tree_size")
-                let proof = try await proofHashes(store, treeSize: treeSize, context: context) {
-                    guard index >= 0, index < treeSize else { return nil }
-                    return try? MerkleProofPlan.inclusion(index: index, treeSize: treeSize)
-                }
-                guard let proof else { return badRequest("need 0 <= index < tree_size <= the tree size") }
+                // RFC 6962 §2.1.1: PATH(m, D[n]) is defined for 0 <= m < n.
+                guard let plan = try? MerkleProofPlan.inclusion(index: index, treeSize: treeSize),
+                    let proof = try await proofHashes(plan, treeSize: treeSize, store: store, context: context)
+                else { return badRequest("need 0 <= index < tree_size <= the tree size") }
                 return proofResponse([
                     JSONMember(key: "leaf_index", value: .number(String(index))),
                     JSONMember(key: "tree_size", value: .number(String(treeSize))), hashesMember(proof),
@@ -75,11 +74,10 @@ enum AuditEndpoints {
             do {
                 let first = try integer(request, "first")
                 let second = try integer(request, "second")
-                let proof = try await proofHashes(store, treeSize: second, context: context) {
-                    guard first >= 1, first <= second else { return nil }
-                    return try? MerkleProofPlan.consistency(first: first, second: second)
-                }
-                guard let proof else { return badRequest("need 1 <= first <= second <= the tree size") }
+                // RFC 6962 §2.1.2: PROOF(m, D[n]) for 0 < m <= n (a proof from the empty tree says nothing).
+                guard first >= 1, let plan = try? MerkleProofPlan.consistency(first: first, second: second),
+                    let proof = try await proofHashes(plan, treeSize: second, store: store, context: context)
+                else { return badRequest("need 1 <= first <= second <= the tree size") }
                 return proofResponse([
                     JSONMember(key: "first", value: .number(String(first))),
                     JSONMember(key: "second", value: .number(String(second))), hashesMember(proof),
@@ -92,39 +90,27 @@ enum AuditEndpoints {
         }
     }
 
-    /// Where a proof's hashes came from.
-    private enum ProofSource: Sendable {
-        /// The stored node hashes: O(log n) of them, in one query.
-        case nodes
-        /// Every leaf hash of the tree, because leaves of the tree wait for the node backfill (or, when
-        /// `missingNode` is set, a node that should be stored is missing).
-        case leaves(missingNode: Bool)
-    }
-
-    /// The hashes of the proof `plan` gives for a tree of `treeSize` leaves, in one read; nil when the plan is nil
-    /// (bad parameters) or the tree is smaller than `treeSize`. From the stored nodes when the first `treeSize`
-    /// leaves have theirs (docs/audit.md); otherwise from every leaf hash, as proofs were served before nodes were
-    /// stored.
+    /// The hashes of `plan`'s proof, for a tree of `treeSize` leaves, in one read; nil when the tree is smaller. From
+    /// the stored nodes when the first `treeSize` leaves have theirs (docs/audit.md), otherwise (leaves waiting for
+    /// the node backfill) from every leaf hash, as proofs were served before nodes were stored.
     private static func proofHashes(
-        _ store: any Store, treeSize: Int64, context: ServerContext,
-        plan: @escaping @Sendable () -> MerkleProofPlan?
+        _ plan: MerkleProofPlan, treeSize: Int64, store: any Store, context: ServerContext
     ) async throws -> [[UInt8]]? {
-        let result = try await store.read { reader -> (proof: [[UInt8]], source: ProofSource)? in
-            guard treeSize >= 0, treeSize <= (try reader.auditTree().size), let plan = plan() else { return nil }
-            let complete = treeSize <= (try reader.auditNodeSize())
-            if complete, let proof = plan.hashes(from: try reader.merkleNodes(plan.nodeIDs)) {
-                return (proof, .nodes)
+        let result = try await store.read { reader -> (proof: [[UInt8]], missingNode: Bool)? in
+            guard treeSize <= (try reader.auditTree().size) else { return nil }
+            let nodesStored = treeSize <= (try reader.auditNodeSize())
+            if nodesStored, let proof = plan.hashes(from: try reader.merkleNodes(plan.nodeIDs)) {
+                return (proof, false)
             }
             let leaves = try reader.auditLeaves(start: 0, end: treeSize).map(\.leafHash)
-            return (MerkleTree.hashes(of: plan, leaves: leaves), .leaves(missingNode: complete))
+            return (MerkleTree.hashes(of: plan, leaves: leaves), nodesStored)
         }
-        guard let result else { return nil }
-        if case .leaves(missingNode: true) = result.source {
+        if result?.missingNode == true {
             context.logger.log(.error, "audit proof: a stored node is missing, served from every leaf instead") {
                 $0.add("tree_size", Int(treeSize))
             }
         }
-        return result.proof
+        return result?.proof
     }
 
     private struct ParameterError: Error {
