@@ -64,6 +64,9 @@ struct AuditProofTests {
         #expect(calls.nodeReads.count == 2, "one node read per proof")
         // O(log n): at most two ids per level.
         #expect(calls.nodeReads.allSatisfy { $0 <= 2 * 9 }, "\(calls.nodeReads)")
+        // Every leaf has its nodes: the backfill's tick is a read, no write.
+        #expect(try await AuditNodeBackfiller.backfillBatch(store: store))
+        #expect(store.calls.withLock { $0.writes } == 0)
     }
 
     @Test("a SQLite log from schema v9 is backfilled batch by batch: proofs are right before, during and after")
@@ -210,9 +213,11 @@ struct AuditReadCalls: Sendable {
     var leafRanges: [Range<Int64>] = []
     /// The number of ids of each `auditNodes` call.
     var nodeReads: [Int] = []
+    /// How many write transactions were made.
+    var writes = 0
 }
 
-/// A memory store whose reads record the audit-log reads they make.
+/// A memory store that records the audit-log reads its reads make, and counts its writes.
 private final class CountingAuditStore: Store {
     let calls = Mutex(AuditReadCalls())
     private let base = MemoryStore()
@@ -222,7 +227,8 @@ private final class CountingAuditStore: Store {
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
-        try await base.write(body)
+        calls.withLock { $0.writes += 1 }
+        return try await base.write(body)
     }
 
     func close() async { await base.close() }
