@@ -92,7 +92,7 @@ kill -TERM "$server"; wait "$server" || true; server=""
 "$passkeyd" audit export --config Config/passkeyd.json --data-dir "$data" --out "$work/later" >/dev/null
 check "a later export is consistent with the kept checkpoint" \
   "$passkeyd" audit verify "$work/later" --key "$key" --previous "$work/kept-checkpoint"
-check "the database refuses UPDATE and DELETE of the log" "$python" scripts/audit_tamper.py triggers "$data/passkeyd.sqlite"
+check "the database refuses UPDATE and DELETE of the log and its node hashes" "$python" scripts/audit_tamper.py triggers "$data/passkeyd.sqlite"
 
 # Tampering: each on a copy of the database, exported and verified with the kept key; must fail naming the entry.
 tampered() {  # tampered NAME EXPECTED-TEXT TAMPER-ARGS...

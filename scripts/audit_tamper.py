@@ -2,7 +2,8 @@
 """Tampers with a passkeyd audit log the way an intruder or a database administrator could, for the tamper tests of
 scripts/test.sh (each must then fail `passkeyd audit verify`, naming the entry). Shares no code with passkeyd.
 
-    audit_tamper.py triggers DB          the append-only triggers refuse UPDATE and DELETE (exit 0 if they do)
+    audit_tamper.py triggers DB          the append-only triggers of the log and its nodes refuse UPDATE and DELETE
+                                         (exit 0 if they do)
     audit_tamper.py byte DB SEQ          change one byte of entry SEQ in the database FILE itself (no SQL)
     audit_tamper.py delete DB SEQ        delete entry SEQ (triggers dropped, as an administrator could)
     audit_tamper.py reorder DB A B       swap entries A and B
@@ -29,7 +30,12 @@ def main():
     action, target, *rest = sys.argv[1:]
     if action == "triggers":
         connection = sqlite3.connect(target)
-        for statement in ("UPDATE audit_log SET entry = x'00' WHERE leaf_index = 0", "DELETE FROM audit_log"):
+        for statement in (
+            "UPDATE audit_log SET entry = x'00' WHERE leaf_index = 0",
+            "DELETE FROM audit_log",
+            "UPDATE audit_nodes SET hash = x'00' WHERE level = 1 AND idx = 0",
+            "DELETE FROM audit_nodes",
+        ):
             try:
                 connection.execute(statement)
             except sqlite3.DatabaseError as error:

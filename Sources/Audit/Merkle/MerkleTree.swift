@@ -1,7 +1,8 @@
 /// Roots and proofs over a list of leaf hashes, as RFC 6962 §2.1 defines them (MTH, PATH, PROOF).
 ///
 /// The functions take every leaf hash of the tree they describe: O(n) time, which suits a verifier that holds the
-/// whole log, and the server's proof endpoints for logs of a few million entries.
+/// whole log. The proofs' structure is `MerkleProofPlan`'s, which the server's proof endpoints resolve from stored
+/// node hashes instead (O(log n)).
 public enum MerkleTree {
     /// RFC 6962 §2.1: MTH(D[n]).
     public static func root(_ leaves: ArraySlice<[UInt8]>) -> [UInt8] {
@@ -20,39 +21,19 @@ public enum MerkleTree {
     /// RFC 6962 §2.1.1: PATH(m, D[n]), the inclusion proof of leaf `index` in the tree of `leaves`.
     /// - Throws: `.outOfRange` unless `0 <= index < leaves.count`.
     public static func inclusionProof(index: Int, leaves: [[UInt8]]) throws(AuditError) -> [[UInt8]] {
-        guard index >= 0, index < leaves.count else {
-            throw AuditError(.outOfRange, "leaf \(index) is not in a tree of \(leaves.count)")
-        }
-        return path(index, leaves[...])
-    }
-
-    private static func path(_ index: Int, _ leaves: ArraySlice<[UInt8]>) -> [[UInt8]] {
-        guard leaves.count > 1 else { return [] }
-        let k = largestPowerOfTwo(below: leaves.count)
-        let split = leaves.startIndex + k
-        if index < k { return path(index, leaves[..<split]) + [root(leaves[split...])] }
-        return path(index - k, leaves[split...]) + [root(leaves[..<split])]
+        hashes(of: try MerkleProofPlan.inclusion(index: Int64(index), treeSize: Int64(leaves.count)), leaves: leaves)
     }
 
     /// RFC 6962 §2.1.2: PROOF(m, D[n]), the consistency proof between the tree of the first `first` leaves and
     /// the tree of all `leaves`.
     /// - Throws: `.outOfRange` unless `0 <= first <= leaves.count`.
     public static func consistencyProof(first: Int, leaves: [[UInt8]]) throws(AuditError) -> [[UInt8]] {
-        guard first >= 0, first <= leaves.count else {
-            throw AuditError(.outOfRange, "a tree of \(first) is not a prefix of a tree of \(leaves.count)")
-        }
-        // RFC 6962 §2.1.2: the proof is empty when m is 0 or m = n.
-        guard first > 0, first < leaves.count else { return [] }
-        return subproof(first, leaves[...], complete: true)
+        hashes(of: try MerkleProofPlan.consistency(first: Int64(first), second: Int64(leaves.count)), leaves: leaves)
     }
 
-    private static func subproof(_ m: Int, _ leaves: ArraySlice<[UInt8]>, complete: Bool) -> [[UInt8]] {
-        let n = leaves.count
-        if m == n { return complete ? [] : [root(leaves)] }
-        let k = largestPowerOfTwo(below: n)
-        let split = leaves.startIndex + k
-        if m <= k { return subproof(m, leaves[..<split], complete: complete) + [root(leaves[split...])] }
-        return subproof(m - k, leaves[split...], complete: false) + [root(leaves[..<split])]
+    /// The hashes of the proof `plan` over every leaf hash of its tree: each subtree's MTH recomputed (O(n)).
+    public static func hashes(of plan: MerkleProofPlan, leaves: [[UInt8]]) -> [[UInt8]] {
+        plan.subtrees.map { root(leaves[Int($0.start)..<Int($0.end)]) }
     }
 
     /// RFC 9162 §2.1.3.2: whether `proof` shows the leaf `leafHash` at `index` in the tree of `treeSize` with
@@ -124,8 +105,8 @@ public enum MerkleTree {
     }
 
     /// RFC 6962 §2.1: k, the largest power of two smaller than n (n > 1).
-    static func largestPowerOfTwo(below n: Int) -> Int {
-        var k = 1
+    static func largestPowerOfTwo<Integer: FixedWidthInteger>(below n: Integer) -> Integer {
+        var k: Integer = 1
         while k << 1 < n { k <<= 1 }
         return k
     }

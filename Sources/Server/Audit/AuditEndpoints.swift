@@ -6,7 +6,8 @@ import Storage
 
 /// The audit log's read endpoints, on the admin listener only (operators and auditors, never the public port):
 /// `GET /audit/checkpoint`, `/audit/key`, `/audit/entries?start=N&end=M`, `/audit/proof/inclusion?index=N&tree_size=S`
-/// and `/audit/proof/consistency?first=A&second=B` (RFC 6962 §2.1.1 / §2.1.2, hashes in base64).
+/// and `/audit/proof/consistency?first=A&second=B` (RFC 6962 §2.1.1 / §2.1.2, hashes in base64, each proof from
+/// O(log n) stored node hashes).
 enum AuditEndpoints {
     /// The most entries one `/audit/entries` call returns.
     static let maxEntriesPerCall: Int64 = 1_000
@@ -55,11 +56,10 @@ enum AuditEndpoints {
             do {
                 let index = try integer(request, "index")
                 let treeSize = try integer(request, "tree_size")
-                let hashes = try await leafHashes(store, upTo: treeSize)
-                guard let hashes, index >= 0, index < treeSize else {
-                    return badRequest("need 0 <= index < tree_size <= the tree size")
-                }
-                let proof = try MerkleTree.inclusionProof(index: Int(index), leaves: hashes)
+                // RFC 6962 §2.1.1: PATH(m, D[n]) is defined for 0 <= m < n.
+                guard let plan = try? MerkleProofPlan.inclusion(index: index, treeSize: treeSize),
+                    let proof = try await proofHashes(plan, treeSize: treeSize, store: store, context: context)
+                else { return badRequest("need 0 <= index < tree_size <= the tree size") }
                 return proofResponse([
                     JSONMember(key: "leaf_index", value: .number(String(index))),
                     JSONMember(key: "tree_size", value: .number(String(treeSize))), hashesMember(proof),
@@ -74,11 +74,10 @@ enum AuditEndpoints {
             do {
                 let first = try integer(request, "first")
                 let second = try integer(request, "second")
-                let hashes = try await leafHashes(store, upTo: second)
-                guard let hashes, first >= 1, first <= second else {
-                    return badRequest("need 1 <= first <= second <= the tree size")
-                }
-                let proof = try MerkleTree.consistencyProof(first: Int(first), leaves: hashes)
+                // RFC 6962 §2.1.2: PROOF(m, D[n]) for 0 < m <= n (a proof from the empty tree says nothing).
+                guard first >= 1, let plan = try? MerkleProofPlan.consistency(first: first, second: second),
+                    let proof = try await proofHashes(plan, treeSize: second, store: store, context: context)
+                else { return badRequest("need 1 <= first <= second <= the tree size") }
                 return proofResponse([
                     JSONMember(key: "first", value: .number(String(first))),
                     JSONMember(key: "second", value: .number(String(second))), hashesMember(proof),
@@ -91,12 +90,27 @@ enum AuditEndpoints {
         }
     }
 
-    /// The stored leaf hashes of the first `size` leaves, or nil when the tree is smaller.
-    private static func leafHashes(_ store: any Store, upTo size: Int64) async throws -> [[UInt8]]? {
-        try await store.read { reader -> [[UInt8]]? in
-            guard size >= 0, size <= (try reader.auditTree().size) else { return nil }
-            return try reader.auditLeaves(start: 0, end: size).map(\.leafHash)
+    /// The hashes of `plan`'s proof, for a tree of `treeSize` leaves, in one read; nil when the tree is smaller. From
+    /// the stored nodes when the first `treeSize` leaves have theirs (docs/audit.md), otherwise (leaves waiting for
+    /// the node backfill) from every leaf hash, as proofs were served before nodes were stored.
+    private static func proofHashes(
+        _ plan: MerkleProofPlan, treeSize: Int64, store: any Store, context: ServerContext
+    ) async throws -> [[UInt8]]? {
+        let result = try await store.read { reader -> (proof: [[UInt8]], missingNode: Bool)? in
+            guard treeSize <= (try reader.auditTree().size) else { return nil }
+            let nodesStored = treeSize <= (try reader.auditNodeSize())
+            if nodesStored, let proof = plan.hashes(from: try reader.merkleNodes(plan.nodeIDs)) {
+                return (proof, false)
+            }
+            let leaves = try reader.auditLeaves(start: 0, end: treeSize).map(\.leafHash)
+            return (MerkleTree.hashes(of: plan, leaves: leaves), nodesStored)
         }
+        if result?.missingNode == true {
+            context.logger.log(.error, "audit proof: a stored node is missing, served from every leaf instead") {
+                $0.add("tree_size", Int(treeSize))
+            }
+        }
+        return result?.proof
     }
 
     private struct ParameterError: Error {

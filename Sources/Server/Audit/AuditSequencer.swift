@@ -2,8 +2,8 @@ import Audit
 import Storage
 
 /// Moves committed security events from the queue into the audit log: one write takes up to `batchLimit` queued
-/// events, gives them the next gap-free leaf indexes, builds their canonical entries, appends the leaves and stores
-/// the new tree state, all or nothing. Only the holder of the tree lock sequences (one node of several on
+/// events, gives them the next gap-free leaf indexes, builds their canonical entries, appends the leaves with the
+/// node hashes they complete and stores the new tree state, all or nothing. Only the holder of the tree lock sequences (one node of several on
 /// PostgreSQL); requests never wait for it beyond their share of the writer.
 enum AuditSequencer {
     /// The most events one write sequences.
@@ -17,15 +17,22 @@ enum AuditSequencer {
             guard !events.isEmpty else { return 0 }
             var frontier = try TreeFrontier(size: from.size, serialized: from.frontier)
             var leaves: [AuditLeaf] = []
+            var nodes: [AuditNode] = []
             leaves.reserveCapacity(events.count)
             for event in events {
                 let entry = try AuditEntry(event, seq: frontier.size).canonicalBytes()
                 let hash = MerkleHash.leaf(entry)
                 leaves.append(AuditLeaf(index: frontier.size, entry: entry, leafHash: hash))
-                frontier.append(leafHash: hash)
+                // The subtrees this leaf completes, from the frontier's hashes: what proofs read (docs/audit.md).
+                nodes += frontier.append(leafHash: hash).map(AuditNode.init)
             }
             try writer.appendAuditLeaves(
                 leaves, from: from, tree: AuditTreeState(size: frontier.size, frontier: frontier.serialized))
+            // With the leaves when every earlier leaf has its nodes; otherwise the backfill gets to them
+            // (`AuditNodeBackfiller`).
+            if try writer.auditNodeSize() == from.size {
+                try writer.appendAuditNodes(nodes, from: from.size, to: frontier.size)
+            }
             return events.count
         }
     }

@@ -3,8 +3,9 @@ import Foundation
 import Storage
 
 /// The audit log's background work on a running server: every `audit.sequence_interval_ms` the sequencer moves
-/// queued events into the log; at most every `audit.checkpoint_interval_ms`, when the tree grew, a checkpoint is
-/// signed. Failures are logged and retried at the next tick; nothing here runs on a request's path.
+/// queued events into the log (and node hashes missing from leaves appended without them are backfilled, a batch
+/// at a time); at most every `audit.checkpoint_interval_ms`, when the tree grew, a checkpoint is signed. Failures
+/// are logged and retried at the next tick; nothing here runs on a request's path.
 struct AuditService: Sendable {
     let store: any Store
     let signer: (any NoteSigner)?
@@ -23,6 +24,7 @@ struct AuditService: Sendable {
                     break
                 }
                 await sequence()
+                await backfillNodes()
                 if ContinuousClock.now - lastCheckpoint >= .milliseconds(configuration.checkpointIntervalMilliseconds) {
                     lastCheckpoint = ContinuousClock.now
                     await checkpoint()
@@ -39,6 +41,15 @@ struct AuditService: Sendable {
             _ = try await AuditSequencer.drain(store: store)
         } catch {
             logger.log(.error, "audit sequencing failed") { $0.add("error", String(describing: error)) }
+        }
+    }
+
+    /// One step of the backfill of node hashes, when leaves were appended without them (a read otherwise).
+    func backfillNodes() async {
+        do {
+            _ = try await AuditNodeBackfiller.backfillBatch(store: store)
+        } catch {
+            logger.log(.error, "audit node backfill failed") { $0.add("error", String(describing: error)) }
         }
     }
 

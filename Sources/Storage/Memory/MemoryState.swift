@@ -19,6 +19,10 @@ struct MemoryState: Sendable {
     /// The audit log, in index order.
     var auditLeaves: [AuditLeaf] = []
     var auditTree = AuditTreeState()
+    /// The stored nodes of level 1 and more.
+    var auditNodes: [AuditNodeID: [UInt8]] = [:]
+    /// Every node within the first `auditNodeSize` leaves is stored.
+    var auditNodeSize: Int64 = 0
     /// Signed checkpoints by tree size.
     var auditCheckpoints: [Int64: AuditCheckpointRecord] = [:]
     var passwordVerifiers: [String: PasswordVerifier] = [:]

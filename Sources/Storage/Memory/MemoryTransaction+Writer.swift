@@ -165,6 +165,21 @@ extension MemoryTransaction {
         state.auditTree = tree
     }
 
+    func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
+        try AuditNode.checkAppend(
+            storedNodeSize: state.auditNodeSize, treeSize: state.auditTree.size, from: from, to: to)
+        var stored = state.auditNodes
+        for node in nodes {
+            // As the databases' primary key (level, idx): a node is stored once.
+            guard stored[node.id] == nil else {
+                throw StorageError(.internalFailure, "audit node \(node.id.level)/\(node.id.index) is already stored")
+            }
+            stored[node.id] = node.hash
+        }
+        state.auditNodes = stored
+        state.auditNodeSize = to
+    }
+
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
         guard state.auditCheckpoints[checkpoint.treeSize] == nil else { return false }
         state.auditCheckpoints[checkpoint.treeSize] = checkpoint

@@ -84,6 +84,24 @@ final class MemoryTransaction: StoreWriter {
         return Array(state.auditLeaves[lower..<upper])
     }
 
+    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+        var found: [AuditNodeID: [UInt8]] = [:]
+        for id in ids {
+            if id.level == 0 {
+                if id.index >= 0, id.index < state.auditLeaves.count {
+                    found[id] = state.auditLeaves[Int(id.index)].leafHash
+                }
+            } else if let hash = state.auditNodes[id] {
+                found[id] = hash
+            }
+        }
+        return found
+    }
+
+    func auditNodeSize() throws(StorageError) -> Int64 {
+        state.auditNodeSize
+    }
+
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
         state.auditCheckpoints.max { $0.key < $1.key }?.value
     }

@@ -62,6 +62,13 @@ public protocol StoreReader {
     func auditTree() throws(StorageError) -> AuditTreeState
     /// The leaves with `start <= index < end`, in order.
     func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf]
+    /// The stored hashes of the nodes `ids` (level 0: the leaves' hashes), in one query; ids not stored (yet) are
+    /// absent. What an inclusion or consistency proof reads (docs/audit.md).
+    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]]
+    /// How many leaves have their nodes stored: every node within the first `auditNodeSize()` leaves is, so a proof
+    /// of a tree no larger reads only nodes. Behind the tree's size only while leaves appended without nodes (before
+    /// schema v10, or by an older binary) wait for the backfill (docs/audit.md).
+    func auditNodeSize() throws(StorageError) -> Int64
     /// The checkpoint of the largest tree, if any was signed.
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord?
     /// How many events wait in the audit queue.

@@ -142,6 +142,11 @@ public protocol StoreWriter: StoreReader {
     /// - Throws: `.internalFailure` when the leaves do not start at `from.size`, are not consecutive, `tree.size`
     ///   is not the new size, or the stored tree moved; nothing is written then.
     func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError)
+    /// Stores `nodes` (level 1 and more), the nodes completed by the leaves [`from`, `to`), and advances
+    /// `auditNodeSize()` from `from` to `to`: by the sequencer with the leaves it appends, or by the backfill.
+    /// - Throws: `.internalFailure` when the stored node size is not `from` or the log holds fewer than `to`
+    ///   leaves; nothing is written then.
+    func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError)
     /// Stores a signed checkpoint unless one for the same tree size exists. Returns whether it was stored.
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool
 

@@ -11,7 +11,7 @@ public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens,
+        passkeyLifecycle, singleUseTokens, auditNodes,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -373,5 +373,32 @@ public enum PostgresSchema {
             )
             """,
             "CREATE INDEX spent_tokens_expiry ON spent_tokens (expires_at)",
+        ])
+
+    /// v11: the audit tree's node hashes (docs/audit.md, as SQLite's v11): the hash of every complete, aligned
+    /// subtree of level 1 and more, stored by the sequencer with the leaf that completes it, so that a proof reads
+    /// O(log n) hashes instead of every leaf. `audit_tree.nodes_size` counts the leaves whose nodes are stored: a
+    /// log appended before this migration has none, and the backfill computes them up to the tree's size.
+    /// Append-only as the log.
+    static let auditNodes = Migration(
+        version: 11, name: "audit_nodes",
+        statements: [
+            """
+            CREATE TABLE audit_nodes (
+                level bigint NOT NULL CHECK (level >= 1),
+                idx bigint NOT NULL CHECK (idx >= 0),
+                hash bytea NOT NULL,
+                PRIMARY KEY (level, idx)
+            )
+            """,
+            "ALTER TABLE audit_tree ADD COLUMN nodes_size bigint NOT NULL DEFAULT 0",
+            """
+            CREATE TRIGGER audit_nodes_append_only BEFORE UPDATE OR DELETE ON audit_nodes
+            FOR EACH ROW EXECUTE FUNCTION audit_append_only()
+            """,
+            """
+            CREATE TRIGGER audit_nodes_no_truncate BEFORE TRUNCATE ON audit_nodes
+            FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()
+            """,
         ])
 }

@@ -20,6 +20,36 @@ extension PostgresTransaction {
             [.int8(start), .int8(end)], Self.auditLeaf)
     }
 
+    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+        guard !ids.isEmpty else { return [:] }
+        // One statement whatever the number of ids (one prepared plan): the ids as arrays (sent as text, cast),
+        // each looked up by primary key. Level 0 is the leaf's own hash.
+        let nodes = ids.filter { $0.level > 0 }
+        let leaves = ids.filter { $0.level == 0 }
+        func array(_ values: [Int64]) -> PostgresValue {
+            .text("{" + values.map(String.init).joined(separator: ",") + "}")
+        }
+        let rows = try connection.query(
+            """
+            SELECT n.level, n.idx, n.hash FROM unnest($1::bigint[], $2::bigint[]) AS w (level, idx)
+            JOIN audit_nodes AS n ON n.level = w.level AND n.idx = w.idx
+            UNION ALL
+            SELECT 0::bigint, l.leaf_index, l.leaf_hash FROM audit_log AS l WHERE l.leaf_index = ANY ($3::bigint[])
+            """,
+            [array(nodes.map { Int64($0.level) }), array(nodes.map(\.index)), array(leaves.map(\.index))]
+        ) { (row) throws(StorageError) in
+            AuditNode(
+                id: AuditNodeID(level: Int(try row.integer(0)), index: try row.integer(1)), hash: try row.bytes(2))
+        }
+        return Dictionary(rows.map { ($0.id, $0.hash) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func auditNodeSize() throws(StorageError) -> Int64 {
+        try one("SELECT nodes_size FROM audit_tree WHERE id = 1", []) { (row) throws(StorageError) in
+            try row.integer(0)
+        } ?? 0
+    }
+
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
         try one(
             "SELECT \(Self.auditCheckpointColumns) FROM audit_checkpoints ORDER BY tree_size DESC LIMIT 1", [],
@@ -72,6 +102,23 @@ extension PostgresTransaction {
         try connection.execute(
             "INSERT INTO audit_log (\(Self.auditLeafColumns)) VALUES \(placeholders.joined(separator: ", "))",
             arguments)
+    }
+
+    func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
+        try AuditNode.checkAppend(
+            storedNodeSize: try auditNodeSize(), treeSize: try auditTree().size, from: from, to: to)
+        try connection.execute("UPDATE audit_tree SET nodes_size = $1 WHERE id = 1", [.int8(to)])
+        // One INSERT per 1,000 nodes (numbered parameters, as the leaves).
+        for start in stride(from: 0, to: nodes.count, by: 1_000) {
+            var placeholders: [String] = []
+            var arguments: [PostgresValue] = []
+            for (offset, node) in nodes[start..<min(start + 1_000, nodes.count)].enumerated() {
+                placeholders.append("($\(offset * 3 + 1), $\(offset * 3 + 2), $\(offset * 3 + 3))")
+                arguments += [.int8(Int64(node.id.level)), .int8(node.id.index), .bytea(node.hash)]
+            }
+            try connection.execute(
+                "INSERT INTO audit_nodes (level, idx, hash) VALUES \(placeholders.joined(separator: ", "))", arguments)
+        }
     }
 
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {

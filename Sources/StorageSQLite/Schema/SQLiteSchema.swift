@@ -9,7 +9,7 @@ public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens,
+        passkeyLifecycle, singleUseTokens, auditNodes,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -355,5 +355,31 @@ public enum SQLiteSchema {
             ) STRICT
             """,
             "CREATE INDEX spent_tokens_expiry ON spent_tokens (expires_at)",
+        ])
+
+    /// v11: the audit tree's node hashes (docs/audit.md): the hash of every complete, aligned subtree of level 1 and
+    /// more, stored by the sequencer with the leaf that completes it, so that a proof reads O(log n) hashes instead
+    /// of every leaf. `audit_tree.nodes_size` counts the leaves whose nodes are stored: a log appended before this
+    /// migration has none, and the backfill computes them up to the tree's size. Append-only as the log.
+    static let auditNodes = Migration(
+        version: 11, name: "audit_nodes",
+        statements: [
+            """
+            CREATE TABLE audit_nodes (
+                level INTEGER NOT NULL CHECK (level >= 1),
+                idx INTEGER NOT NULL CHECK (idx >= 0),
+                hash BLOB NOT NULL,
+                PRIMARY KEY (level, idx)
+            ) STRICT, WITHOUT ROWID
+            """,
+            "ALTER TABLE audit_tree ADD COLUMN nodes_size INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE TRIGGER audit_nodes_no_update BEFORE UPDATE ON audit_nodes
+            BEGIN SELECT RAISE(ABORT, 'audit_nodes is append-only'); END
+            """,
+            """
+            CREATE TRIGGER audit_nodes_no_delete BEFORE DELETE ON audit_nodes
+            BEGIN SELECT RAISE(ABORT, 'audit_nodes is append-only'); END
+            """,
         ])
 }

@@ -17,6 +17,34 @@ extension SQLiteTransaction {
             [.integer(start), .integer(end)], Self.auditLeaf)
     }
 
+    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+        guard !ids.isEmpty else { return [:] }
+        // One statement whatever the number of ids (one cached plan): the ids as JSON arrays, each looked up by
+        // primary key. Level 0 is the leaf's own hash.
+        let leaves = ids.filter { $0.level == 0 }.map { String($0.index) }
+        let nodes = ids.filter { $0.level > 0 }.map { "[\($0.level),\($0.index)]" }
+        let rows = try database.query(
+            """
+            SELECT n.level, n.idx, n.hash FROM json_each(?1) AS w CROSS JOIN audit_nodes AS n
+            ON n.level = w.value ->> 0 AND n.idx = w.value ->> 1
+            UNION ALL
+            SELECT 0, l.leaf_index, l.leaf_hash FROM json_each(?2) AS w CROSS JOIN audit_log AS l
+            ON l.leaf_index = w.value
+            """,
+            [.text("[" + nodes.joined(separator: ",") + "]"), .text("[" + leaves.joined(separator: ",") + "]")]
+        ) { (row) throws(StorageError) in
+            AuditNode(
+                id: AuditNodeID(level: Int(try row.integer(0)), index: try row.integer(1)), hash: try row.bytes(2))
+        }
+        return Dictionary(rows.map { ($0.id, $0.hash) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func auditNodeSize() throws(StorageError) -> Int64 {
+        try one("SELECT nodes_size FROM audit_tree WHERE id = 1", []) { (row) throws(StorageError) in
+            try row.integer(0)
+        } ?? 0
+    }
+
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
         try one(
             "SELECT \(Self.auditCheckpointColumns) FROM audit_checkpoints ORDER BY tree_size DESC LIMIT 1", [],
@@ -57,6 +85,17 @@ extension SQLiteTransaction {
             try database.execute(
                 "INSERT INTO audit_log (\(Self.auditLeafColumns)) VALUES (?, ?, ?)",
                 [.integer(leaf.index), .blob(leaf.entry), .blob(leaf.leafHash)])
+        }
+    }
+
+    func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
+        try AuditNode.checkAppend(
+            storedNodeSize: try auditNodeSize(), treeSize: try auditTree().size, from: from, to: to)
+        try database.execute("UPDATE audit_tree SET nodes_size = ? WHERE id = 1", [.integer(to)])
+        for node in nodes {
+            try database.execute(
+                "INSERT INTO audit_nodes (level, idx, hash) VALUES (?, ?, ?)",
+                [.integer(Int64(node.id.level)), .integer(node.id.index), .blob(node.hash)])
         }
     }
 

@@ -64,5 +64,52 @@ extension StoreConformance {
             try expectEqual(try await store.write { try $0.insertAuditCheckpoint(other) }, false, "same size kept")
             try expectEqual(try await store.read { try $0.latestAuditCheckpoint() }, Optional(checkpoint), "latest")
         },
+        Check("audit nodes are stored with the leaves that complete them and read back in one call, leaves included") {
+            store in
+            let leaves = (0..<4).map { AuditLeaf(index: Int64($0), entry: [UInt8($0)], leafHash: S.bytes(UInt8($0))) }
+            let nodes = [
+                AuditNode(id: AuditNodeID(level: 1, index: 0), hash: S.bytes(0x10)),
+                AuditNode(id: AuditNodeID(level: 1, index: 1), hash: S.bytes(0x11)),
+                AuditNode(id: AuditNodeID(level: 2, index: 0), hash: S.bytes(0x20)),
+            ]
+            try expectEqual(try await store.read { try $0.auditNodeSize() }, 0, "no nodes")
+            try await store.write { writer in
+                guard let from = try writer.lockAuditTree() else { throw StorageError(.internalFailure, "no lock") }
+                let tree = AuditTreeState(size: 2, frontier: [])
+                try writer.appendAuditLeaves(Array(leaves[..<2]), from: from, tree: tree)
+                try writer.appendAuditNodes([nodes[0]], from: 0, to: 2)
+            }
+            try expectEqual(try await store.read { try $0.auditNodeSize() }, 2, "nodes of 2 leaves")
+            try await store.write { writer in
+                let tree = AuditTreeState(size: 4, frontier: [])
+                try writer.appendAuditLeaves(
+                    Array(leaves[2...]), from: AuditTreeState(size: 2, frontier: []), tree: tree)
+            }
+            // Refused, storing nothing: not from where the stored nodes reach, or past the log's leaves.
+            try await expectStorageError(.internalFailure, "not from the stored node size") {
+                try await store.write { try $0.appendAuditNodes([nodes[1], nodes[2]], from: 0, to: 4) }
+            }
+            try await expectStorageError(.internalFailure, "past the leaves") {
+                try await store.write { try $0.appendAuditNodes([nodes[1], nodes[2]], from: 2, to: 5) }
+            }
+            try expectEqual(
+                try await store.read { try $0.auditNodes([nodes[2].id, nodes[1].id]) }, [:], "nothing stored")
+            try expectEqual(try await store.read { try $0.auditNodeSize() }, 2, "still 2")
+            try await store.write { try $0.appendAuditNodes([nodes[1], nodes[2]], from: 2, to: 4) }
+            try expectEqual(try await store.read { try $0.auditNodeSize() }, 4, "nodes of 4 leaves")
+            let ids = [
+                AuditNodeID(level: 2, index: 0), AuditNodeID(level: 0, index: 3), AuditNodeID(level: 1, index: 1),
+                AuditNodeID(level: 0, index: 0), AuditNodeID(level: 1, index: 0), AuditNodeID(level: 1, index: 2),
+                AuditNodeID(level: 0, index: 4), AuditNodeID(level: 3, index: 0), AuditNodeID(level: 2, index: 0),
+            ]
+            try expectEqual(
+                try await store.read { try $0.auditNodes(ids) },
+                [
+                    AuditNodeID(level: 2, index: 0): S.bytes(0x20), AuditNodeID(level: 1, index: 1): S.bytes(0x11),
+                    AuditNodeID(level: 1, index: 0): S.bytes(0x10), AuditNodeID(level: 0, index: 3): S.bytes(3),
+                    AuditNodeID(level: 0, index: 0): S.bytes(0),
+                ], "stored nodes and leaf hashes, once each; the others absent")
+            try expectEqual(try await store.read { try $0.auditNodes([]) }, [:], "no ids")
+        },
     ]
 }

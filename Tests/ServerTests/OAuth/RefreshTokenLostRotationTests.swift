@@ -116,6 +116,8 @@ private final class StaleRefreshReadWriter: StoreWriter {
     func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
         try base.auditLeaves(start: start, end: end)
     }
+    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] { try base.auditNodes(ids) }
+    func auditNodeSize() throws(StorageError) -> Int64 { try base.auditNodeSize() }
     func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? { try base.latestAuditCheckpoint() }
     func pendingSecurityEventCount() throws(StorageError) -> Int { try base.pendingSecurityEventCount() }
     func lockAuditTree() throws(StorageError) -> AuditTreeState? { try base.lockAuditTree() }
@@ -124,6 +126,9 @@ private final class StaleRefreshReadWriter: StoreWriter {
     }
     func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError) {
         try base.appendAuditLeaves(leaves, from: from, tree: tree)
+    }
+    func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
+        try base.appendAuditNodes(nodes, from: from, to: to)
     }
     func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
         try base.insertAuditCheckpoint(checkpoint)
