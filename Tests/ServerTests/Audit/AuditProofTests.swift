@@ -247,6 +247,9 @@ private final class CountingAuditReader: StoreReader {
     func user(id: String) throws(StorageError) -> User? {
         try base.user(id: id)
     }
+    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        try base.isTokenSpent(jwtID: jwtID)
+    }
     func user(userHandle: [UInt8]) throws(StorageError) -> User? {
         try base.user(userHandle: userHandle)
     }
