@@ -105,14 +105,15 @@ public final class PostgresStore: Store {
         var attempt = 1
         while true {
             connection.resetFailure()
-            var transactionID: Int64?
+            var inFlight: InFlightCommit?
             do {
                 try connection.connectIfNeeded()
                 if writes {
-                    // The transaction id comes with BEGIN, in the same round trip: if the connection breaks during
-                    // COMMIT, it tells whether the commit happened (`resolve`).
-                    let id = try connection.simpleValue("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT txid_current()")
-                    transactionID = id.flatMap { Int64($0) }
+                    // The transaction id (and the server's start time) come with BEGIN, in the same round trip: if
+                    // the connection breaks during COMMIT, they tell whether the commit happened (`resolve`).
+                    inFlight = InFlightCommit(
+                        beginValue: try connection.simpleValue(
+                            "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)"))
                 } else {
                     try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 }
@@ -126,7 +127,7 @@ public final class PostgresStore: Store {
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
-                let tag = try commit(connection, transactionID: transactionID)
+                let tag = try commit(connection, inFlight: inFlight)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
                     throw StorageError(
@@ -194,47 +195,48 @@ public final class PostgresStore: Store {
     static let outcomeResolutionSeconds: TimeInterval = 10
 
     /// COMMIT. A connection lost meanwhile may or may not have committed: the outcome is asked of the database
-    /// (`txid_status`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
+    /// (`InFlightCommit`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
     /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
-    /// client may retry: 503); still unknown → `.io` (a 500 whose outcome is unknown).
-    private static func commit(_ connection: PostgresConnection, transactionID: Int64?) throws(StorageError) -> String {
+    /// client may retry: 503); unknown, or no answer in time → `.io` (a 500 whose outcome is unknown).
+    private static func commit(_ connection: PostgresConnection, inFlight: InFlightCommit?) throws(StorageError)
+        -> String
+    {
         do {
             return try connection.command("COMMIT")
         } catch {
             guard connection.failure == .connectionLost else { throw error }
-            guard let transactionID else {
+            guard let inFlight else {
                 throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
             }
-            return try resolve(connection, transactionID: transactionID, cause: error)
+            return try resolve(connection, inFlight, cause: error)
         }
     }
 
-    private static func resolve(_ connection: PostgresConnection, transactionID: Int64, cause: StorageError)
+    private static func resolve(_ connection: PostgresConnection, _ inFlight: InFlightCommit, cause: StorageError)
         throws(StorageError) -> String
     {
         let deadline = Date().addingTimeInterval(outcomeResolutionSeconds)
         while true {
             connection.resetFailure()
-            var status: String?
-            var answered = false
+            var verdict: InFlightCommit.Verdict?
             do {
                 try connection.connectIfNeeded()
-                status = try connection.simpleValue("SELECT txid_status(\(transactionID))")
-                answered = true
+                verdict = inFlight.verdict(statusValue: try connection.simpleValue(inFlight.statusSelect))
             } catch {
                 // Not reachable yet: try again below.
             }
-            if answered {
-                switch status {
-                case "committed": return "COMMIT"
-                case "in progress": break  // the old session's COMMIT is still being processed
-                default:
-                    // "aborted" (also what crash recovery makes of an unfinished commit), or NULL (too old to know,
-                    // impossible seconds later): nothing was written.
-                    throw StorageError(
-                        .busy,
-                        "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
-                }
+            switch verdict {
+            case .committed?: return "COMMIT"
+            case .rolledBack?:
+                throw StorageError(
+                    .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
+            case .unknown?:
+                throw StorageError(
+                    .io,
+                    "PostgreSQL connection lost during COMMIT and the server restarted: outcome unknown: \(cause.reason)"
+                )
+            case .inProgress?, nil:
+                break  // the old session's COMMIT is still being processed, or no answer yet
             }
             guard Date() < deadline else {
                 throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
