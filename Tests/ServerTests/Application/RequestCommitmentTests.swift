@@ -93,13 +93,16 @@ struct RequestCommitmentTests {
 
     @Test("past the deadline, a write that began is waited for: the endpoint's real answer, and the write is there")
     func deadlineWaitsForCommittedWrite() async throws {
-        let store = SlowStore(delay: .milliseconds(1_800))
-        let (server, port, _) = try Self.serve(store, deadline: .seconds(1))
+        // The write must begin before the deadline: the responder runs on the cooperative pool, which the suites
+        // alongside can hold up for a second or two, while the deadline's sweep runs on a thread of its own and
+        // fires on time. So 3 s of deadline, and the write then takes 4.5 s.
+        let store = SlowStore(delay: .milliseconds(4_500))
+        let (server, port, _) = try Self.serve(store, deadline: .seconds(3))
         let started = ContinuousClock.now
         let response = try await Self.challenge(port: port)
         #expect(response.status == 200, "\(response.body)")
         #expect(response.body.contains("auth_session"))
-        #expect(ContinuousClock.now - started >= .milliseconds(1_700))
+        #expect(ContinuousClock.now - started >= .milliseconds(4_400))
         #expect(store.committed.load(ordering: .relaxed) == 1)
         await server.shutdown(deadline: .seconds(1))
     }
