@@ -234,109 +234,22 @@ private final class CountingAuditStore: Store {
     func close() async { await base.close() }
 }
 
-/// Forwards to `base`, recording `auditLeaves` and `auditNodes` calls.
-private final class CountingAuditReader: StoreReader {
-    let base: any StoreReader
+/// Forwards to the store's reader, recording `auditLeaves` and `auditNodes` calls.
+private final class CountingAuditReader: ForwardingStoreReader {
     let store: CountingAuditStore
 
     init(base: any StoreReader, store: CountingAuditStore) {
-        self.base = base
         self.store = store
+        super.init(base)
     }
 
-    func user(id: String) throws(StorageError) -> User? {
-        try base.user(id: id)
-    }
-    func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
-        try base.isTokenSpent(jwtID: jwtID)
-    }
-    func user(userHandle: [UInt8]) throws(StorageError) -> User? {
-        try base.user(userHandle: userHandle)
-    }
-    func user(realm: String, identifier: UserIdentifier) throws(StorageError) -> User? {
-        try base.user(realm: realm, identifier: identifier)
-    }
-    func credential(id credentialID: [UInt8]) throws(StorageError) -> Credential? {
-        try base.credential(id: credentialID)
-    }
-    func credentials(userID: String) throws(StorageError) -> [Credential] {
-        try base.credentials(userID: userID)
-    }
-    func authSession(id: String) throws(StorageError) -> AuthSession? {
-        try base.authSession(id: id)
-    }
-    func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup? {
-        try base.loginLookup(sessionID: sessionID, credentialID: credentialID)
-    }
-    func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken? {
-        try base.refreshToken(hash: tokenHash)
-    }
-    func refreshTokens(familyID: String) throws(StorageError) -> [RefreshToken] {
-        try base.refreshTokens(familyID: familyID)
-    }
-    func signingKeys() throws(StorageError) -> [SigningKey] {
-        try base.signingKeys()
-    }
-    func deviceKeys(userID: String) throws(StorageError) -> [DeviceKey] {
-        try base.deviceKeys(userID: userID)
-    }
-    func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int {
-        try base.countActiveDeviceKeys(userID: userID, excludingDeviceID: deviceID)
-    }
-    func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey? {
-        try base.deviceKey(id: keyID, userID: userID)
-    }
-    func deviceChallenge(id challengeID: String) throws(StorageError) -> DeviceChallenge? {
-        try base.deviceChallenge(id: challengeID)
-    }
-    func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
-        try base.securityEvents(after: seq, limit: limit)
-    }
-    func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
-        try base.securityEvents(userID: userID, limit: limit)
-    }
-    func auditTree() throws(StorageError) -> AuditTreeState {
-        try base.auditTree()
-    }
-    func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+    override func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
         store.calls.withLock { $0.leafRanges.append(start..<end) }
-        return try base.auditLeaves(start: start, end: end)
+        return try reader.auditLeaves(start: start, end: end)
     }
-    func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+
+    override func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
         store.calls.withLock { $0.nodeReads.append(ids.count) }
-        return try base.auditNodes(ids)
-    }
-    func auditNodeSize() throws(StorageError) -> Int64 {
-        try base.auditNodeSize()
-    }
-    func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
-        try base.latestAuditCheckpoint()
-    }
-    func pendingSecurityEventCount() throws(StorageError) -> Int {
-        try base.pendingSecurityEventCount()
-    }
-    func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
-        try base.passwordVerifier(userID: userID)
-    }
-    func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier? {
-        try base.passwordVerifier(realm: realm, identity: identity)
-    }
-    func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
-        try base.fallbackCounter(key: key)
-    }
-    func serverSecret(name: String) throws(StorageError) -> [UInt8]? {
-        try base.serverSecret(name: name)
-    }
-    func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
-        try base.users(afterID: afterID, limit: limit)
-    }
-    func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
-        try base.recoveryCodes(userID: userID)
-    }
-    func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int] {
-        try base.rowsMentioningUser(id: userID, userHandle: userHandle)
-    }
-    func lastHeartbeat() throws(StorageError) -> Date? {
-        try base.lastHeartbeat()
+        return try reader.auditNodes(ids)
     }
 }

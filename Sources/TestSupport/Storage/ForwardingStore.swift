@@ -1,0 +1,323 @@
+import Foundation
+import Storage
+
+/// A `StoreReader` that forwards every operation to `reader`: tests subclass it and override the operations they
+/// observe or alter (a counting reader, a stale read), so that no test keeps its own copy of the whole protocol.
+open class ForwardingStoreReader: StoreReader {
+    public let reader: any StoreReader
+
+    public init(_ reader: any StoreReader) {
+        self.reader = reader
+    }
+
+    open func user(id: String) throws(StorageError) -> User? {
+        try reader.user(id: id)
+    }
+
+    open func user(userHandle: [UInt8]) throws(StorageError) -> User? {
+        try reader.user(userHandle: userHandle)
+    }
+
+    open func user(realm: String, identifier: UserIdentifier) throws(StorageError) -> User? {
+        try reader.user(realm: realm, identifier: identifier)
+    }
+
+    open func credential(id credentialID: [UInt8]) throws(StorageError) -> Credential? {
+        try reader.credential(id: credentialID)
+    }
+
+    open func credentials(userID: String) throws(StorageError) -> [Credential] {
+        try reader.credentials(userID: userID)
+    }
+
+    open func authSession(id: String) throws(StorageError) -> AuthSession? {
+        try reader.authSession(id: id)
+    }
+
+    open func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup? {
+        try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
+    }
+
+    open func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken? {
+        try reader.refreshToken(hash: tokenHash)
+    }
+
+    open func refreshTokens(familyID: String) throws(StorageError) -> [RefreshToken] {
+        try reader.refreshTokens(familyID: familyID)
+    }
+
+    open func signingKeys() throws(StorageError) -> [SigningKey] {
+        try reader.signingKeys()
+    }
+
+    open func deviceKeys(userID: String) throws(StorageError) -> [DeviceKey] {
+        try reader.deviceKeys(userID: userID)
+    }
+
+    open func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int {
+        try reader.countActiveDeviceKeys(userID: userID, excludingDeviceID: deviceID)
+    }
+
+    open func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey? {
+        try reader.deviceKey(id: keyID, userID: userID)
+    }
+
+    open func deviceChallenge(id challengeID: String) throws(StorageError) -> DeviceChallenge? {
+        try reader.deviceChallenge(id: challengeID)
+    }
+
+    open func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try reader.securityEvents(after: seq, limit: limit)
+    }
+
+    open func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try reader.securityEvents(userID: userID, limit: limit)
+    }
+
+    open func auditTree() throws(StorageError) -> AuditTreeState {
+        try reader.auditTree()
+    }
+
+    open func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+        try reader.auditLeaves(start: start, end: end)
+    }
+
+    open func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+        try reader.auditNodes(ids)
+    }
+
+    open func auditNodeSize() throws(StorageError) -> Int64 {
+        try reader.auditNodeSize()
+    }
+
+    open func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
+        try reader.latestAuditCheckpoint()
+    }
+
+    open func pendingSecurityEventCount() throws(StorageError) -> Int {
+        try reader.pendingSecurityEventCount()
+    }
+
+    open func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
+        try reader.passwordVerifier(userID: userID)
+    }
+
+    open func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier? {
+        try reader.passwordVerifier(realm: realm, identity: identity)
+    }
+
+    open func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
+        try reader.fallbackCounter(key: key)
+    }
+
+    open func serverSecret(name: String) throws(StorageError) -> [UInt8]? {
+        try reader.serverSecret(name: name)
+    }
+
+    open func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
+        try reader.users(afterID: afterID, limit: limit)
+    }
+
+    open func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
+        try reader.recoveryCodes(userID: userID)
+    }
+
+    open func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int] {
+        try reader.rowsMentioningUser(id: userID, userHandle: userHandle)
+    }
+
+    open func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        try reader.isTokenSpent(jwtID: jwtID)
+    }
+
+    open func lastHeartbeat() throws(StorageError) -> Date? {
+        try reader.lastHeartbeat()
+    }
+}
+
+/// A `StoreWriter` that forwards every operation to `writer` (see `ForwardingStoreReader`).
+open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
+    public let writer: any StoreWriter
+
+    public init(_ writer: any StoreWriter) {
+        self.writer = writer
+        super.init(writer)
+    }
+
+    open func insertUser(_ user: User, credential: Credential) throws(StorageError) {
+        try writer.insertUser(user, credential: credential)
+    }
+
+    open func insertCredential(_ credential: Credential) throws(StorageError) {
+        try writer.insertCredential(credential)
+    }
+
+    open func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
+        try writer.recordCredentialUse(use)
+    }
+
+    open func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
+        try writer.completeLogin(login)
+    }
+
+    open func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int {
+        try writer.liftLoginLocks(userID: userID, includingPasswordLock: includingPasswordLock)
+    }
+
+    open func insertAuthSession(_ session: AuthSession) throws(StorageError) {
+        try writer.insertAuthSession(session)
+    }
+
+    open func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
+        try writer.consumeAuthSession(id: id, now: now)
+    }
+
+    open func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
+        try writer.insertRefreshToken(token)
+    }
+
+    open func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken) throws(StorageError)
+        -> Bool
+    {
+        try writer.markRefreshTokenRotated(presentedHash: presentedHash, now: now, replacement: replacement)
+    }
+
+    open func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
+        try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
+    }
+
+    open func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
+        try writer.recordDPoPProof(use)
+    }
+
+    open func insertSigningKey(_ key: SigningKey) throws(StorageError) {
+        try writer.insertSigningKey(key)
+    }
+
+    open func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
+        try writer.retireSigningKey(kid: kid, at: at)
+    }
+
+    open func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
+        try writer.insertDeviceKey(key)
+    }
+
+    open func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
+        try writer.updateDeviceKeyState(keyID: keyID, userID: userID, state: state)
+    }
+
+    open func touchDeviceKey(keyID: String, userID: String, at: Date) throws(StorageError) -> Bool {
+        try writer.touchDeviceKey(keyID: keyID, userID: userID, at: at)
+    }
+
+    open func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
+        try writer.unlockDeviceKeys(userID: userID)
+    }
+
+    open func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
+        try writer.insertDeviceChallenge(challenge)
+    }
+
+    open func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+    {
+        try writer.consumeDeviceChallenge(id: challengeID, keyID: keyID, userID: userID, now: now)
+    }
+
+    open func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError) {
+        try writer.storePasswordVerifier(verifier)
+    }
+
+    open func insertSRPSession(_ session: SRPSession) throws(StorageError) {
+        try writer.insertSRPSession(session)
+    }
+
+    open func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
+        try writer.consumeSRPSession(id: id, now: now)
+    }
+
+    open func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
+        -> FallbackCounter
+    {
+        try writer.incrementFallbackCounter(key: key, now: now, restartingBefore: cutoff)
+    }
+
+    open func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
+        try writer.resetFallbackCounters(keys: keys)
+    }
+
+    open func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
+        try writer.insertServerSecret(name: name, value: value)
+    }
+
+    open func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
+        try writer.insertDeviceEnrolmentNonce(nonce)
+    }
+
+    open func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        try writer.consumeDeviceEnrolmentNonce(nonce, userID: userID, now: now)
+    }
+
+    open func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        try writer.appendSecurityEvent(event)
+    }
+
+    open func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        try writer.purgeExpired(now: now, limit: limit)
+    }
+
+    open func lockAuditTree() throws(StorageError) -> AuditTreeState? {
+        try writer.lockAuditTree()
+    }
+
+    open func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try writer.takePendingSecurityEvents(limit: limit)
+    }
+
+    open func appendAuditLeaves(_ leaves: [AuditLeaf], from: AuditTreeState, tree: AuditTreeState) throws(StorageError)
+    {
+        try writer.appendAuditLeaves(leaves, from: from, tree: tree)
+    }
+
+    open func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
+        try writer.appendAuditNodes(nodes, from: from, to: to)
+    }
+
+    open func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
+        try writer.insertAuditCheckpoint(checkpoint)
+    }
+
+    open func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool {
+        try writer.renameCredential(id: credentialID, userID: userID, name: name)
+    }
+
+    open func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
+        try writer.deleteCredential(id: credentialID, userID: userID)
+    }
+
+    open func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
+        try writer.replaceRecoveryCodes(userID: userID, with: codes)
+    }
+
+    open func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
+        try writer.consumeRecoveryCode(userID: userID, codeHash: codeHash)
+    }
+
+    open func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
+        try writer.revokeRefreshTokens(userID: userID, now: now)
+    }
+
+    open func deleteUser(id: String) throws(StorageError) -> Bool {
+        try writer.deleteUser(id: id)
+    }
+
+    open func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
+        try writer.spendToken(jwtID: jwtID, expiresAt: expiresAt)
+    }
+
+    open func recordHeartbeat(at: Date) throws(StorageError) {
+        try writer.recordHeartbeat(at: at)
+    }
+}
