@@ -19,6 +19,17 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
+/// The configuration every command reads, as `serve` does: on a bad one, its one-line message and status 2.
+func loadConfiguration(_ path: String?, flags: ConfigurationLoader.Flags = ConfigurationLoader.Flags())
+    -> ServerConfiguration
+{
+    do {
+        return try ConfigurationLoader.load(path: path, environment: environment, flags: flags)
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let command: Command
 do {
     command = try Command.parse(Array(CommandLine.arguments.dropFirst()))
@@ -32,21 +43,12 @@ case .help:
 case .version:
     print("passkeyd \(Command.versionString)")
 case .serve(let configPath, let flags):
-    let configuration: ServerConfiguration
-    do {
-        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
-    } catch {
-        fail("\(error)")
-    }
+    let configuration = loadConfiguration(configPath, flags: flags)
     exit(await PasskeydServer.run(configuration: configuration, logger: logger))
 case .checkConfig(let configPath):
     // The same loading as serve, so the same one-line message and status on a bad configuration; nothing more:
     // no data directory, database, listener or recording directory is touched (docs: README, check-config).
-    do {
-        _ = try ConfigurationLoader.load(path: configPath, environment: environment)
-    } catch {
-        fail("\(error)")
-    }
+    _ = loadConfiguration(configPath)
     print(
         "passkeyd: configuration \(configPath ?? environment["PASSKEYD_CONFIG"] ?? ConfigurationLoader.defaultPath) is valid"
     )
@@ -61,12 +63,7 @@ case .replay(let paths, let bench, let seconds):
         exit(ReplayCommand.run(paths: paths) { print($0) })
     }
 case .auditExport(let configPath, let flags, let out):
-    let configuration: ServerConfiguration
-    do {
-        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
-    } catch {
-        fail("\(error)")
-    }
+    let configuration = loadConfiguration(configPath, flags: flags)
     do {
         print(try await AuditCommands.export(configuration: configuration, to: out))
     } catch {
@@ -77,12 +74,7 @@ case .auditVerify(let directory, let key, let previous):
     print(message)
     exit(status)
 case .admin(let configPath, let flags, let request, let json, let actor):
-    let configuration: ServerConfiguration
-    do {
-        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
-    } catch {
-        fail("\(error)")
-    }
+    let configuration = loadConfiguration(configPath, flags: flags)
     do {
         let outcome = try await AdminCommands.run(
             request, configuration: configuration, json: json, actor: actor ?? environment["USER"] ?? "operator")
@@ -92,12 +84,7 @@ case .admin(let configPath, let flags, let request, let json, let actor):
         fail("\(error)", status: 1)
     }
 case .rotateKeys(let configPath, let flags, let immediately):
-    let configuration: ServerConfiguration
-    do {
-        configuration = try ConfigurationLoader.load(path: configPath, environment: environment, flags: flags)
-    } catch {
-        fail("\(error)")
-    }
+    let configuration = loadConfiguration(configPath, flags: flags)
     do {
         let (kids, signsFrom) = try await PasskeydServer.rotateKeys(
             configuration: configuration, immediately: immediately)
