@@ -7,7 +7,8 @@ extension TokenEndpoint {
     /// What the rotating write decided; reuse is reported after the family revocation has committed.
     enum RefreshOutcome: Sendable {
         case rotated(Response)
-        case refused(logCode: String)
+        /// Refused: `invalid_grant` with `logCode`, or `error` itself when a check of the request refused it.
+        case refused(logCode: String, error: OAuthError? = nil)
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
@@ -28,7 +29,8 @@ extension TokenEndpoint {
     /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
     ///   second presentation (reuse);
     /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
-    /// Nothing can fail after the commit.
+    /// Nothing can fail after the commit. Every refusal in the write, the request's own checks included, is a
+    /// security event committed by that write (docs/audit.md); only a storage or server failure rolls it back.
     func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
         -> Response
     {
@@ -51,9 +53,9 @@ extension TokenEndpoint {
             return outcome
         }
         switch outcome {
-        case .refused(let logCode):
+        case .refused(let logCode, let error):
             if logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
-            throw OAuthError.invalidRefreshToken(logCode)
+            throw error ?? OAuthError.invalidRefreshToken(logCode)
         case .rotated(let response):
             return response
         }
@@ -70,7 +72,7 @@ extension TokenEndpoint {
             return AuthenticationAuditEvent.make(
                 AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
-        case .refused(let logCode):
+        case .refused(let logCode, _):
             return AuthenticationAuditEvent.make(
                 logCode == "refresh_reused" ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
                 outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
@@ -99,15 +101,24 @@ extension TokenEndpoint {
         guard let grantedScope = Scope(parsing: stored.scope) else {
             throw OAuthError.bug("stored scope does not parse")
         }
-        // A family from before APIs existed was granted for the issuer's own API.
-        let access = try tokens.authorization.reauthorize(
-            client: client, grantedAudience: stored.audience ?? tokens.defaultAudience, grantedScope: grantedScope,
-            audience: audience, scope: requestedScope)
-        guard let user = try writer.user(id: stored.userID) else {
-            throw OAuthError.invalidRefreshToken("refresh_user_gone")
+        let access: AuthorizedAccess
+        let user: Storage.User
+        do {
+            // A family from before APIs existed was granted for the issuer's own API.
+            access = try tokens.authorization.reauthorize(
+                client: client, grantedAudience: stored.audience ?? tokens.defaultAudience,
+                grantedScope: grantedScope, audience: audience, scope: requestedScope)
+            guard let found = try writer.user(id: stored.userID) else {
+                throw OAuthError.invalidRefreshToken("refresh_user_gone")
+            }
+            user = found
+            // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
+            try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
+        } catch let refusal as OAuthError where refusal.kind != .serverError {
+            // Nothing was written yet: the refusal commits as its event alone, the token unchanged. A wider scope,
+            // another audience or a bound token without its key's proof is what a thief's presentation looks like.
+            return .refused(logCode: refusal.logCode, error: refusal)
         }
-        // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
-        try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,

@@ -141,6 +141,9 @@ struct DPoPTests {
         let otherKey = try await Self.refresh(harness, first, prover: try DPoPProver())
         #expect(otherKey.errorCode == "invalid_dpop_proof")
         #expect(harness.counted("invalid_dpop_proof:dpop_refresh_key_mismatch"))
+        // Both refusals are in the audit log: a bound token presented without its key is what a thief's use is.
+        let refusals = try await RefreshTokenGrantTests.refreshEvents(harness, token: first)
+        #expect(refusals.map(\.reasonCode) == ["dpop_refresh_key_mismatch", "dpop_refresh_proof_missing"])
         // Not spent by the refusals: the holder of the key refreshes, and the new token is bound too.
         let rotated = try await Self.refresh(harness, first, prover: prover)
         #expect(rotated.status == 200, "\(rotated.bodyText)")

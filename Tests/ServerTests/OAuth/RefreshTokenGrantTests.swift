@@ -116,6 +116,42 @@ struct RefreshTokenGrantTests {
         #expect(try narrower.jsonValue()["scope"]?.stringValue == "openid")
     }
 
+    /// The newest `refresh` events of the family `token` belongs to, newest first.
+    static func refreshEvents(_ harness: PasskeyHarness, token: String) async throws -> [SecurityEvent] {
+        try await harness.context.store.read { reader in
+            let stored = try #require(try reader.refreshToken(hash: try Tokens.RefreshToken(presented: token).hash))
+            return try reader.securityEvents(userID: stored.userID, limit: 100).filter {
+                $0.kind == AuthenticationAuditEvent.refresh && $0.familyID == stored.familyID
+            }
+        }
+    }
+
+    @Test("a refusal by the request's own checks is a recorded event, and leaves the token usable (docs/audit.md)")
+    func refusedRequestIsRecorded() async throws {
+        let (harness, token) = try await Self.loggedIn()
+        let wider = await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token),
+                "scope": "openid phone",
+            ])
+        #expect(wider.errorCode == "invalid_scope")
+        let elsewhere = await harness.post(
+            "/oauth/token",
+            [
+                "grant_type": "refresh_token", "client_id": "app", "refresh_token": .string(token),
+                "audience": "https://other.example.com/",
+            ])
+        #expect(elsewhere.status == 403)
+        #expect(elsewhere.errorCode == "access_denied")
+        let refusals = try await Self.refreshEvents(harness, token: token)
+        #expect(refusals.map(\.reasonCode) == ["audience_widened", "scope_widened"])
+        #expect(refusals.allSatisfy { $0.outcome == AuthenticationAuditEvent.failure && $0.clientID == "app" })
+        // Nothing else was written: the token rotates once, as if the refusals had not happened.
+        #expect(await harness.refresh(token).status == 200)
+        #expect(try await Self.refreshEvents(harness, token: token).first?.outcome == AuthenticationAuditEvent.success)
+    }
+
     @Test("revocation revokes the family; unknown tokens are 200 too")
     func revoke() async throws {
         let (harness, first) = try await Self.loggedIn()
