@@ -55,15 +55,16 @@ extension DeviceKeyEndpoints {
     }
 
     /// Whether the newest key event of `deviceID` is its revocation after a biometry change (`key_invalidated`
-    /// from `POST /device-events`), with no enrolment since.
+    /// from `POST /device-events`), with no enrolment since: the newest such event whenever it happened, not the
+    /// newest within a window of the user's events (logins and refreshes since would push it out).
     private func biometryChanged(_ userID: String, deviceID: String) async throws -> Bool {
-        let events = try await context.store.read { try $0.securityEvents(userID: userID, limit: 200) }
-        let kinds = [DeviceKeyAuditEvent.registered, DeviceKeyAuditEvent.revoked]
-        guard
-            let newest = events.first(where: {
-                $0.deviceID == deviceID && kinds.contains($0.kind) && $0.outcome == DeviceKeyAuditEvent.success
-            })
-        else { return false }
+        let newest = try await context.store.read {
+            try $0.newestSecurityEvent(
+                userID: userID, deviceID: deviceID,
+                kinds: [DeviceKeyAuditEvent.registered, DeviceKeyAuditEvent.revoked],
+                outcome: DeviceKeyAuditEvent.success)
+        }
+        guard let newest else { return false }
         return newest.kind == DeviceKeyAuditEvent.revoked && newest.reasonCode == "key_invalidated"
     }
 

@@ -86,6 +86,28 @@ struct DeviceKeyEnrolmentStepUpTests {
         #expect(twice.status == 401)
     }
 
+    @Test("the biometry change still counts after hundreds of the user's events (no window of newest events)")
+    func passwordAfterBiometryChangeAndManyEvents() async throws {
+        let harness = try DeviceKeyHarness()
+        let phone = try TestDevice()
+        _ = try await harness.register(phone, try await harness.token())
+        let invalidated = await harness.client.post(
+            "/device-events", json: ["device_id": .string(phone.deviceID), "type": "key_invalidated"],
+            headers: try await harness.token())
+        #expect(invalidated.status == 200)
+        // A month of refreshes since: more events than any window the check could have read.
+        let now = harness.clock.now()
+        try await harness.context.store.write { writer in
+            for _ in 0..<250 {
+                _ = try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: now, kind: "refresh", userID: "user-a", outcome: "success"))
+            }
+        }
+        let again = await Self.enrol(
+            harness, try TestDevice(deviceID: phone.deviceID), try await harness.token(methods: ["pwd"]))
+        #expect(again.status == 201, "\(again.bodyText)")
+    }
+
     @Test("a token without the device-key audience is refused by every device-key endpoint: 401 invalid_token")
     func wrongAudience() async throws {
         let harness = try DeviceKeyHarness()
