@@ -67,15 +67,21 @@ struct DeviceKeyEnrolmentStepUpTests {
         }
     }
 
-    @Test("the password fallback re-enrols a device whose key a biometry change invalidated, and only that device")
-    func passwordAfterBiometryChange() async throws {
-        let harness = try DeviceKeyHarness()
+    /// A phone enrolled with a passkey login whose key a biometry change then invalidated (`key_invalidated`).
+    static func invalidatedPhone(_ harness: DeviceKeyHarness) async throws -> TestDevice {
         let phone = try TestDevice()
         _ = try await harness.register(phone, try await harness.token())
         let invalidated = await harness.client.post(
             "/device-events", json: ["device_id": .string(phone.deviceID), "type": "key_invalidated"],
             headers: try await harness.token())
         #expect(invalidated.status == 200)
+        return phone
+    }
+
+    @Test("the password fallback re-enrols a device whose key a biometry change invalidated, and only that device")
+    func passwordAfterBiometryChange() async throws {
+        let harness = try DeviceKeyHarness()
+        let phone = try await Self.invalidatedPhone(harness)
         let password = try await harness.token(methods: ["pwd"])
         let other = await Self.enrol(harness, try TestDevice(deviceID: "tablet"), password)
         #expect(other.status == 401)
@@ -89,12 +95,7 @@ struct DeviceKeyEnrolmentStepUpTests {
     @Test("the biometry change still counts after hundreds of the user's events (no window of newest events)")
     func passwordAfterBiometryChangeAndManyEvents() async throws {
         let harness = try DeviceKeyHarness()
-        let phone = try TestDevice()
-        _ = try await harness.register(phone, try await harness.token())
-        let invalidated = await harness.client.post(
-            "/device-events", json: ["device_id": .string(phone.deviceID), "type": "key_invalidated"],
-            headers: try await harness.token())
-        #expect(invalidated.status == 200)
+        let phone = try await Self.invalidatedPhone(harness)
         // A month of refreshes since: more events than any window the check could have read.
         let now = harness.clock.now()
         try await harness.context.store.write { writer in
