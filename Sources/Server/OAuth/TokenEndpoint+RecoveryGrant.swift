@@ -112,29 +112,13 @@ extension TokenEndpoint {
     }
 
     /// The token response of a recovery: one restricted access token (RFC 6749 §5.1) with `jti` `tokenID`
-    /// (RFC 9068 §2.2; what its single use spends), nothing else.
+    /// (RFC 9068 §2.2; what its single use spends), nothing else, minted by the token service as every access token.
     private func recoveryTokenResponse(
         user: User, client: ClientConfiguration, tokenID: String, now: Date, dpop: String?
     ) async throws -> Response {
-        // Access tokens for passkeyd's own audiences are ES256 (the built-in APIs' algorithm).
-        let signer = try await context.tokens.currentSigners().signer(.es256)
-        let claims = AccessTokenClaims(
-            issuer: context.configuration.issuer, subject: user.id,
-            audience: [RecoveryToken.audience(issuer: context.configuration.issuer)], clientID: client.clientID,
-            scope: [RecoveryToken.scope], issuedAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(RecoveryToken.lifetime)),
-            jwtID: tokenID, authTime: now,
-            authenticationMethods: RecoveryToken.authenticationMethods, confirmationThumbprint: dpop)
-        var response = Response.json(
-            .object([
-                JSONMember(key: "access_token", value: .string(try signer.sign(claims))),
-                JSONMember(key: "scope", value: .string(RecoveryToken.scope)),
-                JSONMember(key: "expires_in", value: .number(String(RecoveryToken.lifetime))),
-                // RFC 9449 §5: a bound access token is of type DPoP.
-                JSONMember(key: "token_type", value: .string(dpop == nil ? "Bearer" : "DPoP")),
-            ]))
-        // RFC 6749 §5.1: token responses carry Cache-Control: no-store (as every JSON answer) and Pragma: no-cache.
-        response.headers.replace(name: "Pragma", value: "no-cache")
-        return response
+        let grant = TokenService.Grant(
+            user: user, clientID: client.clientID, access: RecoveryToken.access(issuer: context.configuration.issuer),
+            authTime: now, authenticationMethods: RecoveryToken.authenticationMethods, dpopThumbprint: dpop)
+        return try await context.tokens.tokenResponse(for: grant, refreshToken: nil, now: now, jwtID: tokenID)
     }
 }

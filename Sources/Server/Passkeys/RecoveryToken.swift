@@ -28,6 +28,17 @@ enum RecoveryToken {
     /// The token's audience: `<issuer>recovery` (the issuer ends with `/`).
     static func audience(issuer: String) -> String { issuer + "recovery" }
 
+    /// What the token is minted for, as the token service mints any access token (`TokenService.tokenResponse`):
+    /// an API of its own (not configurable, never offered to a login) whose one scope is `scope`, ES256 (the
+    /// built-in APIs' algorithm), no refresh token, and `scope` alone granted, so no ID token.
+    static func access(issuer: String) -> AuthorizedAccess {
+        let api = APIConfiguration(
+            identifier: audience(issuer: issuer), name: "passkeyd recovery",
+            scopes: [APIConfiguration.Scope(value: scope, description: "Add one passkey after account recovery")],
+            accessTokenLifetime: lifetime, signingAlgorithm: .es256, allowsOfflineAccess: false)
+        return AuthorizedAccess(api: api, scope: Scope.only(scope))
+    }
+
     /// Until when a token minted at `issuedAt` must stay spent: its `exp` plus the verifier's clock leeway, after
     /// which the verifier refuses it anyway and housekeeping may forget it.
     static func spentUntil(issuedAt: Date) -> Date {

@@ -8,6 +8,10 @@ struct Scope: Sendable, Equatable {
 
     private init(uncheckedTokens: [String]) { tokens = uncheckedTokens }
 
+    /// The scope of the one token `token`: for the server's own constants (e.g. `RecoveryToken.scope`), never for
+    /// request input, which goes through `init(parsing:)`.
+    static func only(_ token: String) -> Scope { Scope(uncheckedTokens: [token]) }
+
     /// Up to this many distinct tokens, duplicates are found by a linear search (bounded work per token).
     static let linearLookupLimit = 16
 

@@ -185,18 +185,21 @@ public final class TokenService: Sendable {
 
     /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
     /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`, then `extra` (a grant's own
-    /// members, e.g. the SRP grant's `M2`).
-    func tokenResponse(for grant: Grant, refreshToken: String?, now: Date, extra: [JSONMember] = []) async throws
-        -> Response
-    {
+    /// members, e.g. the SRP grant's `M2`). `jwtID` is the access token's `jti` when the caller must know it (a
+    /// recovery token's single use spends it); otherwise a random one.
+    func tokenResponse(
+        for grant: Grant, refreshToken: String?, now: Date, extra: [JSONMember] = [], jwtID: String? = nil
+    ) async throws -> Response {
         try tokenResponse(
-            for: grant, refreshToken: refreshToken, now: now, signers: try await currentSigners(), extra: extra)
+            for: grant, refreshToken: refreshToken, now: now, signers: try await currentSigners(), extra: extra,
+            jwtID: jwtID)
     }
 
     /// The token response signed by `signers`. Synchronous, so that a store write can mint inside its transaction
     /// and a minting failure rolls the write back (the refresh grant's rotation).
     func tokenResponse(
-        for grant: Grant, refreshToken: String?, now: Date, signers: TokenSigners, extra: [JSONMember] = []
+        for grant: Grant, refreshToken: String?, now: Date, signers: TokenSigners, extra: [JSONMember] = [],
+        jwtID: String? = nil
     ) throws -> Response {
         let api = grant.access.api
         let scope = grant.access.scope
@@ -210,7 +213,7 @@ public final class TokenService: Sendable {
             issuer: configuration.issuer, subject: grant.user.id, audience: audience, clientID: grant.clientID,
             scope: scope.tokens, issuedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(api.accessTokenLifetime)),
-            jwtID: try Self.randomIdentifier(), authTime: grant.authTime,
+            jwtID: try jwtID ?? Self.randomIdentifier(), authTime: grant.authTime,
             authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint)
         // Access tokens follow their API's algorithm.
         let accessToken = try signers.signer(api.signingAlgorithm).sign(access)

@@ -115,7 +115,19 @@ struct PasskeyLifecycleEndToEndTests {
         #expect(tokenBody["expires_in"]?.intValue == 600)
         #expect(tokenBody["refresh_token"] == nil)
         #expect(tokenBody["id_token"] == nil)
+        #expect(tokenBody["token_type"]?.stringValue == "Bearer")
         let restricted = try #require(tokenBody["access_token"]?.stringValue)
+        // RFC 9068: its own audience only, the one scope, amr otp, a jti, ES256 like the built-in APIs.
+        let parts = restricted.split(separator: ".")
+        let header = try JSONValue(parsing: try #require(Base64URL.decode(parts[0])))
+        let claims = try JSONValue(parsing: try #require(Base64URL.decode(parts[1])))
+        let issuer = server.running.context.configuration.issuer
+        #expect(header["alg"]?.stringValue == "ES256")
+        #expect(claims["aud"]?.stringValue == issuer + "recovery")  // one audience: a string (RFC 7519 §4.1.3)
+        #expect(claims["scope"]?.stringValue == "enroll:passkey")
+        #expect(claims["amr"]?.arrayValue?.compactMap(\.stringValue) == ["otp"])
+        #expect(claims["jti"]?.stringValue?.isEmpty == false)
+        #expect(claims["exp"]?.intValue.map { $0 - (claims["iat"]?.intValue ?? 0) } == 600)
 
         // Reuse is refused; an unknown identifier gets the same answers.
         let reuse = try await server.recover(identifier: "cat@example.com", code: codes[0])
