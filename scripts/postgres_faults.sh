@@ -24,8 +24,9 @@ url="$PASSKEYD_TEST_DATABASE_URL"
 unset PASSKEYD_TEST_DATABASE_URL
 work="$(mktemp -d)"
 port="$(free_port)"
+admin_port="$(free_port)"
 PASSKEYD_DATABASE_URL="$url&connect_timeout=2" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
-  PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
+  PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin_port" \
   "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
 server=$!
 wait_ready "$port" || true  # a server that is not ready fails the checks that follow
@@ -48,4 +49,18 @@ touch "$work/up"
 status=0
 wait "$load" || status=$?
 if [ "$status" -ne 0 ]; then echo "server log:"; grep -v '"status":200' "$work/server.log" | tail -20; fi
+# The outage as /metrics tells it (docs/api.md): connections that failed while the database was down, and the pool's
+# connections opened again once it was back (more than the pool's first ones).
+metrics="$(curl -fsS "http://127.0.0.1:$admin_port/metrics" || true)"
+sample() { awk -v name="$1" '$1 == name {print $2}' <<<"$metrics"; }
+failures="$(sample passkeyd_postgres_connect_failures_total)"
+opened="$(sample passkeyd_postgres_connections_opened_total)"
+pool="$(($(sample 'passkeyd_postgres_pool_connections{state="in_use"}') + $(sample 'passkeyd_postgres_pool_connections{state="idle"}')))"
+refused="$(cat "$work/refused" 2>/dev/null || echo 0)"
+if [ "${failures:-0}" -gt 0 ] && [ "${opened:-0}" -gt "$pool" ]; then
+  echo "postgres_faults: ok   /metrics: $failures failed connection attempts for $refused requests refused, $opened connections opened for a pool of $pool"
+else
+  echo "postgres_faults: FAIL /metrics: connect_failures_total ${failures:-missing} (requests refused: $refused), connections_opened_total ${opened:-missing} for a pool of $pool"
+  status=1
+fi
 exit "$status"

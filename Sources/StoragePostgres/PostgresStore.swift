@@ -54,7 +54,7 @@ public final class PostgresStore: Store {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
             if let value = try Self.singleStatementRead(connection, body) { return value }
-            return try Self.transaction(connection, writes: false, body)
+            return try Self.transaction(connection, writes: false, counters: self.pool.counters, body)
         }
     }
 
@@ -89,8 +89,24 @@ public final class PostgresStore: Store {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
-            try Self.transaction(connection, writes: true, body)
+            try Self.transaction(connection, writes: true, counters: self.pool.counters, body)
         }
+    }
+
+    /// The pool, connection, retry and COMMIT-in-doubt counts of this store (`/metrics`).
+    public var statistics: PostgresStatistics {
+        let (size, inUse, waiting) = pool.occupancy
+        let counters = pool.counters
+        return PostgresStatistics(
+            poolSize: size, inUse: inUse, waiting: waiting, waits: counters.leaseWaits.load(ordering: .relaxed),
+            waitSeconds: Double(counters.leaseWaitNanoseconds.load(ordering: .relaxed)) / 1e9,
+            connectionsOpened: counters.connectionsOpened.load(ordering: .relaxed),
+            connectFailures: counters.connectFailures.load(ordering: .relaxed),
+            retriesConnectionLost: counters.retries(.connectionLost),
+            retriesSerialization: counters.retries(.serialization),
+            retriesStaleStatement: counters.retries(.staleStatement),
+            commitsFoundCommitted: counters.resolutions(.committed),
+            commitsFoundRolledBack: counters.resolutions(.rolledBack), commitsUnknown: counters.resolutions(.unknown))
     }
 
     /// Refuses new work, waits for the transactions in flight, then closes every connection.
@@ -100,7 +116,8 @@ public final class PostgresStore: Store {
 
     /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says.
     private static func transaction<T>(
-        _ connection: PostgresConnection, writes: Bool, _ body: (PostgresTransaction) throws -> T
+        _ connection: PostgresConnection, writes: Bool, counters: PostgresCounters,
+        _ body: (PostgresTransaction) throws -> T
     ) throws -> T {
         var attempt = 1
         while true {
@@ -121,13 +138,14 @@ public final class PostgresStore: Store {
                 // Nothing ran yet: a dead pooled connection is replaced once per attempt.
                 if connection.failure == .connectionLost, attempt < maxAttempts {
                     attempt += 1
+                    counters.count(.connectionLost)
                     continue
                 }
                 throw error
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
-                let tag = try commit(connection, inFlight: inFlight)
+                let tag = try commit(connection, inFlight: inFlight, counters: counters)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
                     throw StorageError(
@@ -141,11 +159,13 @@ public final class PostgresStore: Store {
                     // Another node migrated the schema under this connection's prepared statements: prepare
                     // them again and run the transaction once more (nothing was committed).
                     attempt += 1
+                    counters.count(.staleStatement)
                     if (try? connection.forgetPreparedStatements()) == nil { connection.disconnect() }
                     continue
                 }
                 if failure == .retryable, attempt < maxAttempts {
                     attempt += 1
+                    counters.count(.serialization)
                     // A short, growing, jittered pause so that deadlocked peers do not collide again at once.
                     usleep(UInt32.random(in: 500...2_000) * UInt32(attempt))
                     continue
@@ -198,17 +218,25 @@ public final class PostgresStore: Store {
     /// (`InFlightCommit`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
     /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
     /// client may retry: 503); unknown, or no answer in time → `.io` (a 500 whose outcome is unknown).
-    private static func commit(_ connection: PostgresConnection, inFlight: InFlightCommit?) throws(StorageError)
-        -> String
-    {
+    private static func commit(
+        _ connection: PostgresConnection, inFlight: InFlightCommit?, counters: PostgresCounters
+    ) throws(StorageError) -> String {
         do {
             return try connection.command("COMMIT")
         } catch {
             guard connection.failure == .connectionLost else { throw error }
             guard let inFlight else {
+                counters.count(.unknown)
                 throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
             }
-            return try resolve(connection, inFlight, cause: error)
+            do {
+                let tag = try resolve(connection, inFlight, cause: error)
+                counters.count(.committed)
+                return tag
+            } catch {
+                counters.count(error.code == .busy ? .rolledBack : .unknown)
+                throw error
+            }
         }
     }
 

@@ -39,8 +39,8 @@ struct InFlightCommitTests {
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func realServer() async throws {
         try await PostgresTestDatabase.withStore { _, configuration in
-            let first = PostgresConnection(configuration: configuration)
-            let second = PostgresConnection(configuration: configuration)
+            let first = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let second = PostgresConnection(configuration: configuration, counters: PostgresCounters())
             try first.connectIfNeeded()
             try second.connectIfNeeded()
             func begin() throws -> InFlightCommit {

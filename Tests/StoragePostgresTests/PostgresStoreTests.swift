@@ -62,6 +62,7 @@ struct PostgresStoreTests {
         configuration.applicationName = "passkeyd-reconnect-\(UInt32.random(in: 0...UInt32.max))"
         let store = try await PostgresStore.open(configuration)
         try await store.write { try $0.insertAuthSession(AuthSession.sample("before")) }
+        let opened = store.statistics.connectionsOpened
         var admin = configuration
         admin.applicationName = "passkeyd-tests-admin"
         admin.poolSize = 1
@@ -74,6 +75,9 @@ struct PostgresStoreTests {
             try await store.write { try $0.insertAuthSession(AuthSession.sample("after-\(n)")) }
         }
         #expect(try await store.read { try $0.authSession(id: "after-3") } != nil)
+        // Counted for /metrics: the dead connection found at BEGIN, and the connection opened in its place.
+        #expect(store.statistics.retriesConnectionLost >= 1)
+        #expect(store.statistics.connectionsOpened > opened)
         await store.close()
         await PostgresTestDatabase.drop(configuration)
     }
@@ -148,6 +152,7 @@ struct PostgresStoreTests {
             await migrator.close()
             // PostgreSQL refuses the old prepared statement (0A000 "cached plan must not change result type").
             #expect(try await store.read { try $0.authSession(id: "s1") }?.realm == "main")
+            #expect(store.statistics.retriesStaleStatement >= 1, "counted for /metrics")
             try await store.write { try $0.insertAuthSession(AuthSession.sample("s2")) }
             #expect(try await store.read { try $0.authSession(id: "s2") } != nil)
         }
@@ -160,6 +165,34 @@ struct PostgresStoreTests {
         configuration.port = 1  // nothing listens there
         configuration.connectTimeoutSeconds = 2
         await #expect(throws: StorageError(.busy, "")) { try await PostgresStore.open(configuration) }
+    }
+
+    @Test("the pool's statistics: size, leased and waiting connections, and the waits counted with their time")
+    func poolStatistics() async throws {
+        let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        let store = try await PostgresStore.open(configuration)
+        let idle = store.statistics
+        #expect(idle.poolSize == 1 && idle.inUse == 0 && idle.waiting == 0)
+        #expect(idle.connectionsOpened == 1 && idle.connectFailures == 0)
+        let inside = Counter()
+        // The first write holds the only connection until the second has queued behind it.
+        async let holder: PostgresStatistics = store.write { _ in
+            inside.increment()
+            let deadline = Date().addingTimeInterval(10)
+            while store.statistics.waiting == 0, Date() < deadline { usleep(1_000) }
+            usleep(50_000)
+            return store.statistics
+        }
+        while inside.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("queued")) }
+        let during = try await holder
+        #expect(during.inUse == 1 && during.waiting == 1)
+        let after = store.statistics
+        #expect(after.inUse == 0 && after.waiting == 0)
+        #expect(after.waits == idle.waits + 1)
+        #expect(after.waitSeconds >= 0.04, "the wait lasted the holder's 50 ms at least")
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
     }
 
     @Test("a deadlock is retried: both transactions commit")
@@ -201,6 +234,7 @@ struct PostgresStoreTests {
             async let b: Void = touch(2, 1)
             _ = try await (a, b)
             #expect(runs.value >= 3, "one of them ran again after PostgreSQL aborted it (40P01)")
+            #expect(store.statistics.retriesSerialization == runs.value - 2, "each rerun counted for /metrics")
         }
     }
 }

@@ -1,13 +1,22 @@
 import Storage
+import StoragePostgres
 import StorageSQLite
 
-/// The store's own counters in the Prometheus text format, appended to `/metrics`: for SQLite, how the WAL is
-/// copied into the database file (`SQLiteCheckpointStatistics`). A rising `writer_fallback` means the background
-/// copy is not keeping up and writes are stalling behind the writer's own copies.
+/// The store's own counters in the Prometheus text format, appended to `/metrics`.
+/// - SQLite: how the WAL is copied into the database file (`SQLiteCheckpointStatistics`). A rising
+///   `writer_fallback` means the background copy is not keeping up and writes are stalling behind the writer's own
+///   copies.
+/// - PostgreSQL: this node's pool and connections, the transactions run again and why, and the COMMITs whose
+///   connection broke (`PostgresStatistics`). A pool always in use with transactions waiting wants a larger
+///   `database.pool_size` (or a faster database); rising `connections_opened` means connections are being lost.
 enum StoreMetrics {
     static func render(_ store: any Store) -> String {
-        guard let sqlite = store as? SQLiteStore else { return "" }
-        let statistics = sqlite.checkpointStatistics
+        if let sqlite = store as? SQLiteStore { return render(sqlite.checkpointStatistics) }
+        if let postgres = store as? PostgresStore { return render(postgres.statistics) }
+        return ""
+    }
+
+    private static func render(_ statistics: SQLiteCheckpointStatistics) -> String {
         var out = "# HELP passkeyd_sqlite_wal_checkpoints_total WAL checkpoints since start, by who ran them.\n"
         out += "# TYPE passkeyd_sqlite_wal_checkpoints_total counter\n"
         for (kind, value) in [
@@ -16,6 +25,51 @@ enum StoreMetrics {
         ] {
             out += "passkeyd_sqlite_wal_checkpoints_total{kind=\"\(kind)\"} \(value)\n"
         }
+        return out
+    }
+
+    private static func render(_ statistics: PostgresStatistics) -> String {
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            out += "# HELP passkeyd_postgres_\(name) \(help)\n# TYPE passkeyd_postgres_\(name) \(type)\n"
+            for sample in samples { out += "passkeyd_postgres_\(name)\(sample.labels) \(sample.value)\n" }
+        }
+        family(
+            "pool_connections", "gauge", "Connections of this node's pool (database.pool_size), by state.",
+            [
+                ("{state=\"in_use\"}", "\(statistics.inUse)"),
+                ("{state=\"idle\"}", "\(statistics.poolSize - statistics.inUse)"),
+            ])
+        family(
+            "pool_waiting", "gauge", "Transactions waiting for a connection of the pool now.",
+            [("", "\(statistics.waiting)")])
+        family(
+            "pool_waits_total", "counter", "Transactions that had to wait for a connection.",
+            [("", "\(statistics.waits)")])
+        family(
+            "pool_wait_seconds_total", "counter", "Time transactions spent waiting for a connection.",
+            [("", "\(statistics.waitSeconds)")])
+        family(
+            "connections_opened_total", "counter", "Connections opened: each slot's first, and each after a loss.",
+            [("", "\(statistics.connectionsOpened)")])
+        family(
+            "connect_failures_total", "counter", "Connection attempts that failed.",
+            [("", "\(statistics.connectFailures)")])
+        family(
+            "transaction_retries_total", "counter", "Transactions run again, by reason.",
+            [
+                ("{reason=\"connection_lost\"}", "\(statistics.retriesConnectionLost)"),
+                ("{reason=\"serialization\"}", "\(statistics.retriesSerialization)"),
+                ("{reason=\"stale_statement\"}", "\(statistics.retriesStaleStatement)"),
+            ])
+        family(
+            "commits_in_doubt_total", "counter",
+            "COMMITs whose connection broke, by what the database then said of them.",
+            [
+                ("{outcome=\"committed\"}", "\(statistics.commitsFoundCommitted)"),
+                ("{outcome=\"rolled_back\"}", "\(statistics.commitsFoundRolledBack)"),
+                ("{outcome=\"unknown\"}", "\(statistics.commitsUnknown)"),
+            ])
         return out
     }
 }

@@ -13,10 +13,19 @@ final class PostgresPool: Sendable {
 
     private let slots: [PostgresSlot]
     private let state: Mutex<State>
+    let counters: PostgresCounters
 
-    init(configuration: PostgresConfiguration) {
-        slots = (0..<configuration.poolSize).map { PostgresSlot(index: $0, configuration: configuration) }
+    init(configuration: PostgresConfiguration, counters: PostgresCounters = PostgresCounters()) {
+        self.counters = counters
+        slots = (0..<configuration.poolSize).map {
+            PostgresSlot(index: $0, configuration: configuration, counters: counters)
+        }
         state = Mutex(State(free: Array(slots.indices.reversed())))
+    }
+
+    /// The pool's part of `PostgresStatistics`: size, leased, waiting.
+    var occupancy: (size: Int, inUse: Int, waiting: Int) {
+        state.withLock { (slots.count, slots.count - $0.free.count, $0.waiters.count) }
     }
 
     /// Runs `work` on a leased slot's queue; the slot goes back to the pool afterwards.
@@ -41,6 +50,13 @@ final class PostgresPool: Sendable {
         case .slot(let index): return slots[index]
         case .closed: throw StorageError(.closed, "PostgreSQL store is closed")
         case .wait: break
+        }
+        let waitStart = ContinuousClock.now
+        defer {
+            let waited = ContinuousClock.now - waitStart
+            counters.leaseWaits.add(1, ordering: .relaxed)
+            let nanoseconds = waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000
+            counters.leaseWaitNanoseconds.add(Int(nanoseconds), ordering: .relaxed)
         }
         let index = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
             let immediate = state.withLock { (state) -> Next in

@@ -9,10 +9,10 @@ final class PostgresSlot: @unchecked Sendable {
     private let queue: DispatchQueue
     private let connection: PostgresConnection
 
-    init(index: Int, configuration: PostgresConfiguration) {
+    init(index: Int, configuration: PostgresConfiguration, counters: PostgresCounters) {
         self.index = index
         queue = DispatchQueue(label: "passkeyd.postgres.\(index)")
-        connection = PostgresConnection(configuration: configuration)
+        connection = PostgresConnection(configuration: configuration, counters: counters)
     }
 
     /// Runs `work` with the connection on the slot's queue and returns its result.

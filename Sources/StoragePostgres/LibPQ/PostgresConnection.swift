@@ -22,8 +22,11 @@ final class PostgresConnection {
     /// Whether a statement was refused because `statementBudget` was spent.
     private(set) var exceededBudget = false
 
-    init(configuration: PostgresConfiguration) {
+    private let counters: PostgresCounters
+
+    init(configuration: PostgresConfiguration, counters: PostgresCounters) {
         self.configuration = configuration
+        self.counters = counters
     }
 
     deinit {
@@ -52,9 +55,11 @@ final class PostgresConnection {
             }
         }
         guard let connection else {
+            counters.connectFailures.add(1, ordering: .relaxed)
             throw StorageError(.io, "PQconnectdbParams returned no connection (out of memory)")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
+            counters.connectFailures.add(1, ordering: .relaxed)
             let message = Self.trimmed(PQerrorMessage(connection))
             PQfinish(connection)
             failure = .connectionLost
@@ -63,6 +68,7 @@ final class PostgresConnection {
         // NOTICEs (e.g. "relation already exists, skipping") would go to stderr by default: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
+        counters.connectionsOpened.add(1, ordering: .relaxed)
     }
 
     /// Closes the session (prepared statements go with it).

@@ -71,6 +71,37 @@ struct MultiNodeEndToEndTests {
         await cluster.stop()
     }
 
+    @Test("/metrics shows each node's PostgreSQL pool, connections, retries and commits in doubt")
+    func postgresMetrics() async throws {
+        let cluster = try await Cluster.start(nodes: 1)
+        var authenticator = Passkey()
+        let (options, session) = try await cluster.nodes[0].registerChallenge(email: "metrics@example.com")
+        let signUp = try await cluster.nodes[0].token(session: session, response: authenticator.register(options))
+        #expect(signUp.status == 200)
+        let text = StoreMetrics.render(cluster.nodes[0].running.context.backingStore)
+        await cluster.stop()
+        let samples = Dictionary(
+            text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> (String, Double)? in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+                return (String(parts[0]), value)
+            }, uniquingKeysWith: { first, _ in first })
+        // The pool of PASSKEYD_DATABASE_POOL_SIZE=4, none leased between requests.
+        #expect(samples[#"passkeyd_postgres_pool_connections{state="in_use"}"#] == 0)
+        #expect(samples[#"passkeyd_postgres_pool_connections{state="idle"}"#] == 4)
+        #expect(samples["passkeyd_postgres_pool_waiting"] == 0)
+        #expect((samples["passkeyd_postgres_connections_opened_total"] ?? 0) >= 1)
+        #expect(samples["passkeyd_postgres_connect_failures_total"] == 0)
+        for reason in ["connection_lost", "serialization", "stale_statement"] {
+            #expect(samples["passkeyd_postgres_transaction_retries_total{reason=\"\(reason)\"}"] != nil, "\(reason)")
+        }
+        for outcome in ["committed", "rolled_back", "unknown"] {
+            #expect(samples["passkeyd_postgres_commits_in_doubt_total{outcome=\"\(outcome)\"}"] == 0, "\(outcome)")
+        }
+        #expect(text.contains("# TYPE passkeyd_postgres_pool_wait_seconds_total counter"))
+        #expect(!text.contains("passkeyd_sqlite"))
+    }
+
     @Test("one refresh token presented 16 times at once across three nodes: exactly one 200")
     func refreshRaceAcrossNodes() async throws {
         let cluster = try await Cluster.start()
