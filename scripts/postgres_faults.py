@@ -114,6 +114,9 @@ statuses = {}
 for _, _, status in results:
     statuses[status] = statuses.get(status, 0) + 1
 print(f"postgres_faults: {len(results)} requests, answers {statuses}")
+# For the caller's /metrics check: how many requests were refused (each may cost one failed connection attempt).
+with open(os.path.join(markers, "refused"), "w") as refused:
+    refused.write(str(statuses.get(503, 0)))
 failures = []
 def tolerated(r):
     """A 500 at the instant of a crash: a COMMIT in flight, outcome unknown."""

@@ -123,6 +123,8 @@ public final class PostgresStore: Store {
         while true {
             connection.resetFailure()
             var inFlight: InFlightCommit?
+            // A pooled connection, believed alive (PostgreSQL may have ended it since its last use).
+            let reused = connection.isConnected
             do {
                 try connection.connectIfNeeded()
                 if writes {
@@ -135,8 +137,11 @@ public final class PostgresStore: Store {
                     try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 }
             } catch {
-                // Nothing ran yet: a dead pooled connection is replaced once per attempt.
-                if connection.failure == .connectionLost, attempt < maxAttempts {
+                // Nothing ran yet. A pooled connection found dead is replaced at once (the next attempt connects
+                // afresh); a fresh connection that fails means the database is unreachable: the request gets its
+                // 503 now, instead of after more attempts that would each wait for `connect_timeout` during a
+                // failover (and hammer a database that is starting).
+                if connection.failure == .connectionLost, reused, attempt < maxAttempts {
                     attempt += 1
                     counters.count(.connectionLost)
                     continue
