@@ -65,12 +65,21 @@ extension TokenService {
     }
 
     private func verifiedClaims(_ token: String, audience: String?) async throws -> AccessTokenClaims {
+        let expectations = JWTExpectations(
+            type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
+            now: clock.now())
         let ring = try await currentRing()
-        let verified = try ring.verifier.verify(
-            token,
-            expecting: JWTExpectations(
-                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
-                now: clock.now()))
+        let verified: VerifiedJWT
+        switch Result(catching: { () throws(TokenError) in try ring.verifier.verify(token, expecting: expectations) }) {
+        case .success(let value):
+            verified = value
+        case .failure(let error):
+            // A key another node signs with that this node has not loaded yet (`keys rotate --now`, or the first
+            // key of an algorithm on an upgraded cluster): the keys are read again, at most once per
+            // `unknownKeyReloadInterval` whatever the tokens presented, and the token judged once more.
+            guard error.code == .unknownKey, let reloaded = try await ringReloadedForUnknownKey() else { throw error }
+            verified = try reloaded.verifier.verify(token, expecting: expectations)
+        }
         return try AccessTokenClaims(verified: verified)
     }
 

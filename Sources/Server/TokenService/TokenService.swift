@@ -32,6 +32,8 @@ public final class TokenService: Sendable {
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
     private let ring = Mutex<SigningKeyRing?>(nil)
+    /// When a token naming an unknown key last made this node read its keys again.
+    private let lastUnknownKeyReload = Mutex<Date?>(nil)
 
     /// A token service over `store`'s signing keys.
     public init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
@@ -67,6 +69,22 @@ public final class TokenService: Sendable {
             return cached
         }
         return try await reload()
+    }
+
+    /// The shortest time between two reloads for a token naming an unknown `kid`: tokens with made-up kids cost at
+    /// most one read of the keys per second per node.
+    static let unknownKeyReloadInterval: TimeInterval = 1
+
+    /// The keys read again for a token naming a `kid` this node does not know, or nil when they were read for that
+    /// reason less than `unknownKeyReloadInterval` ago.
+    func ringReloadedForUnknownKey() async throws -> SigningKeyRing? {
+        let now = clock.now()
+        let due = lastUnknownKeyReload.withLock { (last) -> Bool in
+            if let last, now.timeIntervalSince(last) < Self.unknownKeyReloadInterval, now >= last { return false }
+            last = now
+            return true
+        }
+        return due ? try await reload() : nil
     }
 
     private func reload() async throws -> SigningKeyRing {

@@ -85,6 +85,39 @@ struct TokenServiceTests {
         #expect(try await signingKeyID(harness.logIn(&authenticator).jsonValue()) == newKid)
     }
 
+    @Test(
+        "a token signed by a key this node has not loaded yet verifies after one read of the keys, at most one a second"
+    )
+    func unknownKeyReloads() async throws {
+        let harness = try PasskeyHarness()
+        var authenticator = Passkey()
+        let signedUp = try await harness.signUp(&authenticator)
+        // Another node: `keys rotate --now` there, so it signs with a key this node's ring (loaded at the sign-up,
+        // well within the 30 s reload interval) does not have.
+        _ = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now(), immediately: true)
+        let other = TokenService(
+            configuration: harness.context.configuration, store: harness.context.store, clock: harness.clock)
+        try await other.bootstrap()
+        let signedUpToken = try #require(signedUp["access_token"]?.stringValue)
+        let payload = try #require(Base64URL.decode(String(signedUpToken.split(separator: ".")[1])))
+        let subject = try #require(try JSONValue(parsing: payload)["sub"]?.stringValue)
+        let found = try await harness.context.store.read { try $0.user(id: subject) }
+        let user = try #require(found)
+        let client = try #require(harness.context.configuration.client(id: "app"))
+        let grant = TokenService.Grant(
+            user: user, clientID: "app",
+            access: try other.authorization.authorize(client: client, audience: nil, scope: .default),
+            authTime: harness.clock.now(), authenticationMethods: ["hwk"])
+        let minted = try await other.tokenResponse(for: grant, refreshToken: nil, now: harness.clock.now())
+        let token = try #require(try minted.jsonValue()["access_token"]?.stringValue)
+        let userinfo = await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(token)"])
+        #expect(userinfo.status == 200, "\(userinfo.bodyText)")
+        // A made-up kid: refused; within the second it reads the keys no more.
+        #expect(try await harness.context.tokens.ringReloadedForUnknownKey() == nil)
+        harness.clock.advance(TokenService.unknownKeyReloadInterval)
+        #expect(try await harness.context.tokens.ringReloadedForUnknownKey() != nil)
+    }
+
     /// The `kid` of a token response's access token.
     private func signingKeyID(_ response: JSONValue) throws -> String? {
         let token = try #require(response["access_token"]?.stringValue)
