@@ -178,7 +178,8 @@ struct PostgresStoreTests {
         // The first write holds the only connection until the second has queued behind it.
         async let holder: PostgresStatistics = store.write { _ in
             inside.increment()
-            let deadline = Date().addingTimeInterval(10)
+            // Generous: the second write is started from the cooperative pool, which other suites may keep busy.
+            let deadline = Date().addingTimeInterval(120)
             while store.statistics.waiting == 0, Date() < deadline { usleep(1_000) }
             usleep(50_000)
             return store.statistics
