@@ -51,9 +51,14 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// The schema passkeyd's tables live in (created at open if missing), or nil for the role's default
     /// `search_path`. Lets several passkeyd deployments, or independent tests, share one database.
     public var schema: String?
-    /// libpq's `target_session_attrs` (`any`, `read-write`, `primary`, …): with several hosts, `read-write` finds
-    /// the primary after a failover. Nil leaves libpq's default (`any`).
+    /// libpq's `target_session_attrs` (`any`, `read-write`, `primary`, …). Nil means `read-write`, not libpq's
+    /// `any`: every transaction of passkeyd may write, so a connection to a standby (a demoted primary first in a
+    /// host list after a failover, a name still resolving to it) is refused at connect, and libpq tries the next
+    /// host, instead of every write failing with 25006 on it.
     public var targetSessionAttributes: String?
+
+    /// What passkeyd asks of the server it connects to when the configuration does not say.
+    static let defaultTargetSessionAttributes = "read-write"
 
     /// libpq 14+'s `target_session_attrs` values.
     static let targetSessionAttributeValues: Set<String> = [
@@ -261,7 +266,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         ]
         if let password { pairs.append(("password", password)) }
         if let schema { pairs.append(("options", "-c search_path=\(schema)")) }
-        if let targetSessionAttributes { pairs.append(("target_session_attrs", targetSessionAttributes)) }
+        pairs.append(("target_session_attrs", targetSessionAttributes ?? Self.defaultTargetSessionAttributes))
         return pairs
     }
 

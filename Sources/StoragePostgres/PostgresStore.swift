@@ -82,7 +82,7 @@ public final class PostgresStore: Store {
             if connection.exceededBudget { return nil }
             switch connection.failure {
             case .connectionLost?, .retryable?, .stalePreparedStatement?: return nil
-            case .other?, nil: throw error
+            case .readOnlyServer?, .other?, nil: throw error
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Storage
-import StoragePostgres
 import Testing
+
+@testable import StoragePostgres
 
 @Suite("PostgresConfiguration")
 struct PostgresConfigurationTests {
@@ -121,6 +122,25 @@ struct PostgresConfigurationTests {
         #expect(throws: StorageError(.invalidConfiguration, "")) {
             try PostgresConfiguration(url: "postgres://app@db/auth?target_session_attrs=writable")
         }
+    }
+
+    @Test("libpq is asked for a writable server unless the configuration says otherwise")
+    func writableServerByDefault() throws {
+        func attributes(_ url: String) throws -> [String] {
+            try PostgresConfiguration(url: url).connectionParameters.filter { $0.keyword == "target_session_attrs" }
+                .map(\.value)
+        }
+        #expect(try attributes("postgres://app@db1,db2/auth") == ["read-write"])
+        #expect(try attributes("postgres://app@db/auth?target_session_attrs=any") == ["any"])
+        #expect(try attributes("postgres://app@db/auth?target_session_attrs=primary") == ["primary"])
+    }
+
+    @Test("25006 (a server that does not accept writes) drops the connection and is 503, not a 500")
+    func readOnlyServerFailure() {
+        let failure = PostgresFailure(sqlState: "25006", connectionBroken: false)
+        #expect(failure == .readOnlyServer)
+        let error = PostgresFailure.error(sqlState: "25006", constraint: nil, message: "read-only", failure: failure)
+        #expect(error.code == .busy)
     }
 
     @Test("the driver tells PostgreSQL connection strings from sqlite:FILE")

@@ -196,6 +196,24 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a pooled connection whose server stopped accepting writes is dropped: 503, then the next write reconnects")
+    func readOnlyServerIsLeft() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { store, _ in
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("before")) }
+            // The pool's only session turns read-only, as a connection to a primary set read-only (or a standby).
+            try await store.executeForTesting("SET default_transaction_read_only = on")
+            let opened = store.statistics.connectionsOpened
+            await #expect(throws: StorageError(.busy, "")) {
+                try await store.write { try $0.insertAuthSession(AuthSession.sample("refused")) }
+            }
+            // Dropped: the next write runs on a new session, which accepts writes.
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("after")) }
+            #expect(store.statistics.connectionsOpened == opened + 1)
+            #expect(try await store.read { try $0.authSession(id: "after") } != nil)
+            #expect(try await store.read { try $0.authSession(id: "refused") } == nil)
+        }
+    }
+
     @Test("a deadlock is retried: both transactions commit")
     func deadlockIsRetried() async throws {
         try await PostgresTestDatabase.withStore { store, _ in

@@ -217,7 +217,7 @@ final class PostgresConnection {
         let message = primary ?? handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "no connection"
         let kind = PostgresFailure(sqlState: sqlState, message: primary, connectionBroken: broken)
         failure = failure ?? kind
-        if kind == .connectionLost { disconnect() }
+        if kind == .connectionLost || kind == .readOnlyServer { disconnect() }
         throw PostgresFailure.error(
             sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
     }

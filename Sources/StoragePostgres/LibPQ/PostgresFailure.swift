@@ -12,6 +12,10 @@ enum PostgresFailure: Equatable {
     /// migrated it, changing a result's type (0A000 "cached plan must not change result type"). Nothing was
     /// committed; the connection's prepared statements must be dropped and the transaction run again.
     case stalePreparedStatement
+    /// 25006 read_only_sql_transaction: the connection is to a server that does not accept writes (a standby, or
+    /// a primary set read-only since the connection was made). Nothing was written; the connection is dropped so
+    /// that the next one finds a writable server (`target_session_attrs`), and the request gets 503.
+    case readOnlyServer
     /// Anything else: reported as it is.
     case other
 
@@ -28,6 +32,7 @@ enum PostgresFailure: Equatable {
         switch sqlState {
         case "0A000" where message?.contains(Self.stalePlanMessage) == true: self = .stalePreparedStatement
         case "40001", "40P01": self = .retryable
+        case "25006": self = .readOnlyServer
         case "57P01", "57P02", "57P03": self = .connectionLost
         case let state? where state.hasPrefix("08"): self = .connectionLost
         default: self = .other
@@ -45,6 +50,9 @@ enum PostgresFailure: Equatable {
             return StorageError(.busy, "PostgreSQL \(state): \(message)")
         case .connectionLost:
             return StorageError(.busy, "PostgreSQL connection lost (\(state)): \(message)")
+        case .readOnlyServer:
+            return StorageError(
+                .busy, "PostgreSQL \(state): the server does not accept writes (a standby?); reconnecting: \(message)")
         case .other:
             break
         }
