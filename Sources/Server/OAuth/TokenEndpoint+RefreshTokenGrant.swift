@@ -7,8 +7,9 @@ extension TokenEndpoint {
     /// What the rotating write decided; reuse is reported after the family revocation has committed.
     enum RefreshOutcome: Sendable {
         case rotated(Response)
-        /// Refused: `invalid_grant` with `logCode`, or `error` itself when a check of the request refused it.
-        case refused(logCode: String, error: OAuthError? = nil)
+        /// Refused with `error` (its `logCode` is the audit event's reason): `invalid_grant` for the token itself, or
+        /// what a check of the request threw.
+        case refused(OAuthError)
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
@@ -53,9 +54,9 @@ extension TokenEndpoint {
             return outcome
         }
         switch outcome {
-        case .refused(let logCode, let error):
-            if logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
-            throw error ?? OAuthError.invalidRefreshToken(logCode)
+        case .refused(let error):
+            if error.logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
+            throw error
         case .rotated(let response):
             return response
         }
@@ -72,11 +73,12 @@ extension TokenEndpoint {
             return AuthenticationAuditEvent.make(
                 AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
-        case .refused(let logCode, _):
+        case .refused(let error):
             return AuthenticationAuditEvent.make(
-                logCode == "refresh_reused" ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
+                error.logCode == "refresh_reused"
+                    ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
                 outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
-                clientID: clientID, familyID: stored?.familyID, reasonCode: logCode)
+                clientID: clientID, familyID: stored?.familyID, reasonCode: error.logCode)
         }
     }
 
@@ -88,10 +90,10 @@ extension TokenEndpoint {
     ) throws -> RefreshOutcome {
         let clientID = client.clientID
         guard let stored else {
-            return .refused(logCode: "refresh_unknown")
+            return .refused(.invalidRefreshToken("refresh_unknown"))
         }
         // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
-        guard stored.clientID == clientID else { return .refused(logCode: "refresh_other_client") }
+        guard stored.clientID == clientID else { return .refused(.invalidRefreshToken("refresh_other_client")) }
         let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
         guard case .rotate(let successor) = decision else {
             return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
@@ -101,23 +103,22 @@ extension TokenEndpoint {
         guard let grantedScope = Scope(parsing: stored.scope) else {
             throw OAuthError.bug("stored scope does not parse")
         }
+        // Refusals of the request return, rather than throw: nothing was written yet, so the refusal commits as its
+        // event alone and the token is left unchanged. A wider scope, another audience or a bound token without its
+        // key's proof is what a thief's presentation looks like.
         let access: AuthorizedAccess
-        let user: Storage.User
         do {
             // A family from before APIs existed was granted for the issuer's own API.
             access = try tokens.authorization.reauthorize(
                 client: client, grantedAudience: stored.audience ?? tokens.defaultAudience,
                 grantedScope: grantedScope, audience: audience, scope: requestedScope)
-            guard let found = try writer.user(id: stored.userID) else {
-                throw OAuthError.invalidRefreshToken("refresh_user_gone")
-            }
-            user = found
             // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
             try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         } catch let refusal as OAuthError where refusal.kind != .serverError {
-            // Nothing was written yet: the refusal commits as its event alone, the token unchanged. A wider scope,
-            // another audience or a bound token without its key's proof is what a thief's presentation looks like.
-            return .refused(logCode: refusal.logCode, error: refusal)
+            return .refused(refusal)
+        }
+        guard let user = try writer.user(id: stored.userID) else {
+            return .refused(.invalidRefreshToken("refresh_user_gone"))
         }
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
@@ -151,11 +152,11 @@ extension TokenEndpoint {
     ) throws -> RefreshOutcome {
         switch decision {
         case .rotate: throw OAuthError.bug("a rotation decision taken for a refusal")
-        case .revoked: return .refused(logCode: "refresh_revoked")
-        case .expired: return .refused(logCode: "refresh_expired")
+        case .revoked: return .refused(.invalidRefreshToken("refresh_revoked"))
+        case .expired: return .refused(.invalidRefreshToken("refresh_expired"))
         case .reuseDetected:
             _ = try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
-            return .refused(logCode: "refresh_reused")
+            return .refused(.invalidRefreshToken("refresh_reused"))
         }
     }
 
@@ -165,7 +166,7 @@ extension TokenEndpoint {
         tokenHash: [UInt8], policy: RefreshTokenPolicy, writer: any StoreWriter, now: Date
     ) throws -> RefreshOutcome {
         guard let current = try writer.refreshToken(hash: tokenHash) else {
-            return .refused(logCode: "refresh_unknown")
+            return .refused(.invalidRefreshToken("refresh_unknown"))
         }
         let decision = policy.decide(RefreshTokenState(current), now: now)
         return try refusal(decision, tokenHash: tokenHash, writer: writer, now: now)

@@ -70,6 +70,7 @@ extension TokenService {
             now: clock.now())
         let ring = try await currentRing()
         let verified: VerifiedJWT
+        // A `Result` rather than do/catch: a typed catch that awaits crashes Swift 6.3's ownership verifier.
         switch Result(catching: { () throws(TokenError) in try ring.verifier.verify(token, expecting: expectations) }) {
         case .success(let value):
             verified = value
