@@ -150,7 +150,7 @@ public final class PostgresStore: Store {
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
-                let tag = try commit(connection, inFlight: inFlight, counters: counters)
+                let tag = try commit(connection, writes: writes, inFlight: inFlight, counters: counters)
                 // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
                 guard tag == "COMMIT" else {
                     throw StorageError(
@@ -223,13 +223,18 @@ public final class PostgresStore: Store {
     /// (`InFlightCommit`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
     /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
     /// client may retry: 503); unknown, or no answer in time → `.io` (a 500 whose outcome is unknown).
+    /// A read-only transaction has nothing in doubt: its lost COMMIT is `.busy` (503), the read may be repeated.
     private static func commit(
-        _ connection: PostgresConnection, inFlight: InFlightCommit?, counters: PostgresCounters
+        _ connection: PostgresConnection, writes: Bool, inFlight: InFlightCommit?, counters: PostgresCounters
     ) throws(StorageError) -> String {
         do {
             return try connection.command("COMMIT")
         } catch {
             guard connection.failure == .connectionLost else { throw error }
+            guard writes else {
+                throw StorageError(
+                    .busy, "PostgreSQL connection lost at a read's COMMIT (nothing written): \(error.reason)")
+            }
             guard let inFlight else {
                 counters.count(.unknown)
                 throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")

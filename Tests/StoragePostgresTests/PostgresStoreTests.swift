@@ -101,6 +101,43 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a read whose COMMIT loses its connection is .busy (503), not a 500 nor a commit in doubt: it wrote nothing")
+    func readCommitLost() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.applicationName = "passkeyd-read-commit-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        let phase = Mutex(0)  // 1: the body read both rows in its transaction; 2: the backend was terminated
+        let outcome = Task { () -> StorageError? in
+            do {
+                // Two statements: the read runs in a REPEATABLE READ transaction, then its COMMIT.
+                _ = try await store.read { reader in
+                    _ = try reader.authSession(id: "a")
+                    _ = try reader.authSession(id: "b")
+                    phase.withLock { $0 = 1 }
+                    while phase.withLock({ $0 }) != 2 { usleep(1_000) }
+                }
+                return nil
+            } catch {
+                return error as? StorageError
+            }
+        }
+        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
+        )
+        await killer.close()
+        phase.withLock { $0 = 2 }
+        let error = await outcome.value
+        #expect(error?.code == .busy, "\(String(describing: error))")
+        let statistics = store.statistics
+        #expect(statistics.commitsUnknown + statistics.commitsFoundCommitted + statistics.commitsFoundRolledBack == 0)
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
     @Test("a connection the server drops in the middle of a transaction: .busy, nothing kept, the next write works")
     func connectionLostMidTransaction() async throws {
         var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
