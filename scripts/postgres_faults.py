@@ -117,6 +117,8 @@ print(f"postgres_faults: {len(results)} requests, answers {statuses}")
 # For the caller's /metrics check: how many requests were refused (each may cost one failed connection attempt).
 with open(os.path.join(markers, "refused"), "w") as refused:
     refused.write(str(statuses.get(503, 0)))
+with open(os.path.join(markers, "outage_seconds"), "w") as outage:
+    outage.write(str(int(outage_end - outage_start) + 1))
 failures = []
 def tolerated(r):
     """A 500 at the instant of a crash: a COMMIT in flight, outcome unknown."""
@@ -126,6 +128,9 @@ def tolerated(r):
 bad = [r for r in results if r[2] not in (200, 503) and not tolerated(r)]
 if any(tolerated(r) for r in results):
     print(f"postgres_faults: {sum(tolerated(r) for r in results)} answers 500 for a COMMIT in flight at the kill")
+# For the caller's /metrics check: each of those 500s is a COMMIT whose outcome stayed unknown.
+with open(os.path.join(markers, "unknown"), "w") as unknown:
+    unknown.write(str(sum(tolerated(r) for r in results)))
 if bad:
     failures.append(f"{len(bad)} answers other than 200/503, first: {bad[:3]}")
 slow = [r for r in results if r[1] > LIMIT - 0.5]
