@@ -121,9 +121,8 @@ sqlite_reference() {
   local name=$1 port data server before after
   port="$(free_port)"
   data="$pg_data/sqlite-$name"
-  PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-    PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
-    "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$data" >"$work/pg-$name.log" 2>&1 &
+  : >"$work/pg-$name.log"
+  bench_sqlite_server "$port" "$data" "$work/pg-$name.log" ""
   server=$!
   wait_ready "$port" 30
   "$loadgen" --url "http://127.0.0.1:$port" --signup 200 --concurrency 16 --credentials "$data/credentials.jsonl" \

@@ -178,9 +178,8 @@ login_data="$(mktemp -d "$PWD/$work/login-data.XXXXXX")"
 loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 port=$((20000 + RANDOM % 20000))
 admin_port=$((port + 2))
-PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-  PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin_port" \
-  "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$login_data" >"$work/login-server.log" 2>&1 &
+: >"$work/login-server.log"
+bench_sqlite_server "$port" "$login_data" "$work/login-server.log" "127.0.0.1:$admin_port"
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$login_data"' EXIT
 wait_ready "$port"
@@ -269,9 +268,7 @@ large_data="$(mktemp -d "$PWD/$work/large-data.XXXXXX")"
 : >"$work/large-runs.jsonl"
 start_large() {
   port=$((20000 + RANDOM % 20000))
-  PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-    PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN= \
-    "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$large_data" >>"$work/large-server.log" 2>&1 &
+  bench_sqlite_server "$port" "$large_data" "$work/large-server.log" ""
   server=$!
   wait_ready "$port"
 }
