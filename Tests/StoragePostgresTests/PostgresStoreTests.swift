@@ -63,14 +63,7 @@ struct PostgresStoreTests {
         let store = try await PostgresStore.open(configuration)
         try await store.write { try $0.insertAuthSession(AuthSession.sample("before")) }
         let opened = store.statistics.connectionsOpened
-        var admin = configuration
-        admin.applicationName = "passkeyd-tests-admin"
-        admin.poolSize = 1
-        let killer = try await PostgresStore.open(admin)
-        try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
-        )
-        await killer.close()
+        try await PostgresTestDatabase.terminateSessions(of: configuration)
         for n in 0..<4 {
             try await store.write { try $0.insertAuthSession(AuthSession.sample("after-\(n)")) }
         }
@@ -88,13 +81,7 @@ struct PostgresStoreTests {
         configuration.applicationName = "passkeyd-read-reconnect-\(UInt32.random(in: 0...UInt32.max))"
         let store = try await PostgresStore.open(configuration)
         try await store.write { try $0.insertAuthSession(AuthSession.sample("kept")) }
-        var admin = configuration
-        admin.applicationName = "passkeyd-tests-admin"
-        let killer = try await PostgresStore.open(admin)
-        try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
-        )
-        await killer.close()
+        try await PostgresTestDatabase.terminateSessions(of: configuration)
         // The first statement meets the dead connection; the read is run again on a new one, not failed as .busy.
         #expect(try await store.read { try $0.authSession(id: "kept") }?.id == "kept")
         await store.close()
@@ -122,13 +109,7 @@ struct PostgresStoreTests {
             }
         }
         while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
-        var admin = configuration
-        admin.applicationName = "passkeyd-tests-admin"
-        let killer = try await PostgresStore.open(admin)
-        try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
-        )
-        await killer.close()
+        try await PostgresTestDatabase.terminateSessions(of: configuration)
         phase.withLock { $0 = 2 }
         let error = await outcome.value
         #expect(error?.code == .busy, "\(String(describing: error))")
@@ -158,13 +139,7 @@ struct PostgresStoreTests {
             }
         }
         while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
-        var admin = configuration
-        admin.applicationName = "passkeyd-tests-admin"
-        let killer = try await PostgresStore.open(admin)
-        try await killer.executeForTesting(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
-        )
-        await killer.close()
+        try await PostgresTestDatabase.terminateSessions(of: configuration)
         phase.withLock { $0 = 2 }
         let error = await outcome.value
         #expect(error?.code == .busy, "\(String(describing: error))")

@@ -30,6 +30,19 @@ enum PostgresTestDatabase {
         await PostgresStore.dropSchemaForTesting(configuration)
     }
 
+    /// Ends every server session of `configuration`'s `applicationName` (as a database restart or an administrator
+    /// would), from a connection of its own.
+    static func terminateSessions(of configuration: PostgresConfiguration) async throws {
+        var admin = configuration
+        admin.applicationName = "passkeyd-tests-admin"
+        admin.poolSize = 1
+        let killer = try await PostgresStore.open(admin)
+        try await killer.executeForTesting(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
+        )
+        await killer.close()
+    }
+
     /// Opens a store on a fresh schema, runs `body`, closes the store and drops the schema.
     static func withStore(
         poolSize: Int = 4, _ body: (PostgresStore, PostgresConfiguration) async throws -> Void

@@ -112,7 +112,12 @@ struct TokenServiceTests {
         let token = try #require(try minted.jsonValue()["access_token"]?.stringValue)
         let userinfo = await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(token)"])
         #expect(userinfo.status == 200, "\(userinfo.bodyText)")
-        // A made-up kid: refused; within the second it reads the keys no more.
+        // A made-up kid is refused, and within the second of that reload it makes the node read its keys no more;
+        // a second later, the next one may.
+        let parts = token.split(separator: ".")
+        let madeUp = Base64URL.encode(Array(#"{"alg":"ES256","kid":"made-up","typ":"at+jwt"}"#.utf8))
+        let forged = "\(madeUp).\(parts[1]).\(parts[2])"
+        #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(forged)"]).status == 401)
         #expect(try await harness.context.tokens.ringReloadedForUnknownKey() == nil)
         harness.clock.advance(TokenService.unknownKeyReloadInterval)
         #expect(try await harness.context.tokens.ringReloadedForUnknownKey() != nil)
