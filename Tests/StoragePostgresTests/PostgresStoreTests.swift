@@ -93,25 +93,14 @@ struct PostgresStoreTests {
         var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
         configuration.applicationName = "passkeyd-read-commit-\(UInt32.random(in: 0...UInt32.max))"
         let store = try await PostgresStore.open(configuration)
-        let phase = Mutex(0)  // 1: the body read both rows in its transaction; 2: the backend was terminated
-        let outcome = Task { () -> StorageError? in
-            do {
-                // Two statements: the read runs in a REPEATABLE READ transaction, then its COMMIT.
-                _ = try await store.read { reader in
-                    _ = try reader.authSession(id: "a")
-                    _ = try reader.authSession(id: "b")
-                    phase.withLock { $0 = 1 }
-                    while phase.withLock({ $0 }) != 2 { usleep(1_000) }
-                }
-                return nil
-            } catch {
-                return error as? StorageError
+        // Two statements: the read runs in a REPEATABLE READ transaction, its sessions end before its COMMIT.
+        let error = try await PostgresTestDatabase.endingSessions(of: configuration) { pause in
+            _ = try await store.read { reader in
+                _ = try reader.authSession(id: "a")
+                _ = try reader.authSession(id: "b")
+                pause()
             }
         }
-        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
-        try await PostgresTestDatabase.terminateSessions(of: configuration)
-        phase.withLock { $0 = 2 }
-        let error = await outcome.value
         #expect(error?.code == .busy, "\(String(describing: error))")
         let statistics = store.statistics
         #expect(statistics.commitsUnknown + statistics.commitsFoundCommitted + statistics.commitsFoundRolledBack == 0)
@@ -124,24 +113,13 @@ struct PostgresStoreTests {
         var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
         configuration.applicationName = "passkeyd-midway-\(UInt32.random(in: 0...UInt32.max))"
         let store = try await PostgresStore.open(configuration)
-        let phase = Mutex(0)  // 1: the body wrote its first row; 2: the backend was terminated
-        let outcome = Task { () -> StorageError? in
-            do {
-                try await store.write { writer in
-                    try writer.insertAuthSession(AuthSession.sample("first"))
-                    phase.withLock { $0 = 1 }
-                    while phase.withLock({ $0 }) != 2 { usleep(1_000) }
-                    try writer.insertAuthSession(AuthSession.sample("second"))
-                }
-                return nil
-            } catch {
-                return error as? StorageError
+        let error = try await PostgresTestDatabase.endingSessions(of: configuration) { pause in
+            try await store.write { writer in
+                try writer.insertAuthSession(AuthSession.sample("first"))
+                pause()
+                try writer.insertAuthSession(AuthSession.sample("second"))
             }
         }
-        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
-        try await PostgresTestDatabase.terminateSessions(of: configuration)
-        phase.withLock { $0 = 2 }
-        let error = await outcome.value
         #expect(error?.code == .busy, "\(String(describing: error))")
         let left = try await store.read { (try $0.authSession(id: "first"), try $0.authSession(id: "second")) }
         #expect(left.0 == nil && left.1 == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Storage
 import StoragePostgres
+import Synchronization
 import Testing
 
 /// The PostgreSQL server the tests use: `PASSKEYD_TEST_DATABASE_URL` (set by `make test`, which starts a
@@ -41,6 +42,31 @@ enum PostgresTestDatabase {
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(configuration.applicationName)'"
         )
         await killer.close()
+    }
+
+    /// Runs `operation` and ends the sessions of `configuration` (`terminateSessions`) where it calls its `pause`
+    /// (which blocks until they have ended); returns the `StorageError` the operation failed with, or nil.
+    static func endingSessions(
+        of configuration: PostgresConfiguration,
+        during operation: @escaping @Sendable (_ pause: @escaping @Sendable () -> Void) async throws -> Void
+    ) async throws -> StorageError? {
+        let phase = Mutex(0)  // 1: the operation paused; 2: its sessions were ended
+        let pause: @Sendable () -> Void = {
+            phase.withLock { $0 = 1 }
+            while phase.withLock({ $0 }) != 2 { usleep(1_000) }
+        }
+        let outcome = Task { () -> StorageError? in
+            do {
+                try await operation(pause)
+                return nil
+            } catch {
+                return error as? StorageError
+            }
+        }
+        while phase.withLock({ $0 }) != 1 { try await Task.sleep(for: .milliseconds(2)) }
+        try await terminateSessions(of: configuration)
+        phase.withLock { $0 = 2 }
+        return await outcome.value
     }
 
     /// Opens a store on a fresh schema, runs `body`, closes the store and drops the schema.
