@@ -129,8 +129,8 @@ bad = [r for r in results if r[2] not in (200, 503) and not tolerated(r)]
 if any(tolerated(r) for r in results):
     print(f"postgres_faults: {sum(tolerated(r) for r in results)} answers 500 for a COMMIT in flight at the kill")
 # For the caller's /metrics check: each of those 500s is a COMMIT whose outcome stayed unknown.
-with open(os.path.join(markers, "unknown"), "w") as unknown:
-    unknown.write(str(sum(tolerated(r) for r in results)))
+with open(os.path.join(markers, "unknown"), "w") as answered_unknown:
+    answered_unknown.write(str(sum(tolerated(r) for r in results)))
 if bad:
     failures.append(f"{len(bad)} answers other than 200/503, first: {bad[:3]}")
 slow = [r for r in results if r[1] > LIMIT - 0.5]
