@@ -2,8 +2,8 @@
 # Three-node check: three passkeyd daemons (own data directories, free ports, one issuer) on one throwaway
 # PostgreSQL, driven by scripts/three_nodes.py with the independent client's software authenticator: a ceremony
 # spread over the nodes, a refresh token and an auth session each raced over all three (exactly one 200), and
-# `passkeyd keys rotate` reaching every node's JWKS within the reload interval. About a minute (most of it waiting
-# for the nodes to reload their keys). Usage: scripts/three_nodes.sh [path/to/passkeyd]
+# `passkeyd keys rotate` reaching every node's JWKS within a second. About ten seconds.
+# Usage: scripts/three_nodes.sh [path/to/passkeyd]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-.build/debug/passkeyd}"

@@ -77,8 +77,8 @@ extension TokenService {
         case .failure(let error):
             // A key another node signs with that this node has not loaded yet (`keys rotate --now`, or the first
             // key of an algorithm on an upgraded cluster): the keys are read again, at most once per
-            // `unknownKeyReloadInterval` whatever the tokens presented, and the token judged once more.
-            guard error.code == .unknownKey, let reloaded = try await ringReloadedForUnknownKey() else { throw error }
+            // `onDemandReloadInterval` whatever the tokens presented, and the token judged once more.
+            guard error.code == .unknownKey, let reloaded = try await ringReloadedOnDemand() else { throw error }
             verified = try reloaded.verifier.verify(token, expecting: expectations)
         }
         return try AccessTokenClaims(verified: verified)

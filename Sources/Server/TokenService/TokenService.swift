@@ -10,7 +10,10 @@ import Tokens
 ///
 /// The keys are loaded once and cached with everything derived from them (signer, verifier, JWKS bytes);
 /// the cache is rebuilt every `reloadInterval`, so a key added by `passkeyd keys rotate` (or by another node)
-/// signs within that interval without a restart.
+/// signs within that interval without a restart. Two things read the keys sooner, together at most once per
+/// `onDemandReloadInterval`: a presented token that names a key this node does not know, and a JWKS request
+/// (whose answer is then never more than that old, so every node publishes a key as soon as any node can sign
+/// with it).
 public final class TokenService: Sendable {
     /// How long a loaded key ring is used before the store is read again.
     static let reloadInterval: TimeInterval = 30
@@ -32,8 +35,8 @@ public final class TokenService: Sendable {
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
     private let ring = Mutex<SigningKeyRing?>(nil)
-    /// When a token naming an unknown key last made this node read its keys again.
-    private let lastUnknownKeyReload = Mutex<Date?>(nil)
+    /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
+    private let lastOnDemandReload = Mutex<Date?>(nil)
 
     /// A token service over `store`'s signing keys.
     public init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
@@ -71,16 +74,16 @@ public final class TokenService: Sendable {
         return try await reload()
     }
 
-    /// The shortest time between two reloads for a token naming an unknown `kid`: tokens with made-up kids cost at
-    /// most one read of the keys per second per node.
-    static let unknownKeyReloadInterval: TimeInterval = 1
+    /// The shortest time between two reloads on demand (a token naming an unknown `kid`, a JWKS request): made-up
+    /// kids and JWKS floods cost at most one read of the keys per second per node, and the JWKS a node serves is at
+    /// most that old.
+    static let onDemandReloadInterval: TimeInterval = 1
 
-    /// The keys read again for a token naming a `kid` this node does not know, or nil when they were read for that
-    /// reason less than `unknownKeyReloadInterval` ago.
-    func ringReloadedForUnknownKey() async throws -> SigningKeyRing? {
+    /// The keys read again on demand, or nil when they were read on demand less than `onDemandReloadInterval` ago.
+    func ringReloadedOnDemand() async throws -> SigningKeyRing? {
         let now = clock.now()
-        let due = lastUnknownKeyReload.withLock { (last) -> Bool in
-            if let last, now.timeIntervalSince(last) < Self.unknownKeyReloadInterval, now >= last { return false }
+        let due = lastOnDemandReload.withLock { (last) -> Bool in
+            if let last, now.timeIntervalSince(last) < Self.onDemandReloadInterval, now >= last { return false }
             last = now
             return true
         }
@@ -142,9 +145,22 @@ public final class TokenService: Sendable {
         return (keys.map(\.kid), activation)
     }
 
-    /// The JWKS document bytes (RFC 7517 §5).
+    /// The JWKS document bytes (RFC 7517 §5), from keys read at most `onDemandReloadInterval` ago. A key another
+    /// node signs with at once (`keys rotate --now`, the first key of an algorithm on an upgraded cluster) is thus
+    /// published by this node within a second, not after its `reloadInterval`: a resource server that fetches the
+    /// JWKS again for a `kid` it does not know finds it whichever node answers.
     func jwksBytes() async throws -> [UInt8] {
-        try await currentRing().jwksBytes
+        let now = clock.now()
+        if let cached = ring.withLock({ $0 }), now >= cached.loadedAt,
+            now.timeIntervalSince(cached.loadedAt) < Self.onDemandReloadInterval
+        {
+            return cached.jwksBytes
+        }
+        // Not due (another request read them less than a second ago: its ring is the fresh one), or the store
+        // failed: the cached ring, as before, while it is younger than `reloadInterval` (a database blip does
+        // not take the JWKS down).
+        if let reloaded = try? await ringReloadedOnDemand() { return reloaded.jwksBytes }
+        return try await currentRing().jwksBytes
     }
 
     // MARK: minting

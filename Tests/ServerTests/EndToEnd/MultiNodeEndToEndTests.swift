@@ -168,7 +168,7 @@ struct MultiNodeEndToEndTests {
         await cluster.stop()
     }
 
-    @Test("a key rotated through node 1's database is published by every node after the reload interval")
+    @Test("a key rotated through node 1's database is published by every node within a second")
     func rotationReachesEveryNode() async throws {
         let cluster = try await Cluster.start()
         let before = try await cluster.kids(cluster.nodes[1])
@@ -176,7 +176,8 @@ struct MultiNodeEndToEndTests {
         for node in cluster.nodes { #expect(try await cluster.kids(node) == before, "one key ring for all nodes") }
         let (newKids, _) = try await PasskeydServer.rotateKeys(
             configuration: cluster.nodes[0].running.context.configuration, clock: cluster.clock)
-        cluster.clock.advance(TokenService.reloadInterval + 1)
+        // The JWKS reads the keys again once its ring is a second old (not after the 30 s reload interval).
+        cluster.clock.advance(TokenService.onDemandReloadInterval)
         for node in cluster.nodes {
             let kids = try await cluster.kids(node)
             #expect(kids.isSuperset(of: newKids), "the new keys are published")

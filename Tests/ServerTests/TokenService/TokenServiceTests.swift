@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTP
 import Storage
+import Synchronization
 import TestSupport
 import Testing
 
@@ -118,9 +119,40 @@ struct TokenServiceTests {
         let madeUp = Base64URL.encode(Array(#"{"alg":"ES256","kid":"made-up","typ":"at+jwt"}"#.utf8))
         let forged = "\(madeUp).\(parts[1]).\(parts[2])"
         #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(forged)"]).status == 401)
-        #expect(try await harness.context.tokens.ringReloadedForUnknownKey() == nil)
-        harness.clock.advance(TokenService.unknownKeyReloadInterval)
-        #expect(try await harness.context.tokens.ringReloadedForUnknownKey() != nil)
+        #expect(try await harness.context.tokens.ringReloadedOnDemand() == nil)
+        harness.clock.advance(TokenService.onDemandReloadInterval)
+        #expect(try await harness.context.tokens.ringReloadedOnDemand() != nil)
+    }
+
+    @Test(
+        "the JWKS is at most a second old: a key another node signs with at once is published here within a second, and a store failure serves the cached keys"
+    )
+    func jwksFreshness() async throws {
+        let store = SwitchableStore()
+        let clock = TestClock()
+        let configuration = try TestConfiguration.make()
+        let node = TokenService(configuration: configuration, store: store, clock: clock)
+        try await node.bootstrap()
+        let before = try Self.kids(await node.jwksBytes())
+        #expect(before.count == 2)
+        // `keys rotate --now` through the database (another node signs with the new keys at once).
+        let (newKids, _) = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: true)
+        #expect(try Self.kids(await node.jwksBytes()) == before, "within the second of the last read")
+        clock.advance(TokenService.onDemandReloadInterval)
+        // Without the on-demand read this took `reloadInterval` (30 s).
+        #expect(try Self.kids(await node.jwksBytes()) == before.union(newKids))
+        // The database fails: the cached keys are served while they are younger than the reload interval.
+        store.failing.store(true, ordering: .relaxed)
+        clock.advance(TokenService.onDemandReloadInterval)
+        #expect(try Self.kids(await node.jwksBytes()) == before.union(newKids))
+        clock.advance(TokenService.reloadInterval)
+        await #expect(throws: StorageError.self) { try await node.jwksBytes() }
+    }
+
+    /// The `kid`s of a JWKS document.
+    private static func kids(_ jwks: [UInt8]) throws -> Set<String> {
+        let keys = try #require(try JSONValue(parsing: jwks)["keys"]?.arrayValue)
+        return Set(keys.compactMap { $0["kid"]?.stringValue })
     }
 
     /// The `kid` of a token response's access token.
@@ -175,4 +207,22 @@ struct HousekeepingTests {
         #expect(
             harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
     }
+}
+
+/// A memory store whose reads and writes fail with `.busy` while `failing` is set (a database that went away).
+private final class SwitchableStore: Store {
+    let base = MemoryStore()
+    let failing = Atomic<Bool>(false)
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
+        guard !failing.load(ordering: .relaxed) else { throw StorageError(.busy, "database unreachable") }
+        return try await base.read(body)
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        guard !failing.load(ordering: .relaxed) else { throw StorageError(.busy, "database unreachable") }
+        return try await base.write(body)
+    }
+
+    func close() async { await base.close() }
 }
