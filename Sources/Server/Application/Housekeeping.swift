@@ -41,14 +41,13 @@ enum Housekeeping {
                 result = result + batch
                 guard batch.largest == batchLimit, !Task.isCancelled else { break }
             }
-            if result.authSessions + result.deviceChallenges + result.refreshTokens + result.dpopProofs
-                + result.spentTokens > 0
-            {
+            if result.total > 0 {
                 context.logger.log(.debug, "purged expired rows") { line in
                     line.add("auth_sessions", result.authSessions)
                     line.add("device_challenges", result.deviceChallenges)
                     line.add("refresh_tokens", result.refreshTokens)
                     line.add("dpop_proofs", result.dpopProofs)
+                    line.add("device_enrolment_nonces", result.deviceEnrolmentNonces)
                     line.add("spent_tokens", result.spentTokens)
                 }
             }

@@ -31,6 +31,11 @@ public struct PurgeResult: Sendable, Hashable {
         max(authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens)
     }
 
+    /// Every row deleted, all kinds together.
+    public var total: Int {
+        authSessions + deviceChallenges + refreshTokens + dpopProofs + deviceEnrolmentNonces + spentTokens
+    }
+
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
         PurgeResult(
