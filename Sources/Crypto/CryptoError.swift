@@ -24,6 +24,9 @@ public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
         case untrustedRoot = "untrusted_root"
         /// A certificate in the chain is expired or not yet valid at the validation time.
         case certificateExpired = "certificate_expired"
+        /// An authenticated ciphertext (AES-GCM) whose tag does not verify under the key, nonce and associated data
+        /// given: tampered, truncated, or sealed under another key.
+        case authenticationFailed = "authentication_failed"
         /// The OpenSSL CSPRNG failed to produce bytes.
         case randomFailure = "random_failure"
         /// An OpenSSL call failed for a reason unrelated to the input (allocation, provider).
