@@ -88,6 +88,13 @@ extension MemoryTransaction {
         return true
     }
 
+    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
+    {
+        guard let key = state.signingKeys[kid], key.privateKey == expected else { return false }
+        state.signingKeys[kid]?.privateKey = replacement
+        return true
+    }
+
     func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
         guard state.deviceKeys[key.keyID] == nil else { throw .conflict(.deviceKeyID) }
         let replaced = state.deviceKeys.values.filter {

@@ -62,6 +62,10 @@ public protocol StoreWriter: StoreReader {
     func insertSigningKey(_ key: SigningKey) throws(StorageError)
     /// Marks the key `kid` retired at `at` (only if not already retired). Returns whether a key changed.
     func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool
+    /// Replaces the stored private key of `kid` with `replacement` if it is still `expected` (compare-and-set: of
+    /// nodes re-encrypting the same key at once, one replaces it). Returns false when the key is gone or was
+    /// already replaced.
+    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
 
     // MARK: Device keys
 

@@ -170,4 +170,11 @@ extension PostgresTransaction {
             "UPDATE signing_keys SET retired_at = $1 WHERE kid = $2 AND retired_at IS NULL", [.date(at), .text(kid)])
             == 1
     }
+
+    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
+    {
+        try connection.execute(
+            "UPDATE signing_keys SET private_key = $1 WHERE kid = $2 AND private_key = $3",
+            [.bytea(replacement), .text(kid), .bytea(expected)]) == 1
+    }
 }

@@ -142,4 +142,11 @@ extension SQLiteTransaction {
             "UPDATE signing_keys SET retired_at = ? WHERE kid = ? AND retired_at IS NULL", [.date(at), .text(kid)])
             == 1
     }
+
+    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
+    {
+        try database.execute(
+            "UPDATE signing_keys SET private_key = ? WHERE kid = ? AND private_key = ?",
+            [.blob(replacement), .text(kid), .blob(expected)]) == 1
+    }
 }

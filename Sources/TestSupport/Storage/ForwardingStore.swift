@@ -204,6 +204,12 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.retireSigningKey(kid: kid, at: at)
     }
 
+    open func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
+        -> Bool
+    {
+        try writer.replaceSigningKeyPrivateKey(kid: kid, expected: expected, replacement: replacement)
+    }
+
     open func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
         try writer.insertDeviceKey(key)
     }

@@ -122,6 +122,29 @@ extension StoreConformance {
             var retired = old
             retired.retiredAt = S.at(20)
             try expectEqual(try await store.read { try $0.signingKeys() }, [retired, new], "signing keys")
-        }
+        },
+        Check("a signing key's private key is replaced only while it is still the one expected, nothing else changes") {
+            store in
+            let stored = SigningKey(
+                kid: "k1", algorithm: "RS256", privateKey: S.bytes(1, count: 1_218), publicKey: S.bytes(2, count: 294),
+                createdAt: S.at(0), retiredAt: S.at(5))
+            try await store.write { try $0.insertSigningKey(stored) }
+            let sealed = S.bytes(3, count: 1_250)
+            let replaced = try await store.write {
+                try $0.replaceSigningKeyPrivateKey(kid: "k1", expected: stored.privateKey, replacement: sealed)
+            }
+            // A second node re-encrypting the same key at once expected the old bytes: it loses.
+            let late = try await store.write {
+                try $0.replaceSigningKeyPrivateKey(
+                    kid: "k1", expected: stored.privateKey, replacement: S.bytes(4, count: 9))
+            }
+            let unknown = try await store.write {
+                try $0.replaceSigningKeyPrivateKey(kid: "k9", expected: stored.privateKey, replacement: sealed)
+            }
+            try expect(replaced && !late && !unknown, "replace results \(replaced), \(late), \(unknown)")
+            var expected = stored
+            expected.privateKey = sealed
+            try expectEqual(try await store.read { try $0.signingKeys() }, [expected], "signing keys")
+        },
     ]
 }
