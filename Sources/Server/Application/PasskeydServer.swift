@@ -94,6 +94,18 @@ public enum PasskeydServer {
         do {
             // The first start generates the token-signing key and stores it; later starts load it.
             try await context.tokens.bootstrap()
+            let encrypted = try await context.tokens.encryptStoredKeys()
+            if let fingerprint = context.tokens.keyEncryptionFingerprint {
+                logger.log(.info, "token-signing keys are encrypted at rest") { line in
+                    line.add("key_encryption_key", fingerprint)
+                    if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
+                }
+            } else {
+                logger.log(
+                    .warning,
+                    "token-signing keys are stored unencrypted in the database (tokens.signing_key_encryption_key_file is not set)"
+                )
+            }
         } catch {
             await store.close()
             throw StartError(description: "cannot load the token-signing keys: \(error)")
@@ -172,9 +184,13 @@ public enum PasskeydServer {
     public static func rotateKeys(
         configuration: ServerConfiguration, clock: any WallClock = SystemClock(), immediately: Bool = false
     ) async throws -> (kids: [String], signsFrom: Date) {
+        // The new keys are sealed as the servers' are: a `keys rotate` without the key-encryption key a configuration
+        // names fails here rather than store them unencrypted.
+        let encryption = try SigningKeyEncryption.configured(configuration).get()
         let store = try await openStore(configuration)
         do {
-            let rotated = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: immediately)
+            let rotated = try await TokenService.rotateKeys(
+                store: store, now: clock.now(), immediately: immediately, encryption: encryption)
             await store.close()
             return rotated
         } catch {

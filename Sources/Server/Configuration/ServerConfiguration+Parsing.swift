@@ -261,8 +261,12 @@ extension ServerConfiguration {
                 "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
             // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300),
-            userMetadataClaim: try readUserMetadataClaim(object)
+            userMetadataClaim: try readUserMetadataClaim(object),
+            signingKeyEncryptionKeyFile: try object.optionalString("signing_key_encryption_key_file")
         )
+        if settings.signingKeyEncryptionKeyFile?.isEmpty == true {
+            throw object.error("signing_key_encryption_key_file", "must name a file")
+        }
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
             throw object.error(
                 "refresh_token_idle_lifetime_seconds", "must not exceed refresh_token_absolute_lifetime_seconds")

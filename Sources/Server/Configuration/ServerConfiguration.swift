@@ -64,6 +64,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The namespaced claim (`tokens.user_metadata_claim`, an http(s) URL as Auth0 requires of custom claims)
         /// under which ID tokens and `/userinfo` carry the user's `user_metadata`; `nil`: never carried.
         public var userMetadataClaim: String? = nil
+        /// `tokens.signing_key_encryption_key_file`: a file of 32 random bytes (mode 0600 or stricter, relative paths
+        /// from the data directory) under which the token-signing keys' private halves are encrypted in the
+        /// database (AES-256-GCM, `SigningKeyEncryption`); `nil`: they are stored as PKCS#8, unencrypted.
+        public var signingKeyEncryptionKeyFile: String? = nil
     }
 
     /// WebAuthn ceremony settings.

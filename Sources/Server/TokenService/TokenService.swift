@@ -34,6 +34,10 @@ public final class TokenService: Sendable {
     let refreshPolicy: RefreshTokenPolicy
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
+    /// The key-encryption key of the signing keys at rest (`tokens.signing_key_encryption_key_file`), read when the
+    /// service is made: `nil` when none is configured. A file that cannot serve is reported by `bootstrap()`, so the
+    /// server does not start, and by every later read of the keys.
+    let keyEncryption: Result<SigningKeyEncryption?, SigningKeyEncryption.Failure>
     private let ring = Mutex<SigningKeyRing?>(nil)
     /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
     private let lastOnDemandReload = Mutex<Date?>(nil)
@@ -46,6 +50,7 @@ public final class TokenService: Sendable {
         self.defaultAudience = configuration.issuer
         self.deviceKeyAudience = configuration.deviceKeys.audience
         self.authorization = ResourceAuthorization(configuration: configuration)
+        self.keyEncryption = SigningKeyEncryption.configured(configuration)
         let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
         // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
         // node that had not reloaded yet, and verifiers' leeway.
@@ -61,6 +66,30 @@ public final class TokenService: Sendable {
     /// Loads the signing keys, generating and storing the first key of each algorithm on first start.
     public func bootstrap() async throws {
         _ = try await reload()
+    }
+
+    /// With a key-encryption key configured, encrypts every signing key still stored unencrypted (from before it
+    /// was configured, or added by a node or a `keys rotate` without it); returns their `kid`s. Each is replaced
+    /// only if still the bytes read (compare-and-set), so nodes starting together encrypt each key once.
+    public func encryptStoredKeys() async throws -> [String] {
+        guard let encryption = try keyEncryption.get() else { return [] }
+        let plain = try await store.read { try $0.signingKeys() }.filter {
+            !SigningKeyEncryption.isSealed($0.privateKey)
+        }
+        guard !plain.isEmpty else { return [] }
+        let sealed = try plain.map { try encryption.seal($0) }
+        return try await store.write { writer in
+            try zip(plain, sealed).filter { old, new in
+                try writer.replaceSigningKeyPrivateKey(
+                    kid: old.kid, expected: old.privateKey, replacement: new.privateKey)
+            }.map(\.0.kid)
+        }
+    }
+
+    /// How the signing keys are kept at rest, for the start-up log: the key-encryption key's fingerprint, or `nil`
+    /// when they are stored unencrypted.
+    public var keyEncryptionFingerprint: String? {
+        (try? keyEncryption.get())??.fingerprintText
     }
 
     /// The current key ring, reloaded from the store when older than `reloadInterval`.
@@ -94,20 +123,28 @@ public final class TokenService: Sendable {
         let now = clock.now()
         // Read first (the common case); create the first key of an algorithm inside a write, so concurrent starts
         // make one. A store from before RS256 gets its first RSA key here.
+        let encryption = try keyEncryption.get()
         var keys = try await store.read { try $0.signingKeys() }
         if Self.missingAlgorithms(keys) != [] {
             keys = try await store.write { writer in
                 // Checked again inside the write: another request or node may have created it meanwhile.
                 let existing = try writer.signingKeys()
                 for algorithm in Self.missingAlgorithms(existing) {
-                    try writer.insertSigningKey(try SigningKeyRing.generateKey(algorithm, now: now))
+                    try writer.insertSigningKey(
+                        try Self.stored(try SigningKeyRing.generateKey(algorithm, now: now), encryption))
                 }
                 return try writer.signingKeys()
             }
         }
-        let loaded = try SigningKeyRing(keys: keys, rotation: rotation, now: now)
+        let opened = try keys.map { try SigningKeyEncryption.open($0, with: encryption) }
+        let loaded = try SigningKeyRing(keys: opened, rotation: rotation, now: now)
         ring.withLock { $0 = loaded }
         return loaded
+    }
+
+    /// A new key as it is stored: sealed under `encryption` when there is one.
+    private static func stored(_ key: SigningKey, _ encryption: SigningKeyEncryption?) throws -> SigningKey {
+        try encryption.map { try $0.seal(key) } ?? key
     }
 
     /// The algorithms without any stored key.
@@ -125,11 +162,14 @@ public final class TokenService: Sendable {
     /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
     /// from `now` (a compromised key: nodes that have not reloaded yet keep verifying with the old ring for up to
     /// `reloadInterval`). Returns the new keys' `kid`s (ES256 first) and when they start signing.
-    public static func rotateKeys(store: any Store, now: Date, immediately: Bool = false) async throws -> (
-        kids: [String], signsFrom: Date
-    ) {
+    /// With `encryption`, the new keys are stored sealed under it (`SigningKeyEncryption`).
+    static func rotateKeys(
+        store: any Store, now: Date, immediately: Bool = false, encryption: SigningKeyEncryption? = nil
+    ) async throws -> (kids: [String], signsFrom: Date) {
         let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
-        let keys = try TokenSigningAlgorithm.allCases.map { try SigningKeyRing.generateKey($0, now: activation) }
+        let keys = try TokenSigningAlgorithm.allCases.map {
+            try stored(try SigningKeyRing.generateKey($0, now: activation), encryption)
+        }
         try await store.write { writer in
             for old in try writer.signingKeys() where old.retiredAt == nil {
                 _ = try writer.retireSigningKey(kid: old.kid, at: activation)

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import Storage
+
+/// The token-signing keys' private halves encrypted at rest (`tokens.signing_key_encryption_key_file`): whoever reads
+/// the database — a backup, a replica, a DBA — cannot mint tokens without the key-encryption key, which lives in a
+/// file beside each node, never in the database.
+///
+/// A stored private key is either PKCS#8 DER (unencrypted; DER starts with 0x30) or an envelope:
+/// `"pkd1"` ‖ the key-encryption key's 8-byte fingerprint ‖ AES-256-GCM(nonce ‖ PKCS#8 ‖ tag), authenticated with
+/// the envelope's header, the `kid` and the algorithm as associated data, so a ciphertext moved to another key's row
+/// does not open. The fingerprint (a hash of the key-encryption key, not the key) names which key sealed a row, so
+/// a node configured with another key says so instead of "does not decrypt".
+struct SigningKeyEncryption: Sendable {
+    /// Why a signing key could not be sealed, opened or the key-encryption key loaded.
+    struct Failure: Error, CustomStringConvertible, Equatable {
+        let description: String
+    }
+
+    /// The envelope's first bytes ("pkd1"): never a DER SEQUENCE's 0x30.
+    static let magic: [UInt8] = Array("pkd1".utf8)
+    static let fingerprintByteCount = 8
+
+    /// The key-encryption key's fingerprint: the first 8 bytes of SHA-256("passkeyd signing-key KEK" ‖ key).
+    let fingerprint: [UInt8]
+    private let cipher: AES256GCM
+
+    /// Encryption under `key` (32 bytes).
+    init(key: [UInt8]) throws(CryptoError) {
+        cipher = try AES256GCM(key: key)
+        fingerprint = Array(
+            Digest.sha256(Array("passkeyd signing-key KEK".utf8) + key).prefix(Self.fingerprintByteCount))
+    }
+
+    /// The fingerprint as lower-case hex, for logs and messages.
+    var fingerprintText: String { Self.hex(fingerprint) }
+
+    /// Loads the key-encryption key from `path`: exactly 32 bytes (e.g. `openssl rand -out FILE 32`), in a regular
+    /// file no one but its owner may read or write (like an SSH private key).
+    static func load(path: String) throws(Failure) -> SigningKeyEncryption {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw Failure(description: "cannot read tokens.signing_key_encryption_key_file \(path): \(errnoText())")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(description: "tokens.signing_key_encryption_key_file \(path) is not a regular file")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw Failure(
+                description: "tokens.signing_key_encryption_key_file \(path) is accessible to group or others (mode "
+                    + "\(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "cannot read tokens.signing_key_encryption_key_file \(path)")
+        }
+        guard data.count == AES256GCM.keyByteCount else {
+            throw Failure(
+                description: "tokens.signing_key_encryption_key_file \(path) must hold exactly 32 bytes (openssl rand "
+                    + "-out FILE 32), it holds \(data.count)")
+        }
+        do {
+            return try SigningKeyEncryption(key: Array(data))
+        } catch {
+            throw Failure(description: "tokens.signing_key_encryption_key_file \(path): \(error)")
+        }
+    }
+
+    /// The encryption `tokens.signing_key_encryption_key_file` configures (a relative path is taken from the data
+    /// directory, as `audit.key_file` is), `nil` when it is not set, or why its file cannot serve.
+    static func configured(_ configuration: ServerConfiguration) -> Result<SigningKeyEncryption?, Failure> {
+        guard let file = configuration.tokens.signingKeyEncryptionKeyFile else { return .success(nil) }
+        let path = file.hasPrefix("/") ? file : (configuration.dataDirectory as NSString).appendingPathComponent(file)
+        return Result { () throws(Failure) in try load(path: path) }
+    }
+
+    /// Whether a stored private key is an envelope (rather than unencrypted PKCS#8).
+    static func isSealed(_ privateKey: [UInt8]) -> Bool {
+        privateKey.starts(with: magic)
+    }
+
+    /// `key` with its private half sealed under this key-encryption key.
+    func seal(_ key: SigningKey) throws -> SigningKey {
+        let header = Self.magic + fingerprint
+        var sealed = key
+        sealed.privateKey =
+            header + (try cipher.seal(key.privateKey, associatedData: Self.associatedData(header: header, key)))
+        return sealed
+    }
+
+    /// `key` with its private half as PKCS#8: opened if sealed, as stored if not.
+    /// - Throws: `Failure` naming the `kid` when it is sealed and this node has no key-encryption key, another one,
+    ///   or the envelope does not authenticate (altered, or moved from another key's row).
+    static func open(_ key: SigningKey, with encryption: SigningKeyEncryption?) throws -> SigningKey {
+        guard isSealed(key.privateKey) else { return key }
+        let headerCount = magic.count + fingerprintByteCount
+        guard key.privateKey.count > headerCount else {
+            throw Failure(description: "signing key \(key.kid): its encrypted private key is truncated")
+        }
+        let header = Array(key.privateKey.prefix(headerCount))
+        let fingerprint = Array(header.dropFirst(magic.count))
+        guard let encryption else {
+            throw Failure(
+                description: "signing key \(key.kid) is encrypted at rest (key-encryption key \(hex(fingerprint))); "
+                    + "set tokens.signing_key_encryption_key_file to that key's file")
+        }
+        guard fingerprint == encryption.fingerprint else {
+            throw Failure(
+                description: "signing key \(key.kid) was encrypted under key-encryption key \(hex(fingerprint)), not "
+                    + "under this node's \(encryption.fingerprintText) (tokens.signing_key_encryption_key_file)")
+        }
+        var opened = key
+        do {
+            opened.privateKey = try encryption.cipher.open(
+                Array(key.privateKey.dropFirst(headerCount)), associatedData: associatedData(header: header, key))
+        } catch {
+            throw Failure(
+                description: "signing key \(key.kid): its encrypted private key does not authenticate (altered, or "
+                    + "moved from another key's row)")
+        }
+        return opened
+    }
+
+    /// What the envelope authenticates besides the private key: its header, the `kid` and the algorithm.
+    private static func associatedData(header: [UInt8], _ key: SigningKey) -> [UInt8] {
+        header + Array(key.kid.utf8) + [0] + Array(key.algorithm.utf8)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import Storage
+import TestSupport
+import Testing
+
+@testable import Server
+
+@Suite("Token-signing keys encrypted at rest (tokens.signing_key_encryption_key_file)")
+struct SigningKeyEncryptionTests {
+    static let variable = "PASSKEYD_TOKENS_SIGNING_KEY_ENCRYPTION_KEY_FILE"
+
+    /// A key-encryption key file of `bytes` (32 random ones by default) with `mode`, in a fresh directory.
+    static func keyFile(mode: Int = 0o600, bytes: [UInt8]? = nil) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-kek-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/signing-keys.kek"
+        let content = try bytes ?? SecureRandom.bytes(count: 32)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(content)))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    static func service(_ store: any Store, keyFile: String?, clock: TestClock = TestClock()) throws -> TokenService {
+        let configuration = try TestConfiguration.make(keyFile.map { [variable: $0] } ?? [:])
+        return TokenService(configuration: configuration, store: store, clock: clock)
+    }
+
+    static func sample(kid: String = "k1") throws -> SigningKey {
+        var key = try SigningKeyRing.generateKey(.es256, now: Date(timeIntervalSince1970: 1_800_000_000))
+        key.kid = kid
+        return key
+    }
+
+    @Test("a sealed key holds no PKCS#8 in the clear and opens back; a plain one passes through")
+    func sealAndOpen() throws {
+        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        let key = try Self.sample()
+        let sealed = try encryption.seal(key)
+        #expect(SigningKeyEncryption.isSealed(sealed.privateKey))
+        #expect(!SigningKeyEncryption.isSealed(key.privateKey), "PKCS#8 DER starts with 0x30")
+        #expect(sealed.publicKey == key.publicKey && sealed.kid == key.kid && sealed.createdAt == key.createdAt)
+        // No 16-byte window of the private key survives in the envelope.
+        let windows = stride(from: 0, to: key.privateKey.count - 16, by: 8).map { Array(key.privateKey[$0..<$0 + 16]) }
+        let envelope = sealed.privateKey
+        #expect(
+            !windows.contains { window in
+                (0...(envelope.count - 16)).contains { Array(envelope[$0..<$0 + 16]) == window }
+            })
+        #expect(try SigningKeyEncryption.open(sealed, with: encryption) == key)
+        #expect(try SigningKeyEncryption.open(key, with: encryption) == key)
+        #expect(try SigningKeyEncryption.open(key, with: nil) == key)
+    }
+
+    @Test("a sealed key does not open without the key, under another key, altered, or moved to another kid's row")
+    func refusals() throws {
+        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        let other = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        let sealed = try encryption.seal(try Self.sample())
+        func failure(_ key: SigningKey, _ with: SigningKeyEncryption?) -> String {
+            do {
+                _ = try SigningKeyEncryption.open(key, with: with)
+                return "opened"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            failure(sealed, nil).contains("is encrypted at rest (key-encryption key \(encryption.fingerprintText))"))
+        #expect(failure(sealed, other).contains("not under this node's \(other.fingerprintText)"))
+        var altered = sealed
+        altered.privateKey[altered.privateKey.count - 1] ^= 1
+        #expect(failure(altered, encryption).contains("does not authenticate"))
+        var moved = sealed
+        moved.kid = "k2"
+        #expect(failure(moved, encryption).contains("does not authenticate"), "the kid is authenticated")
+        var relabelled = sealed
+        relabelled.algorithm = "RS256"
+        #expect(failure(relabelled, encryption).contains("does not authenticate"), "the algorithm is authenticated")
+        var truncated = sealed
+        truncated.privateKey = Array(sealed.privateKey.prefix(12))
+        #expect(failure(truncated, encryption).contains("truncated"))
+    }
+
+    @Test("the key file must hold exactly 32 bytes, be a regular file and be closed to group and others")
+    func keyFileRules() throws {
+        #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile()) }
+        #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile(mode: 0o400)) }
+        func reason(_ path: String) -> String {
+            do {
+                _ = try SigningKeyEncryption.load(path: path)
+                return "loaded"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(reason(try Self.keyFile(mode: 0o640)).contains("accessible to group or others (mode 640)"))
+        #expect(reason(try Self.keyFile(mode: 0o604)).contains("chmod 600"))
+        #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 31))).contains("exactly 32 bytes"))
+        #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 44))).contains("it holds 44"))
+        #expect(reason("/nonexistent/kek").contains("cannot read"))
+        #expect(reason(FileManager.default.temporaryDirectory.path).contains("not a regular file"))
+        // The same bytes give the same fingerprint (how nodes and operators compare keys), other bytes another.
+        let bytes = try SecureRandom.bytes(count: 32)
+        let first = try SigningKeyEncryption.load(path: try Self.keyFile(bytes: bytes))
+        let second = try SigningKeyEncryption.load(path: try Self.keyFile(bytes: bytes))
+        #expect(first.fingerprintText == second.fingerprintText && first.fingerprintText.count == 16)
+        #expect(try SigningKeyEncryption.load(path: try Self.keyFile()).fingerprintText != first.fingerprintText)
+    }
+
+    @Test("configured: the keys are stored sealed, other nodes with the file load them, nodes without it refuse")
+    func configuredNodes() async throws {
+        let store = MemoryStore()
+        let file = try Self.keyFile()
+        let node = try Self.service(store, keyFile: file)
+        try await node.bootstrap()
+        let stored = try await store.read { try $0.signingKeys() }
+        #expect(stored.count == 2)
+        #expect(stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(node.keyEncryptionFingerprint != nil)
+        // Another node with the same file signs with the same keys and publishes the same JWKS.
+        let second = try Self.service(store, keyFile: file)
+        try await second.bootstrap()
+        #expect(try await second.jwksBytes() == node.jwksBytes())
+        // A node without it, or with another key, does not start (and says why).
+        await #expect(throws: SigningKeyEncryption.Failure.self) {
+            try await Self.service(store, keyFile: nil).bootstrap()
+        }
+        await #expect(throws: SigningKeyEncryption.Failure.self) {
+            try await Self.service(store, keyFile: try Self.keyFile()).bootstrap()
+        }
+        // A file that cannot serve stops the start too.
+        await #expect(throws: SigningKeyEncryption.Failure.self) {
+            try await Self.service(store, keyFile: try Self.keyFile(mode: 0o644)).bootstrap()
+        }
+        // `keys rotate` with it seals the new keys.
+        let encryption = try #require(try node.keyEncryption.get())
+        let (kids, _) = try await TokenService.rotateKeys(
+            store: store, now: Date(), immediately: true, encryption: encryption)
+        let rotated = try await store.read { try $0.signingKeys() }.filter { kids.contains($0.kid) }
+        #expect(rotated.count == 2 && rotated.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+    }
+
+    @Test("keys stored before the file was configured are encrypted once at the next start, each by one node")
+    func encryptsExistingKeys() async throws {
+        let store = MemoryStore()
+        try await Self.service(store, keyFile: nil).bootstrap()
+        let plain = try await store.read { try $0.signingKeys() }
+        #expect(plain.allSatisfy { !SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(try await Self.service(store, keyFile: nil).encryptStoredKeys() == [], "nothing to do without a key")
+        let file = try Self.keyFile()
+        let node = try Self.service(store, keyFile: file)
+        try await node.bootstrap()
+        let before = try await node.jwksBytes()
+        #expect(Set(try await node.encryptStoredKeys()) == Set(plain.map(\.kid)))
+        #expect(try await node.encryptStoredKeys() == [], "already encrypted")
+        let stored = try await store.read { try $0.signingKeys() }
+        #expect(stored.map(\.kid) == plain.map(\.kid) && stored.map(\.publicKey) == plain.map(\.publicKey))
+        #expect(stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        let restarted = try Self.service(store, keyFile: file)
+        try await restarted.bootstrap()
+        #expect(try await restarted.jwksBytes() == before)
+    }
+
+    @Test("end to end: sign-up and login mint tokens that verify, with every stored private key sealed")
+    func endToEnd() async throws {
+        let store = MemoryStore()
+        let harness = try PasskeyHarness([Self.variable: try Self.keyFile()], store: store)
+        var authenticator = Passkey()
+        let signedUp = try await harness.signUp(&authenticator)
+        let login = try await harness.logIn(&authenticator).jsonValue()
+        for token in [signedUp["access_token"]?.stringValue, login["access_token"]?.stringValue] {
+            let bearer = try #require(token)
+            #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(bearer)"]).status == 200)
+        }
+        let stored = try await store.read { try $0.signingKeys() }
+        #expect(stored.count == 2 && stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+    }
+
+    @Test("the setting: tokens.signing_key_encryption_key_file in the file or from the environment; empty is refused")
+    func setting() throws {
+        #expect(try TestConfiguration.make().tokens.signingKeyEncryptionKeyFile == nil)
+        #expect(
+            try TestConfiguration.make([Self.variable: "/etc/kek"]).tokens.signingKeyEncryptionKeyFile == "/etc/kek")
+        #expect(throws: ConfigurationError.self) { try TestConfiguration.make([Self.variable: ""]) }
+        // A relative path is taken from the data directory.
+        var configuration = try TestConfiguration.make([Self.variable: "kek"])
+        configuration.dataDirectory = "/nonexistent-data"
+        guard case .failure(let failure) = SigningKeyEncryption.configured(configuration) else {
+            Issue.record("a missing file was accepted")
+            return
+        }
+        #expect(failure.description.contains("/nonexistent-data/kek"))
+    }
+}
