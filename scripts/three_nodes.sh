@@ -2,7 +2,8 @@
 # Three-node check: three passkeyd daemons (own data directories, free ports, one issuer) on one throwaway
 # PostgreSQL, driven by scripts/three_nodes.py with the independent client's software authenticator: a ceremony
 # spread over the nodes, a refresh token and an auth session each raced over all three (exactly one 200), and
-# `passkeyd keys rotate` reaching every node's JWKS within a second. About ten seconds.
+# `passkeyd keys rotate` reaching every node's JWKS within a second, all with one key-encryption key for the
+# signing keys (every key in the database sealed at the end). About ten seconds.
 # Usage: scripts/three_nodes.sh [path/to/passkeyd]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,10 @@ export PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 PASSKEYD_ADMIN_LISTEN=
 # soft-webauthn never sets UV (as in test.sh's independent_client).
 export PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred
 work="$(mktemp -d)"
+# One key-encryption key for the token-signing keys, shared by the nodes and by `keys rotate` (docs/deployment.md).
+openssl rand -out "$work/signing-keys.kek" 32
+chmod 600 "$work/signing-keys.kek"
+export PASSKEYD_TOKENS_SIGNING_KEY_ENCRYPTION_KEY_FILE="$work/signing-keys.kek"
 ports=()
 for node in 1 2 3; do ports+=("$(free_port)"); done
 # All nodes share the issuer (node 1's address), as nodes behind one load balancer do.
@@ -42,4 +47,14 @@ for node in 1 2 3; do
 done
 build/venv/bin/python scripts/three_nodes.py "http://127.0.0.1:${ports[0]}" "http://127.0.0.1:${ports[1]}" \
   "http://127.0.0.1:${ports[2]}" --client-id "$(default_client_id)" --passkeyd "$binary" --data-dir "$work" || status=$?
+# Every signing key in the database, the rotated ones included, is sealed ("pkd1" envelopes, no PKCS#8).
+unsealed="$(psql "$PASSKEYD_DATABASE_URL" -Atc \
+  "SELECT count(*) FROM signing_keys WHERE substring(private_key FROM 1 FOR 4) <> 'pkd1'::bytea")"
+total="$(psql "$PASSKEYD_DATABASE_URL" -Atc "SELECT count(*) FROM signing_keys")"
+if [ "$unsealed" = "0" ] && [ "$total" -ge 4 ]; then
+  echo "three_nodes: ok   all $total signing keys in the database are encrypted (tokens.signing_key_encryption_key_file)"
+else
+  echo "three_nodes: FAIL $unsealed of $total signing keys in the database are not encrypted"
+  status=1
+fi
 exit "$status"
