@@ -186,7 +186,7 @@ public enum PasskeydServer {
     ) async throws -> (kids: [String], signsFrom: Date) {
         // The new keys are sealed as the servers' are: a `keys rotate` without the key-encryption key a configuration
         // names fails here rather than store them unencrypted.
-        let encryption = try SigningKeyEncryption.configured(configuration).get()
+        let encryption = try SigningKeyEncryptionKeys.configured(configuration).get()
         let store = try await openStore(configuration)
         do {
             let rotated = try await TokenService.rotateKeys(

@@ -42,6 +42,7 @@ public enum EnvironmentOverrides {
         Setting(path: ["tokens", "refresh_token_absolute_lifetime_seconds"], kind: .integer),
         Setting(path: ["tokens", "action_token_lifetime_seconds"], kind: .integer),
         Setting(path: ["tokens", "signing_key_encryption_key_file"], kind: .string),
+        Setting(path: ["tokens", "signing_key_decryption_key_files"], kind: .json),
         Setting(path: ["passkeys", "challenge_timeout_ms"], kind: .integer),
         Setting(path: ["passkeys", "user_verification"], kind: .string),
         Setting(path: ["passkeys", "auth_session_grace_seconds"], kind: .integer),

@@ -262,10 +262,19 @@ extension ServerConfiguration {
             // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300),
             userMetadataClaim: try readUserMetadataClaim(object),
-            signingKeyEncryptionKeyFile: try object.optionalString("signing_key_encryption_key_file")
+            signingKeyEncryptionKeyFile: try object.optionalString("signing_key_encryption_key_file"),
+            signingKeyDecryptionKeyFiles: try object.stringArray("signing_key_decryption_key_files")
         )
         if settings.signingKeyEncryptionKeyFile?.isEmpty == true {
             throw object.error("signing_key_encryption_key_file", "must name a file")
+        }
+        if settings.signingKeyDecryptionKeyFiles.contains(where: \.isEmpty) {
+            throw object.error("signing_key_decryption_key_files", "must name files")
+        }
+        // Keys that only open, without one that seals, would store the keys they open unencrypted.
+        if !settings.signingKeyDecryptionKeyFiles.isEmpty, settings.signingKeyEncryptionKeyFile == nil {
+            throw object.error(
+                "signing_key_decryption_key_files", "needs signing_key_encryption_key_file (the key that seals)")
         }
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
             throw object.error(

@@ -68,6 +68,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// from the data directory) under which the token-signing keys' private halves are encrypted in the
         /// database (AES-256-GCM, `SigningKeyEncryption`); `nil`: they are stored as PKCS#8, unencrypted.
         public var signingKeyEncryptionKeyFile: String? = nil
+        /// `tokens.signing_key_decryption_key_files`: further key-encryption keys (same file rules) that open stored
+        /// signing keys but never seal one, for rotating the key-encryption key without downtime: the keys they
+        /// sealed are sealed again under `signingKeyEncryptionKeyFile` at the next start.
+        public var signingKeyDecryptionKeyFiles: [String] = []
     }
 
     /// WebAuthn ceremony settings.

@@ -35,47 +35,47 @@ struct SigningKeyEncryption: Sendable {
     /// The fingerprint as lower-case hex, for logs and messages.
     var fingerprintText: String { Self.hex(fingerprint) }
 
-    /// Loads the key-encryption key from `path`: exactly 32 bytes (e.g. `openssl rand -out FILE 32`), in a regular
-    /// file no one but its owner may read or write (like an SSH private key).
-    static func load(path: String) throws(Failure) -> SigningKeyEncryption {
+    /// Loads a key-encryption key from `path` (named in errors as `setting`): exactly 32 bytes (e.g. `openssl rand
+    /// -out FILE 32`), in a regular file no one but its owner may read or write (like an SSH private key).
+    static func load(path: String, setting: String = "tokens.signing_key_encryption_key_file") throws(Failure)
+        -> SigningKeyEncryption
+    {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw Failure(description: "cannot read tokens.signing_key_encryption_key_file \(path): \(errnoText())")
+            throw Failure(description: "cannot read \(setting) \(path): \(errnoText())")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            throw Failure(description: "tokens.signing_key_encryption_key_file \(path) is not a regular file")
+            throw Failure(description: "\(setting) \(path) is not a regular file")
         }
         guard status.st_mode & 0o077 == 0 else {
             throw Failure(
-                description: "tokens.signing_key_encryption_key_file \(path) is accessible to group or others (mode "
+                description: "\(setting) \(path) is accessible to group or others (mode "
                     + "\(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read tokens.signing_key_encryption_key_file \(path)")
+            throw Failure(description: "cannot read \(setting) \(path)")
         }
         guard data.count == AES256GCM.keyByteCount else {
             throw Failure(
-                description: "tokens.signing_key_encryption_key_file \(path) must hold exactly 32 bytes (openssl rand "
-                    + "-out FILE 32), it holds \(data.count)")
+                description: "\(setting) \(path) must hold exactly 32 bytes (openssl rand -out FILE 32), it holds "
+                    + "\(data.count)")
         }
         do {
             return try SigningKeyEncryption(key: Array(data))
         } catch {
-            throw Failure(description: "tokens.signing_key_encryption_key_file \(path): \(error)")
+            throw Failure(description: "\(setting) \(path): \(error)")
         }
-    }
-
-    /// The encryption `tokens.signing_key_encryption_key_file` configures (a relative path is taken from the data
-    /// directory, as `audit.key_file` is), `nil` when it is not set, or why its file cannot serve.
-    static func configured(_ configuration: ServerConfiguration) -> Result<SigningKeyEncryption?, Failure> {
-        guard let file = configuration.tokens.signingKeyEncryptionKeyFile else { return .success(nil) }
-        let path = file.hasPrefix("/") ? file : (configuration.dataDirectory as NSString).appendingPathComponent(file)
-        return Result { () throws(Failure) in try load(path: path) }
     }
 
     /// Whether a stored private key is an envelope (rather than unencrypted PKCS#8).
     static func isSealed(_ privateKey: [UInt8]) -> Bool {
         privateKey.starts(with: magic)
+    }
+
+    /// The fingerprint of the key-encryption key that sealed a stored private key; `nil` when it is not sealed.
+    static func sealer(of privateKey: [UInt8]) -> [UInt8]? {
+        guard isSealed(privateKey), privateKey.count >= magic.count + fingerprintByteCount else { return nil }
+        return Array(privateKey.dropFirst(magic.count).prefix(fingerprintByteCount))
     }
 
     /// `key` with its private half sealed under this key-encryption key.
@@ -87,31 +87,20 @@ struct SigningKeyEncryption: Sendable {
         return sealed
     }
 
-    /// `key` with its private half as PKCS#8: opened if sealed, as stored if not.
-    /// - Throws: `Failure` naming the `kid` when it is sealed and this node has no key-encryption key, another one,
-    ///   or the envelope does not authenticate (altered, or moved from another key's row).
-    static func open(_ key: SigningKey, with encryption: SigningKeyEncryption?) throws -> SigningKey {
-        guard isSealed(key.privateKey) else { return key }
-        let headerCount = magic.count + fingerprintByteCount
-        guard key.privateKey.count > headerCount else {
+    /// `key`, sealed under this key-encryption key (`sealer(of:)` is its fingerprint), with its private half as
+    /// PKCS#8.
+    /// - Throws: `Failure` naming the `kid` when the envelope is truncated or does not authenticate (altered, or
+    ///   moved from another key's row).
+    func open(_ key: SigningKey) throws(Failure) -> SigningKey {
+        let headerCount = Self.magic.count + Self.fingerprintByteCount
+        guard key.privateKey.count > headerCount + AES256GCM.nonceByteCount + AES256GCM.tagByteCount else {
             throw Failure(description: "signing key \(key.kid): its encrypted private key is truncated")
         }
         let header = Array(key.privateKey.prefix(headerCount))
-        let fingerprint = Array(header.dropFirst(magic.count))
-        guard let encryption else {
-            throw Failure(
-                description: "signing key \(key.kid) is encrypted at rest (key-encryption key \(hex(fingerprint))); "
-                    + "set tokens.signing_key_encryption_key_file to that key's file")
-        }
-        guard fingerprint == encryption.fingerprint else {
-            throw Failure(
-                description: "signing key \(key.kid) was encrypted under key-encryption key \(hex(fingerprint)), not "
-                    + "under this node's \(encryption.fingerprintText) (tokens.signing_key_encryption_key_file)")
-        }
         var opened = key
         do {
-            opened.privateKey = try encryption.cipher.open(
-                Array(key.privateKey.dropFirst(headerCount)), associatedData: associatedData(header: header, key))
+            opened.privateKey = try cipher.open(
+                Array(key.privateKey.dropFirst(headerCount)), associatedData: Self.associatedData(header: header, key))
         } catch {
             throw Failure(
                 description: "signing key \(key.kid): its encrypted private key does not authenticate (altered, or "
@@ -125,7 +114,8 @@ struct SigningKeyEncryption: Sendable {
         header + Array(key.kid.utf8) + [0] + Array(key.algorithm.utf8)
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    /// `bytes` as lower-case hex, for logs and messages.
+    static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 

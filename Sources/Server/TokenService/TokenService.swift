@@ -34,10 +34,10 @@ public final class TokenService: Sendable {
     let refreshPolicy: RefreshTokenPolicy
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
-    /// The key-encryption key of the signing keys at rest (`tokens.signing_key_encryption_key_file`), read when the
+    /// The key-encryption keys of the signing keys at rest (`SigningKeyEncryptionKeys`), read when the
     /// service is made: `nil` when none is configured. A file that cannot serve is reported by `bootstrap()`, so the
     /// server does not start, and by every later read of the keys.
-    let keyEncryption: Result<SigningKeyEncryption?, SigningKeyEncryption.Failure>
+    let keyEncryption: Result<SigningKeyEncryptionKeys, SigningKeyEncryption.Failure>
     private let ring = Mutex<SigningKeyRing?>(nil)
     /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
     private let lastOnDemandReload = Mutex<Date?>(nil)
@@ -50,7 +50,7 @@ public final class TokenService: Sendable {
         self.defaultAudience = configuration.issuer
         self.deviceKeyAudience = configuration.deviceKeys.audience
         self.authorization = ResourceAuthorization(configuration: configuration)
-        self.keyEncryption = SigningKeyEncryption.configured(configuration)
+        self.keyEncryption = SigningKeyEncryptionKeys.configured(configuration)
         let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
         // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
         // node that had not reloaded yet, and verifiers' leeway.
@@ -68,18 +68,18 @@ public final class TokenService: Sendable {
         _ = try await reload()
     }
 
-    /// With a key-encryption key configured, encrypts every signing key still stored unencrypted (from before it
-    /// was configured, or added by a node or a `keys rotate` without it); returns their `kid`s. Each is replaced
-    /// only if still the bytes read (compare-and-set), so nodes starting together encrypt each key once.
+    /// With a key-encryption key configured, seals every signing key still stored unencrypted (from before it was
+    /// configured, or added by a process without it) or under a key that only opens (the previous key-encryption
+    /// key, while it is rotated); returns their `kid`s. Each is replaced only if still the bytes read
+    /// (compare-and-set), so nodes starting together seal each key once.
     public func encryptStoredKeys() async throws -> [String] {
-        guard let encryption = try keyEncryption.get() else { return [] }
-        let plain = try await store.read { try $0.signingKeys() }.filter {
-            !SigningKeyEncryption.isSealed($0.privateKey)
-        }
-        guard !plain.isEmpty else { return [] }
-        let sealed = try plain.map { try encryption.seal($0) }
+        let encryption = try keyEncryption.get()
+        guard let sealing = encryption.sealing else { return [] }
+        let due = try await store.read { try $0.signingKeys() }.filter { encryption.needsSealing($0) }
+        guard !due.isEmpty else { return [] }
+        let sealed = try due.map { try sealing.seal(try encryption.open($0)) }
         return try await store.write { writer in
-            try zip(plain, sealed).filter { old, new in
+            try zip(due, sealed).filter { old, new in
                 try writer.replaceSigningKeyPrivateKey(
                     kid: old.kid, expected: old.privateKey, replacement: new.privateKey)
             }.map(\.0.kid)
@@ -89,7 +89,7 @@ public final class TokenService: Sendable {
     /// How the signing keys are kept at rest, for the start-up log: the key-encryption key's fingerprint, or `nil`
     /// when they are stored unencrypted.
     public var keyEncryptionFingerprint: String? {
-        (try? keyEncryption.get())??.fingerprintText
+        (try? keyEncryption.get())?.sealing?.fingerprintText
     }
 
     /// The current key ring, reloaded from the store when older than `reloadInterval`.
@@ -131,20 +131,15 @@ public final class TokenService: Sendable {
                 let existing = try writer.signingKeys()
                 for algorithm in Self.missingAlgorithms(existing) {
                     try writer.insertSigningKey(
-                        try Self.stored(try SigningKeyRing.generateKey(algorithm, now: now), encryption))
+                        try encryption.stored(try SigningKeyRing.generateKey(algorithm, now: now)))
                 }
                 return try writer.signingKeys()
             }
         }
-        let opened = try keys.map { try SigningKeyEncryption.open($0, with: encryption) }
+        let opened = try keys.map { try encryption.open($0) }
         let loaded = try SigningKeyRing(keys: opened, rotation: rotation, now: now)
         ring.withLock { $0 = loaded }
         return loaded
-    }
-
-    /// A new key as it is stored: sealed under `encryption` when there is one.
-    private static func stored(_ key: SigningKey, _ encryption: SigningKeyEncryption?) throws -> SigningKey {
-        try encryption.map { try $0.seal(key) } ?? key
     }
 
     /// The algorithms without any stored key.
@@ -162,13 +157,13 @@ public final class TokenService: Sendable {
     /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
     /// from `now` (a compromised key: nodes that have not reloaded yet keep verifying with the old ring for up to
     /// `reloadInterval`). Returns the new keys' `kid`s (ES256 first) and when they start signing.
-    /// With `encryption`, the new keys are stored sealed under it (`SigningKeyEncryption`).
+    /// With a sealing key in `encryption`, the new keys are stored sealed under it (`SigningKeyEncryptionKeys`).
     static func rotateKeys(
-        store: any Store, now: Date, immediately: Bool = false, encryption: SigningKeyEncryption? = nil
+        store: any Store, now: Date, immediately: Bool = false, encryption: SigningKeyEncryptionKeys = .none
     ) async throws -> (kids: [String], signsFrom: Date) {
         let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
         let keys = try TokenSigningAlgorithm.allCases.map {
-            try stored(try SigningKeyRing.generateKey($0, now: activation), encryption)
+            try encryption.stored(try SigningKeyRing.generateKey($0, now: activation))
         }
         try await store.write { writer in
             for old in try writer.signingKeys() where old.retiredAt == nil {

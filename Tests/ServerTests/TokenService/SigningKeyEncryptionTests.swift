@@ -47,9 +47,9 @@ struct SigningKeyEncryptionTests {
             !windows.contains { window in
                 (0...(envelope.count - 16)).contains { Array(envelope[$0..<$0 + 16]) == window }
             })
-        #expect(try SigningKeyEncryption.open(sealed, with: encryption) == key)
-        #expect(try SigningKeyEncryption.open(key, with: encryption) == key)
-        #expect(try SigningKeyEncryption.open(key, with: nil) == key)
+        #expect(try SigningKeyEncryptionKeys(sealing: encryption, openingOnly: []).open(sealed) == key)
+        #expect(try SigningKeyEncryptionKeys(sealing: encryption, openingOnly: []).open(key) == key)
+        #expect(try SigningKeyEncryptionKeys.none.open(key) == key)
     }
 
     @Test("a sealed key does not open without the key, under another key, altered, or moved to another kid's row")
@@ -59,7 +59,7 @@ struct SigningKeyEncryptionTests {
         let sealed = try encryption.seal(try Self.sample())
         func failure(_ key: SigningKey, _ with: SigningKeyEncryption?) -> String {
             do {
-                _ = try SigningKeyEncryption.open(key, with: with)
+                _ = try SigningKeyEncryptionKeys(sealing: with, openingOnly: []).open(key)
                 return "opened"
             } catch {
                 return "\(error)"
@@ -134,7 +134,7 @@ struct SigningKeyEncryptionTests {
             try await Self.service(store, keyFile: try Self.keyFile(mode: 0o644)).bootstrap()
         }
         // `keys rotate` with it seals the new keys.
-        let encryption = try #require(try node.keyEncryption.get())
+        let encryption = try node.keyEncryption.get()
         let (kids, _) = try await TokenService.rotateKeys(
             store: store, now: Date(), immediately: true, encryption: encryption)
         let rotated = try await store.read { try $0.signingKeys() }.filter { kids.contains($0.kid) }
@@ -162,6 +162,60 @@ struct SigningKeyEncryptionTests {
         #expect(try await restarted.jwksBytes() == before)
     }
 
+    @Test(
+        "rotating the key-encryption key without downtime: nodes first also open with the new key, then seal with it; the keys are sealed again once"
+    )
+    func keyEncryptionKeyRotation() async throws {
+        let store = MemoryStore()
+        let old = try Self.keyFile()
+        let new = try Self.keyFile()
+        func node(sealing: String, opening: [String] = []) throws -> TokenService {
+            var environment = [Self.variable: sealing]
+            if !opening.isEmpty {
+                environment["PASSKEYD_TOKENS_SIGNING_KEY_DECRYPTION_KEY_FILES"] =
+                    "[" + opening.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+            }
+            return TokenService(
+                configuration: try TestConfiguration.make(environment), store: store, clock: TestClock())
+        }
+        let first = try node(sealing: old)
+        try await first.bootstrap()
+        let jwks = try await first.jwksBytes()
+        let oldPrint = try #require(first.keyEncryptionFingerprint)
+        // Phase 1, node by node: the old key still seals, the new one also opens. Nothing is sealed again.
+        let phase1 = try node(sealing: old, opening: [new])
+        try await phase1.bootstrap()
+        #expect(try await phase1.encryptStoredKeys() == [])
+        // Phase 2, node by node: the new key seals, the old one only opens. The first such node seals every key
+        // again; a phase-1 node not restarted yet still opens them (it has the new key).
+        let phase2 = try node(sealing: new, opening: [old])
+        try await phase2.bootstrap()
+        let newPrint = try #require(phase2.keyEncryptionFingerprint)
+        #expect(try await phase2.encryptStoredKeys().count == 2)
+        #expect(try await phase2.encryptStoredKeys() == [], "once")
+        let stored = try await store.read { try $0.signingKeys() }
+        #expect(
+            stored.allSatisfy {
+                SigningKeyEncryption.sealer(of: $0.privateKey).map(SigningKeyEncryption.hex) == newPrint
+            })
+        let lagging = try node(sealing: old, opening: [new])
+        try await lagging.bootstrap()
+        #expect(try await lagging.jwksBytes() == jwks)
+        #expect(try await phase2.jwksBytes() == jwks)
+        // Phase 3: the old file is dropped; a node that has only the old key says which key it lacks.
+        let phase3 = try node(sealing: new)
+        try await phase3.bootstrap()
+        #expect(try await phase3.jwksBytes() == jwks)
+        do {
+            try await node(sealing: old).bootstrap()
+            Issue.record("a node with only the old key-encryption key opened keys sealed under the new one")
+        } catch {
+            #expect(
+                "\(error)".contains(
+                    "was encrypted under key-encryption key \(newPrint), not under this node's \(oldPrint)"))
+        }
+    }
+
     @Test("end to end: sign-up and login mint tokens that verify, with every stored private key sealed")
     func endToEnd() async throws {
         let store = MemoryStore()
@@ -183,10 +237,19 @@ struct SigningKeyEncryptionTests {
         #expect(
             try TestConfiguration.make([Self.variable: "/etc/kek"]).tokens.signingKeyEncryptionKeyFile == "/etc/kek")
         #expect(throws: ConfigurationError.self) { try TestConfiguration.make([Self.variable: ""]) }
+        let decryption = "PASSKEYD_TOKENS_SIGNING_KEY_DECRYPTION_KEY_FILES"
+        #expect(
+            try TestConfiguration.make([Self.variable: "/k", decryption: #"["/a", "/b"]"#]).tokens
+                .signingKeyDecryptionKeyFiles == ["/a", "/b"])
+        // Keys that only open, without one that seals, would leave the keys they open unencrypted.
+        #expect(throws: ConfigurationError.self) { try TestConfiguration.make([decryption: #"["/a"]"#]) }
+        #expect(throws: ConfigurationError.self) {
+            try TestConfiguration.make([Self.variable: "/k", decryption: #"[""]"#])
+        }
         // A relative path is taken from the data directory.
         var configuration = try TestConfiguration.make([Self.variable: "kek"])
         configuration.dataDirectory = "/nonexistent-data"
-        guard case .failure(let failure) = SigningKeyEncryption.configured(configuration) else {
+        guard case .failure(let failure) = SigningKeyEncryptionKeys.configured(configuration) else {
             Issue.record("a missing file was accepted")
             return
         }
