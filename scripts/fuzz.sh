@@ -17,21 +17,28 @@ python3 - "$work" <<'PY'
 import base64, json, os, pathlib, sys
 work = pathlib.Path(sys.argv[1])
 def b64(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    """The bytes of a base64url field; None for the recordings whose field is deliberately not base64url (the
+    mutations of Fixtures/ceremonies/mutations/ include such), which seed nothing."""
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (ValueError, TypeError):
+        return None
 corpora = {name: work / name / "corpus" for name in ("FuzzCBOR", "FuzzAuthenticatorData", "FuzzAttestationObject")}
 for path in corpora.values():
     path.mkdir(parents=True, exist_ok=True)
 for index, file in enumerate(sorted(pathlib.Path("Fixtures/ceremonies").rglob("*.json"))):
     ceremony = json.loads(file.read_text())
-    body = ceremony.get("response", {}).get("response", {})
-    if "attestationObject" in body:
-        blob = b64(body["attestationObject"])
+    response = ceremony.get("response") if isinstance(ceremony, dict) else None
+    body = response.get("response") if isinstance(response, dict) else None
+    body = body if isinstance(body, dict) else {}
+    ceremony = ceremony if isinstance(ceremony, dict) else {}
+    if (blob := b64(body.get("attestationObject"))) is not None:
         (corpora["FuzzAttestationObject"] / f"seed-{index}").write_bytes(blob)
         (corpora["FuzzCBOR"] / f"seed-{index}").write_bytes(blob)
-    if "authenticatorData" in body:
-        (corpora["FuzzAuthenticatorData"] / f"seed-{index}").write_bytes(b64(body["authenticatorData"]))
-    if "credentialPublicKey" in ceremony:
-        (corpora["FuzzCBOR"] / f"key-{index}").write_bytes(b64(ceremony["credentialPublicKey"]))
+    if (blob := b64(body.get("authenticatorData"))) is not None:
+        (corpora["FuzzAuthenticatorData"] / f"seed-{index}").write_bytes(blob)
+    if (blob := b64(ceremony.get("credentialPublicKey"))) is not None:
+        (corpora["FuzzCBOR"] / f"key-{index}").write_bytes(blob)
 PY
 
 for target in "${targets[@]}"; do
