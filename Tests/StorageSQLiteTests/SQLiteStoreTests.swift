@@ -107,7 +107,9 @@ struct SQLiteStoreTests {
         #expect(statistics.writerFallback == 0, "\(statistics)")
         // Each commit appends at least one 4 KiB frame: without restarts the WAL file would pass 24 MB. It is
         // rewritten from its beginning after each background copy, so its extent stays near 1,000 frames (bound: 2,500, for a slow machine).
-        #expect(walBytes > 0 && walBytes < 2_500 * 4_096, "WAL is \(walBytes) bytes after \(commits) commits")
+        #expect(
+            walBytes > 0 && walBytes < 2_500 * 4_096, "WAL is \(walBytes) bytes after \(commits) commits, \(statistics)"
+        )
     }
 
     @Test("closing the store while writes and a background checkpoint run loses no committed write")
