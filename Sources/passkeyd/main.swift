@@ -83,6 +83,14 @@ case .admin(let configPath, let flags, let request, let json, let actor):
     } catch {
         fail("\(error)", status: 1)
     }
+case .listKeys(let configPath, let flags, let json):
+    let configuration = loadConfiguration(configPath, flags: flags)
+    do {
+        let statuses = try await PasskeydServer.signingKeyStatuses(configuration: configuration)
+        print(SigningKeyStatus.listing(statuses, json: json))
+    } catch {
+        fail("keys list failed: \(error)", status: 1)
+    }
 case .rotateKeys(let configPath, let flags, let immediately):
     let configuration = loadConfiguration(configPath, flags: flags)
     do {

@@ -199,6 +199,23 @@ public enum PasskeydServer {
         }
     }
 
+    /// `passkeyd keys list`: every token-signing key in the configured database, what it does now and how it is
+    /// kept at rest. Read-only; safe beside running servers.
+    public static func signingKeyStatuses(configuration: ServerConfiguration, clock: any WallClock = SystemClock())
+        async throws -> [SigningKeyStatus]
+    {
+        let store = try await openStore(configuration)
+        do {
+            let statuses = try await TokenService(configuration: configuration, store: store, clock: clock)
+                .keyStatuses(now: clock.now())
+            await store.close()
+            return statuses
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
     /// Says at start what backs the audit log's checkpoints; a software key or none is a warning (docs/audit.md).
     static func logAuditSigner(_ audit: AuditConfiguration, signer: (any NoteSigner)?, logger: Logger) {
         switch audit.signer {

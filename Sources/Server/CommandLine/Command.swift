@@ -8,6 +8,8 @@ public enum Command: Sendable, Equatable {
     case replay(paths: [String], bench: Bool, seconds: Double)
     /// Add a new token-signing key.
     case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags, immediately: Bool = false)
+    /// List the token-signing keys: state and encryption at rest.
+    case listKeys(configPath: String?, flags: ConfigurationLoader.Flags, json: Bool)
     /// Write the audit log, its latest checkpoint and verifier key to a directory.
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
@@ -49,6 +51,9 @@ public enum Command: Sendable, Equatable {
           passkeyd keys rotate [--now] [--config FILE] [--data-dir DIR]
               Add a new token-signing key; it signs from then on, older keys stay published until their
               tokens have expired.
+          passkeyd keys list [--json] [--config FILE] [--data-dir DIR]
+              List the token-signing keys: kid, algorithm, state (signing, pending, retired, published,
+              expired) and whether each is encrypted at rest, under which key-encryption key.
           passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
               Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
           passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
@@ -107,8 +112,16 @@ public enum Command: Sendable, Equatable {
             guard !paths.isEmpty else { throw UsageError(message: "replay needs at least one PATH") }
             return .replay(paths: paths, bench: bench, seconds: seconds)
         case "keys":
+            if rest.first == "list" {
+                rest.removeFirst()
+                let json = rest.contains("--json")
+                rest.removeAll { $0 == "--json" }
+                let (config, flags) = try parseServerFlags(&rest)
+                try expectEmpty(rest)
+                return .listKeys(configPath: config, flags: flags, json: json)
+            }
             guard rest.first == "rotate" else {
-                throw UsageError(message: "usage: passkeyd keys rotate [--now] [--config FILE]")
+                throw UsageError(message: "usage: passkeyd keys rotate [--now] [--config FILE] | keys list [--json]")
             }
             rest.removeFirst()
             // --now: the new key signs at once instead of after every node has published it (a compromised key).

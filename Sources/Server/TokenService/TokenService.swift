@@ -86,6 +86,11 @@ public final class TokenService: Sendable {
         }
     }
 
+    /// Every stored signing key, what it does at `now` and how it is kept at rest (`passkeyd keys list`).
+    public func keyStatuses(now: Date) async throws -> [SigningKeyStatus] {
+        SigningKeyStatus.statuses(of: try await store.read { try $0.signingKeys() }, rotation: rotation, now: now)
+    }
+
     /// How the signing keys are kept at rest, for the start-up log: the key-encryption key's fingerprint, or `nil`
     /// when they are stored unencrypted.
     public var keyEncryptionFingerprint: String? {

@@ -21,7 +21,7 @@ struct CommandTests {
             try Command.parse(["replay", "--seconds", "1.5", "a"]) == .replay(paths: ["a"], bench: false, seconds: 1.5))
     }
 
-    @Test("help, version and keys rotate")
+    @Test("help, version, keys rotate and keys list")
     func others() throws {
         #expect(try Command.parse([]) == .help)
         #expect(try Command.parse(["--help"]) == .help)
@@ -30,6 +30,11 @@ struct CommandTests {
         #expect(
             try Command.parse(["keys", "rotate", "--now", "--config", "c.json"])
                 == .rotateKeys(configPath: "c.json", flags: .init(), immediately: true))
+        #expect(try Command.parse(["keys", "list"]) == .listKeys(configPath: nil, flags: .init(), json: false))
+        #expect(
+            try Command.parse(["keys", "list", "--json", "--config", "c.json"])
+                == .listKeys(configPath: "c.json", flags: .init(), json: true))
+        #expect(throws: Command.UsageError.self) { try Command.parse(["keys", "list", "extra"]) }
     }
 
     @Test(

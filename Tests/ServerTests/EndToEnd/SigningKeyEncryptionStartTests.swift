@@ -37,6 +37,10 @@ struct SigningKeyEncryptionStartTests {
         let stored = try await Self.storedKeys(directory)
         #expect(stored.count == 2 && stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
 
+        // `keys list` shows them sealed, under the configured file's key.
+        let listed = try await PasskeydServer.signingKeyStatuses(configuration: plain)
+        let fingerprint = try SigningKeyEncryption.load(path: keyFile).fingerprintText
+        #expect(listed.count == 2 && listed.allSatisfy { $0.sealedBy == fingerprint && $0.state == .signing })
         let (kids, _) = try await PasskeydServer.rotateKeys(configuration: encrypted, immediately: true)
         let rotated = try await Self.storedKeys(directory).filter { kids.contains($0.kid) }
         #expect(rotated.count == 2 && rotated.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })

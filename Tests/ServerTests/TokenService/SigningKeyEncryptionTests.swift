@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
+import HTTP
 import Storage
 import TestSupport
 import Testing
+import Tokens
 
 @testable import Server
 
@@ -214,6 +216,45 @@ struct SigningKeyEncryptionTests {
                 "\(error)".contains(
                     "was encrypted under key-encryption key \(newPrint), not under this node's \(oldPrint)"))
         }
+    }
+
+    @Test("keys list: each key's state under the rotation rules, and the key-encryption key that sealed it")
+    func keyStatuses() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let rotation = SigningKeyRotation(maxTokenLifetime: 3_600)
+        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        func key(_ kid: String, created: TimeInterval, retired: TimeInterval? = nil) throws -> SigningKey {
+            var key = try Self.sample(kid: kid)
+            key.createdAt = now + created
+            key.retiredAt = retired.map { now + $0 }
+            return key
+        }
+        let keys = [
+            try key("expired", created: -90_000, retired: -80_000),
+            try key("retired", created: -7_200, retired: -60),
+            try encryption.seal(try key("signing", created: -60, retired: 40)),
+            try encryption.seal(try key("pending", created: 40)),
+            // Rotated again within the publication delay: it never signs.
+            try key("skipped", created: 20, retired: 20),
+        ]
+        let statuses = SigningKeyStatus.statuses(of: keys, rotation: rotation, now: now)
+        let states = Dictionary(uniqueKeysWithValues: statuses.map { ($0.kid, $0.state) })
+        #expect(
+            states == [
+                "expired": .expired, "retired": .retired, "signing": .signing, "pending": .pending,
+                "skipped": .retired,
+            ])
+        #expect(statuses.map(\.kid) == ["pending", "skipped", "signing", "retired", "expired"], "newest first")
+        let byKid = Dictionary(uniqueKeysWithValues: statuses.map { ($0.kid, $0) })
+        #expect(byKid["signing"]?.sealedBy == encryption.fingerprintText && byKid["retired"]?.sealedBy == nil)
+        #expect(byKid["retired"]?.publishedUntil == now - 60 + 3_600)
+        #expect(byKid["pending"]?.line.contains("pending, signs from") == true)
+        #expect(
+            byKid["signing"]?.line.hasSuffix("encrypted (key-encryption key \(encryption.fingerprintText))") == true)
+        let json = try JSONValue(parsing: Array(SigningKeyStatus.listing(statuses, json: true).utf8))
+        #expect(json.arrayValue?.count == 5)
+        #expect(json.arrayValue?[2]["encryption"]?.stringValue == "aes-256-gcm:\(encryption.fingerprintText)")
+        #expect(json.arrayValue?[3]["encryption"]?.stringValue == "none")
     }
 
     @Test("end to end: sign-up and login mint tokens that verify, with every stored private key sealed")
