@@ -34,8 +34,8 @@ public final class TokenService: Sendable {
     let refreshPolicy: RefreshTokenPolicy
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
-    /// The key-encryption keys of the signing keys at rest (`SigningKeyEncryptionKeys`), read when the
-    /// service is made: `nil` when none is configured. A file that cannot serve is reported by `bootstrap()`, so the
+    /// The key-encryption keys of the signing keys at rest (`SigningKeyEncryptionKeys`, `.none` when none is
+    /// configured), read when the service is made. A file that cannot serve is reported by `bootstrap()`, so the
     /// server does not start, and by every later read of the keys.
     let keyEncryption: Result<SigningKeyEncryptionKeys, SigningKeyEncryption.Failure>
     private let ring = Mutex<SigningKeyRing?>(nil)
