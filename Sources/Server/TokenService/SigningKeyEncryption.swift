@@ -36,7 +36,8 @@ struct SigningKeyEncryption: Sendable {
     var fingerprintText: String { Self.hex(fingerprint) }
 
     /// Loads a key-encryption key from `path` (named in errors as `setting`): exactly 32 bytes (e.g. `openssl rand
-    /// -out FILE 32`), in a regular file no one but its owner may read or write (like an SSH private key).
+    /// -out FILE 32`), in a regular file owned by this user and closed to everyone else, or owned by root and at
+    /// most readable by its group (PostgreSQL's rule for its key files).
     static func load(path: String, setting: String = "tokens.signing_key_encryption_key_file") throws(Failure)
         -> SigningKeyEncryption
     {
@@ -47,10 +48,24 @@ struct SigningKeyEncryption: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw Failure(description: "\(setting) \(path) is not a regular file")
         }
-        guard status.st_mode & 0o077 == 0 else {
+        // PostgreSQL's rule for its key files: owned by this user and closed to everyone else (0600 or stricter),
+        // or owned by root and at most readable by the group (0640 or stricter; the unit's group model, README).
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        if status.st_uid == 0 {
+            guard status.st_mode & 0o037 == 0 else {
+                throw Failure(
+                    description: "\(setting) \(path) is owned by root with mode \(mode): at most 0640 (readable by "
+                        + "its group, writable by no one else, nothing for others)")
+            }
+        } else if status.st_uid == geteuid() {
+            guard status.st_mode & 0o077 == 0 else {
+                throw Failure(
+                    description: "\(setting) \(path) is accessible to group or others (mode \(mode)); chmod 600 it")
+            }
+        } else {
             throw Failure(
-                description: "\(setting) \(path) is accessible to group or others (mode "
-                    + "\(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+                description: "\(setting) \(path) must be owned by the user passkeyd runs as (mode 0600 or "
+                    + "stricter) or by root (0640 or stricter)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read \(setting) \(path)")

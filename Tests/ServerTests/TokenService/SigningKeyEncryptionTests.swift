@@ -84,7 +84,7 @@ struct SigningKeyEncryptionTests {
         #expect(failure(truncated, encryption).contains("truncated"))
     }
 
-    @Test("the key file must hold exactly 32 bytes, be a regular file and be closed to group and others")
+    @Test("the key file must hold exactly 32 bytes, be a regular file, and be closed as PostgreSQL's key files are")
     func keyFileRules() throws {
         #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile()) }
         #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile(mode: 0o400)) }
@@ -96,8 +96,21 @@ struct SigningKeyEncryptionTests {
                 return error.description
             }
         }
-        #expect(reason(try Self.keyFile(mode: 0o640)).contains("accessible to group or others (mode 640)"))
-        #expect(reason(try Self.keyFile(mode: 0o604)).contains("chmod 600"))
+        // PostgreSQL's rule: root's file may be read by its group (the unit's model), nothing more; another user's
+        // file is refused whatever its mode.
+        let owner = geteuid()
+        let groupReadable = try Self.keyFile(mode: 0o640)
+        if owner == 0 {
+            #expect(throws: Never.self) { try SigningKeyEncryption.load(path: groupReadable) }
+            #expect(reason(try Self.keyFile(mode: 0o660)).contains("owned by root with mode 660: at most 0640"))
+            #expect(reason(try Self.keyFile(mode: 0o644)).contains("owned by root with mode 644"))
+            let foreign = try Self.keyFile()
+            #expect(chown(foreign, 4_242, 4_242) == 0)
+            #expect(reason(foreign).contains("must be owned by the user passkeyd runs as"))
+        } else {
+            #expect(reason(groupReadable).contains("accessible to group or others (mode 640)"))
+            #expect(reason(try Self.keyFile(mode: 0o604)).contains("chmod 600"))
+        }
         #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 31))).contains("exactly 32 bytes"))
         #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 44))).contains("it holds 44"))
         #expect(reason("/nonexistent/kek").contains("cannot read"))
