@@ -17,6 +17,8 @@ enum AuthenticationAuditEvent {
     static let revocation = "revocation"
     /// A new token-signing key took over (`passkeyd keys rotate`).
     static let signingKeyRotated = "signing_key_rotated"
+    /// A stored token-signing key sealed (again) under the configured key-encryption key, at a start.
+    static let signingKeySealed = "signing_key_sealed"
 
     static let success = "success"
     static let failure = "failure"

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 import HTTP
 import Storage
 import Synchronization
@@ -78,11 +79,28 @@ public final class TokenService: Sendable {
         let due = try await store.read { try $0.signingKeys() }.filter { encryption.needsSealing($0) }
         guard !due.isEmpty else { return [] }
         let sealed = try due.map { try sealing.seal(try encryption.open($0)) }
+        let now = clock.now()
         return try await store.write { writer in
-            try zip(due, sealed).filter { old, new in
-                try writer.replaceSigningKeyPrivateKey(
-                    kid: old.kid, expected: old.privateKey, replacement: new.privateKey)
-            }.map(\.0.kid)
+            var replaced: [String] = []
+            for (old, new) in zip(due, sealed) {
+                // Another node starting at the same time may have sealed it first: then it records that.
+                guard
+                    try writer.replaceSigningKeyPrivateKey(
+                        kid: old.kid, expected: old.privateKey, replacement: new.privateKey)
+                else { continue }
+                replaced.append(old.kid)
+                // In the audit log: which key-encryption key now protects the key, and what did before.
+                var event = AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
+                    keyID: old.kid)
+                let before = SigningKeyEncryption.sealer(of: old.privateKey).map(SigningKeyEncryption.hex)
+                event.detail = JSONValue.object([
+                    JSONMember(key: "key_encryption_key", value: .string(sealing.fingerprintText)),
+                    JSONMember(key: "previously", value: .string(before ?? "unencrypted")),
+                ]).serialized()
+                _ = try writer.appendSecurityEvent(event)
+            }
+            return replaced
         }
     }
 

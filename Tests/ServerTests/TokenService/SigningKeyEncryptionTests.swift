@@ -169,6 +169,13 @@ struct SigningKeyEncryptionTests {
         let before = try await node.jwksBytes()
         #expect(Set(try await node.encryptStoredKeys()) == Set(plain.map(\.kid)))
         #expect(try await node.encryptStoredKeys() == [], "already encrypted")
+        // Each sealing is in the audit log, once, with the key that now protects the key and what did before.
+        let sealedEvents = try await store.read { try $0.securityEvents(after: 0, limit: 100) }
+            .filter { $0.kind == "signing_key_sealed" }
+        #expect(Set(sealedEvents.compactMap(\.keyID)) == Set(plain.map(\.kid)) && sealedEvents.count == 2)
+        let detail = try JSONValue(parsing: try #require(sealedEvents.first?.detail))
+        #expect(detail["key_encryption_key"]?.stringValue == node.keyEncryptionFingerprint)
+        #expect(detail["previously"]?.stringValue == "unencrypted")
         let stored = try await store.read { try $0.signingKeys() }
         #expect(stored.map(\.kid) == plain.map(\.kid) && stored.map(\.publicKey) == plain.map(\.publicKey))
         #expect(stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
@@ -208,6 +215,10 @@ struct SigningKeyEncryptionTests {
         let newPrint = try #require(phase2.keyEncryptionFingerprint)
         #expect(try await phase2.encryptStoredKeys().count == 2)
         #expect(try await phase2.encryptStoredKeys() == [], "once")
+        let resealed = try await store.read { try $0.securityEvents(after: 0, limit: 100) }
+            .filter { $0.kind == "signing_key_sealed" }.compactMap(\.detail)
+            .map { try JSONValue(parsing: $0)["previously"]?.stringValue }
+        #expect(resealed == [oldPrint, oldPrint])
         let stored = try await store.read { try $0.signingKeys() }
         #expect(
             stored.allSatisfy {
