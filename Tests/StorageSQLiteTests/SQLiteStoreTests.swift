@@ -106,10 +106,14 @@ struct SQLiteStoreTests {
         #expect(statistics.writerTail >= 1, "\(statistics)")
         #expect(statistics.writerFallback == 0, "\(statistics)")
         // Each commit appends at least one 4 KiB frame: without restarts the WAL file would pass 24 MB. It is
-        // rewritten from its beginning after each background copy, so its extent stays near 1,000 frames (bound: 2,500, for a slow machine).
+        // rewritten from its beginning after each background copy, so its extent stays below that. How far below
+        // depends on how long one background copy takes against the commits meanwhile: near 1,000 frames on a quiet
+        // machine, 2,880 once in the full parallel suite, where a copy's fsync waited behind everything else. A
+        // timing bound does not belong in a unit test, so the test holds the mechanism (the counts above) and the
+        // one bound no timing can break.
         #expect(
-            walBytes > 0 && walBytes < 2_500 * 4_096, "WAL is \(walBytes) bytes after \(commits) commits, \(statistics)"
-        )
+            walBytes > 0 && walBytes < commits * 4_096,
+            "WAL is \(walBytes) bytes after \(commits) commits, \(statistics)")
     }
 
     @Test("closing the store while writes and a background checkpoint run loses no committed write")
