@@ -32,9 +32,9 @@ export PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 PASSKEYD_ADMIN_LISTEN=
 export PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred
 work="$(mktemp -d)"
 # One key-encryption key for the token-signing keys, shared by the nodes and by `keys rotate` (docs/deployment.md).
-openssl rand -out "$work/signing-keys.kek" 32
-chmod 600 "$work/signing-keys.kek"
-export PASSKEYD_TOKENS_SIGNING_KEY_ENCRYPTION_KEY_FILE="$work/signing-keys.kek"
+openssl rand -out "$work/at-rest.kek" 32
+chmod 600 "$work/at-rest.kek"
+export PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE="$work/at-rest.kek"
 ports=()
 for node in 1 2 3; do ports+=("$(free_port)"); done
 # All nodes share the issuer (node 1's address), as nodes behind one load balancer do.
@@ -52,7 +52,7 @@ unsealed="$(psql "$PASSKEYD_DATABASE_URL" -Atc \
   "SELECT count(*) FROM signing_keys WHERE substring(private_key FROM 1 FOR 4) <> 'pkd1'::bytea")"
 total="$(psql "$PASSKEYD_DATABASE_URL" -Atc "SELECT count(*) FROM signing_keys")"
 if [ "$unsealed" = "0" ] && [ "$total" -ge 4 ]; then
-  echo "three_nodes: ok   all $total signing keys in the database are encrypted (tokens.signing_key_encryption_key_file)"
+  echo "three_nodes: ok   all $total signing keys in the database are encrypted (encryption_at_rest.key_file)"
 else
   echo "three_nodes: FAIL $unsealed of $total signing keys in the database are not encrypted"
   status=1

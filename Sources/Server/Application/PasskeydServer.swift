@@ -103,7 +103,7 @@ public enum PasskeydServer {
             } else {
                 logger.log(
                     .warning,
-                    "token-signing keys are stored unencrypted in the database (tokens.signing_key_encryption_key_file is not set)"
+                    "token-signing keys are stored unencrypted in the database (encryption_at_rest.key_file is not set)"
                 )
             }
         } catch {
@@ -186,7 +186,7 @@ public enum PasskeydServer {
     ) async throws -> (kids: [String], signsFrom: Date) {
         // The new keys are sealed as the servers' are: a `keys rotate` without the key-encryption key a configuration
         // names fails here rather than store them unencrypted.
-        let encryption = try SigningKeyEncryptionKeys.configured(configuration).get()
+        let encryption = try SecretEncryptionKeys.configured(configuration).get()
         let store = try await openStore(configuration)
         do {
             let rotated = try await TokenService.rotateKeys(

@@ -21,6 +21,9 @@ public struct ServerContext: Sendable {
     let userRateLimiter: RateLimiter
     /// Per-user limit of `/device-events` writes (per node), `device_keys.events_per_user_per_minute`.
     let deviceEventLimiter: RateLimiter
+    /// The key-encryption keys of secrets at rest (`encryption_at_rest`), read when the context is made; a file that
+    /// cannot serve stops the start (`TokenService.bootstrap`).
+    let secrets: Result<SecretEncryptionKeys, SecretEncryption.Failure>
     /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
     let recorder: CeremonyRecorder?
 
@@ -38,7 +41,9 @@ public struct ServerContext: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
-        self.tokens = TokenService(configuration: configuration, store: gated, clock: clock)
+        let secrets = SecretEncryptionKeys.configured(configuration)
+        self.secrets = secrets
+        self.tokens = TokenService(configuration: configuration, store: gated, clock: clock, secrets: secrets)
         self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
         self.userRateLimiter = RateLimiter(limit: configuration.rateLimitPerUserPerMinute)
         self.deviceEventLimiter = RateLimiter(limit: configuration.deviceKeys.eventsPerUserPerMinute)

@@ -131,6 +131,8 @@ extension ServerConfiguration {
         let recordingDirectory = try recordingObject.string("directory", default: "")
         recording = RecordingSettings(directory: recordingDirectory.isEmpty ? nil : recordingDirectory)
         try recordingObject.rejectUnknownKeys()
+        let atRestObject = try root.object("encryption_at_rest") ?? ConfigObject([:], path: "encryption_at_rest")
+        encryptionAtRest = try Self.readEncryptionAtRest(atRestObject)
 
         let rpID = relyingParty.id
         var clients: [ClientConfiguration] = []
@@ -251,6 +253,22 @@ extension ServerConfiguration {
         return text
     }
 
+    private static func readEncryptionAtRest(_ object: ConfigObject) throws(ConfigurationError) -> EncryptionAtRest {
+        let settings = EncryptionAtRest(
+            keyFile: try object.optionalString("key_file"),
+            decryptionKeyFiles: try object.stringArray("decryption_key_files"))
+        if settings.keyFile?.isEmpty == true { throw object.error("key_file", "must name a file") }
+        if settings.decryptionKeyFiles.contains(where: \.isEmpty) {
+            throw object.error("decryption_key_files", "must name files")
+        }
+        // Keys that only open, without one that seals, would store what they open unencrypted again.
+        if !settings.decryptionKeyFiles.isEmpty, settings.keyFile == nil {
+            throw object.error("decryption_key_files", "needs key_file (the key that seals)")
+        }
+        try object.rejectUnknownKeys()
+        return settings
+    }
+
     private static func readTokens(_ object: ConfigObject) throws(ConfigurationError) -> TokenSettings {
         let settings = TokenSettings(
             accessTokenLifetime: try object.int("access_token_lifetime_seconds", default: 3_600, range: 60...86_400),
@@ -261,21 +279,8 @@ extension ServerConfiguration {
                 "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
             // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300),
-            userMetadataClaim: try readUserMetadataClaim(object),
-            signingKeyEncryptionKeyFile: try object.optionalString("signing_key_encryption_key_file"),
-            signingKeyDecryptionKeyFiles: try object.stringArray("signing_key_decryption_key_files")
+            userMetadataClaim: try readUserMetadataClaim(object)
         )
-        if settings.signingKeyEncryptionKeyFile?.isEmpty == true {
-            throw object.error("signing_key_encryption_key_file", "must name a file")
-        }
-        if settings.signingKeyDecryptionKeyFiles.contains(where: \.isEmpty) {
-            throw object.error("signing_key_decryption_key_files", "must name files")
-        }
-        // Keys that only open, without one that seals, would store the keys they open unencrypted.
-        if !settings.signingKeyDecryptionKeyFiles.isEmpty, settings.signingKeyEncryptionKeyFile == nil {
-            throw object.error(
-                "signing_key_decryption_key_files", "needs signing_key_encryption_key_file (the key that seals)")
-        }
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
             throw object.error(
                 "refresh_token_idle_lifetime_seconds", "must not exceed refresh_token_absolute_lifetime_seconds")

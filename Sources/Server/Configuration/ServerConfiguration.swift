@@ -64,14 +64,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The namespaced claim (`tokens.user_metadata_claim`, an http(s) URL as Auth0 requires of custom claims)
         /// under which ID tokens and `/userinfo` carry the user's `user_metadata`; `nil`: never carried.
         public var userMetadataClaim: String? = nil
-        /// `tokens.signing_key_encryption_key_file`: a file of 32 random bytes (mode 0600 or stricter, relative paths
-        /// from the data directory) under which the token-signing keys' private halves are encrypted in the
-        /// database (AES-256-GCM, `SigningKeyEncryption`); `nil`: they are stored as PKCS#8, unencrypted.
-        public var signingKeyEncryptionKeyFile: String? = nil
-        /// `tokens.signing_key_decryption_key_files`: further key-encryption keys (same file rules) that open stored
-        /// signing keys but never seal one, for rotating the key-encryption key without downtime: the keys they
-        /// sealed are sealed again under `signingKeyEncryptionKeyFile` at the next start.
-        public var signingKeyDecryptionKeyFiles: [String] = []
     }
 
     /// WebAuthn ceremony settings.
@@ -132,6 +124,18 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var freshLoginMaxAgeSeconds: Int
     }
 
+    /// Secrets at rest (`encryption_at_rest`, docs/api.md): the key-encryption key of the token-signing keys and the
+    /// SRP logins' server secrets.
+    public struct EncryptionAtRest: Sendable, Equatable {
+        /// `key_file`: 32 random bytes (owned as PostgreSQL's key files are; relative paths from the data directory)
+        /// under which secrets are sealed in the database (AES-256-GCM, `SecretEncryption`); `nil`: they are stored
+        /// unencrypted.
+        public var keyFile: String?
+        /// `decryption_key_files`: further key-encryption keys (same rules) that open secrets but never seal one,
+        /// for rotating the key-encryption key without downtime: what they sealed is sealed again under `keyFile`.
+        public var decryptionKeyFiles: [String] = []
+    }
+
     /// Record mode (docs/recording.md): where every judged WebAuthn ceremony is written as a replayable recording.
     public struct RecordingSettings: Sendable, Equatable {
         /// The directory (`recording.directory`, `serve --record DIR`); `nil` (empty): record mode is off.
@@ -176,6 +180,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var audit: AuditConfiguration
     /// Record mode (`recording`, docs/recording.md); off by default.
     public var recording = RecordingSettings()
+    /// The key-encryption keys of secrets at rest (`encryption_at_rest`); none by default.
+    public var encryptionAtRest = EncryptionAtRest()
     /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
     public var web = WebConfiguration()
 

@@ -64,7 +64,7 @@ extension TokenEndpoint {
         // identity, whose session carries a random stand-in verifier.
         let serverProof = try srp.verifyClientProof(
             proof, identity: session.identity, salt: session.salt, verifier: session.verifier,
-            clientPublic: session.clientPublic, serverSecret: session.serverSecret,
+            clientPublic: session.clientPublic, serverSecret: try context.secrets.get().serverSecret(of: session),
             serverPublic: session.serverPublic)
         let user: User? =
             if let userID = session.userID, serverProof != nil {

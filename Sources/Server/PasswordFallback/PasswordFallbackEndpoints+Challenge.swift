@@ -63,7 +63,8 @@ extension PasswordFallbackEndpoints {
         let session = SRPSession(
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, identity: identity,
             userID: found.verifier?.userID, salt: salt, verifier: verifier, clientPublic: clientPublic,
-            serverSecret: serverSecret, serverPublic: serverPublic, address: address, createdAt: now,
+            serverSecret: try context.secrets.get().storedServerSecret(serverSecret, sessionID: handle.sessionID),
+            serverPublic: serverPublic, address: address, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(context.configuration.srp.sessionLifetimeSeconds)))
         try await context.store.write { try $0.insertSRPSession(session) }
         context.metrics.count(event: "srp_challenge")

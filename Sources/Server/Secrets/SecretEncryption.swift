@@ -2,17 +2,19 @@ import Crypto
 import Foundation
 import Storage
 
-/// The token-signing keys' private halves encrypted at rest (`tokens.signing_key_encryption_key_file`): whoever reads
-/// the database — a backup, a replica, a DBA — cannot mint tokens without the key-encryption key, which lives in a
+/// One key-encryption key of passkeyd's secrets at rest (`encryption_at_rest.key_file`): the token-signing keys'
+/// private halves and the SRP logins' server secrets. Whoever reads the database — a backup, a replica, a DBA —
+/// then cannot mint tokens, nor finish another user's SRP login, without the key-encryption key, which lives in a
 /// file beside each node, never in the database.
 ///
-/// A stored private key is either PKCS#8 DER (unencrypted; DER starts with 0x30) or an envelope:
-/// `"pkd1"` ‖ the key-encryption key's 8-byte fingerprint ‖ AES-256-GCM(nonce ‖ PKCS#8 ‖ tag), authenticated with
-/// the envelope's header, the `kid` and the algorithm as associated data, so a ciphertext moved to another key's row
-/// does not open. The fingerprint (a hash of the key-encryption key, not the key) names which key sealed a row, so
-/// a node configured with another key says so instead of "does not decrypt".
-struct SigningKeyEncryption: Sendable {
-    /// Why a signing key could not be sealed, opened or the key-encryption key loaded.
+/// A sealed secret is an envelope: `"pkd1"` ‖ the key-encryption key's 8-byte fingerprint ‖ AES-256-GCM(nonce ‖
+/// secret ‖ tag), authenticated with the envelope's header and a context naming what the secret belongs to (a
+/// signing key's `kid` and algorithm, an SRP session's id), so a ciphertext moved to another row does not open. The
+/// fingerprint (a hash of the key-encryption key, not the key) names which key sealed it, so a node configured with
+/// another key says so instead of "does not decrypt". An unencrypted secret never starts with "pkd1" (PKCS#8 DER
+/// starts with 0x30; an SRP secret stored unencrypted is told apart by its length).
+struct SecretEncryption: Sendable {
+    /// Why a secret could not be sealed or opened, or the key-encryption key loaded.
     struct Failure: Error, CustomStringConvertible, Equatable {
         let description: String
     }
@@ -38,8 +40,8 @@ struct SigningKeyEncryption: Sendable {
     /// Loads a key-encryption key from `path` (named in errors as `setting`): exactly 32 bytes (e.g. `openssl rand
     /// -out FILE 32`), in a regular file owned by this user and closed to everyone else, or owned by root and at
     /// most readable by its group (PostgreSQL's rule for its key files).
-    static func load(path: String, setting: String = "tokens.signing_key_encryption_key_file") throws(Failure)
-        -> SigningKeyEncryption
+    static func load(path: String, setting: String = "encryption_at_rest.key_file") throws(Failure)
+        -> SecretEncryption
     {
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -76,57 +78,45 @@ struct SigningKeyEncryption: Sendable {
                     + "\(data.count)")
         }
         do {
-            return try SigningKeyEncryption(key: Array(data))
+            return try SecretEncryption(key: Array(data))
         } catch {
             throw Failure(description: "\(setting) \(path): \(error)")
         }
     }
 
-    /// Whether a stored private key is an envelope (rather than unencrypted PKCS#8).
-    static func isSealed(_ privateKey: [UInt8]) -> Bool {
-        privateKey.starts(with: magic)
+    /// Whether stored bytes are an envelope.
+    static func isSealed(_ stored: [UInt8]) -> Bool {
+        stored.starts(with: magic)
     }
 
-    /// The fingerprint of the key-encryption key that sealed a stored private key; `nil` when it is not sealed.
-    static func sealer(of privateKey: [UInt8]) -> [UInt8]? {
-        guard isSealed(privateKey), privateKey.count >= magic.count + fingerprintByteCount else { return nil }
-        return Array(privateKey.dropFirst(magic.count).prefix(fingerprintByteCount))
+    /// The fingerprint of the key-encryption key that sealed `stored`; `nil` when it is not sealed.
+    static func sealer(of stored: [UInt8]) -> [UInt8]? {
+        guard isSealed(stored), stored.count >= magic.count + fingerprintByteCount else { return nil }
+        return Array(stored.dropFirst(magic.count).prefix(fingerprintByteCount))
     }
 
-    /// `key` with its private half sealed under this key-encryption key.
-    func seal(_ key: SigningKey) throws -> SigningKey {
+    /// `secret` sealed under this key-encryption key, bound to `context`.
+    func seal(_ secret: [UInt8], context: [UInt8]) throws -> [UInt8] {
         let header = Self.magic + fingerprint
-        var sealed = key
-        sealed.privateKey =
-            header + (try cipher.seal(key.privateKey, associatedData: Self.associatedData(header: header, key)))
-        return sealed
+        return header + (try cipher.seal(secret, associatedData: header + context))
     }
 
-    /// `key`, sealed under this key-encryption key (`sealer(of:)` is its fingerprint), with its private half as
-    /// PKCS#8.
-    /// - Throws: `Failure` naming the `kid` when the envelope is truncated or does not authenticate (altered, or
-    ///   moved from another key's row).
-    func open(_ key: SigningKey) throws(Failure) -> SigningKey {
+    /// The secret in `sealed` (sealed under this key-encryption key: `sealer(of:)` is its fingerprint), if it was
+    /// sealed with `context`.
+    /// - Throws: `Failure` naming `what` when the envelope is truncated or does not authenticate (altered, or moved
+    ///   from another row).
+    func open(_ sealed: [UInt8], context: [UInt8], what: String) throws(Failure) -> [UInt8] {
         let headerCount = Self.magic.count + Self.fingerprintByteCount
-        guard key.privateKey.count > headerCount + AES256GCM.nonceByteCount + AES256GCM.tagByteCount else {
-            throw Failure(description: "signing key \(key.kid): its encrypted private key is truncated")
+        guard sealed.count >= headerCount + AES256GCM.nonceByteCount + AES256GCM.tagByteCount else {
+            throw Failure(description: "\(what): its encrypted secret is truncated")
         }
-        let header = Array(key.privateKey.prefix(headerCount))
-        var opened = key
+        let header = Array(sealed.prefix(headerCount))
         do {
-            opened.privateKey = try cipher.open(
-                Array(key.privateKey.dropFirst(headerCount)), associatedData: Self.associatedData(header: header, key))
+            return try cipher.open(Array(sealed.dropFirst(headerCount)), associatedData: header + context)
         } catch {
             throw Failure(
-                description: "signing key \(key.kid): its encrypted private key does not authenticate (altered, or "
-                    + "moved from another key's row)")
+                description: "\(what): its encrypted secret does not authenticate (altered, or moved from another row)")
         }
-        return opened
-    }
-
-    /// What the envelope authenticates besides the private key: its header, the `kid` and the algorithm.
-    private static func associatedData(header: [UInt8], _ key: SigningKey) -> [UInt8] {
-        header + Array(key.kid.utf8) + [0] + Array(key.algorithm.utf8)
     }
 
     /// `bytes` as lower-case hex, for logs and messages.

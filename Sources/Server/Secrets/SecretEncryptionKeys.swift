@@ -1,75 +1,76 @@
 import Foundation
 import Storage
 
-/// The key-encryption keys of one node: the one that seals every signing key stored from now on
-/// (`tokens.signing_key_encryption_key_file`), and those that only open keys sealed before
-/// (`tokens.signing_key_decryption_key_files`, while the key-encryption key is rotated: docs/api.md).
-struct SigningKeyEncryptionKeys: Sendable {
-    /// Seals new keys; `nil`: keys are stored unencrypted.
-    let sealing: SigningKeyEncryption?
-    /// Open keys sealed under them; never seal.
-    let openingOnly: [SigningKeyEncryption]
+/// The key-encryption keys of one node: the one that seals every secret stored from now on
+/// (`encryption_at_rest.key_file`), and those that only open secrets sealed before
+/// (`encryption_at_rest.decryption_key_files`, while the key-encryption key is rotated: docs/api.md).
+struct SecretEncryptionKeys: Sendable {
+    /// Seals new secrets; `nil`: they are stored unencrypted.
+    let sealing: SecretEncryption?
+    /// Open secrets sealed under them; never seal.
+    let openingOnly: [SecretEncryption]
 
-    /// No key-encryption key: signing keys are stored as PKCS#8.
-    static let none = SigningKeyEncryptionKeys(sealing: nil, openingOnly: [])
+    /// No key-encryption key: secrets are stored unencrypted.
+    static let none = SecretEncryptionKeys(sealing: nil, openingOnly: [])
 
     /// The keys `configuration` names (relative paths are taken from the data directory, as `audit.key_file` is),
     /// or why one of their files cannot serve.
     static func configured(_ configuration: ServerConfiguration) -> Result<
-        SigningKeyEncryptionKeys, SigningKeyEncryption.Failure
+        SecretEncryptionKeys, SecretEncryption.Failure
     > {
         func path(_ file: String) -> String {
             file.hasPrefix("/") ? file : (configuration.dataDirectory as NSString).appendingPathComponent(file)
         }
-        return Result { () throws(SigningKeyEncryption.Failure) in
-            let sealing = try configuration.tokens.signingKeyEncryptionKeyFile.map {
-                (file) throws(SigningKeyEncryption.Failure) in try SigningKeyEncryption.load(path: path(file))
+        return Result { () throws(SecretEncryption.Failure) in
+            let sealing = try configuration.encryptionAtRest.keyFile.map {
+                (file) throws(SecretEncryption.Failure) in try SecretEncryption.load(path: path(file))
             }
-            var openingOnly: [SigningKeyEncryption] = []
-            for file in configuration.tokens.signingKeyDecryptionKeyFiles {
+            var openingOnly: [SecretEncryption] = []
+            for file in configuration.encryptionAtRest.decryptionKeyFiles {
                 openingOnly.append(
-                    try SigningKeyEncryption.load(path: path(file), setting: "tokens.signing_key_decryption_key_files"))
+                    try SecretEncryption.load(path: path(file), setting: "encryption_at_rest.decryption_key_files"))
             }
-            return SigningKeyEncryptionKeys(sealing: sealing, openingOnly: openingOnly)
+            return SecretEncryptionKeys(sealing: sealing, openingOnly: openingOnly)
         }
     }
 
-    /// A new key as it is stored: sealed when there is a sealing key.
-    func stored(_ key: SigningKey) throws -> SigningKey {
-        try sealing.map { try $0.seal(key) } ?? key
+    /// `secret` as it is stored: sealed under the sealing key when there is one.
+    func stored(_ secret: [UInt8], context: [UInt8]) throws -> [UInt8] {
+        try sealing.map { try $0.seal(secret, context: context) } ?? secret
     }
 
-    /// Whether a stored key should be sealed (again) under the sealing key: it is unencrypted, or sealed under a
-    /// key that only opens.
-    func needsSealing(_ key: SigningKey) -> Bool {
+    /// Whether stored bytes should be sealed (again) under the sealing key: unencrypted, or sealed under a key that
+    /// only opens.
+    func needsSealing(_ stored: [UInt8]) -> Bool {
         guard let sealing else { return false }
-        return SigningKeyEncryption.sealer(of: key.privateKey) != sealing.fingerprint
+        return SecretEncryption.sealer(of: stored) != sealing.fingerprint
     }
 
-    /// `key` with its private half as PKCS#8: opened if sealed, as stored if not.
-    /// - Throws: `SigningKeyEncryption.Failure` naming the `kid` when it is sealed under none of this node's keys
-    ///   (and which key that was), or its envelope does not open.
-    func open(_ key: SigningKey) throws(SigningKeyEncryption.Failure) -> SigningKey {
-        guard SigningKeyEncryption.isSealed(key.privateKey) else { return key }
-        guard let sealer = SigningKeyEncryption.sealer(of: key.privateKey) else {
-            throw SigningKeyEncryption.Failure(
-                description: "signing key \(key.kid): its encrypted private key is truncated")
+    /// The secret in `stored`: opened if sealed, as stored if not.
+    /// - Throws: `SecretEncryption.Failure` naming `what` when it is sealed under none of this node's keys (and
+    ///   which key that was), or its envelope does not open.
+    func open(_ stored: [UInt8], context: [UInt8], what: String) throws(SecretEncryption.Failure) -> [UInt8] {
+        guard SecretEncryption.isSealed(stored) else { return stored }
+        guard let sealer = SecretEncryption.sealer(of: stored) else {
+            throw SecretEncryption.Failure(description: "\(what): its encrypted secret is truncated")
         }
         let all = (sealing.map { [$0] } ?? []) + openingOnly
-        if let encryption = all.first(where: { $0.fingerprint == sealer }) { return try encryption.open(key) }
-        let named = SigningKeyEncryption.hex(sealer)
+        if let encryption = all.first(where: { $0.fingerprint == sealer }) {
+            return try encryption.open(stored, context: context, what: what)
+        }
+        let named = SecretEncryption.hex(sealer)
         guard let sealing else {
-            throw SigningKeyEncryption.Failure(
-                description: "signing key \(key.kid) is encrypted at rest (key-encryption key \(named)); set "
-                    + "tokens.signing_key_encryption_key_file to that key's file")
+            throw SecretEncryption.Failure(
+                description: "\(what) is encrypted at rest (key-encryption key \(named)); set "
+                    + "encryption_at_rest.key_file to that key's file")
         }
         let others =
             openingOnly.isEmpty
             ? ""
-            : " nor among its tokens.signing_key_decryption_key_files ("
+            : " nor among its encryption_at_rest.decryption_key_files ("
                 + openingOnly.map(\.fingerprintText).joined(separator: ", ") + ")"
-        throw SigningKeyEncryption.Failure(
-            description: "signing key \(key.kid) was encrypted under key-encryption key \(named), not under this "
-                + "node's \(sealing.fingerprintText) (tokens.signing_key_encryption_key_file)\(others)")
+        throw SecretEncryption.Failure(
+            description: "\(what) was encrypted under key-encryption key \(named), not under this node's "
+                + "\(sealing.fingerprintText) (encryption_at_rest.key_file)\(others)")
     }
 }

@@ -27,7 +27,7 @@ public struct SigningKeyStatus: Sendable, Equatable {
     public let state: State
     /// Until when a retired key stays in the JWKS.
     public let publishedUntil: Date?
-    /// The fingerprint of the key-encryption key that sealed it (`SigningKeyEncryption`), `nil` when it is stored
+    /// The fingerprint of the key-encryption key that sealed it (`SecretEncryption`), `nil` when it is stored
     /// unencrypted.
     public let sealedBy: String?
 
@@ -45,7 +45,7 @@ public struct SigningKeyStatus: Sendable, Equatable {
                     kid: key.kid, algorithm: key.algorithm, createdAt: key.createdAt, retiredAt: key.retiredAt,
                     state: state,
                     publishedUntil: key.retiredAt.map { $0.addingTimeInterval(rotation.maxTokenLifetime) },
-                    sealedBy: SigningKeyEncryption.sealer(of: key.privateKey).map(SigningKeyEncryption.hex))
+                    sealedBy: SecretEncryption.sealer(of: key.privateKey).map(SecretEncryption.hex))
             }
         }
     }

@@ -35,23 +35,33 @@ public final class TokenService: Sendable {
     let refreshPolicy: RefreshTokenPolicy
     /// The audience and scope rule every grant applies.
     let authorization: ResourceAuthorization
-    /// The key-encryption keys of the signing keys at rest (`SigningKeyEncryptionKeys`, `.none` when none is
+    /// The key-encryption keys of the signing keys at rest (`SecretEncryptionKeys`, `.none` when none is
     /// configured), read when the service is made. A file that cannot serve is reported by `bootstrap()`, so the
     /// server does not start, and by every later read of the keys.
-    let keyEncryption: Result<SigningKeyEncryptionKeys, SigningKeyEncryption.Failure>
+    let keyEncryption: Result<SecretEncryptionKeys, SecretEncryption.Failure>
     private let ring = Mutex<SigningKeyRing?>(nil)
     /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
     private let lastOnDemandReload = Mutex<Date?>(nil)
 
     /// A token service over `store`'s signing keys.
-    public init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
+    public convenience init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
+        self.init(
+            configuration: configuration, store: store, clock: clock,
+            secrets: SecretEncryptionKeys.configured(configuration))
+    }
+
+    /// A token service whose signing keys are sealed at rest under `secrets` (`ServerContext.secrets`).
+    init(
+        configuration: ServerConfiguration, store: any Store, clock: any WallClock,
+        secrets: Result<SecretEncryptionKeys, SecretEncryption.Failure>
+    ) {
         self.configuration = configuration
         self.store = store
         self.clock = clock
         self.defaultAudience = configuration.issuer
         self.deviceKeyAudience = configuration.deviceKeys.audience
         self.authorization = ResourceAuthorization(configuration: configuration)
-        self.keyEncryption = SigningKeyEncryptionKeys.configured(configuration)
+        self.keyEncryption = secrets
         let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
         // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
         // node that had not reloaded yet, and verifiers' leeway.
@@ -76,13 +86,13 @@ public final class TokenService: Sendable {
     public func encryptStoredKeys() async throws -> [String] {
         let encryption = try keyEncryption.get()
         guard let sealing = encryption.sealing else { return [] }
-        let due = try await store.read { try $0.signingKeys() }.filter { encryption.needsSealing($0) }
-        guard !due.isEmpty else { return [] }
-        let sealed = try due.map { try sealing.seal(try encryption.open($0)) }
+        let stored = try await store.read { try $0.signingKeys() }
+        let pairs = try stored.compactMap { key in try encryption.resealed(key).map { (key, $0) } }
+        guard !pairs.isEmpty else { return [] }
         let now = clock.now()
         return try await store.write { writer in
             var replaced: [String] = []
-            for (old, new) in zip(due, sealed) {
+            for (old, new) in pairs {
                 // Another node starting at the same time may have sealed it first: then it records that.
                 guard
                     try writer.replaceSigningKeyPrivateKey(
@@ -93,7 +103,7 @@ public final class TokenService: Sendable {
                 var event = AuthenticationAuditEvent.make(
                     AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
                     keyID: old.kid)
-                let before = SigningKeyEncryption.sealer(of: old.privateKey).map(SigningKeyEncryption.hex)
+                let before = SecretEncryption.sealer(of: old.privateKey).map(SecretEncryption.hex)
                 event.detail = JSONValue.object([
                     JSONMember(key: "key_encryption_key", value: .string(sealing.fingerprintText)),
                     JSONMember(key: "previously", value: .string(before ?? "unencrypted")),
@@ -180,9 +190,9 @@ public final class TokenService: Sendable {
     /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
     /// from `now` (a compromised key: nodes that have not reloaded yet keep verifying with the old ring for up to
     /// `reloadInterval`). Returns the new keys' `kid`s (ES256 first) and when they start signing.
-    /// With a sealing key in `encryption`, the new keys are stored sealed under it (`SigningKeyEncryptionKeys`).
+    /// With a sealing key in `encryption`, the new keys are stored sealed under it (`SecretEncryptionKeys`).
     static func rotateKeys(
-        store: any Store, now: Date, immediately: Bool = false, encryption: SigningKeyEncryptionKeys = .none
+        store: any Store, now: Date, immediately: Bool = false, encryption: SecretEncryptionKeys = .none
     ) async throws -> (kids: [String], signsFrom: Date) {
         let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
         let keys = try TokenSigningAlgorithm.allCases.map {

@@ -19,7 +19,8 @@ public struct SRPSession: Sendable, Hashable {
     public var verifier: [UInt8]
     /// A, the client's public value.
     public var clientPublic: [UInt8]
-    /// b, the server's secret exponent (single use, deleted on consumption).
+    /// b, the server's secret exponent (single use, deleted on consumption), as stored: sealed under the
+    /// key-encryption key when the server has one (`encryption_at_rest`).
     public var serverSecret: [UInt8]
     /// B = k·v + g^b, as sent.
     public var serverPublic: [UInt8]

@@ -7,19 +7,19 @@ import Testing
 @testable import Server
 
 @Suite("Signing keys at rest across starts: a key file configured later encrypts the stored keys")
-struct SigningKeyEncryptionStartTests {
+struct SecretEncryptionStartTests {
     @Test(
         "a SQLite server started without, then with the key file: its keys are encrypted at that start, keys rotate seals, and a start without the file is refused"
     )
     func startsAndRotation() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-kek-e2e-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let keyFile = try SigningKeyEncryptionTests.keyFile()
+        let keyFile = try SecretEncryptionTests.keyFile()
         let plain = try TestConfiguration.make([
             "PASSKEYD_LISTEN_PORT": "0", "PASSKEYD_DATA_DIRECTORY": directory.path,
         ])
         var encrypted = plain
-        encrypted.tokens.signingKeyEncryptionKeyFile = keyFile
+        encrypted.encryptionAtRest.keyFile = keyFile
         let lines = PasskeyHarness.LogLines()
         let logger = Logger(sink: { lines.append($0) })
 
@@ -27,7 +27,7 @@ struct SigningKeyEncryptionStartTests {
         let jwks = try await first.context.tokens.jwksBytes()
         await first.stop()
         #expect(lines.all.contains { $0.contains("token-signing keys are stored unencrypted") })
-        #expect(try await Self.storedKeys(directory).allSatisfy { !SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(try await Self.storedKeys(directory).allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
 
         let second = try await PasskeydServer.start(configuration: encrypted, logger: logger)
         #expect(try await second.context.tokens.jwksBytes() == jwks, "the same keys, now opened from their envelopes")
@@ -35,20 +35,20 @@ struct SigningKeyEncryptionStartTests {
         let started = try #require(lines.all.first { $0.contains("token-signing keys are encrypted at rest") })
         #expect(started.contains("encrypted_now"), "\(started)")
         let stored = try await Self.storedKeys(directory)
-        #expect(stored.count == 2 && stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(stored.count == 2 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
 
         // `keys list` shows them sealed, under the configured file's key.
         let listed = try await PasskeydServer.signingKeyStatuses(configuration: plain)
-        let fingerprint = try SigningKeyEncryption.load(path: keyFile).fingerprintText
+        let fingerprint = try SecretEncryption.load(path: keyFile).fingerprintText
         #expect(listed.count == 2 && listed.allSatisfy { $0.sealedBy == fingerprint && $0.state == .signing })
         let (kids, _) = try await PasskeydServer.rotateKeys(configuration: encrypted, immediately: true)
         let rotated = try await Self.storedKeys(directory).filter { kids.contains($0.kid) }
-        #expect(rotated.count == 2 && rotated.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(rotated.count == 2 && rotated.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
         // `keys rotate` without the file the servers use would store keys they could not tell from theirs: it is
         // refused as soon as the file cannot serve.
         var broken = encrypted
-        broken.tokens.signingKeyEncryptionKeyFile = keyFile + ".missing"
-        await #expect(throws: SigningKeyEncryption.Failure.self) {
+        broken.encryptionAtRest.keyFile = keyFile + ".missing"
+        await #expect(throws: SecretEncryption.Failure.self) {
             try await PasskeydServer.rotateKeys(configuration: broken)
         }
 
@@ -58,7 +58,7 @@ struct SigningKeyEncryptionStartTests {
             Issue.record("a server without the key file started on encrypted keys")
         } catch let error as PasskeydServer.StartError {
             #expect(error.description.contains("is encrypted at rest"), "\(error)")
-            #expect(error.description.contains("tokens.signing_key_encryption_key_file"), "\(error)")
+            #expect(error.description.contains("encryption_at_rest.key_file"), "\(error)")
         }
     }
 

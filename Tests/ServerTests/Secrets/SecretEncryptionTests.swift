@@ -8,9 +8,9 @@ import Tokens
 
 @testable import Server
 
-@Suite("Token-signing keys encrypted at rest (tokens.signing_key_encryption_key_file)")
-struct SigningKeyEncryptionTests {
-    static let variable = "PASSKEYD_TOKENS_SIGNING_KEY_ENCRYPTION_KEY_FILE"
+@Suite("Secrets at rest (encryption_at_rest): the token-signing keys and the SRP sessions' server secrets")
+struct SecretEncryptionTests {
+    static let variable = "PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE"
 
     /// A key-encryption key file of `bytes` (32 random ones by default) with `mode`, in a fresh directory.
     static func keyFile(mode: Int = 0o600, bytes: [UInt8]? = nil) throws -> String {
@@ -28,6 +28,11 @@ struct SigningKeyEncryptionTests {
         return TokenService(configuration: configuration, store: store, clock: clock)
     }
 
+    /// `key` as a node sealing under `encryption` stores it.
+    static func sealed(_ key: SigningKey, _ encryption: SecretEncryption) throws -> SigningKey {
+        try SecretEncryptionKeys(sealing: encryption, openingOnly: []).stored(key)
+    }
+
     static func sample(kid: String = "k1") throws -> SigningKey {
         var key = try SigningKeyRing.generateKey(.es256, now: Date(timeIntervalSince1970: 1_800_000_000))
         key.kid = kid
@@ -36,11 +41,11 @@ struct SigningKeyEncryptionTests {
 
     @Test("a sealed key holds no PKCS#8 in the clear and opens back; a plain one passes through")
     func sealAndOpen() throws {
-        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        let encryption = try SecretEncryption(key: SecureRandom.bytes(count: 32))
         let key = try Self.sample()
-        let sealed = try encryption.seal(key)
-        #expect(SigningKeyEncryption.isSealed(sealed.privateKey))
-        #expect(!SigningKeyEncryption.isSealed(key.privateKey), "PKCS#8 DER starts with 0x30")
+        let sealed = try Self.sealed(key, encryption)
+        #expect(SecretEncryption.isSealed(sealed.privateKey))
+        #expect(!SecretEncryption.isSealed(key.privateKey), "PKCS#8 DER starts with 0x30")
         #expect(sealed.publicKey == key.publicKey && sealed.kid == key.kid && sealed.createdAt == key.createdAt)
         // No 16-byte window of the private key survives in the envelope.
         let windows = stride(from: 0, to: key.privateKey.count - 16, by: 8).map { Array(key.privateKey[$0..<$0 + 16]) }
@@ -49,19 +54,19 @@ struct SigningKeyEncryptionTests {
             !windows.contains { window in
                 (0...(envelope.count - 16)).contains { Array(envelope[$0..<$0 + 16]) == window }
             })
-        #expect(try SigningKeyEncryptionKeys(sealing: encryption, openingOnly: []).open(sealed) == key)
-        #expect(try SigningKeyEncryptionKeys(sealing: encryption, openingOnly: []).open(key) == key)
-        #expect(try SigningKeyEncryptionKeys.none.open(key) == key)
+        #expect(try SecretEncryptionKeys(sealing: encryption, openingOnly: []).open(sealed) == key)
+        #expect(try SecretEncryptionKeys(sealing: encryption, openingOnly: []).open(key) == key)
+        #expect(try SecretEncryptionKeys.none.open(key) == key)
     }
 
     @Test("a sealed key does not open without the key, under another key, altered, or moved to another kid's row")
     func refusals() throws {
-        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
-        let other = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
-        let sealed = try encryption.seal(try Self.sample())
-        func failure(_ key: SigningKey, _ with: SigningKeyEncryption?) -> String {
+        let encryption = try SecretEncryption(key: SecureRandom.bytes(count: 32))
+        let other = try SecretEncryption(key: SecureRandom.bytes(count: 32))
+        let sealed = try Self.sealed(try Self.sample(), encryption)
+        func failure(_ key: SigningKey, _ with: SecretEncryption?) -> String {
             do {
-                _ = try SigningKeyEncryptionKeys(sealing: with, openingOnly: []).open(key)
+                _ = try SecretEncryptionKeys(sealing: with, openingOnly: []).open(key)
                 return "opened"
             } catch {
                 return "\(error)"
@@ -86,11 +91,11 @@ struct SigningKeyEncryptionTests {
 
     @Test("the key file must hold exactly 32 bytes, be a regular file, and be closed as PostgreSQL's key files are")
     func keyFileRules() throws {
-        #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile()) }
-        #expect(throws: Never.self) { try SigningKeyEncryption.load(path: try Self.keyFile(mode: 0o400)) }
+        #expect(throws: Never.self) { try SecretEncryption.load(path: try Self.keyFile()) }
+        #expect(throws: Never.self) { try SecretEncryption.load(path: try Self.keyFile(mode: 0o400)) }
         func reason(_ path: String) -> String {
             do {
-                _ = try SigningKeyEncryption.load(path: path)
+                _ = try SecretEncryption.load(path: path)
                 return "loaded"
             } catch {
                 return error.description
@@ -101,7 +106,7 @@ struct SigningKeyEncryptionTests {
         let owner = geteuid()
         let groupReadable = try Self.keyFile(mode: 0o640)
         if owner == 0 {
-            #expect(throws: Never.self) { try SigningKeyEncryption.load(path: groupReadable) }
+            #expect(throws: Never.self) { try SecretEncryption.load(path: groupReadable) }
             #expect(reason(try Self.keyFile(mode: 0o660)).contains("owned by root with mode 660: at most 0640"))
             #expect(reason(try Self.keyFile(mode: 0o644)).contains("owned by root with mode 644"))
             let foreign = try Self.keyFile()
@@ -117,10 +122,10 @@ struct SigningKeyEncryptionTests {
         #expect(reason(FileManager.default.temporaryDirectory.path).contains("not a regular file"))
         // The same bytes give the same fingerprint (how nodes and operators compare keys), other bytes another.
         let bytes = try SecureRandom.bytes(count: 32)
-        let first = try SigningKeyEncryption.load(path: try Self.keyFile(bytes: bytes))
-        let second = try SigningKeyEncryption.load(path: try Self.keyFile(bytes: bytes))
+        let first = try SecretEncryption.load(path: try Self.keyFile(bytes: bytes))
+        let second = try SecretEncryption.load(path: try Self.keyFile(bytes: bytes))
         #expect(first.fingerprintText == second.fingerprintText && first.fingerprintText.count == 16)
-        #expect(try SigningKeyEncryption.load(path: try Self.keyFile()).fingerprintText != first.fingerprintText)
+        #expect(try SecretEncryption.load(path: try Self.keyFile()).fingerprintText != first.fingerprintText)
     }
 
     @Test("configured: the keys are stored sealed, other nodes with the file load them, nodes without it refuse")
@@ -131,21 +136,21 @@ struct SigningKeyEncryptionTests {
         try await node.bootstrap()
         let stored = try await store.read { try $0.signingKeys() }
         #expect(stored.count == 2)
-        #expect(stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
         #expect(node.keyEncryptionFingerprint != nil)
         // Another node with the same file signs with the same keys and publishes the same JWKS.
         let second = try Self.service(store, keyFile: file)
         try await second.bootstrap()
         #expect(try await second.jwksBytes() == node.jwksBytes())
         // A node without it, or with another key, does not start (and says why).
-        await #expect(throws: SigningKeyEncryption.Failure.self) {
+        await #expect(throws: SecretEncryption.Failure.self) {
             try await Self.service(store, keyFile: nil).bootstrap()
         }
-        await #expect(throws: SigningKeyEncryption.Failure.self) {
+        await #expect(throws: SecretEncryption.Failure.self) {
             try await Self.service(store, keyFile: try Self.keyFile()).bootstrap()
         }
         // A file that cannot serve stops the start too.
-        await #expect(throws: SigningKeyEncryption.Failure.self) {
+        await #expect(throws: SecretEncryption.Failure.self) {
             try await Self.service(store, keyFile: try Self.keyFile(mode: 0o644)).bootstrap()
         }
         // `keys rotate` with it seals the new keys.
@@ -153,7 +158,7 @@ struct SigningKeyEncryptionTests {
         let (kids, _) = try await TokenService.rotateKeys(
             store: store, now: Date(), immediately: true, encryption: encryption)
         let rotated = try await store.read { try $0.signingKeys() }.filter { kids.contains($0.kid) }
-        #expect(rotated.count == 2 && rotated.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(rotated.count == 2 && rotated.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
     }
 
     @Test("keys stored before the file was configured are encrypted once at the next start, each by one node")
@@ -161,7 +166,7 @@ struct SigningKeyEncryptionTests {
         let store = MemoryStore()
         try await Self.service(store, keyFile: nil).bootstrap()
         let plain = try await store.read { try $0.signingKeys() }
-        #expect(plain.allSatisfy { !SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(plain.allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
         #expect(try await Self.service(store, keyFile: nil).encryptStoredKeys() == [], "nothing to do without a key")
         let file = try Self.keyFile()
         let node = try Self.service(store, keyFile: file)
@@ -178,7 +183,7 @@ struct SigningKeyEncryptionTests {
         #expect(detail["previously"]?.stringValue == "unencrypted")
         let stored = try await store.read { try $0.signingKeys() }
         #expect(stored.map(\.kid) == plain.map(\.kid) && stored.map(\.publicKey) == plain.map(\.publicKey))
-        #expect(stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
         let restarted = try Self.service(store, keyFile: file)
         try await restarted.bootstrap()
         #expect(try await restarted.jwksBytes() == before)
@@ -194,7 +199,7 @@ struct SigningKeyEncryptionTests {
         func node(sealing: String, opening: [String] = []) throws -> TokenService {
             var environment = [Self.variable: sealing]
             if !opening.isEmpty {
-                environment["PASSKEYD_TOKENS_SIGNING_KEY_DECRYPTION_KEY_FILES"] =
+                environment["PASSKEYD_ENCRYPTION_AT_REST_DECRYPTION_KEY_FILES"] =
                     "[" + opening.map { "\"\($0)\"" }.joined(separator: ",") + "]"
             }
             return TokenService(
@@ -222,7 +227,7 @@ struct SigningKeyEncryptionTests {
         let stored = try await store.read { try $0.signingKeys() }
         #expect(
             stored.allSatisfy {
-                SigningKeyEncryption.sealer(of: $0.privateKey).map(SigningKeyEncryption.hex) == newPrint
+                SecretEncryption.sealer(of: $0.privateKey).map(SecretEncryption.hex) == newPrint
             })
         let lagging = try node(sealing: old, opening: [new])
         try await lagging.bootstrap()
@@ -246,7 +251,7 @@ struct SigningKeyEncryptionTests {
     func keyStatuses() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let rotation = SigningKeyRotation(maxTokenLifetime: 3_600)
-        let encryption = try SigningKeyEncryption(key: SecureRandom.bytes(count: 32))
+        let encryption = try SecretEncryption(key: SecureRandom.bytes(count: 32))
         func key(_ kid: String, created: TimeInterval, retired: TimeInterval? = nil) throws -> SigningKey {
             var key = try Self.sample(kid: kid)
             key.createdAt = now + created
@@ -256,8 +261,8 @@ struct SigningKeyEncryptionTests {
         let keys = [
             try key("expired", created: -90_000, retired: -80_000),
             try key("retired", created: -7_200, retired: -60),
-            try encryption.seal(try key("signing", created: -60, retired: 40)),
-            try encryption.seal(try key("pending", created: 40)),
+            try Self.sealed(try key("signing", created: -60, retired: 40), encryption),
+            try Self.sealed(try key("pending", created: 40), encryption),
             // Rotated again within the publication delay: it never signs.
             try key("skipped", created: 20, retired: 20),
         ]
@@ -293,19 +298,19 @@ struct SigningKeyEncryptionTests {
             #expect(await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(bearer)"]).status == 200)
         }
         let stored = try await store.read { try $0.signingKeys() }
-        #expect(stored.count == 2 && stored.allSatisfy { SigningKeyEncryption.isSealed($0.privateKey) })
+        #expect(stored.count == 2 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
     }
 
-    @Test("the setting: tokens.signing_key_encryption_key_file in the file or from the environment; empty is refused")
+    @Test("the settings: encryption_at_rest.key_file and decryption_key_files, in the file or from the environment")
     func setting() throws {
-        #expect(try TestConfiguration.make().tokens.signingKeyEncryptionKeyFile == nil)
+        #expect(try TestConfiguration.make().encryptionAtRest.keyFile == nil)
         #expect(
-            try TestConfiguration.make([Self.variable: "/etc/kek"]).tokens.signingKeyEncryptionKeyFile == "/etc/kek")
+            try TestConfiguration.make([Self.variable: "/etc/kek"]).encryptionAtRest.keyFile == "/etc/kek")
         #expect(throws: ConfigurationError.self) { try TestConfiguration.make([Self.variable: ""]) }
-        let decryption = "PASSKEYD_TOKENS_SIGNING_KEY_DECRYPTION_KEY_FILES"
+        let decryption = "PASSKEYD_ENCRYPTION_AT_REST_DECRYPTION_KEY_FILES"
         #expect(
-            try TestConfiguration.make([Self.variable: "/k", decryption: #"["/a", "/b"]"#]).tokens
-                .signingKeyDecryptionKeyFiles == ["/a", "/b"])
+            try TestConfiguration.make([Self.variable: "/k", decryption: #"["/a", "/b"]"#]).encryptionAtRest
+                .decryptionKeyFiles == ["/a", "/b"])
         // Keys that only open, without one that seals, would leave the keys they open unencrypted.
         #expect(throws: ConfigurationError.self) { try TestConfiguration.make([decryption: #"["/a"]"#]) }
         #expect(throws: ConfigurationError.self) {
@@ -314,7 +319,7 @@ struct SigningKeyEncryptionTests {
         // A relative path is taken from the data directory.
         var configuration = try TestConfiguration.make([Self.variable: "kek"])
         configuration.dataDirectory = "/nonexistent-data"
-        guard case .failure(let failure) = SigningKeyEncryptionKeys.configured(configuration) else {
+        guard case .failure(let failure) = SecretEncryptionKeys.configured(configuration) else {
             Issue.record("a missing file was accepted")
             return
         }
