@@ -23,7 +23,7 @@ struct SecretEncryption: Sendable {
     static let magic: [UInt8] = Array("pkd1".utf8)
     static let fingerprintByteCount = 8
 
-    /// The key-encryption key's fingerprint: the first 8 bytes of SHA-256("passkeyd signing-key KEK" ‖ key).
+    /// The key-encryption key's fingerprint: the first 8 bytes of SHA-256("passkeyd at-rest KEK" ‖ key).
     let fingerprint: [UInt8]
     private let cipher: AES256GCM
 
@@ -31,7 +31,7 @@ struct SecretEncryption: Sendable {
     init(key: [UInt8]) throws(CryptoError) {
         cipher = try AES256GCM(key: key)
         fingerprint = Array(
-            Digest.sha256(Array("passkeyd signing-key KEK".utf8) + key).prefix(Self.fingerprintByteCount))
+            Digest.sha256(Array("passkeyd at-rest KEK".utf8) + key).prefix(Self.fingerprintByteCount))
     }
 
     /// The fingerprint as lower-case hex, for logs and messages.
