@@ -13,9 +13,12 @@ struct PasswordFallbackLoginTests {
     static let identity = "alice@example.com"
     static let password = "correct horse battery staple"
 
-    /// A harness with a signed-up, enrolled user; returns it with the sign-up's token response.
-    static func enrolled() async throws -> (SRPHarness, JSONValue) {
-        let harness = try SRPHarness()
+    /// A harness (with `extra` settings, over `store`) with a signed-up, enrolled user; returns it with the sign-up's
+    /// token response.
+    static func enrolled(_ extra: [String: String] = [:], store: any Store = MemoryStore()) async throws -> (
+        SRPHarness, JSONValue
+    ) {
+        let harness = try SRPHarness(extra, store: store)
         var passkey = Passkey()
         let tokens = try await harness.signUp(&passkey)
         try await harness.enrol(

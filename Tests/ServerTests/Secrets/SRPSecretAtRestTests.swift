@@ -9,17 +9,13 @@ import Testing
 
 @Suite("Secrets at rest: an SRP session's server secret b is sealed, bound to its session")
 struct SRPSecretAtRestTests {
-    static let identity = "alice@example.com"
-    static let password = "correct horse battery staple"
+    static let identity = PasswordFallbackLoginTests.identity
+    static let password = PasswordFallbackLoginTests.password
 
     /// An enrolled user on a harness whose store keeps every SRP session as it is inserted.
     static func enrolled(_ environment: [String: String]) async throws -> (SRPHarness, SRPSessionCapture) {
         let capture = SRPSessionCapture()
-        let harness = try SRPHarness(environment, store: capture)
-        var passkey = Passkey()
-        let tokens = try await harness.signUp(&passkey)
-        try await harness.enrol(
-            identity: identity, password: password, accessToken: try #require(tokens["access_token"]?.stringValue))
+        let (harness, _) = try await PasswordFallbackLoginTests.enrolled(environment, store: capture)
         return (harness, capture)
     }
 
