@@ -195,6 +195,35 @@ struct PostgresConcurrencyTests {
         }
     }
 
+    @Test("16 concurrent replacements of one signing key's private bytes on 4 pools: exactly one replaces them")
+    func signingKeyReplacedOnce() async throws {
+        try await PostgresTestDatabase.withStore { first, configuration in
+            let stored = SigningKey(
+                kid: "key-1", algorithm: "ES256", privateKey: [0x30, 1, 2, 3], publicKey: [2], createdAt: Date())
+            try await first.write { try $0.insertSigningKey(stored) }
+            let nodes = try await Self.nodes(4, configuration)
+            // What nodes starting together with a key-encryption key do: seal the key if it is still unencrypted.
+            let winners = try await withThrowingTaskGroup(of: UInt8?.self) { group in
+                for n in 0..<16 {
+                    group.addTask {
+                        let replaced = try await nodes[n % nodes.count].write { writer in
+                            try writer.replaceSigningKeyPrivateKey(
+                                kid: "key-1", expected: stored.privateKey, replacement: [0x70, UInt8(n)])
+                        }
+                        return replaced ? UInt8(n) : nil
+                    }
+                }
+                var winners: [UInt8] = []
+                for try await winner in group { if let winner { winners.append(winner) } }
+                return winners
+            }
+            #expect(winners.count == 1, "\(winners)")
+            let now = try await first.read { try $0.signingKeys() }.first?.privateKey
+            #expect(now == [0x70] + winners, "the winner's bytes are stored")
+            for node in nodes { await node.close() }
+        }
+    }
+
     @Test("security events appended concurrently on 4 pools get distinct seqs and each enters the audit queue once")
     func eventSequenceAcrossNodes() async throws {
         try await PostgresTestDatabase.withStore { first, configuration in
