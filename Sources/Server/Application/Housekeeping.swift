@@ -16,6 +16,9 @@ enum Housekeeping {
     static let batchLimit = 100
     /// The most writes one run makes (50,000 rows of each kind).
     static let maxBatchesPerRun = 500
+    /// The most security events one write deletes (`audit.event_retention_days`): deleted through the primary key,
+    /// oldest first, so that a run (up to 500,000) keeps up with thousands of events a second.
+    static let eventBatchLimit = 1_000
 
     /// Starts the loop; cancel the task to stop it.
     static func start(context: ServerContext) -> Task<Void, Never> {
@@ -53,6 +56,33 @@ enum Housekeeping {
             }
         } catch {
             context.logger.log(.warning, "purge failed") { $0.add("error", String(describing: error)) }
+        }
+        await purgeSecurityEvents(context: context, now: now)
+    }
+
+    /// Deletes the security events older than `audit.event_retention_days` that the audit log already holds (it
+    /// keeps them); nothing when the retention is 0 (forever).
+    static func purgeSecurityEvents(context: ServerContext, now: Date) async {
+        let days = context.configuration.audit.eventRetentionDays
+        guard days > 0 else { return }
+        let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+        var purged = 0
+        do {
+            for _ in 0..<maxBatchesPerRun {
+                let batch = try await context.store.write {
+                    try $0.purgeSecurityEvents(before: cutoff, limit: eventBatchLimit)
+                }
+                purged += batch
+                guard batch == eventBatchLimit, !Task.isCancelled else { break }
+            }
+            if purged > 0 {
+                context.logger.log(.debug, "purged security events past their retention") { line in
+                    line.add("security_events", purged)
+                    line.add("retention_days", days)
+                }
+            }
+        } catch {
+            context.logger.log(.warning, "security event purge failed") { $0.add("error", String(describing: error)) }
         }
     }
 }

@@ -33,6 +33,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     public var sequenceIntervalMilliseconds: Int
     /// This node's id in the entries it records.
     public var nodeID: String
+    /// How long security events stay in the `security_events` table (a user's history, the device-key checks that
+    /// read it), in days; the audit log keeps every one regardless. 0: forever (the default).
+    public var eventRetentionDays: Int = 0
 
     /// Reads `audit` (`rpID` and `dataDirectory` give the defaults of `origin` and `key_file`).
     static func read(_ object: ConfigObject, rpID: String, dataDirectory: String) throws(ConfigurationError)
@@ -69,7 +72,8 @@ public struct AuditConfiguration: Sendable, Equatable {
             checkpointIntervalMilliseconds: try object.int(
                 "checkpoint_interval_ms", default: 1_000, range: 100...3_600_000),
             sequenceIntervalMilliseconds: try object.int("sequence_interval_ms", default: 100, range: 10...60_000),
-            nodeID: try object.string("node_id", default: ProcessInfo.processInfo.hostName))
+            nodeID: try object.string("node_id", default: ProcessInfo.processInfo.hostName),
+            eventRetentionDays: try object.int("event_retention_days", default: 0, range: 0...36_500))
         try object.rejectUnknownKeys()
         return configuration
     }

@@ -12,8 +12,10 @@ struct MemoryState: Sendable {
     /// Remembered DPoP proofs by thumbprint and `jti`.
     var dpopProofs: [DPoPProofIdentity: Date] = [:]
     var deviceEnrolmentNonces: [String: DeviceEnrolmentNonce] = [:]
-    /// Append-only, in `seq` order.
+    /// In `seq` order; appended to, and purged from the oldest past their retention.
     var securityEvents: [SecurityEvent] = []
+    /// The last seq given: never given again, even when the events are purged.
+    var lastSecurityEventSeq: Int64 = 0
     /// Seqs of events not yet in the audit log, in append order.
     var auditPending: [Int64] = []
     /// The audit log, in index order.

@@ -146,7 +146,8 @@ extension MemoryTransaction {
 
     func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
         var stored = event.filledFromOrigin()
-        stored.seq = (state.securityEvents.last?.seq ?? 0) + 1
+        state.lastSecurityEventSeq += 1
+        stored.seq = state.lastSecurityEventSeq
         state.securityEvents.append(stored)
         state.auditPending.append(stored.seq)
         return stored
@@ -155,6 +156,15 @@ extension MemoryTransaction {
     func lockAuditTree() throws(StorageError) -> AuditTreeState? {
         // Writes are serialized by the store's lock: this transaction holds the tree.
         state.auditTree
+    }
+
+    func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        let pending = Set(state.auditPending)
+        let purged = Set(
+            state.securityEvents.prefix(max(0, limit)).filter { $0.occurredAt < cutoff && !pending.contains($0.seq) }
+                .map(\.seq))
+        state.securityEvents.removeAll { purged.contains($0.seq) }
+        return purged.count
     }
 
     func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {

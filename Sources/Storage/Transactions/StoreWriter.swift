@@ -133,6 +133,11 @@ public protocol StoreWriter: StoreReader {
     /// expiry, at `now`: at most `limit` rows of each kind, those that expired first, so that one write stays
     /// short however large the backlog (a result of `limit` for a kind means more may be left).
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult
+    /// Deletes security events past their retention (`audit.event_retention_days`): of the `limit` oldest events
+    /// (by `seq`), those that occurred before `cutoff` and are already in the audit log (no longer waiting for the
+    /// sequencer), which keeps them. Returns how many; fewer than `limit` means none older is left to delete now.
+    /// Seqs are never given again. Where several nodes share the store, one purges at a time.
+    func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int
 
     // MARK: Audit log (the sequencer's operations; see docs/audit.md)
 

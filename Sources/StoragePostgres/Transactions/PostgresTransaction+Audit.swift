@@ -71,6 +71,24 @@ extension PostgresTransaction {
         }
     }
 
+    func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        // One node at a time, as the other purges (`purgeExpired`): another holding the lock purges for everyone.
+        let acquired = try one(
+            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.purge'), hashtext(coalesce(current_schema(), '')))",
+            []
+        ) { (row) throws(StorageError) in try row.bool(0) }
+        guard acquired == true else { return 0 }
+        // Through the primary key: the oldest `limit` rows only, however large the table. An event still queued
+        // for the sequencer (`audit_pending`, committed or being taken right now) stays.
+        return try connection.execute(
+            """
+            DELETE FROM security_events WHERE seq IN (
+                SELECT seq FROM (SELECT seq, occurred_at FROM security_events ORDER BY seq LIMIT $1) AS oldest
+                WHERE occurred_at < $2 AND NOT EXISTS (SELECT 1 FROM audit_pending p WHERE p.event_seq = oldest.seq))
+            """,
+            [.integer(max(0, limit)), .date(cutoff)])
+    }
+
     func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
         // One statement: the queue rows committed so far (lowest seqs first) are deleted and their events returned.
         let events = try connection.query(

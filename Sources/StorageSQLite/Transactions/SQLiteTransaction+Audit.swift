@@ -63,6 +63,18 @@ extension SQLiteTransaction {
         try auditTree()
     }
 
+    func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        // Through the primary key: the oldest `limit` rows only, however large the table. An event the sequencer
+        // has not taken yet (seq past `last_event_seq`) stays.
+        try database.execute(
+            """
+            DELETE FROM security_events WHERE seq IN (
+                SELECT seq FROM (SELECT seq, occurred_at FROM security_events ORDER BY seq LIMIT ?)
+                WHERE occurred_at < ? AND seq <= (SELECT last_event_seq FROM audit_tree WHERE id = 1))
+            """,
+            [.integer(Int64(max(0, limit))), .date(cutoff)])
+    }
+
     func takePendingSecurityEvents(limit: Int) throws(StorageError) -> [SecurityEvent] {
         let events = try database.query(
             """

@@ -276,6 +276,10 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.appendSecurityEvent(event)
     }
 
+    open func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        try writer.purgeSecurityEvents(before: cutoff, limit: limit)
+    }
+
     open func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
         try writer.purgeExpired(now: now, limit: limit)
     }

@@ -33,6 +33,40 @@ extension StoreConformance {
             try expectEqual(rest.first?.requestID, "own-request", "an event's own request id is kept")
             try expectEqual(try await store.write { try $0.takePendingSecurityEvents(limit: 10) }, [], "empty queue")
         },
+        Check("events past their retention are purged oldest first, only once in the audit log; seqs never return") {
+            store in
+            let appended = try await store.write { writer in
+                try (1...5).map { n in
+                    try writer.appendSecurityEvent(
+                        SecurityEvent(occurredAt: S.at(Double(n)), kind: "event-\(n)", userID: "user-1", outcome: "ok"))
+                }
+            }
+            // The sequencer has taken the first two; the third is still queued.
+            _ = try await store.write { try $0.takePendingSecurityEvents(limit: 2) }
+            // One at a time: the oldest first.
+            try expectEqual(try await store.write { try $0.purgeSecurityEvents(before: S.at(4), limit: 1) }, 1, "one")
+            try expectEqual(
+                try await store.write { try $0.purgeSecurityEvents(before: S.at(4), limit: 100) }, 1, "the second")
+            // Event 3 is older than the cutoff but not in the log yet; events 4 and 5 are not old enough.
+            try expectEqual(
+                try await store.write { try $0.purgeSecurityEvents(before: S.at(4), limit: 100) }, 0, "nothing more")
+            let left = try await store.read { try $0.securityEvents(after: 0, limit: 100) }
+            try expectEqual(left.map(\.kind), ["event-3", "event-4", "event-5"], "kept")
+            try expectEqual(
+                try await store.read { try $0.securityEvents(userID: "user-1", limit: 100) }.map(\.kind),
+                ["event-5", "event-4", "event-3"], "the user's events")
+            // Once the sequencer has taken them all, every old one goes; even with nothing left, a new event gets a
+            // seq never given before.
+            _ = try await store.write { try $0.takePendingSecurityEvents(limit: 100) }
+            try expectEqual(
+                try await store.write { try $0.purgeSecurityEvents(before: S.at(10), limit: 100) }, 3, "the rest")
+            try expectEqual(try await store.read { try $0.securityEvents(after: 0, limit: 100) }, [], "none left")
+            let next = try await store.write { writer in
+                try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(11), kind: "event-6", outcome: "ok"))
+            }
+            let highest = appended.map(\.seq).max() ?? 0
+            try expect(next.seq > highest, "seq \(next.seq) after \(highest)")
+        },
         Check("audit leaves append gap-free with the tree state, and checkpoints are kept once per size") { store in
             let leaves = (0..<3).map { AuditLeaf(index: Int64($0), entry: [UInt8($0)], leafHash: S.bytes(UInt8($0))) }
             let tree = AuditTreeState(size: 3, frontier: S.bytes(0x01) + S.bytes(0x02))

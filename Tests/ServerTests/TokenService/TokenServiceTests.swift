@@ -192,6 +192,41 @@ struct HousekeepingTests {
             })
     }
 
+    @Test(
+        "security events past audit.event_retention_days are purged in batches once in the audit log; by default none"
+    )
+    func eventRetention() async throws {
+        let old = Housekeeping.eventBatchLimit * 2 + 150
+        for retention in [nil, "30"] {
+            let harness = try PasskeyHarness(retention.map { ["PASSKEYD_AUDIT_EVENT_RETENTION_DAYS": $0] } ?? [:])
+            let now = harness.clock.now()
+            try await harness.context.store.write { writer in
+                for n in 0..<old {
+                    _ = try writer.appendSecurityEvent(
+                        SecurityEvent(
+                            occurredAt: now.addingTimeInterval(-40 * 86_400 + Double(n)), kind: "old-\(n)",
+                            outcome: "success"))
+                }
+                _ = try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: now.addingTimeInterval(-29 * 86_400), kind: "recent", outcome: "success"))
+            }
+            // The sequencer's part: every event is in the audit log.
+            _ = try await harness.context.store.write { try $0.takePendingSecurityEvents(limit: old + 1) }
+            await Housekeeping.purge(context: harness.context)
+            let left = try await harness.context.store.read { try $0.securityEvents(after: 0, limit: old + 10) }
+            if retention == nil {
+                #expect(left.count == old + 1, "kept forever by default")
+            } else {
+                #expect(left.map(\.kind) == ["recent"])
+                #expect(
+                    harness.logLines.all.contains {
+                        $0.contains("purged security events past their retention")
+                            && $0.contains("\"security_events\":\(old)")
+                    })
+            }
+        }
+    }
+
     @Test("expired auth sessions are purged, live ones kept")
     func purge() async throws {
         let harness = try PasskeyHarness()
