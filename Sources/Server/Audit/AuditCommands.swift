@@ -32,7 +32,7 @@ public enum AuditCommands {
         -> String
     {
         // What was queued before the export is sequenced first, so the export holds every acknowledged event.
-        _ = try await AuditSequencer.drain(store: store)
+        _ = try await AuditSequencer.drain(store: store, addresses: configuration.audit.clientAddress)
         let (size, checkpoint) = try await store.read { (try $0.auditTree().size, try $0.latestAuditCheckpoint()) }
         var entries: [UInt8] = []
         var hashes = ""

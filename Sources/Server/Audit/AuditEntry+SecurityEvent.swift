@@ -6,8 +6,8 @@ import Storage
 extension AuditEntry {
     /// The entry of `event` at leaf index `seq`: its server time, kind, outcome and reason, who (user, client), on
     /// what (credential, device key, refresh family, device, action hash), from where (request id, client address,
-    /// node). `detail` is copied only when it is JSON.
-    init(_ event: SecurityEvent, seq: Int64) {
+    /// node; the address as `addresses` says). `detail` is copied only when it is JSON.
+    init(_ event: SecurityEvent, seq: Int64, addresses: ClientAddressRecording = .full) {
         self.init(seq: seq, time: event.occurredAt, event: event.kind, outcome: event.outcome)
         reason = event.reasonCode
         userID = event.userID
@@ -20,7 +20,7 @@ extension AuditEntry {
         attempts = event.attempts
         deviceTime = event.deviceTime
         requestID = event.requestID
-        clientAddress = event.clientAddress
+        clientAddress = addresses.recorded(event.clientAddress)
         nodeID = event.nodeID
         detail = event.detail.flatMap { try? JSONValue(parsing: $0, maximumDepth: 8) }
     }

@@ -9,8 +9,11 @@ enum AuditSequencer {
     /// The most events one write sequences.
     static let batchLimit = 500
 
-    /// One batch. Returns how many events entered the log (0 when the queue was empty or another node sequences).
-    static func sequenceBatch(store: any Store, limit: Int = batchLimit) async throws -> Int {
+    /// One batch, its entries recording client addresses as `addresses` says (`audit.client_address`). Returns how
+    /// many events entered the log (0 when the queue was empty or another node sequences).
+    static func sequenceBatch(store: any Store, limit: Int = batchLimit, addresses: ClientAddressRecording = .full)
+        async throws -> Int
+    {
         try await store.write { writer in
             guard let from = try writer.lockAuditTree() else { return 0 }
             let events = try writer.takePendingSecurityEvents(limit: limit)
@@ -20,7 +23,7 @@ enum AuditSequencer {
             var nodes: [AuditNode] = []
             leaves.reserveCapacity(events.count)
             for event in events {
-                let entry = try AuditEntry(event, seq: frontier.size).canonicalBytes()
+                let entry = try AuditEntry(event, seq: frontier.size, addresses: addresses).canonicalBytes()
                 let hash = MerkleHash.leaf(entry)
                 leaves.append(AuditLeaf(index: frontier.size, entry: entry, leafHash: hash))
                 // The subtrees this leaf completes, from the frontier's hashes: what proofs read (docs/audit.md).
@@ -38,12 +41,14 @@ enum AuditSequencer {
     }
 
     /// Sequences until the queue is empty (or `maxBatches` writes were made). Returns the events sequenced.
-    static func drain(store: any Store, maxBatches: Int = 100) async throws -> Int {
+    static func drain(store: any Store, maxBatches: Int = 100, addresses: ClientAddressRecording = .full)
+        async throws -> Int
+    {
         // A read first: an idle server does not queue an empty write (nor take the lock) every tick.
         guard try await store.read({ try $0.pendingSecurityEventCount() }) > 0 else { return 0 }
         var total = 0
         for _ in 0..<maxBatches {
-            let count = try await sequenceBatch(store: store)
+            let count = try await sequenceBatch(store: store, addresses: addresses)
             total += count
             guard count == batchLimit else { break }
         }

@@ -38,7 +38,7 @@ struct AuditService: Sendable {
 
     func sequence() async {
         do {
-            _ = try await AuditSequencer.drain(store: store)
+            _ = try await AuditSequencer.drain(store: store, addresses: configuration.clientAddress)
         } catch {
             logger.log(.error, "audit sequencing failed") { $0.add("error", String(describing: error)) }
         }

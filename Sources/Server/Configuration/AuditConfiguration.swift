@@ -36,6 +36,9 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// How long security events stay in the `security_events` table (a user's history, the device-key checks that
     /// read it), in days; the audit log keeps every one regardless. 0: forever (the default).
     public var eventRetentionDays: Int = 0
+    /// What the log's entries keep of the client's address (`client_address`: `full`, `network` or `none`). Every
+    /// node must have the same: whichever sequences writes the entries.
+    public var clientAddress: ClientAddressRecording = .full
 
     /// Reads `audit` (`rpID` and `dataDirectory` give the defaults of `origin` and `key_file`).
     static func read(_ object: ConfigObject, rpID: String, dataDirectory: String) throws(ConfigurationError)
@@ -44,6 +47,10 @@ public struct AuditConfiguration: Sendable, Equatable {
         let origin = try object.string("origin", default: "\(rpID)/passkeyd-audit")
         guard !origin.isEmpty, !origin.contains("+"), !origin.unicodeScalars.contains(where: \.properties.isWhitespace)
         else { throw object.error("origin", "must be non-empty, without spaces or \"+\" (a signed-note key name)") }
+        let addressText = try object.string("client_address", default: ClientAddressRecording.full.rawValue)
+        guard let clientAddress = ClientAddressRecording(rawValue: addressText) else {
+            throw object.error("client_address", "must be \"full\", \"network\" or \"none\", got \"\(addressText)\"")
+        }
         let signerText = try object.string("signer", default: "none")
         let keyFile = try object.string("key_file", default: "audit-signing.key")
         let pkcs11Object = try object.object("pkcs11") ?? ConfigObject([:], path: "audit.pkcs11")
@@ -73,7 +80,8 @@ public struct AuditConfiguration: Sendable, Equatable {
                 "checkpoint_interval_ms", default: 1_000, range: 100...3_600_000),
             sequenceIntervalMilliseconds: try object.int("sequence_interval_ms", default: 100, range: 10...60_000),
             nodeID: try object.string("node_id", default: ProcessInfo.processInfo.hostName),
-            eventRetentionDays: try object.int("event_retention_days", default: 0, range: 0...36_500))
+            eventRetentionDays: try object.int("event_retention_days", default: 0, range: 0...36_500),
+            clientAddress: clientAddress)
         try object.rejectUnknownKeys()
         return configuration
     }

@@ -69,6 +69,7 @@ public enum EnvironmentOverrides {
         Setting(path: ["audit", "origin"], kind: .string),
         Setting(path: ["audit", "key_file"], kind: .string),
         Setting(path: ["audit", "event_retention_days"], kind: .integer),
+        Setting(path: ["audit", "client_address"], kind: .string),
         Setting(path: ["audit", "checkpoint_interval_ms"], kind: .integer),
         Setting(path: ["audit", "sequence_interval_ms"], kind: .integer),
         Setting(path: ["audit", "node_id"], kind: .string),
