@@ -96,14 +96,15 @@ public enum PasskeydServer {
             try await context.tokens.bootstrap()
             let encrypted = try await context.tokens.encryptStoredKeys()
             if let fingerprint = context.tokens.keyEncryptionFingerprint {
-                logger.log(.info, "token-signing keys are encrypted at rest") { line in
+                logger.log(.info, "secrets at rest (token-signing keys, SRP sessions) are encrypted") { line in
                     line.add("key_encryption_key", fingerprint)
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
                 }
             } else {
                 logger.log(
                     .warning,
-                    "token-signing keys are stored unencrypted in the database (encryption_at_rest.key_file is not set)"
+                    "secrets at rest (token-signing keys, SRP sessions) are stored unencrypted in the database "
+                        + "(encryption_at_rest.key_file is not set)"
                 )
             }
         } catch {
