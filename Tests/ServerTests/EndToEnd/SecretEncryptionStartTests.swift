@@ -26,13 +26,17 @@ struct SecretEncryptionStartTests {
         let first = try await PasskeydServer.start(configuration: plain, logger: logger)
         let jwks = try await first.context.tokens.jwksBytes()
         await first.stop()
-        #expect(lines.all.contains { $0.contains("secrets at rest (token-signing keys, SRP sessions) are stored unencrypted") })
+        #expect(
+            lines.all.contains {
+                $0.contains("secrets at rest (token-signing keys, SRP sessions) are stored unencrypted")
+            })
         #expect(try await Self.storedKeys(directory).allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
 
         let second = try await PasskeydServer.start(configuration: encrypted, logger: logger)
         #expect(try await second.context.tokens.jwksBytes() == jwks, "the same keys, now opened from their envelopes")
         await second.stop()
-        let started = try #require(lines.all.first { $0.contains("secrets at rest (token-signing keys, SRP sessions) are encrypted") })
+        let started = try #require(
+            lines.all.first { $0.contains("secrets at rest (token-signing keys, SRP sessions) are encrypted") })
         #expect(started.contains("encrypted_now"), "\(started)")
         let stored = try await Self.storedKeys(directory)
         #expect(stored.count == 2 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
