@@ -69,13 +69,13 @@ struct SecretEncryption: Sendable {
                 description: "\(setting) \(path) must be owned by the user passkeyd runs as (mode 0600 or "
                     + "stricter) or by root (0640 or stricter)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "cannot read \(setting) \(path)")
-        }
-        guard data.count == AES256GCM.keyByteCount else {
+        // The size first: a wrong file (a log, a device) is refused without being read.
+        guard status.st_size == AES256GCM.keyByteCount, let data = FileManager.default.contents(atPath: path),
+            data.count == AES256GCM.keyByteCount
+        else {
             throw Failure(
                 description: "\(setting) \(path) must hold exactly 32 bytes (openssl rand -out FILE 32), it holds "
-                    + "\(data.count)")
+                    + "\(status.st_size)")
         }
         do {
             return try SecretEncryption(key: Array(data))
