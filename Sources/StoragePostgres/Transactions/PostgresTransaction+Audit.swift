@@ -61,11 +61,7 @@ extension PostgresTransaction {
     }
 
     func lockAuditTree() throws(StorageError) -> AuditTreeState? {
-        let acquired = try one(
-            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.audit'), hashtext(coalesce(current_schema(), '')))",
-            []
-        ) { (row) throws(StorageError) in try row.bool(0) }
-        guard acquired == true else { return nil }
+        guard try tryNodeLock(.audit) else { return nil }
         return try one("SELECT size, frontier FROM audit_tree WHERE id = 1 FOR UPDATE", []) {
             (row) throws(StorageError) in AuditTreeState(size: try row.integer(0), frontier: try row.bytes(1))
         }
@@ -73,11 +69,7 @@ extension PostgresTransaction {
 
     func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
         // One node at a time, as the other purges (`purgeExpired`): another holding the lock purges for everyone.
-        let acquired = try one(
-            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.purge'), hashtext(coalesce(current_schema(), '')))",
-            []
-        ) { (row) throws(StorageError) in try row.bool(0) }
-        guard acquired == true else { return 0 }
+        guard try tryNodeLock(.purge) else { return 0 }
         // Through the primary key: the oldest `limit` rows only, however large the table. An event still queued
         // for the sequencer (`audit_pending`, committed or being taken right now) stays.
         return try connection.execute(

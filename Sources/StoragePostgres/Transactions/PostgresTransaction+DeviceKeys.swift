@@ -161,11 +161,7 @@ extension PostgresTransaction {
     }
 
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
-        let acquired = try one(
-            "SELECT pg_try_advisory_xact_lock(hashtext('passkeyd.purge'), hashtext(coalesce(current_schema(), '')))",
-            []
-        ) { (row) throws(StorageError) in try row.bool(0) }
-        guard acquired == true else { return PurgeResult() }
+        guard try tryNodeLock(.purge) else { return PurgeResult() }
         // Each through its expiry index, oldest first, at most `limit` rows; rows another transaction holds
         // (being consumed right now) are skipped, not waited for.
         func purge(_ table: String, _ key: String, _ column: String) throws(StorageError) -> Int {

@@ -21,6 +21,22 @@ final class PostgresTransaction: StoreWriter {
         try connection.query(sql, arguments, decode).first
     }
 
+    /// What only one node may do at a time (per schema): the audit sequencer, the purges.
+    enum NodeLock: String {
+        case audit = "passkeyd.audit"
+        case purge = "passkeyd.purge"
+    }
+
+    /// Takes `lock` for the rest of this transaction if no other transaction holds it (`pg_try_advisory_xact_lock`,
+    /// keyed by its name and the schema, so deployments sharing a database do not exclude each other); false when
+    /// another node holds it. It goes with COMMIT or ROLLBACK, also if the connection drops.
+    func tryNodeLock(_ lock: NodeLock) throws(StorageError) -> Bool {
+        try one(
+            "SELECT pg_try_advisory_xact_lock(hashtext($1), hashtext(coalesce(current_schema(), '')))",
+            [.text(lock.rawValue)]
+        ) { (row) throws(StorageError) in try row.bool(0) } == true
+    }
+
     func user(id: String) throws(StorageError) -> User? {
         try one("SELECT \(Self.userColumns) FROM users WHERE id = $1", [.text(id)], Self.user)
     }
