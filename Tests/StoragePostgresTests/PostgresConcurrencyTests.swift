@@ -278,13 +278,18 @@ struct PostgresConcurrencyTests {
 
 @Suite("PostgresStore housekeeping", .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
 struct PostgresHousekeepingTests {
-    @Test("while one node purges (advisory lock held), another node's purge deletes nothing and does not wait")
+    @Test(
+        "while one node purges (advisory lock held), another node's purges, of expired rows and of old events, delete nothing and do not wait"
+    )
     func purgeRunsOnOneNodeAtATime() async throws {
         try await PostgresTestDatabase.withStore { first, configuration in
             let second = try await PostgresStore.open(configuration)
             let past = Date().addingTimeInterval(-10)
             try await first.write { writer in
                 for n in 0..<10 { try writer.insertAuthSession(AuthSession.sample("old-\(n)", expiresAt: past)) }
+                // An event past any retention, already in the audit log (taken from its queue).
+                _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: past, kind: "old", outcome: "success"))
+                _ = try writer.takePendingSecurityEvents(limit: 10)
             }
             let holding = AsyncStream<Void>.makeStream()
             let progress = PurgeProgress()
@@ -300,12 +305,20 @@ struct PostgresHousekeepingTests {
             }
             var iterator = holding.stream.makeAsyncIterator()
             await iterator.next()
-            let secondResult = try await second.write { try $0.purgeExpired(now: Date(), limit: 100) }
+            let (secondResult, secondEvents) = try await second.write { writer in
+                (
+                    try writer.purgeExpired(now: Date(), limit: 100),
+                    try writer.purgeSecurityEvents(before: Date(), limit: 100)
+                )
+            }
             let waited = progress.firstReleased.load(ordering: .relaxed)
             progress.secondReturned.store(true, ordering: .relaxed)
             #expect(secondResult == PurgeResult())
+            #expect(secondEvents == 0)
             #expect(!waited, "the second purge waited for the lock")
             #expect(try await firstPurge == 10)
+            // With the lock free again, the event goes.
+            #expect(try await second.write { try $0.purgeSecurityEvents(before: Date(), limit: 100) } == 1)
             await second.close()
         }
     }
