@@ -16,23 +16,30 @@ enum StoreMetrics {
         return ""
     }
 
-    private static func render(_ statistics: SQLiteCheckpointStatistics) -> String {
-        var out = "# HELP passkeyd_sqlite_wal_checkpoints_total WAL checkpoints since start, by who ran them.\n"
-        out += "# TYPE passkeyd_sqlite_wal_checkpoints_total counter\n"
-        for (kind, value) in [
-            ("background", statistics.background), ("writer_tail", statistics.writerTail),
-            ("writer_fallback", statistics.writerFallback), ("background_failed", statistics.failures),
-        ] {
-            out += "passkeyd_sqlite_wal_checkpoints_total{kind=\"\(kind)\"} \(value)\n"
-        }
+    /// One metric family in the text format: its HELP and TYPE lines, then a sample per label set.
+    private static func family(
+        _ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]
+    ) -> String {
+        var out = "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        for sample in samples { out += "\(name)\(sample.labels) \(sample.value)\n" }
         return out
+    }
+
+    private static func render(_ statistics: SQLiteCheckpointStatistics) -> String {
+        family(
+            "passkeyd_sqlite_wal_checkpoints_total", "counter", "WAL checkpoints since start, by who ran them.",
+            [
+                ("{kind=\"background\"}", "\(statistics.background)"),
+                ("{kind=\"writer_tail\"}", "\(statistics.writerTail)"),
+                ("{kind=\"writer_fallback\"}", "\(statistics.writerFallback)"),
+                ("{kind=\"background_failed\"}", "\(statistics.failures)"),
+            ])
     }
 
     private static func render(_ statistics: PostgresStatistics) -> String {
         var out = ""
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            out += "# HELP passkeyd_postgres_\(name) \(help)\n# TYPE passkeyd_postgres_\(name) \(type)\n"
-            for sample in samples { out += "passkeyd_postgres_\(name)\(sample.labels) \(sample.value)\n" }
+            out += Self.family("passkeyd_postgres_\(name)", type, help, samples)
         }
         family(
             "pool_connections", "gauge", "Connections of this node's pool (database.pool_size), by state.",
