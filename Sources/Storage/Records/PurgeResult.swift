@@ -26,15 +26,16 @@ public struct PurgeResult: Sendable, Hashable {
         self.spentTokens = spentTokens
     }
 
-    /// The most rows deleted of any one kind (equal to the limit when more may be left).
-    public var largest: Int {
-        max(authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens)
+    /// Each kind's count (one list, so that a new kind cannot be left out of `largest` or `total`).
+    private var counts: [Int] {
+        [authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens]
     }
 
+    /// The most rows deleted of any one kind (equal to the limit when more may be left).
+    public var largest: Int { counts.max() ?? 0 }
+
     /// Every row deleted, all kinds together.
-    public var total: Int {
-        authSessions + deviceChallenges + refreshTokens + dpopProofs + deviceEnrolmentNonces + spentTokens
-    }
+    public var total: Int { counts.reduce(0, +) }
 
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
