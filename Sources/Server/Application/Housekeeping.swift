@@ -37,12 +37,9 @@ enum Housekeeping {
     /// One purge at the context's current time; failures are logged and retried at the next run.
     static func purge(context: ServerContext) async {
         let now = context.clock.now()
-        var result = PurgeResult()
         do {
-            for _ in 0..<maxBatchesPerRun {
-                let batch = try await context.store.write { try $0.purgeExpired(now: now, limit: batchLimit) }
-                result = result + batch
-                guard batch.largest == batchLimit, !Task.isCancelled else { break }
+            let result = try await inBatches(PurgeResult(), +, full: { $0.largest == batchLimit }) {
+                try await context.store.write { try $0.purgeExpired(now: now, limit: batchLimit) }
             }
             if result.total > 0 {
                 context.logger.log(.debug, "purged expired rows") { line in
@@ -66,14 +63,9 @@ enum Housekeeping {
         let days = context.configuration.audit.eventRetentionDays
         guard days > 0 else { return }
         let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-        var purged = 0
         do {
-            for _ in 0..<maxBatchesPerRun {
-                let batch = try await context.store.write {
-                    try $0.purgeSecurityEvents(before: cutoff, limit: eventBatchLimit)
-                }
-                purged += batch
-                guard batch == eventBatchLimit, !Task.isCancelled else { break }
+            let purged = try await inBatches(0, +, full: { $0 == eventBatchLimit }) {
+                try await context.store.write { try $0.purgeSecurityEvents(before: cutoff, limit: eventBatchLimit) }
             }
             if purged > 0 {
                 context.logger.log(.debug, "purged security events past their retention") { line in
@@ -84,5 +76,20 @@ enum Housekeeping {
         } catch {
             context.logger.log(.warning, "security event purge failed") { $0.add("error", String(describing: error)) }
         }
+    }
+
+    /// Runs `batch` (one short write) again while it comes back `full` (more may be left), at most
+    /// `maxBatchesPerRun` times and not once the task is cancelled; returns the batches summed with `add`.
+    private static func inBatches<Result>(
+        _ zero: Result, _ add: (Result, Result) -> Result, full: (Result) -> Bool,
+        _ batch: () async throws -> Result
+    ) async throws -> Result {
+        var total = zero
+        for _ in 0..<maxBatchesPerRun {
+            let result = try await batch()
+            total = add(total, result)
+            guard full(result), !Task.isCancelled else { break }
+        }
+        return total
     }
 }
