@@ -43,7 +43,7 @@ public enum AuditCommands {
             for leaf in leaves {
                 entries += leaf.entry
                 entries.append(0x0A)
-                hashes += leaf.leafHash.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "\n"
+                hashes += Hex.encode(leaf.leafHash) + "\n"
             }
             start = end
         }

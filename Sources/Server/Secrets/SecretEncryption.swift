@@ -35,7 +35,7 @@ struct SecretEncryption: Sendable {
     }
 
     /// The fingerprint as lower-case hex, for logs and messages.
-    var fingerprintText: String { Self.hex(fingerprint) }
+    var fingerprintText: String { Hex.encode(fingerprint) }
 
     /// Loads a key-encryption key from `path` (named in errors as `setting`): exactly 32 bytes (e.g. `openssl rand
     /// -out FILE 32`), in a regular file owned by this user and closed to everyone else, or owned by root and at
@@ -117,11 +117,6 @@ struct SecretEncryption: Sendable {
             throw Failure(
                 description: "\(what): its encrypted secret does not authenticate (altered, or moved from another row)")
         }
-    }
-
-    /// `bytes` as lower-case hex, for logs and messages.
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     private static func errnoText() -> String {

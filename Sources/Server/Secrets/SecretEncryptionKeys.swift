@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Storage
 
@@ -58,7 +59,7 @@ struct SecretEncryptionKeys: Sendable {
         if let encryption = all.first(where: { $0.fingerprint == sealer }) {
             return try encryption.open(stored, context: context, what: what)
         }
-        let named = SecretEncryption.hex(sealer)
+        let named = Hex.encode(sealer)
         guard let sealing else {
             throw SecretEncryption.Failure(
                 description: "\(what) is encrypted at rest (key-encryption key \(named)); set "

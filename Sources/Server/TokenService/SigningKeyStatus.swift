@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSON
 import Storage
@@ -45,7 +46,7 @@ public struct SigningKeyStatus: Sendable, Equatable {
                     kid: key.kid, algorithm: key.algorithm, createdAt: key.createdAt, retiredAt: key.retiredAt,
                     state: state,
                     publishedUntil: key.retiredAt.map { $0.addingTimeInterval(rotation.maxTokenLifetime) },
-                    sealedBy: SecretEncryption.sealer(of: key.privateKey).map(SecretEncryption.hex))
+                    sealedBy: SecretEncryption.sealer(of: key.privateKey).map { Hex.encode($0) })
             }
         }
     }

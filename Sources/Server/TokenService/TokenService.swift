@@ -103,7 +103,7 @@ public final class TokenService: Sendable {
                 var event = AuthenticationAuditEvent.make(
                     AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
                     keyID: old.kid)
-                let before = SecretEncryption.sealer(of: old.privateKey).map(SecretEncryption.hex)
+                let before = SecretEncryption.sealer(of: old.privateKey).map { Hex.encode($0) }
                 event.detail = JSONValue.object([
                     JSONMember(key: "key_encryption_key", value: .string(sealing.fingerprintText)),
                     JSONMember(key: "previously", value: .string(before ?? "unencrypted")),

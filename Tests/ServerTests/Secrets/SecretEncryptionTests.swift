@@ -227,7 +227,7 @@ struct SecretEncryptionTests {
         let stored = try await store.read { try $0.signingKeys() }
         #expect(
             stored.allSatisfy {
-                SecretEncryption.sealer(of: $0.privateKey).map(SecretEncryption.hex) == newPrint
+                SecretEncryption.sealer(of: $0.privateKey).map { Hex.encode($0) } == newPrint
             })
         let lagging = try node(sealing: old, opening: [new])
         try await lagging.bootstrap()
