@@ -176,27 +176,20 @@ public enum PasskeydServer {
         return 0
     }
 
-    /// `passkeyd keys rotate`: adds a new token-signing key of each algorithm (ES256, RS256) to the database. Running servers publish it within
-    /// `TokenService.reloadInterval`, and it signs from `TokenService.keyPublicationDelay` later (at once with
-    /// `immediately`); the older keys stay published until every token they signed has expired. Returns the new
-    /// keys' `kid`s (ES256 first) and when they start signing. It is meant to run beside a running server on the same data
-    /// directory, so it does not take the directory's lock (`DataDirectoryLock`): its one write is serialized
-    /// with the server's by SQLite's own file locking.
+    /// `passkeyd keys rotate`: adds a new token-signing key of each algorithm (ES256, RS256) to the database.
+    /// Running servers publish it within `TokenService.onDemandReloadInterval` (their JWKS reads the keys again),
+    /// and it signs from `TokenService.keyPublicationDelay` later (at once with `immediately`); the older keys stay
+    /// published until every token they signed has expired. Returns the new keys' `kid`s (ES256 first) and when
+    /// they start signing. Like every operator command it runs beside a running server (`withStore`).
     public static func rotateKeys(
         configuration: ServerConfiguration, clock: any WallClock = SystemClock(), immediately: Bool = false
     ) async throws -> (kids: [String], signsFrom: Date) {
         // The new keys are sealed as the servers' are: a `keys rotate` without the key-encryption key a configuration
         // names fails here rather than store them unencrypted.
         let encryption = try SecretEncryptionKeys.configured(configuration).get()
-        let store = try await openStore(configuration)
-        do {
-            let rotated = try await TokenService.rotateKeys(
+        return try await withStore(configuration) { store in
+            try await TokenService.rotateKeys(
                 store: store, now: clock.now(), immediately: immediately, encryption: encryption)
-            await store.close()
-            return rotated
-        } catch {
-            await store.close()
-            throw error
         }
     }
 
@@ -205,12 +198,24 @@ public enum PasskeydServer {
     public static func signingKeyStatuses(configuration: ServerConfiguration, clock: any WallClock = SystemClock())
         async throws -> [SigningKeyStatus]
     {
+        try await withStore(configuration) { store in
+            try await TokenService(configuration: configuration, store: store, clock: clock).keyStatuses(
+                now: clock.now())
+        }
+    }
+
+    /// Runs an operator command's `body` on the configured store, opened for it and closed after, whatever `body`
+    /// did. Operator commands run beside a running server on the same data directory, so this does not take the
+    /// directory's lock (`DataDirectoryLock`): their writes are serialized with the server's by SQLite's own file
+    /// locking, or by PostgreSQL's transactions.
+    static func withStore<T>(_ configuration: ServerConfiguration, _ body: (any Store) async throws -> T)
+        async throws -> T
+    {
         let store = try await openStore(configuration)
         do {
-            let statuses = try await TokenService(configuration: configuration, store: store, clock: clock)
-                .keyStatuses(now: clock.now())
+            let value = try await body(store)
             await store.close()
-            return statuses
+            return value
         } catch {
             await store.close()
             throw error

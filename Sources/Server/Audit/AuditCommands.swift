@@ -17,14 +17,8 @@ public enum AuditCommands {
     /// Exports the log of the configured database into `directory` (created if missing). Like `keys rotate`, it
     /// runs beside a running server without taking the data directory's lock. Returns a one-line summary.
     public static func export(configuration: ServerConfiguration, to directory: String) async throws -> String {
-        let store = try await PasskeydServer.openStore(configuration)
-        do {
-            let summary = try await export(store: store, configuration: configuration, to: directory)
-            await store.close()
-            return summary
-        } catch {
-            await store.close()
-            throw error
+        try await PasskeydServer.withStore(configuration) { store in
+            try await export(store: store, configuration: configuration, to: directory)
         }
     }
 

@@ -18,14 +18,8 @@ public enum AdminCommands {
     public static func run(
         _ request: AdminRequest, configuration: ServerConfiguration, json: Bool, actor: String, now: Date = Date()
     ) async throws -> Outcome {
-        let store = try await PasskeydServer.openStore(configuration)
-        do {
-            let outcome = try await run(request, store: store, json: json, actor: actor, now: now)
-            await store.close()
-            return outcome
-        } catch {
-            await store.close()
-            throw error
+        try await PasskeydServer.withStore(configuration) { store in
+            try await run(request, store: store, json: json, actor: actor, now: now)
         }
     }
 
