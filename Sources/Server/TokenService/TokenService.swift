@@ -180,16 +180,19 @@ public final class TokenService: Sendable {
         TokenSigningAlgorithm.allCases.filter { algorithm in !keys.contains { $0.algorithm == algorithm.rawValue } }
     }
 
-    /// How long a rotated key is published before it signs: one reload interval (every node, which reloads its
-    /// keys that often, then publishes it) plus a margin for clocks and a slow reload. Without it a node that
-    /// reloaded first would sign tokens that another node's JWKS and verifier do not know yet.
+    /// How long a rotated key is published before it signs: one reload interval plus a margin for clocks and a slow
+    /// reload. It was sized when a node published a key only at its 30 s reload; now every node's JWKS lists it
+    /// within `onDemandReloadInterval` and a verifier shown an unknown `kid` reads the keys again, so the delay is
+    /// margin for resource servers, which hold a JWKS up to its `max-age` (60 s) and fetch it again for a `kid`
+    /// they do not know. Kept, not shortened: a rotation is rare and waiting costs nothing.
     public static let keyPublicationDelay: TimeInterval = reloadInterval + 10
 
     /// Adds a new signing key of each algorithm (ES256 and RS256) and retires the keys before them (they stay
     /// published until their tokens have expired). The new keys are published at once and sign from
     /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
-    /// from `now` (a compromised key: nodes that have not reloaded yet keep verifying with the old ring for up to
-    /// `reloadInterval`). Returns the new keys' `kid`s (ES256 first) and when they start signing.
+    /// from `now` (a compromised key: nodes that have not reloaded yet sign with the old key for up to
+    /// `reloadInterval`, and verify the new one's tokens after an on-demand read). Returns the new keys' `kid`s
+    /// (ES256 first) and when they start signing.
     /// With a sealing key in `encryption`, the new keys are stored sealed under it (`SecretEncryptionKeys`).
     static func rotateKeys(
         store: any Store, now: Date, immediately: Bool = false, encryption: SecretEncryptionKeys = .none
