@@ -1,3 +1,5 @@
+import Crypto
+
 /// Lowercase hex for test vectors, shared by every test target.
 public enum Hex {
     /// Decodes hex (even length, no separators); traps on bad input, which is a bug in the test's fixed vector.
@@ -12,15 +14,9 @@ public enum Hex {
         }
     }
 
-    /// Encodes bytes as lowercase hex.
+    /// Encodes bytes as lowercase hex: `Crypto.Hex`'s encoding (this type, which shadows it in the tests, adds the
+    /// trapping decoder of fixed vectors).
     public static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Crypto.Hex.encode(bytes)
     }
 }
