@@ -11,9 +11,9 @@ import Storage
 /// in all; then `.busy`. So is one that met a statement prepared before another node changed the schema (0A000
 /// "cached plan must not change result type"), after the connection's prepared statements are dropped. A
 /// connection lost before COMMIT is `.busy` (nothing was written: the server answers 503, which a client may
-/// retry); lost during COMMIT, the outcome is asked of the database once it answers again
-/// (see `commit`): success if it committed, `.busy` if not, `.io` (500, outcome unknown) if it cannot tell in
-/// time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
+/// retry); lost during COMMIT, the outcome is asked of the database once it answers again, on a connection of
+/// its own after the slot went back to the pool (`CommitResolution`): success if it committed, `.busy` if not,
+/// `.io` (500, outcome unknown) if it cannot tell in time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
 /// database restarted since) runs again on a new one.
 /// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
 /// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
@@ -54,7 +54,11 @@ public final class PostgresStore: Store {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await pool.withConnection { connection in
             if let value = try Self.singleStatementRead(connection, body) { return value }
-            return try Self.transaction(connection, writes: false, counters: self.pool.counters, body)
+            // A read has nothing in doubt (`commit`).
+            switch try Self.transaction(connection, writes: false, counters: self.pool.counters, body) {
+            case .committed(let value): return value
+            case .inDoubt(_, let resolution): throw resolution.cause
+            }
         }
     }
 
@@ -88,9 +92,25 @@ public final class PostgresStore: Store {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
-        try await pool.withConnection { connection in
+        let outcome = try await pool.withConnection { connection in
             try Self.transaction(connection, writes: true, counters: self.pool.counters, body)
         }
+        switch outcome {
+        case .committed(let value):
+            return value
+        case .inDoubt(let value, let resolution):
+            // The slot is back in the pool: the question is asked on a connection of its own (`CommitResolution`).
+            try await resolution.resolve(
+                configuration, counters: pool.counters, seconds: Self.outcomeResolutionSeconds)
+            return value
+        }
+    }
+
+    /// How a transaction's run on its slot ended: committed, or its connection broke during COMMIT (a write).
+    private enum Ended<T: Sendable>: Sendable {
+        case committed(T)
+        /// The body's value stands if `resolution` finds the transaction committed.
+        case inDoubt(T, CommitResolution)
     }
 
     /// The pool, connection, retry and COMMIT-in-doubt counts of this store (`/metrics`).
@@ -118,7 +138,7 @@ public final class PostgresStore: Store {
     private static func transaction<T>(
         _ connection: PostgresConnection, writes: Bool, counters: PostgresCounters,
         _ body: (PostgresTransaction) throws -> T
-    ) throws -> T {
+    ) throws -> Ended<T> {
         var attempt = 1
         while true {
             connection.resetFailure()
@@ -129,7 +149,7 @@ public final class PostgresStore: Store {
                 try connection.connectIfNeeded()
                 if writes {
                     // The transaction id (and the server's start time) come with BEGIN, in the same round trip: if
-                    // the connection breaks during COMMIT, they tell whether the commit happened (`resolve`).
+                    // the connection breaks during COMMIT, they tell whether the commit happened (`CommitResolution`).
                     inFlight = InFlightCommit(
                         beginValue: try connection.simpleValue(
                             "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)"))
@@ -150,13 +170,17 @@ public final class PostgresStore: Store {
             }
             do {
                 let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
-                let tag = try commit(connection, writes: writes, inFlight: inFlight, counters: counters)
-                // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
-                guard tag == "COMMIT" else {
-                    throw StorageError(
-                        .internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
+                switch try commit(connection, writes: writes, inFlight: inFlight, counters: counters) {
+                case .tag(let tag):
+                    // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
+                    guard tag == "COMMIT" else {
+                        throw StorageError(
+                            .internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
+                    }
+                    return .committed(value)
+                case .inDoubt(let resolution):
+                    return .inDoubt(value, resolution)
                 }
-                return value
             } catch {
                 let failure = connection.failure
                 if connection.isConnected { _ = try? connection.command("ROLLBACK") }
@@ -219,16 +243,20 @@ public final class PostgresStore: Store {
     /// committed (well under the server's request deadline).
     static let outcomeResolutionSeconds: TimeInterval = 10
 
+    /// What COMMIT gave: its tag, or a write whose connection broke meanwhile.
+    private enum CommitAnswer {
+        case tag(String)
+        case inDoubt(CommitResolution)
+    }
+
     /// COMMIT. A connection lost meanwhile may or may not have committed: the outcome is asked of the database
-    /// (`InFlightCommit`) on a new connection, for up to `outcomeResolutionSeconds` (a restarting or failing-over
-    /// database answers within that): committed → the COMMIT tag; rolled back → `.busy` (nothing was written, the
-    /// client may retry: 503); unknown, or no answer in time → `.io` (a 500 whose outcome is unknown).
+    /// (`InFlightCommit`) by `write`, once the slot is back in the pool (`CommitResolution`).
     /// A read-only transaction has nothing in doubt: its lost COMMIT is `.busy` (503), the read may be repeated.
     private static func commit(
         _ connection: PostgresConnection, writes: Bool, inFlight: InFlightCommit?, counters: PostgresCounters
-    ) throws(StorageError) -> String {
+    ) throws(StorageError) -> CommitAnswer {
         do {
-            return try connection.command("COMMIT")
+            return .tag(try connection.command("COMMIT"))
         } catch {
             guard connection.failure == .connectionLost else { throw error }
             guard writes else {
@@ -239,47 +267,7 @@ public final class PostgresStore: Store {
                 counters.count(.unknown)
                 throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
             }
-            do {
-                let tag = try resolve(connection, inFlight, cause: error)
-                counters.count(.committed)
-                return tag
-            } catch {
-                counters.count(error.code == .busy ? .rolledBack : .unknown)
-                throw error
-            }
-        }
-    }
-
-    private static func resolve(_ connection: PostgresConnection, _ inFlight: InFlightCommit, cause: StorageError)
-        throws(StorageError) -> String
-    {
-        let deadline = Date().addingTimeInterval(outcomeResolutionSeconds)
-        while true {
-            connection.resetFailure()
-            var verdict: InFlightCommit.Verdict?
-            do {
-                try connection.connectIfNeeded()
-                verdict = inFlight.verdict(statusValue: try connection.simpleValue(inFlight.statusSelect))
-            } catch {
-                // Not reachable yet: try again below.
-            }
-            switch verdict {
-            case .committed?: return "COMMIT"
-            case .rolledBack?:
-                throw StorageError(
-                    .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
-            case .unknown?:
-                throw StorageError(
-                    .io,
-                    "PostgreSQL connection lost during COMMIT and the server restarted: outcome unknown: \(cause.reason)"
-                )
-            case .inProgress?, nil:
-                break  // the old session's COMMIT is still being processed, or no answer yet
-            }
-            guard Date() < deadline else {
-                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
-            }
-            usleep(100_000)
+            return .inDoubt(CommitResolution(inFlight: inFlight, cause: error))
         }
     }
 

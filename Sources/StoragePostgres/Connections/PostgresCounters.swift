@@ -8,7 +8,7 @@ final class PostgresCounters: Sendable {
         case connectionLost, serialization, staleStatement
     }
 
-    /// What asking the database about a COMMIT whose connection broke concluded (`PostgresStore.resolve`).
+    /// What asking the database about a COMMIT whose connection broke concluded (`CommitResolution`).
     enum Resolution: Int, CaseIterable {
         case committed, rolledBack, unknown
     }

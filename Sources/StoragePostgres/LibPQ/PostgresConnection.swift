@@ -39,6 +39,14 @@ final class PostgresConnection {
         return PQstatus(handle) == CONNECTION_OK
     }
 
+    /// The session's socket (`PQsocket`), nil without one. Tests break it from the client side, as a network failure
+    /// would, to lose a COMMIT the server still completes.
+    var socketDescriptor: Int32? {
+        guard let handle else { return nil }
+        let socket = PQsocket(handle)
+        return socket >= 0 ? socket : nil
+    }
+
     /// Opens the session if there is none or the last one broke.
     func connectIfNeeded() throws(StorageError) {
         if isConnected { return }
