@@ -5,12 +5,12 @@ internal import CLibPQ
 /// Where and how to reach PostgreSQL.
 ///
 /// Three spellings, as libpq accepts them:
-/// - a URL, `postgres://user[:password]@host[:port][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…&schema=…]`
+/// - a URL, `postgres://user[:password]@host[:port][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…&schema=…&options=…]`
 ///   (`postgresql://` too);
 /// - the keyword/value form, `host=db.example.com port=5432 user=app dbname=auth sslmode=verify-full` (parsed by
 ///   libpq's `PQconninfoParse`, quoting included; the libpq keywords listed in `keywordForms` only);
 /// - either of them with parts left out, taken from the `PG*` environment variables (`PGHOST`, `PGPORT`,
-///   `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`) when the caller passes
+///   `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`, `PGOPTIONS`, …) when the caller passes
 ///   the environment. A password left out everywhere is looked up by libpq in `~/.pgpass` (`PGPASSFILE`).
 public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// libpq's `sslmode` values.
@@ -56,6 +56,10 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// host list after a failover, a name still resolving to it) is refused at connect, and libpq tries the next
     /// host, instead of every write failing with 25006 on it.
     public var targetSessionAttributes: String?
+    /// libpq's `options`: server settings for each session, in the server's command-line form
+    /// (`-c statement_timeout=5s -c lock_timeout=2s`). The server checks them at connect: a setting it does not know
+    /// fails the connection (passkeyd refuses to start, naming it). Nil: the role's and database's defaults.
+    public var serverOptions: String?
 
     /// What passkeyd asks of the server it connects to when the configuration does not say.
     static let defaultTargetSessionAttributes = "read-write"
@@ -67,13 +71,13 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
 
     /// The URL query parameters.
     static let knownParameters: Set<String> = [
-        "sslmode", "connect_timeout", "application_name", "pool_size", "schema", "target_session_attrs",
+        "sslmode", "connect_timeout", "application_name", "pool_size", "schema", "target_session_attrs", "options",
     ]
 
     /// The libpq keywords the keyword/value form may use.
     public static let keywordForms: Set<String> = [
         "host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name",
-        "target_session_attrs",
+        "target_session_attrs", "options",
     ]
 
     /// The default pool size: two connections per processor.
@@ -100,6 +104,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             ("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("password", "PGPASSWORD"),
             ("dbname", "PGDATABASE"), ("sslmode", "PGSSLMODE"), ("connect_timeout", "PGCONNECT_TIMEOUT"),
             ("application_name", "PGAPPNAME"), ("target_session_attrs", "PGTARGETSESSIONATTRS"),
+            ("options", "PGOPTIONS"),
         ]
         for (keyword, variable) in fromEnvironment where given[keyword] == nil {
             if let value = environment[variable], !value.isEmpty { given[keyword] = value }
@@ -170,6 +175,26 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         } else {
             targetSessionAttributes = nil
         }
+        serverOptions = try given["options"].flatMap { (options) throws(StorageError) in
+            try Self.validatedOptions(options, schema: schema)
+        }
+    }
+
+    /// `options` as given, trimmed (nil when blank); refused when it has control characters, is over 1,024 bytes,
+    /// or sets `search_path` while `schema` also does (which would win would depend on their order).
+    private static func validatedOptions(_ options: String, schema: String?) throws(StorageError) -> String? {
+        let trimmed = options.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.utf8.count <= 1_024,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw StorageError(.invalidConfiguration, "options must be at most 1,024 bytes without control characters")
+        }
+        if schema != nil, trimmed.lowercased().contains("search_path") {
+            throw StorageError(
+                .invalidConfiguration, "options sets search_path and so does schema: keep one (schema creates it)")
+        }
+        return trimmed
     }
 
     /// A lower-case SQL identifier that needs no quoting (so it can go into `search_path` and DDL as is).
@@ -265,7 +290,9 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
             ("tcp_user_timeout", "10000"),
         ]
         if let password { pairs.append(("password", password)) }
-        if let schema { pairs.append(("options", "-c search_path=\(schema)")) }
+        // `schema` is a plain identifier and `serverOptions` sets no search_path when it is given: no conflict.
+        let options = [schema.map { "-c search_path=\($0)" }, serverOptions].compactMap { $0 }
+        if !options.isEmpty { pairs.append(("options", options.joined(separator: " "))) }
         pairs.append(("target_session_attrs", targetSessionAttributes ?? Self.defaultTargetSessionAttributes))
         return pairs
     }
@@ -277,5 +304,6 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         return "postgres://\(user)\(secret)@\(host):\(port)/\(database)?sslmode=\(sslMode.rawValue)"
             + "&pool_size=\(poolSize)\(schemaPart)"
             + (targetSessionAttributes.map { "&target_session_attrs=\($0)" } ?? "")
+            + (serverOptions.map { "&options=\($0)" } ?? "")
     }
 }

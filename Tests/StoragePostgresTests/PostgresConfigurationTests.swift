@@ -45,7 +45,9 @@ struct PostgresConfigurationTests {
             "postgres://app@localhost/db?connect_timeout=0",  // timeout
             "postgres://app@localhost/db?pool_size=x",  // pool size
             "postgres://app@localhost/db?application_name=",  // empty application name
-            "postgres://app@localhost/db?options=-c",  // unknown parameter
+            "postgres://app@localhost/db?hostaddr=10.0.0.1",  // unknown parameter
+            "postgres://app@localhost/db?schema=s1&options=-c%20search_path%3Dother",  // two search paths
+            "postgres://app@localhost/db?options=-c%0Astatement_timeout%3D1",  // a control character
             "postgres://app@localhost/db?pool_size=1&pool_size=2",  // repeated parameter
             "not a url at all %%",  // not a URL
         ])
@@ -124,6 +126,71 @@ struct PostgresConfigurationTests {
         }
     }
 
+    @Test("options (URL, keyword form, PGOPTIONS) go to libpq after the schema's search_path")
+    func serverOptions() throws {
+        func options(_ configuration: PostgresConfiguration) -> [String] {
+            configuration.connectionParameters.filter { $0.keyword == "options" }.map(\.value)
+        }
+        let url = try PostgresConfiguration(
+            url: "postgres://app@db/auth?schema=pk1&options=-c%20statement_timeout%3D5s%20-c%20lock_timeout%3D2s")
+        #expect(url.serverOptions == "-c statement_timeout=5s -c lock_timeout=2s")
+        #expect(options(url) == ["-c search_path=pk1 -c statement_timeout=5s -c lock_timeout=2s"])
+        #expect(url.description.hasSuffix("&options=-c statement_timeout=5s -c lock_timeout=2s"))
+        let keywords = try PostgresConfiguration(
+            "host=db user=app options='-c statement_timeout=5s'", environment: ["PGOPTIONS": "-c lock_timeout=1s"])
+        #expect(options(keywords) == ["-c statement_timeout=5s"])
+        let fromEnvironment = try PostgresConfiguration(
+            "host=db user=app", environment: ["PGOPTIONS": "-c lock_timeout=1s"])
+        #expect(options(fromEnvironment) == ["-c lock_timeout=1s"])
+        // Without a schema, options may set the search path; blank options are none.
+        let searchPath = try PostgresConfiguration(url: "postgres://app@db/auth?options=-c%20search_path%3Dauth")
+        #expect(options(searchPath) == ["-c search_path=auth"])
+        #expect(options(try PostgresConfiguration(url: "postgres://app@db/auth?options=%20")).isEmpty)
+        #expect(options(try PostgresConfiguration(url: "postgres://app@db/auth")).isEmpty)
+    }
+
+    @Test(
+        "options reach the server with the schema's search_path; its statement_timeout is a 503; an unknown setting fails the open",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func serverOptionsOnServer() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.serverOptions = "-c statement_timeout=1234 -c lock_timeout=2s"
+        let store = try await PostgresStore.open(configuration)
+        let connection = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+        try connection.connectIfNeeded()
+        #expect(try connection.simpleValue("SHOW statement_timeout") == "1234ms")
+        #expect(try connection.simpleValue("SHOW lock_timeout") == "2s")
+        #expect(try connection.simpleValue("SELECT current_schema()") == configuration.schema)
+        connection.disconnect()
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+
+        // A statement over the operator's statement_timeout: its transaction rolls back, .busy (503), nothing kept.
+        var timed = try PostgresTestDatabase.configuration(poolSize: 1)
+        timed.serverOptions = "-c statement_timeout=200"
+        let timedStore = try await PostgresStore.open(timed)
+        await #expect {
+            try await timedStore.write { writer in
+                try writer.insertAuthSession(AuthSession.sample("timed-out"))
+                _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(2)")
+            }
+        } throws: { error in
+            (error as? StorageError)?.code == .busy && "\(error)".contains("57014")
+        }
+        #expect(try await timedStore.read { try $0.authSession(id: "timed-out") } == nil)
+        try await timedStore.write { try $0.insertAuthSession(AuthSession.sample("in-time")) }
+        await timedStore.close()
+        await PostgresTestDatabase.drop(timed)
+
+        var unknown = try PostgresTestDatabase.configuration(poolSize: 1)
+        unknown.serverOptions = "-c passkeyd_no_such_setting=1"
+        await #expect {
+            _ = try await PostgresStore.open(unknown)
+        } throws: { error in
+            "\(error)".contains("passkeyd_no_such_setting")
+        }
+    }
+
     @Test("libpq is asked for a writable server unless the configuration says otherwise")
     func writableServerByDefault() throws {
         func attributes(_ url: String) throws -> [String] {
@@ -141,6 +208,15 @@ struct PostgresConfigurationTests {
         #expect(failure == .readOnlyServer)
         let error = PostgresFailure.error(sqlState: "25006", constraint: nil, message: "read-only", failure: failure)
         #expect(error.code == .busy)
+    }
+
+    @Test(
+        "a statement or lock timeout (57014, 55P03) is 503: its transaction rolled back", arguments: ["57014", "55P03"])
+    func timeoutFailure(_ state: String) {
+        let failure = PostgresFailure(sqlState: state, connectionBroken: false)
+        #expect(failure == .other)
+        #expect(
+            PostgresFailure.error(sqlState: state, constraint: nil, message: "timeout", failure: failure).code == .busy)
     }
 
     @Test("the driver tells PostgreSQL connection strings from sqlite:FILE")

@@ -67,6 +67,10 @@ enum PostgresFailure: Equatable {
             return StorageError(.conflict, "PostgreSQL 23503: \(message)", constraint: .foreignKey)
         case "53300":
             return StorageError(.busy, "PostgreSQL 53300: \(message)")
+        case "57014", "55P03":
+            // The operator's statement_timeout or lock_timeout (`options`), or a cancel: the statement failed and its
+            // transaction rolls back, nothing written, so the client may retry (503) as after a lost connection.
+            return StorageError(.busy, "PostgreSQL \(state), the transaction rolled back: \(message)")
         case let other where other.hasPrefix("53") || other.hasPrefix("58"):
             // insufficient resources (disk full, out of memory) and system errors (I/O).
             return StorageError(.io, "PostgreSQL \(other): \(message)")
