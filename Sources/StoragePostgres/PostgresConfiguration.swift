@@ -297,6 +297,12 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         return pairs
     }
 
+    /// The longest one attempt to connect may take: libpq waits up to `connect_timeout` for each host it tries.
+    var connectAttemptLimit: TimeInterval {
+        let hosts = max(1, host.split(separator: ",").count)
+        return TimeInterval(max(2, connectTimeoutSeconds) * hosts + 1)
+    }
+
     /// The URL with the password redacted, for logs.
     public var description: String {
         let secret = password == nil ? "" : ":***"

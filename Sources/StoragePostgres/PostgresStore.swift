@@ -101,7 +101,7 @@ public final class PostgresStore: Store {
         case .inDoubt(let value, let resolution):
             // The slot is back in the pool: the question is asked on a connection of its own (`CommitResolution`).
             try await resolution.resolve(
-                configuration, counters: pool.counters, seconds: Self.outcomeResolutionSeconds)
+                configuration, counters: pool.counters, gate: pool.gate, seconds: Self.outcomeResolutionSeconds)
             return value
         }
     }

@@ -14,11 +14,15 @@ final class PostgresPool: Sendable {
     private let slots: [PostgresSlot]
     private let state: Mutex<State>
     let counters: PostgresCounters
+    /// Whether the pool's connections (and its COMMIT-in-doubt questions) may try to connect now.
+    let gate: ConnectGate
 
     init(configuration: PostgresConfiguration, counters: PostgresCounters = PostgresCounters()) {
         self.counters = counters
+        let gate = ConnectGate()
+        self.gate = gate
         slots = (0..<configuration.poolSize).map {
-            PostgresSlot(index: $0, configuration: configuration, counters: counters)
+            PostgresSlot(index: $0, configuration: configuration, counters: counters, gate: gate)
         }
         state = Mutex(State(free: Array(slots.indices.reversed())))
     }

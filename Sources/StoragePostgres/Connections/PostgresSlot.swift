@@ -9,10 +9,10 @@ final class PostgresSlot: @unchecked Sendable {
     private let queue: DispatchQueue
     private let connection: PostgresConnection
 
-    init(index: Int, configuration: PostgresConfiguration, counters: PostgresCounters) {
+    init(index: Int, configuration: PostgresConfiguration, counters: PostgresCounters, gate: ConnectGate) {
         self.index = index
         queue = DispatchQueue(label: "passkeyd.postgres.\(index)")
-        connection = PostgresConnection(configuration: configuration, counters: counters)
+        connection = PostgresConnection(configuration: configuration, counters: counters, gate: gate)
     }
 
     /// Runs `work` with the connection on the slot's queue and returns its result.

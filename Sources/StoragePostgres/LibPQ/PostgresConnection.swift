@@ -23,10 +23,13 @@ final class PostgresConnection {
     private(set) var exceededBudget = false
 
     private let counters: PostgresCounters
+    /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
+    private let gate: ConnectGate
 
-    init(configuration: PostgresConfiguration, counters: PostgresCounters) {
+    init(configuration: PostgresConfiguration, counters: PostgresCounters, gate: ConnectGate = ConnectGate()) {
         self.configuration = configuration
         self.counters = counters
+        self.gate = gate
     }
 
     deinit {
@@ -51,6 +54,13 @@ final class PostgresConnection {
     func connectIfNeeded() throws(StorageError) {
         if isConnected { return }
         disconnect()
+        if case .refuse(let until) = gate.decide(now: Date(), probeLimit: configuration.connectAttemptLimit) {
+            failure = .connectionLost
+            throw StorageError(
+                .busy,
+                "PostgreSQL at \(configuration) is unreachable (an attempt to connect just failed); the next attempt "
+                    + "in \(String(format: "%.1f", max(0, until.timeIntervalSinceNow))) s")
+        }
         let pairs = configuration.connectionParameters
         let keywords = pairs.map { strdup($0.keyword) }
         let values = pairs.map { strdup($0.value) }
@@ -64,10 +74,12 @@ final class PostgresConnection {
         }
         guard let connection else {
             counters.connectFailures.add(1, ordering: .relaxed)
+            gate.failed(at: Date())
             throw StorageError(.io, "PQconnectdbParams returned no connection (out of memory)")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             counters.connectFailures.add(1, ordering: .relaxed)
+            gate.failed(at: Date())
             let message = Self.trimmed(PQerrorMessage(connection))
             PQfinish(connection)
             failure = .connectionLost
@@ -76,6 +88,7 @@ final class PostgresConnection {
         // NOTICEs (e.g. "relation already exists, skipping") would go to stderr by default: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
+        gate.succeeded()
         counters.connectionsOpened.add(1, ordering: .relaxed)
     }
 

@@ -17,12 +17,12 @@ struct CommitResolution: Sendable {
     /// counts it: committed → returns; rolled back → `.busy` (nothing was written, the client may retry: 503);
     /// unknown, or no answer in time → `.io` (a 500 whose outcome is unknown).
     func resolve(
-        _ configuration: PostgresConfiguration, counters: PostgresCounters, seconds: TimeInterval,
+        _ configuration: PostgresConfiguration, counters: PostgresCounters, gate: ConnectGate, seconds: TimeInterval,
         pause: useconds_t = 100_000
     ) async throws(StorageError) {
         let result: Result<Void, StorageError> = await withCheckedContinuation { continuation in
             DispatchQueue(label: "passkeyd.postgres.commit-resolution").async {
-                let connection = PostgresConnection(configuration: configuration, counters: counters)
+                let connection = PostgresConnection(configuration: configuration, counters: counters, gate: gate)
                 defer { connection.disconnect() }
                 continuation.resume(
                     returning: Result { () throws(StorageError) in
