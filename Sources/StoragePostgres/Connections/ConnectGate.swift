@@ -11,8 +11,15 @@ import Synchronization
 /// turn. Then one attempt at a time probes (the others still fail at once) until one succeeds, which opens the
 /// gate to all.
 final class ConnectGate: Sendable {
+    /// How long after a failed attempt the next one may start, by default.
+    static let defaultPause: TimeInterval = 1
+
     /// How long after a failed attempt the next one may start.
-    static let pause: TimeInterval = 1
+    let pause: TimeInterval
+
+    init(pause: TimeInterval = ConnectGate.defaultPause) {
+        self.pause = pause
+    }
 
     /// What a connection that needs a session does now.
     enum Decision: Equatable {
@@ -46,7 +53,7 @@ final class ConnectGate: Sendable {
     func failed(at now: Date) {
         state.withLock {
             $0.failing = true
-            $0.closedUntil = now.addingTimeInterval(Self.pause)
+            $0.closedUntil = now.addingTimeInterval(pause)
         }
     }
 

@@ -17,9 +17,11 @@ final class PostgresPool: Sendable {
     /// Whether the pool's connections (and its COMMIT-in-doubt questions) may try to connect now.
     let gate: ConnectGate
 
-    init(configuration: PostgresConfiguration, counters: PostgresCounters = PostgresCounters()) {
+    init(
+        configuration: PostgresConfiguration, counters: PostgresCounters = PostgresCounters(),
+        gate: ConnectGate = ConnectGate()
+    ) {
         self.counters = counters
-        let gate = ConnectGate()
         self.gate = gate
         slots = (0..<configuration.poolSize).map {
             PostgresSlot(index: $0, configuration: configuration, counters: counters, gate: gate)
