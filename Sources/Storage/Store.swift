@@ -16,6 +16,25 @@ public protocol Store: Sendable {
     /// - Throws: `StorageError`, or what `body` throws (then nothing `body` wrote is kept).
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T
 
+    /// `write`, asking `admission` once the write has its connection or its turn, just before its transaction
+    /// begins: if `admission` throws, nothing runs and the write throws that error. A driver whose writes queue
+    /// (a pool, a writer thread) asks it after the queue, so that the wait still counts against a request's
+    /// deadline; the default asks it first, for stores that do not queue.
+    /// - Throws: what `admission` throws, `StorageError`, or what `body` throws.
+    func write<T: Sendable>(
+        admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T
+
     /// Closes the store: waits for work in flight, then releases connections. Later calls throw `.closed`.
     func close() async
+}
+
+extension Store {
+    /// Admits at once, then writes: right for a store whose writes do not queue (the memory store, test doubles).
+    public func write<T: Sendable>(
+        admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try admission.admit()
+        return try await write(body)
+    }
 }

@@ -92,8 +92,23 @@ public final class PostgresStore: Store {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try await runWrite(admission: nil, body)
+    }
+
+    /// `write`, with `admission` asked on the leased slot just before BEGIN: the time queued for a slot (every
+    /// connection busy with a slow database) counts against a request's deadline, and a refusal writes nothing.
+    public func write<T: Sendable>(
+        admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try await runWrite(admission: admission, body)
+    }
+
+    private func runWrite<T: Sendable>(
+        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
         let outcome = try await pool.withConnection { connection in
-            try Self.transaction(connection, writes: true, counters: self.pool.counters, body)
+            try admission?.admit()
+            return try Self.transaction(connection, writes: true, counters: self.pool.counters, body)
         }
         switch outcome {
         case .committed(let value):

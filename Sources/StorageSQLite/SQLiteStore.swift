@@ -72,6 +72,21 @@ public final class SQLiteStore: Store {
     /// page was met (SQLITE_CORRUPT or SQLITE_NOTADB from any statement of any connection), every write is refused
     /// with `.corrupt` and nothing more is written to the file.
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
+        try await submit { try body($0) }
+    }
+
+    /// `write`, with `admission` asked on the writer, inside the body's savepoint just before the body runs: the
+    /// time queued behind other batches counts against a request's deadline, and a refusal writes nothing.
+    public func write<T: Sendable>(
+        admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try await submit {
+            try admission.admit()
+            return try body($0)
+        }
+    }
+
+    private func submit<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) async throws -> T {
         let value = try await withCheckedThrowingContinuation { continuation in
             writer.submit(SQLiteWriterConnection.Job(body: { try body($0) }, continuation: continuation))
         }

@@ -75,6 +75,15 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a write queued for the pool's only connection is admitted when it gets it, not when it is called")
+    func admissionAfterTheQueue() async throws {
+        let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        let store = try await PostgresStore.open(configuration)
+        try await QueuedAdmission.check(store)
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
     @Test("a read on a pooled connection the server dropped succeeds: the one-statement attempt falls back")
     func readAfterConnectionLoss() async throws {
         var configuration = try PostgresTestDatabase.configuration(poolSize: 1)

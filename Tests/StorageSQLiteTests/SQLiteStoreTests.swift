@@ -53,6 +53,15 @@ struct SQLiteStoreTests {
         #expect(found.1 == credential)
     }
 
+    @Test("a write queued behind the writer's batch is admitted when its turn comes, not when it is called")
+    func admissionAfterTheQueue() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, readerCount: 1))
+        try await QueuedAdmission.check(store)
+        await store.close()
+    }
+
     @Test("many concurrent writes are group-committed and all durable after close and reopen")
     func groupCommitDurable() async throws {
         let directory = temporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import Storage
+import Synchronization
 
 /// An error a body throws on purpose.
 struct DeliberateFailure: Error, Equatable {}
@@ -65,6 +66,32 @@ extension StoreConformance {
                 try (0..<100).filter { try reader.authSession(id: "s\($0)") != nil }
             }
             try expectEqual(sessions, (0..<100).filter { $0 % 3 != 0 }, "sessions kept")
+        },
+        Check("a write's admission is asked once, before its body; a refusal runs nothing and is the write's error") {
+            store in
+            let asked = Mutex(0)
+            let ran = Mutex(false)
+            do {
+                let refusal = WriteAdmission {
+                    asked.withLock { $0 += 1 }
+                    throw DeliberateFailure()
+                }
+                try await store.write(admission: refusal) { writer in
+                    ran.withLock { $0 = true }
+                    try writer.insertAuthSession(S.session("refused"))
+                }
+                throw ConformanceFailure(message: "a refused admission was ignored", file: #fileID, line: #line)
+            } catch is DeliberateFailure {}
+            try expectEqual(asked.withLock { $0 }, 1, "admissions asked of a refused write")
+            try expect(!ran.withLock { $0 }, "the body of a refused write ran")
+            try expect(try await store.read { try $0.authSession(id: "refused") } == nil, "a refused write wrote")
+            let order = Mutex<[String]>([])
+            try await store.write(admission: WriteAdmission { order.withLock { $0.append("admitted") } }) { writer in
+                order.withLock { $0.append("body") }
+                try writer.insertAuthSession(S.session("admitted"))
+            }
+            try expectEqual(order.withLock { $0 }, ["admitted", "body"], "admission, then the body, once each")
+            try expect(try await store.read { try $0.authSession(id: "admitted") } != nil, "an admitted write is lost")
         },
         Check("a closed store refuses work with .closed") { store in
             await store.close()

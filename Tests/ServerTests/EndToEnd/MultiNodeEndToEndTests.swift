@@ -18,9 +18,9 @@ struct Cluster {
         $0.isEmpty ? nil : $0
     }
 
-    static func start(nodes count: Int = 3, environment: [String: String] = PasskeyHarness.overrides) async throws
-        -> Cluster
-    {
+    static func start(
+        nodes count: Int = 3, environment: [String: String] = PasskeyHarness.overrides, poolSize: Int = 4
+    ) async throws -> Cluster {
         let base = try #require(databaseURL)
         let schema = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)"
@@ -29,7 +29,7 @@ struct Cluster {
         for _ in 0..<count {
             var overrides = environment
             overrides["PASSKEYD_DATABASE_URL"] = url
-            overrides["PASSKEYD_DATABASE_POOL_SIZE"] = "4"
+            overrides["PASSKEYD_DATABASE_POOL_SIZE"] = String(poolSize)
             nodes.append(try await LiveServer.start(environment: overrides, clock: clock))
         }
         return Cluster(nodes: nodes, clock: clock, database: try PostgresConfiguration(url, environment: [:]))

@@ -1,0 +1,85 @@
+import Foundation
+import Storage
+import StoragePostgres
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Server
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite(
+    "A database that answers slowly: requests still queued for a connection get their 503 at the deadline",
+    .serialized,
+    .enabled(
+        if: Cluster.databaseURL != nil,
+        "PASSKEYD_TEST_DATABASE_URL is not set: this test needs PostgreSQL (`make test` starts one)"))
+struct SlowDatabaseDeadlineTests {
+    /// Another session holds `auth_sessions` locked: a challenge's INSERT waits for it on the node's only
+    /// connection, and the challenges behind it wait for that connection. Those must not hang past the 2 s request
+    /// deadline: they were never begun, so their 503 is true and nothing of theirs may be written. The one that
+    /// began is awaited and answered once the lock goes.
+    @Test("queued challenges: 503 at the deadline while the lock is held; the begun one 200 after; only it is kept")
+    func queuedWritesMeetTheDeadline() async throws {
+        var environment = PasskeyHarness.overrides
+        environment["PASSKEYD_HTTP_REQUEST_DEADLINE_SECONDS"] = "2"
+        let cluster = try await Cluster.start(nodes: 1, environment: environment, poolSize: 1)
+        let node = cluster.nodes[0]
+        var lockHolder = cluster.database
+        lockHolder.poolSize = 1
+        lockHolder.applicationName = "passkeyd-tests-lock-holder"
+        let locker = try await PostgresStore.open(lockHolder)
+        // The transaction stays open on the locker's only connection until its COMMIT below.
+        try await locker.executeForTesting("BEGIN; LOCK TABLE auth_sessions IN ACCESS EXCLUSIVE MODE")
+        let progress = Progress()
+        let port = node.running.port
+        let all = try await withThrowingTaskGroup(of: (status: Int, whileLocked: Bool).self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    let status = try await Self.challenge(port: port)
+                    let whileLocked = !progress.released.load(ordering: .acquiring)
+                    progress.answered.add(1, ordering: .releasing)
+                    return (status, whileLocked)
+                }
+            }
+            // The two queued requests are answered at their deadline; without it they would wait for the lock.
+            let start = ContinuousClock.now
+            while progress.answered.load(ordering: .acquiring) < 2, ContinuousClock.now - start < .seconds(15) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            progress.released.store(true, ordering: .releasing)
+            try await locker.executeForTesting("COMMIT")
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(all.filter { $0.status == 503 && $0.whileLocked }.count == 2, "\(all)")
+        #expect(all.filter { $0.status == 200 && !$0.whileLocked }.count == 1, "\(all)")
+        // Every auth session stored, purged as expired a month on: only the answered one was written.
+        let stored = try await locker.write {
+            try $0.purgeExpired(now: Date().addingTimeInterval(30 * 86_400), limit: 1_000).authSessions
+        }
+        #expect(stored == 1)
+        await locker.close()
+        await cluster.stop()
+    }
+
+    /// Whether the lock was released, and how many challenges were answered, shared with the requests' tasks.
+    final class Progress: Sendable {
+        let released = Atomic<Bool>(false)
+        let answered = Atomic<Int>(0)
+    }
+
+    /// `POST /passkey/challenge` on `port`; its status.
+    static func challenge(port: Int) async throws -> Int {
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/passkey/challenge"))
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"client_id":"app"}"#.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = TimeInterval(TestTimeout.responseSeconds)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+}
