@@ -95,21 +95,36 @@ public enum PasskeydServer {
             // The first start generates the token-signing key and stores it; later starts load it.
             try await context.tokens.bootstrap()
             let encrypted = try await context.tokens.encryptStoredKeys()
+            let verifiers = try await PasswordVerifierSealing.run(
+                store: context.store, keys: try context.secrets.get(), now: context.clock.now())
             if let fingerprint = context.tokens.keyEncryptionFingerprint {
-                logger.log(.info, "secrets at rest (token-signing keys, SRP sessions) are encrypted") { line in
+                logger.log(
+                    .info, "secrets at rest (token-signing keys, password verifiers, SRP sessions) are encrypted"
+                ) { line in
                     line.add("key_encryption_key", fingerprint)
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
+                    if verifiers.sealed > 0 { line.add("verifiers_encrypted_now", verifiers.sealed) }
+                }
+                if !verifiers.unopenable.isEmpty {
+                    logger.log(
+                        .error,
+                        "password verifiers sealed under a key-encryption key this node does not have were left as "
+                            + "they are: those users' password logins fail until its file is configured"
+                    ) { line in
+                        line.add("count", verifiers.unopenable.count)
+                        line.add("user_ids", verifiers.unopenable.prefix(10).joined(separator: ","))
+                    }
                 }
             } else {
                 logger.log(
                     .warning,
-                    "secrets at rest (token-signing keys, SRP sessions) are stored unencrypted in the database "
-                        + "(encryption_at_rest.key_file is not set)"
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions) are stored unencrypted "
+                        + "in the database (encryption_at_rest.key_file is not set)"
                 )
             }
         } catch {
             await store.close()
-            throw StartError(description: "cannot load the token-signing keys: \(error)")
+            throw StartError(description: "cannot load the token-signing keys or seal the secrets at rest: \(error)")
         }
         let signer: (any NoteSigner)?
         do {

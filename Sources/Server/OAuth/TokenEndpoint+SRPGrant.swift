@@ -62,10 +62,11 @@ extension TokenEndpoint {
             attempts: spent.identityFailures?.count, now: now)
         // RFC 5054 §2.6 / RFC 2945 §3: S, K, M1 (compared in constant time), M2. The same work for an unknown
         // identity, whose session carries a random stand-in verifier.
+        let keys = try context.secrets.get()
         let serverProof = try srp.verifyClientProof(
-            proof, identity: session.identity, salt: session.salt, verifier: session.verifier,
-            clientPublic: session.clientPublic, serverSecret: try context.secrets.get().serverSecret(of: session),
-            serverPublic: session.serverPublic)
+            proof, identity: session.identity, salt: session.salt,
+            verifier: try keys.verifier(of: session, width: srp.width), clientPublic: session.clientPublic,
+            serverSecret: try keys.serverSecret(of: session), serverPublic: session.serverPublic)
         let user: User? =
             if let userID = session.userID, serverProof != nil {
                 try await context.store.read { try $0.user(id: userID) }

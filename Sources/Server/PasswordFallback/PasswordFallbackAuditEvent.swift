@@ -13,6 +13,8 @@ enum PasswordFallbackAuditEvent {
     static let locked = "srp_locked"
     /// A verifier was enrolled or replaced (reason: `enrolled`, `replaced`).
     static let verifierStored = "password_verifier_stored"
+    /// A start sealed a stored verifier under the key-encryption key (`PasswordVerifierSealing`).
+    static let verifierSealed = "password_verifier_sealed"
     /// A device key's approvals now wait for the password (biometric failures).
     static let passwordRequired = "device_key_password_required"
 

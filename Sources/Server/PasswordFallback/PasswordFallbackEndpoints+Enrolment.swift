@@ -37,6 +37,7 @@ extension PasswordFallbackEndpoints {
         let verifier = try Self.groupElement(
             try parameters.string("verifier", maxLength: PasswordFallback.maximumGroupElementLength), name: "verifier",
             srp: srp)
+        let keys = try context.secrets.get()
         let replaced = try await context.store.write { writer -> Bool in
             guard let user = try writer.user(id: subject.sub) else {
                 throw OAuthError(.invalidToken, "The access token's user no longer exists.", logCode: "user_gone")
@@ -50,8 +51,9 @@ extension PasswordFallbackEndpoints {
             let replaced = try writer.passwordVerifier(userID: user.id) != nil
             try writer.storePasswordVerifier(
                 PasswordVerifier(
-                    userID: user.id, realm: user.realm, identity: identity, salt: salt, verifier: verifier,
-                    updatedAt: now))
+                    userID: user.id, realm: user.realm, identity: identity, salt: salt,
+                    // Sealed at rest with a key-encryption key (SecretEncryptionKeys+PasswordVerifier).
+                    verifier: try keys.storedVerifier(verifier, userID: user.id, width: srp.width), updatedAt: now))
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.verifierStored, outcome: "success", now: now, userID: user.id,

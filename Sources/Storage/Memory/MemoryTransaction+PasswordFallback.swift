@@ -10,6 +10,15 @@ extension MemoryTransaction {
         state.passwordVerifiers.values.first { $0.realm == realm && $0.identity == identity }
     }
 
+    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
+        let after = Array((afterUserID ?? "").utf8)
+        return Array(
+            state.passwordVerifiers.values
+                .filter { after.lexicographicallyPrecedes($0.userID.utf8) }
+                .sorted { $0.userID.utf8.lexicographicallyPrecedes($1.userID.utf8) }
+                .prefix(max(0, limit)))
+    }
+
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
         state.fallbackCounters[key]
     }
@@ -25,6 +34,12 @@ extension MemoryTransaction {
             throw .conflict(.passwordIdentity)
         }
         state.passwordVerifiers[verifier.userID] = verifier
+    }
+
+    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        guard let stored = state.passwordVerifiers[userID], stored.verifier == expected else { return false }
+        state.passwordVerifiers[userID]?.verifier = replacement
+        return true
     }
 
     func insertSRPSession(_ session: SRPSession) throws(StorageError) {

@@ -95,6 +95,10 @@ public protocol StoreWriter: StoreReader {
     /// Stores `verifier` as its user's only verifier, replacing an earlier one.
     /// - Throws: `.conflict(.passwordIdentity)` when another user's verifier has the same realm and identity.
     func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError)
+    /// Replaces the stored verifier bytes of `userID` with `replacement` if they are still `expected`
+    /// (compare-and-set: of nodes sealing the same verifier at once one replaces it, and a verifier the user
+    /// replaced meanwhile is left alone). Returns false when the verifier is gone or no longer `expected`.
+    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
     /// Stores a new SRP session. - Throws: `.conflict(.srpSessionID)`.
     func insertSRPSession(_ session: SRPSession) throws(StorageError)
     /// Deletes the SRP session `id` and returns it if it had not expired at `now` (an expired one is deleted too).

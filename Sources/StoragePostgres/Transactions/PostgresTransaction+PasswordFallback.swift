@@ -15,6 +15,16 @@ extension PostgresTransaction {
             [.text(realm), .text(identity)], Self.passwordVerifier)
     }
 
+    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
+        // Bytewise, as the other stores order it: COLLATE "C".
+        try connection.query(
+            """
+            SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE user_id > $1 COLLATE "C"
+            ORDER BY user_id COLLATE "C" LIMIT $2
+            """,
+            [.text(afterUserID ?? ""), .int8(Int64(max(0, limit)))], Self.passwordVerifier)
+    }
+
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
         try one(
             "SELECT \(Self.fallbackCounterColumns) FROM fallback_counters WHERE counter_key = $1", [.text(key)],
@@ -39,6 +49,12 @@ extension PostgresTransaction {
                 .text(verifier.userID), .text(verifier.realm), .text(verifier.identity), .bytea(verifier.salt),
                 .bytea(verifier.verifier), .date(verifier.updatedAt),
             ])
+    }
+
+    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        try connection.execute(
+            "UPDATE password_verifiers SET verifier = $1 WHERE user_id = $2 AND verifier = $3",
+            [.bytea(replacement), .text(userID), .bytea(expected)]) == 1
     }
 
     func insertSRPSession(_ session: SRPSession) throws(StorageError) {

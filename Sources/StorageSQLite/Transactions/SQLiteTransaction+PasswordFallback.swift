@@ -15,6 +15,13 @@ extension SQLiteTransaction {
             [.text(realm), .text(identity)], Self.passwordVerifier)
     }
 
+    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
+        // TEXT compares bytewise (BINARY collation), through the primary key.
+        try database.query(
+            "SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE user_id > ? ORDER BY user_id LIMIT ?",
+            [.text(afterUserID ?? ""), .integer(Int64(max(0, limit)))], Self.passwordVerifier)
+    }
+
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
         try one(
             "SELECT \(Self.fallbackCounterColumns) FROM fallback_counters WHERE counter_key = ?", [.text(key)],
@@ -39,6 +46,12 @@ extension SQLiteTransaction {
                 .text(verifier.userID), .text(verifier.realm), .text(verifier.identity), .blob(verifier.salt),
                 .blob(verifier.verifier), .date(verifier.updatedAt),
             ])
+    }
+
+    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        try database.execute(
+            "UPDATE password_verifiers SET verifier = ? WHERE user_id = ? AND verifier = ?",
+            [.blob(replacement), .text(userID), .blob(expected)]) == 1
     }
 
     func insertSRPSession(_ session: SRPSession) throws(StorageError) {

@@ -112,6 +112,10 @@ open class ForwardingStoreReader: StoreReader {
         try reader.passwordVerifier(realm: realm, identity: identity)
     }
 
+    open func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
+        try reader.passwordVerifiers(afterUserID: afterUserID, limit: limit)
+    }
+
     open func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {
         try reader.fallbackCounter(key: key)
     }
@@ -208,6 +212,12 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         -> Bool
     {
         try writer.replaceSigningKeyPrivateKey(kid: kid, expected: expected, replacement: replacement)
+    }
+
+    open func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
+        -> Bool
+    {
+        try writer.replacePasswordVerifier(userID: userID, expected: expected, replacement: replacement)
     }
 
     open func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {

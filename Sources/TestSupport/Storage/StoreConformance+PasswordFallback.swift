@@ -41,6 +41,51 @@ extension StoreConformance {
                 try await store.read { try $0.passwordVerifier(realm: "main", identity: "ann@example.com") }, nil,
                 "old identity")
         },
+        Check("verifiers are listed a page at a time in bytewise user-id order") { store in
+            // "B" < "a" < "b" < "é" bytewise (not in most collations); "user-10" < "user-9".
+            let ids = ["a", "é", "B", "user-9", "user-10", "b"]
+            for (n, id) in ids.enumerated() {
+                try await store.write { try $0.storePasswordVerifier(verifier(id, identity: "i\(n)")) }
+            }
+            var seen: [String] = []
+            var after: String?
+            while true {
+                let page = try await store.read { [after] in try $0.passwordVerifiers(afterUserID: after, limit: 4) }
+                seen += page.map(\.userID)
+                guard page.count == 4, let last = page.last else { break }
+                after = last.userID
+            }
+            try expectEqual(seen, ["B", "a", "b", "user-10", "user-9", "é"], "every verifier once, in order")
+            try expectEqual(
+                try await store.read { try $0.passwordVerifiers(afterUserID: "b", limit: 10) }.first,
+                Optional(verifier("user-10", identity: "i4")), "a page's verifiers are whole")
+            try expectEqual(
+                try await store.read { try $0.passwordVerifiers(afterUserID: "é", limit: 10) }.count, 0, "past the end")
+        },
+        Check("a verifier's bytes are replaced only while they are the expected ones") { store in
+            let stored = verifier("user-1", identity: "ann")
+            try await store.write { try $0.storePasswordVerifier(stored) }
+            let sealed = S.bytes(0x77, count: 424)
+            try expect(
+                try await store.write {
+                    try $0.replacePasswordVerifier(userID: "user-1", expected: stored.verifier, replacement: sealed)
+                }, "replacing the expected bytes")
+            var expected = stored
+            expected.verifier = sealed
+            try expectEqual(
+                try await store.read { try $0.passwordVerifier(userID: "user-1") }, Optional(expected),
+                "only the bytes change")
+            try expect(
+                !(try await store.write {
+                    try $0.replacePasswordVerifier(userID: "user-1", expected: stored.verifier, replacement: [1])
+                }), "a second replacement of the same bytes")
+            try expect(
+                !(try await store.write {
+                    try $0.replacePasswordVerifier(userID: "user-9", expected: stored.verifier, replacement: [1])
+                }), "no such verifier")
+            try expectEqual(
+                try await store.read { try $0.passwordVerifier(userID: "user-1") }?.verifier, sealed, "kept")
+        },
         Check("another user's identity in the same realm is a passwordIdentity conflict; nothing changes") { store in
             try await store.write { try $0.storePasswordVerifier(verifier("user-1", identity: "ann")) }
             try await store.write { try $0.storePasswordVerifier(verifier("user-2", identity: "bob")) }

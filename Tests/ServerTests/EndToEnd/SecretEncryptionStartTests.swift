@@ -28,16 +28,26 @@ struct SecretEncryptionStartTests {
         await first.stop()
         #expect(
             lines.all.contains {
-                $0.contains("secrets at rest (token-signing keys, SRP sessions) are stored unencrypted")
+                $0.contains(
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions) are stored unencrypted")
             })
         #expect(try await Self.storedKeys(directory).allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
+
+        // A password verifier enrolled while there was no key file: stored as enrolled.
+        let enrolled = [UInt8](repeating: 0x5a, count: 200)
+        try await Self.storeVerifier(enrolled, directory)
 
         let second = try await PasskeydServer.start(configuration: encrypted, logger: logger)
         #expect(try await second.context.tokens.jwksBytes() == jwks, "the same keys, now opened from their envelopes")
         await second.stop()
         let started = try #require(
-            lines.all.first { $0.contains("secrets at rest (token-signing keys, SRP sessions) are encrypted") })
+            lines.all.first {
+                $0.contains("secrets at rest (token-signing keys, password verifiers, SRP sessions) are encrypted")
+            })
         #expect(started.contains("encrypted_now"), "\(started)")
+        #expect(started.contains("verifiers_encrypted_now"), "\(started)")
+        let verifier = try #require(try await Self.storedVerifier(directory))
+        #expect(SecretEncryption.isSealed(verifier) && verifier.count > 384)
         let stored = try await Self.storedKeys(directory)
         #expect(stored.count == 2 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
 
@@ -67,6 +77,32 @@ struct SecretEncryptionStartTests {
     }
 
     /// The signing keys as stored in `directory`'s SQLite database.
+    /// Stores a user and `verifier` as theirs, straight into the SQLite database in `directory`.
+    static func storeVerifier(_ verifier: [UInt8], _ directory: URL) async throws {
+        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory.path, synchronous: .normal))
+        let user = User(id: "u-srp", userHandle: [7], realm: "main", email: "srp@example.com", createdAt: Date())
+        let credential = Credential(
+            credentialID: [7], userID: user.id, publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: false,
+            backupEligible: false, backedUp: false, transports: [], aaguid: [], attestationFormat: "none",
+            createdAt: Date())
+        try await store.write { writer in
+            try writer.insertUser(user, credential: credential)
+            try writer.storePasswordVerifier(
+                PasswordVerifier(
+                    userID: user.id, realm: "main", identity: "srp@example.com", salt: [UInt8](repeating: 1, count: 16),
+                    verifier: verifier, updatedAt: Date()))
+        }
+        await store.close()
+    }
+
+    /// The verifier bytes `storeVerifier` stored, as they are now.
+    static func storedVerifier(_ directory: URL) async throws -> [UInt8]? {
+        let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory.path, synchronous: .normal))
+        let record = try await store.read { try $0.passwordVerifier(userID: "u-srp") }
+        await store.close()
+        return record?.verifier
+    }
+
     static func storedKeys(_ directory: URL) async throws -> [SigningKey] {
         let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory.path, synchronous: .normal))
         let keys = try await store.read { try $0.signingKeys() }

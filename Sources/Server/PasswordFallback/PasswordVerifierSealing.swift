@@ -1,0 +1,66 @@
+import Crypto
+import Foundation
+import HTTP
+import Storage
+
+/// At start, with a key-encryption key: seals every password verifier still stored unencrypted (enrolled before the
+/// key was configured, or by a node without it) or under a key that only opens (the previous key-encryption key,
+/// while it is rotated), so that after one start with the new key the old one can be retired. A page of verifiers
+/// at a time, each replaced only if still the bytes read (compare-and-set): nodes starting together seal each one
+/// once, and a verifier its user replaced meanwhile is left as the user stored it. Each one sealed enters the audit
+/// log (`password_verifier_sealed`).
+enum PasswordVerifierSealing {
+    /// Verifiers read and sealed per write.
+    static let pageSize = 200
+
+    /// What a run did: how many verifiers it sealed, and the users whose verifier opened under none of this node's
+    /// keys (left as they are: those users' password logins fail until the right key is configured).
+    struct Outcome: Sendable, Equatable {
+        var sealed = 0
+        var unopenable: [String] = []
+    }
+
+    static func run(store: any Store, keys: SecretEncryptionKeys, now: Date) async throws -> Outcome {
+        guard let sealing = keys.sealing else { return Outcome() }
+        let width = try PasswordFallback.srp().width
+        var outcome = Outcome()
+        var after: String?
+        while true {
+            let page = try await store.read { [after] in try $0.passwordVerifiers(afterUserID: after, limit: pageSize) }
+            var pairs: [(PasswordVerifier, [UInt8])] = []
+            for record in page {
+                do {
+                    if let sealed = try keys.resealedVerifier(record, width: width) { pairs.append((record, sealed)) }
+                } catch {
+                    outcome.unopenable.append(record.userID)
+                }
+            }
+            if !pairs.isEmpty {
+                let key = sealing.fingerprintText
+                outcome.sealed += try await store.write { [pairs] writer in
+                    var count = 0
+                    for (old, new) in pairs {
+                        guard
+                            try writer.replacePasswordVerifier(
+                                userID: old.userID, expected: old.verifier, replacement: new)
+                        else { continue }
+                        count += 1
+                        let sealer = old.verifier.count > width ? SecretEncryption.sealer(of: old.verifier) : nil
+                        let previously = sealer.map { Hex.encode($0) } ?? "unencrypted"
+                        _ = try writer.appendSecurityEvent(
+                            PasswordFallbackAuditEvent.make(
+                                PasswordFallbackAuditEvent.verifierSealed, outcome: "success", now: now,
+                                userID: old.userID, clientID: nil,
+                                detail: [
+                                    JSONMember(key: "key_encryption_key", value: .string(key)),
+                                    JSONMember(key: "previously", value: .string(previously)),
+                                ]))
+                    }
+                    return count
+                }
+            }
+            guard page.count == pageSize, let last = page.last else { return outcome }
+            after = last.userID
+        }
+    }
+}
