@@ -97,13 +97,20 @@ public enum PasskeydServer {
             let encrypted = try await context.tokens.encryptStoredKeys()
             let verifiers = try await PasswordVerifierSealing.run(
                 store: context.store, keys: try context.secrets.get(), now: context.clock.now())
+            let serverSecrets = try await ServerSecretSealing.run(
+                store: context.store, keys: try context.secrets.get(), now: context.clock.now())
             if let fingerprint = context.tokens.keyEncryptionFingerprint {
                 logger.log(
-                    .info, "secrets at rest (token-signing keys, password verifiers, SRP sessions) are encrypted"
+                    .info,
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions, server secrets) are "
+                        + "encrypted"
                 ) { line in
                     line.add("key_encryption_key", fingerprint)
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
                     if verifiers.sealed > 0 { line.add("verifiers_encrypted_now", verifiers.sealed) }
+                    if !serverSecrets.isEmpty {
+                        line.add("server_secrets_encrypted_now", serverSecrets.joined(separator: ","))
+                    }
                 }
                 if !verifiers.unopenable.isEmpty {
                     logger.log(
@@ -118,8 +125,8 @@ public enum PasskeydServer {
             } else {
                 logger.log(
                     .warning,
-                    "secrets at rest (token-signing keys, password verifiers, SRP sessions) are stored unencrypted "
-                        + "in the database (encryption_at_rest.key_file is not set)"
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions, server secrets) are stored "
+                        + "unencrypted in the database (encryption_at_rest.key_file is not set)"
                 )
             }
         } catch {

@@ -87,7 +87,8 @@ extension TokenEndpoint {
                     PasswordFallbackAuditEvent.success, outcome: "success", now: now, userID: user.id,
                     clientID: client.clientID,
                     detail: try PasswordFallbackEndpoints.attemptDetail(
-                        realm: session.realm, identity: session.identity, address: session.address, reader: writer)))
+                        realm: session.realm, identity: session.identity, address: session.address, reader: writer,
+                        keys: keys)))
         }
         context.metrics.count(event: "srp_login")
         return try await context.tokens.tokenResponse(
@@ -110,7 +111,8 @@ extension TokenEndpoint {
                 key: FallbackCounterKey.address(session.address), now: now,
                 restartingBefore: throttle.addressWindowStart(now: now))
             let detail = try PasswordFallbackEndpoints.attemptDetail(
-                realm: session.realm, identity: session.identity, address: session.address, reader: writer)
+                realm: session.realm, identity: session.identity, address: session.address, reader: writer,
+                keys: try context.secrets.get())
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: session.userID,

@@ -15,6 +15,8 @@ enum PasswordFallbackAuditEvent {
     static let verifierStored = "password_verifier_stored"
     /// A start sealed a stored verifier under the key-encryption key (`PasswordVerifierSealing`).
     static let verifierSealed = "password_verifier_sealed"
+    /// A start sealed a stored server secret under the key-encryption key (`ServerSecretSealing`).
+    static let serverSecretSealed = "server_secret_sealed"
     /// A device key's approvals now wait for the password (biometric failures).
     static let passwordRequired = "device_key_password_required"
 

@@ -42,14 +42,17 @@ extension PasswordFallbackEndpoints {
             userID: found.verifier?.userID, clientID: client.clientID, realm: realm.name, identity: identity,
             address: address,
             attempts: found.identityFailures?.count, now: now)
+        let keys = try context.secrets.get()
+        let secretName = PasswordFallback.fakeSaltSecretName
         let secret: [UInt8]
         if let stored = found.secret {
-            secret = stored
+            secret = try keys.namedSecret(stored, name: secretName)
         } else {
-            let candidate = try SecureRandom.bytes(count: 32)
-            secret = try await context.store.write {
-                try $0.insertServerSecret(name: PasswordFallback.fakeSaltSecretName, value: candidate)
-            }
+            // Sealed at rest with a key-encryption key; of nodes inserting at once, all use the first one stored.
+            let candidate = try keys.storedNamedSecret(
+                try SecureRandom.bytes(count: SecretEncryptionKeys.namedSecretLength), name: secretName)
+            let stored = try await context.store.write { try $0.insertServerSecret(name: secretName, value: candidate) }
+            secret = try keys.namedSecret(stored, name: secretName)
         }
         // Both branches compute one HMAC, draw the same random bytes and run the same B computation.
         let fakeSalt = try HMAC.sha256(
@@ -57,7 +60,6 @@ extension PasswordFallbackEndpoints {
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
         let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
         // A sealed verifier is opened here (one AES-GCM of 424 bytes, about a microsecond beside B's milliseconds).
-        let keys = try context.secrets.get()
         let verifier = try found.verifier.map { try keys.verifier(of: $0, width: srp.width) } ?? fakeVerifier
         let serverSecret = try SecureRandom.bytes(count: Self.serverSecretLength)
         let serverPublic = try srp.serverPublic(verifier: verifier, secret: serverSecret)
@@ -96,7 +98,9 @@ extension PasswordFallbackEndpoints {
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: userID,
                     clientID: clientID, reasonCode: refusal.logCode, attempts: attempts,
-                    detail: try Self.attemptDetail(realm: realm, identity: identity, address: address, reader: writer)))
+                    detail: try Self.attemptDetail(
+                        realm: realm, identity: identity, address: address, reader: writer,
+                        keys: try context.secrets.get())))
         }
         throw refusal
     }
@@ -107,11 +111,12 @@ extension PasswordFallbackEndpoints {
     /// the database can tell which identity they were, but the append-only log never holds an email or user name,
     /// so deleting an account leaves only pseudonymous entries behind (issue #21). Without a stored secret (the
     /// very first challenge is refused before one exists) the reference is left out.
-    static func attemptDetail(realm: String, identity: String, address: String, reader: any StoreReader) throws
-        -> [JSONMember]
-    {
+    static func attemptDetail(
+        realm: String, identity: String, address: String, reader: any StoreReader, keys: SecretEncryptionKeys
+    ) throws -> [JSONMember] {
         var detail: [JSONMember] = []
-        if let secret = try reader.serverSecret(name: PasswordFallback.fakeSaltSecretName) {
+        if let stored = try reader.serverSecret(name: PasswordFallback.fakeSaltSecretName) {
+            let secret = try keys.namedSecret(stored, name: PasswordFallback.fakeSaltSecretName)
             let reference = try HMAC.sha256(
                 key: secret, message: Array("audit-identity\u{0}\(realm)\u{0}\(identity)".utf8))
             detail.append(

@@ -73,4 +73,10 @@ extension MemoryTransaction {
         state.serverSecrets[name] = value
         return value
     }
+
+    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        guard state.serverSecrets[name] == expected else { return false }
+        state.serverSecrets[name] = replacement
+        return true
+    }
 }

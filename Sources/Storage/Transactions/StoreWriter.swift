@@ -113,6 +113,9 @@ public protocol StoreWriter: StoreReader {
     /// Stores the server secret `name` unless one exists, and returns the stored one: of concurrent first
     /// callers (nodes starting together), all get the same value.
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8]
+    /// Replaces the server secret `name` with `replacement` if it is still `expected` (compare-and-set: of nodes
+    /// sealing it at once, one replaces it). Returns false when it is gone or no longer `expected`.
+    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
 
     // MARK: Device enrolment nonces
 

@@ -117,4 +117,10 @@ extension PostgresTransaction {
         }
         return stored
     }
+
+    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        try connection.execute(
+            "UPDATE server_secrets SET value = $1 WHERE name = $2 AND value = $3",
+            [.bytea(replacement), .text(name), .bytea(expected)]) == 1
+    }
 }

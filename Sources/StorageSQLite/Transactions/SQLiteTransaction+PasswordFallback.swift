@@ -110,4 +110,10 @@ extension SQLiteTransaction {
         }
         return stored
     }
+
+    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        try database.execute(
+            "UPDATE server_secrets SET value = ? WHERE name = ? AND value = ?",
+            [.blob(replacement), .text(name), .blob(expected)]) == 1
+    }
 }

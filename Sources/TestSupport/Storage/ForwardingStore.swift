@@ -272,6 +272,12 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.insertServerSecret(name: name, value: value)
     }
 
+    open func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
+        -> Bool
+    {
+        try writer.replaceServerSecret(name: name, expected: expected, replacement: replacement)
+    }
+
     open func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
         try writer.insertDeviceEnrolmentNonce(nonce)
     }

@@ -178,5 +178,23 @@ extension StoreConformance {
             try expectEqual(second, S.bytes(0x01), "second")
             try expectEqual(try await store.read { try $0.serverSecret(name: "srp") }, Optional(S.bytes(0x01)), "read")
         },
+        Check("a server secret is replaced only while it is the expected value") { store in
+            _ = try await store.write { try $0.insertServerSecret(name: "srp", value: S.bytes(0x01)) }
+            let sealed = S.bytes(0x09, count: 72)
+            try expect(
+                try await store.write {
+                    try $0.replaceServerSecret(name: "srp", expected: S.bytes(0x01), replacement: sealed)
+                }, "replacing the expected value")
+            try expect(
+                !(try await store.write {
+                    try $0.replaceServerSecret(name: "srp", expected: S.bytes(0x01), replacement: S.bytes(0x03))
+                }), "a second replacement of the same value")
+            try expect(
+                !(try await store.write {
+                    try $0.replaceServerSecret(name: "other", expected: S.bytes(0x01), replacement: S.bytes(0x03))
+                }), "no such secret")
+            try expectEqual(try await store.read { try $0.serverSecret(name: "srp") }, Optional(sealed), "kept")
+            try expectEqual(try await store.read { try $0.serverSecret(name: "other") }, nil, "nothing created")
+        },
     ]
 }

@@ -29,7 +29,8 @@ struct SecretEncryptionStartTests {
         #expect(
             lines.all.contains {
                 $0.contains(
-                    "secrets at rest (token-signing keys, password verifiers, SRP sessions) are stored unencrypted")
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions, server secrets) are stored unencrypted"
+                )
             })
         #expect(try await Self.storedKeys(directory).allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
 
@@ -42,7 +43,9 @@ struct SecretEncryptionStartTests {
         await second.stop()
         let started = try #require(
             lines.all.first {
-                $0.contains("secrets at rest (token-signing keys, password verifiers, SRP sessions) are encrypted")
+                $0.contains(
+                    "secrets at rest (token-signing keys, password verifiers, SRP sessions, server secrets) are encrypted"
+                )
             })
         #expect(started.contains("encrypted_now"), "\(started)")
         #expect(started.contains("verifiers_encrypted_now"), "\(started)")
