@@ -195,6 +195,42 @@ struct PostgresStoreTests {
         await PostgresTestDatabase.drop(configuration)
     }
 
+    @Test("a write whose task is cancelled while it waits for a connection leaves the queue at once; nothing runs")
+    func cancelledWaiterLeavesTheQueue() async throws {
+        let configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        let store = try await PostgresStore.open(configuration)
+        let inside = Counter()
+        let release = Counter()
+        // The holder keeps the only connection until the test lets it go.
+        let holder = Task {
+            try await store.write { _ in
+                inside.increment()
+                let deadline = Date().addingTimeInterval(120)
+                while release.value == 0, Date() < deadline { usleep(1_000) }
+            }
+        }
+        while inside.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let ran = Counter()
+        let queued = Task {
+            try await store.write { writer in
+                ran.increment()
+                try writer.insertAuthSession(AuthSession.sample("cancelled"))
+            }
+        }
+        while store.statistics.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        queued.cancel()
+        // It is out of the queue while the holder still has the connection.
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        #expect(store.statistics.waiting == 0)
+        release.increment()
+        try await holder.value
+        #expect(ran.value == 0)
+        #expect(try await store.read { try $0.authSession(id: "cancelled") } == nil)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("after")) }
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
     @Test("a pooled connection whose server stopped accepting writes is dropped: 503, then the next write reconnects")
     func readOnlyServerIsLeft() async throws {
         try await PostgresTestDatabase.withStore(poolSize: 1) { store, _ in

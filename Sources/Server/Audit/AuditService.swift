@@ -30,9 +30,12 @@ struct AuditService: Sendable {
                     await checkpoint()
                 }
             }
-            // On stop: what was acknowledged goes into the log and is signed before the store closes.
-            await sequence()
-            await checkpoint()
+            // On stop: what was acknowledged goes into the log and is signed before the store closes. In a task of
+            // its own, not this cancelled one: a store may refuse a cancelled task's wait for a connection.
+            await Task {
+                await sequence()
+                await checkpoint()
+            }.value
         }
     }
 

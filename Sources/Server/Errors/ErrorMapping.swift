@@ -27,6 +27,12 @@ enum ErrorMapping {
         case let error as CryptoError:
             // The CSPRNG or a signing primitive failed: nothing the client did.
             return .bug("crypto \(error.code): \(error.reason)")
+        case is CancellationError:
+            // The request's task was cancelled while it waited (for a database connection): the deadline or
+            // shutdown answered 503 in its place, and nothing of it began.
+            return OAuthError(
+                .temporarilyUnavailable, "The server could not answer in time.", logCode: "http_request_withdrawn",
+                reason: "cancelled while waiting")
         default:
             return .bug("unexpected error \(String(describing: error))")
         }

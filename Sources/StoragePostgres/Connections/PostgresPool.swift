@@ -7,8 +7,15 @@ import Synchronization
 final class PostgresPool: Sendable {
     private struct State {
         var free: [Int]
-        var waiters: [CheckedContinuation<Int, any Error>] = []
+        var waiters: [Waiter] = []
+        var nextWaiterID: UInt64 = 0
         var isClosed = false
+    }
+
+    /// A transaction waiting for a slot; the id lets its task's cancellation find it.
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Int, any Error>
     }
 
     private let slots: [PostgresSlot]
@@ -45,6 +52,7 @@ final class PostgresPool: Sendable {
         enum Next {
             case slot(Int)
             case closed
+            case cancelled
             case wait
         }
         let next = state.withLock { (state) -> Next in
@@ -55,7 +63,7 @@ final class PostgresPool: Sendable {
         switch next {
         case .slot(let index): return slots[index]
         case .closed: throw StorageError(.closed, "PostgreSQL store is closed")
-        case .wait: break
+        case .cancelled, .wait: break  // `.cancelled` is decided below, where a wait would begin
         }
         let waitStart = ContinuousClock.now
         defer {
@@ -64,40 +72,60 @@ final class PostgresPool: Sendable {
             let nanoseconds = waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000
             counters.leaseWaitNanoseconds.add(Int(nanoseconds), ordering: .relaxed)
         }
-        let index = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
-            let immediate = state.withLock { (state) -> Next in
-                if state.isClosed { return .closed }
-                if let index = state.free.popLast() { return .slot(index) }
-                state.waiters.append(continuation)
-                return .wait
+        // A task cancelled while it waits leaves the queue at once (CancellationError): a request whose deadline
+        // answered 503 before its write began does not keep a place, nor its memory, until a slot comes round.
+        let id = state.withLock { (state) -> UInt64 in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let index = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+                let immediate = state.withLock { (state) -> Next in
+                    if state.isClosed { return .closed }
+                    if let index = state.free.popLast() { return .slot(index) }
+                    // Under the lock `onCancel` takes: a cancellation before this point is seen here, one after it
+                    // finds the waiter.
+                    if Task.isCancelled { return .cancelled }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    return .wait
+                }
+                switch immediate {
+                case .slot(let index): continuation.resume(returning: index)
+                case .closed: continuation.resume(throwing: StorageError(.closed, "PostgreSQL store is closed"))
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                }
             }
-            switch immediate {
-            case .slot(let index): continuation.resume(returning: index)
-            case .closed: continuation.resume(throwing: StorageError(.closed, "PostgreSQL store is closed"))
-            case .wait: break
+        } onCancel: {
+            let waiter = state.withLock { (state) -> Waiter? in
+                guard let position = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: position)
             }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
         return slots[index]
     }
 
     private func release(_ slot: PostgresSlot) {
-        let waiter = state.withLock { (state) -> CheckedContinuation<Int, any Error>? in
+        let waiter = state.withLock { (state) -> Waiter? in
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             state.free.append(slot.index)
             return nil
         }
-        waiter?.resume(returning: slot.index)
+        waiter?.continuation.resume(returning: slot.index)
     }
 
     /// Refuses new work (waiting transactions get `.closed`), waits for the leased slots to come back, then
     /// closes every connection.
     func close() async {
-        let waiters = state.withLock { (state) -> [CheckedContinuation<Int, any Error>] in
+        let waiters = state.withLock { (state) -> [Waiter] in
             state.isClosed = true
             defer { state.waiters.removeAll() }
             return state.waiters
         }
-        for waiter in waiters { waiter.resume(throwing: StorageError(.closed, "PostgreSQL store is closed")) }
+        for waiter in waiters {
+            waiter.continuation.resume(throwing: StorageError(.closed, "PostgreSQL store is closed"))
+        }
         while state.withLock({ $0.free.count }) < slots.count {
             try? await Task.sleep(for: .milliseconds(2))
         }

@@ -68,6 +68,9 @@ struct ErrorMappingTests {
         #expect(ErrorMapping.oauthError(for: HTTPError(.unsupportedMediaType, "x")).kind == .invalidRequest)
         // A write withdrawn because the deadline or shutdown answered first: the same 503 the client got.
         #expect(ErrorMapping.oauthError(for: HTTPError(.requestWithdrawn, "x")).response.status == 503)
+        // So is a request's task cancelled (by that deadline) while it waited for a database connection.
+        let cancelled = ErrorMapping.oauthError(for: CancellationError())
+        #expect(cancelled.response.status == 503 && cancelled.logCode == "http_request_withdrawn")
         #expect(ErrorMapping.oauthError(for: CryptoError(.randomFailure, "x")).kind == .serverError)
         struct Strange: Error {}
         let mapped = ErrorMapping.oauthError(for: Strange())
