@@ -21,9 +21,9 @@ rm -f "$work"/pg-*.json "$work"/pg-runs.jsonl
 # shellcheck source=scripts/throwaway-postgres.sh
 source scripts/throwaway-postgres.sh
 pg_data="$(mktemp -d "$PWD/$work/pg-data.XXXXXX")"
-node1="" node2=""
+node1="" node2="" node3=""
 cleanup() {
-  for pid in $node1 $node2; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  for pid in $node1 $node2 $node3; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   stop_throwaway_postgres
   rm -rf "$pg_data"
 }
@@ -33,6 +33,11 @@ trap 'echo "bench-postgres: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 start_throwaway_postgres >"$work/pg-cluster.log" 2>&1 || { cat "$work/pg-cluster.log" >&2; exit 1; }
 postmaster="$(head -1 "$PG_THROWAWAY_DIR/data/postmaster.pid")"
 database_url="$PASSKEYD_TEST_DATABASE_URL"
+# The same cluster through its Unix socket, as a node on the database's own host would connect (libpq's keyword
+# form: the host is the socket's directory).
+pg_port="${database_url##*127.0.0.1:}"
+pg_port="${pg_port%%/*}"
+socket_url="host=$PG_THROWAWAY_DIR/sock port=$pg_port user=postgres dbname=postgres sslmode=disable"
 pg_version="$("$PG_BIN/postgres" --version)"
 
 # Both nodes share one configuration, as in a deployment (docs/deployment.md): the issuer names node 1. The
@@ -40,8 +45,9 @@ pg_version="$("$PG_BIN/postgres" --version)"
 # database.pool_size stays at its default (2 × cores per node).
 port1="$(free_port)"
 port2="$(free_port)"
-start_node() { # start_node PORT DATA_DIR LOG (in the background: its PID is $!)
-  PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="$database_url" \
+port3="$(free_port)"
+start_node() { # start_node PORT DATA_DIR LOG [DATABASE_URL] (in the background: its PID is $!)
+  PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="${4:-$database_url}" \
     PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \
     "$binary" serve --config Config/passkeyd.json --port "$1" --data-dir "$2" >"$3" 2>&1 &
 }
@@ -74,12 +80,13 @@ print(server / hz, database / hz)
 PY
 }
 
-# measure NAME LOADGEN_COUNT PID…: runs LOADGEN_COUNT load generators together (64 clients split evenly, node i
+# measure NAME "PORT…" PID…: runs one load generator per port together (64 clients split evenly, the node on port i
 # driven by generator i), and appends one line to pg-runs.jsonl.
 measure() {
-  local name=$1 generators=$2
+  local name=$1 ports=($2) generators
   shift 2
-  local pids=("$@") ports=("$port1" "$port2") gens=() before after
+  generators=${#ports[@]}
+  local pids=("$@") gens=() before after
   before="$(cpu_now "${pids[@]}")"
   for i in $(seq 0 $((generators - 1))); do
     "$loadgen" --url "http://127.0.0.1:${ports[$i]}" --login --credentials "$pg_data/credentials.jsonl" \
@@ -152,14 +159,22 @@ node1=$!
 wait_ready "$port1" 30
 "$loadgen" --url "http://127.0.0.1:$port1" --signup 200 --concurrency 16 --credentials "$pg_data/credentials.jsonl" \
   >"$work/pg-signup.json"
-# SQLite, PostgreSQL, SQLite: the reference is the mean of the two SQLite runs around the PostgreSQL one.
+# SQLite, PostgreSQL over TCP and over the Unix socket, SQLite: the reference is the mean of the two SQLite runs
+# around the PostgreSQL ones. The socket node is its own process (own data directory) on the same database.
+start_node "$port3" "$pg_data/node3" "$work/pg-node3.log" "$socket_url"
+node3=$!
+wait_ready "$port3" 30
 sqlite_reference sqlite-before
-measure one-node 1 "$node1"
+measure one-node "$port1" "$node1"
+measure one-node-socket "$port3" "$node3"
 sqlite_reference sqlite-after
+kill -TERM "$node3" 2>/dev/null || true
+wait "$node3" 2>/dev/null || true
+node3=""
 start_node "$port2" "$pg_data/node2" "$work/pg-node2.log"
 node2=$!
 wait_ready "$port2" 30
-measure two-nodes 2 "$node1" "$node2"
+measure two-nodes "$port1 $port2" "$node1" "$node2"
 
 python3 - "$work/pg-runs.jsonl" "$sqlite_runs" "$(nproc)" "$loadavg_before" "$pg_version" "$seconds" \
   >"$out.tmp" <<'PY'
@@ -195,15 +210,17 @@ else:
 print("## End-to-end passkey logins on PostgreSQL")
 print()
 print(f"The same logins (64 clients, `poll`, closed loop, 1 s warm-up, {seconds:g} s measured) against passkeyd on "
-      f"a throwaway PostgreSQL cluster on this machine ({version}; `initdb` defaults, `synchronous_commit` on, "
-      "loopback TCP), `database.pool_size` at its default (2 × cores per node), log level warning. Two nodes: two "
+      f"a throwaway PostgreSQL cluster on this machine ({version}; `initdb` defaults, `synchronous_commit` on), "
+      "reached over loopback TCP, and for one node also over the cluster's Unix socket (a separate node process "
+      "on the same database, measured right after the TCP one: how a node on the database's own host would "
+      "connect), `database.pool_size` at its default (2 × cores per node), log level warning. Two nodes: two "
       "server processes on different ports with their own data directories and one database, each driven by its "
       "own load generator of 32 clients, started together; throughput is their sum, p50 and p99 the worse of the "
       "two generators' (their latencies are not merged). 200 users signed up once through node 1; the two-node run "
       "follows the one-node run on the same database. Server, database and load generator share the "
       f"{cores} cores. Load average just before: {loadavg}. The SQLite reference is measured here too, the same "
       "64-client closed loop against a SQLite node (`synchronous=full`, data on disk) run just before and just after "
-      "the one-node PostgreSQL run, and averaged: this shared machine's speed drifts within minutes, so the ratio "
+      "the one-node PostgreSQL runs, and averaged: this shared machine's speed drifts within minutes, so the ratio "
       "compares runs made under the same conditions (the section above's median is shown for comparison). Its "
       "server CPU includes SQLite, which runs in the process. CPU per "
       "login: user + system time from /proc around the whole run (warm-up included) over the logins of that time "
@@ -237,14 +254,16 @@ def verdict(run):
     share = run["logins_per_second"] / sqlite["logins_per_second"] if sqlite["logins_per_second"] else 0
     ok = share >= 0.6 and run["p99_ms"] <= 50 and run["failures"] == 0
     return f"{'yes' if ok else '**no**'} ({share:.0%})"
-for name, label in (("one-node", "1"), ("two-nodes", "2")):
+for name, label, store in (("one-node", "1", "PostgreSQL, loopback TCP"),
+                           ("one-node-socket", "1", "PostgreSQL, Unix socket"),
+                           ("two-nodes", "2", "PostgreSQL, loopback TCP")):
     run = runs.get(name)
     if not run or "error" in run:
         reason = run["error"] if run else "not run"
-        print(f"| PostgreSQL | {label} | — | — | — | — | — | — | — | — | not measured: {reason} |")
+        print(f"| {store} | {label} | — | — | — | — | — | — | — | — | not measured: {reason} |")
         continue
-    target = verdict(run) if name == "one-node" else "(comparison)"
-    print(f"| PostgreSQL | {run['nodes']} | {run['logins_per_second']:,.0f} | {run['p50_ms']:.1f} ms "
+    target = verdict(run) if name != "two-nodes" else "(comparison)"
+    print(f"| {store} | {run['nodes']} | {run['logins_per_second']:,.0f} | {run['p50_ms']:.1f} ms "
           f"| {run['p99_ms']:.1f} ms | {run['failures']} | {per_login(run, 'server_cpu_seconds'):,.0f} µs "
           f"| {per_login(run, 'database_cpu_seconds'):,.0f} µs | {per_login(run, 'loadgen_cpu_seconds'):,.0f} µs "
           f"| {busy(run):.0f}% | {target} |")
@@ -273,6 +292,15 @@ if one and "error" not in one:
         text += (". The cores were not saturated: the rest of the time is waiting, for commit flushes "
                  "(`synchronous_commit` on) and round trips over the pool's connections.")
     print(text)
+    print()
+socket = runs.get("one-node-socket")
+if one and socket and "error" not in one and "error" not in socket and one["logins_per_second"]:
+    gain = socket["logins_per_second"] / one["logins_per_second"] - 1
+    print(f"Over the Unix socket instead of loopback TCP, one node did {socket['logins_per_second']:,.0f} logins/s "
+          f"({gain:+.0%}), with {per_login(socket, 'server_cpu_seconds'):,.0f} µs of server CPU per login (TCP: "
+          f"{per_login(one, 'server_cpu_seconds'):,.0f} µs) and {per_login(socket, 'database_cpu_seconds'):,.0f} µs "
+          f"of database CPU (TCP: {per_login(one, 'database_cpu_seconds'):,.0f} µs): the kernel's cost of each round "
+          "trip, on both sides. A node on the database's host should connect through the socket (docs/deployment.md).")
     print()
 two = runs.get("two-nodes")
 if two and "error" not in two and len(two.get("p99_each_ms", [])) == 2:
