@@ -299,8 +299,9 @@ if one and socket and "error" not in one and "error" not in socket and one["logi
     print(f"Over the Unix socket instead of loopback TCP, one node did {socket['logins_per_second']:,.0f} logins/s "
           f"({gain:+.0%}), with {per_login(socket, 'server_cpu_seconds'):,.0f} µs of server CPU per login (TCP: "
           f"{per_login(one, 'server_cpu_seconds'):,.0f} µs) and {per_login(socket, 'database_cpu_seconds'):,.0f} µs "
-          f"of database CPU (TCP: {per_login(one, 'database_cpu_seconds'):,.0f} µs): the kernel's cost of each round "
-          "trip, on both sides. A node on the database's host should connect through the socket (docs/deployment.md).")
+          f"of database CPU (TCP: {per_login(one, 'database_cpu_seconds'):,.0f} µs). One pair of consecutive runs on "
+          "this shared host does not separate a difference of a few percent from its drift; docs/deployment.md "
+          "gives alternated pairs (the socket saves kernel work on every round trip, on both sides).")
     print()
 two = runs.get("two-nodes")
 if two and "error" not in two and len(two.get("p99_each_ms", [])) == 2:

@@ -65,7 +65,8 @@ extension TokenEndpoint {
         let keys = try context.secrets.get()
         let serverProof = try srp.verifyClientProof(
             proof, identity: session.identity, salt: session.salt,
-            verifier: try keys.verifier(of: session, width: srp.width), clientPublic: session.clientPublic,
+            verifier: try keys.verifier(session.verifier, boundTo: .session(session.id), width: srp.width),
+            clientPublic: session.clientPublic,
             serverSecret: try keys.serverSecret(of: session), serverPublic: session.serverPublic)
         let user: User? =
             if let userID = session.userID, serverProof != nil {

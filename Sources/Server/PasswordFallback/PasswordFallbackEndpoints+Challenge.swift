@@ -60,14 +60,16 @@ extension PasswordFallbackEndpoints {
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
         let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
         // A sealed verifier is opened here (one AES-GCM of 424 bytes, about a microsecond beside B's milliseconds).
-        let verifier = try found.verifier.map { try keys.verifier(of: $0, width: srp.width) } ?? fakeVerifier
+        let verifier =
+            try found.verifier.map { try keys.verifier($0.verifier, boundTo: .user($0.userID), width: srp.width) }
+            ?? fakeVerifier
         let serverSecret = try SecureRandom.bytes(count: Self.serverSecretLength)
         let serverPublic = try srp.serverPublic(verifier: verifier, secret: serverSecret)
         let handle = try AuthSessionHandle.generate()
         let session = SRPSession(
             id: handle.sessionID, clientID: client.clientID, realm: realm.name, identity: identity,
             userID: found.verifier?.userID, salt: salt,
-            verifier: try keys.storedSessionVerifier(verifier, sessionID: handle.sessionID, width: srp.width),
+            verifier: try keys.storedVerifier(verifier, boundTo: .session(handle.sessionID), width: srp.width),
             clientPublic: clientPublic,
             serverSecret: try keys.storedServerSecret(serverSecret, sessionID: handle.sessionID),
             serverPublic: serverPublic, address: address, createdAt: now,

@@ -53,7 +53,8 @@ extension PasswordFallbackEndpoints {
                 PasswordVerifier(
                     userID: user.id, realm: user.realm, identity: identity, salt: salt,
                     // Sealed at rest with a key-encryption key (SecretEncryptionKeys+PasswordVerifier).
-                    verifier: try keys.storedVerifier(verifier, userID: user.id, width: srp.width), updatedAt: now))
+                    verifier: try keys.storedVerifier(verifier, boundTo: .user(user.id), width: srp.width),
+                    updatedAt: now))
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.verifierStored, outcome: "success", now: now, userID: user.id,

@@ -9,28 +9,44 @@ import Storage
 /// padded to that width, so a sealed one is always longer: the length alone tells which it is (raw bytes may start
 /// with the envelope's `pkd1` by chance; a length cannot lie).
 extension SecretEncryptionKeys {
-    /// A user's verifier as it is stored.
-    func storedVerifier(_ verifier: [UInt8], userID: String, width: Int) throws -> [UInt8] {
-        try storedGroupElement(verifier, width: width, context: Self.verifierContext(userID: userID))
+    /// What a sealed verifier is bound to: its user's row, or the SRP session holding a copy.
+    enum VerifierBinding: Sendable {
+        case user(String)
+        case session(String)
+
+        var context: [UInt8] {
+            switch self {
+            case .user(let userID): Array("srp-verifier\u{0}".utf8) + Array(userID.utf8)
+            case .session(let sessionID): Array("srp-session-verifier\u{0}".utf8) + Array(sessionID.utf8)
+            }
+        }
+
+        var what: String {
+            switch self {
+            case .user(let userID): "the password verifier of user \(userID)"
+            case .session(let sessionID): "SRP session \(sessionID)'s verifier"
+            }
+        }
     }
 
-    /// The verifier in a stored record, opened if sealed.
-    func verifier(of record: PasswordVerifier, width: Int) throws(SecretEncryption.Failure) -> [UInt8] {
-        try openedGroupElement(
-            record.verifier, width: width, context: Self.verifierContext(userID: record.userID),
-            what: "the password verifier of user \(record.userID)")
+    /// A verifier (or an unknown identity's stand-in) as it is stored: sealed, padded to `width`, when there is a
+    /// sealing key.
+    func storedVerifier(_ verifier: [UInt8], boundTo binding: VerifierBinding, width: Int) throws -> [UInt8] {
+        guard sealing != nil, verifier.count <= width else { return verifier }
+        return try stored([UInt8](repeating: 0, count: width - verifier.count) + verifier, context: binding.context)
     }
 
-    /// A session's copy of the verifier (or of an unknown identity's stand-in) as it is stored.
-    func storedSessionVerifier(_ verifier: [UInt8], sessionID: String, width: Int) throws -> [UInt8] {
-        try storedGroupElement(verifier, width: width, context: Self.sessionVerifierContext(sessionID: sessionID))
-    }
-
-    /// The verifier in a stored SRP session, opened if sealed.
-    func verifier(of session: SRPSession, width: Int) throws(SecretEncryption.Failure) -> [UInt8] {
-        try openedGroupElement(
-            session.verifier, width: width, context: Self.sessionVerifierContext(sessionID: session.id),
-            what: "SRP session \(session.id)'s verifier")
+    /// The verifier in stored bytes, opened if sealed.
+    func verifier(_ stored: [UInt8], boundTo binding: VerifierBinding, width: Int) throws(SecretEncryption.Failure)
+        -> [UInt8]
+    {
+        guard stored.count > width else { return stored }
+        guard SecretEncryption.isSealed(stored) else {
+            throw SecretEncryption.Failure(
+                description:
+                    "\(binding.what) is \(stored.count) bytes: neither a verifier (at most \(width)) nor sealed")
+        }
+        return try open(stored, context: binding.context, what: binding.what)
     }
 
     /// `record`'s verifier bytes sealed (again) under the sealing key, or `nil` when they need no sealing (already
@@ -40,30 +56,8 @@ extension SecretEncryptionKeys {
         if record.verifier.count > width, SecretEncryption.sealer(of: record.verifier) == sealing.fingerprint {
             return nil
         }
-        return try storedVerifier(try verifier(of: record, width: width), userID: record.userID, width: width)
-    }
-
-    private func storedGroupElement(_ element: [UInt8], width: Int, context: [UInt8]) throws -> [UInt8] {
-        guard sealing != nil, element.count <= width else { return element }
-        return try stored([UInt8](repeating: 0, count: width - element.count) + element, context: context)
-    }
-
-    private func openedGroupElement(_ stored: [UInt8], width: Int, context: [UInt8], what: String)
-        throws(SecretEncryption.Failure) -> [UInt8]
-    {
-        guard stored.count > width else { return stored }
-        guard SecretEncryption.isSealed(stored) else {
-            throw SecretEncryption.Failure(
-                description: "\(what) is \(stored.count) bytes: neither a verifier (at most \(width)) nor sealed")
-        }
-        return try open(stored, context: context, what: what)
-    }
-
-    private static func verifierContext(userID: String) -> [UInt8] {
-        Array("srp-verifier\u{0}".utf8) + Array(userID.utf8)
-    }
-
-    private static func sessionVerifierContext(sessionID: String) -> [UInt8] {
-        Array("srp-session-verifier\u{0}".utf8) + Array(sessionID.utf8)
+        let binding = VerifierBinding.user(record.userID)
+        return try storedVerifier(
+            try verifier(record.verifier, boundTo: binding, width: width), boundTo: binding, width: width)
     }
 }

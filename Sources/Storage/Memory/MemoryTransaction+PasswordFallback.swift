@@ -10,11 +10,14 @@ extension MemoryTransaction {
         state.passwordVerifiers.values.first { $0.realm == realm && $0.identity == identity }
     }
 
-    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
+    func passwordVerifiers(afterUserID: String?, excludingPrefix excludedPrefix: [UInt8]?, limit: Int)
+        throws(StorageError) -> [PasswordVerifier]
+    {
         let after = Array((afterUserID ?? "").utf8)
         return Array(
             state.passwordVerifiers.values
                 .filter { after.lexicographicallyPrecedes($0.userID.utf8) }
+                .filter { record in excludedPrefix.map { !record.verifier.starts(with: $0) } ?? true }
                 .sorted { $0.userID.utf8.lexicographicallyPrecedes($1.userID.utf8) }
                 .prefix(max(0, limit)))
     }

@@ -84,9 +84,11 @@ public protocol StoreReader {
     func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier?
     /// The password verifier with `identity` in `realm` (compared exactly).
     func passwordVerifier(realm: String, identity: String) throws(StorageError) -> PasswordVerifier?
-    /// Up to `limit` password verifiers in user-id order (bytewise), after `afterUserID` (from the first if nil):
-    /// a page of a walk over every verifier (sealing them at start).
-    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier]
+    /// Up to `limit` password verifiers in user-id order (bytewise), after `afterUserID` (from the first if nil),
+    /// leaving out those whose verifier bytes start with `excludedPrefix` (none if nil): a page of a walk over the
+    /// verifiers not yet sealed under the current key (at start), filtered where the rows are.
+    func passwordVerifiers(afterUserID: String?, excludingPrefix excludedPrefix: [UInt8]?, limit: Int)
+        throws(StorageError) -> [PasswordVerifier]
     /// The fallback counter `key`, nil when it was never incremented or was reset.
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter?
     /// The server secret `name` (shared by every node on this store), if one was stored.

@@ -15,14 +15,22 @@ extension PostgresTransaction {
             [.text(realm), .text(identity)], Self.passwordVerifier)
     }
 
-    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
-        // Bytewise, as the other stores order it: COLLATE "C".
-        try connection.query(
+    func passwordVerifiers(afterUserID: String?, excludingPrefix excludedPrefix: [UInt8]?, limit: Int)
+        throws(StorageError) -> [PasswordVerifier]
+    {
+        // Bytewise, as the other stores order it: COLLATE "C". The prefix test runs in the database, so a walk over
+        // verifiers already sealed transfers nothing.
+        let prefix = excludedPrefix ?? []
+        return try connection.query(
             """
-            SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE user_id > $1 COLLATE "C"
-            ORDER BY user_id COLLATE "C" LIMIT $2
+            SELECT \(Self.passwordVerifierColumns) FROM password_verifiers
+            WHERE user_id > $1 COLLATE "C" AND ($2 = 0 OR substring(verifier FROM 1 FOR $2::integer) <> $3)
+            ORDER BY user_id COLLATE "C" LIMIT $4
             """,
-            [.text(afterUserID ?? ""), .int8(Int64(max(0, limit)))], Self.passwordVerifier)
+            [
+                .text(afterUserID ?? ""), .int8(excludedPrefix == nil ? 0 : Int64(prefix.count)), .bytea(prefix),
+                .int8(Int64(max(0, limit))),
+            ], Self.passwordVerifier)
     }
 
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {

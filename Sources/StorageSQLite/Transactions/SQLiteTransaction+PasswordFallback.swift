@@ -15,11 +15,21 @@ extension SQLiteTransaction {
             [.text(realm), .text(identity)], Self.passwordVerifier)
     }
 
-    func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
-        // TEXT compares bytewise (BINARY collation), through the primary key.
-        try database.query(
-            "SELECT \(Self.passwordVerifierColumns) FROM password_verifiers WHERE user_id > ? ORDER BY user_id LIMIT ?",
-            [.text(afterUserID ?? ""), .integer(Int64(max(0, limit)))], Self.passwordVerifier)
+    func passwordVerifiers(afterUserID: String?, excludingPrefix excludedPrefix: [UInt8]?, limit: Int)
+        throws(StorageError) -> [PasswordVerifier]
+    {
+        // TEXT compares bytewise (BINARY collation), through the primary key; substr of a BLOB counts bytes, and
+        // BLOBs compare with memcmp.
+        let prefix = excludedPrefix ?? []
+        return try database.query(
+            """
+            SELECT \(Self.passwordVerifierColumns) FROM password_verifiers
+            WHERE user_id > ? AND (? = 0 OR substr(verifier, 1, ?) != ?) ORDER BY user_id LIMIT ?
+            """,
+            [
+                .text(afterUserID ?? ""), .integer(excludedPrefix == nil ? 0 : 1), .integer(Int64(prefix.count)),
+                .blob(prefix), .integer(Int64(max(0, limit))),
+            ], Self.passwordVerifier)
     }
 
     func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {

@@ -112,8 +112,10 @@ open class ForwardingStoreReader: StoreReader {
         try reader.passwordVerifier(realm: realm, identity: identity)
     }
 
-    open func passwordVerifiers(afterUserID: String?, limit: Int) throws(StorageError) -> [PasswordVerifier] {
-        try reader.passwordVerifiers(afterUserID: afterUserID, limit: limit)
+    open func passwordVerifiers(afterUserID: String?, excludingPrefix excludedPrefix: [UInt8]?, limit: Int)
+        throws(StorageError) -> [PasswordVerifier]
+    {
+        try reader.passwordVerifiers(afterUserID: afterUserID, excludingPrefix: excludedPrefix, limit: limit)
     }
 
     open func fallbackCounter(key: String) throws(StorageError) -> FallbackCounter? {

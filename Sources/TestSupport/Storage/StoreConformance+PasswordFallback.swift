@@ -50,17 +50,34 @@ extension StoreConformance {
             var seen: [String] = []
             var after: String?
             while true {
-                let page = try await store.read { [after] in try $0.passwordVerifiers(afterUserID: after, limit: 4) }
+                let page = try await store.read { [after] in
+                    try $0.passwordVerifiers(afterUserID: after, excludingPrefix: nil, limit: 4)
+                }
                 seen += page.map(\.userID)
                 guard page.count == 4, let last = page.last else { break }
                 after = last.userID
             }
             try expectEqual(seen, ["B", "a", "b", "user-10", "user-9", "é"], "every verifier once, in order")
             try expectEqual(
-                try await store.read { try $0.passwordVerifiers(afterUserID: "b", limit: 10) }.first,
+                try await store.read { try $0.passwordVerifiers(afterUserID: "b", excludingPrefix: nil, limit: 10) }
+                    .first,
                 Optional(verifier("user-10", identity: "i4")), "a page's verifiers are whole")
             try expectEqual(
-                try await store.read { try $0.passwordVerifiers(afterUserID: "é", limit: 10) }.count, 0, "past the end")
+                try await store.read { try $0.passwordVerifiers(afterUserID: "é", excludingPrefix: nil, limit: 10) }
+                    .count, 0, "past the end")
+            // Left out where the rows are: those whose bytes start with the prefix (a longer verifier with it too).
+            try await store.write { try $0.storePasswordVerifier(verifier("a", identity: "i0", fill: 0x70)) }
+            var sealedLike = verifier("b", identity: "i5")
+            sealedLike.verifier = [0x70, 0x70, 0x01] + S.bytes(0x33, count: 400)
+            try await store.write { [sealedLike] in try $0.storePasswordVerifier(sealedLike) }
+            let unsealed = try await store.read {
+                try $0.passwordVerifiers(afterUserID: nil, excludingPrefix: [0x70, 0x70], limit: 10)
+            }
+            try expectEqual(unsealed.map(\.userID), ["B", "user-10", "user-9", "é"], "without the prefixed ones")
+            try expectEqual(
+                try await store.read {
+                    try $0.passwordVerifiers(afterUserID: "B", excludingPrefix: [0x70, 0x70], limit: 1)
+                }.map(\.userID), ["user-10"], "a page after a left-out row")
         },
         Check("a verifier's bytes are replaced only while they are the expected ones") { store in
             let stored = verifier("user-1", identity: "ann")

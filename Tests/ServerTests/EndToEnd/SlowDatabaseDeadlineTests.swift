@@ -7,10 +7,6 @@ import Testing
 
 @testable import Server
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite(
     "A database that answers slowly: requests still queued for a connection get their 503 at the deadline",
     .serialized,
@@ -39,7 +35,7 @@ struct SlowDatabaseDeadlineTests {
         let all = try await withThrowingTaskGroup(of: (status: Int, whileLocked: Bool).self) { group in
             for _ in 0..<3 {
                 group.addTask {
-                    let status = try await Self.challenge(port: port)
+                    let status = try await RequestCommitmentTests.challenge(port: port).status
                     let whileLocked = !progress.released.load(ordering: .acquiring)
                     progress.answered.add(1, ordering: .releasing)
                     return (status, whileLocked)
@@ -69,17 +65,5 @@ struct SlowDatabaseDeadlineTests {
     final class Progress: Sendable {
         let released = Atomic<Bool>(false)
         let answered = Atomic<Int>(0)
-    }
-
-    /// `POST /passkey/challenge` on `port`; its status.
-    static func challenge(port: Int) async throws -> Int {
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/passkey/challenge"))
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = Data(#"{"client_id":"app"}"#.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = TimeInterval(TestTimeout.responseSeconds)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 }

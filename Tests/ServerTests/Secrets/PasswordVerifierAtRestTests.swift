@@ -39,22 +39,26 @@ struct PasswordVerifierAtRestTests {
         let (response, _) = try await harness.logIn(identity: Self.identity, password: Self.password)
         #expect(response.status == 200, "\(response.bodyText)")
         let keys = try harness.passkeys.context.secrets.get()
-        let verifier = try keys.verifier(of: record, width: harness.srp.width)
+        let verifier = try keys.verifier(record.verifier, boundTo: .user(record.userID), width: harness.srp.width)
         #expect(verifier.count == harness.srp.width)
         try harness.srp.checkVerifier(verifier)
         // The session holds v sealed to itself, and B was computed from that v.
         let session = try #require(capture.inserted.withLock { $0.first })
         #expect(SecretEncryption.isSealed(session.verifier))
-        #expect(try keys.verifier(of: session, width: harness.srp.width) == verifier)
+        #expect(
+            try keys.verifier(session.verifier, boundTo: .session(session.id), width: harness.srp.width) == verifier)
         #expect(
             try harness.srp.serverPublic(verifier: verifier, secret: try keys.serverSecret(of: session))
                 == session.serverPublic)
         // Moved to another user's row, or read by a node without the key, it does not open.
         var moved = record
         moved.userID = "someone-else"
-        #expect(throws: SecretEncryption.Failure.self) { try keys.verifier(of: moved, width: harness.srp.width) }
         #expect(throws: SecretEncryption.Failure.self) {
-            try SecretEncryptionKeys.none.verifier(of: record, width: harness.srp.width)
+            try keys.verifier(moved.verifier, boundTo: .user(moved.userID), width: harness.srp.width)
+        }
+        #expect(throws: SecretEncryption.Failure.self) {
+            try SecretEncryptionKeys.none.verifier(
+                record.verifier, boundTo: .user(record.userID), width: harness.srp.width)
         }
     }
 
@@ -63,7 +67,9 @@ struct PasswordVerifierAtRestTests {
         let (harness, capture) = try await SRPSecretAtRestTests.enrolled([:])
         let record = try await Self.stored(harness)
         #expect(record.verifier.count <= harness.srp.width)
-        #expect(try SecretEncryptionKeys.none.verifier(of: record, width: harness.srp.width) == record.verifier)
+        #expect(
+            try SecretEncryptionKeys.none.verifier(
+                record.verifier, boundTo: .user(record.userID), width: harness.srp.width) == record.verifier)
         let (response, _) = try await harness.logIn(identity: Self.identity, password: Self.password)
         #expect(response.status == 200, "\(response.bodyText)")
         #expect(capture.inserted.withLock { $0.first }?.verifier == record.verifier)
@@ -80,7 +86,7 @@ struct PasswordVerifierAtRestTests {
         #expect(outcome == PasswordVerifierSealing.Outcome(sealed: 1, unopenable: []))
         let after = try await Self.stored(harness)
         #expect(SecretEncryption.sealer(of: after.verifier) == sealing.fingerprint)
-        let opened = try keys.verifier(of: after, width: harness.srp.width)
+        let opened = try keys.verifier(after.verifier, boundTo: .user(after.userID), width: harness.srp.width)
         #expect(opened.drop { $0 == 0 } == before.verifier.drop { $0 == 0 })
         #expect(try await PasswordVerifierSealing.run(store: harness.store, keys: keys, now: now).sealed == 0)
         let sealedEvents = try await harness.events().filter { $0.kind == "password_verifier_sealed" }
@@ -115,8 +121,8 @@ struct PasswordVerifierAtRestTests {
         let after = try await Self.stored(harness)
         #expect(SecretEncryption.sealer(of: after.verifier) == new.fingerprint)
         #expect(
-            try rotating.verifier(of: after, width: harness.srp.width)
-                == (try rotating.verifier(of: before, width: harness.srp.width)))
+            try rotating.verifier(after.verifier, boundTo: .user(after.userID), width: harness.srp.width)
+                == (try rotating.verifier(before.verifier, boundTo: .user(before.userID), width: harness.srp.width)))
         let event = try #require(try await harness.events().last { $0.kind == "password_verifier_sealed" })
         #expect(Self.detail(event).contains(#""previously":"\#(old.fingerprintText)""#))
     }

@@ -33,7 +33,7 @@ struct SRPSecretAtRestTests {
         let b = try keys.serverSecret(of: session)
         #expect(b.count == PasswordFallbackEndpoints.serverSecretLength)
         // b is what B was computed from (B = k·v + g^b).
-        let verifier = try keys.verifier(of: session, width: harness.srp.width)
+        let verifier = try keys.verifier(session.verifier, boundTo: .session(session.id), width: harness.srp.width)
         #expect(try harness.srp.serverPublic(verifier: verifier, secret: b) == session.serverPublic)
         // Moved to another session's row, or read by a node without the key, it does not open.
         var moved = session
