@@ -169,6 +169,17 @@ public final class TokenService: Sendable {
                 return try writer.signingKeys()
             }
         }
+        // A key stored unencrypted (`keys rotate` run with a configuration that lacks the key file) or under a key
+        // that only opens is sealed by the first reload that meets it, not at the next start only: the private key
+        // lies in the database in the clear for at most one reload interval. The first load is left to the start,
+        // which seals right after it and logs what it sealed (`encryptStoredKeys`). Best effort: a failed write
+        // leaves the keys as read, for the next reload to try again.
+        if ring.withLock({ $0 }) != nil, encryption.sealing != nil,
+            keys.contains(where: { encryption.needsSealing($0.privateKey) }),
+            let sealed = try? await encryptStoredKeys(), !sealed.isEmpty
+        {
+            keys = try await store.read { try $0.signingKeys() }
+        }
         let opened = try keys.map { try encryption.open($0) }
         let loaded = try SigningKeyRing(keys: opened, rotation: rotation, now: now)
         ring.withLock { $0 = loaded }

@@ -161,6 +161,27 @@ struct SecretEncryptionTests {
         #expect(rotated.count == 2 && rotated.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
     }
 
+    @Test("a key another process stored unencrypted is sealed by a running node's next reload, in the audit log")
+    func reloadSealsPlaintextKey() async throws {
+        let store = MemoryStore()
+        let clock = TestClock()
+        let node = try Self.service(store, keyFile: try Self.keyFile(), clock: clock)
+        try await node.bootstrap()
+        // `keys rotate` run with a configuration that lacks the key file: its keys are stored as PKCS#8.
+        let (kids, _) = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: true)
+        let plain = try await store.read { try $0.signingKeys() }.filter { kids.contains($0.kid) }
+        #expect(plain.count == 2 && plain.allSatisfy { !SecretEncryption.isSealed($0.privateKey) })
+        clock.advance(TokenService.reloadInterval + 1)
+        _ = try await node.currentRing()
+        let stored = try await store.read { try $0.signingKeys() }
+        #expect(stored.count == 4 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
+        let sealedEvents = try await store.read { try $0.securityEvents(after: 0, limit: 100) }
+            .filter { $0.kind == "signing_key_sealed" }
+        #expect(Set(sealedEvents.compactMap(\.keyID)) == Set(kids))
+        // The node signs with the new keys, opened from their envelopes.
+        #expect(try await node.currentRing().jwksBytes == (try await node.jwksBytes()))
+    }
+
     @Test("keys stored before the file was configured are encrypted once at the next start, each by one node")
     func encryptsExistingKeys() async throws {
         let store = MemoryStore()
