@@ -48,6 +48,8 @@ struct PostgresConfigurationTests {
             "postgres://app@localhost/db?hostaddr=10.0.0.1",  // unknown parameter
             "postgres://app@localhost/db?schema=s1&options=-c%20search_path%3Dother",  // two search paths
             "postgres://app@localhost/db?options=-c%0Astatement_timeout%3D1",  // a control character
+            // options of 1,035 bytes
+            "postgres://app@localhost/db?options=-c%20application_name%3D" + String(repeating: "x", count: 1_010),
             "postgres://app@localhost/db?pool_size=1&pool_size=2",  // repeated parameter
             "not a url at all %%",  // not a URL
         ])
@@ -189,6 +191,32 @@ struct PostgresConfigurationTests {
         } throws: { error in
             "\(error)".contains("passkeyd_no_such_setting")
         }
+    }
+
+    @Test(
+        "a statement over the operator's lock_timeout (55P03) is .busy (503): its transaction rolled back, nothing kept",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func lockTimeoutIsBusy() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.serverOptions = "-c lock_timeout=200"
+        let store = try await PostgresStore.open(configuration)
+        var holder = configuration
+        holder.serverOptions = nil
+        holder.applicationName = "passkeyd-tests-lock-holder"
+        let locker = try await PostgresStore.open(holder)
+        // The transaction stays open on the locker's only connection until its COMMIT below.
+        try await locker.executeForTesting("BEGIN; LOCK TABLE auth_sessions IN ACCESS EXCLUSIVE MODE")
+        await #expect {
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("locked-out")) }
+        } throws: { error in
+            (error as? StorageError)?.code == .busy && "\(error)".contains("55P03")
+        }
+        try await locker.executeForTesting("COMMIT")
+        #expect(try await store.read { try $0.authSession(id: "locked-out") } == nil)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("after")) }
+        await locker.close()
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
     }
 
     @Test("libpq is asked for a writable server unless the configuration says otherwise")

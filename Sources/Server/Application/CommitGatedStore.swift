@@ -32,13 +32,6 @@ struct CommitGatedStore: Store {
         return try await base.write(admission: WriteAdmission { try commitment.commit() }, bound)
     }
 
-    func write<T: Sendable>(
-        admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
-    ) async throws -> T {
-        try admission.admit()
-        return try await write(body)
-    }
-
     func close() async {
         await base.close()
     }

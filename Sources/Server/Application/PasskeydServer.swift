@@ -97,7 +97,7 @@ public enum PasskeydServer {
             let encrypted = try await context.tokens.encryptStoredKeys()
             let verifiers = try await PasswordVerifierSealing.run(
                 store: context.store, keys: try context.secrets.get(), now: context.clock.now())
-            let serverSecrets = try await ServerSecretSealing.run(
+            let serverSecretSealed = try await ServerSecretSealing.run(
                 store: context.store, keys: try context.secrets.get(), now: context.clock.now())
             if let fingerprint = context.tokens.keyEncryptionFingerprint {
                 logger.log(
@@ -108,9 +108,7 @@ public enum PasskeydServer {
                     line.add("key_encryption_key", fingerprint)
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
                     if verifiers.sealed > 0 { line.add("verifiers_encrypted_now", verifiers.sealed) }
-                    if !serverSecrets.isEmpty {
-                        line.add("server_secrets_encrypted_now", serverSecrets.joined(separator: ","))
-                    }
+                    if serverSecretSealed { line.add("server_secrets_encrypted_now", ServerSecretSealing.name) }
                 }
                 if !verifiers.unopenable.isEmpty {
                     logger.log(

@@ -41,7 +41,6 @@ enum PasswordVerifierSealing {
                 }
             }
             if !pairs.isEmpty {
-                let key = sealing.fingerprintText
                 outcome.sealed += try await store.write { [pairs] writer in
                     var count = 0
                     for (old, new) in pairs {
@@ -50,16 +49,13 @@ enum PasswordVerifierSealing {
                                 userID: old.userID, expected: old.verifier, replacement: new)
                         else { continue }
                         count += 1
-                        let sealer = old.verifier.count > width ? SecretEncryption.sealer(of: old.verifier) : nil
-                        let previously = sealer.map { Hex.encode($0) } ?? "unencrypted"
                         _ = try writer.appendSecurityEvent(
                             PasswordFallbackAuditEvent.make(
                                 PasswordFallbackAuditEvent.verifierSealed, outcome: "success", now: now,
                                 userID: old.userID, clientID: nil,
-                                detail: [
-                                    JSONMember(key: "key_encryption_key", value: .string(key)),
-                                    JSONMember(key: "previously", value: .string(previously)),
-                                ]))
+                                detail: keys.resealingDetail(
+                                    of: old.verifier,
+                                    isPlain: SecretEncryptionKeys.isUnencryptedVerifier(old.verifier, width: width))))
                     }
                     return count
                 }

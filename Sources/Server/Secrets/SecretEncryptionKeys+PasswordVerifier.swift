@@ -36,24 +36,25 @@ extension SecretEncryptionKeys {
         return try stored([UInt8](repeating: 0, count: width - verifier.count) + verifier, context: binding.context)
     }
 
+    /// Whether stored verifier bytes are unencrypted: no longer than the group's width, which every envelope of one
+    /// exceeds.
+    static func isUnencryptedVerifier(_ stored: [UInt8], width: Int) -> Bool {
+        stored.count <= width
+    }
+
     /// The verifier in stored bytes, opened if sealed.
     func verifier(_ stored: [UInt8], boundTo binding: VerifierBinding, width: Int) throws(SecretEncryption.Failure)
         -> [UInt8]
     {
-        guard stored.count > width else { return stored }
-        guard SecretEncryption.isSealed(stored) else {
-            throw SecretEncryption.Failure(
-                description:
-                    "\(binding.what) is \(stored.count) bytes: neither a verifier (at most \(width)) nor sealed")
-        }
-        return try open(stored, context: binding.context, what: binding.what)
+        try open(
+            stored, isPlain: Self.isUnencryptedVerifier(stored, width: width), context: binding.context,
+            what: binding.what)
     }
 
     /// `record`'s verifier bytes sealed (again) under the sealing key, or `nil` when they need no sealing (already
     /// under the sealing key, or there is none).
     func resealedVerifier(_ record: PasswordVerifier, width: Int) throws -> [UInt8]? {
-        guard let sealing else { return nil }
-        if record.verifier.count > width, SecretEncryption.sealer(of: record.verifier) == sealing.fingerprint {
+        guard needsSealing(record.verifier, isPlain: Self.isUnencryptedVerifier(record.verifier, width: width)) else {
             return nil
         }
         let binding = VerifierBinding.user(record.userID)

@@ -12,11 +12,9 @@ extension SecretEncryptionKeys {
     /// The b of a stored SRP session. One stored unencrypted (no key-encryption key then, or a session from
     /// before it) is `PasswordFallbackEndpoints.serverSecretLength` bytes, never an envelope's length.
     func serverSecret(of session: SRPSession) throws(SecretEncryption.Failure) -> [UInt8] {
-        guard session.serverSecret.count != PasswordFallbackEndpoints.serverSecretLength else {
-            return session.serverSecret
-        }
-        return try open(
-            session.serverSecret, context: Self.context(sessionID: session.id), what: "SRP session \(session.id)")
+        try open(
+            session.serverSecret, isPlain: session.serverSecret.count == PasswordFallbackEndpoints.serverSecretLength,
+            context: Self.context(sessionID: session.id), what: "SRP session \(session.id)")
     }
 
     private static func context(sessionID: String) -> [UInt8] {

@@ -13,23 +13,22 @@ extension SecretEncryptionKeys {
         try stored(value, context: Self.namedSecretContext(name))
     }
 
+    /// Whether stored server-secret bytes are unencrypted: exactly `namedSecretLength`, which no envelope is.
+    static func isUnencryptedNamedSecret(_ stored: [UInt8]) -> Bool {
+        stored.count == namedSecretLength
+    }
+
     /// The server secret `name` from its stored bytes, opened if sealed.
     func namedSecret(_ stored: [UInt8], name: String) throws(SecretEncryption.Failure) -> [UInt8] {
-        guard stored.count != Self.namedSecretLength else { return stored }
-        guard SecretEncryption.isSealed(stored) else {
-            throw SecretEncryption.Failure(
-                description: "server secret \(name) is \(stored.count) bytes: neither a secret nor sealed")
-        }
-        return try open(stored, context: Self.namedSecretContext(name), what: "server secret \(name)")
+        try open(
+            stored, isPlain: Self.isUnencryptedNamedSecret(stored), context: Self.namedSecretContext(name),
+            what: "server secret \(name)")
     }
 
     /// The stored bytes sealed (again) under the sealing key, or `nil` when they need no sealing (already under
     /// the sealing key, or there is none).
     func resealedNamedSecret(_ stored: [UInt8], name: String) throws -> [UInt8]? {
-        guard let sealing else { return nil }
-        if stored.count != Self.namedSecretLength, SecretEncryption.sealer(of: stored) == sealing.fingerprint {
-            return nil
-        }
+        guard needsSealing(stored, isPlain: Self.isUnencryptedNamedSecret(stored)) else { return nil }
         return try storedNamedSecret(try namedSecret(stored, name: name), name: name)
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 import Storage
 
 /// The key-encryption keys of one node: the one that seals every secret stored from now on
@@ -40,11 +41,36 @@ struct SecretEncryptionKeys: Sendable {
         try sealing.map { try $0.seal(secret, context: context) } ?? secret
     }
 
-    /// Whether stored bytes should be sealed (again) under the sealing key: unencrypted, or sealed under a key that
-    /// only opens.
-    func needsSealing(_ stored: [UInt8]) -> Bool {
+    /// Whether stored bytes should be sealed (again) under the sealing key: unencrypted (`isPlain`; by default,
+    /// when they do not start as an envelope does), or sealed under a key that only opens.
+    func needsSealing(_ stored: [UInt8], isPlain: Bool? = nil) -> Bool {
         guard let sealing else { return false }
-        return SecretEncryption.sealer(of: stored) != sealing.fingerprint
+        let plain = isPlain ?? !SecretEncryption.isSealed(stored)
+        return plain || SecretEncryption.sealer(of: stored) != sealing.fingerprint
+    }
+
+    /// The audit detail of a secret sealed again: the sealing key's fingerprint and the one `stored` was sealed
+    /// under before, or `unencrypted`.
+    func resealingDetail(of stored: [UInt8], isPlain: Bool) -> [JSONMember] {
+        let before = isPlain ? nil : SecretEncryption.sealer(of: stored).map { Hex.encode($0) }
+        return [
+            JSONMember(key: "key_encryption_key", value: .string(sealing?.fingerprintText ?? "none")),
+            JSONMember(key: "previously", value: .string(before ?? "unencrypted")),
+        ]
+    }
+
+    /// The secret in `stored`, for a kind of secret whose unencrypted form has a length no envelope of it has
+    /// (`isPlain`): taken as it is when plain; otherwise it must be an envelope, opened as `open(_:context:what:)`
+    /// does. (Raw bytes may start with the envelope's `pkd1` by chance; a length cannot lie.)
+    func open(_ stored: [UInt8], isPlain: Bool, context: [UInt8], what: String) throws(SecretEncryption.Failure)
+        -> [UInt8]
+    {
+        if isPlain { return stored }
+        guard SecretEncryption.isSealed(stored) else {
+            throw SecretEncryption.Failure(
+                description: "\(what) is \(stored.count) bytes: neither its unencrypted length nor sealed")
+        }
+        return try open(stored, context: context, what: what)
     }
 
     /// The secret in `stored`: opened if sealed, as stored if not.

@@ -85,7 +85,7 @@ public final class TokenService: Sendable {
     /// (compare-and-set), so nodes starting together seal each key once.
     public func encryptStoredKeys() async throws -> [String] {
         let encryption = try keyEncryption.get()
-        guard let sealing = encryption.sealing else { return [] }
+        guard encryption.sealing != nil else { return [] }
         let stored = try await store.read { try $0.signingKeys() }
         let pairs = try stored.compactMap { key in try encryption.resealed(key).map { (key, $0) } }
         guard !pairs.isEmpty else { return [] }
@@ -103,11 +103,10 @@ public final class TokenService: Sendable {
                 var event = AuthenticationAuditEvent.make(
                     AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
                     keyID: old.kid)
-                let before = SecretEncryption.sealer(of: old.privateKey).map { Hex.encode($0) }
-                event.detail = JSONValue.object([
-                    JSONMember(key: "key_encryption_key", value: .string(sealing.fingerprintText)),
-                    JSONMember(key: "previously", value: .string(before ?? "unencrypted")),
-                ]).serialized()
+                event.detail = JSONValue.object(
+                    encryption.resealingDetail(
+                        of: old.privateKey, isPlain: !SecretEncryption.isSealed(old.privateKey))
+                ).serialized()
                 _ = try writer.appendSecurityEvent(event)
             }
             return replaced

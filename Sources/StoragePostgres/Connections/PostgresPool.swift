@@ -48,22 +48,20 @@ final class PostgresPool: Sendable {
         return try await slot.run(work)
     }
 
+    /// What a transaction gets from a closed pool.
+    private static let closed = StorageError(.closed, "PostgreSQL store is closed")
+
     private func lease() async throws -> PostgresSlot {
+        let free = try state.withLock { (state) throws(StorageError) -> Int? in
+            if state.isClosed { throw Self.closed }
+            return state.free.popLast()
+        }
+        if let free { return slots[free] }
         enum Next {
             case slot(Int)
             case closed
             case cancelled
             case wait
-        }
-        let next = state.withLock { (state) -> Next in
-            if state.isClosed { return .closed }
-            if let index = state.free.popLast() { return .slot(index) }
-            return .wait
-        }
-        switch next {
-        case .slot(let index): return slots[index]
-        case .closed: throw StorageError(.closed, "PostgreSQL store is closed")
-        case .cancelled, .wait: break  // `.cancelled` is decided below, where a wait would begin
         }
         let waitStart = ContinuousClock.now
         defer {
@@ -91,7 +89,7 @@ final class PostgresPool: Sendable {
                 }
                 switch immediate {
                 case .slot(let index): continuation.resume(returning: index)
-                case .closed: continuation.resume(throwing: StorageError(.closed, "PostgreSQL store is closed"))
+                case .closed: continuation.resume(throwing: Self.closed)
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .wait: break
                 }
@@ -124,7 +122,7 @@ final class PostgresPool: Sendable {
             return state.waiters
         }
         for waiter in waiters {
-            waiter.continuation.resume(throwing: StorageError(.closed, "PostgreSQL store is closed"))
+            waiter.continuation.resume(throwing: Self.closed)
         }
         while state.withLock({ $0.free.count }) < slots.count {
             try? await Task.sleep(for: .milliseconds(2))

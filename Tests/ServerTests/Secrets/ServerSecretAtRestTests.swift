@@ -60,11 +60,11 @@ struct ServerSecretAtRestTests {
         let bytes = try SecureRandom.bytes(count: 32)
         let keys = SecretEncryptionKeys(sealing: try SecretEncryption(key: bytes), openingOnly: [])
         let now = harness.clock.now()
-        #expect(try await ServerSecretSealing.run(store: harness.store, keys: keys, now: now) == [Self.name])
+        #expect(try await ServerSecretSealing.run(store: harness.store, keys: keys, now: now))
         let after = try await Self.stored(harness)
         #expect(SecretEncryption.isSealed(after))
         #expect(try keys.namedSecret(after, name: Self.name) == before)
-        #expect(try await ServerSecretSealing.run(store: harness.store, keys: keys, now: now).isEmpty)
+        #expect(!(try await ServerSecretSealing.run(store: harness.store, keys: keys, now: now)))
         let events = try await harness.events().filter { $0.kind == "server_secret_sealed" }
         #expect(events.count == 1)
         let detail = String(decoding: events.first?.detail ?? [], as: UTF8.self)
