@@ -169,12 +169,12 @@ struct PostgresConfigurationTests {
 
         // A statement over the operator's statement_timeout: its transaction rolls back, .busy (503), nothing kept.
         var timed = try PostgresTestDatabase.configuration(poolSize: 1)
-        timed.serverOptions = "-c statement_timeout=200"
+        timed.serverOptions = "-c statement_timeout=1000"  // well above what the other statements take on a loaded host
         let timedStore = try await PostgresStore.open(timed)
         await #expect {
             try await timedStore.write { writer in
                 try writer.insertAuthSession(AuthSession.sample("timed-out"))
-                _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(2)")
+                _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(3)")
             }
         } throws: { error in
             (error as? StorageError)?.code == .busy && "\(error)".contains("57014")
@@ -191,6 +191,51 @@ struct PostgresConfigurationTests {
         } throws: { error in
             "\(error)".contains("passkeyd_no_such_setting")
         }
+    }
+
+    @Test(
+        "the operator's statement_timeout and lock_timeout bound requests, not the migration: a slow migration and a wait for another node's migration still start the node",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func migrationOutlastsTimeouts() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.serverOptions = "-c statement_timeout=100 -c lock_timeout=100"
+        let schema = try #require(configuration.schema)
+        // Another node migrating: the migration's advisory lock, held by a session of its own until released below.
+        var other = configuration
+        other.schema = nil
+        other.serverOptions = nil
+        other.applicationName = "passkeyd-tests-other-node"
+        let otherNode = PostgresConnection(configuration: other, counters: PostgresCounters())
+        try otherNode.connectIfNeeded()
+        defer { otherNode.disconnect() }
+        let lock = "hashtext('passkeyd.migrate'), hashtext('\(schema)')"
+        _ = try otherNode.simpleValue("SELECT pg_advisory_lock(\(lock))")
+        let slow = Migration(
+            version: (PostgresSchema.migrations.map(\.version).max() ?? 0) + 1, name: "slow",
+            statements: ["SELECT pg_sleep(0.5)"])
+        let opening = Task {
+            try await PostgresStore.open(configuration, migrations: PostgresSchema.migrations + [slow])
+        }
+        var waiting = false
+        for _ in 0..<3_000 where !waiting {
+            try await Task.sleep(for: .milliseconds(10))
+            waiting =
+                try otherNode.simpleValue(
+                    "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' "
+                        + "AND NOT l.granted AND a.application_name = '\(configuration.applicationName)'") != "0"
+        }
+        #expect(waiting, "the migration did not wait for the other node's lock")
+        try await Task.sleep(for: .milliseconds(500))  // five lock_timeouts
+        _ = try otherNode.simpleValue("SELECT pg_advisory_unlock(\(lock))")
+        let store = try await opening.value
+        #expect(try await store.read { try $0.authSession(id: "none") } == nil)
+        // The operator's settings are back for requests once the migration's transaction has ended.
+        let setting = try await store.read { reader in
+            try (reader as? PostgresTransaction)?.connection.simpleValue("SHOW statement_timeout")
+        }
+        #expect(setting == "100ms")
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
     }
 
     @Test(

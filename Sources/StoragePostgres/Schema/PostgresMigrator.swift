@@ -5,6 +5,11 @@ import Storage
 /// several nodes starting together one migrates and the others wait, then find nothing pending. Refuses a
 /// database newer than the list (see `MigrationPlan`). The lock is released by COMMIT or ROLLBACK, also when
 /// the connection is lost.
+///
+/// The operator's `statement_timeout` and `lock_timeout` (`options` in `database.url`) bound request transactions,
+/// not this one: a migration that rewrites a large table, or a node waiting for another node's migration, may take
+/// longer than any request should, and failing it would keep the node from starting at all. They are lifted for this
+/// transaction only (`SET LOCAL`).
 enum PostgresMigrator {
     static func migrate(_ connection: PostgresConnection, schema: String?, migrations: [Migration])
         throws(StorageError)
@@ -12,6 +17,8 @@ enum PostgresMigrator {
         let plan = try MigrationPlan(migrations)
         try connection.command("BEGIN ISOLATION LEVEL READ COMMITTED")
         do throws(StorageError) {
+            try connection.command("SET LOCAL statement_timeout = 0")
+            try connection.command("SET LOCAL lock_timeout = 0")
             // One lock per schema, so independent deployments sharing a database do not wait for each other.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(hashtext('passkeyd.migrate'), hashtext(coalesce($1::text, current_schema(), '')))",
