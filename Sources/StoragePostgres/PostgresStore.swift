@@ -108,7 +108,8 @@ public final class PostgresStore: Store {
     ) async throws -> T {
         let outcome = try await pool.withConnection { connection in
             try admission?.admit()
-            return try Self.transaction(connection, writes: true, counters: self.pool.counters, body)
+            return try Self.transaction(
+                connection, writes: true, deadline: admission?.deadline, counters: self.pool.counters, body)
         }
         switch outcome {
         case .committed(let value):
@@ -149,10 +150,11 @@ public final class PostgresStore: Store {
         await pool.close()
     }
 
-    /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says.
+    /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says; a write's
+    /// statements are bounded by `deadline` (`StatementDeadline`), as seen when each attempt begins.
     private static func transaction<T>(
-        _ connection: PostgresConnection, writes: Bool, counters: PostgresCounters,
-        _ body: (PostgresTransaction) throws -> T
+        _ connection: PostgresConnection, writes: Bool, deadline: ContinuousClock.Instant? = nil,
+        counters: PostgresCounters, _ body: (PostgresTransaction) throws -> T
     ) throws -> Ended<T> {
         var attempt = 1
         while true {
@@ -165,9 +167,11 @@ public final class PostgresStore: Store {
                 if writes {
                     // The transaction id (and the server's start time) come with BEGIN, in the same round trip: if
                     // the connection breaks during COMMIT, they tell whether the commit happened (`CommitResolution`).
+                    // A request's deadline bounds the statements in the same round trip (a second column).
+                    let bound = deadline.map { ", " + StatementDeadline.column(deadline: $0) } ?? ""
                     inFlight = InFlightCommit(
                         beginValue: try connection.simpleValue(
-                            "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)"))
+                            "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)\(bound)"))
                 } else {
                     try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 }

@@ -183,9 +183,9 @@ final class RequestDispatcher: Sendable {
         context.body = []  // the request owns the bytes now
         var head = request
         head.body = []
-        let commitment = RequestCommitment()
-        let suspension = Suspension(
-            context: context, deadline: .now + requestDeadline, head: head, commitment: commitment)
+        let deadline = ContinuousClock.now + requestDeadline
+        let commitment = RequestCommitment(deadline: deadline)
+        let suspension = Suspension(context: context, deadline: deadline, head: head, commitment: commitment)
         let admitted = context.phase.withLock { phase -> Bool in
             let isOpen = suspended.withLock { registry -> Bool in
                 guard !registry.isClosed else { return false }

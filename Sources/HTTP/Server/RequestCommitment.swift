@@ -22,8 +22,14 @@ public final class RequestCommitment: Sendable {
 
     private let state = Atomic<UInt8>(RequestCommitment.open)
 
-    /// A new, open commitment.
-    public init() {}
+    /// When the request is answered 503 if it has not committed, and by when a committed request's writes should
+    /// end (a store bounds their statements by it: `WriteAdmission.deadline`); `nil`: no deadline.
+    public let deadline: ContinuousClock.Instant?
+
+    /// A new, open commitment for a request due at `deadline`.
+    public init(deadline: ContinuousClock.Instant? = nil) {
+        self.deadline = deadline
+    }
 
     /// Commits the request: from now on its answer is the responder's, never a 503 in its place. Idempotent.
     /// - Throws: `.requestWithdrawn` if the deadline or shutdown already answered the request (nothing may be

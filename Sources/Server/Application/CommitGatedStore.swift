@@ -28,8 +28,10 @@ struct CommitGatedStore: Store {
         }
         guard let commitment = RequestCommitment.current else { return try await base.write(bound) }
         // Committed when the driver begins the transaction, not now: a write queued for a connection (a slow
-        // database) can still be withdrawn by the deadline, with its 503 and nothing written.
-        return try await base.write(admission: WriteAdmission { try commitment.commit() }, bound)
+        // database) can still be withdrawn by the deadline, with its 503 and nothing written. Once begun, its
+        // statements are bounded by the same deadline, so a stuck one is a 503 then too, with nothing written.
+        return try await base.write(
+            admission: WriteAdmission(deadline: commitment.deadline) { try commitment.commit() }, bound)
     }
 
     func close() async {
