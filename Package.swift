@@ -73,7 +73,9 @@ var targets: [Target] = [
         swiftSettings: strict),
     .testTarget(name: "TokensTests", dependencies: ["Tokens", "JSON", "Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "Crypto", "TestSupport"], swiftSettings: strict),
-    .testTarget(name: "PKCS11SignerTests", dependencies: ["PKCS11Signer", "Audit", "Crypto"], swiftSettings: strict),
+    .testTarget(
+        name: "PKCS11SignerTests", dependencies: ["PKCS11Signer", "Audit", "Crypto", "TestSupport"],
+        swiftSettings: strict),
     .testTarget(name: "StorageTests", dependencies: ["Storage", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "StorageSQLiteTests", dependencies: ["StorageSQLite", "Storage", "TestSupport"], swiftSettings: strict),

@@ -79,10 +79,11 @@ static inline CK_RV passkeyd_pkcs11_open(CK_FUNCTION_LIST_PTR f, const char *tok
     return rv;
 }
 
-/// Finds the one object of class `object_class` (CKO_PRIVATE_KEY or CKO_PUBLIC_KEY) labelled `label`.
-static inline CK_RV passkeyd_pkcs11_find(CK_FUNCTION_LIST_PTR f, CK_SESSION_HANDLE session, int public_key,
+/// Finds the one object labelled `label` of the class `kind` names: 0 CKO_PRIVATE_KEY, 1 CKO_PUBLIC_KEY,
+/// 2 CKO_SECRET_KEY.
+static inline CK_RV passkeyd_pkcs11_find(CK_FUNCTION_LIST_PTR f, CK_SESSION_HANDLE session, int kind,
                                          const char *label, CK_OBJECT_HANDLE *object) {
-    CK_OBJECT_CLASS object_class = public_key ? CKO_PUBLIC_KEY : CKO_PRIVATE_KEY;
+    CK_OBJECT_CLASS object_class = kind == 2 ? CKO_SECRET_KEY : (kind == 1 ? CKO_PUBLIC_KEY : CKO_PRIVATE_KEY);
     CK_ATTRIBUTE template[2] = {
         {CKA_CLASS, &object_class, sizeof object_class},
         {CKA_LABEL, (void *)label, strlen(label)},
@@ -115,6 +116,29 @@ static inline CK_RV passkeyd_pkcs11_sign_eddsa(CK_FUNCTION_LIST_PTR f, CK_SESSIO
     CK_RV rv = f->C_SignInit(session, &mechanism, key);
     if (rv != CKR_OK) return rv;
     return f->C_Sign(session, (CK_BYTE_PTR)message, message_length, signature, length);
+}
+
+/// Encrypts (`encrypt` non-zero) or decrypts `input` with CKM_AES_GCM (PKCS #11 3.0 §2.14.3): a 128-bit tag
+/// appended to the ciphertext, `iv` and `aad` as given, into `output` (`*output_length` in: its size; out: the bytes
+/// written). Decryption fails (CKR_ENCRYPTED_DATA_INVALID or similar) when the tag does not authenticate.
+static inline CK_RV passkeyd_pkcs11_aes_gcm(CK_FUNCTION_LIST_PTR f, CK_SESSION_HANDLE session, CK_OBJECT_HANDLE key,
+                                            int encrypt, const unsigned char *iv, CK_ULONG iv_length,
+                                            const unsigned char *aad, CK_ULONG aad_length,
+                                            const unsigned char *input, CK_ULONG input_length,
+                                            unsigned char *output, CK_ULONG *output_length) {
+    CK_GCM_PARAMS parameters;
+    memset(&parameters, 0, sizeof parameters);
+    parameters.pIv = (CK_BYTE_PTR)iv;
+    parameters.ulIvLen = iv_length;
+    parameters.ulIvBits = iv_length * 8;
+    parameters.pAAD = (CK_BYTE_PTR)aad;
+    parameters.ulAADLen = aad_length;
+    parameters.ulTagBits = 128;
+    CK_MECHANISM mechanism = {CKM_AES_GCM, &parameters, sizeof parameters};
+    CK_RV rv = encrypt ? f->C_EncryptInit(session, &mechanism, key) : f->C_DecryptInit(session, &mechanism, key);
+    if (rv != CKR_OK) return rv;
+    if (encrypt) return f->C_Encrypt(session, (CK_BYTE_PTR)input, input_length, output, output_length);
+    return f->C_Decrypt(session, (CK_BYTE_PTR)input, input_length, output, output_length);
 }
 
 /// Closes the session. No C_Logout: the login state is the application's, shared by all its sessions on the token,

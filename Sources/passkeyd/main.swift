@@ -91,6 +91,13 @@ case .listKeys(let configPath, let flags, let json):
     } catch {
         fail("keys list failed: \(error)", status: 1)
     }
+case .wrapEncryptionKeys(let configPath, let flags):
+    let configuration = loadConfiguration(configPath, flags: flags)
+    do {
+        for outcome in try PasskeydServer.wrapEncryptionKeys(configuration: configuration) { print(outcome) }
+    } catch {
+        fail("encryption-key wrap failed: \(error)", status: 1)
+    }
 case .rotateKeys(let configPath, let flags, let immediately):
     let configuration = loadConfiguration(configPath, flags: flags)
     do {

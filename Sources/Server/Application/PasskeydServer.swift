@@ -106,6 +106,11 @@ public enum PasskeydServer {
                         + "encrypted"
                 ) { line in
                     line.add("key_encryption_key", fingerprint)
+                    // Where the key-encryption key itself is kept: its file alone, or wrapped by an HSM key.
+                    line.add(
+                        "key_encryption_key_file",
+                        configuration.encryptionAtRest.pkcs11.map { "wrapped by PKCS#11 key \($0.keyLabel)" }
+                            ?? "unwrapped")
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
                     if verifiers.sealed > 0 { line.add("verifiers_encrypted_now", verifiers.sealed) }
                     if serverSecretSealed { line.add("server_secrets_encrypted_now", ServerSecretSealing.name) }
@@ -211,6 +216,14 @@ public enum PasskeydServer {
             try await TokenService.rotateKeys(
                 store: store, now: clock.now(), immediately: immediately, encryption: encryption)
         }
+    }
+
+    /// `passkeyd encryption-key wrap`: wraps the configuration's key-encryption key files in place under the HSM key
+    /// `encryption_at_rest.pkcs11` names (`KeyEncryptionKeyWrapping`); one line per file, what became of it.
+    public static func wrapEncryptionKeys(
+        configuration: ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> [String] {
+        try KeyEncryptionKeyWrapping.run(configuration, environment: environment).map(\.description)
     }
 
     /// `passkeyd keys list`: every token-signing key in the configured database, what it does now and how it is

@@ -18,11 +18,8 @@ enum AuditSignerLoader {
         case .file(let path):
             return try SoftwareNoteSigner(name: configuration.origin, key: try fileKey(path))
         case .pkcs11(let settings):
-            let pin = try self.pin(settings, environment: environment)
-            return try PKCS11NoteSigner(
-                name: configuration.origin,
-                location: .init(module: settings.module, tokenLabel: settings.tokenLabel, keyLabel: settings.keyLabel),
-                pin: pin)
+            let pin = try settings.pin(environment: environment, setting: "audit.pkcs11")
+            return try PKCS11NoteSigner(name: configuration.origin, location: settings.location, pin: pin)
         }
     }
 
@@ -40,18 +37,5 @@ enum AuditSignerLoader {
             throw Failure(description: "cannot read the audit key file \(path)")
         }
         return try Ed25519SigningKey(rawRepresentation: Array(data))
-    }
-
-    private static func pin(_ settings: AuditConfiguration.PKCS11, environment: [String: String]) throws -> String {
-        if let file = settings.pinFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw Failure(description: "cannot read audit.pkcs11.pin_file \(file)")
-            }
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-        }
-        if let name = settings.pinEnvironmentVariable, let pin = environment[name] {
-            return pin
-        }
-        throw Failure(description: "audit.pkcs11.pin_env names a variable that is not set")
     }
 }

@@ -10,6 +10,8 @@ public enum Command: Sendable, Equatable {
     case rotateKeys(configPath: String?, flags: ConfigurationLoader.Flags, immediately: Bool = false)
     /// List the token-signing keys: state and encryption at rest.
     case listKeys(configPath: String?, flags: ConfigurationLoader.Flags, json: Bool)
+    /// Wrap the key-encryption key files under the HSM key `encryption_at_rest.pkcs11` names.
+    case wrapEncryptionKeys(configPath: String?, flags: ConfigurationLoader.Flags)
     /// Write the audit log, its latest checkpoint and verifier key to a directory.
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
@@ -54,6 +56,9 @@ public enum Command: Sendable, Equatable {
           passkeyd keys list [--json] [--config FILE] [--data-dir DIR]
               List the token-signing keys: kid, algorithm, state (signing, pending, retired, published,
               expired) and whether each is encrypted at rest, under which key-encryption key.
+          passkeyd encryption-key wrap [--config FILE] [--data-dir DIR]
+              Wrap encryption_at_rest.key_file and decryption_key_files, in place, under the HSM key
+              encryption_at_rest.pkcs11 names (the keys do not change; the files alone then open nothing).
           passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
               Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
           passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
@@ -130,6 +135,14 @@ public enum Command: Sendable, Equatable {
             let (config, flags) = try parseServerFlags(&rest)
             try expectEmpty(rest)
             return .rotateKeys(configPath: config, flags: flags, immediately: immediately)
+        case "encryption-key":
+            guard rest.first == "wrap" else {
+                throw UsageError(message: "usage: passkeyd encryption-key wrap [--config FILE] [--data-dir DIR]")
+            }
+            rest.removeFirst()
+            let (config, flags) = try parseServerFlags(&rest)
+            try expectEmpty(rest)
+            return .wrapEncryptionKeys(configPath: config, flags: flags)
         case "audit":
             return try parseAudit(rest)
         case "users", "passkeys", "sessions", "device-keys":

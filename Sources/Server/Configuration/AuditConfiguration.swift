@@ -14,15 +14,7 @@ public struct AuditConfiguration: Sendable, Equatable {
     }
 
     /// Where the HSM key is and where its PIN comes from (never from the JSON file).
-    public struct PKCS11: Sendable, Equatable {
-        public var module: String
-        public var tokenLabel: String
-        public var keyLabel: String
-        /// A file holding the PIN (trailing newline ignored), or
-        public var pinFile: String?
-        /// the name of an environment variable holding it.
-        public var pinEnvironmentVariable: String?
-    }
+    public typealias PKCS11 = PKCS11Settings
 
     public var signer: Signer
     /// The checkpoints' origin line and the key name (signed-note: no space, no plus sign).
@@ -53,7 +45,7 @@ public struct AuditConfiguration: Sendable, Equatable {
         }
         let signerText = try object.string("signer", default: "none")
         let keyFile = try object.string("key_file", default: "audit-signing.key")
-        let pkcs11Object = try object.object("pkcs11") ?? ConfigObject([:], path: "audit.pkcs11")
+        let pkcs11Object = try object.object("pkcs11")
         let signer: Signer
         switch signerText {
         case "none":
@@ -62,18 +54,11 @@ public struct AuditConfiguration: Sendable, Equatable {
             signer = .file(
                 path: keyFile.hasPrefix("/") ? keyFile : (dataDirectory as NSString).appendingPathComponent(keyFile))
         case "pkcs11":
-            let settings = PKCS11(
-                module: try pkcs11Object.string("module"), tokenLabel: try pkcs11Object.string("token_label"),
-                keyLabel: try pkcs11Object.string("key_label"), pinFile: try pkcs11Object.optionalString("pin_file"),
-                pinEnvironmentVariable: try pkcs11Object.optionalString("pin_env"))
-            guard (settings.pinFile == nil) != (settings.pinEnvironmentVariable == nil) else {
-                throw pkcs11Object.error("pin_file", "give exactly one of pin_file and pin_env (never the PIN itself)")
-            }
-            signer = .pkcs11(settings)
+            signer = .pkcs11(try PKCS11Settings.read(pkcs11Object ?? ConfigObject([:], path: "audit.pkcs11")))
         default:
             throw object.error("signer", "must be \"none\", \"file\" or \"pkcs11\", got \"\(signerText)\"")
         }
-        try pkcs11Object.rejectUnknownKeys()
+        if signerText != "pkcs11", let pkcs11Object { try pkcs11Object.rejectUnknownKeys() }
         let configuration = AuditConfiguration(
             signer: signer, origin: origin,
             checkpointIntervalMilliseconds: try object.int(

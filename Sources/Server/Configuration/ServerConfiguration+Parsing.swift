@@ -256,7 +256,10 @@ extension ServerConfiguration {
     private static func readEncryptionAtRest(_ object: ConfigObject) throws(ConfigurationError) -> EncryptionAtRest {
         let settings = EncryptionAtRest(
             keyFile: try object.optionalString("key_file"),
-            decryptionKeyFiles: try object.stringArray("decryption_key_files"))
+            decryptionKeyFiles: try object.stringArray("decryption_key_files"),
+            pkcs11: try object.object("pkcs11").map { (pkcs11) throws(ConfigurationError) in
+                try PKCS11Settings.read(pkcs11)
+            })
         if settings.keyFile?.isEmpty == true { throw object.error("key_file", "must name a file") }
         if settings.decryptionKeyFiles.contains(where: \.isEmpty) {
             throw object.error("decryption_key_files", "must name files")
@@ -264,6 +267,9 @@ extension ServerConfiguration {
         // Keys that only open, without one that seals, would store what they open unencrypted again.
         if !settings.decryptionKeyFiles.isEmpty, settings.keyFile == nil {
             throw object.error("decryption_key_files", "needs key_file (the key that seals)")
+        }
+        if settings.pkcs11 != nil, settings.keyFile == nil {
+            throw object.error("pkcs11", "needs key_file (the wrapped key it unwraps)")
         }
         try object.rejectUnknownKeys()
         return settings

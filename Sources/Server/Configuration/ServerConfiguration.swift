@@ -134,6 +134,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// `decryption_key_files`: further key-encryption keys (same rules) that open secrets but never seal one,
         /// for rotating the key-encryption key without downtime: what they sealed is sealed again under `keyFile`.
         public var decryptionKeyFiles: [String] = []
+        /// `pkcs11`: the AES-256 key in an HSM that wraps every key file above (`passkeyd encryption-key wrap`), so
+        /// that a file alone opens nothing; `nil`: the files hold the keys themselves.
+        public var pkcs11: PKCS11Settings?
     }
 
     /// Record mode (docs/recording.md): where every judged WebAuthn ceremony is written as a replayable recording.

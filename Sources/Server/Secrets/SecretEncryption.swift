@@ -37,50 +37,25 @@ struct SecretEncryption: Sendable {
     /// The fingerprint as lower-case hex, for logs and messages.
     var fingerprintText: String { Hex.encode(fingerprint) }
 
-    /// Loads a key-encryption key from `path` (named in errors as `setting`): exactly 32 bytes (e.g. `openssl rand
-    /// -out FILE 32`), in a regular file owned by this user and closed to everyone else, or owned by root and at
-    /// most readable by its group (PostgreSQL's rule for its key files).
+    /// Loads the key-encryption key in the file at `path` (named in errors as `setting`), which must hold the key
+    /// itself, not wrapped (`KeyEncryptionKeyFile`: its rules; `SecretEncryptionKeys.configured` unwraps).
     static func load(path: String, setting: String = "encryption_at_rest.key_file") throws(Failure)
         -> SecretEncryption
     {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw Failure(description: "cannot read \(setting) \(path): \(errnoText())")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw Failure(description: "\(setting) \(path) is not a regular file")
-        }
-        // PostgreSQL's rule for its key files: owned by this user and closed to everyone else (0600 or stricter),
-        // or owned by root and at most readable by the group (0640 or stricter; the unit's group model, README).
-        let mode = String(status.st_mode & 0o777, radix: 8)
-        if status.st_uid == 0 {
-            guard status.st_mode & 0o037 == 0 else {
-                throw Failure(
-                    description: "\(setting) \(path) is owned by root with mode \(mode): at most 0640 (readable by "
-                        + "its group, writable by no one else, nothing for others)")
-            }
-        } else if status.st_uid == geteuid() {
-            guard status.st_mode & 0o077 == 0 else {
-                throw Failure(
-                    description: "\(setting) \(path) is accessible to group or others (mode \(mode)); chmod 600 it")
-            }
-        } else {
-            throw Failure(
-                description: "\(setting) \(path) must be owned by the user passkeyd runs as (mode 0600 or "
-                    + "stricter) or by root (0640 or stricter)")
-        }
-        // The size first: a wrong file (a log, a device) is refused without being read.
-        guard status.st_size == AES256GCM.keyByteCount, let data = FileManager.default.contents(atPath: path),
-            data.count == AES256GCM.keyByteCount
-        else {
-            throw Failure(
-                description: "\(setting) \(path) must hold exactly 32 bytes (openssl rand -out FILE 32), it holds "
-                    + "\(status.st_size)")
+        let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
+        let keys = try SecretEncryptionKeys.keys(in: [file], pkcs11: nil, environment: [:])
+        return try SecretEncryption(file: file, key: keys[0])
+    }
+
+    /// The key-encryption key in `file` (`KeyEncryptionKeyFile`), unwrapped already if it was wrapped.
+    init(file: KeyEncryptionKeyFile, key: [UInt8]) throws(Failure) {
+        guard key.count == AES256GCM.keyByteCount else {
+            throw Failure(description: "\(file.setting) \(file.path) holds a key of \(key.count) bytes, not 32")
         }
         do {
-            return try SecretEncryption(key: Array(data))
+            try self.init(key: key)
         } catch {
-            throw Failure(description: "\(setting) \(path): \(error)")
+            throw Failure(description: "\(file.setting) \(file.path): \(error)")
         }
     }
 
@@ -117,9 +92,5 @@ struct SecretEncryption: Sendable {
             throw Failure(
                 description: "\(what): its encrypted secret does not authenticate (altered, or moved from another row)")
         }
-    }
-
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JSON
+import PKCS11Signer
 import Storage
 
 /// The key-encryption keys of one node: the one that seals every secret stored from now on
@@ -16,23 +17,56 @@ struct SecretEncryptionKeys: Sendable {
     static let none = SecretEncryptionKeys(sealing: nil, openingOnly: [])
 
     /// The keys `configuration` names (relative paths are taken from the data directory, as `audit.key_file` is),
-    /// or why one of their files cannot serve.
-    static func configured(_ configuration: ServerConfiguration) -> Result<
-        SecretEncryptionKeys, SecretEncryption.Failure
-    > {
-        func path(_ file: String) -> String {
-            file.hasPrefix("/") ? file : (configuration.dataDirectory as NSString).appendingPathComponent(file)
+    /// unwrapped through the HSM in one session when `encryption_at_rest.pkcs11` is set (its PIN from
+    /// `environment` when `pin_env` names it), or why one of their files cannot serve.
+    static func configured(
+        _ configuration: ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Result<SecretEncryptionKeys, SecretEncryption.Failure> {
+        Result { () throws(SecretEncryption.Failure) in
+            let files = try KeyEncryptionKeyFile.configured(configuration).map {
+                (file) throws(SecretEncryption.Failure) in
+                try KeyEncryptionKeyFile.read(path: file.path, setting: file.setting)
+            }
+            let keys = try Self.keys(in: files, pkcs11: configuration.encryptionAtRest.pkcs11, environment: environment)
+            var encryptions: [SecretEncryption] = []
+            for (file, key) in zip(files, keys) { encryptions.append(try SecretEncryption(file: file, key: key)) }
+            let sealing = configuration.encryptionAtRest.keyFile == nil ? nil : encryptions.first
+            return SecretEncryptionKeys(
+                sealing: sealing, openingOnly: Array(encryptions.dropFirst(sealing == nil ? 0 : 1)))
         }
-        return Result { () throws(SecretEncryption.Failure) in
-            let sealing = try configuration.encryptionAtRest.keyFile.map {
-                (file) throws(SecretEncryption.Failure) in try SecretEncryption.load(path: path(file))
+    }
+
+    /// The keys in `files`: as they are without `pkcs11`, unwrapped by its key with it. A file of the other form is
+    /// refused, saying what to do: a key left unwrapped beside an HSM is the very thing `pkcs11` is set to prevent.
+    static func keys(in files: [KeyEncryptionKeyFile], pkcs11: PKCS11Settings?, environment: [String: String])
+        throws(SecretEncryption.Failure) -> [[UInt8]]
+    {
+        guard let pkcs11 else {
+            return try files.map { (file) throws(SecretEncryption.Failure) in
+                guard case .key(let key) = file.contents else {
+                    throw SecretEncryption.Failure(
+                        description: "\(file.setting) \(file.path) holds a key wrapped by an HSM key: set "
+                            + "encryption_at_rest.pkcs11 to that key")
+                }
+                return key
             }
-            var openingOnly: [SecretEncryption] = []
-            for file in configuration.encryptionAtRest.decryptionKeyFiles {
-                openingOnly.append(
-                    try SecretEncryption.load(path: path(file), setting: "encryption_at_rest.decryption_key_files"))
+        }
+        let wrapped = try files.map { (file) throws(SecretEncryption.Failure) in
+            guard case .wrapped(let wrapped) = file.contents else {
+                throw SecretEncryption.Failure(
+                    description: "\(file.setting) \(file.path) holds an unwrapped key while encryption_at_rest.pkcs11 "
+                        + "is set: wrap it with `passkeyd encryption-key wrap` (the HSM's key then wraps it in place)")
             }
-            return SecretEncryptionKeys(sealing: sealing, openingOnly: openingOnly)
+            return wrapped
+        }
+        guard !wrapped.isEmpty else { return [] }
+        do {
+            let pin = try pkcs11.pin(environment: environment, setting: "encryption_at_rest.pkcs11")
+            return try PKCS11KeyWrapping.unwrap(wrapped, at: pkcs11.location, pin: pin)
+        } catch {
+            throw SecretEncryption.Failure(
+                description: "cannot unwrap the key-encryption key (\(files.map(\.path).joined(separator: ", "))) "
+                    + "with encryption_at_rest.pkcs11: \(error)")
         }
     }
 

@@ -35,6 +35,11 @@ struct CommandTests {
             try Command.parse(["keys", "list", "--json", "--config", "c.json"])
                 == .listKeys(configPath: "c.json", flags: .init(), json: true))
         #expect(throws: Command.UsageError.self) { try Command.parse(["keys", "list", "extra"]) }
+        #expect(
+            try Command.parse(["encryption-key", "wrap", "--config", "c.json"])
+                == .wrapEncryptionKeys(configPath: "c.json", flags: .init()))
+        #expect(throws: Command.UsageError.self) { try Command.parse(["encryption-key"]) }
+        #expect(throws: Command.UsageError.self) { try Command.parse(["encryption-key", "wrap", "extra"]) }
     }
 
     @Test(

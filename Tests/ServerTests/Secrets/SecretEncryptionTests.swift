@@ -346,4 +346,35 @@ struct SecretEncryptionTests {
         }
         #expect(failure.description.contains("/nonexistent-data/kek"))
     }
+
+    @Test("the settings: encryption_at_rest.pkcs11, from the environment; it needs key_file and exactly one PIN source")
+    func pkcs11Setting() throws {
+        let prefix = "PASSKEYD_ENCRYPTION_AT_REST_PKCS11_"
+        let hsm = [
+            prefix + "MODULE": "/usr/lib/softhsm/libsofthsm2.so", prefix + "TOKEN_LABEL": "t",
+            prefix + "KEY_LABEL": "k", prefix + "PIN_ENV": "KEK_PIN",
+        ]
+        let configuration = try TestConfiguration.make(hsm.merging([Self.variable: "/k"]) { $1 })
+        #expect(
+            configuration.encryptionAtRest.pkcs11
+                == PKCS11Settings(
+                    module: "/usr/lib/softhsm/libsofthsm2.so", tokenLabel: "t", keyLabel: "k",
+                    pinEnvironmentVariable: "KEK_PIN"))
+        func refusal(_ environment: [String: String]) -> String {
+            do {
+                _ = try TestConfiguration.make(environment)
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        // Nothing to unwrap without key_file; a PIN from nowhere, or from two places, is refused by name.
+        #expect(refusal(hsm).contains("encryption_at_rest.pkcs11"))
+        #expect(refusal(hsm.merging([Self.variable: "/k", prefix + "PIN_FILE": "/p"]) { $1 }).contains("pin_file"))
+        var noPIN = hsm.merging([Self.variable: "/k"]) { $1 }
+        noPIN[prefix + "PIN_ENV"] = nil
+        #expect(refusal(noPIN).contains("pin_file"))
+        noPIN[prefix + "MODULE"] = nil
+        #expect(refusal(noPIN).contains("encryption_at_rest.pkcs11.module"))
+    }
 }

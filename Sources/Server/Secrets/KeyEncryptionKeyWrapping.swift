@@ -1,0 +1,107 @@
+import Foundation
+import PKCS11Signer
+
+/// `passkeyd encryption-key wrap`: wraps, in place, each key file of `encryption_at_rest` that still holds its key
+/// unwrapped, under the HSM key `encryption_at_rest.pkcs11` names (`PKCS11KeyWrapping`). The key itself does not
+/// change (its fingerprint neither), so everything it sealed keeps opening; only the file stops being enough to
+/// open it. Run on each node's files, then restart the node with the same configuration.
+enum KeyEncryptionKeyWrapping {
+    /// What became of one file.
+    struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        let path: String
+        /// The key's fingerprint (`SecretEncryption.fingerprintText`).
+        let fingerprint: String
+        /// Whether this run wrapped it (`false`: it was wrapped already).
+        let wrappedNow: Bool
+
+        var description: String {
+            (wrappedNow ? "wrapped " : "already wrapped ") + "\(path) (key-encryption key \(fingerprint))"
+        }
+    }
+
+    /// Wraps the configuration's key files that need it; checks every wrapped file unwraps.
+    static func run(_ configuration: ServerConfiguration, environment: [String: String]) throws(SecretEncryption
+        .Failure)
+        -> [Outcome]
+    {
+        guard let pkcs11 = configuration.encryptionAtRest.pkcs11 else {
+            throw SecretEncryption.Failure(
+                description: "encryption_at_rest.pkcs11 is not set: it names the HSM key that wraps the key files")
+        }
+        let named = KeyEncryptionKeyFile.configured(configuration)
+        guard !named.isEmpty else {
+            throw SecretEncryption.Failure(
+                description: "encryption_at_rest.key_file is not set: there is nothing to wrap")
+        }
+        let pin: String
+        do {
+            pin = try pkcs11.pin(environment: environment, setting: "encryption_at_rest.pkcs11")
+        } catch {
+            throw SecretEncryption.Failure(description: error.description)
+        }
+        var outcomes: [Outcome] = []
+        for (path, setting) in named {
+            let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
+            let key: [UInt8]
+            var wrappedNow = false
+            switch file.contents {
+            case .wrapped:
+                key = try SecretEncryptionKeys.keys(in: [file], pkcs11: pkcs11, environment: environment)[0]
+            case .key(let raw):
+                key = raw
+                let wrapped: [UInt8]
+                do {
+                    wrapped = try PKCS11KeyWrapping.wrap(raw, at: pkcs11.location, pin: pin)
+                    // The HSM must give the key back before the only unwrapped copy is replaced.
+                    guard try PKCS11KeyWrapping.unwrap([wrapped], at: pkcs11.location, pin: pin) == [raw] else {
+                        throw SecretEncryption.Failure(description: "\(path): the wrapped key unwraps to another key")
+                    }
+                } catch let failure as SecretEncryption.Failure {
+                    throw failure
+                } catch {
+                    throw SecretEncryption.Failure(description: "cannot wrap \(setting) \(path): \(error)")
+                }
+                try replace(path, with: KeyEncryptionKeyFile.wrappedText(wrapped))
+                wrappedNow = true
+            }
+            let encryption = try SecretEncryption(file: file, key: key)
+            outcomes.append(Outcome(path: path, fingerprint: encryption.fingerprintText, wrappedNow: wrappedNow))
+        }
+        return outcomes
+    }
+
+    /// Replaces the file at `path` with `text` atomically (a file beside it, renamed over it, flushed first), with
+    /// the old file's owner, group and mode, so it still passes `KeyEncryptionKeyFile.read`'s rule.
+    private static func replace(_ path: String, with text: String) throws(SecretEncryption.Failure) {
+        func failure(_ what: String) -> SecretEncryption.Failure {
+            SecretEncryption.Failure(
+                description: "cannot replace \(path): \(what): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw failure("stat") }
+        let temporary = path + ".wrapping"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o777)
+        guard descriptor >= 0 else { throw failure("creating \(temporary)") }
+        var written = true
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            written = write(descriptor, buffer.baseAddress, buffer.count) == buffer.count
+        }
+        let owned = status.st_uid == geteuid() || fchown(descriptor, status.st_uid, status.st_gid) == 0
+        let flushed = fsync(descriptor) == 0
+        close(descriptor)
+        guard written, owned, flushed, rename(temporary, path) == 0 else {
+            let error = failure(written ? (owned ? "flushing or renaming" : "keeping its owner") : "writing")
+            unlink(temporary)
+            throw error
+        }
+        // The rename itself is durable once the directory is flushed.
+        let directory = open(
+            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
+            O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+}
