@@ -17,8 +17,9 @@ struct SigningKeyRing: Sendable {
     let jwksBytes: [UInt8]
     /// When the ring was built (server time), to reload it after `TokenService.reloadInterval`.
     let loadedAt: Date
-    /// The key of the stateless DPoP nonces, derived from the active ES256 signing key (`DPoPNonces`).
-    let dpopNonceKey: [UInt8]
+    /// The keys of the stateless DPoP nonces (`DPoPNonces`), each derived from an ES256 signing key: the active
+    /// key's first (nonces are handed out under it), then those of the other published ES256 keys (still accepted).
+    let dpopNonceKeys: [[UInt8]]
 
     /// The ES256 signer: action tokens and the device-key API's access tokens.
     var signer: JWTSigner { signers.es256 }
@@ -31,6 +32,7 @@ struct SigningKeyRing: Sendable {
     init(keys: [SigningKey], rotation: SigningKeyRotation, now: Date) throws(TokenError) {
         var published: [(keyID: String, key: JWTVerificationKey)] = []
         var es256: (signer: JWTSigner, privateKey: [UInt8])?
+        var otherPublishedES256: [[UInt8]] = []
         var rs256: JWTSigner?
         for algorithm in TokenSigningAlgorithm.allCases {
             let own = keys.filter { $0.algorithm == algorithm.rawValue }
@@ -51,6 +53,7 @@ struct SigningKeyRing: Sendable {
                     throw TokenError(.unusableKey, "stored public key \(record.keyID) does not parse")
                 }
                 published.append((record.keyID, key))
+                if algorithm == .es256, record.keyID != active.keyID { otherPublishedES256.append(stored.privateKey) }
             }
         }
         guard let es256, let rs256 else { throw TokenError(.unusableKey, "a signing algorithm has no key") }
@@ -61,8 +64,11 @@ struct SigningKeyRing: Sendable {
         do {
             // Every node derives the same key from the signing key they share through the store; a label keeps it
             // apart from any other use of that key.
-            self.dpopNonceKey = try HMAC.sha256(
-                key: es256.privateKey, message: Array(DPoPNonces.keyDerivationLabel.utf8))
+            var nonceKeys: [[UInt8]] = []
+            for privateKey in [es256.privateKey] + otherPublishedES256 {
+                nonceKeys.append(try HMAC.sha256(key: privateKey, message: Array(DPoPNonces.keyDerivationLabel.utf8)))
+            }
+            self.dpopNonceKeys = nonceKeys
         } catch {
             throw TokenError(.unusableKey, "DPoP nonce key derivation failed: \(error.reason)")
         }

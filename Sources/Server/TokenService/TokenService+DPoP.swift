@@ -23,7 +23,7 @@ extension TokenService {
         let now = clock.now()
         let settings = configuration.dpop
         let window = TimeInterval(settings.proofLifetimeSeconds)
-        let nonces = DPoPNonces(key: ring.dpopNonceKey, lifetime: TimeInterval(settings.nonceLifetimeSeconds))
+        let nonces = DPoPNonces(keys: ring.dpopNonceKeys, lifetime: TimeInterval(settings.nonceLifetimeSeconds))
         let expectations = DPoPExpectations(
             method: request.method.rawValue,
             // The request's URI as clients reach it: the issuer's origin (and path prefix) and the route's path.
@@ -52,7 +52,7 @@ extension TokenService {
     func currentDPoPNonce() async throws -> String? {
         guard configuration.dpop.requireNonce else { return nil }
         let ring = try await currentRing()
-        return try DPoPNonces(key: ring.dpopNonceKey, lifetime: TimeInterval(configuration.dpop.nonceLifetimeSeconds))
+        return try DPoPNonces(keys: ring.dpopNonceKeys, lifetime: TimeInterval(configuration.dpop.nonceLifetimeSeconds))
             .current(at: clock.now())
     }
 }

@@ -216,6 +216,23 @@ struct DPoPTests {
         #expect(try await Self.signUp(harness, prover: prover, nonce: nonce).errorCode == "use_dpop_nonce")
     }
 
+    @Test("a nonce handed out before a signing-key rotation still works after it; new nonces come under the new key")
+    func nonceAcrossRotation() async throws {
+        let harness = try PasskeyHarness(["PASSKEYD_DPOP_REQUIRE_NONCE": "true"])
+        let prover = try DPoPProver()
+        let before = try #require(try await Self.signUp(harness, prover: prover).headers["DPoP-Nonce"])
+        _ = try await TokenService.rotateKeys(store: harness.context.store, now: harness.clock.now(), immediately: true)
+        harness.clock.advance(TokenService.reloadInterval + 1)  // the node now signs with the new key
+        let accepted = try await Self.signUp(harness, prover: prover, nonce: before)
+        #expect(accepted.status == 200, "\(accepted.bodyText)")
+        let after = try #require(accepted.headers["DPoP-Nonce"])
+        #expect(after != before)
+        #expect(try await Self.signUp(harness, prover: prover, nonce: after).status == 200)
+        // The old key's nonces still age out with their windows.
+        harness.clock.advance(600)
+        #expect(try await Self.signUp(harness, prover: prover, nonce: before).errorCode == "use_dpop_nonce")
+    }
+
     @Test("at a resource a missing nonce is 401 use_dpop_nonce with a DPoP challenge and DPoP-Nonce (RFC 9449 §9)")
     func resourceNonce() async throws {
         let harness = try PasskeyHarness(["PASSKEYD_DPOP_REQUIRE_NONCE": "true"])
