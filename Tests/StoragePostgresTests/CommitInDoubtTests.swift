@@ -105,24 +105,23 @@ struct CommitInDoubtTests {
         "the server's session ends during COMMIT: rolled back, .busy (503), nothing kept",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func rolledBack() async throws {
-        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
-        configuration.applicationName = "passkeyd-commit-doubt-\(UInt32.random(in: 0...UInt32.max))"
-        let store = try await PostgresStore.open(configuration)
-        let hold = try CommitHold(configuration)
-        defer { hold.release() }
-        try await hold.holdCommits(of: store)
-        let (slow, _) = try await Self.slowWrite(store, held: hold)
-        try await PostgresTestDatabase.terminateSessions(of: configuration)
-        await #expect {
-            _ = try await slow.value
-        } throws: { error in
-            (error as? StorageError)?.code == .busy
+        let name = "passkeyd-commit-doubt-\(UInt32.random(in: 0...UInt32.max))"
+        try await PostgresTestDatabase.withStore(poolSize: 1, applicationName: name) {
+            store, configuration in
+            let hold = try CommitHold(configuration)
+            defer { hold.release() }
+            try await hold.holdCommits(of: store)
+            let (slow, _) = try await Self.slowWrite(store, held: hold)
+            try await PostgresTestDatabase.terminateSessions(of: configuration)
+            await #expect {
+                _ = try await slow.value
+            } throws: { error in
+                (error as? StorageError)?.code == .busy
+            }
+            #expect(try await store.read { try $0.authSession(id: "slow") } == nil)
+            let statistics = store.statistics
+            #expect(statistics.commitsFoundRolledBack == 1)
+            #expect(statistics.commitsFoundCommitted + statistics.commitsUnknown == 0)
         }
-        #expect(try await store.read { try $0.authSession(id: "slow") } == nil)
-        let statistics = store.statistics
-        #expect(statistics.commitsFoundRolledBack == 1)
-        #expect(statistics.commitsFoundCommitted + statistics.commitsUnknown == 0)
-        await store.close()
-        await PostgresTestDatabase.drop(configuration)
     }
 }

@@ -168,21 +168,22 @@ struct PostgresConfigurationTests {
         await PostgresTestDatabase.drop(configuration)
 
         // A statement over the operator's statement_timeout: its transaction rolls back, .busy (503), nothing kept.
-        var timed = try PostgresTestDatabase.configuration(poolSize: 1)
-        timed.serverOptions = "-c statement_timeout=1000"  // well above what the other statements take on a loaded host
-        let timedStore = try await PostgresStore.open(timed)
-        await #expect {
-            try await timedStore.write { writer in
-                try writer.insertAuthSession(AuthSession.sample("timed-out"))
-                _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(3)")
+        // The timeout is well above what the other statements take on a loaded host.
+        try await PostgresTestDatabase.withStore(
+            poolSize: 1, serverOptions: "-c statement_timeout=1000"
+        ) {
+            timedStore, _ in
+            await #expect {
+                try await timedStore.write { writer in
+                    try writer.insertAuthSession(AuthSession.sample("timed-out"))
+                    _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(3)")
+                }
+            } throws: { error in
+                (error as? StorageError)?.code == .busy && "\(error)".contains("57014")
             }
-        } throws: { error in
-            (error as? StorageError)?.code == .busy && "\(error)".contains("57014")
+            #expect(try await timedStore.read { try $0.authSession(id: "timed-out") } == nil)
+            try await timedStore.write { try $0.insertAuthSession(AuthSession.sample("in-time")) }
         }
-        #expect(try await timedStore.read { try $0.authSession(id: "timed-out") } == nil)
-        try await timedStore.write { try $0.insertAuthSession(AuthSession.sample("in-time")) }
-        await timedStore.close()
-        await PostgresTestDatabase.drop(timed)
 
         var unknown = try PostgresTestDatabase.configuration(poolSize: 1)
         unknown.serverOptions = "-c passkeyd_no_such_setting=1"
@@ -242,26 +243,24 @@ struct PostgresConfigurationTests {
         "a statement over the operator's lock_timeout (55P03) is .busy (503): its transaction rolled back, nothing kept",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func lockTimeoutIsBusy() async throws {
-        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
-        configuration.serverOptions = "-c lock_timeout=200"
-        let store = try await PostgresStore.open(configuration)
-        var holder = configuration
-        holder.serverOptions = nil
-        holder.applicationName = "passkeyd-tests-lock-holder"
-        let locker = try await PostgresStore.open(holder)
-        // The transaction stays open on the locker's only connection until its COMMIT below.
-        try await locker.executeForTesting("BEGIN; LOCK TABLE auth_sessions IN ACCESS EXCLUSIVE MODE")
-        await #expect {
-            try await store.write { try $0.insertAuthSession(AuthSession.sample("locked-out")) }
-        } throws: { error in
-            (error as? StorageError)?.code == .busy && "\(error)".contains("55P03")
+        try await PostgresTestDatabase.withStore(poolSize: 1, serverOptions: "-c lock_timeout=200") {
+            store, configuration in
+            var holder = configuration
+            holder.serverOptions = nil
+            holder.applicationName = "passkeyd-tests-lock-holder"
+            let locker = try await PostgresStore.open(holder)
+            // The transaction stays open on the locker's only connection until its COMMIT below.
+            try await locker.executeForTesting("BEGIN; LOCK TABLE auth_sessions IN ACCESS EXCLUSIVE MODE")
+            await #expect {
+                try await store.write { try $0.insertAuthSession(AuthSession.sample("locked-out")) }
+            } throws: { error in
+                (error as? StorageError)?.code == .busy && "\(error)".contains("55P03")
+            }
+            try await locker.executeForTesting("COMMIT")
+            #expect(try await store.read { try $0.authSession(id: "locked-out") } == nil)
+            try await store.write { try $0.insertAuthSession(AuthSession.sample("after")) }
+            await locker.close()
         }
-        try await locker.executeForTesting("COMMIT")
-        #expect(try await store.read { try $0.authSession(id: "locked-out") } == nil)
-        try await store.write { try $0.insertAuthSession(AuthSession.sample("after")) }
-        await locker.close()
-        await store.close()
-        await PostgresTestDatabase.drop(configuration)
     }
 
     @Test("libpq is asked for a writable server unless the configuration says otherwise")

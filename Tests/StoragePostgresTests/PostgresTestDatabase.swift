@@ -69,11 +69,15 @@ enum PostgresTestDatabase {
         return await outcome.value
     }
 
-    /// Opens a store on a fresh schema, runs `body`, closes the store and drops the schema.
+    /// Opens a store on a fresh schema (with `serverOptions`, and `applicationName` if given), runs `body`, closes
+    /// the store and drops the schema.
     static func withStore(
-        poolSize: Int = 4, _ body: (PostgresStore, PostgresConfiguration) async throws -> Void
+        poolSize: Int = 4, serverOptions: String? = nil, applicationName: String? = nil,
+        _ body: (PostgresStore, PostgresConfiguration) async throws -> Void
     ) async throws {
-        let configuration = try configuration(poolSize: poolSize)
+        var configuration = try configuration(poolSize: poolSize)
+        configuration.serverOptions = serverOptions
+        if let applicationName { configuration.applicationName = applicationName }
         let store = try await PostgresStore.open(configuration)
         do {
             try await body(store, configuration)

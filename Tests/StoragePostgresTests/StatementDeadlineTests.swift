@@ -67,17 +67,18 @@ struct StatementDeadlineTests {
         "the operator's shorter statement_timeout stays: a far deadline does not loosen it",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func operatorsShorterTimeoutStays() async throws {
-        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
-        configuration.serverOptions = "-c statement_timeout=1s"
-        let store = try await PostgresStore.open(configuration)
-        let started = ContinuousClock.now
-        await #expect {
-            try await Self.write(
-                store, "operator-bound", sleeping: 20, admission: WriteAdmission(deadline: .now + .seconds(60)) {})
-        } throws: { Self.isStatementTimeout($0) }
-        #expect(ContinuousClock.now - started < .seconds(15))
-        #expect(try await store.read { try $0.authSession(id: "operator-bound") } == nil)
-        await store.close()
-        await PostgresTestDatabase.drop(configuration)
+        try await PostgresTestDatabase.withStore(
+            poolSize: 1, serverOptions: "-c statement_timeout=1s"
+        ) {
+            store, _ in
+            let started = ContinuousClock.now
+            await #expect {
+                try await Self.write(
+                    store, "operator-bound", sleeping: 20, admission: WriteAdmission(deadline: .now + .seconds(60)) {})
+            } throws: { Self.isStatementTimeout($0) }
+            #expect(ContinuousClock.now - started < .seconds(15))
+            let kept = try await store.read { try $0.authSession(id: "operator-bound") }
+            #expect(kept == nil)
+        }
     }
 }
