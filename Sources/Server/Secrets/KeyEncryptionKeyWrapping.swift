@@ -87,11 +87,19 @@ enum KeyEncryptionKeyWrapping {
         bytes.withUnsafeBytes { buffer in
             written = write(descriptor, buffer.baseAddress, buffer.count) == buffer.count
         }
-        let owned = status.st_uid == geteuid() || fchown(descriptor, status.st_uid, status.st_gid) == 0
+        // The old file's owner, group and exact mode (open's mode is cut by the umask); a group-readable file owned
+        // by root must stay readable by the server's group.
+        _ = fchown(descriptor, status.st_uid, status.st_gid)
+        _ = fchmod(descriptor, status.st_mode & 0o777)
+        var created = stat()
+        let owned =
+            fstat(descriptor, &created) == 0 && created.st_uid == status.st_uid && created.st_gid == status.st_gid
+            && created.st_mode & 0o777 == status.st_mode & 0o777
         let flushed = fsync(descriptor) == 0
         close(descriptor)
         guard written, owned, flushed, rename(temporary, path) == 0 else {
-            let error = failure(written ? (owned ? "flushing or renaming" : "keeping its owner") : "writing")
+            let error = failure(
+                written ? (owned ? "flushing or renaming" : "keeping its owner, group and mode") : "writing")
             unlink(temporary)
             throw error
         }

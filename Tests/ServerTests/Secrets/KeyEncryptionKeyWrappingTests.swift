@@ -52,6 +52,13 @@ struct KeyEncryptionKeyWrappingTests {
             // Before wrapping, with pkcs11 set, a node refuses the unwrapped files: that is what pkcs11 prevents.
             #expect(Self.failure(configuration).contains("passkeyd encryption-key wrap"))
 
+            // Root's file readable by the server's group (README, "Installing as a service") keeps its group and
+            // mode through the replacement.
+            let olderFile = try #require(configuration.encryptionAtRest.decryptionKeyFiles.first)
+            let asRoot = geteuid() == 0
+            if asRoot {
+                #expect(chown(olderFile, 0, 4_242) == 0 && chmod(olderFile, 0o640) == 0)
+            }
             let outcomes = try KeyEncryptionKeyWrapping.run(configuration, environment: [:])
             #expect(outcomes.map(\.wrappedNow) == [true, true])
             #expect(
@@ -64,6 +71,11 @@ struct KeyEncryptionKeyWrappingTests {
             #expect(contents.range(of: Data(key)) == nil)
             let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
             #expect(mode == 0o600)
+            if asRoot {
+                let older = try FileManager.default.attributesOfItem(atPath: olderFile)
+                #expect(older[.groupOwnerAccountID] as? Int == 4_242)
+                #expect(older[.posixPermissions] as? Int == 0o640)
+            }
             #expect(
                 try KeyEncryptionKeyWrapping.run(configuration, environment: [:]).map(\.description)
                     == outcomes.map {
