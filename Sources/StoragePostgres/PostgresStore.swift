@@ -168,7 +168,10 @@ public final class PostgresStore: Store {
                     // The transaction id (and the server's start time) come with BEGIN, in the same round trip: if
                     // the connection breaks during COMMIT, they tell whether the commit happened (`CommitResolution`).
                     // A request's deadline bounds the statements in the same round trip (a second column).
-                    let bound = deadline.map { ", " + StatementDeadline.column(deadline: $0) } ?? ""
+                    let bound =
+                        try deadline.flatMap {
+                            StatementDeadline.column(deadline: $0, session: try connection.sessionStatementTimeout())
+                        }.map { ", " + $0 } ?? ""
                     inFlight = InFlightCommit(
                         beginValue: try connection.simpleValue(
                             "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)\(bound)"))

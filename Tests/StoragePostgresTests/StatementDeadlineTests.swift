@@ -17,6 +17,22 @@ struct StatementDeadlineTests {
         #expect(StatementDeadline.milliseconds(left: .milliseconds(-1)) == 1)
     }
 
+    @Test("set only when the time left is shorter than the session's own statement_timeout (0: none)")
+    func column() {
+        let now = ContinuousClock.now
+        #expect(
+            StatementDeadline.column(deadline: now + .milliseconds(500), now: now, session: 0)
+                == "set_config('statement_timeout', '500', true)")
+        #expect(
+            StatementDeadline.column(deadline: now + .milliseconds(500), now: now, session: 60_000)
+                == "set_config('statement_timeout', '500', true)")
+        #expect(StatementDeadline.column(deadline: now + .seconds(30), now: now, session: 1_000) == nil)
+        #expect(StatementDeadline.column(deadline: now + .seconds(1), now: now, session: 1_000) == nil)
+        #expect(
+            StatementDeadline.column(deadline: now - .seconds(1), now: now, session: 1_000)
+                == "set_config('statement_timeout', '1', true)")
+    }
+
     /// Writes the auth session `id` and sleeps `sleep` seconds in the same transaction, under `admission`.
     static func write(
         _ store: PostgresStore, _ id: String, sleeping sleep: Double, admission: WriteAdmission?

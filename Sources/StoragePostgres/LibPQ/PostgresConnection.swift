@@ -21,6 +21,9 @@ final class PostgresConnection {
     private var statementBudget: Int?
     /// Whether a statement was refused because `statementBudget` was spent.
     private(set) var exceededBudget = false
+    /// The session's own `statement_timeout` in milliseconds (0: none), read at its first use and kept for the
+    /// session (`StatementDeadline`); settings a session starts with do not change under it.
+    private var sessionTimeout: Int64?
 
     private let counters: PostgresCounters
     /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
@@ -97,6 +100,19 @@ final class PostgresConnection {
         if let handle { PQfinish(handle) }
         handle = nil
         prepared.removeAll()
+        sessionTimeout = nil
+    }
+
+    /// The session's own `statement_timeout` in milliseconds (0: none): asked once per session, outside any
+    /// transaction.
+    func sessionStatementTimeout() throws(StorageError) -> Int64 {
+        if let sessionTimeout { return sessionTimeout }
+        let text = try simpleValue(StatementDeadline.sessionSelect)
+        guard let text, let value = Int64(text) else {
+            throw StorageError(.internalFailure, "statement_timeout reads \(text ?? "nothing") in pg_settings")
+        }
+        sessionTimeout = value
+        return value
     }
 
     func resetFailure() { failure = nil }
