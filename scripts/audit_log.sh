@@ -2,7 +2,9 @@
 # The audit log end to end (docs/audit.md): a throwaway SoftHSM2 token holds the checkpoint key (PKCS#11, CKM_EDDSA);
 # a server signs up and logs in users, refreshes and revokes; `passkeyd audit export` writes the log; an independent
 # verifier (scripts/audit_check, Go's sumdb/tlog and sumdb/note, no code shared with passkeyd) checks it and the
-# server's proofs; `passkeyd audit verify` accepts it, and refuses it, naming the entry, after each tampering.
+# server's proofs; `passkeyd audit verify` accepts it, and refuses it, naming the entry, after each tampering. The
+# same token holds an AES key that wraps the key-encryption key of secrets at rest (`passkeyd encryption-key wrap`,
+# encryption_at_rest.pkcs11), so the one server process uses the module for both.
 # Usage: scripts/audit_log.sh PASSKEYD   (needs softhsm2, opensc, golang-go, golang-golang-x-mod-dev, python3 with
 # `cryptography`: PYTHON names the interpreter, default build/venv/bin/python)
 set -euo pipefail
@@ -40,11 +42,31 @@ export PASSKEYD_AUDIT_SIGNER=pkcs11 PASSKEYD_AUDIT_PKCS11_MODULE="$module" \
 port="$(free_port)"
 admin="$(free_port)"
 data="$work/data"
+
+# The key-encryption key of secrets at rest, kept wrapped by an AES key on the same token
+# (encryption_at_rest.pkcs11): one process then uses the module for the audit signer and the unwrapping.
+pkcs11-tool --module "$module" --token-label passkeyd-audit-test --login --pin 1234 --keygen --key-type AES:32 \
+  --sensitive --id 02 --label at-rest-wrapping >/dev/null 2>&1
+head -c 32 /dev/urandom >"$work/at-rest.kek"
+chmod 600 "$work/at-rest.kek"
+export PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE="$work/at-rest.kek" PASSKEYD_ENCRYPTION_AT_REST_PKCS11_MODULE="$module" \
+  PASSKEYD_ENCRYPTION_AT_REST_PKCS11_TOKEN_LABEL=passkeyd-audit-test \
+  PASSKEYD_ENCRYPTION_AT_REST_PKCS11_KEY_LABEL=at-rest-wrapping PASSKEYD_ENCRYPTION_AT_REST_PKCS11_PIN_FILE="$work/pin"
+"$passkeyd" encryption-key wrap --config Config/passkeyd.json --data-dir "$data" >"$work/wrap.txt"
+check "encryption-key wrap wraps the key file under the HSM's AES key" grep -q "^wrapped $work/at-rest.kek" "$work/wrap.txt"
+check "the key file then holds the wrapped form, not the key" grep -q "^passkeyd-wrapped-key v1 " "$work/at-rest.kek"
+fingerprint="$(sed -n 's/.*(key-encryption key \([0-9a-f]*\)).*/\1/p' "$work/wrap.txt")"
 PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin" "$passkeyd" serve \
   --config Config/passkeyd.json --port "$port" --data-dir "$data" 2>"$work/server.log" &
 server=$!
 wait_ready "$port"
 grep -q "signed in the HSM" "$work/server.log" || { echo "audit: FAIL the server does not say the HSM signs"; exit 1; }
+check "the server unwrapped the key-encryption key through the HSM at start and seals under it" grep -q \
+  "\"key_encryption_key\":\"$fingerprint\",\"key_encryption_key_file\":\"wrapped by PKCS#11 key at-rest-wrapping\"" \
+  "$work/server.log"
+check "keys list, beside the server, shows every signing key sealed under that key" bash -c "
+  '$passkeyd' keys list --json --config Config/passkeyd.json --data-dir '$data' >'$work/keys.json' &&
+  python3 -c 'import json, sys; keys = json.load(open(sys.argv[1])); assert keys and all(k[\"encryption\"] == \"aes-256-gcm:\" + sys.argv[2] for k in keys), keys' '$work/keys.json' '$fingerprint'"
 
 # Events: sign-ups and logins (loadgen), a refresh rotation, a reuse (family revoked), a revocation.
 for _ in 1 2 3; do
