@@ -80,6 +80,8 @@ enum KeyEncryptionKeyWrapping {
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure("stat") }
         let temporary = path + ".wrapping"
+        // One left by a run that stopped half-way holds at most a wrapped key: it is replaced.
+        if unlink(temporary) != 0, errno != ENOENT { throw failure("removing \(temporary)") }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o777)
         guard descriptor >= 0 else { throw failure("creating \(temporary)") }
         var written = true

@@ -59,7 +59,11 @@ struct KeyEncryptionKeyWrappingTests {
             if asRoot {
                 #expect(chown(olderFile, 0, 4_242) == 0 && chmod(olderFile, 0o640) == 0)
             }
+            // A file a run that stopped half-way left beside the key file does not stop the next run.
+            let keyPath = try #require(configuration.encryptionAtRest.keyFile)
+            #expect(FileManager.default.createFile(atPath: keyPath + ".wrapping", contents: Data("partial".utf8)))
             let outcomes = try KeyEncryptionKeyWrapping.run(configuration, environment: [:])
+            #expect(!FileManager.default.fileExists(atPath: keyPath + ".wrapping"))
             #expect(outcomes.map(\.wrappedNow) == [true, true])
             #expect(
                 outcomes.map(\.fingerprint) == [
