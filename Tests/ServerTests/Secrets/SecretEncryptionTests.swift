@@ -119,6 +119,15 @@ struct SecretEncryptionTests {
         #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 31))).contains("exactly 32 bytes"))
         #expect(reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: 44))).contains("it holds 44"))
         #expect(reason("/nonexistent/kek").contains("cannot read"))
+        // The wrapped form (encryption_at_rest.pkcs11) is told apart from a key, and checked before any HSM is asked.
+        func text(_ content: String) throws -> String { try Self.keyFile(bytes: Array(content.utf8)) }
+        #expect(
+            reason(try text(KeyEncryptionKeyFile.wrappedPrefix + "AAAA\n")).contains("set encryption_at_rest.pkcs11"))
+        #expect(reason(try text(KeyEncryptionKeyFile.wrappedPrefix + "not base64!\n")).contains("not valid base64"))
+        #expect(reason(try text("passkeyd-wrapped-key v9 AAAA\n")).contains("exactly 32 bytes"))
+        #expect(
+            reason(try Self.keyFile(bytes: [UInt8](repeating: 7, count: KeyEncryptionKeyFile.maximumByteCount + 1)))
+                .contains("it holds 1025 bytes"))
         #expect(reason(FileManager.default.temporaryDirectory.path).contains("not a regular file"))
         // The same bytes give the same fingerprint (how nodes and operators compare keys), other bytes another.
         let bytes = try SecureRandom.bytes(count: 32)
