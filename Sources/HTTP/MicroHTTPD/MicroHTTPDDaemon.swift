@@ -21,7 +21,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     /// The bound TCP port.
     let port: Int
     /// Cuts connections past their request read deadline (`ConnectionRegistry.sweep`) until the daemon stops.
-    private let reaper: PeriodicSweep
+    private let reaper: Task<Void, Never>
 
     /// Starts libmicrohttpd with an internal epoll polling thread (or a pool of them) and suspend/resume.
     init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPError) {
@@ -104,9 +104,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         port = Int(CMicroHTTPD_bound_port(started))
         self.dispatcher = dispatcher
         let connections = dispatcher.connections
-        reaper = PeriodicSweep.start(bounding: connections.readTimeout, name: "pkd.read-limits") {
-            connections.sweep(now: .now)
-        }
+        reaper = PeriodicSweep.start(bounding: connections.readTimeout) { connections.sweep(now: .now) }
     }
 
     /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and shutting it down

@@ -12,7 +12,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     private enum State: Sendable {
         case idle
-        case running(MicroHTTPDDaemon, sweeper: PeriodicSweep)
+        case running(MicroHTTPDDaemon, sweeper: Task<Void, Never>)
         case stopped
     }
 
@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
     }
 
     deinit {
-        // Dropped without `shutdown`: the daemon's owner stops it; only the sweeper thread needs stopping.
+        // Dropped without `shutdown`: the daemon's owner stops it; only the sweeper task needs a nudge.
         state.withLock { state in
             if case .running(_, let sweeper) = state { sweeper.cancel() }
         }
@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
     /// wait up to `configuration.requestDeadline` for those that have, then stop the daemon. Safe to call more
     /// than once.
     public func shutdown(deadline: Duration) async {
-        let running = state.withLock { state -> (MicroHTTPDDaemon, PeriodicSweep)? in
+        let running = state.withLock { state -> (MicroHTTPDDaemon, Task<Void, Never>)? in
             defer { state = .stopped }
             if case .running(let daemon, let sweeper) = state { return (daemon, sweeper) }
             return nil
@@ -108,7 +108,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// One task checks suspended requests against their deadline, a few times per deadline.
-    private static func startSweeper(_ dispatcher: RequestDispatcher, deadline: Duration) -> PeriodicSweep {
-        PeriodicSweep.start(bounding: deadline, name: "pkd.deadlines") { dispatcher.sweep(now: .now) }
+    private static func startSweeper(_ dispatcher: RequestDispatcher, deadline: Duration) -> Task<Void, Never> {
+        PeriodicSweep.start(bounding: deadline) { dispatcher.sweep(now: .now) }
     }
 }
