@@ -198,7 +198,9 @@ struct PostgresConfigurationTests {
         "the operator's statement_timeout and lock_timeout bound requests, not the migration: a slow migration and a wait for another node's migration still start the node",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func migrationOutlastsTimeouts() async throws {
-        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        // An application name of its own: the wait below is looked for among this test's sessions only.
+        var configuration = try PostgresTestDatabase.configuration(
+            poolSize: 1, applicationName: "passkeyd-tests-migration-\(UInt32.random(in: 0...UInt32.max))")
         configuration.serverOptions = "-c statement_timeout=100 -c lock_timeout=100"
         let schema = try #require(configuration.schema)
         // Another node migrating: the migration's advisory lock, held by a session of its own until released below.
