@@ -85,7 +85,9 @@ var targets: [Target] = [
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "ServerTests",
-        dependencies: ["Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay", "TestSupport"],
+        dependencies: [
+            "Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay", "PKCS11Signer", "TestSupport",
+        ],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
 ]

@@ -21,7 +21,9 @@ public enum PKCS11KeyWrapping {
     /// The wrapped form's length for a key of `keyByteCount` bytes.
     public static func wrappedByteCount(keyByteCount: Int) -> Int { ivByteCount + keyByteCount + tagByteCount }
 
-    /// `key` wrapped under the HSM's secret key at `location`, with a fresh IV from OpenSSL's CSPRNG.
+    /// `key` wrapped under the HSM's secret key at `location`, with a fresh IV from OpenSSL's CSPRNG. The HSM must
+    /// give the key back from the wrapped form (in the same session) before it is returned: the caller is about to
+    /// replace its only unwrapped copy with it.
     public static func wrap(_ key: [UInt8], at location: PKCS11Location, pin: String) throws(PKCS11Failure)
         -> [UInt8]
     {
@@ -31,8 +33,14 @@ public enum PKCS11KeyWrapping {
         } catch {
             throw PKCS11Failure(step: "drawing an IV (\(error))", code: UInt(CKR_GENERAL_ERROR))
         }
-        let output = try run(at: location, pin: pin, encrypt: true, iv: iv, input: key, outputCapacity: key.count + 64)
-        return iv + output
+        return try withSecretKey(at: location, pin: pin) { (module, secret) throws(PKCS11Failure) in
+            let wrapped = iv + (try crypt(module, key: secret, encrypt: true, iv: iv, input: key))
+            guard try unwrap(wrapped, module: module, key: secret, label: location.keyLabel) == key else {
+                throw PKCS11Failure(
+                    step: "checking the wrapped key (it unwraps to another)", code: UInt(CKR_GENERAL_ERROR))
+            }
+            return wrapped
+        }
     }
 
     /// The keys in `wrapped` (each as `wrap` gave it), unwrapped in one session on the HSM at `location`.
@@ -40,43 +48,50 @@ public enum PKCS11KeyWrapping {
     public static func unwrap(_ wrapped: [[UInt8]], at location: PKCS11Location, pin: String) throws(PKCS11Failure)
         -> [[UInt8]]
     {
-        let module = try PKCS11Module.open(location, pin: pin)
-        defer { module.close() }
-        let key = try module.find(.secretKey, label: location.keyLabel, naming: "secret key")
-        var keys: [[UInt8]] = []
-        for blob in wrapped {
-            guard blob.count > ivByteCount + tagByteCount else {
-                throw PKCS11Failure(
-                    step: "unwrapping a key of \(blob.count) bytes", code: UInt(CKR_ENCRYPTED_DATA_LEN_RANGE))
+        try withSecretKey(at: location, pin: pin) { (module, secret) throws(PKCS11Failure) in
+            var keys: [[UInt8]] = []
+            for blob in wrapped {
+                keys.append(try unwrap(blob, module: module, key: secret, label: location.keyLabel))
             }
-            do {
-                keys.append(
-                    try crypt(
-                        module, key: key, encrypt: false, iv: Array(blob.prefix(ivByteCount)),
-                        input: Array(blob.dropFirst(ivByteCount)), outputCapacity: blob.count))
-            } catch  where Self.authenticationFailures.contains(error.code) {
-                // Tokens differ in how they report a tag that does not verify (SoftHSM2: CKR_GENERAL_ERROR).
-                throw PKCS11Failure(
-                    step: "unwrapping (the wrapped key does not authenticate under secret key "
-                        + "\"\(location.keyLabel)\": altered, or wrapped under another key)", code: error.code)
-            }
+            return keys
         }
-        return keys
     }
 
-    private static func run(
-        at location: PKCS11Location, pin: String, encrypt: Bool, iv: [UInt8], input: [UInt8], outputCapacity: Int
-    ) throws(PKCS11Failure) -> [UInt8] {
+    /// Runs `body` with a session on the token at `location` and the handle of its secret key, closed after.
+    private static func withSecretKey<T>(
+        at location: PKCS11Location, pin: String,
+        _ body: (PKCS11Module, CK_OBJECT_HANDLE) throws(PKCS11Failure) -> T
+    ) throws(PKCS11Failure) -> T {
         let module = try PKCS11Module.open(location, pin: pin)
         defer { module.close() }
-        let key = try module.find(.secretKey, label: location.keyLabel, naming: "secret key")
-        return try crypt(module, key: key, encrypt: encrypt, iv: iv, input: input, outputCapacity: outputCapacity)
+        return try body(module, try module.find(.secretKey, label: location.keyLabel, naming: "secret key"))
     }
 
+    /// One wrapped key, unwrapped by `key` (labelled `label`, for messages) in `module`'s session.
+    private static func unwrap(_ blob: [UInt8], module: PKCS11Module, key: CK_OBJECT_HANDLE, label: String)
+        throws(PKCS11Failure) -> [UInt8]
+    {
+        guard blob.count > ivByteCount + tagByteCount else {
+            throw PKCS11Failure(
+                step: "unwrapping a key of \(blob.count) bytes", code: UInt(CKR_ENCRYPTED_DATA_LEN_RANGE))
+        }
+        do {
+            return try crypt(
+                module, key: key, encrypt: false, iv: Array(blob.prefix(ivByteCount)),
+                input: Array(blob.dropFirst(ivByteCount)))
+        } catch  where Self.authenticationFailures.contains(error.code) {
+            // Tokens differ in how they report a tag that does not verify (SoftHSM2: CKR_GENERAL_ERROR).
+            throw PKCS11Failure(
+                step: "unwrapping (the wrapped key does not authenticate under secret key \"\(label)\": altered, or "
+                    + "wrapped under another key)", code: error.code)
+        }
+    }
+
+    /// CKM_AES_GCM over `input` (the output is at most the input plus the tag).
     private static func crypt(
-        _ module: PKCS11Module, key: CK_OBJECT_HANDLE, encrypt: Bool, iv: [UInt8], input: [UInt8], outputCapacity: Int
+        _ module: PKCS11Module, key: CK_OBJECT_HANDLE, encrypt: Bool, iv: [UInt8], input: [UInt8]
     ) throws(PKCS11Failure) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: outputCapacity)
+        var output = [UInt8](repeating: 0, count: input.count + tagByteCount)
         var length = CK_ULONG(output.count)
         try PKCS11Module.check(
             passkeyd_pkcs11_aes_gcm(

@@ -100,7 +100,4 @@ public final class PKCS11NoteSigner: NoteSigner {
             throw AuditError(.signerFailure, error.description)
         }
     }
-
-    /// The name of a return value (`PKCS11Module.name(of:)`).
-    static func name(of rv: CK_RV) -> String { PKCS11Module.name(of: rv) }
 }

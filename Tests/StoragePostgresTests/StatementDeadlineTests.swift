@@ -15,6 +15,8 @@ struct StatementDeadlineTests {
         #expect(StatementDeadline.milliseconds(left: .zero) == 1)
         #expect(StatementDeadline.milliseconds(left: .seconds(-3)) == 1)
         #expect(StatementDeadline.milliseconds(left: .milliseconds(-1)) == 1)
+        // A duration whose milliseconds do not fit in 64 bits stays a bound, not an overflow.
+        #expect(StatementDeadline.milliseconds(left: .seconds(Int64.max / 10)) == Int64.max / 1_000)
     }
 
     @Test("set only when the time left is shorter than the session's own statement_timeout (0: none)")

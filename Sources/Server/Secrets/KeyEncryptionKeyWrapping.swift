@@ -42,26 +42,29 @@ enum KeyEncryptionKeyWrapping {
         var outcomes: [Outcome] = []
         for (path, setting) in named {
             let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
-            let key: [UInt8]
-            var wrappedNow = false
-            switch file.contents {
-            case .wrapped:
-                key = try SecretEncryptionKeys.keys(in: [file], pkcs11: pkcs11, environment: environment)[0]
-            case .key(let raw):
-                key = raw
-                let wrapped: [UInt8]
+            /// An HSM step, its failure named with the file.
+            func hsm<T>(_ step: () throws(PKCS11Failure) -> T) throws(SecretEncryption.Failure) -> T {
                 do {
-                    wrapped = try PKCS11KeyWrapping.wrap(raw, at: pkcs11.location, pin: pin)
-                    // The HSM must give the key back before the only unwrapped copy is replaced.
-                    guard try PKCS11KeyWrapping.unwrap([wrapped], at: pkcs11.location, pin: pin) == [raw] else {
-                        throw SecretEncryption.Failure(description: "\(path): the wrapped key unwraps to another key")
-                    }
-                } catch let failure as SecretEncryption.Failure {
-                    throw failure
+                    return try step()
                 } catch {
-                    throw SecretEncryption.Failure(description: "cannot wrap \(setting) \(path): \(error)")
+                    throw SecretEncryption.Failure(description: "\(setting) \(path): \(error)")
+                }
+            }
+            let key: [UInt8]
+            let wrappedNow: Bool
+            switch file.contents {
+            case .wrapped(let wrapped):
+                key = try hsm { () throws(PKCS11Failure) in
+                    try PKCS11KeyWrapping.unwrap([wrapped], at: pkcs11.location, pin: pin)[0]
+                }
+                wrappedNow = false
+            case .key(let raw):
+                // `wrap` has the HSM give the key back before the only unwrapped copy is replaced.
+                let wrapped = try hsm { () throws(PKCS11Failure) in
+                    try PKCS11KeyWrapping.wrap(raw, at: pkcs11.location, pin: pin)
                 }
                 try replace(path, with: KeyEncryptionKeyFile.wrappedText(wrapped))
+                key = raw
                 wrappedNow = true
             }
             let encryption = try SecretEncryption(file: file, key: key)

@@ -37,16 +37,6 @@ struct SecretEncryption: Sendable {
     /// The fingerprint as lower-case hex, for logs and messages.
     var fingerprintText: String { Hex.encode(fingerprint) }
 
-    /// Loads the key-encryption key in the file at `path` (named in errors as `setting`), which must hold the key
-    /// itself, not wrapped (`KeyEncryptionKeyFile`: its rules; `SecretEncryptionKeys.configured` unwraps).
-    static func load(path: String, setting: String = "encryption_at_rest.key_file") throws(Failure)
-        -> SecretEncryption
-    {
-        let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
-        let keys = try SecretEncryptionKeys.keys(in: [file], pkcs11: nil, environment: [:])
-        return try SecretEncryption(file: file, key: keys[0])
-    }
-
     /// The key-encryption key in `file` (`KeyEncryptionKeyFile`), unwrapped already if it was wrapped.
     init(file: KeyEncryptionKeyFile, key: [UInt8]) throws(Failure) {
         guard key.count == AES256GCM.keyByteCount else {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PKCS11Signer
 import TestSupport
 import Testing
 
@@ -159,6 +160,13 @@ struct KeyEncryptionKeyWrappingTests {
             try KeyEncryptionKeyFile.wrappedText(Array(bytes)).write(
                 toFile: keyFile, atomically: false, encoding: .utf8)
             #expect(Self.failure(configuration).contains("does not authenticate"))
+
+            // A wrapped key that is not 32 bytes (wrapped by another tool, say) is named, not used.
+            let short = try PKCS11KeyWrapping.wrap(
+                try SecureRandom.bytes(count: 16), at: try #require(configuration.encryptionAtRest.pkcs11).location,
+                pin: SoftHSM.pin)
+            try KeyEncryptionKeyFile.wrappedText(short).write(toFile: keyFile, atomically: false, encoding: .utf8)
+            #expect(Self.failure(configuration).contains("holds a key of 16 bytes, not 32"))
 
             var withoutHSM = configuration
             withoutHSM.encryptionAtRest.pkcs11 = nil

@@ -387,3 +387,15 @@ struct SecretEncryptionTests {
         #expect(refusal(noPIN).contains("encryption_at_rest.pkcs11.module"))
     }
 }
+
+extension SecretEncryption {
+    /// The key-encryption key in the file at `path`, which must hold the key itself (not wrapped), read as a node
+    /// reads it (`KeyEncryptionKeyFile`, `SecretEncryptionKeys.keys`).
+    static func load(path: String, setting: String = "encryption_at_rest.key_file") throws(Failure)
+        -> SecretEncryption
+    {
+        let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
+        return try SecretEncryption(
+            file: file, key: try SecretEncryptionKeys.keys(in: [file], pkcs11: nil, environment: [:])[0])
+    }
+}
