@@ -1,5 +1,5 @@
 # Helpers shared by the test and benchmark scripts; sourced, never run (scripts/test.sh, bench.sh, bench-postgres.sh,
-# node_kill.sh, postgres_faults.sh, three_nodes.sh, throwaway-postgres.sh).
+# node_kill.sh, postgres_faults.sh, three_nodes.sh, database_copy.sh, throwaway-postgres.sh).
 
 # Prints a free TCP port on the loopback interface.
 free_port() {

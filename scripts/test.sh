@@ -147,5 +147,8 @@ scripts/node_kill.sh .build/debug/passkeyd
 # Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
 # three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
 scripts/three_nodes.sh .build/debug/passkeyd
+# From one node to several: a SQLite node's database moved by `passkeyd database copy` into PostgreSQL, where a
+# node serves the same JWKS and refresh-token families; a second copy into the same database refused.
+scripts/database_copy.sh .build/debug/passkeyd
 # The PKCS#11 signer's tests need SoftHSM2 (installed above): here they must run, never be skipped.
 PASSKEYD_TEST_REQUIRE_SOFTHSM=1 swift test --skip-build 2>&1 | tee build/swift-test.log

@@ -26,6 +26,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidConfiguration = "invalid_configuration"
         /// A stored row could not be decoded into a record (unexpected type, out-of-range value).
         case invalidRecord = "invalid_record"
+        /// A copy's target already holds data (`passkeyd database copy` goes into a database no node has used).
+        case notEmpty = "not_empty"
         /// The driver exists as a type but is not implemented yet.
         case notImplemented = "not_implemented"
         /// The database engine failed in a way that indicates a bug (misuse, unexpected result code).

@@ -21,7 +21,7 @@ public final class PostgresStore: Store {
     /// Runs of a transaction, the first included, before a retryable failure is reported.
     public static let maxAttempts = 5
 
-    private let pool: PostgresPool
+    let pool: PostgresPool
     /// The configuration the store was opened with (password redacted in its description).
     public let configuration: PostgresConfiguration
 

@@ -91,6 +91,13 @@ case .listKeys(let configPath, let flags, let json):
     } catch {
         fail("keys list failed: \(error)", status: 1)
     }
+case .copyDatabase(let configPath, let flags, let target):
+    let configuration = loadConfiguration(configPath, flags: flags)
+    do {
+        for line in try await DatabaseCopyCommand.run(configuration: configuration, to: target) { print(line) }
+    } catch {
+        fail("database copy failed: \(error)", status: 1)
+    }
 case .wrapEncryptionKeys(let configPath, let flags):
     let configuration = loadConfiguration(configPath, flags: flags)
     do {

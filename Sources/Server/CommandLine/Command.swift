@@ -12,6 +12,8 @@ public enum Command: Sendable, Equatable {
     case listKeys(configPath: String?, flags: ConfigurationLoader.Flags, json: Bool)
     /// Wrap the key-encryption key files under the HSM key `encryption_at_rest.pkcs11` names.
     case wrapEncryptionKeys(configPath: String?, flags: ConfigurationLoader.Flags)
+    /// Copy the node's SQLite database into an empty PostgreSQL database (`to`: its connection string).
+    case copyDatabase(configPath: String?, flags: ConfigurationLoader.Flags, to: String)
     /// Write the audit log, its latest checkpoint and verifier key to a directory.
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
@@ -59,6 +61,11 @@ public enum Command: Sendable, Equatable {
           passkeyd encryption-key wrap [--config FILE] [--data-dir DIR]
               Wrap encryption_at_rest.key_file and decryption_key_files, in place, under the HSM key
               encryption_at_rest.pkcs11 names (the keys do not change; the files alone then open nothing).
+          passkeyd database copy --to URL [--config FILE] [--data-dir DIR]
+              Copy the SQLite database the configuration names into the empty PostgreSQL database URL names
+              (postgres://… or key=value pairs; PG… variables fill what it leaves out, so the password can stay
+              out of the command line), in one transaction, read back and compared before it commits. No node may
+              run on the data directory meanwhile.
           passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
               Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
           passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
@@ -143,6 +150,21 @@ public enum Command: Sendable, Equatable {
             let (config, flags) = try parseServerFlags(&rest)
             try expectEmpty(rest)
             return .wrapEncryptionKeys(configPath: config, flags: flags)
+        case "database":
+            let usage = UsageError(
+                message: "usage: passkeyd database copy --to URL [--config FILE] [--data-dir DIR]")
+            guard rest.first == "copy" else { throw usage }
+            rest.removeFirst()
+            var target: String?
+            if let index = rest.firstIndex(of: "--to") {
+                guard index + 1 < rest.count else { throw UsageError(message: "--to needs a value") }
+                target = rest[index + 1]
+                rest.removeSubrange(index...(index + 1))
+            }
+            let (config, flags) = try parseServerFlags(&rest)
+            try expectEmpty(rest)
+            guard let target, !target.isEmpty else { throw UsageError(message: "database copy needs --to URL") }
+            return .copyDatabase(configPath: config, flags: flags, to: target)
         case "audit":
             return try parseAudit(rest)
         case "users", "passkeys", "sessions", "device-keys":

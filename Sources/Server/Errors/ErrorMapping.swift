@@ -63,7 +63,7 @@ enum ErrorMapping {
             return OAuthError(
                 .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
                 reason: error.description)
-        case .migration, .invalidConfiguration, .invalidRecord, .notImplemented, .internalFailure:
+        case .migration, .invalidConfiguration, .invalidRecord, .notEmpty, .notImplemented, .internalFailure:
             return .bug("storage \(error.description)")
         }
     }

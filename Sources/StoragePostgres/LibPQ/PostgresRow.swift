@@ -83,6 +83,22 @@ struct PostgresRow {
         try fixed(column, oid: PostgresValue.TypeOID.bool, name: "bool", as: UInt8.self) != 0
     }
 
+    /// Column `column` as a `StoredValue`, whatever its type among those passkeyd's schema uses (copying a table
+    /// without decoding its records): booleans come back as the 0 and 1 the SQLite schema stores.
+    func stored(_ column: Int32) throws(StorageError) -> StoredValue {
+        if try isNull(column) { return .null }
+        switch PQftype(result, column + offset) {
+        case PostgresValue.TypeOID.bool: return .integer(try bool(column) ? 1 : 0)
+        case PostgresValue.TypeOID.int8: return .integer(try integer(column))
+        case PostgresValue.TypeOID.int4:
+            return .integer(Int64(try fixed(column, oid: PostgresValue.TypeOID.int4, name: "int4", as: Int32.self)))
+        case PostgresValue.TypeOID.float8: return .real(try double(column))
+        case PostgresValue.TypeOID.text: return .text(try text(column))
+        case PostgresValue.TypeOID.bytea: return .bytes(try bytea(column))
+        case let other: throw StorageError(.invalidRecord, "column \(column + offset) has type OID \(other)")
+        }
+    }
+
     // MARK: record fields
 
     func date(_ column: Int32) throws(StorageError) -> Date {

@@ -22,6 +22,7 @@ enum PostgresValue {
         static let bool: UInt32 = 16
         static let bytea: UInt32 = 17
         static let int8: UInt32 = 20
+        static let int4: UInt32 = 23
         static let text: UInt32 = 25
         static let float8: UInt32 = 701
     }

@@ -84,6 +84,17 @@ final class SQLiteStatement {
         return sqlite3_column_type(handle, index)
     }
 
+    /// Column `index` as it is stored, whatever its type (copying a table without decoding its records).
+    func stored(_ index: Int32) throws(StorageError) -> StoredValue {
+        switch try checkedType(index) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(try text(index))
+        default: return .bytes(try blob(index))
+        }
+    }
+
     /// Whether column `index` is NULL.
     func isNull(_ index: Int32) throws(StorageError) -> Bool {
         try checkedType(index) == SQLITE_NULL

@@ -40,6 +40,20 @@ struct CommandTests {
                 == .wrapEncryptionKeys(configPath: "c.json", flags: .init()))
         #expect(throws: Command.UsageError.self) { try Command.parse(["encryption-key"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["encryption-key", "wrap", "extra"]) }
+        var flags = ConfigurationLoader.Flags()
+        flags.dataDirectory = "/srv/passkeyd"
+        #expect(
+            try Command.parse(["database", "copy", "--data-dir", "/srv/passkeyd", "--to", "postgres://db/pk"])
+                == .copyDatabase(configPath: nil, flags: flags, to: "postgres://db/pk"))
+        #expect(
+            try Command.parse(["database", "copy", "--to", "host=db dbname=pk", "--config", "c.json"])
+                == .copyDatabase(configPath: "c.json", flags: .init(), to: "host=db dbname=pk"))
+        for bad in [
+            ["database"], ["database", "copy"], ["database", "copy", "--to"], ["database", "move", "--to", "x"],
+            ["database", "copy", "--to", "x", "extra"], ["database", "copy", "--to", ""],
+        ] {
+            #expect(throws: Command.UsageError.self, "\(bad)") { try Command.parse(bad) }
+        }
     }
 
     @Test(

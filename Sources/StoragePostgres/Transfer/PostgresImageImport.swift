@@ -1,0 +1,293 @@
+import Storage
+
+/// Loads a `StoreImageSource` into an empty, migrated PostgreSQL schema in one transaction
+/// (`passkeyd database copy`): all of it or, on any failure, nothing.
+///
+/// - The target's tables are locked (EXCLUSIVE: nodes may read, none writes) and must hold nothing yet; the
+///   migration's seed row of `audit_tree` is replaced by the source's.
+/// - The table and column sets of both sides must be the same (the schemas share their versions), so a table a
+///   later migration adds is copied without a change here, and one that only one driver has stops the copy.
+/// - Values are converted by the target column's type, strictly: a SQLite integer goes into a `boolean` column only
+///   as 0 or 1, and anything else that does not fit refuses the copy, naming the table and column.
+/// - The marks become PostgreSQL's shapes: the queued events go into `audit_pending`, the last event seq into
+///   `security_event_seq`.
+/// - Before COMMIT every table is read back and its `TableChecksum` compared with the source's.
+struct PostgresImageImport {
+    let connection: PostgresConnection
+
+    /// Tables that are the driver's bookkeeping or the shape of a mark (`StoreImageMarks`), never copied as rows.
+    static let bookkeeping: Set<String> = [
+        "schema_migrations", "heartbeat", "security_event_counter", "audit_pending",
+    ]
+    /// Tables the migration seeds with a row the copy replaces.
+    static let seeded: Set<String> = ["audit_tree"]
+    /// Most parameters one statement may carry (the protocol's limit is 65,535).
+    static let parametersPerStatement = 30_000
+    /// Rows read back per FETCH.
+    static let fetchRows = 2_000
+
+    /// A target column: its name and how a stored value becomes a parameter.
+    struct Column {
+        let name: String
+        let type: String
+
+        var nullOID: UInt32 {
+            switch type {
+            case "boolean": PostgresValue.TypeOID.bool
+            case "bigint", "integer": PostgresValue.TypeOID.int8
+            case "double precision": PostgresValue.TypeOID.float8
+            case "bytea": PostgresValue.TypeOID.bytea
+            default: PostgresValue.TypeOID.text
+            }
+        }
+
+        func parameter(_ value: StoredValue, table: String) throws(StorageError) -> PostgresValue {
+            switch (type, value) {
+            case (_, .null): return .null(nullOID)
+            case ("boolean", .integer(let flag)) where flag == 0 || flag == 1: return .bool(flag == 1)
+            case ("bigint", .integer(let number)): return .int8(number)
+            case ("integer", .integer(let number)) where Int32(exactly: number) != nil: return .int8(number)
+            case ("double precision", .real(let number)): return .float8(number)
+            case ("text", .text(let string)) where !string.utf8.contains(0): return .text(string)
+            case ("bytea", .bytes(let bytes)): return .bytea(bytes)
+            default:
+                throw StorageError(
+                    .invalidRecord, "\(table).\(name): a stored \(Self.kind(value)) does not fit a \(type) column")
+            }
+        }
+
+        static func kind(_ value: StoredValue) -> String {
+            switch value {
+            case .null: "NULL"
+            case .integer(let number): "integer \(number)"
+            case .real: "real"
+            case .text: "text"
+            case .bytes: "blob"
+            }
+        }
+    }
+
+    func run(_ source: any StoreImageSource) throws(StorageError) -> StoreImageReport {
+        let sourceTables = try source.tables()
+        let targetTables = try columnsByTable()
+        try check(sourceTables, against: targetTables)
+        let names = targetTables.keys.sorted()
+        try connection.command(
+            "LOCK TABLE \(names.map(SQLIdentifier.quoted).joined(separator: ", ")) IN EXCLUSIVE MODE")
+        try requireEmpty(names)
+        for name in Self.seeded.intersection(names) {
+            try connection.command("DELETE FROM \(SQLIdentifier.quoted(name))")
+        }
+
+        var rows: [String: Int] = [:]
+        var checksums: [String: TableChecksum] = [:]
+        let shapes = Dictionary(uniqueKeysWithValues: sourceTables.map { ($0.name, $0) })
+        for name in try insertionOrder(names) {
+            guard let shape = shapes[name], let columns = targetTables[name] else { continue }
+            let byName = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0) })
+            let ordered = shape.columns.compactMap { byName[$0] }
+            var checksum = TableChecksum()
+            let batch = max(1, Self.parametersPerStatement / max(1, ordered.count))
+            try source.rows(of: shape, batchSize: batch) { (batchRows) throws(StorageError) in
+                var parameters: [PostgresValue] = []
+                parameters.reserveCapacity(batchRows.count * ordered.count)
+                for row in batchRows {
+                    checksum.add(row)
+                    for (column, value) in zip(ordered, row) {
+                        parameters.append(try column.parameter(value, table: name))
+                    }
+                }
+                try connection.execute(Self.insert(name, ordered, rows: batchRows.count), parameters)
+            }
+            rows[name] = checksum.rows
+            checksums[name] = checksum
+        }
+
+        let marks = try source.marks()
+        try connection.execute(
+            "INSERT INTO audit_pending (event_seq) SELECT seq FROM security_events WHERE seq > $1",
+            [.int8(marks.auditedThrough)])
+        try connection.execute("UPDATE security_event_counter SET last_seq = $1", [.int8(marks.lastEventSeq)])
+        // setval(…, n, true): the next seq is n + 1; with nothing given yet the next is 1.
+        _ = try connection.query(
+            "SELECT setval('security_event_seq', $1, $2)",
+            [.int8(max(marks.lastEventSeq, 1)), .bool(marks.lastEventSeq > 0)]
+        ) { (_) throws(StorageError) in () }
+
+        for (name, expected) in checksums {
+            guard let shape = shapes[name] else { continue }
+            let actual = try readBack(shape)
+            guard actual == expected else {
+                throw StorageError(
+                    .internalFailure,
+                    "\(name): the rows read back (\(actual.rows)) differ from the \(expected.rows) copied")
+            }
+        }
+        return StoreImageReport(rows: rows, marks: marks)
+    }
+
+    /// The target's tables (bookkeeping left out) and their columns, in the current schema.
+    private func columnsByTable() throws(StorageError) -> [String: [Column]] {
+        let listed = try connection.query(
+            """
+            SELECT c.table_name::text, c.column_name::text, c.data_type::text
+            FROM information_schema.columns c
+            JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+            WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+            ORDER BY c.table_name, c.ordinal_position
+            """
+        ) { (row) throws(StorageError) in (try row.text(0), Column(name: try row.text(1), type: try row.text(2))) }
+        var tables: [String: [Column]] = [:]
+        for (table, column) in listed where !Self.bookkeeping.contains(table) {
+            tables[table, default: []].append(column)
+        }
+        return tables
+    }
+
+    private func check(_ source: [TableShape], against target: [String: [Column]]) throws(StorageError) {
+        let sourceNames = Set(source.map(\.name))
+        let targetNames = Set(target.keys)
+        guard sourceNames == targetNames else {
+            let onlySource = sourceNames.subtracting(targetNames).sorted().joined(separator: ", ")
+            let onlyTarget = targetNames.subtracting(sourceNames).sorted().joined(separator: ", ")
+            throw StorageError(
+                .migration,
+                "the two schemas hold different tables (only in the source: [\(onlySource)]; only in the target: "
+                    + "[\(onlyTarget)])")
+        }
+        for shape in source {
+            let targetColumns = Set((target[shape.name] ?? []).map(\.name))
+            guard Set(shape.columns) == targetColumns, shape.columns.count == targetColumns.count else {
+                throw StorageError(
+                    .migration,
+                    "\(shape.name) has columns [\(shape.columns.joined(separator: ", "))] in the source and "
+                        + "[\(targetColumns.sorted().joined(separator: ", "))] in the target")
+            }
+        }
+    }
+
+    private func requireEmpty(_ names: [String]) throws(StorageError) {
+        for name in names {
+            let condition = Self.seeded.contains(name) ? " WHERE size <> 0" : ""
+            let held = try connection.query("SELECT EXISTS (SELECT 1 FROM \(SQLIdentifier.quoted(name))\(condition))") {
+                (row) throws(StorageError) in try row.bool(0)
+            }
+            if held.first == true {
+                throw StorageError(
+                    .notEmpty,
+                    "the target database already holds data (table \(name)); a copy goes into a database no node "
+                        + "has used yet")
+            }
+        }
+        let pending = try connection.query("SELECT EXISTS (SELECT 1 FROM audit_pending)") {
+            (row) throws(StorageError) in try row.bool(0)
+        }
+        if pending.first == true {
+            throw StorageError(.notEmpty, "the target database already holds data (table audit_pending)")
+        }
+    }
+
+    /// `names` ordered so that every table comes after the tables its foreign keys name.
+    private func insertionOrder(_ names: [String]) throws(StorageError) -> [String] {
+        let references = try connection.query(
+            """
+            SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
+            WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+            """
+        ) { (row) throws(StorageError) in (try row.text(0), try row.text(1)) }
+        var needs: [String: Set<String>] = [:]
+        for (table, referenced) in references where table != referenced { needs[table, default: []].insert(referenced) }
+        var placed: [String] = []
+        var remaining = names
+        while !remaining.isEmpty {
+            guard let next = remaining.first(where: { needs[$0, default: []].isSubset(of: placed) }) else {
+                throw StorageError(
+                    .internalFailure, "the foreign keys of [\(remaining.joined(separator: ", "))] form a cycle")
+            }
+            placed.append(next)
+            remaining.removeAll { $0 == next }
+        }
+        return placed
+    }
+
+    /// The checksum of `shape`'s rows as the target gives them back, read through a cursor.
+    private func readBack(_ shape: TableShape) throws(StorageError) -> TableChecksum {
+        let columns = shape.columns.map(SQLIdentifier.quoted).joined(separator: ", ")
+        try connection.command(
+            "DECLARE passkeyd_copy NO SCROLL CURSOR FOR SELECT \(columns) FROM \(SQLIdentifier.quoted(shape.name))")
+        var checksum = TableChecksum()
+        let width = Int32(shape.columns.count)
+        while true {
+            let fetched = try connection.query("FETCH FORWARD \(Self.fetchRows) FROM passkeyd_copy") {
+                (row) throws(StorageError) -> [StoredValue] in
+                var values: [StoredValue] = []
+                for column in 0..<width { values.append(try row.stored(column)) }
+                return values
+            }
+            for row in fetched { checksum.add(row) }
+            if fetched.count < Self.fetchRows { break }
+        }
+        try connection.command("CLOSE passkeyd_copy")
+        return checksum
+    }
+
+    private static func insert(_ table: String, _ columns: [Column], rows: Int) -> String {
+        var sql =
+            "INSERT INTO \(SQLIdentifier.quoted(table)) (\(columns.map { SQLIdentifier.quoted($0.name) }.joined(separator: ", "))) VALUES "
+        var parameter = 0
+        for row in 0..<rows {
+            if row > 0 { sql += ", " }
+            sql += "("
+            for index in columns.indices {
+                parameter += 1
+                sql += index == 0 ? "$\(parameter)" : ", $\(parameter)"
+            }
+            sql += ")"
+        }
+        return sql
+    }
+
+}
+
+extension PostgresStore {
+    /// Copies the image `makeSource` opens into this store's schema, in one transaction on one connection (the
+    /// source is made, read and released on that connection's thread): `passkeyd database copy`.
+    /// - Throws: `.migration` when the schemas differ, `.notEmpty` when the target holds data, `.invalidRecord` when
+    ///   a value does not fit its column; nothing is written then.
+    package func importImage(_ makeSource: @escaping @Sendable () throws(StorageError) -> any StoreImageSource)
+        async throws(StorageError) -> StoreImageReport
+    {
+        do {
+            return try await pool.withConnection { connection in
+                try connection.connectIfNeeded()
+                connection.resetFailure()
+                let source = try makeSource()
+                let version = PostgresSchema.migrations.last?.version ?? 0
+                guard source.schemaVersion == version else {
+                    throw StorageError(
+                        .migration,
+                        "the source is at schema version \(source.schemaVersion), this passkeyd's PostgreSQL schema at "
+                            + "\(version)")
+                }
+                try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ")
+                do {
+                    // As for migrations: an operator's timeouts bound requests, not a copy of every table.
+                    try connection.command("SET LOCAL statement_timeout = 0")
+                    try connection.command("SET LOCAL lock_timeout = 0")
+                    let report = try PostgresImageImport(connection: connection).run(source)
+                    guard try connection.command("COMMIT") == "COMMIT" else {
+                        throw StorageError(.internalFailure, "COMMIT of the copy was rolled back")
+                    }
+                    return report
+                } catch {
+                    _ = try? connection.command("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(.internalFailure, "\(error)")
+        }
+    }
+}
