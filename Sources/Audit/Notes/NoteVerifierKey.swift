@@ -56,8 +56,7 @@ public struct NoteVerifierKey: Sendable, Equatable, CustomStringConvertible {
 
     /// `<name>+<hex key id>+<base64 of 0x01 || public key>`.
     public var description: String {
-        let hex = keyID.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        return "\(name)+\(hex)+\(Data([Self.ed25519Type] + publicKey.rawRepresentation).base64EncodedString())"
+        return "\(name)+\(keyIDText)+\(Data([Self.ed25519Type] + publicKey.rawRepresentation).base64EncodedString())"
     }
 
     static func isValidName(_ name: String) -> Bool {

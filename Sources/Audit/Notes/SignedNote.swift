@@ -85,5 +85,15 @@ public struct SignedNote: Sendable, Equatable {
 
 extension NoteVerifierKey {
     /// The key id as 8 hex digits.
-    var keyIDText: String { keyID.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+    var keyIDText: String { SignedNote.hex(keyID) }
+}
+
+extension SignedNote.Signature {
+    /// `<key name>+<key id as 8 hex digits>`, as a verifier key names the key (`NoteVerifierKey.description`).
+    public var keyText: String { "\(name)+\(SignedNote.hex(keyID))" }
+}
+
+extension SignedNote {
+    /// A key id in lower-case hex digits, as signed-note verifier keys spell it.
+    static func hex(_ keyID: [UInt8]) -> String { keyID.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
 }

@@ -144,6 +144,7 @@ public enum PasskeydServer {
             throw StartError(description: "cannot set up the audit checkpoint signer: \(error)")
         }
         logAuditSigner(configuration.audit, signer: signer, logger: logger)
+        await AuditKeyContinuity.check(store: store, signer: signer, logger: logger)
         let http = HTTPServer(
             configuration: httpConfiguration(configuration), responder: Application(context: context),
             observer: RequestLogObserver(metrics: context.metrics, logger: logger))
