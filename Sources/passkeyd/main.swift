@@ -98,6 +98,13 @@ case .copyDatabase(let configPath, let flags, let target):
     } catch {
         fail("database copy failed: \(error)", status: 1)
     }
+case .backupDatabase(let configPath, let flags, let out):
+    let configuration = loadConfiguration(configPath, flags: flags)
+    do {
+        for line in try DatabaseBackupCommand.run(configuration: configuration, to: out) { print(line) }
+    } catch {
+        fail("database backup failed: \(error)", status: 1)
+    }
 case .wrapEncryptionKeys(let configPath, let flags):
     let configuration = loadConfiguration(configPath, flags: flags)
     do {

@@ -14,6 +14,8 @@ public enum Command: Sendable, Equatable {
     case wrapEncryptionKeys(configPath: String?, flags: ConfigurationLoader.Flags)
     /// Copy the node's SQLite database into an empty PostgreSQL database (`to`: its connection string).
     case copyDatabase(configPath: String?, flags: ConfigurationLoader.Flags, to: String)
+    /// Write a consistent copy of the SQLite database to a new file, beside a running server.
+    case backupDatabase(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Write the audit log, its latest checkpoint and verifier key to a directory.
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
@@ -66,6 +68,9 @@ public enum Command: Sendable, Equatable {
               (postgres://… or key=value pairs; PG… variables fill what it leaves out, so the password can stay
               out of the command line), in one transaction, read back and compared before it commits. No node may
               run on the data directory meanwhile.
+          passkeyd database backup --out FILE [--config FILE] [--data-dir DIR]
+              Write a consistent copy of the SQLite database to FILE (new, mode 0600), beside a running server;
+              checked with SQLite's integrity check before it is given its name.
           passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
               Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
           passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
@@ -151,20 +156,7 @@ public enum Command: Sendable, Equatable {
             try expectEmpty(rest)
             return .wrapEncryptionKeys(configPath: config, flags: flags)
         case "database":
-            let usage = UsageError(
-                message: "usage: passkeyd database copy --to URL [--config FILE] [--data-dir DIR]")
-            guard rest.first == "copy" else { throw usage }
-            rest.removeFirst()
-            var target: String?
-            if let index = rest.firstIndex(of: "--to") {
-                guard index + 1 < rest.count else { throw UsageError(message: "--to needs a value") }
-                target = rest[index + 1]
-                rest.removeSubrange(index...(index + 1))
-            }
-            let (config, flags) = try parseServerFlags(&rest)
-            try expectEmpty(rest)
-            guard let target, !target.isEmpty else { throw UsageError(message: "database copy needs --to URL") }
-            return .copyDatabase(configPath: config, flags: flags, to: target)
+            return try parseDatabase(rest)
         case "audit":
             return try parseAudit(rest)
         case "users", "passkeys", "sessions", "device-keys":
@@ -177,6 +169,29 @@ public enum Command: Sendable, Equatable {
         default:
             throw UsageError(message: "unknown command \"\(verb)\"; see passkeyd --help")
         }
+    }
+
+    private static func parseDatabase(_ arguments: [String]) throws(UsageError) -> Command {
+        var rest = arguments
+        let usage = UsageError(
+            message:
+                "usage: passkeyd database copy --to URL | database backup --out FILE  [--config FILE] [--data-dir DIR]"
+        )
+        guard let action = rest.first, action == "copy" || action == "backup" else { throw usage }
+        rest.removeFirst()
+        let option = action == "copy" ? "--to" : "--out"
+        var value: String?
+        if let index = rest.firstIndex(of: option) {
+            guard index + 1 < rest.count else { throw UsageError(message: "\(option) needs a value") }
+            value = rest[index + 1]
+            rest.removeSubrange(index...(index + 1))
+        }
+        let (config, flags) = try parseServerFlags(&rest)
+        try expectEmpty(rest)
+        guard let value, !value.isEmpty else { throw UsageError(message: "database \(action) needs \(option)") }
+        return action == "copy"
+            ? .copyDatabase(configPath: config, flags: flags, to: value)
+            : .backupDatabase(configPath: config, flags: flags, out: value)
     }
 
     private static func parseAudit(_ arguments: [String]) throws(UsageError) -> Command {

@@ -48,6 +48,12 @@ struct CommandTests {
         #expect(
             try Command.parse(["database", "copy", "--to", "host=db dbname=pk", "--config", "c.json"])
                 == .copyDatabase(configPath: "c.json", flags: .init(), to: "host=db dbname=pk"))
+        #expect(
+            try Command.parse(["database", "backup", "--out", "/backups/pk.sqlite", "--config", "c.json"])
+                == .backupDatabase(configPath: "c.json", flags: .init(), out: "/backups/pk.sqlite"))
+        for bad in [["database", "backup"], ["database", "backup", "--to", "x"], ["database", "backup", "--out"]] {
+            #expect(throws: Command.UsageError.self, "\(bad)") { try Command.parse(bad) }
+        }
         for bad in [
             ["database"], ["database", "copy"], ["database", "copy", "--to"], ["database", "move", "--to", "x"],
             ["database", "copy", "--to", "x", "extra"], ["database", "copy", "--to", ""],

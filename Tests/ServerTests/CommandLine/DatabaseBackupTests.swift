@@ -1,0 +1,91 @@
+import Foundation
+import Storage
+import StorageSQLite
+import TestSupport
+import Testing
+
+@testable import Server
+
+/// `passkeyd database backup`: a consistent copy of the SQLite database beside a running server.
+@Suite("database backup: SQLite, beside a running server")
+struct DatabaseBackupTests {
+    static func configuration(_ directory: URL) throws -> ServerConfiguration {
+        var overrides = PasskeyHarness.overrides
+        overrides["PASSKEYD_DATA_DIRECTORY"] = directory.path
+        return try TestConfiguration.make(overrides)
+    }
+
+    @Test("taken while sign-ups go on: one snapshot, checked, 0600, and a node started on it logs the user in")
+    func whileServing() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-backup-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = try await LiveServer.startForPasskeys(directory: directory.appendingPathComponent("live"))
+        var first = Passkey()
+        _ = try await node.signUp(&first, email: "first@example.com")
+        // Sign-ups beside the backup: each writes a user and its passkey in one transaction.
+        let signUps = Task {
+            for n in 0..<15 {
+                var authenticator = Passkey()
+                _ = try await node.signUp(&authenticator, email: "during\(n)@example.com")
+            }
+        }
+        let destination = directory.appendingPathComponent("backup.sqlite").path
+        let lines = try DatabaseBackupCommand.run(
+            configuration: try Self.configuration(directory.appendingPathComponent("live")), to: destination)
+        try await signUps.value
+        await node.stopKeepingData()
+        #expect(lines.first?.contains("integrity check ok") == true, "\(lines)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: destination)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
+
+        // One snapshot: every user in it has the passkey it signed up with.
+        let restored = directory.appendingPathComponent("restored")
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: destination, toPath: restored.appendingPathComponent("passkeyd.sqlite").path)
+        let store = try await PasskeydServer.openStore(try Self.configuration(restored))
+        let users = try await store.read { try $0.users(afterID: nil, limit: 100) }
+        #expect((1...16).contains(users.count))
+        for user in users {
+            #expect(try await store.read { try $0.credentials(userID: user.id) }.count == 1, "\(user.id)")
+        }
+        await store.close()
+
+        let restoredNode = try await LiveServer.startForPasskeys(directory: restored)
+        #expect(try await restoredNode.logIn(&first) == 200, "the backup serves a login")
+        await restoredNode.stop()
+    }
+
+    @Test("refusals: an existing file is never overwritten, no source, a PostgreSQL configuration, no directory")
+    func refusals() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-backup-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let node = try await LiveServer.startForPasskeys(directory: directory)
+        await node.stopKeepingData()
+        let configuration = try Self.configuration(directory)
+        func refusal(_ configuration: ServerConfiguration, _ destination: String) -> String {
+            do {
+                _ = try DatabaseBackupCommand.run(configuration: configuration, to: destination)
+                Issue.record("the backup to \(destination) was not refused")
+                return ""
+            } catch {
+                return error.description
+            }
+        }
+        let existing = directory.appendingPathComponent("existing").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+        #expect(refusal(configuration, existing).contains("never overwrites"))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
+        let nowhere = directory.appendingPathComponent("no/such/dir/backup.sqlite").path
+        #expect(refusal(configuration, nowhere).contains("cannot create"))
+        var missing = configuration
+        missing.dataDirectory = directory.appendingPathComponent("none").path
+        #expect(refusal(missing, directory.appendingPathComponent("b1").path).contains("no SQLite database"))
+        var postgres = configuration
+        postgres.database.url = "postgres://db.internal/passkeyd"
+        #expect(refusal(postgres, directory.appendingPathComponent("b2").path).contains("PostgreSQL's tools"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!left.contains { $0.hasSuffix(".partial") || $0 == "b1" || $0 == "b2" }, "\(left)")
+    }
+}
