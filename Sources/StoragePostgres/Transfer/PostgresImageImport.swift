@@ -153,7 +153,8 @@ struct PostgresImageImport {
             throw StorageError(
                 .migration,
                 "the two schemas hold different tables (only in the source: [\(onlySource)]; only in the target: "
-                    + "[\(onlyTarget)])")
+                    + "[\(onlyTarget)]); the target must be a database or schema of passkeyd's own (in a shared "
+                    + "database, give schema=NAME in the URL)")
         }
         for shape in source {
             let targetColumns = Set((target[shape.name] ?? []).map(\.name))
