@@ -105,6 +105,13 @@ case .backupDatabase(let configPath, let flags, let out):
     } catch {
         fail("database backup failed: \(error)", status: 1)
     }
+case .restoreDatabase(let configPath, let flags, let backup):
+    let configuration = loadConfiguration(configPath, flags: flags)
+    do {
+        for line in try await DatabaseRestoreCommand.run(configuration: configuration, from: backup) { print(line) }
+    } catch {
+        fail("database restore failed: \(error)", status: 1)
+    }
 case .wrapEncryptionKeys(let configPath, let flags):
     let configuration = loadConfiguration(configPath, flags: flags)
     do {

@@ -16,6 +16,8 @@ public enum Command: Sendable, Equatable {
     case copyDatabase(configPath: String?, flags: ConfigurationLoader.Flags, to: String)
     /// Write a consistent copy of the SQLite database to a new file, beside a running server.
     case backupDatabase(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
+    /// Put a SQLite backup in place of the database, the server stopped.
+    case restoreDatabase(configPath: String?, flags: ConfigurationLoader.Flags, from: String)
     /// Write the audit log, its latest checkpoint and verifier key to a directory.
     case auditExport(configPath: String?, flags: ConfigurationLoader.Flags, out: String)
     /// Verify an exported audit log offline.
@@ -71,6 +73,9 @@ public enum Command: Sendable, Equatable {
           passkeyd database backup --out FILE [--config FILE] [--data-dir DIR]
               Write a consistent copy of the SQLite database to FILE (new, mode 0600), beside a running server;
               checked with SQLite's integrity check before it is given its name.
+          passkeyd database restore --from FILE [--config FILE] [--data-dir DIR]
+              Put the backup FILE in place of the SQLite database (no server may run on the data directory); the
+              database it replaces is moved aside with its WAL, never deleted.
           passkeyd audit export --out DIR [--config FILE] [--data-dir DIR]
               Write the audit log (entries, leaf hashes), its latest signed checkpoint and verifier key to DIR.
           passkeyd audit verify DIR [--key KEY] [--previous CHECKPOINT]
@@ -175,11 +180,11 @@ public enum Command: Sendable, Equatable {
         var rest = arguments
         let usage = UsageError(
             message:
-                "usage: passkeyd database copy --to URL | database backup --out FILE  [--config FILE] [--data-dir DIR]"
-        )
-        guard let action = rest.first, action == "copy" || action == "backup" else { throw usage }
+                "usage: passkeyd database copy --to URL | database backup --out FILE | database restore --from FILE "
+                + "[--config FILE] [--data-dir DIR]")
+        let options = ["copy": "--to", "backup": "--out", "restore": "--from"]
+        guard let action = rest.first, let option = options[action] else { throw usage }
         rest.removeFirst()
-        let option = action == "copy" ? "--to" : "--out"
         var value: String?
         if let index = rest.firstIndex(of: option) {
             guard index + 1 < rest.count else { throw UsageError(message: "\(option) needs a value") }
@@ -189,9 +194,11 @@ public enum Command: Sendable, Equatable {
         let (config, flags) = try parseServerFlags(&rest)
         try expectEmpty(rest)
         guard let value, !value.isEmpty else { throw UsageError(message: "database \(action) needs \(option)") }
-        return action == "copy"
-            ? .copyDatabase(configPath: config, flags: flags, to: value)
-            : .backupDatabase(configPath: config, flags: flags, out: value)
+        switch action {
+        case "copy": return .copyDatabase(configPath: config, flags: flags, to: value)
+        case "backup": return .backupDatabase(configPath: config, flags: flags, out: value)
+        default: return .restoreDatabase(configPath: config, flags: flags, from: value)
+        }
     }
 
     private static func parseAudit(_ arguments: [String]) throws(UsageError) -> Command {

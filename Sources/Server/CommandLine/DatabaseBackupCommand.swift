@@ -6,27 +6,20 @@ import StorageSQLite
 /// (no stop, no lock taken: SQLite's own read transaction gives the snapshot, and in WAL mode the server's writes
 /// go on meanwhile). PostgreSQL deployments back up with PostgreSQL's tools.
 public enum DatabaseBackupCommand {
-    /// Why a backup was refused or failed, in one line.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
-
     /// Writes the backup and returns the lines to print.
-    public static func run(configuration: ServerConfiguration, to destination: String) throws(Failure) -> [String] {
-        guard let file = configuration.sqliteFile else {
-            throw Failure(
-                description: "database.url is PostgreSQL: back it up with PostgreSQL's tools (pg_basebackup and WAL "
-                    + "archiving, or pg_dump); database backup copies a SQLite database")
-        }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw Failure(description: "there is no SQLite database at \(file)")
-        }
+    public static func run(configuration: ServerConfiguration, to destination: String) throws(DatabaseCommandFailure)
+        -> [String]
+    {
+        let file = try DatabaseCommandFailure.sqliteFile(
+            configuration,
+            otherwise: "database.url is PostgreSQL: back it up with PostgreSQL's tools (pg_basebackup and WAL "
+                + "archiving, or pg_dump); database backup copies a SQLite database")
         let started = ContinuousClock.now
         let summary: SQLiteBackup.Summary
         do {
             summary = try SQLiteBackup.write(source: file, to: destination)
         } catch {
-            throw Failure(description: "\(error)")
+            throw DatabaseCommandFailure("\(error)")
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         let count = { (table: String) in summary.rows[table] ?? 0 }

@@ -12,30 +12,19 @@ import StorageSQLite
 /// node would, must hold nothing yet, and receives everything in one transaction that is read back and compared
 /// before it commits. Sealed secrets move sealed: the PostgreSQL nodes need the same key-encryption key files.
 public enum DatabaseCopyCommand {
-    /// Why a copy was refused or failed, in one line.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
-        public let description: String
-    }
-
     /// Copies and returns the lines to print.
-    public static func run(configuration: ServerConfiguration, to target: String) async throws(Failure) -> [String] {
-        guard let file = configuration.sqliteFile else {
-            throw Failure(
-                description: "database.url is not SQLite: database copy reads the SQLite database of the configuration "
-                    + "(database.url: sqlite:FILE) and writes to the PostgreSQL database --to names")
-        }
+    public static func run(configuration: ServerConfiguration, to target: String) async throws(DatabaseCommandFailure)
+        -> [String]
+    {
+        let file = try DatabaseCommandFailure.sqliteFile(
+            configuration,
+            otherwise: "database.url is not SQLite: database copy reads the SQLite database of the configuration "
+                + "(database.url: sqlite:FILE) and writes to the PostgreSQL database --to names")
         guard PostgresDriver.accepts(target) else {
-            throw Failure(description: "--to must be a PostgreSQL connection string (postgres://… or key=value pairs)")
+            throw DatabaseCommandFailure(
+                "--to must be a PostgreSQL connection string (postgres://… or key=value pairs)")
         }
-        guard FileManager.default.fileExists(atPath: file) else {
-            throw Failure(description: "there is no SQLite database at \(file)")
-        }
-        let lock: DataDirectoryLock
-        do {
-            lock = try DataDirectoryLock.acquire(directory: configuration.dataDirectory)
-        } catch {
-            throw Failure(description: error.description)
-        }
+        let lock = try DatabaseCommandFailure.lockDataDirectory(configuration)
         defer { lock.release() }
         let started = ContinuousClock.now
         let store: PostgresStore
@@ -45,14 +34,14 @@ public enum DatabaseCopyCommand {
             await sqlite.close()
             store = try await PostgresDriver.open(target, poolSize: 1)
         } catch {
-            throw Failure(description: "\(error)")
+            throw DatabaseCommandFailure("\(error)")
         }
         let report: StoreImageReport
         do {
             report = try await store.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
         } catch {
             await store.close()
-            throw Failure(description: "nothing was copied: \(error)")
+            throw DatabaseCommandFailure("nothing was copied: \(error)")
         }
         await store.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)

@@ -120,7 +120,8 @@ struct PostgresImageImport {
             guard actual == expected else {
                 throw StorageError(
                     .internalFailure,
-                    "\(name): the rows read back (\(actual.rows)) differ from the \(expected.rows) copied")
+                    "\(name): the rows read back differ from the rows copied (\(actual.rows) read back, "
+                        + "\(expected.rows) copied)")
             }
         }
         return StoreImageReport(rows: rows, marks: marks)

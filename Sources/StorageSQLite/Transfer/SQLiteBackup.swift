@@ -59,7 +59,9 @@ package enum SQLiteBackup {
     }
 
     /// The integrity check, schema version and row counts of the database at `path`.
-    static func check(_ path: String) throws(StorageError) -> Summary {
+    /// - Throws: `.corrupt` when it is not a database or fails the check, `.migration` when its schema is newer than
+    ///   this binary's.
+    package static func check(_ path: String) throws(StorageError) -> Summary {
         let database = try SQLiteDatabase(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000)
         let verdict = try database.query("PRAGMA integrity_check") { (row) throws(StorageError) in try row.text(0) }
         guard verdict == ["ok"] else {
@@ -82,6 +84,43 @@ package enum SQLiteBackup {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return Summary(schemaVersion: Int(version), rows: rows, bytes: size)
+    }
+
+    /// Puts the backup `source` in place of the database `destination` (no server may have it open: the caller holds
+    /// the data directory's lock). The backup is checked first; the database it replaces, with its `-wal` and `-shm`
+    /// (a WAL left beside another database file would be replayed into it), is moved aside, never deleted, under
+    /// `destination.before-restore-SUFFIX`; the copy goes in through a flushed temporary file and a rename.
+    /// - Returns: the backup's summary and where the replaced database went (nil when there was none).
+    package static func restore(backup source: String, in destination: String, asideSuffix: String)
+        throws(StorageError) -> (summary: Summary, aside: String?)
+    {
+        let summary = try check(source)
+        let partial = destination + ".restoring"
+        unlink(partial)
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: partial)
+        } catch {
+            throw StorageError(.io, "cannot copy \(source) to \(partial): \(error)")
+        }
+        chmod(partial, 0o600)
+        try flush(partial)
+        var aside: String?
+        if FileManager.default.fileExists(atPath: destination) {
+            let moved = destination + ".before-restore-" + asideSuffix
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: destination + suffix) {
+                guard rename(destination + suffix, moved + suffix) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    unlink(partial)
+                    throw StorageError(.io, "cannot move \(destination + suffix) aside to \(moved + suffix): \(reason)")
+                }
+            }
+            aside = moved
+        }
+        guard rename(partial, destination) == 0 else {
+            throw StorageError(.io, "cannot rename \(partial) to \(destination): \(String(cString: strerror(errno)))")
+        }
+        try flush((destination as NSString).deletingLastPathComponent)
+        return (summary, aside)
     }
 
     /// fsync(2) of a file or directory.

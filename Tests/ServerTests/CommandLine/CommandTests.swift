@@ -51,7 +51,13 @@ struct CommandTests {
         #expect(
             try Command.parse(["database", "backup", "--out", "/backups/pk.sqlite", "--config", "c.json"])
                 == .backupDatabase(configPath: "c.json", flags: .init(), out: "/backups/pk.sqlite"))
-        for bad in [["database", "backup"], ["database", "backup", "--to", "x"], ["database", "backup", "--out"]] {
+        #expect(
+            try Command.parse(["database", "restore", "--from", "/backups/pk.sqlite"])
+                == .restoreDatabase(configPath: nil, flags: .init(), from: "/backups/pk.sqlite"))
+        for bad in [
+            ["database", "backup"], ["database", "backup", "--to", "x"], ["database", "backup", "--out"],
+            ["database", "restore"], ["database", "restore", "--out", "x"],
+        ] {
             #expect(throws: Command.UsageError.self, "\(bad)") { try Command.parse(bad) }
         }
         for bad in [

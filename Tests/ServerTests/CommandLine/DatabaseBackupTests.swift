@@ -88,4 +88,62 @@ struct DatabaseBackupTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(!left.contains { $0.hasSuffix(".partial") || $0 == "b1" || $0 == "b2" }, "\(left)")
     }
+
+    @Test("restore: the backup in place, the replaced database and its WAL kept aside, users since the backup gone")
+    func restore() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-restore-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let configuration = try Self.configuration(data)
+        let node = try await LiveServer.startForPasskeys(directory: data)
+        var before = Passkey()
+        _ = try await node.signUp(&before, email: "before@example.com")
+        let backup = directory.appendingPathComponent("backup.sqlite").path
+        _ = try DatabaseBackupCommand.run(configuration: configuration, to: backup)
+        var after = Passkey()
+        _ = try await node.signUp(&after, email: "after@example.com")
+        // The WAL as a crash would leave it (the node's frames not yet checkpointed into the file).
+        let database = try #require(configuration.sqliteFile)
+        let wal = try Data(contentsOf: URL(fileURLWithPath: database + "-wal"))
+
+        let running = await Self.restoreRefusal(configuration, backup)
+        #expect(running.contains("in use by another passkeyd"), "\(running)")
+        await node.stopKeepingData()
+        let garbage = directory.appendingPathComponent("garbage").path
+        try Data(repeating: 0x42, count: 8_192).write(to: URL(fileURLWithPath: garbage))
+        let refused = await Self.restoreRefusal(configuration, garbage)
+        #expect(refused.contains("not a database") || refused.contains("integrity"), "\(refused)")
+
+        try wal.write(to: URL(fileURLWithPath: database + "-wal"))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let lines = try await DatabaseRestoreCommand.run(configuration: configuration, from: backup, now: now)
+        let aside = database + ".before-restore-20270115T080000Z"
+        #expect(lines.contains { $0.contains(aside) }, "\(lines)")
+        let restored = try await LiveServer.startForPasskeys(directory: data)
+        #expect(try await restored.logIn(&before) == 200, "a user from before the backup logs in")
+        #expect(try await restored.logIn(&after) != 200, "a user signed up after the backup is not there")
+        await restored.stopKeepingData()
+
+        // The replaced database is whole where it was moved: the later user is in it.
+        let kept = directory.appendingPathComponent("kept")
+        try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: aside + suffix) {
+            try FileManager.default.copyItem(
+                atPath: aside + suffix, toPath: kept.appendingPathComponent("passkeyd.sqlite" + suffix).path)
+        }
+        let keptStore = try await PasskeydServer.openStore(try Self.configuration(kept))
+        let emails = try await keptStore.read { try $0.users(afterID: nil, limit: 10) }.compactMap(\.email)
+        await keptStore.close()
+        #expect(Set(emails) == ["before@example.com", "after@example.com"])
+    }
+
+    static func restoreRefusal(_ configuration: ServerConfiguration, _ backup: String) async -> String {
+        do {
+            _ = try await DatabaseRestoreCommand.run(configuration: configuration, from: backup)
+            Issue.record("the restore from \(backup) was not refused")
+            return ""
+        } catch {
+            return error.description
+        }
+    }
 }
