@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of the real binary, as the README's run command starts it: a fresh data directory,
-# /healthz, /readyz, and /metrics on the admin listener (404 on the public port), then SIGTERM while requests are in flight: every request that was
-# accepted gets its answer, and the process exits 0 within 5 seconds.
+# /healthz, /readyz, and /metrics on the admin listener (404 on the public port), a database backup beside it, then
+# SIGTERM while requests are in flight: every request that was accepted gets its answer, and the process exits 0
+# within 5 seconds; then the backup restored.
 # Usage: scripts/smoke.sh [BINARY]   (default .build/debug/passkeyd)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,13 @@ check "GET /metrics is 404 on the public port" \
   test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 404
 metrics="$(curl -s "http://127.0.0.1:$admin_port/metrics")"
 check "/metrics counts the requests just made" grep -q 'passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 2' <<<"$metrics"
+# A backup beside the running server (docs: README, database backup), restored below once it has stopped.
+check "database backup beside the running server writes a 0600 file" \
+  bash -c '"$0" database backup --out "$1/backup.sqlite" --config Config/passkeyd.json --data-dir "$1/data" >/dev/null &&
+    test "$(stat -c %a "$1/backup.sqlite")" = 600' "$binary" "$work"
+check "database backup never overwrites a file" \
+  bash -c '! "$0" database backup --out "$1/backup.sqlite" --config Config/passkeyd.json --data-dir "$1/data" 2>/dev/null' \
+  "$binary" "$work"
 
 # Requests sent before SIGTERM must all be answered. A client opens 16 connections and sends a whole request on
 # each, says so, then reads the answers; SIGTERM follows once every request has been sent (waiting for that instead
@@ -76,6 +84,9 @@ answered=$(grep -c '^HTTP/1.1 200 ' "$work/inflight" || true)
 check "every request sent before SIGTERM was answered 200 ($answered of 16: $(sort "$work/inflight" | uniq -c | tr -s ' \n' ' '))" \
   test "$answered" = 16
 check "the server logged its stop" grep -q '"msg":"stopped"' "$work/server.log"
+check "database restore puts the backup in place and keeps the replaced database aside" \
+  bash -c '"$0" database restore --from "$1/backup.sqlite" --config Config/passkeyd.json --data-dir "$1/data" >/dev/null &&
+    ls "$1/data" | grep -q "passkeyd.sqlite.before-restore-"' "$binary" "$work"
 # HTTPS straight from libmicrohttpd: a throwaway self-signed P-256 certificate, a real TLS handshake by curl.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/tls.key" -out "$work/tls.crt" \
   -days 1 -subj "/CN=localhost" 2>/dev/null
