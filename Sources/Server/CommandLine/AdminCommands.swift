@@ -98,6 +98,18 @@ public enum AdminCommands {
             return done(
                 json: json, ["revoked_sessions": JSONValue(families)],
                 text: ["revoked \(families) session(s) of \(userID)"])
+        case .revokeAllSessions:
+            let families = try await store.write { writer -> Int in
+                let families = try writer.revokeAllRefreshTokens(now: now)
+                _ = try writer.appendSecurityEvent(
+                    PasskeyLifecycleAuditEvent.make(
+                        PasskeyLifecycleAuditEvent.sessionsRevoked, now: now, userID: nil, reasonCode: "operator_all",
+                        attempts: families, actor: actorName))
+                return families
+            }
+            return done(
+                json: json, ["revoked_sessions": JSONValue(families)],
+                text: ["revoked \(families) session(s) of every user"])
         case .revokeDeviceKey(let userID, let keyID):
             let revoked = try await store.write { writer -> Bool in
                 guard let key = try writer.deviceKey(id: keyID, userID: userID) else { return false }

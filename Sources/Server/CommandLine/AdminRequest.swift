@@ -12,6 +12,8 @@ public enum AdminRequest: Sendable, Equatable {
     case revokePasskey(userID: String, credentialID: String)
     /// `sessions revoke USER`: every refresh-token family.
     case revokeSessions(userID: String)
+    /// `sessions revoke-all`: every refresh-token family of every user.
+    case revokeAllSessions
     /// `device-keys revoke USER KEY_ID`.
     case revokeDeviceKey(userID: String, keyID: String)
 
@@ -20,7 +22,7 @@ public enum AdminRequest: Sendable, Equatable {
           passkeyd users list [--after ID] [--limit N] [--json] [--actor NAME] [--config FILE] [--data-dir DIR]
           passkeyd users show USER | users delete USER
           passkeyd passkeys list USER | passkeys revoke USER CREDENTIAL_ID
-          passkeyd sessions revoke USER
+          passkeyd sessions revoke USER | sessions revoke-all
           passkeyd device-keys revoke USER KEY_ID
               Operator commands on the configured store, safe while the server runs (SQLite's writer lock,
               PostgreSQL's transactions). Each change is an audit event naming the operator (--actor, default
@@ -36,6 +38,7 @@ public enum AdminRequest: Sendable, Equatable {
         case ("passkeys", "list", 2): .listPasskeys(userID: words[1])
         case ("passkeys", "revoke", 3): .revokePasskey(userID: words[1], credentialID: words[2])
         case ("sessions", "revoke", 2): .revokeSessions(userID: words[1])
+        case ("sessions", "revoke-all", 1): .revokeAllSessions
         case ("device-keys", "revoke", 3): .revokeDeviceKey(userID: words[1], keyID: words[2])
         default: nil
         }

@@ -42,7 +42,7 @@ public enum DatabaseRestoreCommand {
         }
         lines.append(
             "this goes back in time: refresh tokens rotated since the backup are valid again (passkeyd sessions "
-                + "revoke USER ends them), and checkpoints signed since no longer match the shorter audit log")
+                + "revoke-all ends every session), and checkpoints signed since no longer match the shorter audit log")
         return lines
     }
 }

@@ -22,7 +22,8 @@ enum PasskeyLifecycleAuditEvent {
     static let recoveryAttempt = "recovery_attempt"
     /// An identifier reached the failure limit: recovery locked.
     static let recoveryLocked = "recovery_locked"
-    /// Every refresh-token family of a user revoked (after a recovery enrolment, or `passkeyd sessions revoke`).
+    /// Every refresh-token family of a user revoked (after a recovery enrolment, or `passkeyd sessions revoke`), or of
+    /// every user (`passkeyd sessions revoke-all`: no user id, reason `operator_all`, the family count in `attempts`).
     static let sessionsRevoked = "sessions_revoked"
     /// An account deleted (`DELETE /me`, or `passkeyd users delete`).
     static let accountDeleted = "account_deleted"

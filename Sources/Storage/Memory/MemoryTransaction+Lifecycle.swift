@@ -81,6 +81,15 @@ extension MemoryTransaction {
         return families.count
     }
 
+    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
+        var families = Set<String>()
+        for (hash, token) in state.refreshTokens where token.revokedAt == nil {
+            families.insert(token.familyID)
+            state.refreshTokens[hash]?.revokedAt = now
+        }
+        return families.count
+    }
+
     func deleteUser(id: String) throws(StorageError) -> Bool {
         guard let user = state.users.removeValue(forKey: id) else { return false }
         state.credentials = state.credentials.filter { $0.value.userID != id }

@@ -184,6 +184,9 @@ public protocol StoreWriter: StoreReader {
     /// Revokes at `now` every unrevoked refresh token of `userID` (all its families: the user's sessions).
     /// Returns how many families had a live token.
     func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int
+    /// Revokes at `now` every unrevoked refresh token of every user (an operator's answer to a restore that brought
+    /// rotated tokens back, or to a suspected theft at large). Returns how many families had a live token.
+    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int
     /// Deletes the user `id` and every row that is theirs outside the audit log: credentials, refresh tokens,
     /// device keys and challenges, enrolment nonces, the password verifier, SRP sessions, recovery codes and the
     /// auth sessions started for them (by user handle). Security events stay (they name the user by id only).

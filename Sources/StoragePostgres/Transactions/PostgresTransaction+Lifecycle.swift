@@ -102,6 +102,19 @@ extension PostgresTransaction {
         return Set(families).count
     }
 
+    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
+        // Counted in the database: every live token's family coming back to the client would be a result of
+        // millions of rows.
+        let families = try connection.query(
+            """
+            WITH revoked AS (UPDATE refresh_tokens SET revoked_at = $1 WHERE revoked_at IS NULL RETURNING family_id)
+            SELECT count(DISTINCT family_id) FROM revoked
+            """,
+            [.date(now)]
+        ) { (row) throws(StorageError) in try row.integer(0) }
+        return Int(families.first ?? 0)
+    }
+
     func deleteUser(id: String) throws(StorageError) -> Bool {
         guard let user = try user(id: id) else { return false }
         for table in [

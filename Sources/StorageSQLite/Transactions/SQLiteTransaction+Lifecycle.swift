@@ -100,6 +100,15 @@ extension SQLiteTransaction {
         return Int(families)
     }
 
+    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
+        let families =
+            try one("SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE revoked_at IS NULL", []) {
+                (row) throws(StorageError) in try row.integer(0)
+            } ?? 0
+        try database.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL", [.date(now)])
+        return Int(families)
+    }
+
     func deleteUser(id: String) throws(StorageError) -> Bool {
         guard let user = try user(id: id) else { return false }
         for table in [

@@ -343,6 +343,10 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.revokeRefreshTokens(userID: userID, now: now)
     }
 
+    open func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
+        try writer.revokeAllRefreshTokens(now: now)
+    }
+
     open func deleteUser(id: String) throws(StorageError) -> Bool {
         try writer.deleteUser(id: id)
     }

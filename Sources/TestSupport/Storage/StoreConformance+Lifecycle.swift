@@ -90,6 +90,33 @@ extension StoreConformance {
             try expectEqual(
                 try await store.write { try $0.revokeRefreshTokens(userID: "user-1", now: S.at(61)) }, 0, "again")
         },
+        Check("revoking every refresh token revokes the live ones of every user, and counts their families") { store in
+            func token(_ n: UInt8, family: String, userID: String) -> RefreshToken {
+                var token = S.refreshToken(n, family: family)
+                token.userID = userID
+                return token
+            }
+            var revoked = token(4, family: "family-d", userID: "user-3")
+            revoked.revokedAt = S.at(30)
+            let spent = revoked
+            let live = [
+                token(1, family: "family-a", userID: "user-1"), token(2, family: "family-a", userID: "user-1"),
+                token(3, family: "family-c", userID: "user-2"),
+            ]
+            try await store.write { writer in
+                for token in live + [spent] { try writer.insertRefreshToken(token) }
+            }
+            try expectEqual(try await store.write { try $0.revokeAllRefreshTokens(now: S.at(60)) }, 2, "families")
+            for token in live {
+                try expectEqual(
+                    try await store.read { try $0.refreshToken(hash: token.tokenHash) }?.revokedAt, S.at(60),
+                    token.familyID)
+            }
+            try expectEqual(
+                try await store.read { try $0.refreshToken(hash: spent.tokenHash) }?.revokedAt, S.at(30),
+                "an earlier revocation keeps its time")
+            try expectEqual(try await store.write { try $0.revokeAllRefreshTokens(now: S.at(61)) }, 0, "again")
+        },
         Check("users are listed in id order, a page at a time") { store in
             for n in [3, 1, 2] {
                 try await store.write { try $0.insertUser(S.user(n), credential: S.credential(n, userID: "user-\(n)")) }

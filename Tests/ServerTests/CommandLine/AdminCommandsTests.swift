@@ -31,6 +31,10 @@ struct AdminCommandsTests {
                     configPath: nil, flags: .init(dataDirectory: "/d"),
                     request: .revokeDeviceKey(userID: "u1", keyID: "k1"),
                     json: false, actor: nil))
+        #expect(
+            try Command.parse(["sessions", "revoke-all", "--actor", "ops"])
+                == .admin(configPath: nil, flags: .init(), request: .revokeAllSessions, json: false, actor: "ops"))
+        #expect(throws: Command.UsageError.self) { try Command.parse(["sessions", "revoke-all", "u1"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "delete"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["passkeys", "list", "u1", "--bogus"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "list", "--limit", "0"]) }
@@ -90,6 +94,30 @@ struct AdminCommandsTests {
             let detail = String(decoding: event?.detail ?? [], as: UTF8.self)
             #expect(detail.contains("operator:ops"), "\(kind)")
         }
+        await server.stop()
+    }
+
+    @Test("sessions revoke-all: every user's refresh tokens stop working, one audit event names the operator and count")
+    func revokeAll() async throws {
+        let server = try await LiveServer.startForLifecycle()
+        var ann = Passkey()
+        let annRefresh = try #require(
+            try await server.signUp(&ann, email: "ann@example.com")["refresh_token"]?.stringValue)
+        var bob = Passkey()
+        let bobRefresh = try #require(
+            try await server.signUp(&bob, email: "bob@example.com")["refresh_token"]?.stringValue)
+        let configuration = server.running.context.configuration
+        let revoked = try await AdminCommands.run(
+            .revokeAllSessions, configuration: configuration, json: true, actor: "ops")
+        #expect(revoked.status == 0)
+        #expect(try JSONValue(parsing: Array(revoked.output.utf8))["revoked_sessions"] == JSONValue(2))
+        #expect(try await server.refresh(annRefresh).status == 403)
+        #expect(try await server.refresh(bobRefresh).status == 403)
+        #expect(try await server.logIn(&ann) == 200, "passkeys still log in: a new session starts")
+        let events = try await server.running.context.store.read { try $0.securityEvents(after: 0, limit: 100) }
+        let event = try #require(events.last { $0.kind == "sessions_revoked" })
+        #expect(event.userID == nil && event.reasonCode == "operator_all" && event.attempts == 2)
+        #expect(String(decoding: event.detail ?? [], as: UTF8.self).contains("operator:ops"))
         await server.stop()
     }
 }
