@@ -12,16 +12,13 @@ enum AuditKeyContinuity {
     static func mismatch(latest: AuditCheckpointRecord?, signer: any NoteSigner) -> String? {
         guard let latest else { return nil }
         let key = signer.verifierKey
-        do {
-            try SignedNote(parsing: latest.note).verify(with: key)
-            return nil
-        } catch {
-            let signedBy = (try? SignedNote(parsing: latest.note))?.signatures.map(\.keyText).joined(separator: ", ")
-            return "the audit log's latest checkpoint (size \(latest.treeSize)) is not signed by this node's audit key "
-                + "\(key.description) (it is signed by \(signedBy ?? "an unreadable signature")): its checkpoints "
-                + "would be under two keys and `passkeyd audit verify` with either one fails; every node must sign "
-                + "with the same key: the same audit.key_file on every node, or the same HSM key (docs/deployment.md)"
-        }
+        let note = try? SignedNote(parsing: latest.note)
+        if let note, (try? note.verify(with: key)) != nil { return nil }
+        let signedBy = note?.signatures.map(\.keyText).joined(separator: ", ") ?? "an unreadable signature"
+        return "the audit log's latest checkpoint (size \(latest.treeSize)) is not signed by this node's audit key "
+            + "\(key.description) (it is signed by \(signedBy)): its checkpoints would be under two keys and "
+            + "`passkeyd audit verify` with either one fails; every node must sign with the same key: the same "
+            + "audit.key_file on every node, or the same HSM key (docs/deployment.md)"
     }
 
     /// Reads the latest checkpoint and logs `mismatch` as an error.

@@ -79,7 +79,6 @@ struct PostgresImageImport {
             try connection.command("DELETE FROM \(SQLIdentifier.quoted(name))")
         }
 
-        var rows: [String: Int] = [:]
         var checksums: [String: TableChecksum] = [:]
         let shapes = Dictionary(uniqueKeysWithValues: sourceTables.map { ($0.name, $0) })
         for name in try insertionOrder(names) {
@@ -99,7 +98,6 @@ struct PostgresImageImport {
                 }
                 try connection.execute(Self.insert(name, ordered, rows: batchRows.count), parameters)
             }
-            rows[name] = checksum.rows
             checksums[name] = checksum
         }
 
@@ -124,7 +122,7 @@ struct PostgresImageImport {
                         + "\(expected.rows) copied)")
             }
         }
-        return StoreImageReport(rows: rows, marks: marks)
+        return StoreImageReport(rows: checksums.mapValues(\.rows), marks: marks)
     }
 
     /// The target's tables (bookkeeping left out) and their columns, in the current schema.
@@ -168,6 +166,8 @@ struct PostgresImageImport {
         }
     }
 
+    /// The copied tables must hold nothing (`audit_tree` only its seed), nor may the audit queue: rows there left by
+    /// hand would make the sequencer look for events that are not the copy's.
     private func requireEmpty(_ names: [String]) throws(StorageError) {
         for name in names {
             let condition = Self.seeded.contains(name) ? " WHERE size <> 0" : ""
@@ -181,10 +181,10 @@ struct PostgresImageImport {
                         + "has used yet")
             }
         }
-        let pending = try connection.query("SELECT EXISTS (SELECT 1 FROM audit_pending)") {
+        let queued = try connection.query("SELECT EXISTS (SELECT 1 FROM audit_pending)") {
             (row) throws(StorageError) in try row.bool(0)
         }
-        if pending.first == true {
+        if queued.first == true {
             throw StorageError(.notEmpty, "the target database already holds data (table audit_pending)")
         }
     }

@@ -75,6 +75,23 @@ final class SQLiteDatabase {
         return rows
     }
 
+    /// The user tables of the database, by name (SQLite's own `sqlite_…` tables left out).
+    func tableNames() throws(StorageError) -> [String] {
+        try query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { (row) throws(StorageError) in try row.text(0) }
+    }
+
+    /// The highest version recorded in `schema_migrations`; nil when the database has no such table (it is not a
+    /// passkeyd database, or an empty file).
+    func schemaVersion() throws(StorageError) -> Int? {
+        guard try tableNames().contains("schema_migrations") else { return nil }
+        return Int(
+            try query("SELECT coalesce(max(version), 0) FROM schema_migrations") {
+                (row) throws(StorageError) in try row.integer(0)
+            }.first ?? 0)
+    }
+
     /// Runs several `;`-separated statements without arguments or caching (migrations, pragmas).
     func executeScript(_ sql: String) throws(StorageError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)

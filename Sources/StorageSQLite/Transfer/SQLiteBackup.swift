@@ -68,13 +68,14 @@ package enum SQLiteBackup {
             throw StorageError(
                 .corrupt, "the backup fails its integrity check: \(verdict.prefix(3).joined(separator: "; "))")
         }
-        let version =
-            try database.query("SELECT coalesce(max(version), 0) FROM schema_migrations") {
-                (row) throws(StorageError) in try row.integer(0)
-            }.first ?? 0
-        let tables = try database.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-        ) { (row) throws(StorageError) in try row.text(0) }
+        guard let version = try database.schemaVersion() else {
+            throw StorageError(.corrupt, "\(path) is not a passkeyd database (no schema_migrations table)")
+        }
+        let known = SQLiteSchema.migrations.last?.version ?? 0
+        guard version <= known else {
+            throw StorageError(.migration, "\(path) is at schema version \(version), newer than this binary's \(known)")
+        }
+        let tables = try database.tableNames()
         var rows: [String: Int] = [:]
         for table in tables {
             rows[table] = Int(
@@ -83,7 +84,7 @@ package enum SQLiteBackup {
                 }.first ?? 0)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return Summary(schemaVersion: Int(version), rows: rows, bytes: size)
+        return Summary(schemaVersion: version, rows: rows, bytes: size)
     }
 
     /// Puts the backup `source` in place of the database `destination` (no server may have it open: the caller holds

@@ -16,20 +16,14 @@ package final class SQLiteImageReader: StoreImageSource {
     static let markColumns: [String: Set<String>] = ["audit_tree": ["last_event_seq"]]
 
     /// Opens the database at `path` read-only and begins the snapshot.
-    /// - Throws: `.notFound` when `path` holds no passkeyd database, `.migration` when it has no schema.
+    /// - Throws: `.migration` when `path` is not a passkeyd database (no `schema_migrations`), or what SQLite reports.
     package init(path: String) throws(StorageError) {
         database = try SQLiteDatabase(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000)
         try database.executeScript("BEGIN")
-        let versions = try database.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        ) { (statement) throws(StorageError) in try statement.text(0) }
-        guard !versions.isEmpty else {
+        guard let version = try database.schemaVersion() else {
             throw StorageError(.migration, "\(path) is not a passkeyd database (no schema_migrations table)")
         }
-        schemaVersion = Int(
-            try database.query("SELECT coalesce(max(version), 0) FROM schema_migrations") {
-                (statement) throws(StorageError) in try statement.integer(0)
-            }.first ?? 0)
+        schemaVersion = version
     }
 
     deinit {
@@ -37,9 +31,7 @@ package final class SQLiteImageReader: StoreImageSource {
     }
 
     package func tables() throws(StorageError) -> [TableShape] {
-        let names = try database.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-        ) { (statement) throws(StorageError) in try statement.text(0) }
+        let names = try database.tableNames()
         var shapes: [TableShape] = []
         for name in names where !Self.bookkeeping.contains(name) {
             let skipped = Self.markColumns[name] ?? []

@@ -6,6 +6,13 @@ extension StoreConformance {
         RecoveryCode(userID: userID, codeHash: S.bytes(fill), salt: S.bytes(0x5A, count: 16), createdAt: S.at(seconds))
     }
 
+    /// Refresh token `n` of `family`, issued to `userID`.
+    static func token(_ n: UInt8, family: String, userID: String) -> RefreshToken {
+        var token = S.refreshToken(n, family: family)
+        token.userID = userID
+        return token
+    }
+
     static let lifecycleChecks: [Check] = [
         Check("a credential is renamed and deleted only by its owner; the name is stored and cleared") { store in
             try await store.write { try $0.insertUser(S.user(1), credential: S.credential(1, userID: "user-1")) }
@@ -70,11 +77,6 @@ extension StoreConformance {
             }
         },
         Check("revoking a user's refresh tokens revokes every family of that user only") { store in
-            func token(_ n: UInt8, family: String, userID: String) -> RefreshToken {
-                var token = S.refreshToken(n, family: family)
-                token.userID = userID
-                return token
-            }
             let a = token(1, family: "family-a", userID: "user-1")
             let b = token(2, family: "family-b", userID: "user-1")
             let other = token(3, family: "family-c", userID: "user-2")
@@ -91,11 +93,6 @@ extension StoreConformance {
                 try await store.write { try $0.revokeRefreshTokens(userID: "user-1", now: S.at(61)) }, 0, "again")
         },
         Check("revoking every refresh token revokes the live ones of every user, and counts their families") { store in
-            func token(_ n: UInt8, family: String, userID: String) -> RefreshToken {
-                var token = S.refreshToken(n, family: family)
-                token.userID = userID
-                return token
-            }
             var revoked = token(4, family: "family-d", userID: "user-3")
             revoked.revokedAt = S.at(30)
             let spent = revoked

@@ -64,27 +64,23 @@ struct DatabaseBackupTests {
         let node = try await LiveServer.startForPasskeys(directory: directory)
         await node.stopKeepingData()
         let configuration = try Self.configuration(directory)
-        func refusal(_ configuration: ServerConfiguration, _ destination: String) -> String {
-            do {
-                _ = try DatabaseBackupCommand.run(configuration: configuration, to: destination)
-                Issue.record("the backup to \(destination) was not refused")
-                return ""
-            } catch {
-                return error.description
+        func refusal(_ configuration: ServerConfiguration, _ destination: String) async -> String {
+            await databaseCommandRefusal { () throws(DatabaseCommandFailure) in
+                try DatabaseBackupCommand.run(configuration: configuration, to: destination)
             }
         }
         let existing = directory.appendingPathComponent("existing").path
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
-        #expect(refusal(configuration, existing).contains("never overwrites"))
+        #expect(await refusal(configuration, existing).contains("never overwrites"))
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
         let nowhere = directory.appendingPathComponent("no/such/dir/backup.sqlite").path
-        #expect(refusal(configuration, nowhere).contains("cannot create"))
+        #expect(await refusal(configuration, nowhere).contains("cannot create"))
         var missing = configuration
         missing.dataDirectory = directory.appendingPathComponent("none").path
-        #expect(refusal(missing, directory.appendingPathComponent("b1").path).contains("no SQLite database"))
+        #expect(await refusal(missing, directory.appendingPathComponent("b1").path).contains("no SQLite database"))
         var postgres = configuration
         postgres.database.url = "postgres://db.internal/passkeyd"
-        #expect(refusal(postgres, directory.appendingPathComponent("b2").path).contains("PostgreSQL's tools"))
+        #expect(await refusal(postgres, directory.appendingPathComponent("b2").path).contains("PostgreSQL's tools"))
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(!left.contains { $0.hasSuffix(".partial") || $0 == "b1" || $0 == "b2" }, "\(left)")
     }
@@ -113,6 +109,21 @@ struct DatabaseBackupTests {
         try Data(repeating: 0x42, count: 8_192).write(to: URL(fileURLWithPath: garbage))
         let refused = await Self.restoreRefusal(configuration, garbage)
         #expect(refused.contains("not a database") || refused.contains("integrity"), "\(refused)")
+        // A backup from a newer passkeyd: this binary could not serve it.
+        let newerDirectory = directory.appendingPathComponent("newer")
+        let newer = try await SQLiteStore.open(
+            SQLiteConfiguration(directory: newerDirectory.path, fileName: "newer.sqlite"),
+            migrations: SQLiteSchema.migrations + [
+                Migration(version: SQLiteSchema.migrations.count + 1, name: "future", statements: [])
+            ])
+        await newer.close()
+        let newerRefused = await Self.restoreRefusal(
+            configuration, newerDirectory.appendingPathComponent("newer.sqlite").path)
+        #expect(newerRefused.contains("newer than this binary's"), "\(newerRefused)")
+        // Refused before anything moved: the database is where it was, nothing set aside.
+        #expect(
+            !(try FileManager.default.contentsOfDirectory(atPath: data.path)).contains { $0.contains("before-restore") }
+        )
 
         try wal.write(to: URL(fileURLWithPath: database + "-wal"))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -138,12 +149,8 @@ struct DatabaseBackupTests {
     }
 
     static func restoreRefusal(_ configuration: ServerConfiguration, _ backup: String) async -> String {
-        do {
-            _ = try await DatabaseRestoreCommand.run(configuration: configuration, from: backup)
-            Issue.record("the restore from \(backup) was not refused")
-            return ""
-        } catch {
-            return error.description
+        await databaseCommandRefusal { () throws(DatabaseCommandFailure) in
+            try await DatabaseRestoreCommand.run(configuration: configuration, from: backup)
         }
     }
 }

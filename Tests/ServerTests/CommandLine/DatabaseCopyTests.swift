@@ -195,6 +195,19 @@ struct DatabaseCopyTests {
         await move.end()
     }
 
+    @Test("a file that is not a passkeyd database is no source")
+    func notAPasskeydDatabase() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-empty-\(UUID()).sqlite")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data().write(to: file)  // an empty file is an empty SQLite database
+        #expect {
+            _ = try SQLiteImageReader(path: file.path)
+        } throws: { error in
+            (error as? StorageError)?.code == .migration
+                && (error as? StorageError)?.reason.contains("not a passkeyd database") == true
+        }
+    }
+
     @Test("every table of the schema holds rows in the copy test, and the report counts what each had")
     func everyTableCounted() async throws {
         let move = try Move()
@@ -225,12 +238,8 @@ struct DatabaseCopyTests {
 
     /// Why copying `configuration`'s database to `target` failed ("" and an issue when it did not).
     static func refusal(_ configuration: ServerConfiguration, to target: String) async -> String {
-        do {
-            _ = try await DatabaseCopyCommand.run(configuration: configuration, to: target)
-            Issue.record("the copy was not refused")
-            return ""
-        } catch {
-            return error.description
+        await databaseCommandRefusal { () throws(DatabaseCommandFailure) in
+            try await DatabaseCopyCommand.run(configuration: configuration, to: target)
         }
     }
 
@@ -267,21 +276,25 @@ struct DatabaseCopyTests {
         await move.end()
     }
 
-    /// A source that changes one value or drops one column of a real one.
+    /// A source that changes one value, drops one column, or claims another schema version, of a real one.
     final class AlteredSource: StoreImageSource {
         let inner: SQLiteImageReader
         let table: String
         let column: String
         let replacement: StoredValue?
+        let version: Int?
 
-        init(_ inner: SQLiteImageReader, table: String, column: String, replacement: StoredValue?) {
+        init(
+            _ inner: SQLiteImageReader, table: String, column: String, replacement: StoredValue?, version: Int? = nil
+        ) {
             self.inner = inner
             self.table = table
             self.column = column
             self.replacement = replacement
+            self.version = version
         }
 
-        var schemaVersion: Int { inner.schemaVersion }
+        var schemaVersion: Int { version ?? inner.schemaVersion }
         func marks() throws(StorageError) -> StoreImageMarks { try inner.marks() }
         func tables() throws(StorageError) -> [TableShape] {
             try inner.tables().map { shape in
@@ -306,7 +319,9 @@ struct DatabaseCopyTests {
         }
     }
 
-    @Test("a value that does not fit its column, or a column one side lacks, stops the copy with nothing written")
+    @Test(
+        "a value that does not fit, a column one side lacks, another schema version, a queued audit row: nothing written"
+    )
     func nothingWrittenOnRefusal() async throws {
         let move = try Move()
         let node = try await move.startSQLiteNode()
@@ -320,6 +335,8 @@ struct DatabaseCopyTests {
             ("credentials", "sign_count", .text("7"), .invalidRecord, "credentials.sign_count"),
             ("users", "email", .text("a\u{0}b"), .invalidRecord, "users.email"),
             ("refresh_tokens", "scope", nil, .migration, "refresh_tokens has columns"),
+            // An `integer` (int4) column takes only what fits 32 bits.
+            ("audit_tree", "id", .integer(1 << 40), .invalidRecord, "audit_tree.id"),
         ]
         for refusal in refusals {
             do {
@@ -337,6 +354,26 @@ struct DatabaseCopyTests {
             #expect(try await postgres.read { try $0.users(afterID: nil, limit: 10) }.isEmpty)
             #expect(try await postgres.read { try $0.signingKeys() }.isEmpty)
         }
+        // A source at another schema version is refused before anything is read.
+        do {
+            _ = try await postgres.importImage { () throws(StorageError) in
+                AlteredSource(
+                    try SQLiteImageReader(path: file), table: "", column: "", replacement: nil,
+                    version: (SQLiteSchema.migrations.last?.version ?? 0) - 1)
+            }
+            Issue.record("a source at an older schema version was copied")
+        } catch {
+            #expect(error.code == .migration && error.reason.contains("schema version"), "\(error)")
+        }
+        // A queue row left in the target by hand makes it a target that holds data.
+        try await postgres.executeForTesting("INSERT INTO audit_pending (event_seq) VALUES (7)")
+        do {
+            _ = try await postgres.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
+            Issue.record("a target with a queued audit row was copied into")
+        } catch {
+            #expect(error.code == .notEmpty && error.reason.contains("audit_pending"), "\(error)")
+        }
+        try await postgres.executeForTesting("DELETE FROM audit_pending")
         // The same source unaltered then goes in whole.
         let report = try await postgres.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
         #expect(report.rows["users"] == 1)
