@@ -6,6 +6,8 @@ struct MemoryState: Sendable {
     var credentials: [[UInt8]: Credential] = [:]
     var authSessions: [String: AuthSession] = [:]
     var refreshTokens: [[UInt8]: RefreshToken] = [:]
+    /// When every session of a user was last revoked, by user id.
+    var sessionsRevokedAt: [String: Date] = [:]
     var signingKeys: [String: SigningKey] = [:]
     var deviceKeys: [String: DeviceKey] = [:]
     var deviceChallenges: [String: DeviceChallenge] = [:]

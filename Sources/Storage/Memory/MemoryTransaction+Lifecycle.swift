@@ -78,6 +78,7 @@ extension MemoryTransaction {
             families.insert(token.familyID)
             state.refreshTokens[hash]?.revokedAt = now
         }
+        if state.users[userID] != nil { state.sessionsRevokedAt[userID] = now }
         return families.count
     }
 
@@ -87,6 +88,7 @@ extension MemoryTransaction {
             families.insert(token.familyID)
             state.refreshTokens[hash]?.revokedAt = now
         }
+        for userID in state.users.keys { state.sessionsRevokedAt[userID] = now }
         return families.count
     }
 
@@ -101,6 +103,7 @@ extension MemoryTransaction {
         state.passwordVerifiers[id] = nil
         state.srpSessions = state.srpSessions.filter { $0.value.userID != id }
         state.recoveryCodes[id] = nil
+        state.sessionsRevokedAt[id] = nil
         return true
     }
 }

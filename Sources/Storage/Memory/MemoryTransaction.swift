@@ -46,6 +46,14 @@ final class MemoryTransaction: StoreWriter {
         }
     }
 
+    func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus {
+        SessionStatus(
+            userExists: state.users[userID] != nil, sessionsRevokedAt: state.sessionsRevokedAt[userID],
+            familyRevoked: familyID.map { family in
+                state.refreshTokens.values.contains { $0.familyID == family && $0.revokedAt != nil }
+            } ?? false)
+    }
+
     func signingKeys() throws(StorageError) -> [SigningKey] {
         state.signingKeys.values.sorted { ($0.createdAt, $0.kid.bytes) < ($1.createdAt, $1.kid.bytes) }
     }

@@ -36,12 +36,17 @@ public struct DeviceKey: Sendable, Hashable {
     public var revokedAt: Date?
     /// The platform key attestation verified at enrolment, if any.
     public var attestation: DeviceKeyAttestation?
+    /// The RFC 7638 thumbprint of the DPoP key (RFC 9449) the enrolling access token was bound to: a proof by that
+    /// key is proof of the device for what only the device may do (a revocation, a lockout); `nil` when the
+    /// enrolment was made with a Bearer token.
+    public var dpopThumbprint: String?
 
     /// Creates a device-key record.
     public init(
         keyID: String, userID: String, deviceID: String, platform: String, publicKey: [UInt8],
         status: Status = .active, failedAttempts: Int = 0, lockedAt: Date? = nil, createdAt: Date,
-        lastUsedAt: Date? = nil, revokedAt: Date? = nil, attestation: DeviceKeyAttestation? = nil
+        lastUsedAt: Date? = nil, revokedAt: Date? = nil, attestation: DeviceKeyAttestation? = nil,
+        dpopThumbprint: String? = nil
     ) {
         self.keyID = keyID
         self.userID = userID
@@ -55,5 +60,6 @@ public struct DeviceKey: Sendable, Hashable {
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
         self.attestation = attestation
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -75,7 +75,7 @@ extension RecordDecoding {
     package static var refreshTokenColumns: String {
         """
             token_hash, family_id, client_id, user_id, scope, auth_time, created_at, absolute_expires_at, \
-            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience
+            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience, amr
         """
     }
 
@@ -85,7 +85,7 @@ extension RecordDecoding {
             scope: try row.text(4), authTime: try row.date(5), createdAt: try row.date(6),
             absoluteExpiresAt: try row.date(7), idleExpiresAt: try row.date(8), rotatedAt: try row.optionalDate(9),
             revokedAt: try row.optionalDate(10), dpopThumbprint: try row.optionalText(11),
-            audience: try row.optionalText(12))
+            audience: try row.optionalText(12), authenticationMethods: try AuthenticationMethodsColumn.decode(row, 13))
     }
 
     package static var signingKeyColumns: String { "kid, algorithm, private_key, public_key, created_at, retired_at" }
@@ -100,7 +100,7 @@ extension RecordDecoding {
         """
             key_id, user_id, device_id, platform, public_key, status, failed_attempts, locked_at, created_at, \
             last_used_at, revoked_at, attestation_platform, attestation_level, attestation_verified_at, \
-            attestation_boot_state
+            attestation_boot_state, dpop_jkt
         """
     }
 
@@ -118,7 +118,8 @@ extension RecordDecoding {
             keyID: try row.text(0), userID: try row.text(1), deviceID: try row.text(2), platform: try row.text(3),
             publicKey: try row.bytes(4), status: try row.enumeration(5, as: DeviceKey.Status.self),
             failedAttempts: Int(try row.integer(6)), lockedAt: try row.optionalDate(7), createdAt: try row.date(8),
-            lastUsedAt: try row.optionalDate(9), revokedAt: try row.optionalDate(10), attestation: attestation)
+            lastUsedAt: try row.optionalDate(9), revokedAt: try row.optionalDate(10), attestation: attestation,
+            dpopThumbprint: try row.optionalText(15))
     }
 
     package static var deviceEnrolmentNonceColumns: String { "nonce, user_id, client_id, created_at, expires_at" }

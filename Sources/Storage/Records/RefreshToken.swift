@@ -32,12 +32,16 @@ public struct RefreshToken: Sendable, Hashable {
     /// The API the family was granted for (the access tokens' audience), carried across rotations: a refresh may
     /// narrow within it, never widen. `nil` for families from before APIs existed (the issuer's own API).
     public var audience: String?
+    /// The RFC 8176 `amr` of the login that started the family (e.g. `["hwk", "user"]`, `["pwd"]`), carried across
+    /// rotations so every token of the family says how its user logged in. `nil` for families from before it was
+    /// stored (schema v12): unknown.
+    public var authenticationMethods: [String]?
 
     /// Creates a refresh-token record.
     public init(
         tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
         createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
-        dpopThumbprint: String? = nil, audience: String? = nil
+        dpopThumbprint: String? = nil, audience: String? = nil, authenticationMethods: [String]? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -52,5 +56,6 @@ public struct RefreshToken: Sendable, Hashable {
         self.revokedAt = revokedAt
         self.dpopThumbprint = dpopThumbprint
         self.audience = audience
+        self.authenticationMethods = authenticationMethods
     }
 }

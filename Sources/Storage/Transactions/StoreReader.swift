@@ -28,6 +28,9 @@ public protocol StoreReader {
     func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken?
     /// The tokens of a family, oldest first.
     func refreshTokens(familyID: String) throws(StorageError) -> [RefreshToken]
+    /// The session checks of an access token of `userID` whose family (`sid`) is `familyID` (nil for a token
+    /// without one): one read, on passkeyd's own endpoints (`SessionStatus`).
+    func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus
 
     // MARK: Signing keys
 

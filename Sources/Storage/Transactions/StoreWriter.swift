@@ -181,11 +181,13 @@ public protocol StoreWriter: StoreReader {
     /// Deletes the recovery code of `userID` whose hash is `codeHash` and returns true, or returns false when there
     /// is none (already used, revoked, or wrong). Single use: of concurrent callers exactly one gets true.
     func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool
-    /// Revokes at `now` every unrevoked refresh token of `userID` (all its families: the user's sessions).
-    /// Returns how many families had a live token.
+    /// Revokes at `now` every unrevoked refresh token of `userID` (all its families: the user's sessions), and
+    /// records `now` as the instant from which the user's access tokens are refused by passkeyd's own endpoints
+    /// (`SessionStatus.sessionsRevokedAt`). Returns how many families had a live token.
     func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int
     /// Revokes at `now` every unrevoked refresh token of every user (an operator's answer to a restore that brought
-    /// rotated tokens back, or to a suspected theft at large). Returns how many families had a live token.
+    /// rotated tokens back, or to a suspected theft at large), and records `now` for every user as
+    /// `revokeRefreshTokens(userID:now:)` does. Returns how many families had a live token.
     func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int
     /// Deletes the user `id` and every row that is theirs outside the audit log: credentials, refresh tokens,
     /// device keys and challenges, enrolment nonces, the password verifier, SRP sessions, recovery codes and the

@@ -7,7 +7,7 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO device_keys (\(Self.deviceKeyColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING
             """,
             [
                 .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .bytea(key.publicKey),
@@ -15,6 +15,7 @@ extension PostgresTransaction {
                 .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
                 .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
                 .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
+                .optionalText(key.dpopThumbprint),
             ])
         guard inserted == 1 else { throw .conflict(.deviceKeyID) }
         // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a

@@ -99,6 +99,8 @@ extension PostgresTransaction {
             "UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL RETURNING family_id",
             [.date(now), .text(userID)]
         ) { (row) throws(StorageError) in try row.text(0) }
+        try connection.execute(
+            "UPDATE users SET sessions_revoked_at = $1 WHERE id = $2", [.date(now), .text(userID)])
         return Set(families).count
     }
 
@@ -107,7 +109,8 @@ extension PostgresTransaction {
         // millions of rows.
         let families = try connection.query(
             """
-            WITH revoked AS (UPDATE refresh_tokens SET revoked_at = $1 WHERE revoked_at IS NULL RETURNING family_id)
+            WITH revoked AS (UPDATE refresh_tokens SET revoked_at = $1 WHERE revoked_at IS NULL RETURNING family_id),
+            marked AS (UPDATE users SET sessions_revoked_at = $1 RETURNING 1)
             SELECT count(DISTINCT family_id) FROM revoked
             """,
             [.date(now)]

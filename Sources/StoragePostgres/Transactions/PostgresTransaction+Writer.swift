@@ -105,13 +105,14 @@ extension PostgresTransaction {
         let inserted = try connection.execute(
             """
             INSERT INTO refresh_tokens (\(Self.refreshTokenColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING
             """,
             [
                 .bytea(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
                 .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
                 .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                 .optionalText(token.dpopThumbprint), .optionalText(token.audience),
+                .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
             ])
         guard inserted == 1 else { throw .conflict(.refreshTokenHash) }
     }

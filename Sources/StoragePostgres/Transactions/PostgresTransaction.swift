@@ -125,6 +125,21 @@ final class PostgresTransaction: StoreWriter {
             [.text(familyID)], Self.refreshToken)
     }
 
+    func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus {
+        // One statement, as SQLite's: no row means the user is gone.
+        let status = try one(
+            """
+            SELECT sessions_revoked_at,
+                EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $1 AND revoked_at IS NOT NULL)
+            FROM users WHERE id = $2
+            """,
+            [.optionalText(familyID), .text(userID)]
+        ) { (row) throws(StorageError) in
+            SessionStatus(userExists: true, sessionsRevokedAt: try row.optionalDate(0), familyRevoked: try row.bool(1))
+        }
+        return status ?? SessionStatus(userExists: false, sessionsRevokedAt: nil, familyRevoked: false)
+    }
+
     /// In a write, the table is first locked against other writers of signing keys until commit: what a write
     /// does after reading the keys (create the first one if there is none, retire the old ones on rotation) then
     /// runs one at a time across all nodes, as it does in SQLite's single writer; without it, nodes starting

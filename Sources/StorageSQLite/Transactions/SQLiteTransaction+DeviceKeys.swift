@@ -17,13 +17,14 @@ extension SQLiteTransaction {
             [.date(key.createdAt), .text(key.userID), .text(key.deviceID)]
         ) { (row) throws(StorageError) in try row.text(0) }
         try database.execute(
-            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .blob(key.publicKey),
                 .text(key.status.rawValue), .integer(Int64(key.failedAttempts)), .optionalDate(key.lockedAt),
                 .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
                 .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
                 .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
+                .optionalText(key.dpopThumbprint),
             ])
         return replaced.sorted()
     }

@@ -97,6 +97,7 @@ extension SQLiteTransaction {
         try database.execute(
             "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
             [.date(now), .text(userID)])
+        try database.execute("UPDATE users SET sessions_revoked_at = ? WHERE id = ?", [.date(now), .text(userID)])
         return Int(families)
     }
 
@@ -106,6 +107,7 @@ extension SQLiteTransaction {
                 (row) throws(StorageError) in try row.integer(0)
             } ?? 0
         try database.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL", [.date(now)])
+        try database.execute("UPDATE users SET sessions_revoked_at = ?", [.date(now)])
         return Int(families)
     }
 

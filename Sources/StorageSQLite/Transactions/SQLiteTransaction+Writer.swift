@@ -85,12 +85,13 @@ extension SQLiteTransaction {
 
     func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
         try database.execute(
-            "INSERT INTO refresh_tokens (\(Self.refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO refresh_tokens (\(Self.refreshTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
                 .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
                 .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                 .optionalText(token.dpopThumbprint), .optionalText(token.audience),
+                .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
             ])
     }
 

@@ -69,6 +69,22 @@ final class SQLiteTransaction: StoreWriter {
             [.text(familyID)], Self.refreshToken)
     }
 
+    func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus {
+        // One statement: the user's revocation instant (no row: the user is gone) and whether the family has a
+        // revoked token (the family index).
+        let status = try one(
+            """
+            SELECT 1, sessions_revoked_at,
+                EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NOT NULL)
+            FROM users WHERE id = ?
+            """,
+            [.optionalText(familyID), .text(userID)]
+        ) { (row) throws(StorageError) in
+            SessionStatus(userExists: true, sessionsRevokedAt: try row.optionalDate(1), familyRevoked: try row.bool(2))
+        }
+        return status ?? SessionStatus(userExists: false, sessionsRevokedAt: nil, familyRevoked: false)
+    }
+
     func signingKeys() throws(StorageError) -> [SigningKey] {
         try database.query(
             "SELECT \(Self.signingKeyColumns) FROM signing_keys ORDER BY created_at, kid", [], Self.signingKey)

@@ -46,6 +46,10 @@ open class ForwardingStoreReader: StoreReader {
         try reader.refreshTokens(familyID: familyID)
     }
 
+    open func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus {
+        try reader.sessionStatus(userID: userID, familyID: familyID)
+    }
+
     open func signingKeys() throws(StorageError) -> [SigningKey] {
         try reader.signingKeys()
     }
