@@ -10,7 +10,7 @@ extension AccessTokenClaims {
         do {
             extra = try JSONValueDecoder().decode(PrivateClaims.self, from: token.payload)
         } catch {
-            throw TokenError(.invalidClaim, "client_id, scope, auth_time, amr or cnf has the wrong type")
+            throw TokenError(.invalidClaim, "client_id, scope, auth_time, amr, cnf or sid has the wrong type")
         }
         // RFC 9068 §4: a resource server MUST reject tokens missing the required claims.
         guard let subject = token.subject, let issuedAt = token.issuedAt, let jwtID = token.jwtID,
@@ -23,7 +23,7 @@ extension AccessTokenClaims {
             scope: extra.scope.map { $0.split(separator: " ").map(String.init) } ?? [],
             issuedAt: issuedAt, expiresAt: token.expiresAt, jwtID: jwtID,
             authTime: extra.auth_time.map { Date(timeIntervalSince1970: $0) },
-            authenticationMethods: extra.amr ?? [], confirmationThumbprint: extra.cnf?.jkt
+            authenticationMethods: extra.amr ?? [], confirmationThumbprint: extra.cnf?.jkt, sessionID: extra.sid
         )
     }
 
@@ -34,6 +34,7 @@ extension AccessTokenClaims {
         let auth_time: Double?
         let amr: [String]?
         let cnf: Confirmation?
+        let sid: String?
     }
 
     /// RFC 7800 §3.1 `cnf`, of which RFC 9449 §6.1 defines `jkt`.

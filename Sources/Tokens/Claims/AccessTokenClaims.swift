@@ -27,12 +27,16 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
     public var authenticationMethods: [String]
     /// `cnf.jkt` (RFC 9449 §6.1): the RFC 7638 thumbprint of the DPoP key the token is bound to, if any.
     public var confirmationThumbprint: String?
+    /// `sid` (OIDC Front-Channel Logout §3, as OIDC uses it in ID tokens): the login session the token belongs to,
+    /// the id of its refresh-token family when it has one; what lets the issuer refuse the token once that
+    /// session is revoked.
+    public var sessionID: String?
 
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
         issuer: String, subject: String, audience: [String], clientID: String, scope: [String],
         issuedAt: Date, expiresAt: Date, jwtID: String, authTime: Date? = nil, authenticationMethods: [String] = [],
-        confirmationThumbprint: String? = nil
+        confirmationThumbprint: String? = nil, sessionID: String? = nil
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -45,6 +49,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         self.authTime = authTime
         self.authenticationMethods = authenticationMethods
         self.confirmationThumbprint = confirmationThumbprint
+        self.sessionID = sessionID
     }
 
     /// The RFC 9068 payload.
@@ -74,6 +79,10 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
             var confirmation = JSONObjectWriter()
             confirmation.set("jkt", .string(confirmationThumbprint))
             writer.set("cnf", .raw(confirmation.bytes()))
+        }
+        if let sessionID {
+            guard !sessionID.isEmpty else { throw TokenError(.invalidClaim, "sid must be non-empty") }
+            writer.set("sid", .string(sessionID))
         }
         return writer.bytes()
     }

@@ -66,4 +66,19 @@ struct AccessTokenClaimsTests {
             expecting: TokenFixtures.expectations())
         #expect(throws: TokenError(.invalidClaim, "")) { try AccessTokenClaims(verified: verified2) }
     }
+
+    @Test("sid is written when set, read back from a verified token, and an empty one is refused")
+    func sessionID() throws {
+        var claims = TokenFixtures.accessClaims()
+        #expect(TokenFixtures.json(try claims.payload())["sid"] == nil)
+        claims.sessionID = "family-1"
+        #expect(TokenFixtures.json(try claims.payload())["sid"] as? String == "family-1")
+        let key = try P256SigningKey()
+        let token = try JWTSigner(key: key, keyID: "k1").sign(claims)
+        let verified = try JWTVerifier(keys: ["k1": key.publicKey]).verify(
+            token, expecting: TokenFixtures.expectations())
+        #expect(try AccessTokenClaims(verified: verified).sessionID == "family-1")
+        claims.sessionID = ""
+        #expect(throws: TokenError(.invalidClaim, "")) { try claims.payload() }
+    }
 }
