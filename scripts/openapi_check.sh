@@ -37,23 +37,28 @@ cleanup() {
 trap cleanup EXIT
 wait_ready "$port"
 # A signed-in user for the operations behind a token: a sign-up and login by passkeyd-loadgen's software
-# authenticator (its family granted the device-key API, the default audience here: a refresh cannot widen to another
-# API, RFC 6749 §6), then a refresh asking for it (plus the issuer, for /userinfo), so schemathesis reaches past the
-# 401 of /userinfo, /device-keys…, /me/password-verifier and /me/passkeys…. A refreshed token is not a fresh login:
-# DELETE /me and the other step-up operations answer 401, so the user survives the run.
+# authenticator for each audience those operations take (a token is for one API: the device-key API, the default
+# audience here, and the account API `<issuer>me/`, which /me/… takes), each then refreshed (plus the issuer, for
+# /userinfo), so schemathesis reaches past the 401 of /userinfo, /device-keys…, /me/password-verifier and
+# /me/passkeys…. A refreshed token is not a fresh login: DELETE /me and the other step-up operations answer 401, so
+# the user survives the run.
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
 "$loadgen" --url "http://127.0.0.1:$port" --once >"$work/tokens.json"
-access_token="$("$python" - "http://127.0.0.1:$port" "$work/tokens.json" <<'PY'
+"$loadgen" --url "http://127.0.0.1:$port" --once --audience "http://localhost:$port/me/" >"$work/account.json"
+refreshed_token() {
+  "$python" - "http://127.0.0.1:$port" "$1" "$2" <<'PY'
 import json, sys, urllib.request
-base, path = sys.argv[1], sys.argv[2]
+base, path, audience = sys.argv[1], sys.argv[2], sys.argv[3]
 refresh = json.load(open(path))["refresh_token"]
 issuer = json.load(urllib.request.urlopen(base + "/.well-known/openid-configuration"))["issuer"]
 body = json.dumps({"grant_type": "refresh_token", "client_id": "demo-native-app", "refresh_token": refresh,
-                   "audience": issuer + "device-keys", "scope": "openid profile email"}).encode()
+                   "audience": issuer + audience, "scope": "openid profile email"}).encode()
 request = urllib.request.Request(base + "/oauth/token", body, {"Content-Type": "application/json"})
 print(json.load(urllib.request.urlopen(request))["access_token"])
 PY
-)"
+}
+access_token="$(refreshed_token "$work/tokens.json" device-keys)"
+account_token="$(refreshed_token "$work/account.json" me/)"
 
 status=0
 run_schemathesis() {
@@ -69,8 +74,9 @@ run_schemathesis() {
 run_schemathesis "http://127.0.0.1:$port" --exclude-tag admin
 # Again for the operations behind a token, with the signed-in user's access token.
 run_schemathesis "http://127.0.0.1:$port" --include-tag device-keys --include-operation-id userinfoGet \
-  --include-operation-id userinfoPost --include-operation-id storePasswordVerifier --include-tag passkey-lifecycle \
-  -H "Authorization: Bearer $access_token"
+  --include-operation-id userinfoPost -H "Authorization: Bearer $access_token"
+run_schemathesis "http://127.0.0.1:$port" --include-operation-id storePasswordVerifier --include-tag passkey-lifecycle \
+  -H "Authorization: Bearer $account_token"
 # Admin listener: metrics, the audit log, the document itself.
 run_schemathesis "http://127.0.0.1:$admin_port" --include-tag admin
 # The daemon must still be up and must have logged no bug (a 500 is logged as one).

@@ -19,6 +19,7 @@ struct LoadgenSettings: Sendable {
           --origin ORIGIN        clientDataJSON origin (default https://localhost, an iOS app's origin)
           --rp-id ID             default localhost
           --scope SCOPE          default "openid profile email offline_access"
+          --audience AUDIENCE    the API the tokens are for (default: none named, the server's default audience)
           --rate R               with --login and poll: offer R logins per second in all, spread evenly over
                                  the clients (open loop); each login is timed from its scheduled start, so a
                                  server that falls behind is charged for the wait (default: closed loop, each
@@ -44,6 +45,8 @@ struct LoadgenSettings: Sendable {
     var origin = "https://localhost"
     var rpID = "localhost"
     var scope = "openid profile email offline_access"
+    /// `audience` of the token requests (Auth0's API identifier); `nil`: none named.
+    var audience: String?
     var transport = TransportKind.poll
     /// Logins per second offered by `--rate` (open loop); `nil`: closed loop.
     var rate: Double?
@@ -88,6 +91,7 @@ struct LoadgenSettings: Sendable {
             case "--origin": settings.origin = try value(argument)
             case "--rp-id": settings.rpID = try value(argument)
             case "--scope": settings.scope = try value(argument)
+            case "--audience": settings.audience = try value(argument)
             case "--rate": settings.rate = try number(argument, 1...1_000_000)
             case "--transport":
                 let kind = try value(argument)

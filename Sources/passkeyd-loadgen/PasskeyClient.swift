@@ -58,6 +58,7 @@ struct PasskeyClient {
         var body = "{\"grant_type\":\"\(Self.webauthnGrant)\",\"client_id\":\(quoted(settings.clientID))"
         body += realmMember
         body += ",\"scope\":\(quoted(settings.scope)),\"auth_session\":\(quoted(session))"
+        if let audience = settings.audience { body += ",\"audience\":\(quoted(audience))" }
         body += ",\"authn_response\":\(credential.toJSON())}"
         return Array(body.utf8)
     }

@@ -1,10 +1,12 @@
 // The passkeyd demo: a sign-up and a usernameless login through the Auth0-style endpoints of the server that
 // serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo, /me/passkeys), then the tokens'
-// claims and the user's passkeys.
+// claims and the user's passkeys. It logs in for the account API (`<issuer>me/`, the audience /me/… accepts; the
+// token also carries the issuer's, for /userinfo).
 // No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
 "use strict";
 
 const clientID = document.querySelector('meta[name="passkeyd-client-id"]').content;
+const accountAudience = document.querySelector('meta[name="passkeyd-account-audience"]').content;
 const scope = "openid profile email offline_access";
 const webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn";
 
@@ -97,7 +99,7 @@ async function signUp(event) {
     };
     if (credential.response.getTransports) response.transports = credential.response.getTransports();
     const tokens = await post("/oauth/token", {
-      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
       authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
     });
     await showSession(tokens);
@@ -121,7 +123,7 @@ async function logIn() {
     };
     if (credential.response.userHandle) response.userHandle = toBase64URL(credential.response.userHandle);
     const tokens = await post("/oauth/token", {
-      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
       authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
     });
     await showSession(tokens);

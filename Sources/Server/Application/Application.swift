@@ -20,7 +20,9 @@ public struct Application: Responder {
         DeviceKeyEndpoints.register(in: &router, context: context)
         PasswordFallbackEndpoints.register(in: &router, context: context)
         if context.configuration.web.openAPIListener == .public { OpenAPIEndpoint.register(in: &router) }
-        if let demo = context.configuration.web.demo { DemoEndpoints.register(in: &router, demo: demo) }
+        if let demo = context.configuration.web.demo {
+            DemoEndpoints.register(in: &router, demo: demo, accountAudience: context.configuration.accountAudience)
+        }
         PasskeyLifecycleEndpoints.register(in: &router, context: context)
         RecoveryEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(

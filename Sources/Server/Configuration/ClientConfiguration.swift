@@ -72,6 +72,11 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// `hints` of this client's creation options (WebAuthn L3 §5.4 `hints`: `security-key`, `client-device`,
     /// `hybrid`, in order of preference); empty: the member is left out.
     public var passkeyHints: [String] = []
+    /// The audiences a password (SRP-6a) login of this client may ask for (`password_login_audiences`): by default
+    /// the issuer's own API only, whose one use is `/userinfo`. The device-key and account audiences are refused at
+    /// load: a password alone never enrols a device key, approves an action or manages the account
+    /// (docs/password-fallback.md). Resolved by `ServerConfiguration.resolvingPasswordLoginAudiences`.
+    public var passwordLoginAudiences: [String] = []
 
     /// The grant type of Auth0's native passkey flow.
     public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"

@@ -16,11 +16,59 @@ extension ServerConfiguration {
             accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
     }
 
-    /// The API whose identifier is `audience`: the issuer's, the device-key API, or one of `apis`.
+    /// The account API (`<issuer>me/`, the shape of Auth0's My Account API): the only audience passkeyd's account
+    /// management (`/me/…`) accepts. A client asks for it explicitly with `audience`; it is never a default
+    /// audience and never added to another API's token, so a token minted for an API cannot manage the account.
+    public var accountAPI: APIConfiguration {
+        APIConfiguration(
+            identifier: accountAudience, name: "\(relyingParty.name) (account)", scopes: [],
+            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
+    }
+
+    /// `<issuer>me/`: the account API's identifier (the issuer ends with `/`).
+    public var accountAudience: String { Self.accountAudience(issuer: issuer) }
+
+    /// The account audience of `issuer`.
+    static func accountAudience(issuer: String) -> String { issuer + "me/" }
+
+    /// The API whose identifier is `audience`: the issuer's, the device-key API, the account API, or one of `apis`.
     public func api(identifier audience: String) -> APIConfiguration? {
         if audience == issuer { return issuerAPI }
         if audience == deviceKeys.audience { return deviceKeyAPI }
+        if audience == accountAudience { return accountAPI }
         return apis.first { $0.identifier == audience }
+    }
+
+    /// Whether `audience` is one of the APIs built into passkeyd (every client may ask for them).
+    func isBuiltInAudience(_ audience: String) -> Bool {
+        audience == issuer || audience == deviceKeys.audience || audience == accountAudience
+    }
+
+    /// Resolves each client's `password_login_audiences`: empty (the default) is the issuer's own API (`/userinfo`)
+    /// only; every entry must be the issuer or a configured API, and never one of `forbidden` (the device-key and
+    /// account audiences: a password alone never buys a device key or account management, docs/password-fallback.md).
+    static func resolvingPasswordLoginAudiences(
+        _ clients: [ClientConfiguration], issuer: String, apis: [APIConfiguration], forbidden: [String]
+    ) throws(ConfigurationError) -> [ClientConfiguration] {
+        var resolved: [ClientConfiguration] = []
+        for (index, var client) in clients.enumerated() {
+            let field = "clients[\(index)].password_login_audiences"
+            for (position, audience) in client.passwordLoginAudiences.enumerated() {
+                guard !forbidden.contains(audience) else {
+                    throw ConfigurationError(
+                        field: "\(field)[\(position)]",
+                        reason:
+                            "\"\(audience)\" is the device-key or account audience, which a password login never gets")
+                }
+                guard audience == issuer || apis.contains(where: { $0.identifier == audience }) else {
+                    throw ConfigurationError(
+                        field: "\(field)[\(position)]", reason: "\"\(audience)\" is not the issuer or one of apis")
+                }
+            }
+            if client.passwordLoginAudiences.isEmpty { client.passwordLoginAudiences = [issuer] }
+            resolved.append(client)
+        }
+        return resolved
     }
 
     /// The grant of `clientID` for the API `audience`, if configured (`client_grants`).
@@ -44,7 +92,9 @@ extension ServerConfiguration {
                     "identifier", "must be 1 to 512 visible ASCII characters, a URI when it has a colon")
             }
             guard !reserved.contains(identifier) else {
-                throw object.error("identifier", "the issuer and device_keys.audience are built-in APIs")
+                throw object.error(
+                    "identifier",
+                    "the issuer, device_keys.audience, <issuer>me/ and <issuer>recovery are passkeyd's own audiences")
             }
             guard !apis.contains(where: { $0.identifier == identifier }) else {
                 throw object.error("identifier", "\"\(identifier)\" is defined twice")

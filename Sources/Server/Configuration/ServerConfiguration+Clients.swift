@@ -84,6 +84,8 @@ extension ServerConfiguration {
             deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
             idTokenSigningAlgorithm: idTokenAlgorithm)
         client.passkeyHints = hints
+        // Resolved and checked against the APIs once they are read (`resolvingPasswordLoginAudiences`).
+        client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
         try object.rejectUnknownKeys()
         return client
     }

@@ -96,8 +96,12 @@ extension ServerConfiguration {
             appAttestRoots: try Self.readRoots(
                 deviceObject, "app_attest_roots", builtin: BuiltinAttestationRoots.appAttest)
         )
-        guard !deviceKeys.audience.isEmpty, deviceKeys.audience != issuer else {
-            throw deviceObject.error("audience", "must be a non-empty audience other than the issuer")
+        guard !deviceKeys.audience.isEmpty,
+            ![issuer, Self.accountAudience(issuer: issuer), RecoveryToken.audience(issuer: issuer)].contains(
+                deviceKeys.audience)
+        else {
+            throw deviceObject.error(
+                "audience", "must be a non-empty audience other than the issuer and its me/ and recovery audiences")
         }
         try deviceObject.rejectUnknownKeys()
 
@@ -144,12 +148,20 @@ extension ServerConfiguration {
                 field: "clients[\(index)].client_id", reason: "\"\(client.clientID)\" is defined twice")
         }
 
+        // The built-in audiences are reserved: no configured API may claim them (docs/api.md, "APIs").
         let apis = try Self.readAPIs(
-            root, reserved: [issuer, deviceKeys.audience], defaultLifetime: tokens.accessTokenLifetime)
+            root,
+            reserved: [
+                issuer, deviceKeys.audience, Self.accountAudience(issuer: issuer),
+                RecoveryToken.audience(issuer: issuer),
+            ],
+            defaultLifetime: tokens.accessTokenLifetime)
         self.apis = apis
         clientGrants = try Self.readClientGrants(root, clients: clients, apis: apis)
         configuredDefaultAudience = try Self.readDefaultAudience(
             root, known: [issuer, deviceKeys.audience] + apis.map(\.identifier))
+        self.clients = try Self.resolvingPasswordLoginAudiences(
+            clients, issuer: issuer, apis: apis, forbidden: [deviceKeys.audience, Self.accountAudience(issuer: issuer)])
 
         var realms: [RealmConfiguration] = []
         for object in try root.objectArray("realms") { realms.append(try Self.readRealm(object)) }

@@ -93,6 +93,14 @@ extension DeviceKeyEndpoints {
                 OAuthError(
                     .invalidChallenge, "Unknown challenge for this device key.", logCode: "challenge_not_found"))
         }
+        // A device-proof challenge (`DeviceProofAction`) proves the device for one operation and approves nothing.
+        if let action = try? DeviceAction(jsonBytes: challenge.action), DeviceProofAction.check(action).reserved {
+            return try refuse(
+                OAuthError(
+                    .invalidChallenge, "The challenge is a device proof, not an action to approve.",
+                    logCode: "challenge_is_device_proof"),
+                actionHash: challenge.actionHash)
+        }
         let verification = verify(challenge: challenge, key: key, signature: signature, subject: subject, now: now)
         switch verification {
         case .success(let approval):
@@ -133,7 +141,7 @@ extension DeviceKeyEndpoints {
 
     /// The pure check (DeviceKeys): the stored document names this subject, key, challenge and action, is not
     /// expired, and the signature verifies over its exact bytes with the registered key.
-    private static func verify(
+    static func verify(
         challenge: DeviceChallenge, key: DeviceKey, signature: [UInt8], subject: AuthenticatedSubject, now: Date
     ) -> Result<VerifiedApproval, DeviceKeyError> {
         do throws(DeviceKeyError) {

@@ -19,9 +19,17 @@ extension DeviceKeyEndpoints {
         guard let actionValue = body["action"], !actionValue.isNull else { throw OAuthError.missingParameter("action") }
         let now = context.clock.now()
         let action: DeviceAction
-        do {
+        do throws(DeviceKeyError) {
             // RFC 9396 §2 shape and the review-sized limits (4 KiB, depth 5, 32 members, 255-character strings).
             action = try DeviceAction(validating: actionValue)
+            // The reserved type is a device proof, exactly as `DeviceProofAction` spells one.
+            let reserved = DeviceProofAction.check(action)
+            if reserved.reserved, !reserved.valid {
+                throw DeviceKeyError(
+                    .invalidAuthorizationDetails,
+                    "\(DeviceProofAction.type) takes exactly one more member, operation: "
+                        + DeviceProofAction.Operation.allCases.map(\.rawValue).joined(separator: ", "))
+            }
         } catch {
             let refusal = OAuthError.deviceKey(error)
             try await record(

@@ -31,16 +31,13 @@ extension DeviceKeyEndpoints {
 
     /// The enrolment step-up (RFC 9470): a token for the device-key API whose login, by a user-verified passkey,
     /// is at most `device_keys.enrolment_max_age_seconds` old and minted the token itself (`FreshLoginRequirement`;
-    /// a refresh-derived token never qualifies). The password fallback (`amr` `pwd`) qualifies only to re-enrol a
-    /// device whose key a biometry change invalidated. Every refusal is a security event.
+    /// a refresh-derived token never qualifies). A password login never qualifies, after a biometry change
+    /// included: the replacement key is enrolled after a passkey login, as every key is. Every refusal is a security
+    /// event.
     func requireEnrolmentStepUp(_ subject: AuthenticatedSubject, deviceID: String) async throws {
         let now = context.clock.now()
         let maxAge = context.configuration.deviceKeys.enrolmentMaxAgeSeconds
-        var methods: Set<String> = ["user"]
-        if subject.authenticationMethods.contains("pwd"), try await biometryChanged(subject.sub, deviceID: deviceID) {
-            methods.insert("pwd")
-        }
-        let requirement = FreshLoginRequirement(maxAge: TimeInterval(maxAge), acceptedMethods: methods)
+        let requirement = FreshLoginRequirement(maxAge: TimeInterval(maxAge))
         guard case .failure(let reason) = requirement.check(subject, now: now) else { return }
         let refusal = OAuthError.enrolmentNeedsFreshLogin(reason, maxAge: maxAge)
         try await record(
@@ -52,20 +49,6 @@ extension DeviceKeyEndpoints {
                         key: "auth_time", value: subject.authTime.map(DeviceKeyRepresentation.timestamp) ?? .null),
                 ]))
         throw refusal
-    }
-
-    /// Whether the newest key event of `deviceID` is its revocation after a biometry change (`key_invalidated`
-    /// from `POST /device-events`), with no enrolment since: the newest such event whenever it happened, not the
-    /// newest within a window of the user's events (logins and refreshes since would push it out).
-    private func biometryChanged(_ userID: String, deviceID: String) async throws -> Bool {
-        let newest = try await context.store.read {
-            try $0.newestSecurityEvent(
-                userID: userID, deviceID: deviceID,
-                kinds: [DeviceKeyAuditEvent.registered, DeviceKeyAuditEvent.revoked],
-                outcome: DeviceKeyAuditEvent.success)
-        }
-        guard let newest else { return false }
-        return newest.kind == DeviceKeyAuditEvent.revoked && newest.reasonCode == "key_invalidated"
     }
 
     /// Records a token refused by the device-key audience check when the same token is otherwise a valid one of

@@ -15,14 +15,27 @@ extension DeviceKeyEndpoints {
     /// Largest `attempts` accepted.
     static let maximumReportedAttempts = 1000
 
-    /// `POST /device-events` `{device_id, type, attempts?, occurred_at?}` → 200 `{event_id, received_at, keys}`.
+    /// What the event's write decided: recorded (with the device's keys after the policy), or refused for want of
+    /// proof of the device (the refusal's own event committed instead, nothing else written).
+    enum DeviceEventOutcome: Sendable {
+        case recorded(SecurityEvent, [(key: DeviceKey, passwordRequired: Bool)])
+        case refused(OAuthError)
+    }
+
+    /// `POST /device-events` `{device_id, type, attempts?, occurred_at?, device_proof?}` → 200 `{event_id,
+    /// received_at, keys}`.
     ///
     /// Recorded with the server's UTC time (the device's `occurred_at` is kept as information only), then the
     /// unlock policy (`DeviceKeyLockout`): biometric failures count towards the key's "password required" state
     /// (at `device_keys.max_failed_attempts`, approvals wait for an SRP or passkey login), a biometric success
-    /// resets that count below the limit, `key_invalidated` revokes the device's keys and marks the user so that
-    /// the replacement key needs a recent login. `keys` lists the device's keys with their status and
+    /// resets that count below the limit, `key_invalidated` revokes the device's keys (the replacement is enrolled
+    /// after a passkey login, as every key). `keys` lists the device's keys with their status and
     /// `password_required` after the policy.
+    ///
+    /// The reports that would take something from the user — `key_invalidated` of a live key, and the
+    /// `biometric_failure` that reaches the lockout — need proof of the device (`DeviceProof`): without it they are
+    /// refused (403 `device_proof_required`, recorded) and nothing is counted, so a stolen bearer token can neither
+    /// revoke a user's keys nor force them onto the password path.
     func deviceEvent(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)
         let body = try Self.bodyObject(request)
@@ -42,13 +55,32 @@ extension DeviceKeyEndpoints {
             description: "Too many device events. Try again later.", logCode: "device_events_limited",
             reason: "user over \(context.configuration.deviceKeys.eventsPerUserPerMinute) device events/min")
         let lockout = DeviceKeyLockout(maxFailures: context.configuration.deviceKeys.maxFailedAttempts)
-        let (event, keys) = try await context.store.write { writer in
+        // The device's live keys as read before the write, for the DPoP binding of the proof; the write reads
+        // them again and judges the proof against what it reads.
+        let liveKeys = try await context.store.read { try $0.deviceKeys(userID: subject.sub) }.filter {
+            $0.deviceID == deviceID && $0.status != .revoked
+        }
+        let proof = try presentedProof(subject, body: body, keys: liveKeys, now: now)
+        let outcome = try await context.store.write { writer -> DeviceEventOutcome in
+            let deviceKeys = try writer.deviceKeys(userID: subject.sub).filter { $0.deviceID == deviceID }
+            if let operation = try Self.destructiveOperation(
+                type, attempts: attempts, keys: deviceKeys, lockout: lockout, reader: writer),
+                let refusal = try proofRefusal(
+                    proof, operation: operation, keys: deviceKeys.filter { $0.status != .revoked }, subject: subject,
+                    writer: writer, now: now)
+            {
+                _ = try writer.appendSecurityEvent(
+                    DeviceKeyAuditEvent.refusal(
+                        type.rawValue, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,
+                        attempts: attempts, detail: [JSONMember(key: "operation", value: .string(operation.rawValue))]))
+                return .refused(refusal)
+            }
             let event = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
                     type.rawValue, outcome: DeviceKeyAuditEvent.reported, now: now, subject: subject,
                     deviceID: deviceID, attempts: attempts, deviceTime: deviceTime))
             var keys: [(key: DeviceKey, passwordRequired: Bool)] = []
-            for var key in try writer.deviceKeys(userID: subject.sub) where key.deviceID == deviceID {
+            for var key in deviceKeys {
                 let before = key.state
                 let counterKey = FallbackCounterKey.biometric(keyID: key.keyID)
                 var biometricFailures = try writer.fallbackCounter(key: counterKey)
@@ -74,10 +106,9 @@ extension DeviceKeyEndpoints {
                     if biometricFailures != nil { _ = try writer.resetFallbackCounters(keys: [counterKey]) }
                     biometricFailures = nil
                 case .keyInvalidated where key.status != .revoked:
+                    // Biometry changed: the Secure Enclave / Keystore key is gone.
                     key.status = .revoked
                     key.revokedAt = now
-                // Biometry changed: the replacement's enrolment may then use a recent password login as its
-                // step-up (DeviceKeyEndpoints+Enrolment.swift reads this revocation's event).
                 default:
                     break
                 }
@@ -89,7 +120,12 @@ extension DeviceKeyEndpoints {
                 }
                 keys.append((key, key.status == .active && lockout.requiresPassword(biometricFailures)))
             }
-            return (event, keys)
+            return .recorded(event, keys)
+        }
+        let (event, keys): (SecurityEvent, [(key: DeviceKey, passwordRequired: Bool)])
+        switch outcome {
+        case .refused(let refusal): throw refusal
+        case .recorded(let recorded, let deviceKeys): (event, keys) = (recorded, deviceKeys)
         }
         context.metrics.count(event: "device_event:\(type.rawValue)")
         let answer: JSONValue = [
@@ -104,6 +140,31 @@ extension DeviceKeyEndpoints {
                 }),
         ]
         return .json(answer)
+    }
+
+    /// The operation that needs proof of the device in a report of `type` about `keys` (the device's keys), if any:
+    /// `key_invalidated` while a key is not revoked yet, and a `biometric_failure` that takes an active key's count
+    /// to the lockout (from below it: a key already requiring the password changes no further).
+    private static func destructiveOperation(
+        _ type: DeviceEventType, attempts: Int?, keys: [DeviceKey], lockout: DeviceKeyLockout, reader: any StoreReader
+    ) throws -> DeviceProofAction.Operation? {
+        switch type {
+        case .keyInvalidated:
+            return keys.contains { $0.status != .revoked } ? .keyInvalidated : nil
+        case .biometricFailure:
+            for key in keys where key.status == .active {
+                let count = try reader.fallbackCounter(key: FallbackCounterKey.biometric(keyID: key.keyID))?.count ?? 0
+                let target = min(max(count + 1, attempts ?? 0), lockout.maxFailures)
+                if !lockout.requiresPassword(biometricFailures: count),
+                    lockout.requiresPassword(biometricFailures: target)
+                {
+                    return .biometricLockout
+                }
+            }
+            return nil
+        case .biometricSuccess, .passwordFallback:
+            return nil
+        }
     }
 
     /// The lock or revocation event a device event caused, if it changed the key's status.

@@ -17,9 +17,11 @@ extension DeviceKeyEndpoints {
     /// the old one (re-enrolment); a new device beyond `device_keys.max_keys_per_user` usable keys is refused (409
     /// `device_key_limit_reached`).
     ///
-    /// Enrolling needs the step-up (`requireEnrolmentStepUp`): a stolen refresh token, or a token for another API,
-    /// cannot enrol a key. The client's `device_keys.attestation` policy decides whether a platform attestation
-    /// is verified or required (`verifiedAttestation`).
+    /// Enrolling needs the step-up (`requireEnrolmentStepUp`): a stolen refresh token, a password login, or a token
+    /// for another API cannot enrol a key. The client's `device_keys.attestation` policy decides whether a platform
+    /// attestation is verified or required (`verifiedAttestation`). An enrolment made with a DPoP-bound token binds
+    /// the key to that DPoP key (`DeviceKey.dpopThumbprint`): a later proof by it is proof of the device
+    /// (`DeviceProof`).
     func registerKey(_ request: Request) async throws -> Response {
         let subject = try await authenticateForEnrolment(request)
         let body = try Self.bodyObject(request)
@@ -62,7 +64,7 @@ extension DeviceKeyEndpoints {
             attestation: attestation.map {
                 DeviceKeyAttestation(
                     platform: $0.platform, level: $0.level, verifiedAt: now, verifiedBootState: $0.verifiedBootState)
-            })
+            }, dpopThumbprint: subject.dpopThumbprint)
         let maximumKeys = context.configuration.deviceKeys.maxKeysPerUser
         try await context.store.write { writer in
             // At most `device_keys.max_keys_per_user` usable keys per user, counted in the insert's transaction so
@@ -122,13 +124,27 @@ extension DeviceKeyEndpoints {
         return .json(body)
     }
 
-    /// `DELETE /device-keys/{key_id}` → 204. Revoking a revoked key is a no-op 204; another user's key is 404.
+    /// `DELETE /device-keys/{key_id}` (optional body `{device_proof: {challenge_id, signature}}`) → 204. Revoking
+    /// a revoked key is a no-op 204; another user's key is 404. Revoking a live key needs proof of the device or a
+    /// fresh user-verified passkey login (`DeviceProof`, 403 `device_proof_required` otherwise): a bare bearer token
+    /// revokes nothing.
     func revokeKey(_ request: Request) async throws -> Response {
         let subject = try await authenticate(request)
         let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.revoked)
         guard key.status != .revoked else { return .empty() }
         let now = context.clock.now()
-        try await context.store.write { writer in
+        let body = request.body.isEmpty ? nil : try Self.bodyObject(request)
+        let proof = try presentedProof(subject, body: body, keys: [key], now: now)
+        let refusal = try await context.store.write { writer -> OAuthError? in
+            if let refusal = try proofRefusal(
+                proof, operation: .revokeKey, keys: [key], subject: subject, writer: writer, now: now)
+            {
+                _ = try writer.appendSecurityEvent(
+                    DeviceKeyAuditEvent.refusal(
+                        DeviceKeyAuditEvent.revoked, refusal, now: now, subject: subject, keyID: key.keyID,
+                        deviceID: key.deviceID))
+                return refusal
+            }
             var state = key.state
             state.status = .revoked
             state.revokedAt = now
@@ -136,8 +152,11 @@ extension DeviceKeyEndpoints {
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
                     DeviceKeyAuditEvent.revoked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
-                    keyID: key.keyID, deviceID: key.deviceID, reasonCode: "deleted"))
+                    keyID: key.keyID, deviceID: key.deviceID, reasonCode: "deleted",
+                    detail: [JSONMember(key: "proof", value: .string(proof?.name ?? ""))]))
+            return nil
         }
+        if let refusal { throw refusal }
         context.metrics.count(event: "device_key:revoked")
         return .empty()
     }

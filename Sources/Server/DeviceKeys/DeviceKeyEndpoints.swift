@@ -35,10 +35,22 @@ struct DeviceKeyEndpoints: Sendable {
     /// The caller: the Bearer access token's subject (RFC 6750), counted against the per-user request limit
     /// (`rate_limit.requests_per_user_per_minute`), so one user's token cannot flood the store from many
     /// addresses. Only a token issued for the device-key API (`aud` containing `device_keys.audience`, RFC 9068
-    /// §4) is accepted, not any token of this issuer.
+    /// §4) is accepted, not any token of this issuer; and never a password login's (`PasswordLogin`), whatever its
+    /// audience: the password alone never enrols, re-enables or uses a device key (401
+    /// `insufficient_user_authentication`, recorded).
     func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
         let subject = try await context.tokens.authenticate(request, audience: context.tokens.deviceKeyAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
+        if PasswordLogin.isPasswordLogin(subject.authenticationMethods) {
+            let refusal = OAuthError(
+                .insufficientUserAuthentication, "Device keys need a passkey login; a password login cannot use them.",
+                logCode: "password_login_for_device_keys")
+            try await record(
+                DeviceKeyAuditEvent.refusal(
+                    "device_key_request", refusal, now: context.clock.now(), subject: subject, keyID: nil,
+                    detail: [JSONMember(key: "route", value: .string(request.route ?? request.path))]))
+            throw refusal
+        }
         return subject
     }
 

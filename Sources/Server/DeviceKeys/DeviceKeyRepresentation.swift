@@ -18,6 +18,8 @@ enum DeviceKeyRepresentation {
             "revoked_at": key.revokedAt.map(timestamp) ?? .null,
             "failed_attempts": JSONValue(key.failedAttempts),
             "attestation": key.attestation.map(json) ?? .null,
+            // The DPoP key bound at enrolment, whose proofs prove the device (`DeviceProof`).
+            "dpop_jkt": key.dpopThumbprint.map { .string($0) } ?? .null,
         ]
     }
 

@@ -20,7 +20,7 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .invalidToken, .insufficientUserAuthentication: 401
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
-            case .keyLocked, .keyRevoked, .loginRequired: 403
+            case .keyLocked, .keyRevoked, .loginRequired, .deviceProofRequired: 403
             // Auth0: an unknown API, or one the client has no grant for, is 403 access_denied.
             case .accessDenied: 403
             // Password fallback (Server/PasswordFallback/PasswordFallbackRefusal.swift).
@@ -93,6 +93,9 @@ struct OAuthError: Error, Sendable, CustomStringConvertible {
         case challengeAlreadyUsed = "challenge_already_used"
         /// The device signature does not verify over the challenge bytes with the registered key (400).
         case invalidSignature = "invalid_signature"
+        /// A destructive device operation (a key's revocation, its invalidation, the biometric lockout) without
+        /// proof of the device or a fresh user-verified passkey login (403, `DeviceProof`).
+        case deviceProofRequired = "device_proof_required"
 
         // MARK: password fallback (answered in Server/PasswordFallback/PasswordFallbackRefusal.swift)
 

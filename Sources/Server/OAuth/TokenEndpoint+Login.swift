@@ -41,7 +41,9 @@ extension TokenEndpoint {
         // changed BS is stored below.
         let verified = try verifiedAssertion(
             assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
-        let refresh = try refreshTokenForLogin(user: user, request: request)
+        let refresh = try refreshTokenForLogin(
+            user: user, request: request,
+            authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified))
         let use = CredentialUse(
             credentialID: stored.credentialID, expectedSignCount: stored.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)

@@ -111,7 +111,8 @@ extension TokenEndpoint {
             // A family from before APIs existed was granted for the issuer's own API.
             access = try tokens.authorization.reauthorize(
                 client: client, grantedAudience: stored.audience ?? tokens.defaultAudience,
-                grantedScope: grantedScope, audience: audience, scope: requestedScope)
+                grantedScope: grantedScope, audience: audience, scope: requestedScope,
+                loginMethods: stored.authenticationMethods)
             // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
             try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         } catch let refusal as OAuthError where refusal.kind != .serverError {
@@ -123,7 +124,8 @@ extension TokenEndpoint {
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime, now: now, expiry: successor,
+            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime,
+            authenticationMethods: stored.authenticationMethods, now: now, expiry: successor,
             dpopThumbprint: stored.dpopThumbprint)
         guard
             try writer.markRefreshTokenRotated(
@@ -139,10 +141,13 @@ extension TokenEndpoint {
         return .rotated(
             try tokens.tokenResponse(
                 for: TokenService.Grant(
+                    // The family's login: its `auth_time` and `amr` (OIDC Core §12.2: a refreshed ID token keeps
+                    // `auth_time`; RFC 8176 says how the user authenticated, which a refresh does not change). A
+                    // family from before its `amr` was stored says `hwk`, as it did then.
                     user: user, clientID: clientID, access: access, authTime: stored.authTime,
-                    authenticationMethods: ["hwk"],
+                    authenticationMethods: stored.authenticationMethods ?? ["hwk"],
                     // The family's key, or the proof's for an unbound family (its access token only).
-                    dpopThumbprint: stored.dpopThumbprint ?? dpop),
+                    dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID),
                 refreshToken: replacement.value, now: now, signers: signers))
     }
 

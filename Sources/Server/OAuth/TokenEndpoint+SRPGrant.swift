@@ -31,7 +31,8 @@ extension TokenEndpoint {
                 .invalidRequest, "Invalid M1: must be \(srp.hash.digestByteCount) bytes (SHA-256).",
                 logCode: "m1_length", reason: "\(proof.count) bytes")
         }
-        let access = try requestedAccess(parameters, client: client)
+        // A password login is only for the client's `password_login_audiences` (never the device-key or account API).
+        let access = try requestedAccess(parameters, client: client, passwordLogin: true)
         let realmName = try parameters.optionalString("realm", maxLength: 128)
         guard let handle = AuthSessionHandle(presented: presentedSession) else {
             throw OAuthError.invalidSession("session_malformed")
@@ -76,7 +77,8 @@ extension TokenEndpoint {
             try await recordFailure(session, throttle: throttle, now: now)
             throw OAuthError.passwordNotVerified("srp_bad_proof", reason: "M1 does not match")
         }
-        let refresh = try refreshTokenForLogin(user: user, request: request)
+        let refresh = try refreshTokenForLogin(
+            user: user, request: request, authenticationMethods: PasswordLogin.authenticationMethods)
         try await context.store.write { writer in
             _ = try writer.resetFallbackCounters(
                 keys: [FallbackCounterKey.identity(realm: session.realm, identity: session.identity)])
@@ -95,7 +97,8 @@ extension TokenEndpoint {
         return try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: client.clientID, access: request.access, authTime: now,
-                authenticationMethods: ["pwd"], dpopThumbprint: request.dpopThumbprint),
+                authenticationMethods: PasswordLogin.authenticationMethods, dpopThumbprint: request.dpopThumbprint,
+                sessionID: request.sessionID, isLogin: true),
             refreshToken: refresh?.value, now: now,
             extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
     }

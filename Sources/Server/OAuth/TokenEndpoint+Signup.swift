@@ -30,7 +30,9 @@ extension TokenEndpoint {
             id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
             profile: session.profile)
-        let refresh = try refreshTokenForLogin(user: user, request: request)
+        let refresh = try refreshTokenForLogin(
+            user: user, request: request,
+            authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified))
         do {
             try await context.store.write { writer in
                 try writer.insertUser(user, credential: credential)

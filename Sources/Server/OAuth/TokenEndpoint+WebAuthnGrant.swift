@@ -112,7 +112,10 @@ extension TokenEndpoint {
         if let realmName, realmName != sessionRealm {
             throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
         }
-        return GrantRequest(client: client, access: access, now: now, dpopThumbprint: dpop)
+        // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
+        return GrantRequest(
+            client: client, access: access, now: now, dpopThumbprint: dpop,
+            sessionID: try TimeOrderedIdentifier.make(now: now))
     }
 
     /// The grant's parameters once the session is settled.
@@ -123,16 +126,22 @@ extension TokenEndpoint {
         let now: Date
         /// The thumbprint of the request's DPoP key (RFC 9449 §5), to which the tokens are bound.
         let dpopThumbprint: String?
+        /// The login's session: the access token's `sid` and, when a refresh token is issued, its family's id.
+        let sessionID: String
     }
 
     /// What a login asks for (`audience` and `scope`), as `ResourceAuthorization` grants it: decided before the
-    /// session is spent, so that an unknown or ungranted API costs the user nothing.
+    /// session is spent, so that an unknown or ungranted API costs the user nothing. `passwordLogin` for the SRP-6a
+    /// grant, whose audiences are the client's `password_login_audiences`.
     /// - Throws: 400 `invalid_request` for a malformed parameter or an `organization`, 403 `access_denied` for an
     ///   audience the client may not have.
-    func requestedAccess(_ parameters: RequestParameters, client: ClientConfiguration) throws -> AuthorizedAccess {
+    func requestedAccess(_ parameters: RequestParameters, client: ClientConfiguration, passwordLogin: Bool = false)
+        throws -> AuthorizedAccess
+    {
         let scope = try requestedScope(parameters)
         let audience = try requestedAudience(parameters)
-        return try context.tokens.authorization.authorize(client: client, audience: audience, scope: scope)
+        return try context.tokens.authorization.authorize(
+            client: client, audience: audience, scope: scope, passwordLogin: passwordLogin)
     }
 
     /// `scope` (RFC 6749 §3.3), or the default scope.
@@ -184,20 +193,20 @@ extension TokenEndpoint {
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
                 authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
-                dpopThumbprint: request.dpopThumbprint),
+                dpopThumbprint: request.dpopThumbprint, sessionID: request.sessionID, isLogin: true),
             refreshToken: refreshToken, now: request.now)
     }
 
-    /// A new refresh token for a fresh login, when the client and scope call for one.
-    func refreshTokenForLogin(user: User, request: GrantRequest) throws -> (
+    /// A new refresh token for a fresh login whose `amr` is `authenticationMethods`, when the client and scope call
+    /// for one: the first of the family `request.sessionID`.
+    func refreshTokenForLogin(user: User, request: GrantRequest, authenticationMethods: [String]) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
         guard TokenService.issuesRefreshToken(client: request.client, access: request.access) else { return nil }
-        // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return try context.tokens.newRefreshToken(
-            familyID: try TimeOrderedIdentifier.make(now: request.now), clientID: request.client.clientID,
+            familyID: request.sessionID, clientID: request.client.clientID,
             userID: user.id, scope: request.access.scope.text, audience: request.access.api.identifier,
-            authTime: request.now, now: request.now,
+            authTime: request.now, authenticationMethods: authenticationMethods, now: request.now,
             expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now),
             // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
             dpopThumbprint: request.dpopThumbprint)

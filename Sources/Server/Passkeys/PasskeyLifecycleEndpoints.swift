@@ -5,7 +5,8 @@ import Storage
 import WebAuthn
 
 /// The signed-in user's passkeys (`/me/passkeys`): list, add, rename, remove; recovery codes; account deletion.
-/// Every endpoint needs an access token for the issuer's own API (as `/userinfo`); changes that a stolen refresh
+/// Every endpoint needs an access token for the account API (`<issuer>me/`, which a client asks for explicitly and no
+/// other API's token carries, so a token minted for an API never manages the account); changes that a stolen refresh
 /// token must not buy need a fresh login (`FreshLoginRequirement`, five minutes). Adding a passkey also accepts
 /// the restricted token of a recovery (`RecoveryToken`), and nothing else does.
 struct PasskeyLifecycleEndpoints: Sendable {
@@ -36,9 +37,9 @@ struct PasskeyLifecycleEndpoints: Sendable {
 
     // MARK: who is asking
 
-    /// The signed-in user of an ordinary access token, within the per-user rate limit.
+    /// The signed-in user of an access token for the account API, within the per-user rate limit.
     func signedIn(_ request: Request) async throws -> (AuthenticatedSubject, User) {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await context.tokens.authenticate(request, audience: context.tokens.accountAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
         return (subject, try await user(subject))
     }
@@ -64,13 +65,14 @@ struct PasskeyLifecycleEndpoints: Sendable {
     func enrolling(_ request: Request) async throws -> (subject: AuthenticatedSubject, user: User, viaRecovery: Bool) {
         let subject: AuthenticatedSubject
         do {
-            subject = try await context.tokens.authenticate(request)
+            subject = try await context.tokens.authenticate(request, audience: context.tokens.accountAudience)
         } catch let ordinary {
             // A recovery token is for its own audience only, so every other endpoint refuses it; here it is
             // accepted with its scope and method, which only the recovery grant mints.
             guard
                 let recovery = try? await context.tokens.authenticate(
-                    request, audience: RecoveryToken.audience(issuer: context.configuration.issuer)),
+                    request, audience: RecoveryToken.audience(issuer: context.configuration.issuer),
+                    checkingSession: false),
                 recovery.scope.contains(RecoveryToken.scope),
                 recovery.authenticationMethods == RecoveryToken.authenticationMethods
             else { throw ordinary }
@@ -81,6 +83,7 @@ struct PasskeyLifecycleEndpoints: Sendable {
             if try await context.store.read({ try $0.isTokenSpent(jwtID: jwtID) }) {
                 throw PasskeyLifecycleRefusal.recoveryTokenSpent(recovery)
             }
+            try await context.tokens.checkSession(recovery)
             return (recovery, try await user(recovery), true)
         }
         try EndpointHandler.checkUserRateLimit(subject, context: context)

@@ -4,14 +4,14 @@ import HTTP
 import Storage
 
 extension PasswordFallbackEndpoints {
-    /// `POST /me/password-verifier` `{identity, salt, verifier}` (Bearer) → 204.
+    /// `POST /me/password-verifier` `{identity, salt, verifier}` (Bearer, for the account API `<issuer>me/`) → 204.
     ///
     /// Needs a fresh user-verified passkey login (`FreshLoginRequirement`, `srp.fresh_login_max_age_seconds`), for
     /// the first verifier and for a replacement alike. `identity` must be one of the user's identifiers (the client
     /// hashed it into x); `salt` at least 16 bytes; `verifier` in 1..<N. The answer says nothing about the
     /// verifier, and no endpoint ever returns it.
     func storeVerifier(_ request: Request) async throws -> Response {
-        let subject = try await context.tokens.authenticate(request)
+        let subject = try await context.tokens.authenticate(request, audience: context.tokens.accountAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
         let now = context.clock.now()
         let maxAge = context.configuration.srp.freshLoginMaxAgeSeconds

@@ -22,12 +22,15 @@ public struct AuthenticatedSubject: Sendable, Equatable {
     /// `cnf.jkt` of a DPoP-bound token, whose proof by that key came with the request (RFC 9449 §7); `nil` for a
     /// Bearer token.
     public let dpopThumbprint: String?
+    /// `sid`: the login session (refresh-token family) the token belongs to, if it says.
+    public let sessionID: String?
 
     /// Creates a subject. `issuedAt` has no default: `FreshLoginRequirement` judges a token by it (an epoch
     /// default would pass its "minted by the login" check).
     public init(
         sub: String, clientID: String, scope: [String], authTime: Date?, tokenID: String,
-        authenticationMethods: [String], issuedAt: Date, audience: [String], dpopThumbprint: String? = nil
+        authenticationMethods: [String], issuedAt: Date, audience: [String], dpopThumbprint: String? = nil,
+        sessionID: String? = nil
     ) {
         self.sub = sub
         self.clientID = clientID
@@ -38,5 +41,6 @@ public struct AuthenticatedSubject: Sendable, Equatable {
         self.issuedAt = issuedAt
         self.audience = audience
         self.dpopThumbprint = dpopThumbprint
+        self.sessionID = sessionID
     }
 }

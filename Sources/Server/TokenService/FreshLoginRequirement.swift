@@ -8,8 +8,11 @@ import Foundation
 /// - `auth_time` (OIDC Core §2) within `maxAge` of now (and not in the future);
 /// - `amr` (RFC 8176) naming one of `acceptedMethods`: `user` (a passkey with user verification, WebAuthn L3
 ///   §6.1 UV flag) by default; the password fallback adds `pwd`;
-/// - minted by the login itself: `iat` (RFC 7519 §4.1.6) in the same second as `auth_time`. The refresh grant
-///   keeps the original `auth_time` and names only `hwk` in `amr`, so a refresh-derived token fails here twice.
+/// - minted by the login itself: `iat` (RFC 7519 §4.1.6) in the same second as `auth_time`, and, for a token that
+///   names its session (`sid`), `jti` equal to it — the login mints its one access token with its session id as
+///   `jti` (`TokenService.Grant.isLogin`), the refresh grant with a random one. The refresh grant keeps the
+///   original `auth_time` and `amr` (its family's login), so a refresh-derived token fails here by its `jti`, even
+///   one minted in the very second of its login (NumericDates are whole seconds, so `iat` alone cannot tell).
 public struct FreshLoginRequirement: Sendable, Equatable {
     /// Longest time since the login, in seconds.
     public var maxAge: TimeInterval
@@ -32,6 +35,7 @@ public struct FreshLoginRequirement: Sendable, Equatable {
         guard login <= current else { return .failure(.loginInFuture) }
         guard current - login <= maxAge else { return .failure(.loginTooOld) }
         guard minted <= login else { return .failure(.notMintedByLogin) }
+        if let session = subject.sessionID, subject.tokenID != session { return .failure(.notMintedByLogin) }
         guard subject.authenticationMethods.contains(where: acceptedMethods.contains) else {
             return .failure(.userNotVerified)
         }

@@ -9,8 +9,12 @@ struct AuthorizedAccess: Sendable, Equatable {
 /// The one rule on audiences and scopes (Auth0's APIs and client grants), for every grant that mints tokens
 /// (webauthn, srp6a, refresh_token):
 /// - the audience is the request's `audience`, else `default_audience`, else the issuer's API;
-/// - it must be an API, and one the client may use: the issuer's and the device-key API for every client, any other
-///   API only with a client grant (`client_grants`); otherwise 403 `access_denied`, as Auth0 answers;
+/// - it must be an API, and one the client may use: the built-in ones (the issuer's, the device-key API and the
+///   account API `<issuer>me/`) for every client, any other API only with a client grant (`client_grants`);
+///   otherwise 403 `access_denied`, as Auth0 answers;
+/// - a password login (`amr` `pwd`, the SRP-6a grant and every refresh of its family) only for an audience of the
+///   client's `password_login_audiences` (by default the issuer's, for `/userinfo`): never the device-key or account
+///   API (docs/password-fallback.md);
 /// - the scope granted is the requested one intersected with the OIDC scopes (`offline_access` only when the API
 ///   allows offline access) and the API's scopes the client's grant lists; the response's `scope` says which.
 struct ResourceAuthorization: Sendable {
@@ -18,7 +22,9 @@ struct ResourceAuthorization: Sendable {
 
     /// The access a login asks for.
     /// - Throws: 403 `access_denied` for an audience that is no API or one the client has no grant for.
-    func authorize(client: ClientConfiguration, audience requested: String?, scope: Scope) throws -> AuthorizedAccess {
+    func authorize(
+        client: ClientConfiguration, audience requested: String?, scope: Scope, passwordLogin: Bool = false
+    ) throws -> AuthorizedAccess {
         let audience = requested ?? configuration.defaultAudience
         guard let api = configuration.api(identifier: audience) else {
             // Auth0: "Service not found: <audience>".
@@ -26,7 +32,13 @@ struct ResourceAuthorization: Sendable {
                 .accessDenied, "Service not found: \(audience)", logCode: "audience_unknown",
                 reason: String(audience.prefix(128)))
         }
-        let builtIn = api.identifier == configuration.issuer || api.identifier == configuration.deviceKeys.audience
+        // The password rule first: a password login is refused the device-key and account APIs whatever else holds.
+        if passwordLogin, !client.passwordLoginAudiences.contains(api.identifier) {
+            throw OAuthError(
+                .accessDenied, "A password login cannot be used for \"\(api.identifier)\".",
+                logCode: "audience_not_for_password", reason: "\(client.clientID) password login for \(api.identifier)")
+        }
+        let builtIn = configuration.isBuiltInAudience(api.identifier)
         let grant = configuration.clientGrant(clientID: client.clientID, audience: api.identifier)
         guard builtIn || grant != nil else {
             throw OAuthError(
@@ -44,11 +56,15 @@ struct ResourceAuthorization: Sendable {
 
     /// The access a refresh asks for, within the family's original grant (RFC 6749 §6: never wider): the same API,
     /// or the issuer's when `openid` was granted (the audience the original tokens named too), and a scope within
-    /// the original one; then the rule above again, so a grant removed since then narrows or refuses the refresh.
-    /// - Throws: 403 `access_denied` for another audience, `invalid_scope` for a wider scope.
+    /// the original one; then the rule above again, with the family's login methods (`loginMethods`, the `amr` its
+    /// login had), so a grant or a password audience removed since then narrows or refuses the refresh. A family
+    /// whose login methods are unknown (stored before they were, schema v12) may not refresh for the device-key API:
+    /// it may have been a password login.
+    /// - Throws: 403 `access_denied` for another audience, `invalid_scope` for a wider scope, `invalid_grant` for a
+    ///   device-key refresh of a family of unknown login.
     func reauthorize(
         client: ClientConfiguration, grantedAudience: String, grantedScope: Scope, audience requested: String?,
-        scope requestedScope: Scope?
+        scope requestedScope: Scope?, loginMethods: [String]?
     ) throws -> AuthorizedAccess {
         let audience = requested ?? grantedAudience
         let withinGrant =
@@ -65,6 +81,16 @@ struct ResourceAuthorization: Sendable {
                     .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
             }
         }
-        return try authorize(client: client, audience: audience, scope: requestedScope ?? grantedScope)
+        guard let loginMethods else {
+            guard audience != configuration.deviceKeys.audience else {
+                throw OAuthError(
+                    .invalidGrant, "Log in again with a passkey to use device keys.",
+                    logCode: "refresh_login_unknown_for_device_keys")
+            }
+            return try authorize(client: client, audience: audience, scope: requestedScope ?? grantedScope)
+        }
+        return try authorize(
+            client: client, audience: audience, scope: requestedScope ?? grantedScope,
+            passwordLogin: PasswordLogin.isPasswordLogin(loginMethods))
     }
 }

@@ -10,10 +10,16 @@ extension TokenService {
     /// - as `Authorization: DPoP <token>` with a `DPoP` proof by the key the token is bound to, carrying `ath`
     ///   (RFC 9449 §7).
     ///
-    /// Used by `/userinfo` (default audience) and the device-key endpoints (`deviceKeyAudience`).
+    /// Used by `/userinfo` (default audience), account management (`accountAudience`) and the device-key endpoints
+    /// (`deviceKeyAudience`): passkeyd's own endpoints, which also refuse a token whose session has ended
+    /// (`checkSession`) — no waiting for its expiry after a revocation, a recovery or an account deletion.
     /// - Throws: an error that `ErrorMapping` turns into 401 with `WWW-Authenticate` (`Bearer`, or `DPoP` for a DPoP
     ///   request, RFC 9449 §7.1).
-    public func authenticate(_ request: Request, audience: String? = nil) async throws -> AuthenticatedSubject {
+    /// `checkingSession: false` leaves `checkSession` to the caller (the recovery token's enrolment, which first
+    /// says when the token is already spent).
+    public func authenticate(_ request: Request, audience: String? = nil, checkingSession: Bool = true) async throws
+        -> AuthenticatedSubject
+    {
         guard let header = request.headers["Authorization"] else {
             // RFC 6750 §3.1: without any authentication information, no error code.
             throw OAuthError(.invalidToken, "Missing access token.", logCode: BearerChallenge.missingToken)
@@ -26,9 +32,15 @@ extension TokenService {
             throw OAuthError(.invalidToken, "The access token is invalid.", logCode: "token_not_bearer")
         }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard scheme == "dpop" else { return try await bearerSubject(token, audience: audience) }
+        guard scheme == "dpop" else {
+            let subject = try await bearerSubject(token, audience: audience)
+            if checkingSession { try await checkSession(subject) }
+            return subject
+        }
         do {
-            return try await dpopSubject(token, request: request, audience: audience)
+            let subject = try await dpopSubject(token, request: request, audience: audience)
+            if checkingSession { try await checkSession(subject) }
+            return subject
         } catch {
             // RFC 9449 §7.1: a DPoP request is answered with a DPoP challenge.
             var mapped = ErrorMapping.oauthError(for: error)
@@ -88,6 +100,28 @@ extension TokenService {
         AuthenticatedSubject(
             sub: claims.subject, clientID: claims.clientID, scope: claims.scope, authTime: claims.authTime,
             tokenID: claims.jwtID, authenticationMethods: claims.authenticationMethods, issuedAt: claims.issuedAt,
-            audience: claims.audience, dpopThumbprint: dpopThumbprint)
+            audience: claims.audience, dpopThumbprint: dpopThumbprint, sessionID: claims.sessionID)
+    }
+
+    /// RFC 6750 §3.1 `invalid_token` ("revoked") for a valid token whose session has ended, read in one statement
+    /// (`StoreReader.sessionStatus`): its user deleted, its family (`sid`) revoked, or every session of its user
+    /// revoked after it was minted. `iat` is whole seconds (RFC 7519 NumericDate): a token minted in the very second
+    /// of a user-wide revocation, before it, stays valid until it expires; one minted earlier is refused.
+    func checkSession(_ subject: AuthenticatedSubject) async throws {
+        let status = try await store.read { try $0.sessionStatus(userID: subject.sub, familyID: subject.sessionID) }
+        let reason: String? =
+            if !status.userExists {
+                "user deleted"
+            } else if status.familyRevoked {
+                "session family revoked"
+            } else if let revokedAt = status.sessionsRevokedAt,
+                subject.issuedAt.timeIntervalSince1970 < revokedAt.timeIntervalSince1970.rounded(.down)
+            {
+                "all sessions of the user revoked after the token was minted"
+            } else { nil }
+        if let reason {
+            throw OAuthError(
+                .invalidToken, "The access token has been revoked.", logCode: "token_revoked", reason: reason)
+        }
     }
 }

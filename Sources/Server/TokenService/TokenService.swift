@@ -24,9 +24,12 @@ public final class TokenService: Sendable {
     let configuration: ServerConfiguration
     let store: any Store
     let clock: any WallClock
-    /// The issuer's own API identifier: the default `aud` of access tokens and the audience `/userinfo` and
-    /// the device-key endpoints require.
+    /// The issuer's own API identifier: the default `aud` of access tokens and the audience `/userinfo` requires
+    /// (its only use).
     public let defaultAudience: String
+    /// The account API (`<issuer>me/`): the only `aud` account management (`/me/…`) accepts. A client asks for it
+    /// explicitly; no other API's token carries it.
+    public let accountAudience: String
     /// The device-key API's audience (`device_keys.audience`): the only `aud` the device-key endpoints accept.
     /// Any client may ask for it with `audience` at login.
     public let deviceKeyAudience: String
@@ -60,6 +63,7 @@ public final class TokenService: Sendable {
         self.clock = clock
         self.defaultAudience = configuration.issuer
         self.deviceKeyAudience = configuration.deviceKeys.audience
+        self.accountAudience = configuration.accountAudience
         self.authorization = ResourceAuthorization(configuration: configuration)
         self.keyEncryption = secrets
         let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
@@ -259,6 +263,14 @@ public final class TokenService: Sendable {
         let authenticationMethods: [String]
         /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (RFC 9449 §6.1), if any.
         var dpopThumbprint: String? = nil
+        /// The login session the access token belongs to (`sid`): its refresh-token family's id when it has one
+        /// (passkeyd's own endpoints refuse the token once that family is revoked), nil for a token of no session
+        /// (a recovery token).
+        var sessionID: String? = nil
+        /// Whether the login itself mints these tokens (not the refresh grant): its access token's `jti` is then the
+        /// session id, which is how `FreshLoginRequirement` tells the login's token from one a refresh mints in the
+        /// same second.
+        var isLogin = false
     }
 
     /// Whether a login of `client` for `access` gets a refresh token (OIDC Core §11, or the client's setting), never
@@ -274,15 +286,16 @@ public final class TokenService: Sendable {
 
     /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2), expiring
     /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
+    /// `authenticationMethods` is the `amr` of the family's login, which every token minted from the family carries.
     func newRefreshToken(
-        familyID: String, clientID: String, userID: String, scope: String, audience: String, authTime: Date, now: Date,
-        expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
+        familyID: String, clientID: String, userID: String, scope: String, audience: String, authTime: Date,
+        authenticationMethods: [String]?, now: Date, expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
             authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle,
-            dpopThumbprint: dpopThumbprint, audience: audience)
+            dpopThumbprint: dpopThumbprint, audience: audience, authenticationMethods: authenticationMethods)
         return (token.value, record)
     }
 
@@ -319,7 +332,8 @@ public final class TokenService: Sendable {
         let api = grant.access.api
         let scope = grant.access.scope
         // RFC 9068 §3: aud is the API the grant is for; with `openid` the issuer is added so /userinfo accepts the
-        // token too (as Auth0 adds its /userinfo).
+        // token too (as Auth0 adds its /userinfo). The issuer's audience buys /userinfo and nothing else: account
+        // management needs the account API's own audience, which only a login for it carries.
         var audience = [api.identifier]
         if scope.contains("openid"), !audience.contains(defaultAudience) {
             audience.append(defaultAudience)
@@ -328,8 +342,10 @@ public final class TokenService: Sendable {
             issuer: configuration.issuer, subject: grant.user.id, audience: audience, clientID: grant.clientID,
             scope: scope.tokens, issuedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(api.accessTokenLifetime)),
-            jwtID: try jwtID ?? Self.randomIdentifier(), authTime: grant.authTime,
-            authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint)
+            jwtID: try jwtID ?? (grant.isLogin ? grant.sessionID : nil) ?? Self.randomIdentifier(),
+            authTime: grant.authTime,
+            authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint,
+            sessionID: grant.sessionID)
         // Access tokens follow their API's algorithm.
         let accessToken = try signers.signer(api.signingAlgorithm).sign(access)
         var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(accessToken))]

@@ -11,10 +11,12 @@ enum DemoEndpoints {
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-    static func register(in router: inout Router, demo: WebConfiguration.Demo) {
-        // The client id goes into a <meta> attribute: escaped as HTML attribute text (HTML §13.1.2.3).
+    static func register(in router: inout Router, demo: WebConfiguration.Demo, accountAudience: String) {
+        // The client id and the account API's audience go into <meta> attributes: escaped as HTML attribute text
+        // (HTML §13.1.2.3).
         let page = EmbeddedAssets.demoPage.replacingOccurrences(
-            of: "{{CLIENT_ID}}", with: escapedAttribute(demo.clientID))
+            of: "{{CLIENT_ID}}", with: escapedAttribute(demo.clientID)
+        ).replacingOccurrences(of: "{{ACCOUNT_AUDIENCE}}", with: escapedAttribute(accountAudience))
         add(&router, "/demo/", page, contentType: "text/html; charset=utf-8")
         add(&router, "/demo/demo.js", EmbeddedAssets.demoScript, contentType: "text/javascript; charset=utf-8")
         add(&router, "/demo/demo.css", EmbeddedAssets.demoStyle, contentType: "text/css; charset=utf-8")

@@ -1894,6 +1894,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "revokeDeviceKey",
         "summary": "Revokes a key (phone lost).",
+        "description": "Revoking a live key needs proof of the device (docs/device-keys.md, \"Device proof\"): a DPoP proof by the key the enrolment's token was bound to, a signed device-proof challenge in `device_proof`, or a passkey login with user verification in the last `device_keys.enrolment_max_age_seconds` (a lost phone). Without it: 403 `device_proof_required`.",
         "security": [
           {
             "bearer": []
@@ -1910,6 +1911,21 @@ enum EmbeddedAssets {
             "$ref": "#/components/parameters/DPoPHeader"
           }
         ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "device_proof": {
+                    "$ref": "#/components/schemas/DeviceProof"
+                  }
+                }
+              }
+            }
+          }
+        },
         "responses": {
           "204": {
             "description": "Revoked."
@@ -1920,8 +1936,14 @@ enum EmbeddedAssets {
           "401": {
             "$ref": "#/components/responses/Unauthenticated"
           },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
@@ -2209,6 +2231,7 @@ enum EmbeddedAssets {
         ],
         "operationId": "deviceEvent",
         "summary": "A device-side event (biometric success or failure, password fallback, key invalidated).",
+        "description": "`key_invalidated` of a live key, and the `biometric_failure` that reaches the lockout, need proof of the device (as `DELETE /device-keys/{key_id}`); without it they are refused with 403 `device_proof_required` and nothing is counted.",
         "security": [
           {
             "bearer": []
@@ -2253,6 +2276,9 @@ enum EmbeddedAssets {
                       "string",
                       "integer"
                     ]
+                  },
+                  "device_proof": {
+                    "$ref": "#/components/schemas/DeviceProof"
                   }
                 }
               }
@@ -3599,6 +3625,29 @@ enum EmbeddedAssets {
               "object",
               "null"
             ]
+          },
+          "dpop_jkt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The RFC 7638 thumbprint of the DPoP key the enrolment's token was bound to: a proof by it is proof of the device (docs/device-keys.md, \"Device proof\"); null for a key enrolled with a Bearer token."
+          }
+        }
+      },
+      "DeviceProof": {
+        "type": "object",
+        "description": "A signature by the device key over a device-proof challenge (`POST /device-keys/{key_id}/challenges` with the action `{\"type\": \"passkeyd:device_proof\", \"operation\": \"revoke_key\" | \"key_invalidated\" | \"biometric_lockout\"}`), single use; docs/device-keys.md, \"Device proof\".",
+        "required": [
+          "challenge_id",
+          "signature"
+        ],
+        "properties": {
+          "challenge_id": {
+            "type": "string"
+          },
+          "signature": {
+            "$ref": "#/components/schemas/Base64URL"
           }
         }
       }
@@ -3615,6 +3664,7 @@ enum EmbeddedAssets {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="passkeyd-client-id" content="{{CLIENT_ID}}">
+<meta name="passkeyd-account-audience" content="{{ACCOUNT_AUDIENCE}}">
 <title>passkeyd demo</title>
 <link rel="stylesheet" href="demo.css">
 <script src="demo.js" defer></script>
@@ -3658,11 +3708,13 @@ page's memory only.</p>
     static let demoScript = #"""
 // The passkeyd demo: a sign-up and a usernameless login through the Auth0-style endpoints of the server that
 // serves this page (/passkey/register, /passkey/challenge, /oauth/token, /userinfo, /me/passkeys), then the tokens'
-// claims and the user's passkeys.
+// claims and the user's passkeys. It logs in for the account API (`<issuer>me/`, the audience /me/… accepts; the
+// token also carries the issuer's, for /userinfo).
 // No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
 "use strict";
 
 const clientID = document.querySelector('meta[name="passkeyd-client-id"]').content;
+const accountAudience = document.querySelector('meta[name="passkeyd-account-audience"]').content;
 const scope = "openid profile email offline_access";
 const webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn";
 
@@ -3755,7 +3807,7 @@ async function signUp(event) {
     };
     if (credential.response.getTransports) response.transports = credential.response.getTransports();
     const tokens = await post("/oauth/token", {
-      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
       authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
     });
     await showSession(tokens);
@@ -3779,7 +3831,7 @@ async function logIn() {
     };
     if (credential.response.userHandle) response.userHandle = toBase64URL(credential.response.userHandle);
     const tokens = await post("/oauth/token", {
-      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope,
+      grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
       authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
     });
     await showSession(tokens);
