@@ -122,14 +122,6 @@ final class MemoryTransaction: StoreWriter {
         Array(state.securityEvents.filter { $0.userID == userID }.reversed().prefix(max(0, limit)))
     }
 
-    func newestSecurityEvent(userID: String, deviceID: String, kinds: [String], outcome: String)
-        throws(StorageError) -> SecurityEvent?
-    {
-        state.securityEvents.last {
-            $0.userID == userID && $0.deviceID == deviceID && kinds.contains($0.kind) && $0.outcome == outcome
-        }
-    }
-
     func lastHeartbeat() throws(StorageError) -> Date? {
         state.heartbeat
     }

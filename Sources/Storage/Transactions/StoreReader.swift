@@ -58,11 +58,6 @@ public protocol StoreReader {
     /// The newest `limit` events about user `userID`, newest first (the device-key history of
     /// `GET /device-keys`).
     func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent]
-    /// The newest event about user `userID` and device `deviceID` whose kind is one of `kinds` and whose outcome is
-    /// `outcome`, or nil: what a device's key history says last, however many other events the user has had since
-    /// (a window of the newest events would lose it). Walks the user's events newest first (`(user_id, seq)` index).
-    func newestSecurityEvent(userID: String, deviceID: String, kinds: [String], outcome: String)
-        throws(StorageError) -> SecurityEvent?
 
     // MARK: Audit log
 

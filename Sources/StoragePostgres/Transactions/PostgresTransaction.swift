@@ -190,19 +190,6 @@ final class PostgresTransaction: StoreWriter {
             [.text(userID), .integer(max(0, limit))], Self.securityEvent)
     }
 
-    func newestSecurityEvent(userID: String, deviceID: String, kinds: [String], outcome: String)
-        throws(StorageError) -> SecurityEvent?
-    {
-        guard !kinds.isEmpty else { return nil }
-        let placeholders = (0..<kinds.count).map { "$\($0 + 4)" }.joined(separator: ", ")
-        return try one(
-            """
-            SELECT \(Self.securityEventColumns) FROM security_events
-            WHERE user_id = $1 AND device_id = $2 AND outcome = $3 AND kind IN (\(placeholders)) ORDER BY seq DESC LIMIT 1
-            """,
-            [.text(userID), .text(deviceID), .text(outcome)] + kinds.map { .text($0) }, Self.securityEvent)
-    }
-
     func lastHeartbeat() throws(StorageError) -> Date? {
         try one("SELECT beat_at FROM heartbeat WHERE id = 1", []) { (row) throws(StorageError) in try row.date(0) }
     }

@@ -129,20 +129,6 @@ final class SQLiteTransaction: StoreWriter {
             [.text(userID), .integer(Int64(max(0, limit)))], Self.securityEvent)
     }
 
-    func newestSecurityEvent(userID: String, deviceID: String, kinds: [String], outcome: String)
-        throws(StorageError) -> SecurityEvent?
-    {
-        guard !kinds.isEmpty else { return nil }
-        let placeholders = Array(repeating: "?", count: kinds.count).joined(separator: ", ")
-        return try database.query(
-            """
-            SELECT \(Self.securityEventColumns) FROM security_events
-            WHERE user_id = ? AND device_id = ? AND outcome = ? AND kind IN (\(placeholders)) ORDER BY seq DESC LIMIT 1
-            """,
-            [.text(userID), .text(deviceID), .text(outcome)] + kinds.map { .text($0) }, Self.securityEvent
-        ).first
-    }
-
     func lastHeartbeat() throws(StorageError) -> Date? {
         try database.query("SELECT beat_at FROM heartbeat WHERE id = 1") { (row) throws(StorageError) in
             try row.date(0)

@@ -78,12 +78,6 @@ open class ForwardingStoreReader: StoreReader {
         try reader.securityEvents(userID: userID, limit: limit)
     }
 
-    open func newestSecurityEvent(userID: String, deviceID: String, kinds: [String], outcome: String)
-        throws(StorageError) -> SecurityEvent?
-    {
-        try reader.newestSecurityEvent(userID: userID, deviceID: deviceID, kinds: kinds, outcome: outcome)
-    }
-
     open func auditTree() throws(StorageError) -> AuditTreeState {
         try reader.auditTree()
     }

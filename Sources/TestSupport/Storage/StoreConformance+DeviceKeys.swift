@@ -80,13 +80,6 @@ extension StoreConformance {
         },
     ]
 
-    /// An event about `device` of `user`, for the newest-key-event check.
-    static func keyEvent(
-        _ kind: String, user: String = "user-1", device: String? = "device-1", outcome: String = "success"
-    ) -> SecurityEvent {
-        SecurityEvent(occurredAt: S.at(1), kind: kind, userID: user, deviceID: device, outcome: outcome)
-    }
-
     static let eventChecks: [Check] = [
         Check("security events get increasing sequence numbers and are listed in order from a cursor") { store in
             let event = SecurityEvent(
@@ -107,38 +100,6 @@ extension StoreConformance {
             try expectEqual(all.map(\.seq), [1, 2, 3], "all events")
             let page = try await store.read { try $0.securityEvents(after: 1, limit: 1) }
             try expectEqual(page.map(\.seq), [2], "page after 1")
-        },
-        Check("a device's newest key event is found however many of the user's events came after it") { store in
-            try await store.write { writer in
-                _ = try writer.appendSecurityEvent(Self.keyEvent("device_key_registered"))
-                _ = try writer.appendSecurityEvent(Self.keyEvent("device_key_revoked"))
-                _ = try writer.appendSecurityEvent(Self.keyEvent("device_key_registered", device: "device-2"))
-                _ = try writer.appendSecurityEvent(Self.keyEvent("device_key_registered", user: "user-2"))
-                _ = try writer.appendSecurityEvent(Self.keyEvent("device_key_registered", outcome: "failure"))
-                for _ in 0..<300 { _ = try writer.appendSecurityEvent(Self.keyEvent("login", device: nil)) }
-                _ = try writer.appendSecurityEvent(Self.keyEvent("biometric_failure"))
-            }
-            let kinds = ["device_key_registered", "device_key_revoked"]
-            let newest = try await store.read {
-                try $0.newestSecurityEvent(userID: "user-1", deviceID: "device-1", kinds: kinds, outcome: "success")
-            }
-            try expectEqual(newest?.kind, "device_key_revoked", "newest successful key event of device-1")
-            try expectEqual(newest?.seq, 2, "its seq")
-            let failure = try await store.read {
-                try $0.newestSecurityEvent(userID: "user-1", deviceID: "device-1", kinds: kinds, outcome: "failure")
-            }
-            try expectEqual(failure?.seq, 5, "newest refused enrolment of device-1")
-            let none = try await store.read { reader in
-                [
-                    try reader.newestSecurityEvent(
-                        userID: "user-1", deviceID: "device-3", kinds: kinds, outcome: "success"),
-                    try reader.newestSecurityEvent(
-                        userID: "user-3", deviceID: "device-1", kinds: kinds, outcome: "success"),
-                    try reader.newestSecurityEvent(
-                        userID: "user-1", deviceID: "device-1", kinds: [], outcome: "success"),
-                ]
-            }
-            try expectEqual(none.map { $0 == nil }, [true, true, true], "unknown device, unknown user, no kinds")
-        },
+        }
     ]
 }
