@@ -14,8 +14,10 @@ access token (checked with PyJWT against the JWKS) says amr ["pwd"] with auth_ti
 a wrong password 403 and its session spent; an unknown identity answered in the same shape (same salt each time,
 a fresh B) and in the same timing class, then refused; 400 for A = 0, A = N, verifier = 0, a short salt, M1 of the
 wrong length and garbage; through /device-events, three biometric failures make approvals answer
-password_required until an SRP login; key_invalidated (biometry changed) makes the replacement key need a recent
-login — a refreshed token is refused, an SRP login's token accepted. Exits 0 when every check passes.
+password_required until an SRP login; the password buys no device key (an SRP login for the device-key API is
+403, its token 401 at /device-events); key_invalidated (biometry changed) makes the replacement key need a recent
+passkey login — a refreshed token and an SRP login's token are refused, a passkey login's accepted. Exits 0 when
+every check passes.
 """
 import argparse
 import base64
@@ -102,16 +104,23 @@ def main():
     def bearer(token):
         return {"Authorization": f"Bearer {token}"}
 
-    # Sign-up with a user-verified passkey: a fresh login that may enrol a verifier.
+    # Sign-up with a user-verified passkey, for the account API (`<issuer>me/`, the only audience /me/… takes): a
+    # fresh login that may enrol a verifier.
     identity, password = "srp-e2e@example.com", "correct horse battery staple"
     device = VerifyingDevice()
-    # The device-key API's audience (`device_keys.audience`, by default `<issuer>device-keys`): the token enrols a
-    # device key below; with `openid` it also carries the issuer's own audience, which /me/password-verifier takes.
     _, _, discovery = ic.request("GET", base + "/.well-known/openid-configuration")
+    account_audience = discovery["issuer"] + "me/"
+    # The device-key API's audience (`device_keys.audience`, by default `<issuer>device-keys`).
     device_keys_audience = discovery["issuer"] + "device-keys"
-    status, _, signup = ic.sign_up(client, device, arguments.origin, identity, audience=device_keys_audience)
+    status, _, signup = ic.sign_up(client, device, arguments.origin, identity, audience=account_audience)
     check("sign-up with a user-verified passkey answers 200", status == 200, f"{status} {signup}")
     passkey_token = signup["access_token"]
+
+    def passkey_login(audience):
+        options, session = ic.login_options(client)
+        return client.token({"grant_type": ic.WEBAUTHN_GRANT, "auth_session": session,
+                             "authn_response": ic.assert_with(device, options, arguments.origin),
+                             "scope": "openid offline_access", "audience": audience})
 
     # Enrolment: `srp` computes s and v; only they reach the server.
     salt, verifier = srp.create_salted_verification_key(identity, password, salt_len=16, **SRP_ARGS)
@@ -216,7 +225,11 @@ def main():
         status, _, answer = client.token({"grant_type": SRP_GRANT, "auth_session": pending["auth_session"], "M1": M1})
         bad_request(what, status, answer)
 
-    # The unlock policy through /device-events: three biometric failures, then the password.
+    # The unlock policy through /device-events: three biometric failures, then the password. The device key is
+    # enrolled with a passkey login for the device-key API.
+    status, _, device_login = passkey_login(device_keys_audience)
+    check("a passkey login for the device-key API answers 200", status == 200, f"{status} {device_login}")
+    passkey_token = device_login["access_token"]
     key = ec.generate_private_key(ec.SECP256R1())
     point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     status, _, enrolled = client.post(
@@ -255,11 +268,22 @@ def main():
     status, answer = approve()
     check("after it, approvals work again", status == 200, f"{status} {answer}")
 
-    # Biometry changed: the key is revoked; the replacement needs a recent login, not merely a valid token.
+    # The password alone buys no device key: an SRP login asking for the device-key API is refused, and the token
+    # it does get (the issuer's, for /userinfo) is refused by the device-key endpoints.
+    _, _, status, answer = login(identity, password, audience=device_keys_audience)
+    check("an SRP login for the device-key API is 403 access_denied",
+          status == 403 and answer.get("error") == "access_denied", f"{status} {answer}")
+    _, _, status, srp_tokens = login(identity, password)
+    status, _, answer = client.post("/device-events", body={"device_id": "phone", "type": "key_invalidated"},
+                                    headers=bearer(srp_tokens["access_token"]))
+    check("an SRP token cannot report key_invalidated (401)", status == 401, f"{status} {answer}")
+
+    # Biometry changed: the key is revoked (the report carries the fresh passkey login as proof); the replacement
+    # needs a recent passkey login, not merely a valid token.
     status, _, answer = event("key_invalidated")
     check("key_invalidated revokes the device's key", status == 200 and answer["keys"][0]["status"] == "revoked",
           f"{status} {answer}")
-    status, _, refreshed = client.token({"grant_type": "refresh_token", "refresh_token": signup["refresh_token"],
+    status, _, refreshed = client.token({"grant_type": "refresh_token", "refresh_token": device_login["refresh_token"],
                                          "audience": device_keys_audience})
     check("the refresh grant gives a valid access token", status == 200, f"{status} {refreshed}")
     replacement = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
@@ -269,9 +293,11 @@ def main():
     check("after a biometry change, a refreshed token cannot enrol the replacement (401 "
           "insufficient_user_authentication)",
           status == 401 and answer.get("error") == "insufficient_user_authentication", f"{status} {answer}")
-    _, _, status, tokens = login(identity, password, audience=device_keys_audience)
-    status, _, answer = client.post("/device-keys", body=body, headers=bearer(tokens["access_token"]))
-    check("an SRP login's token enrols it (201)", status == 201, f"{status} {answer}")
+    status, _, answer = client.post("/device-keys", body=body, headers=bearer(srp_tokens["access_token"]))
+    check("an SRP login's token cannot enrol it (401)", status == 401, f"{status} {answer}")
+    status, _, fresh = passkey_login(device_keys_audience)
+    status, _, answer = client.post("/device-keys", body=body, headers=bearer(fresh["access_token"]))
+    check("a fresh passkey login enrols it (201)", status == 201, f"{status} {answer}")
 
     total_failures = failures + ic.failures
     print(f"srp_client: {'FAIL' if total_failures else 'ok'} ({total_failures} failed)")

@@ -5,6 +5,11 @@ import Storage
 
 /// Builders shared by the server tests.
 enum TestConfiguration {
+    /// The issuer of `make`'s configuration.
+    static let issuer = "https://auth.example.com/"
+    /// Its account API (`<issuer>me/`), the audience `/me/…` accepts.
+    static let accountAudience = issuer + "me/"
+
     /// A valid configuration for RP `example.com` with one native client, parsed through the real loader.
     static func make(_ overrides: [String: String] = [:]) throws -> ServerConfiguration {
         let document = """

@@ -40,15 +40,16 @@ struct DeviceKeyEndpointsUnlockTests {
         #expect(try await harness.events().last?.reasonCode == "unlock_needs_fresh_login")
     }
 
-    @Test("a password-only login after the lock does not unlock: 403 login_required")
+    @Test("a password-only login after the lock does not unlock: 401 insufficient_user_authentication")
     func passwordLogin() async throws {
         let (harness, _, keyID) = try await Self.lockedKey()
         harness.clock.advance(30)
         let response = await harness.client.post(
             "/device-keys/\(keyID)/unlock", json: JSONValue.object([]),
             headers: try await harness.token(methods: ["pwd"]))
-        #expect(response.status == 403)
-        #expect(response.errorCode == "login_required")
+        // A password login is refused by every device-key endpoint (`PasswordLogin`), this one included.
+        #expect(response.status == 401)
+        #expect(response.errorCode == "insufficient_user_authentication")
         #expect(try await harness.storedKey(keyID)?.status == .locked)
     }
 

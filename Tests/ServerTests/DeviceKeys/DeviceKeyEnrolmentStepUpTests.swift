@@ -60,10 +60,13 @@ struct DeviceKeyEnrolmentStepUpTests {
     @Test("a login without user verification, or by password alone, does not enrol")
     func noUserVerification() async throws {
         let harness = try DeviceKeyHarness()
-        for methods in [["hwk"], ["pwd"]] {
+        // A password login is refused before the step-up is judged (`PasswordLogin`), a passkey without UV by it.
+        for (methods, reason) in [
+            (["hwk"], FreshLoginRefusal.userNotVerified.rawValue), (["pwd"], "password_login_for_device_keys"),
+        ] {
             let response = await Self.enrol(harness, try TestDevice(), try await harness.token(methods: methods))
             #expect(response.status == 401)
-            #expect(try await Self.lastEvent(harness).reasonCode == FreshLoginRefusal.userNotVerified.rawValue)
+            #expect(try await Self.lastEvent(harness).reasonCode == reason)
         }
     }
 
@@ -78,35 +81,18 @@ struct DeviceKeyEnrolmentStepUpTests {
         return phone
     }
 
-    @Test("the password fallback re-enrols a device whose key a biometry change invalidated, and only that device")
+    @Test("after a biometry change a password login enrols nothing, not even on that device; a passkey login does")
     func passwordAfterBiometryChange() async throws {
         let harness = try DeviceKeyHarness()
         let phone = try await Self.invalidatedPhone(harness)
         let password = try await harness.token(methods: ["pwd"])
-        let other = await Self.enrol(harness, try TestDevice(deviceID: "tablet"), password)
-        #expect(other.status == 401)
-        let again = await Self.enrol(harness, try TestDevice(deviceID: phone.deviceID), password)
-        #expect(again.status == 201)
-        // Once re-enrolled, the password no longer qualifies for that device either.
-        let twice = await Self.enrol(harness, try TestDevice(deviceID: phone.deviceID), password)
-        #expect(twice.status == 401)
-    }
-
-    @Test("the biometry change still counts after hundreds of the user's events (no window of newest events)")
-    func passwordAfterBiometryChangeAndManyEvents() async throws {
-        let harness = try DeviceKeyHarness()
-        let phone = try await Self.invalidatedPhone(harness)
-        // A month of refreshes since: more events than any window the check could have read.
-        let now = harness.clock.now()
-        try await harness.context.store.write { writer in
-            for _ in 0..<250 {
-                _ = try writer.appendSecurityEvent(
-                    SecurityEvent(occurredAt: now, kind: "refresh", userID: "user-a", outcome: "success"))
-            }
+        for deviceID in ["tablet", phone.deviceID] {
+            let refused = await Self.enrol(harness, try TestDevice(deviceID: deviceID), password)
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "insufficient_user_authentication")
         }
-        let again = await Self.enrol(
-            harness, try TestDevice(deviceID: phone.deviceID), try await harness.token(methods: ["pwd"]))
-        #expect(again.status == 201, "\(again.bodyText)")
+        let again = await Self.enrol(harness, try TestDevice(deviceID: phone.deviceID), try await harness.token())
+        #expect(again.status == 201)
     }
 
     @Test("a token without the device-key audience is refused by every device-key endpoint: 401 invalid_token")

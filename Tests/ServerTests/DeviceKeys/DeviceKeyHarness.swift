@@ -70,6 +70,7 @@ struct DeviceKeyHarness {
         _ sub: String = "user-a", authTime: Date? = nil, issuedAt: Date? = nil, audience: [String]? = nil,
         methods: [String] = ["hwk", "user"]
     ) async throws -> HTTPHeaders {
+        try await TestUsers.ensure(sub, in: store)
         let now = clock.now()
         let login = authTime ?? now
         let minted = issuedAt ?? login
@@ -80,6 +81,32 @@ struct DeviceKeyHarness {
             jwtID: try TokenService.randomIdentifier(), authTime: login, authenticationMethods: methods)
         let token = try await context.tokens.currentRing().signer.sign(claims)
         return ["Authorization": "Bearer \(token)"]
+    }
+
+    /// An access token string as `token` mints it, bound to `prover`'s key (RFC 9449 §6.1 `cnf.jkt`) when given.
+    func accessToken(
+        _ sub: String = "user-a", authTime: Date? = nil, issuedAt: Date? = nil, methods: [String] = ["hwk", "user"],
+        boundTo prover: DPoPProver? = nil
+    ) async throws -> String {
+        try await TestUsers.ensure(sub, in: store)
+        let now = clock.now()
+        let login = authTime ?? now
+        let claims = AccessTokenClaims(
+            issuer: context.configuration.issuer, subject: sub,
+            audience: [context.tokens.deviceKeyAudience, context.tokens.defaultAudience], clientID: "app",
+            scope: ["openid"], issuedAt: issuedAt ?? login, expiresAt: now.addingTimeInterval(3600),
+            jwtID: try TokenService.randomIdentifier(), authTime: login, authenticationMethods: methods,
+            confirmationThumbprint: prover?.thumbprint)
+        return try await context.tokens.currentRing().signer.sign(claims)
+    }
+
+    /// The headers of a request `method` `path` with the DPoP-bound `token` and a fresh proof by `prover`.
+    func dpopHeaders(_ method: String, _ path: String, token: String, prover: DPoPProver) throws -> HTTPHeaders {
+        [
+            "Authorization": "DPoP \(token)",
+            "DPoP": try prover.proof(
+                method, "https://auth.example.com\(path)", now: clock.now(), accessToken: token),
+        ]
     }
 
     /// Registers `device` for the token's user and returns the key id.

@@ -50,13 +50,14 @@ struct DeviceKeyEnrolmentEndToEndTests {
         #expect(refused.body["error"]?.stringValue == "insufficient_user_authentication")
         let challenge = refused.headers.first { $0.key.lowercased() == "www-authenticate" }?.value
         #expect(challenge?.contains("max_age=\"300\"") == true)
-        // The refresh-derived token keeps the original auth_time and names only hwk.
+        // The refresh-derived token keeps the original auth_time and amr (the login's): only its iat tells it apart.
         let claims = try await server.verifierFromJWKS().verify(
             stolen,
             expecting: .init(
                 type: "at+jwt", issuer: server.running.context.configuration.issuer,
                 audience: deviceKeyAudience, now: clock.now()))
-        #expect(claims.payload["amr"]?.arrayValue?.compactMap(\.stringValue) == ["hwk"])
+        #expect(claims.payload["amr"]?.arrayValue?.compactMap(\.stringValue) == ["hwk", "user"])
+        #expect(claims.payload["iat"]?.intValue != claims.payload["auth_time"]?.intValue)
 
         // A stale login: the original token (still unexpired), just over five minutes after its login.
         clock.advance(241)

@@ -34,10 +34,15 @@ extension LiveServer {
         return (status, (try? JSONValue(parsing: [UInt8](data))) ?? .null)
     }
 
-    /// A fresh login's access token for `authenticator`, and its refresh token.
-    func loginTokens(_ authenticator: inout Passkey) async throws -> (access: String, refresh: String?) {
+    /// A fresh login's access token for `authenticator`, and its refresh token: for the account API (`<issuer>me/`,
+    /// what `/me/…` accepts) unless `audience` names another.
+    func loginTokens(_ authenticator: inout Passkey, audience: String? = nil) async throws -> (
+        access: String, refresh: String?
+    ) {
         let (options, session) = try await loginChallenge()
-        let (status, body) = try await token(session: session, response: authenticator.assert(options))
+        let (status, body) = try await token(
+            session: session, response: authenticator.assert(options),
+            audience: audience ?? TestConfiguration.accountAudience)
         guard status == 200, let access = body["access_token"]?.stringValue else {
             throw URLError(.userAuthenticationRequired)
         }

@@ -160,7 +160,9 @@ struct PasswordFallbackLoginTests {
         let stale = await harness.enrol(body, accessToken: try #require(tokens["access_token"]?.stringValue))
         #expect(stale.status == 401)
         // A password login does not let the verifier be replaced either.
-        let fresh = try await harness.passkeys.logIn(&passkey).jsonValue()
+        let fresh = try await harness.passkeys.logIn(
+            &passkey, audience: harness.passkeys.context.tokens.accountAudience
+        ).jsonValue()
         #expect(await harness.enrol(body, accessToken: try #require(fresh["access_token"]?.stringValue)).status == 204)
         let srpTokens = try await harness.logIn(identity: Self.identity, password: "pw").response.jsonValue()
         let replaced = await harness.enrol(body, accessToken: try #require(srpTokens["access_token"]?.stringValue))

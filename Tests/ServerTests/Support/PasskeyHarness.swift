@@ -119,10 +119,10 @@ struct PasskeyHarness {
         )
     }
 
-    /// Logs `authenticator` in; returns the response.
-    func logIn(_ authenticator: inout Passkey) async throws -> Response {
+    /// Logs `authenticator` in (for `audience`, when given); returns the response.
+    func logIn(_ authenticator: inout Passkey, audience: String? = nil) async throws -> Response {
         let (options, session) = try await loginOptions()
-        return await token(session: session, response: try authenticator.assert(options))
+        return await token(session: session, response: try authenticator.assert(options), audience: audience)
     }
 
     /// `POST /oauth/token` with the refresh_token grant.

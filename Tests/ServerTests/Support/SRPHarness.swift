@@ -14,10 +14,13 @@ struct SRPHarness {
     let passkeys: PasskeyHarness
     let srp: SRP6a
 
+    /// `PasskeyHarness`'s clients, each also allowed the SRP grant.
+    static let clientsOverride = PasskeyHarness.overrides["PASSKEYD_CLIENTS"]?.replacingOccurrences(
+        of: "\"refresh_token\"]", with: "\"refresh_token\", \"\(grant)\"]")
+
     init(_ extra: [String: String] = [:], store: any Store = MemoryStore()) throws {
         var overrides = PasskeyHarness.overrides
-        overrides["PASSKEYD_CLIENTS"] = overrides["PASSKEYD_CLIENTS"]?.replacingOccurrences(
-            of: "\"refresh_token\"]", with: "\"refresh_token\", \"\(Self.grant)\"]")
+        overrides["PASSKEYD_CLIENTS"] = Self.clientsOverride
         passkeys = try PasskeyHarness(overrides.merging(extra) { _, new in new }, store: store)
         srp = SRP6a(group: try .rfc5054Group3072(), hash: .sha256)
     }
@@ -25,11 +28,13 @@ struct SRPHarness {
     var clock: TestClock { passkeys.clock }
     var store: any Store { passkeys.context.store }
 
-    /// Signs up `email` with a user-verified passkey; returns the token response.
+    /// Signs up `email` with a user-verified passkey; returns the token response. By default for the account API
+    /// (`<issuer>me/`), whose token sets the password verifier (`/me/password-verifier`).
     func signUp(_ passkey: inout Passkey, email: String = "alice@example.com", audience: String? = nil)
         async throws -> JSONValue
     {
-        try await passkeys.signUp(&passkey, email: email, audience: audience)
+        try await passkeys.signUp(
+            &passkey, email: email, audience: audience ?? passkeys.context.tokens.accountAudience)
     }
 
     /// `salt` and the verifier of `password` for `identity`.

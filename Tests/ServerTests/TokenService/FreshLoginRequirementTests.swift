@@ -29,6 +29,19 @@ struct FreshLoginRequirementTests {
         #expect(rule.check(refreshed, now: login.addingTimeInterval(2)).refusal == .notMintedByLogin)
     }
 
+    @Test("a token naming its session qualifies only as the login's own (jti = sid): a same-second refresh does not")
+    func sameSecondRefresh() {
+        let rule = FreshLoginRequirement(maxAge: 300)
+        func token(jti: String) -> AuthenticatedSubject {
+            AuthenticatedSubject(
+                sub: "u1", clientID: "app", scope: ["openid"], authTime: login, tokenID: jti,
+                authenticationMethods: ["hwk", "user"], issuedAt: login, audience: ["https://issuer/"],
+                sessionID: "family-1")
+        }
+        #expect((try? rule.check(token(jti: "family-1"), now: login).get()) != nil)
+        #expect(rule.check(token(jti: "random-jti"), now: login).refusal == .notMintedByLogin)
+    }
+
     @Test("without user verification, without auth_time, or with auth_time in the future: refused, each by name")
     func otherRefusals() {
         let rule = FreshLoginRequirement(maxAge: 300)
