@@ -14,8 +14,12 @@ set or left out), sign-ups and logins:
 Then it stops the daemon (SIGTERM: queued recordings are written before it exits) and checks: the directory was
 created 0700 and each recording 0600; one recording per judged ceremony, named by its outcome; no recording holds
 an email, an auth_session or a token the run saw; `passkeyd replay DIR` passes every recording (and its refusals
-carry the codes the server answered with). Last, the daemon must refuse to start on a recording directory with
-mode 0755, with one line naming the directory. Exits 0 when every check passes, 1 otherwise. Usage:
+carry the codes the server answered with). Then a second daemon with the smallest caps (recording.max_bytes 1 MiB,
+recording.max_file_bytes 16 KiB) takes one padded sign-up past the file cap and a hundred under it: each is answered
+as without the caps, the oversized one is not written, the oldest recordings are deleted so that the directory
+stays within its cap with the latest kept, the log says so in one line each, and what is kept replays. Last, the
+daemon must refuse to start on a recording directory with mode 0755, with one line naming the directory. Exits 0
+when every check passes, 1 otherwise. Usage:
 
     record_replay.py PASSKEYD_BINARY
 """
@@ -53,12 +57,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(binary, work, port, record):
-    log = open(os.path.join(work, "server.log"), "wb")
-    env = dict(os.environ, PASSKEYD_ISSUER=f"http://127.0.0.1:{port}/", PASSKEYD_ADMIN_LISTEN="")
+def start(binary, work, port, record, name="server", settings=None):
+    log = open(os.path.join(work, f"{name}.log"), "wb")
+    env = dict(os.environ, PASSKEYD_ISSUER=f"http://127.0.0.1:{port}/", PASSKEYD_ADMIN_LISTEN="", **(settings or {}))
     server = subprocess.Popen(
         [binary, "serve", "--config", "Config/passkeyd.json", "--port", str(port), "--data-dir",
-         os.path.join(work, "data"), "--record", record], env=env, stdout=log, stderr=log)
+         os.path.join(work, f"{name}-data"), "--record", record], env=env, stdout=log, stderr=log)
     for _ in range(100):
         try:
             status, _, _ = ic.request("GET", f"http://127.0.0.1:{port}/readyz", timeout=1)
@@ -110,6 +114,75 @@ class Authenticator:
                 "userHandle": ic.b64url(user_handle if user_handle is not None else self.device.user_handle),
             },
         }
+
+
+def stop(server):
+    """SIGTERM: the daemon writes its queued recordings, then exits."""
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def capped(binary, work):
+    """Record mode's disk caps through a second daemon with the smallest caps the configuration allows
+    (recording.max_bytes 1 MiB, recording.max_file_bytes 16 KiB): sign-ups whose attestationObject is padded (each
+    refused as malformed_response, and recorded with the response as sent), one past the file cap, then enough under
+    it to pass the directory's cap. Every ceremony must be answered as without the caps; the oversized one is not
+    written, the oldest recordings are deleted so that the directory stays within its cap and keeps the latest, the
+    log says so in a few lines (not one per ceremony), and what is kept still replays."""
+    max_bytes, max_file_bytes, pad, count = 1_048_576, 16_384, 12_000, 100
+    record = os.path.join(work, "capped")
+    port = free_port()
+    server = start(binary, work, port, record, name="capped", settings={
+        "PASSKEYD_RECORDING_MAX_BYTES": str(max_bytes), "PASSKEYD_RECORDING_MAX_FILE_BYTES": str(max_file_bytes)})
+    client = ic.Client(f"http://127.0.0.1:{port}", CLIENT)
+    answers = []
+
+    def padded_sign_up(index, padding):
+        status, _, answer = client.post(
+            "/passkey/register", body={"client_id": CLIENT, "user_profile": {"email": f"cap{index}@example.com"}})
+        if status != 200:
+            answers.append((status, answer))
+            return
+        response = Authenticator().create(answer["authn_params_public_key"])
+        response["response"]["attestationObject"] = "not*base64url" + "A" * padding
+        status, _, body = client.token({
+            "grant_type": ic.WEBAUTHN_GRANT, "auth_session": answer["auth_session"], "authn_response": response,
+            "scope": "openid"})
+        answers.append((status, body))
+
+    try:
+        padded_sign_up(0, max_file_bytes + 1_000)
+        for index in range(1, count + 1):
+            padded_sign_up(index, pad)
+    finally:
+        stop(server)
+    ic.check(f"capped: all {count + 1} ceremonies answered 403 invalid_grant, as without the caps",
+             len(answers) == count + 1 and all(ic.refused(status, body) for status, body in answers),
+             str([a for a in answers if not ic.refused(*a)][:3]))
+    files = sorted(name for name in os.listdir(record) if name.endswith(".json")) if os.path.isdir(record) else []
+    sizes = [os.path.getsize(os.path.join(record, name)) for name in files]
+    ic.check(f"capped: the directory's recordings stay within recording.max_bytes ({max_bytes})",
+             files and max_bytes - max_file_bytes < sum(sizes) <= max_bytes, f"{len(files)} files, {sum(sizes)} bytes")
+    ic.check(f"capped: no recording passes recording.max_file_bytes ({max_file_bytes})",
+             all(size <= max_file_bytes for size in sizes), str(max(sizes or [0])))
+    # Sequence numbers follow the ceremonies: 1 is the oversized one, 2 to count + 1 the others.
+    sequences = [int(name.split("-")[1]) for name in files]
+    ic.check("capped: the oldest recordings were deleted, the latest kept",
+             sequences == list(range(count + 2 - len(files), count + 2)), str(sequences))
+    log = open(os.path.join(work, "capped.log"), encoding="utf-8", errors="replace").read().splitlines()
+    full = [line for line in log if "oldest recordings are deleted" in line]
+    unwritten = [json.loads(line) for line in log if "recordings not written" in line]
+    ic.check("capped: the first deletion is logged once", len(full) == 1, "\n".join(full))
+    ic.check("capped: the oversized recording is counted in one warning line",
+             sum(line.get("too_large", 0) for line in unwritten) == 1 and len(unwritten) == 1
+             and unwritten[0].get("level") == "warning", str(unwritten))
+    replay = subprocess.run([binary, "replay", record], capture_output=True, text=True)
+    lines = replay.stdout.splitlines()
+    ic.check(f"capped: passkeyd replay passes the {len(files)} recordings kept",
+             replay.returncode == 0 and lines and lines[-1] == f"{len(files)} passed, 0 failed", replay.stdout[-500:])
 
 
 def main():
@@ -179,11 +252,7 @@ def main():
             # Refused by the endpoint before the verifier (no credential record): 403, and nothing recorded.
             log_in("with an unknown credential", stranger, "unknown_credential", recorded=False)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
     log = open(os.path.join(work, "server.log"), encoding="utf-8", errors="replace").read()
     ic.check("the server warned at start that record mode is on",
              any('"level":"warning"' in line and "RECORD MODE" in line for line in log.splitlines()), log[:2000])
@@ -223,6 +292,8 @@ def main():
     replayed = sorted(line.rsplit("(refused: ", 1)[1].rstrip(")") for line in lines if "(refused: " in line)
     ic.check("replay refuses each tampered ceremony with the server's code", replayed == refusals,
              f"{replayed} != {refusals}")
+
+    capped(binary, work)
 
     # A recording directory others can read stops the start, with one line naming it.
     loose = os.path.join(work, "loose")

@@ -59,6 +59,67 @@ struct LogVerifierTests {
         }
     }
 
+    /// Edits of a signed checkpoint's text that keep its signature lines.
+    enum TextEdit: String, CaseIterable, Sendable {
+        /// The size alone (the root then matches no prefix of the log).
+        case treeSize = "tree size"
+        /// An entry rewritten, and the root it now hashes to written in: the signature is all that stands in the way.
+        case rootHash = "root hash"
+        /// Another log's name.
+        case origin = "origin line"
+        /// A rollback: a smaller size and that prefix's true root, so the last entries look appended since.
+        case sizeAndRoot = "tree size and root hash"
+    }
+
+    @Test(
+        "a checkpoint whose text is edited while its signature is kept is refused: the signature does not verify",
+        arguments: TextEdit.allCases)
+    func editedCheckpoint(edit: TextEdit) throws {
+        let log = try Self.log(8)
+        let verifier = LogVerifier(key: log.signer.verifierKey)
+        let note = try log.checkpoint(size: 8)
+        var entries = log.entries
+        let edited: String
+        switch edit {
+        case .treeSize:
+            edited = SignedNoteTests.editing(note, line: 1, to: "7")
+        case .rootHash:
+            var other = AuditEntry(
+                seq: 5, time: Date(timeIntervalSince1970: 1_700_000_005), event: "login", outcome: "success")
+            other.userID = "someone-else"
+            entries[5] = try other.canonicalBytes()
+            let root = MerkleTree.root(entries.map { MerkleHash.leaf($0) })
+            edited = SignedNoteTests.editing(note, line: 2, to: Data(root).base64EncodedString())
+        case .origin:
+            edited = SignedNoteTests.editing(note, line: 0, to: "test/other")
+        case .sizeAndRoot:
+            let root = MerkleTree.root(entries[..<6].map { MerkleHash.leaf($0) })
+            edited = SignedNoteTests.editing(
+                SignedNoteTests.editing(note, line: 1, to: "6"), line: 2, to: Data(root).base64EncodedString())
+        }
+        #expect(edited != note && edited.hasSuffix(note[note.range(of: "\n\n")!.lowerBound...]))
+        let refusal = failure { try verifier.verify(entries: entries, checkpoint: edited) }
+        #expect(
+            refusal
+                == LogVerifier.Failure(entry: nil, reason: "checkpoint: the signature by test/audit does not verify"))
+    }
+
+    @Test("an earlier checkpoint whose size and root are edited under its kept signature is refused as well")
+    func editedPreviousCheckpoint() throws {
+        let log = try Self.log(8)
+        let verifier = LogVerifier(key: log.signer.verifierKey)
+        let root = MerkleTree.root(log.entries[..<3].map { MerkleHash.leaf($0) })
+        let previous = SignedNoteTests.editing(
+            SignedNoteTests.editing(try log.checkpoint(size: 4), line: 1, to: "3"), line: 2,
+            to: Data(root).base64EncodedString())
+        let checkpoint = try log.checkpoint(size: 8)
+        let refusal = failure { try verifier.verify(entries: log.entries, checkpoint: checkpoint, previous: previous) }
+        #expect(
+            refusal
+                == LogVerifier.Failure(
+                    entry: nil, reason: "previous checkpoint: the signature by test/audit does not verify"))
+    }
+
     @Test("tampering is found and the entry named: changed byte, deleted, reordered, truncated, other key")
     func tampering() throws {
         let log = try Self.log(8)

@@ -68,8 +68,11 @@ public enum PasskeydServer {
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemClock()
     ) async throws -> Running {
         let lock = try DataDirectoryLock.acquire(directory: configuration.dataDirectory)
-        let recorder = try configuration.recording.directory.map { directory throws(StartError) in
-            try CeremonyRecorder.open(directory: directory, logger: logger)
+        let recording = configuration.recording
+        let recorder = try recording.directory.map { directory throws(StartError) in
+            try CeremonyRecorder.open(
+                directory: directory, maxBytes: recording.maxBytes, maxFileBytes: recording.maxFileBytes,
+                logger: logger)
         }
         let store: any Store
         do {
@@ -89,6 +92,9 @@ public enum PasskeydServer {
                 line in
                 line.add("directory", recorder.directory)
                 line.add("holds", "challenges, origins, credentials' public keys and user handles; no token or email")
+                line.add("held_bytes", recorder.held.bytes)
+                line.add("max_bytes", recorder.maxBytes)
+                line.add("max_file_bytes", recorder.maxFileBytes)
             }
         }
         do {

@@ -79,6 +79,8 @@ public enum EnvironmentOverrides {
         Setting(path: ["audit", "pkcs11", "pin_file"], kind: .string),
         Setting(path: ["audit", "pkcs11", "pin_env"], kind: .string),
         Setting(path: ["recording", "directory"], kind: .string),
+        Setting(path: ["recording", "max_bytes"], kind: .integer),
+        Setting(path: ["recording", "max_file_bytes"], kind: .integer),
         Setting(path: ["encryption_at_rest", "key_file"], kind: .string),
         Setting(path: ["encryption_at_rest", "decryption_key_files"], kind: .json),
         Setting(path: ["encryption_at_rest", "pkcs11", "module"], kind: .string),

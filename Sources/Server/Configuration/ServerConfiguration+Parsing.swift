@@ -131,10 +131,7 @@ extension ServerConfiguration {
             try root.object("audit") ?? ConfigObject([:], path: "audit"), rpID: relyingParty.id,
             dataDirectory: dataDirectory)
 
-        let recordingObject = try root.object("recording") ?? ConfigObject([:], path: "recording")
-        let recordingDirectory = try recordingObject.string("directory", default: "")
-        recording = RecordingSettings(directory: recordingDirectory.isEmpty ? nil : recordingDirectory)
-        try recordingObject.rejectUnknownKeys()
+        recording = try RecordingSettings.read(try root.object("recording") ?? ConfigObject([:], path: "recording"))
         let atRestObject = try root.object("encryption_at_rest") ?? ConfigObject([:], path: "encryption_at_rest")
         encryptionAtRest = try Self.readEncryptionAtRest(atRestObject)
 

@@ -143,6 +143,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct RecordingSettings: Sendable, Equatable {
         /// The directory (`recording.directory`, `serve --record DIR`); `nil` (empty): record mode is off.
         public var directory: String?
+        /// The most the directory's recordings weigh together (`recording.max_bytes`); the oldest are deleted first.
+        public var maxBytes: Int = CeremonyRecorder.defaultMaxBytes
+        /// The most one recording weighs (`recording.max_file_bytes`); a larger one is not written.
+        public var maxFileBytes: Int = CeremonyRecorder.defaultMaxFileBytes
     }
 
     public var listen: Listen

@@ -130,5 +130,19 @@ struct AuditLogTests {
         let (badStatus, badMessage) = AuditCommands.verify(directory: directory, key: key, previous: previous)
         #expect(badStatus == 1)
         #expect(badMessage.contains("entry 5:"), "\(badMessage)")
+
+        // The changed entry's root written into the exported checkpoint, its signature line kept: refused for it.
+        let checkpointFile = URL(fileURLWithPath: directory).appendingPathComponent("checkpoint")
+        var note = try String(contentsOf: checkpointFile, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).map(String.init)
+        let leaves = text.split(separator: "\n").map { MerkleHash.leaf(Array($0.utf8)) }
+        note[2] = Data(MerkleTree.root(leaves)).base64EncodedString()
+        try Data(note.joined(separator: "\n").utf8).write(to: checkpointFile)
+        let (forgedStatus, forgedMessage) = AuditCommands.verify(directory: directory, key: key, previous: previous)
+        #expect(forgedStatus == 1)
+        #expect(
+            forgedMessage == "FAIL: checkpoint: the signature by \(signer.verifierKey.name) does not verify",
+            "\(forgedMessage)")
     }
 }
