@@ -58,7 +58,7 @@ extension PasswordFallbackEndpoints {
         let fakeSalt = try HMAC.sha256(
             key: secret, message: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8))
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
-        let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
+        let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.saltLength))
         // A sealed verifier is opened here (one AES-GCM of 424 bytes, about a microsecond beside B's milliseconds).
         let verifier =
             try found.verifier.map { try keys.verifier($0.verifier, boundTo: .user($0.userID), width: srp.width) }
