@@ -13,8 +13,8 @@ extension PasswordFallbackEndpoints {
     /// session so that any node can finish the login. An identity with no verifier gets the same answer: a
     /// deterministic stand-in salt (HMAC-SHA-256 of realm and identity under a server secret kept in the store,
     /// so every node gives the same one) and a B computed the same way from a random stand-in verifier — the same
-    /// shape, the same work. Identities (known or not) and addresses over the failure limits are delayed or
-    /// locked the same way too.
+    /// shape, the same work. Identities (known or not) and client networks over the failure limits are delayed or
+    /// locked the same way too (`SRPThrottle`; this check only reads the counters, the grant's judges and counts).
     func challenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.srpGrant, context: context)
@@ -27,7 +27,7 @@ extension PasswordFallbackEndpoints {
         let now = context.clock.now()
         let address = request.remoteAddress ?? "unknown"
         let identityKey = FallbackCounterKey.identity(realm: realm.name, identity: identity)
-        let addressKey = FallbackCounterKey.address(address)
+        let addressKey = ThrottledAttempt.srpAddressKey(address)
         let found = try await context.store.read { reader in
             (
                 verifier: try reader.passwordVerifier(realm: realm.name, identity: identity),
@@ -93,7 +93,7 @@ extension PasswordFallbackEndpoints {
         switch decision {
         case .allowed: return
         case .delayed(let retryAfter): refusal = .passwordDelayed(retryAfter: retryAfter)
-        case .locked: refusal = .passwordLocked
+        case .locked(let retryAfter): refusal = .passwordLocked(retryAfter: retryAfter)
         }
         try await context.store.write { writer in
             _ = try writer.appendSecurityEvent(

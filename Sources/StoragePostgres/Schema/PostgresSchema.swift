@@ -11,7 +11,7 @@ public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens, auditNodes,
+        passkeyLifecycle, singleUseTokens, auditNodes, fallbackCounterAge,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -401,4 +401,10 @@ public enum PostgresSchema {
             FOR EACH STATEMENT EXECUTE FUNCTION audit_append_only()
             """,
         ])
+
+    /// v12 (as SQLite's v12): the age of the password fallback's counters, so that housekeeping finds those no rule
+    /// reads any more (`StoreWriter.purgeFallbackCounters`) without reading them all.
+    static let fallbackCounterAge = Migration(
+        version: 12, name: "fallback_counter_age",
+        statements: ["CREATE INDEX fallback_counters_age ON fallback_counters (last_at)"])
 }

@@ -9,7 +9,7 @@ public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens, auditNodes,
+        passkeyLifecycle, singleUseTokens, auditNodes, fallbackCounterAge,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
@@ -382,4 +382,10 @@ public enum SQLiteSchema {
             BEGIN SELECT RAISE(ABORT, 'audit_nodes is append-only'); END
             """,
         ])
+
+    /// v12: the age of the password fallback's counters, so that housekeeping finds those no rule reads any more
+    /// (`StoreWriter.purgeFallbackCounters`) without reading them all.
+    static let fallbackCounterAge = Migration(
+        version: 12, name: "fallback_counter_age",
+        statements: ["CREATE INDEX fallback_counters_age ON fallback_counters (last_at)"])
 }

@@ -37,7 +37,8 @@ public enum StoreConformance {
     public static let checks: [Check] =
         userChecks + sessionChecks + refreshTokenChecks + signingKeyChecks + deviceKeyChecks + eventChecks
         + transactionChecks + heartbeatChecks + auditChecks + dpopChecks + passwordFallbackChecks
-        + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks + spentTokenChecks
+        + fallbackCounterChecks + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks
+        + spentTokenChecks
 
     /// Runs every check, each on a fresh store from `makeStore`, closing it afterwards.
     public static func run(makeStore: @Sendable () async throws -> any Store) async throws {

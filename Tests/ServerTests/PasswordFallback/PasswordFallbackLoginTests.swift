@@ -208,7 +208,8 @@ struct PasswordFallbackLoginTests {
             }
         }
         let publicA = Base64URL.encode(try harness.srp.clientPublic(secret: [1]))
-        harness.clock.advance(3600)
+        // Locked for srp.lock_seconds (an hour) after the last failure (FallbackThrottleTests: what comes after).
+        harness.clock.advance(3_599)
         let locked = await harness.challenge(identity: Self.identity, clientPublic: publicA)
         #expect(locked.status == 403)
         #expect(try locked.jsonValue()["error"] == "password_locked")
