@@ -2,7 +2,8 @@ import Foundation
 import Storage
 
 /// Deletes what has expired — abandoned auth sessions, device challenges, refresh tokens past their absolute
-/// lifetime, remembered DPoP proofs past their window — once a minute, so the tables hold only live state.
+/// lifetime, remembered DPoP proofs past their window, throttle counters no rule reads any more — once a minute, so
+/// the tables hold only live state.
 ///
 /// Each write deletes at most `batchLimit` rows of each kind, and a run repeats it until the backlog is gone (up
 /// to `maxBatchesPerRun`, the rest waits for the next run). Logins' writes queue behind each one, so it must stay
@@ -54,7 +55,30 @@ enum Housekeeping {
         } catch {
             context.logger.log(.warning, "purge failed") { $0.add("error", String(describing: error)) }
         }
+        await purgeFallbackCounters(context: context, now: now)
         await purgeSecurityEvents(context: context, now: now)
+    }
+
+    /// Deletes the password fallback's throttle counters that no rule reads any more (`SRPThrottle.staleCounters`):
+    /// failures of an identity no one has guessed for a day, of a network quiet for its window. Without it each
+    /// identity ever tried (known or not) would keep its row.
+    static func purgeFallbackCounters(context: ServerContext, now: Date) async {
+        do {
+            var purged = 0
+            for stale in SRPThrottle(context.configuration.srp).staleCounters(now: now) {
+                purged += try await inBatches(0, +, full: { $0 == batchLimit }) {
+                    try await context.store.write {
+                        try $0.purgeFallbackCounters(
+                            keyPrefix: stale.keyPrefix, lastBefore: stale.before, limit: batchLimit)
+                    }
+                }
+            }
+            if purged > 0 {
+                context.logger.log(.debug, "purged stale throttle counters") { $0.add("fallback_counters", purged) }
+            }
+        } catch {
+            context.logger.log(.warning, "throttle counter purge failed") { $0.add("error", String(describing: error)) }
+        }
     }
 
     /// Deletes the security events older than `audit.event_retention_days` that the audit log already holds (it

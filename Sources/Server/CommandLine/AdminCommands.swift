@@ -61,6 +61,24 @@ public enum AdminCommands {
             try await PasskeyLifecycleEndpoints.deleteUser(
                 user, store: store, now: now, clientID: nil, actor: actorName)
             return done(json: json, ["deleted": .string(userID)], text: ["deleted user \(userID)"])
+        case .unlockUser(let userID):
+            // The locks a passkey login lifts (`FallbackCounterKey.identityLocks`), no more: the device keys'
+            // biometric counts are the device's policy.
+            let lifted = try await store.write { writer -> Int? in
+                guard let user = try writer.user(id: userID) else { return nil }
+                let lifted = try writer.resetFallbackCounters(
+                    keys: FallbackCounterKey.identityLocks(
+                        of: user, verifier: try writer.passwordVerifier(userID: userID)))
+                _ = try writer.appendSecurityEvent(
+                    PasskeyLifecycleAuditEvent.make(
+                        PasskeyLifecycleAuditEvent.locksLifted, now: now, userID: userID, reasonCode: "operator",
+                        attempts: lifted, actor: actorName))
+                return lifted
+            }
+            guard let lifted else { return notFound("user", userID, json: json) }
+            return done(
+                json: json, ["unlocked": .string(userID), "counters_cleared": JSONValue(lifted)],
+                text: ["unlocked \(userID): \(lifted) failure counter(s) cleared"])
         case .listPasskeys(let userID):
             let found = try await store.read { reader -> [Credential]? in
                 guard try reader.user(id: userID) != nil else { return nil }

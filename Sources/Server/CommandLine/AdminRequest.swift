@@ -6,6 +6,8 @@ public enum AdminRequest: Sendable, Equatable {
     case showUser(userID: String)
     /// `users delete USER`: as `DELETE /me`.
     case deleteUser(userID: String)
+    /// `users unlock USER`: lifts the user's password and recovery locks, as a passkey login does.
+    case unlockUser(userID: String)
     /// `passkeys list USER`.
     case listPasskeys(userID: String)
     /// `passkeys revoke USER CREDENTIAL_ID` (base64url): removes the passkey (the last one too: the operator decides).
@@ -20,7 +22,7 @@ public enum AdminRequest: Sendable, Equatable {
     /// The usage lines of these commands.
     static let usage = """
           passkeyd users list [--after ID] [--limit N] [--json] [--actor NAME] [--config FILE] [--data-dir DIR]
-          passkeyd users show USER | users delete USER
+          passkeyd users show USER | users delete USER | users unlock USER
           passkeyd passkeys list USER | passkeys revoke USER CREDENTIAL_ID
           passkeyd sessions revoke USER | sessions revoke-all
           passkeyd device-keys revoke USER KEY_ID
@@ -35,6 +37,7 @@ public enum AdminRequest: Sendable, Equatable {
         case ("users", "list", 1): .listUsers(after: after, limit: limit)
         case ("users", "show", 2): .showUser(userID: words[1])
         case ("users", "delete", 2): .deleteUser(userID: words[1])
+        case ("users", "unlock", 2): .unlockUser(userID: words[1])
         case ("passkeys", "list", 2): .listPasskeys(userID: words[1])
         case ("passkeys", "revoke", 3): .revokePasskey(userID: words[1], credentialID: words[2])
         case ("sessions", "revoke", 2): .revokeSessions(userID: words[1])

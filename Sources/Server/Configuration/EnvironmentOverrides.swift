@@ -53,6 +53,8 @@ public enum EnvironmentOverrides {
         Setting(path: ["dpop", "nonce_lifetime_seconds"], kind: .integer),
         Setting(path: ["srp", "max_failures"], kind: .integer),
         Setting(path: ["srp", "delay_after_failures"], kind: .integer),
+        Setting(path: ["srp", "lock_seconds"], kind: .integer),
+        Setting(path: ["srp", "address_delay_after_failures"], kind: .integer),
         Setting(path: ["srp", "session_lifetime_seconds"], kind: .integer),
         Setting(path: ["srp", "address_window_seconds"], kind: .integer),
         Setting(path: ["srp", "fresh_login_max_age_seconds"], kind: .integer),

@@ -115,6 +115,10 @@ extension ServerConfiguration {
         srp = SRPSettings(
             maxFailures: try srpObject.int("max_failures", default: 10, range: 1...1_000),
             delayAfterFailures: try srpObject.int("delay_after_failures", default: 5, range: 1...1_000),
+            // At least the longest delay (SRPThrottle.maximumDelay), at most the day an identity's count is kept.
+            lockSeconds: try srpObject.int("lock_seconds", default: 3_600, range: 900...86_400),
+            addressDelayAfterFailures: try srpObject.int(
+                "address_delay_after_failures", default: 20, range: 1...100_000),
             sessionLifetimeSeconds: try srpObject.int("session_lifetime_seconds", default: 120, range: 10...600),
             addressWindowSeconds: try srpObject.int("address_window_seconds", default: 3_600, range: 60...86_400),
             freshLoginMaxAgeSeconds: try srpObject.int("fresh_login_max_age_seconds", default: 300, range: 30...3_600)

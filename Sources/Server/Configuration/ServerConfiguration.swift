@@ -112,13 +112,18 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// SRP-6a password fallback settings (docs/password-fallback.md).
     public struct SRPSettings: Sendable, Equatable {
-        /// Failed SRP logins of one identity that lock it until a passkey login (`srp.max_failures`).
+        /// Failed SRP logins of one identity that lock it for `lockSeconds` (`srp.max_failures`).
         public var maxFailures: Int
-        /// Failures after which each further attempt waits longer (`srp.delay_after_failures`).
+        /// Failures of one identity after which each further attempt waits longer (`srp.delay_after_failures`).
         public var delayAfterFailures: Int
+        /// How long an identity stays locked after each failure from `maxFailures` on, in seconds (`srp.lock_seconds`).
+        public var lockSeconds: Int
+        /// Failures from one network after which each further attempt from it waits longer
+        /// (`srp.address_delay_after_failures`).
+        public var addressDelayAfterFailures: Int
         /// How long an SRP challenge can be answered, in seconds.
         public var sessionLifetimeSeconds: Int
-        /// How long one address's failures are remembered, in seconds (its count restarts after a quiet window).
+        /// How long one network's failures are remembered, in seconds (its count restarts after a quiet window).
         public var addressWindowSeconds: Int
         /// How recent a login must be to enrol a verifier, or a device key after a biometry change, in seconds.
         public var freshLoginMaxAgeSeconds: Int

@@ -5,13 +5,13 @@ import Storage
 import Tokens
 
 extension TokenEndpoint {
-    /// What the recovery grant's first write found: the spent session and the failure counters it is judged by.
+    /// What the recovery grant's first write found and did: the spent session, and for a session of this client the
+    /// user, their codes and the attempt judged and counted (nil for another client's: nothing counted).
     private struct SpentRecoverySession: Sendable {
         let session: AuthSession
         let user: User?
         let codes: [RecoveryCode]
-        let identifierFailures: FallbackCounter?
-        let addressFailures: FallbackCounter?
+        let attempt: ThrottledAttempt?
     }
 
     /// `grant_type=urn:passkeyd:params:oauth:grant-type:recovery-code` with `auth_session` (from
@@ -19,10 +19,11 @@ extension TokenEndpoint {
     /// `enroll:passkey`, ten minutes, its own audience, no refresh token, no ID token), bound to `dpop`'s key when
     /// the request carried a valid DPoP proof (RFC 9449 §5).
     ///
-    /// The session is spent by the first presentation whatever the outcome. The password fallback's throttle
-    /// applies (per identifier, known or not, and per address; a lock after `RecoveryThrottleKeys.maximumFailures`).
-    /// The code is hashed once (PBKDF2, `RecoveryCodes`), for an unknown identifier too, and consumed in one
-    /// statement: single use.
+    /// The session is spent by the first presentation whatever the outcome; one opened by another client is
+    /// `invalid_grant` and costs nothing else (no count, no code). The password fallback's throttle applies (per
+    /// identifier, known or not, and per client network; a lock after `RecoveryThrottleKeys.maximumFailures`),
+    /// judged and counted in the write that spends the session (`ThrottledAttempt`). The code is hashed once
+    /// (PBKDF2, `RecoveryCodes`), for an unknown identifier too, and consumed in one statement: single use.
     func recoveryGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?, address: String)
         async throws -> Response
     {
@@ -33,29 +34,35 @@ extension TokenEndpoint {
         }
         let now = context.clock.now()
         let sessionID = handle.sessionID
+        let throttle = RecoveryEndpoints.throttle(context)
+        let clientID = client.clientID
         let spent = try await context.store.write { writer -> SpentRecoverySession? in
             guard let session = try writer.consumeAuthSession(id: sessionID, now: now), session.kind == .login,
                 session.name == RecoveryEndpoints.sessionMarker, let identifier = session.username
             else { return nil }
+            // Another client's session: spent, refused below, and nothing else (no count, no code).
+            guard session.clientID == clientID else {
+                return SpentRecoverySession(session: session, user: nil, codes: [], attempt: nil)
+            }
             let user = try session.userHandle.flatMap { try writer.user(userHandle: $0) }
             return SpentRecoverySession(
                 session: session, user: user, codes: try user.map { try writer.recoveryCodes(userID: $0.id) } ?? [],
-                identifierFailures: try writer.fallbackCounter(
-                    key: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: identifier)),
-                addressFailures: try writer.fallbackCounter(key: FallbackCounterKey.recoveryAddress(address)))
+                attempt: try ThrottledAttempt.judge(
+                    identityKey: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: identifier),
+                    addressKey: ThrottledAttempt.recoveryAddressKey(address), throttle: throttle, writer: writer,
+                    now: now))
         }
         guard let spent else {
             throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired, used or not a recovery")
         }
         let session = spent.session
-        guard session.clientID == client.clientID else {
+        // Judged only for a session of this client (above): another client's is refused here.
+        guard let attempt = spent.attempt else {
             throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
         }
-        let throttle = RecoveryEndpoints.throttle(context)
         try await RecoveryEndpoints.enforce(
-            throttle.decide(identity: spent.identifierFailures, address: spent.addressFailures, now: now),
-            userID: spent.user?.id, clientID: client.clientID, attempts: spent.identifierFailures?.count, now: now,
-            context: context)
+            attempt.decision, userID: spent.user?.id, clientID: client.clientID, attempts: attempt.identityFailures,
+            now: now, context: context)
         // The same work whatever was found: one PBKDF2 under the set's salt, or under a random one.
         let salt = try spent.codes.first?.salt ?? SecureRandom.bytes(count: RecoveryCodes.saltLength)
         let code = RecoveryCodes.normalized(presentedCode)
@@ -68,8 +75,7 @@ extension TokenEndpoint {
         let accepted = try await context.store.write { writer -> Bool in
             guard try writer.consumeRecoveryCode(userID: userID ?? "", codeHash: hash), let userID, code != nil
             else { return false }
-            _ = try writer.resetFallbackCounters(
-                keys: [FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: session.username ?? "")])
+            try attempt.succeeded(writer)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
                     PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID,
@@ -77,35 +83,28 @@ extension TokenEndpoint {
             return true
         }
         guard accepted, let user = spent.user else {
-            try await recordRecoveryFailure(session, userID: userID, address: address, throttle: throttle, now: now)
+            try await recordRecoveryFailure(session, userID: userID, attempt: attempt, throttle: throttle, now: now)
             throw PasskeyLifecycleRefusal.recoveryNotVerified("recovery_bad_code", reason: "no such unused code")
         }
         context.metrics.count(event: "recovery_code_used")
         return try await recoveryTokenResponse(user: user, client: client, tokenID: tokenID, now: now, dpop: dpop)
     }
 
-    /// Counts a failed recovery for the identifier and the address, recording the attempt and, at the limit, the
-    /// lock.
+    /// Records a failed recovery (counted already, when it was judged) and, from the limit on, the lock it starts.
     private func recordRecoveryFailure(
-        _ session: AuthSession, userID: String?, address: String, throttle: SRPThrottle, now: Date
+        _ session: AuthSession, userID: String?, attempt: ThrottledAttempt, throttle: SRPThrottle, now: Date
     ) async throws {
-        let maxFailures = throttle.maxFailures
+        let failures = attempt.identityFailures
         try await context.store.write { writer in
-            let failures = try writer.incrementFallbackCounter(
-                key: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: session.username ?? ""),
-                now: now, restartingBefore: nil)
-            _ = try writer.incrementFallbackCounter(
-                key: FallbackCounterKey.recoveryAddress(address), now: now,
-                restartingBefore: throttle.addressWindowStart(now: now))
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
                     PasskeyLifecycleAuditEvent.recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
-                    userID: userID, clientID: session.clientID, reasonCode: "bad_code", attempts: failures.count))
-            if failures.count == maxFailures {
+                    userID: userID, clientID: session.clientID, reasonCode: "bad_code", attempts: failures))
+            if let failures, throttle.locks(atFailures: failures) {
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
                         PasskeyLifecycleAuditEvent.recoveryLocked, now: now, userID: userID,
-                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures.count))
+                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures))
             }
         }
         context.metrics.count(event: "recovery_code_failed")

@@ -4,11 +4,17 @@ import HTTP
 import Storage
 
 extension TokenEndpoint {
-    /// What the SRP grant's first write found: the spent session and the failure counters it is judged by.
+    /// What the SRP grant's first write found and did: the spent session and, once the session's client and realm
+    /// are checked, the attempt judged and counted — or the check's refusal (then nothing was counted).
     private struct SpentSRPSession: Sendable {
         let session: SRPSession
-        let identityFailures: FallbackCounter?
-        let addressFailures: FallbackCounter?
+        let judged: Result<JudgedSRPAttempt, any Error>
+    }
+
+    /// A checked request and its attempt.
+    private struct JudgedSRPAttempt: Sendable {
+        let request: GrantRequest
+        let attempt: ThrottledAttempt
     }
 
     /// `grant_type=urn:passkeyd:params:oauth:grant-type:srp6a` with `auth_session` and `M1` → the token response
@@ -16,9 +22,11 @@ extension TokenEndpoint {
     /// request carried a valid DPoP proof (RFC 9449 §5), like the passkey grant's.
     ///
     /// The session is spent by the first presentation whatever the outcome. The throttle is applied again here
-    /// (challenges opened in advance do not bypass it); M1 is compared in constant time. A wrong M1 — or an
-    /// unknown identity, which can never produce one — is 403 `invalid_grant` and counts one failure for the
-    /// identity and one for the address.
+    /// (challenges opened in advance do not bypass it), in the write that spends the session, which also counts the
+    /// attempt as a failure (`ThrottledAttempt`: concurrent guesses are each judged on those before); M1 is compared
+    /// in constant time. A wrong M1 — or an unknown identity, which can never produce one — is 403 `invalid_grant`
+    /// and stays counted for the identity and the client's network; a right one resets the identity's count and
+    /// takes the network's back.
     func srpGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
         -> Response
     {
@@ -39,28 +47,33 @@ extension TokenEndpoint {
         }
         let now = context.clock.now()
         let sessionID = handle.sessionID
+        let throttle = SRPThrottle(context.configuration.srp)
         let spent = try await context.store.write { writer -> SpentSRPSession? in
             guard let session = try writer.consumeSRPSession(id: sessionID, now: now) else { return nil }
+            // Another client's or realm's session is refused below, spent but not counted against the identity.
+            let request: GrantRequest
+            do {
+                request = try self.checkedRequest(
+                    sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName,
+                    client: client, access: access, now: now, dpop: dpop)
+            } catch {
+                return SpentSRPSession(session: session, judged: .failure(error))
+            }
+            let attempt = try ThrottledAttempt.judge(
+                identityKey: FallbackCounterKey.identity(realm: session.realm, identity: session.identity),
+                addressKey: ThrottledAttempt.srpAddressKey(session.address), throttle: throttle, writer: writer,
+                now: now)
             return SpentSRPSession(
-                session: session,
-                identityFailures: try writer.fallbackCounter(
-                    key: FallbackCounterKey.identity(realm: session.realm, identity: session.identity)),
-                addressFailures: try writer.fallbackCounter(key: FallbackCounterKey.address(session.address)))
+                session: session, judged: .success(JudgedSRPAttempt(request: request, attempt: attempt)))
         }
         guard let spent else {
             throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
         }
         let session = spent.session
-        let request = try checkedRequest(
-            sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            access: access, now: now, dpop: dpop)
-        let endpoints = PasswordFallbackEndpoints(context: context)
-        let throttle = SRPThrottle(context.configuration.srp)
-        try await endpoints.enforce(
-            throttle.decide(identity: spent.identityFailures, address: spent.addressFailures, now: now),
-            userID: session.userID, clientID: client.clientID, realm: session.realm, identity: session.identity,
-            address: session.address,
-            attempts: spent.identityFailures?.count, now: now)
+        let (request, attempt) = try spent.judged.map { ($0.request, $0.attempt) }.get()
+        try await PasswordFallbackEndpoints(context: context).enforce(
+            attempt.decision, userID: session.userID, clientID: client.clientID, realm: session.realm,
+            identity: session.identity, address: session.address, attempts: attempt.identityFailures, now: now)
         // RFC 5054 §2.6 / RFC 2945 §3: S, K, M1 (compared in constant time), M2. The same work for an unknown
         // identity, whose session carries a random stand-in verifier.
         let keys = try context.secrets.get()
@@ -74,14 +87,13 @@ extension TokenEndpoint {
                 try await context.store.read { try $0.user(id: userID) }
             } else { nil }
         guard let serverProof, let user else {
-            try await recordFailure(session, throttle: throttle, now: now)
+            try await recordFailure(session, attempt: attempt, throttle: throttle, now: now)
             throw OAuthError.passwordNotVerified("srp_bad_proof", reason: "M1 does not match")
         }
         let refresh = try refreshTokenForLogin(
             user: user, request: request, authenticationMethods: PasswordLogin.authenticationMethods)
         try await context.store.write { writer in
-            _ = try writer.resetFallbackCounters(
-                keys: [FallbackCounterKey.identity(realm: session.realm, identity: session.identity)])
+            try attempt.succeeded(writer)
             // A password login lifts "password required" on the user's device keys (the unlock policy).
             _ = try writer.liftLoginLocks(userID: user.id, includingPasswordLock: false)
             if let refresh { try writer.insertRefreshToken(refresh.record) }
@@ -103,30 +115,25 @@ extension TokenEndpoint {
             extra: [JSONMember(key: "M2", value: .string(Base64URL.encode(serverProof)))])
     }
 
-    /// Counts a failed SRP login for the identity and the address, recording the attempt and, at
-    /// `srp.max_failures`, the lock.
-    private func recordFailure(_ session: SRPSession, throttle: SRPThrottle, now: Date) async throws {
-        let maxFailures = throttle.maxFailures
+    /// Records a failed SRP login (counted already, when it was judged) and, from `srp.max_failures` on, the lock it
+    /// starts.
+    private func recordFailure(_ session: SRPSession, attempt: ThrottledAttempt, throttle: SRPThrottle, now: Date)
+        async throws
+    {
+        let failures = attempt.identityFailures
         try await context.store.write { writer in
-            let failures = try writer.incrementFallbackCounter(
-                key: FallbackCounterKey.identity(realm: session.realm, identity: session.identity), now: now,
-                restartingBefore: nil)
-            _ = try writer.incrementFallbackCounter(
-                key: FallbackCounterKey.address(session.address), now: now,
-                restartingBefore: throttle.addressWindowStart(now: now))
             let detail = try PasswordFallbackEndpoints.attemptDetail(
                 realm: session.realm, identity: session.identity, address: session.address, reader: writer,
                 keys: try context.secrets.get())
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
                     PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: session.userID,
-                    clientID: session.clientID, reasonCode: "bad_proof", attempts: failures.count, detail: detail))
-            if failures.count == maxFailures {
+                    clientID: session.clientID, reasonCode: "bad_proof", attempts: failures, detail: detail))
+            if let failures, throttle.locks(atFailures: failures) {
                 _ = try writer.appendSecurityEvent(
                     PasswordFallbackAuditEvent.make(
                         PasswordFallbackAuditEvent.locked, outcome: "success", now: now, userID: session.userID,
-                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures.count,
-                        detail: detail))
+                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures, detail: detail))
             }
         }
         context.metrics.count(event: "srp_login_failed")

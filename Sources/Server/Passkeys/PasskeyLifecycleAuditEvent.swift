@@ -27,6 +27,9 @@ enum PasskeyLifecycleAuditEvent {
     static let sessionsRevoked = "sessions_revoked"
     /// An account deleted (`DELETE /me`, or `passkeyd users delete`).
     static let accountDeleted = "account_deleted"
+    /// A user's password and recovery locks lifted by an operator (`passkeyd users unlock`: reason `operator`, the
+    /// actor in the detail, how many failure counters were cleared in `attempts`).
+    static let locksLifted = "login_locks_lifted"
 
     static let success = "success"
     static let failure = "failure"

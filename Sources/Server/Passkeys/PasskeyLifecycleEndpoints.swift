@@ -390,13 +390,10 @@ struct PasskeyLifecycleEndpoints: Sendable {
     static func deleteUser(_ user: User, store: any Store, now: Date, clientID: String?, actor: String? = nil)
         async throws
     {
-        let recoveryCounters = RecoveryThrottleKeys.userKeys(user)
         try await store.write { writer in
             // The counters named after the user's identifiers go with the user (the SRP identity's too).
-            var counters = recoveryCounters
-            if let verifier = try writer.passwordVerifier(userID: user.id) {
-                counters.append(FallbackCounterKey.identity(realm: verifier.realm, identity: verifier.identity))
-            }
+            let counters = FallbackCounterKey.identityLocks(
+                of: user, verifier: try writer.passwordVerifier(userID: user.id))
             guard try writer.deleteUser(id: user.id) else { return }
             _ = try writer.resetFallbackCounters(keys: counters)
             _ = try writer.appendSecurityEvent(

@@ -32,9 +32,13 @@ enum PasskeyLifecycleRefusal {
         return refusal
     }
 
-    /// Too many failed recovery attempts for this identifier.
-    static let recoveryLocked = OAuthError(
-        .recoveryLocked, "Too many failed recovery attempts. Contact support.", logCode: "recovery_locked")
+    /// Too many failed recovery attempts for this identifier: locked for `retryAfter` seconds more, or until a
+    /// passkey login.
+    static func recoveryLocked(retryAfter: Int) -> OAuthError {
+        OAuthError(
+            .recoveryLocked, "Too many failed recovery attempts. Try again later, or contact support.",
+            logCode: "recovery_locked", retryAfter: retryAfter)
+    }
 
     /// An attempt within the delay the earlier failures earned.
     static func recoveryDelayed(retryAfter: Int) -> OAuthError {

@@ -32,7 +32,7 @@ enum RecoveryEndpoints {
         let now = context.clock.now()
         let address = request.remoteAddress ?? "unknown"
         let identifierKey = FallbackCounterKey.recoveryIdentifier(realm: realm.name, identifier: identifier)
-        let addressKey = FallbackCounterKey.recoveryAddress(address)
+        let addressKey = ThrottledAttempt.recoveryAddressKey(address)
         let found = try await context.store.read { reader in
             (
                 user: try lookup(reader, realm: realm.name, identifier: identifier),
@@ -82,7 +82,8 @@ enum RecoveryEndpoints {
         return nil
     }
 
-    /// The password fallback's throttle (one mechanism), with at most `RecoveryThrottleKeys.maximumFailures`.
+    /// The password fallback's throttle (one mechanism, the same cooling period and network counts), with at most
+    /// `RecoveryThrottleKeys.maximumFailures` failures of an identifier.
     static func throttle(_ context: ServerContext) -> SRPThrottle {
         var settings = context.configuration.srp
         settings.maxFailures = min(settings.maxFailures, RecoveryThrottleKeys.maximumFailures)
@@ -99,7 +100,7 @@ enum RecoveryEndpoints {
         switch decision {
         case .allowed: return
         case .delayed(let retryAfter): refusal = PasskeyLifecycleRefusal.recoveryDelayed(retryAfter: retryAfter)
-        case .locked: refusal = PasskeyLifecycleRefusal.recoveryLocked
+        case .locked(let retryAfter): refusal = PasskeyLifecycleRefusal.recoveryLocked(retryAfter: retryAfter)
         }
         try await context.store.write { writer in
             _ = try writer.appendSecurityEvent(

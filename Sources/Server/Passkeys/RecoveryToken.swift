@@ -53,13 +53,9 @@ enum RecoveryToken {
 }
 
 /// The recovery throttle (`SRPThrottle` over the store's fallback counters, spelled by `FallbackCounterKey`): one per
-/// realm and identifier, known or not (so that the answers do not tell), and one per client address.
+/// realm and identifier, known or not (so that the answers do not tell), and one per client network. A user's
+/// identifier counters are among `FallbackCounterKey.identityLocks`.
 enum RecoveryThrottleKeys {
     /// Most failures before an identifier's recovery locks (`srp.max_failures` when smaller).
     static let maximumFailures = 5
-
-    /// The identifier counters of `user` (removed with the account).
-    static func userKeys(_ user: User) -> [String] {
-        user.identifiers.map { FallbackCounterKey.recoveryIdentifier(realm: user.realm, identifier: $0.value) }
-    }
 }

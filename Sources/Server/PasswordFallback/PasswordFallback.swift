@@ -21,12 +21,10 @@ enum PasswordFallback {
     static let maximumGroupElementLength = 512
     /// Longest identity accepted, in bytes.
     static let maximumIdentityLength = 256
-    /// Salts shorter than this are refused at enrolment (NIST SP 800-63B §5.1.1.2: at least 32 bits; we ask 128).
-    static let minimumSaltLength = 16
-    /// Longest salt accepted, in bytes.
-    static let maximumSaltLength = 64
-    /// The length of the stand-in salt of an unknown identity: what the documented client sends (16 bytes).
-    static let fakeSaltLength = 16
+    /// The one salt length enrolment accepts, in bytes (NIST SP 800-63B §5.1.1.2 asks at least 32 bits; this is
+    /// 128), and the length of the stand-in salt of an unknown identity: a salt of any other length would tell an
+    /// observer of `/srp/challenge` that the identity is enrolled.
+    static let saltLength = 16
     /// The name of the server secret that keys the stand-in salts (in the store, so every node agrees).
     static let fakeSaltSecretName = "srp_fake_salt"
 }

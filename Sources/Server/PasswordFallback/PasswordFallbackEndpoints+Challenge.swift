@@ -13,8 +13,8 @@ extension PasswordFallbackEndpoints {
     /// session so that any node can finish the login. An identity with no verifier gets the same answer: a
     /// deterministic stand-in salt (HMAC-SHA-256 of realm and identity under a server secret kept in the store,
     /// so every node gives the same one) and a B computed the same way from a random stand-in verifier — the same
-    /// shape, the same work. Identities (known or not) and addresses over the failure limits are delayed or
-    /// locked the same way too.
+    /// shape, the same work. Identities (known or not) and client networks over the failure limits are delayed or
+    /// locked the same way too (`SRPThrottle`; this check only reads the counters, the grant's judges and counts).
     func challenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.srpGrant, context: context)
@@ -27,7 +27,7 @@ extension PasswordFallbackEndpoints {
         let now = context.clock.now()
         let address = request.remoteAddress ?? "unknown"
         let identityKey = FallbackCounterKey.identity(realm: realm.name, identity: identity)
-        let addressKey = FallbackCounterKey.address(address)
+        let addressKey = ThrottledAttempt.srpAddressKey(address)
         let found = try await context.store.read { reader in
             (
                 verifier: try reader.passwordVerifier(realm: realm.name, identity: identity),
@@ -58,7 +58,7 @@ extension PasswordFallbackEndpoints {
         let fakeSalt = try HMAC.sha256(
             key: secret, message: Array("srp-salt\u{0}\(realm.name)\u{0}\(identity)".utf8))
         let fakeVerifier = try SecureRandom.bytes(count: srp.width - 1)  // below N: N's top byte is 0xFF
-        let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.fakeSaltLength))
+        let salt = found.verifier?.salt ?? Array(fakeSalt.prefix(PasswordFallback.saltLength))
         // A sealed verifier is opened here (one AES-GCM of 424 bytes, about a microsecond beside B's milliseconds).
         let verifier =
             try found.verifier.map { try keys.verifier($0.verifier, boundTo: .user($0.userID), width: srp.width) }
@@ -93,7 +93,7 @@ extension PasswordFallbackEndpoints {
         switch decision {
         case .allowed: return
         case .delayed(let retryAfter): refusal = .passwordDelayed(retryAfter: retryAfter)
-        case .locked: refusal = .passwordLocked
+        case .locked(let retryAfter): refusal = .passwordLocked(retryAfter: retryAfter)
         }
         try await context.store.write { writer in
             _ = try writer.appendSecurityEvent(

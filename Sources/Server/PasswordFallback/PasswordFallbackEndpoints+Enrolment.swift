@@ -8,8 +8,8 @@ extension PasswordFallbackEndpoints {
     ///
     /// Needs a fresh user-verified passkey login (`FreshLoginRequirement`, `srp.fresh_login_max_age_seconds`), for
     /// the first verifier and for a replacement alike. `identity` must be one of the user's identifiers (the client
-    /// hashed it into x); `salt` at least 16 bytes; `verifier` in 1..<N. The answer says nothing about the
-    /// verifier, and no endpoint ever returns it.
+    /// hashed it into x); `salt` exactly 16 bytes (`PasswordFallback.saltLength`); `verifier` in 1..<N. The answer
+    /// says nothing about the verifier, and no endpoint ever returns it.
     func storeVerifier(_ request: Request) async throws -> Response {
         let subject = try await context.tokens.authenticate(request, audience: context.tokens.accountAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
@@ -28,11 +28,11 @@ extension PasswordFallbackEndpoints {
         let identity = try parameters.string("identity", maxLength: PasswordFallback.maximumIdentityLength)
         let saltText = try parameters.string("salt", maxLength: 128)
         guard let salt = Base64URL.decode(saltText) else { throw OAuthError.notBase64URL("salt") }
-        guard (PasswordFallback.minimumSaltLength...PasswordFallback.maximumSaltLength).contains(salt.count) else {
+        // Exactly the stand-in salt's length: a salt of another length would mark the identity as enrolled.
+        guard salt.count == PasswordFallback.saltLength else {
             throw OAuthError(
-                .invalidRequest,
-                "Invalid salt: must be \(PasswordFallback.minimumSaltLength) to \(PasswordFallback.maximumSaltLength) bytes.",
-                logCode: "salt_length", reason: "\(salt.count) bytes")
+                .invalidRequest, "Invalid salt: must be \(PasswordFallback.saltLength) bytes.", logCode: "salt_length",
+                reason: "\(salt.count) bytes")
         }
         let verifier = try Self.groupElement(
             try parameters.string("verifier", maxLength: PasswordFallback.maximumGroupElementLength), name: "verifier",

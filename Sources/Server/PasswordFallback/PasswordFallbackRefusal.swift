@@ -6,9 +6,12 @@ extension OAuthError {
         OAuthError(.invalidGrant, "The password could not be verified.", logCode: logCode, reason: reason)
     }
 
-    /// Too many failed SRP logins for this identity.
-    static let passwordLocked = OAuthError(
-        .passwordLocked, "Too many failed password attempts. Log in with a passkey.", logCode: "srp_locked")
+    /// Too many failed SRP logins for this identity: locked for `retryAfter` seconds more, or until a passkey login.
+    static func passwordLocked(retryAfter: Int) -> OAuthError {
+        OAuthError(
+            .passwordLocked, "Too many failed password attempts. Log in with a passkey, or try again later.",
+            logCode: "srp_locked", retryAfter: retryAfter)
+    }
 
     /// An attempt within the delay the earlier failures earned.
     static func passwordDelayed(retryAfter: Int) -> OAuthError {

@@ -1,8 +1,10 @@
 import Foundation
+import HTTP
 import Synchronization
 
-/// Requests per key per minute, a fixed one-minute window per key: the client IP on the passkey, token and
-/// device-key endpoints, the user (the access token's subject) on the device-key endpoints and `/device-events`.
+/// Requests per key per minute, a fixed one-minute window per key: the client's network
+/// (`ClientAddressPrefix`: an IPv4 /24, an IPv6 /64) on the passkey, token and device-key endpoints, the user (the
+/// access token's subject) on the device-key endpoints and `/device-events`.
 ///
 /// The counters live in this node's memory, so behind a load balancer each node enforces the limit on its own
 /// share of the traffic (documented in docs/api.md); the state shared by all nodes stays in the database.
@@ -15,49 +17,65 @@ final class RateLimiter: Sendable {
         case limited(retryAfter: Int)
     }
 
-    private struct Window {
-        var start: Int
-        var count: Int
-    }
-
     private struct State {
-        var windows: [String: Window] = [:]
+        /// Requests per key in the current minute.
+        var windows: [String: Int] = [:]
+        /// The keys of `windows` from `oldest` on, in the order their windows opened this minute: the front is
+        /// evicted first.
+        var opened: [String] = []
+        var oldest = 0
         var currentMinute = 0
+
+        /// Forgets the window opened first.
+        mutating func evictOldest() {
+            guard oldest < opened.count else { return }
+            windows[opened[oldest]] = nil
+            oldest += 1
+            // Drops the evicted prefix once it is most of the array, so that the array stays within twice the table.
+            if oldest > 64 && oldest * 2 > opened.count {
+                opened.removeFirst(oldest)
+                oldest = 0
+            }
+        }
     }
 
     /// Requests allowed per key per minute; 0 disables the limit.
     let limit: Int
-    /// Most keys tracked at once; beyond it the table is reset (a flood of spoofed-looking addresses
-    /// must not grow memory without bound).
-    let maxAddresses: Int
+    /// Most keys tracked at once: a new key beyond it evicts the window opened first, so that a flood of keys
+    /// (addresses from many networks) bounds memory without resetting the windows of everyone else.
+    let maxKeys: Int
     private let state = Mutex(State())
 
-    /// A limiter allowing `limit` requests per key per minute.
-    init(limit: Int, maxAddresses: Int = 100_000) {
+    /// A limiter allowing `limit` requests per key per minute, tracking at most `maxKeys` keys.
+    init(limit: Int, maxKeys: Int = 100_000) {
         self.limit = limit
-        self.maxAddresses = maxAddresses
+        self.maxKeys = max(1, maxKeys)
     }
 
-    /// Counts one request from `address` at `now`.
+    /// Counts one request from `address` at `now`, keyed by its network (`ClientAddressPrefix.key(of:)`): one host
+    /// holds a whole IPv6 /64, so a per-address key would let it multiply the limit.
     func check(address: String?, now: Date) -> Decision {
-        check(key: address ?? "unknown", now: now)
+        check(key: ClientAddressPrefix.key(of: address ?? "unknown"), now: now)
     }
 
-    /// Counts one request of `key` (an address, a user id) at `now`.
+    /// Counts one request of `key` (a network, a user id) at `now`.
     func check(key: String, now: Date) -> Decision {
         guard limit > 0 else { return .allowed }
         let seconds = Int(now.timeIntervalSince1970.rounded(.down))
         let minute = seconds / 60
         return state.withLock { state in
             // A new minute: every window of the previous ones is stale.
-            if minute != state.currentMinute || state.windows.count >= maxAddresses {
-                state.windows.removeAll(keepingCapacity: true)
-                state.currentMinute = minute
+            if minute != state.currentMinute {
+                state = State(currentMinute: minute)
             }
-            var window = state.windows[key] ?? Window(start: minute, count: 0)
-            window.count += 1
-            state.windows[key] = window
-            guard window.count <= limit else {
+            var count = state.windows[key] ?? 0
+            if count == 0 {
+                while state.windows.count >= maxKeys, state.oldest < state.opened.count { state.evictOldest() }
+                state.opened.append(key)
+            }
+            count += 1
+            state.windows[key] = count
+            guard count <= limit else {
                 return .limited(retryAfter: max(1, (minute + 1) * 60 - seconds))
             }
             return .allowed

@@ -71,6 +71,25 @@ extension MemoryTransaction {
         }
     }
 
+    func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
+        // Writes hold the store's lock from start to end: nothing else runs in between.
+        state.fallbackCounters.filter { keys.contains($0.key) }
+    }
+
+    func decrementFallbackCounter(key: String) throws(StorageError) {
+        guard let counter = state.fallbackCounters[key] else { return }
+        state.fallbackCounters[key] =
+            counter.count > 1 ? FallbackCounter(key: key, count: counter.count - 1, lastAt: counter.lastAt) : nil
+    }
+
+    func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        // Oldest first, as the SQL stores delete them.
+        let stale = state.fallbackCounters.values.filter { $0.key.hasPrefix(keyPrefix) && $0.lastAt < cutoff }
+            .sorted { $0.lastAt < $1.lastAt }.prefix(max(0, limit))
+        for counter in stale { state.fallbackCounters[counter.key] = nil }
+        return stale.count
+    }
+
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         if let existing = state.serverSecrets[name] { return existing }
         state.serverSecrets[name] = value

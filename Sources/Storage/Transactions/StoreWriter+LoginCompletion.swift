@@ -1,12 +1,13 @@
 extension StoreWriter {
     /// The definition of `liftLoginLocks` (and the implementation of the drivers that need no other): a login of
     /// `userID` (passkey or SRP) clears the consecutive-biometric-failure counters of the user's device keys and,
-    /// for a passkey login (`includingPasswordLock`), the failed-password counter of the user's SRP identity
-    /// (docs/password-fallback.md). Returns how many counters existed.
+    /// for a passkey login (`includingPasswordLock`), the identity locks of the user
+    /// (`FallbackCounterKey.identityLocks`: the failed-password counter of their SRP identity and the failed-recovery
+    /// counters of their identifiers; docs/password-fallback.md). Returns how many counters existed.
     public func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int {
         var keys = try deviceKeys(userID: userID).map { FallbackCounterKey.biometric(keyID: $0.keyID) }
-        if includingPasswordLock, let verifier = try passwordVerifier(userID: userID) {
-            keys.append(FallbackCounterKey.identity(realm: verifier.realm, identity: verifier.identity))
+        if includingPasswordLock, let user = try user(id: userID) {
+            keys += FallbackCounterKey.identityLocks(of: user, verifier: try passwordVerifier(userID: userID))
         }
         return keys.isEmpty ? 0 : try resetFallbackCounters(keys: keys)
     }

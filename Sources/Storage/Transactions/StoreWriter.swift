@@ -110,6 +110,18 @@ public protocol StoreWriter: StoreReader {
         -> FallbackCounter
     /// Deletes the counters `keys`; returns how many existed.
     func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int
+    /// Reads the counters `keys` (those that exist) and holds them until this write ends: a concurrent write that
+    /// locks any of the same keys waits until this one commits or rolls back, then reads what it left. A write that
+    /// judges an attempt by these counters and counts it (`incrementFallbackCounter`) is thus never judged on a
+    /// count another write is about to change, on any node. (Writes in memory and on SQLite are serial already.)
+    func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter]
+    /// Takes one back from the counter `key`: an attempt counted before it was judged turned out a success. Its
+    /// count drops by one and its time stays; a count that reaches zero deletes the counter; a missing counter
+    /// (reset or purged meanwhile) is left missing.
+    func decrementFallbackCounter(key: String) throws(StorageError)
+    /// Deletes the counters whose key starts with `keyPrefix` and which were last incremented before `cutoff` (no
+    /// rule reads them any more): at most `limit`, the oldest first. Returns how many; `limit` means more may be left.
+    func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError) -> Int
     /// Stores the server secret `name` unless one exists, and returns the stored one: of concurrent first
     /// callers (nodes starting together), all get the same value.
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8]

@@ -41,8 +41,8 @@ extension PostgresTransaction {
         return .stored
     }
 
-    /// The counter keys lifted are spelled as `FallbackCounterKey.biometric` and `.identity` spell them
-    /// (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding).
+    /// The counter keys lifted are spelled as `FallbackCounterKey.biometric`, `.identity` and `.recoveryIdentifier`
+    /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding).
     private static let completeLoginSQL = """
         WITH session AS (
             DELETE FROM auth_sessions WHERE id = $1 RETURNING expires_at
@@ -62,7 +62,11 @@ extension PostgresTransaction {
                 SELECT 'biometric:' || key_id FROM device_keys WHERE user_id = $8
                 UNION ALL
                 SELECT 'srp_identity:' || octet_length(realm) || ':' || realm || ':' || identity
-                FROM password_verifiers WHERE user_id = $8)
+                FROM password_verifiers WHERE user_id = $8
+                UNION ALL
+                SELECT 'recovery_identity:' || octet_length(users.realm) || ':' || users.realm || ':' || identifier
+                FROM users, unnest(ARRAY[users.email, users.phone_number, users.username]) AS identifier
+                WHERE users.id = $8 AND identifier IS NOT NULL)
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))

@@ -114,6 +114,42 @@ extension PostgresTransaction {
         return deleted
     }
 
+    func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
+        // A transaction-scoped advisory lock per key (keyed by the schema too, as the node locks), taken in one order
+        // so that two writers locking the same keys cannot deadlock; held whether or not the row exists yet, which a
+        // row lock could not do for a first attempt. Each read after it is a new READ COMMITTED snapshot: it sees
+        // what the previous holder committed.
+        var counters: [String: FallbackCounter] = [:]
+        for key in Set(keys).sorted() {
+            try connection.execute(
+                """
+                SELECT pg_advisory_xact_lock(
+                    hashtext('passkeyd.fallback_counter:' || coalesce(current_schema(), '')), hashtext($1))
+                """, [.text(key)])
+            if let counter = try fallbackCounter(key: key) { counters[key] = counter }
+        }
+        return counters
+    }
+
+    func decrementFallbackCounter(key: String) throws(StorageError) {
+        try connection.execute("DELETE FROM fallback_counters WHERE counter_key = $1 AND count <= 1", [.text(key)])
+        try connection.execute(
+            "UPDATE fallback_counters SET count = count - 1 WHERE counter_key = $1 AND count > 1", [.text(key)])
+    }
+
+    func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        guard try tryNodeLock(.purge) else { return 0 }
+        // Through the last_at index, oldest first; rows another transaction holds are skipped, not waited for.
+        return try connection.execute(
+            """
+            DELETE FROM fallback_counters WHERE counter_key IN (
+                SELECT counter_key FROM fallback_counters
+                WHERE last_at < $1 AND left(counter_key, char_length($2)) = $2
+                ORDER BY last_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+            """,
+            [.date(cutoff), .text(keyPrefix), .integer(max(0, limit))])
+    }
+
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         // Of nodes inserting together, the first commit wins; the others' inserts wait on it, do nothing, and
         // the read below (a new snapshot under READ COMMITTED) sees the winner's value.

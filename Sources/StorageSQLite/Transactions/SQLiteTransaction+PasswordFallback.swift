@@ -111,6 +111,32 @@ extension SQLiteTransaction {
         return deleted
     }
 
+    func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
+        // The writer's transaction is the only one (BEGIN IMMEDIATE): nothing changes them until it ends.
+        var counters: [String: FallbackCounter] = [:]
+        for key in Set(keys) {
+            if let counter = try fallbackCounter(key: key) { counters[key] = counter }
+        }
+        return counters
+    }
+
+    func decrementFallbackCounter(key: String) throws(StorageError) {
+        try database.execute("DELETE FROM fallback_counters WHERE counter_key = ? AND count <= 1", [.text(key)])
+        try database.execute(
+            "UPDATE fallback_counters SET count = count - 1 WHERE counter_key = ? AND count > 1", [.text(key)])
+    }
+
+    func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError) -> Int {
+        // Through the last_at index, oldest first; `substr` and `length` count characters alike.
+        try database.execute(
+            """
+            DELETE FROM fallback_counters WHERE rowid IN (
+                SELECT rowid FROM fallback_counters
+                WHERE last_at < ? AND substr(counter_key, 1, length(?)) = ? ORDER BY last_at LIMIT ?)
+            """,
+            [.date(cutoff), .text(keyPrefix), .text(keyPrefix), .integer(Int64(max(0, limit)))])
+    }
+
     func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         try database.execute(
             "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",

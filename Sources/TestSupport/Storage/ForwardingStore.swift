@@ -268,6 +268,20 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.resetFallbackCounters(keys: keys)
     }
 
+    open func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
+        try writer.lockFallbackCounters(keys: keys)
+    }
+
+    open func decrementFallbackCounter(key: String) throws(StorageError) {
+        try writer.decrementFallbackCounter(key: key)
+    }
+
+    open func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError)
+        -> Int
+    {
+        try writer.purgeFallbackCounters(keyPrefix: keyPrefix, lastBefore: cutoff, limit: limit)
+    }
+
     open func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
         try writer.insertServerSecret(name: name, value: value)
     }

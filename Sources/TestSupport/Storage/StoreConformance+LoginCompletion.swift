@@ -27,15 +27,21 @@ extension StoreConformance {
         return credential
     }
 
-    /// What a login of user 1 lifts.
+    /// What a login of user 1 lifts: the biometric counters of their keys, then their identity locks (the recovery
+    /// counter of their email, the password counter of their SRP identity).
     private static let userOneCounters = [
         FallbackCounterKey.biometric(keyID: "key-1"), FallbackCounterKey.biometric(keyID: "key-2"),
+        FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "u1@example.com"),
         FallbackCounterKey.identity(realm: "rëalm", identity: "änn"),
     ]
-    /// What it does not: another user's key, an address, the same identity in another realm.
+    /// What it does not: another user's key and identifier, networks, the same identity or identifier in another
+    /// realm.
     private static let otherCounters = [
-        FallbackCounterKey.biometric(keyID: "key-9"), FallbackCounterKey.address("192.0.2.7"),
+        FallbackCounterKey.biometric(keyID: "key-9"), FallbackCounterKey.address(network: "192.0.2.0/24"),
         FallbackCounterKey.identity(realm: "main", identity: "änn"),
+        FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "u2@example.com"),
+        FallbackCounterKey.recoveryIdentifier(realm: "rëalm", identifier: "u1@example.com"),
+        FallbackCounterKey.recoveryAddress(network: "192.0.2.0/24"),
     ]
 
     private static func completion(expecting count: UInt32 = 5, refresh: RefreshToken? = loginRefresh)
@@ -155,8 +161,7 @@ extension StoreConformance {
             let lifted = try await store.write { try $0.liftLoginLocks(userID: "user-1", includingPasswordLock: false) }
             try expectEqual(lifted, 2, "lifted")
             let left = try await effects(store).counters
-            try expectEqual(
-                left, [FallbackCounterKey.identity(realm: "rëalm", identity: "änn")] + otherCounters, "left")
+            try expectEqual(left, Array(userOneCounters.dropFirst(2)) + otherCounters, "left")
         },
     ]
 }

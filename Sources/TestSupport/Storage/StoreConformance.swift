@@ -37,8 +37,8 @@ public enum StoreConformance {
     public static let checks: [Check] =
         userChecks + sessionChecks + refreshTokenChecks + signingKeyChecks + deviceKeyChecks + eventChecks
         + transactionChecks + heartbeatChecks + auditChecks + dpopChecks + passwordFallbackChecks
-        + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks + spentTokenChecks
-        + sessionSecurityChecks
+        + fallbackCounterChecks + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks
+        + spentTokenChecks + sessionSecurityChecks
 
     /// Runs every check, each on a fresh store from `makeStore`, closing it afterwards.
     public static func run(makeStore: @Sendable () async throws -> any Store) async throws {

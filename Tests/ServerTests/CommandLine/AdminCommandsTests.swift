@@ -34,6 +34,11 @@ struct AdminCommandsTests {
         #expect(
             try Command.parse(["sessions", "revoke-all", "--actor", "ops"])
                 == .admin(configPath: nil, flags: .init(), request: .revokeAllSessions, json: false, actor: "ops"))
+        #expect(
+            try Command.parse(["users", "unlock", "u1", "--actor", "ops"])
+                == .admin(
+                    configPath: nil, flags: .init(), request: .unlockUser(userID: "u1"), json: false, actor: "ops"))
+        #expect(throws: Command.UsageError.self) { try Command.parse(["users", "unlock"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["sessions", "revoke-all", "u1"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["users", "delete"]) }
         #expect(throws: Command.UsageError.self) { try Command.parse(["passkeys", "list", "u1", "--bogus"]) }
@@ -95,6 +100,43 @@ struct AdminCommandsTests {
             #expect(detail.contains("operator:ops"), "\(kind)")
         }
         await server.stop()
+    }
+
+    @Test("users unlock: the password and recovery locks lifted, one audit event names the operator; unknown is 1")
+    func unlock() async throws {
+        let alice = try await FallbackThrottleTests.alice([
+            "PASSKEYD_SRP_MAX_FAILURES": "3", "PASSKEYD_SRP_DELAY_AFTER_FAILURES": "3",
+        ])
+        let (srp, recovery) = (alice.srp, alice.recovery)
+        let identity = FallbackThrottleTests.identity
+        for _ in 1...3 {
+            let session = try await FallbackThrottleTests.srpSession(srp)
+            #expect(await FallbackThrottleTests.guess(srp, session: session).errorCode == "invalid_grant")
+            #expect(try await recovery.recover(identifier: identity, code: "0000-0000-0000").status == 403)
+        }
+        #expect(await recovery.challenge(identifier: identity).errorCode == "recovery_locked")
+        let handle = alice.passkey.userHandle
+        let userID = try #require(try await srp.store.read { try $0.user(userHandle: handle) }?.id)
+
+        let unlocked = try await AdminCommands.run(
+            .unlockUser(userID: userID), store: srp.store, json: true, actor: "ops", now: srp.clock.now())
+        #expect(unlocked.status == 0)
+        let output = try JSONValue(parsing: Array(unlocked.output.utf8))
+        #expect(output["unlocked"]?.stringValue == userID)
+        #expect(output["counters_cleared"] == JSONValue(2))
+        #expect(
+            try await srp.logIn(identity: identity, password: FallbackThrottleTests.password).response.status == 200)
+        #expect(try await recovery.recover(identifier: identity, code: alice.codes[0]).status == 200)
+        let event = try #require(try await srp.events().last { $0.kind == "login_locks_lifted" })
+        #expect(event.userID == userID && event.reasonCode == "operator" && event.attempts == 2)
+        #expect(String(decoding: event.detail ?? [], as: UTF8.self).contains("operator:ops"))
+
+        let text = try await AdminCommands.run(
+            .unlockUser(userID: userID), store: srp.store, json: false, actor: "ops", now: srp.clock.now())
+        #expect(text.output == "unlocked \(userID): 0 failure counter(s) cleared")
+        let missing = try await AdminCommands.run(
+            .unlockUser(userID: "nobody"), store: srp.store, json: false, actor: "ops", now: srp.clock.now())
+        #expect(missing.status == 1)
     }
 
     @Test("sessions revoke-all: every user's refresh tokens stop working, one audit event names the operator and count")

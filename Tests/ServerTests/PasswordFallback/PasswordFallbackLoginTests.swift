@@ -141,6 +141,26 @@ struct PasswordFallbackLoginTests {
         }
     }
 
+    @Test("a salt of any length but 16 bytes is 400 invalid_request: stand-in salts are 16, another length would tell")
+    func saltLength() async throws {
+        let (harness, tokens) = try await Self.enrolled()
+        let accessToken = try #require(tokens["access_token"]?.stringValue)
+        for length in [15, 17, 32, 64] {
+            let salt = [UInt8](repeating: 9, count: length)
+            let response = await harness.enrol(
+                [
+                    "identity": .string(Self.identity), "salt": .string(Base64URL.encode(salt)),
+                    "verifier": .string(
+                        Base64URL.encode(try harness.verifier(identity: Self.identity, password: "pw", salt: salt))),
+                ], accessToken: accessToken)
+            #expect(response.status == 400, "\(length) bytes: \(response.bodyText)")
+            #expect(try response.jsonValue()["error_description"] == "Invalid salt: must be 16 bytes.")
+        }
+        // The enrolled 16-byte salt is the one stored still.
+        let stored = try await harness.store.read { try $0.passwordVerifier(realm: "main", identity: Self.identity) }
+        #expect(stored?.salt == Array(1...16))
+    }
+
     @Test("enrolment needs a fresh user-verified login: a refreshed token or a login 10 minutes old is refused")
     func enrolmentFreshness() async throws {
         let harness = try SRPHarness()
@@ -190,7 +210,8 @@ struct PasswordFallbackLoginTests {
             }
         }
         let publicA = Base64URL.encode(try harness.srp.clientPublic(secret: [1]))
-        harness.clock.advance(3600)
+        // Locked for srp.lock_seconds (an hour) after the last failure (FallbackThrottleTests: what comes after).
+        harness.clock.advance(3_599)
         let locked = await harness.challenge(identity: Self.identity, clientPublic: publicA)
         #expect(locked.status == 403)
         #expect(try locked.jsonValue()["error"] == "password_locked")

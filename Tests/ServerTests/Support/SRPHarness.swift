@@ -25,6 +25,12 @@ struct SRPHarness {
         srp = SRP6a(group: try .rfc5054Group3072(), hash: .sha256)
     }
 
+    /// SRP on `passkeys`, whose clients must allow the SRP grant.
+    init(wrapping passkeys: PasskeyHarness) throws {
+        self.passkeys = passkeys
+        srp = SRP6a(group: try .rfc5054Group3072(), hash: .sha256)
+    }
+
     var clock: TestClock { passkeys.clock }
     var store: any Store { passkeys.context.store }
 
