@@ -44,9 +44,11 @@ struct RecoveryHarness {
     var clock: TestClock { passkeys.clock }
     var store: any Store { passkeys.context.store }
 
-    /// Signs `passkey` up as `email` and generates its recovery codes with the sign-up's fresh token; returns them.
+    /// Signs `passkey` up as `email` (for the account API, what `/me/…` takes) and generates its recovery codes with
+    /// the sign-up's fresh token; returns them.
     func signUpWithCodes(_ passkey: inout Passkey, email: String = "alice@example.com") async throws -> [String] {
-        let tokens = try await passkeys.signUp(&passkey, email: email)
+        let tokens = try await passkeys.signUp(
+            &passkey, email: email, audience: passkeys.context.tokens.accountAudience)
         return try await codes(accessToken: try #require(tokens["access_token"]?.stringValue))
     }
 
