@@ -100,6 +100,14 @@ static inline int CMicroHTTPD_connection_socket(struct MHD_Connection *connectio
     return info == NULL ? -1 : (int)info->connect_fd;
 }
 
+/// Why: MHD_get_connection_info is variadic; returns the length of the request's header section as MHD read it (from
+/// the method to the end of the empty line), or 0 when unknown.
+static inline size_t CMicroHTTPD_request_header_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /// Why: MHD_create_response_from_buffer's MHD_RESPMEM_MUST_COPY constant does not import (fixed-enum
 /// macro). MHD copies `length` bytes, so the Swift buffer need not outlive the call.
 static inline struct MHD_Response *CMicroHTTPD_response_copying(const void *bytes, size_t length)
