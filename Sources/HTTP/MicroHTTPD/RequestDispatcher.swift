@@ -54,7 +54,8 @@ final class RequestDispatcher: Sendable {
             configuration.connectionMemoryLimit > 0
             ? configuration.connectionMemoryLimit : ReceivedHeaderSection.defaultPoolBytes
         self.connections = ConnectionRegistry(
-            readTimeout: configuration.requestReadTimeout,
+            readTimeout: configuration.requestReadTimeout, writeTimeout: configuration.responseWriteTimeout,
+            networks: NetworkConnectionLimit(limit: configuration.perNetworkConnectionLimit),
             lingering: .init(
                 bytes: maxDiscardBytes, duration: configuration.requestReadTimeout,
                 connections: max(1, configuration.connectionLimit)))
