@@ -7,8 +7,9 @@ import Glibc
 /// with EMFILE and new clients are refused, and so is every file the rest of the process opens, well before the
 /// configured limit is reached (the usual default soft limit is 1024). When a server starts, the soft limit is raised
 /// to the descriptors open then plus what its configuration needs, or the start is refused when the hard limit does
-/// not allow it. A second server in the process (the admin listener, 64 connections) fits in the first one's
-/// `overhead` or raises the limit again when it starts.
+/// not allow it. Each server is counted on its own, never summed with the others of the process (tests run many at
+/// once): a second one (the admin listener, 64 connections) starting beside the first finds the limit already raised
+/// for the first one's worst case, every connection open and draining a close at once.
 enum DescriptorBudget {
     /// Descriptors for what a server opens besides its connections: the listening socket, a wake-up pipe per polling
     /// thread, and room for the files and sockets of the rest of the process.
