@@ -48,7 +48,7 @@ port2="$(free_port)"
 port3="$(free_port)"
 start_node() { # start_node PORT DATA_DIR LOG [DATABASE_URL] (in the background: its PID is $!)
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="${4:-$database_url}" \
-    PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \
+    PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT=0 PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \
     "$binary" serve --config Config/passkeyd.json --port "$1" --data-dir "$2" >"$3" 2>&1 &
 }
 

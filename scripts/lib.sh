@@ -44,11 +44,12 @@ python_tools() {
 }
 
 # bench_sqlite_server PORT DATA_DIR LOG ADMIN_LISTEN: the release server ($binary) as the benchmarks measure it on
-# SQLite: `synchronous=full`, warning-level logs, a rate limit above what the load generators send, its issuer on
+# SQLite: `synchronous=full`, warning-level logs, a rate limit above what the load generators send and no per-address
+# connection limit (they are one address, as behind a proxy), its issuer on
 # PORT; started in the background (its PID is then $!), its output appended to LOG.
 bench_sqlite_server() {
   local port=$1 data=$2 log=$3 admin=$4
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
-    PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="$admin" \
+    PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT=0 PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="$admin" \
     "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$data" >>"$log" 2>&1 &
 }

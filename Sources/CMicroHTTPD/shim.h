@@ -34,6 +34,7 @@ static size_t CMicroHTTPD_unescape(void *cls, struct MHD_Connection *connection,
 /// Options with a zero/NULL value are left out so MHD keeps its own default.
 static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int flags, uint16_t port, const struct sockaddr *address,
+    MHD_AcceptPolicyCallback accept_policy, void *accept_policy_cls,
     MHD_AccessHandlerCallback handler, void *handler_cls,
     MHD_RequestCompletedCallback completed, void *completed_cls,
     MHD_NotifyConnectionCallback connection_notify, void *connection_notify_cls,
@@ -62,7 +63,7 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem };
     }
     options[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, accept_policy, accept_policy_cls, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
@@ -93,11 +94,27 @@ static inline size_t CMicroHTTPD_client_address(struct MHD_Connection *connectio
     return text == NULL ? 0 : strlen(buffer);
 }
 
+/// Why: MHD_get_connection_info is variadic; returns the peer's address (a sockaddr_in or sockaddr_in6 as accept(2)
+/// filled it, by its family), or NULL when unknown.
+static inline const struct sockaddr *CMicroHTTPD_client_sockaddr(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
 /// Why: MHD_get_connection_info is variadic; returns the connection's socket, or -1 when unknown.
 static inline int CMicroHTTPD_connection_socket(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/// Why: MHD_get_connection_info is variadic; returns the length of the request's header section as MHD read it (from
+/// the method to the end of the empty line), or 0 when unknown.
+static inline size_t CMicroHTTPD_request_header_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
 }
 
 /// Why: MHD_create_response_from_buffer's MHD_RESPMEM_MUST_COPY constant does not import (fixed-enum

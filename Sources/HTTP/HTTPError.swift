@@ -15,8 +15,8 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedMediaType = "unsupported_media_type"
         /// The request body exceeds the configured limit.
         case bodyTooLarge = "body_too_large"
-        /// The request's message framing is ambiguous or invalid (RFC 9112 §3.2, §5.1, §6.1, §6.3): answered with 400
-        /// and a close, before any of the body is read.
+        /// The request's message framing is ambiguous or invalid (RFC 9112 §2.2, §3.2, §5.1, §5.2, §6.1, §6.3; RFC 9110
+        /// §5.5): answered with 400 and a close, before any of the body is read.
         case malformedFraming = "malformed_framing"
         /// The request method is not one of `HTTPMethod.implemented` (RFC 9110 §15.6.2: 501).
         case methodNotImplemented = "method_not_implemented"

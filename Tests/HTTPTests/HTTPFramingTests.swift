@@ -14,7 +14,50 @@ struct HTTPFramingTests {
         let error: String
     }
 
+    /// A whole request, appended to a refused one: it must never be answered (request smuggling).
+    static let smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
     static let refused: [Case] = [
+        Case(
+            description: "Content-Length with Transfer-Encoding, a request after the chunked body (RFC 9112 §6.1)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(5 + smuggled.utf8.count)\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n\(smuggled)",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "Transfer-Encoding before Content-Length, a request after the length (RFC 9112 §6.1)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
+                + "0\r\n\r\n\(smuggled)",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "two identical Host fields (RFC 9112 §3.2)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nhost: x\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "an obs-folded Content-Length, a request as its body (RFC 9112 §5.2)",
+            request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n \(smuggled.utf8.count)\r\n\r\n\(smuggled)",
+            status: 400, error: "invalid_request"),
+        Case(
+            description: "an obs-folded field value (RFC 9112 §5.2)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Thing: a\r\n\tb\r\n\r\n", status: 400,
+            error: "invalid_request"),
+        Case(
+            description: "a bare CR in a field value (RFC 9110 §5.5)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Thing: a\rb\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "a NUL in a field value (RFC 9110 §5.5)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Thing: a\u{0}b\r\n\r\n", status: 400,
+            error: "invalid_request"),
+        Case(
+            description: "a NUL in Host, before a name a proxy would route by (RFC 9110 §5.5)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\u{0}.example\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "a field line ended by a bare LF (RFC 9112 §2.2)",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\nX-Thing: b\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "the request line ended by a bare LF (RFC 9112 §2.2)",
+            request: "GET /healthz HTTP/1.1\nHost: x\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "every line ended by a bare LF (RFC 9112 §2.2)",
+            request: "GET /healthz HTTP/1.1\nHost: x\n\n\(smuggled)", status: 400, error: "invalid_request"),
         Case(
             description: "Content-Length with Transfer-Encoding (RFC 9112 §6.1)",
             request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -57,7 +100,9 @@ struct HTTPFramingTests {
             status: 501, error: "not_implemented"),
     ]
 
-    @Test("refused with its status, a JSON error and a closed connection", arguments: refused)
+    @Test(
+        "refused with its status, a JSON error and a closed connection, and nothing after it answered",
+        arguments: refused)
     func refusal(_ refused: Case) async throws {
         try await HTTPServerTests.withServer { _, port in
             let client = try RawHTTPClient(port: port)
@@ -67,6 +112,7 @@ struct HTTPFramingTests {
             #expect(response.text.contains(#""error":"\#(refused.error)""#))
             #expect(response.header("Connection")?.lowercased() == "close")
             #expect(try await client.closedByServer())
+            #expect(!client.hasPendingBytes(), "a second response followed the refusal")
         }
     }
 
@@ -94,15 +140,28 @@ struct HTTPFramingTests {
         Case(
             description: "HTTP/1.0 without Host", request: "GET /healthz HTTP/1.0\r\n\r\n", status: 200, error: ""),
         Case(
+            description: "empty values, whitespace around values, tabs and cookies (RFC 9112 §5.1: OWS)",
+            request: "GET /healthz HTTP/1.1\r\nHost:x\r\nX-Empty:\r\nX-Blank:   \r\nX-Tab:\t v \t\r\n"
+                + "Cookie: a=b; c=d\r\nX-Last: 1\r\n\r\n",
+            status: 200, error: ""),
+        Case(
+            description: "a header section longer than the first read buffer",
+            request: "GET /healthz HTTP/1.1\r\nHost: x\r\n"
+                + (0..<40).map { "X-Field-\($0): \(String(repeating: "v", count: 400))\r\n" }.joined() + "\r\n",
+            status: 200, error: ""),
+        Case(
             description: "a transfer coding in capitals (case-insensitive, RFC 9112 §7)",
             request: "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
             status: 200, error: ""),
     ]
 
-    @Test("accepted as before", arguments: accepted)
+    @Test("accepted as before, also as the second request on a connection", arguments: accepted)
     func acceptance(_ accepted: Case) async throws {
         try await HTTPServerTests.withServer { _, port in
             let client = try RawHTTPClient(port: port)
+            try client.write(accepted.request)
+            #expect(try await client.response().status == accepted.status)
+            guard !accepted.request.contains("HTTP/1.0") else { return }  // HTTP/1.0: the connection closes
             try client.write(accepted.request)
             #expect(try await client.response().status == accepted.status)
         }

@@ -22,6 +22,10 @@ struct HTTPServerTests {
         }
     }
 
+    /// The length of `/large`'s body: more than the kernel's socket buffers hold, so a slow reader keeps the server
+    /// writing.
+    static let largeBodyBytes = 16 << 20
+
     /// The test routes; `/slow` answers once `gate` is opened (never, unless a test opens it: the request deadline
     /// or a shutdown cuts it, cancelling its task).
     static func router(slow gate: SlowGate = SlowGate()) -> Router {
@@ -37,6 +41,9 @@ struct HTTPServerTests {
         }
         router.add(.get, "/inject") { _ in
             Response(status: 200, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: [])
+        }
+        router.add(.get, "/large") { _ in
+            Response(status: 200, body: [UInt8](repeating: UInt8(ascii: "a"), count: largeBodyBytes))
         }
         router.add(.get, "/slow") { _ in
             gate.arrived.add(1, ordering: .relaxed)

@@ -33,6 +33,68 @@ struct HTTPSlowlorisTests {
         }
     }
 
+    @Test("one network's addresses together are refused past its limit, while another network is served")
+    func perNetworkLimit() async throws {
+        // Linux routes all of 127.0.0.0/8 to the loopback: 127.0.0.2-5 are one /24, 127.0.1.2 another.
+        let configuration = HTTPServer.Configuration(
+            port: 0, requestReadTimeout: .seconds(60), perAddressConnectionLimit: 2, perNetworkConnectionLimit: 3)
+        try await HTTPServerTests.withServer(configuration) { _, port in
+            var held: [RawHTTPClient] = []
+            for source in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {  // each address well under its own limit
+                let client = try RawHTTPClient(port: port, source: source)
+                // A whole request first: its answer proves the server counted this connection.
+                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.response().status == 200)
+                try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")  // headers never finished
+                held.append(client)
+            }
+            let refused = try RawHTTPClient(port: port, timeout: 10, source: "127.0.0.5")
+            #expect(try await refused.closedByServer())
+            let otherNetwork = try RawHTTPClient(port: port, source: "127.0.1.2")
+            try otherNetwork.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await otherNetwork.response().status == 200)
+            // One held connection closes: once the server has seen it, the network has room again.
+            held.removeFirst().hangUp()
+            var admitted = false
+            for _ in 0..<300 where !admitted {
+                admitted = try await offPool { Self.isServed(port: port, from: "127.0.0.5") }
+                if !admitted { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(admitted, "the network's count did not go down when a connection closed")
+        }
+    }
+
+    /// Whether a request from `source` is answered, rather than its connection closed unanswered. Blocking.
+    static func isServed(port: Int, from source: String) -> Bool {
+        guard let client = try? RawHTTPClient(port: port, timeout: 10, source: source),
+            (try? client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")) != nil
+        else { return false }
+        return (try? client.readResponse().status) == 200
+    }
+
+    @Test("a client reading its response a few KiB at a time is cut at the write deadline, not kept by each read")
+    func slowReader() async throws {
+        // The idle timeout (120 s) never fires: every read lets the server write a little more.
+        let configuration = HTTPServer.Configuration(
+            port: 0, connectionTimeout: .seconds(120), responseWriteTimeout: .seconds(1))
+        try await HTTPServerTests.withServer(configuration) { _, port in
+            let client = try RawHTTPClient(port: port, receiveBuffer: 4_096)
+            try client.write("GET /large HTTP/1.1\r\nHost: x\r\n\r\n")
+            // 4 KiB every 20 ms: the 16 MiB body would take over a minute.
+            let read = try await offPool {
+                client.slowRead(
+                    4_096, every: .milliseconds(20), upTo: HTTPServerTests.largeBodyBytes, for: .seconds(30))
+            }
+            let ended = try #require(read.ended, "the slow reader was never cut (\(read.bytes) bytes read)")
+            #expect(read.bytes < HTTPServerTests.largeBodyBytes)
+            // 1 s plus the reaper's period, which a loaded machine can stretch; the idle timeout would be 120 s.
+            #expect(ended < .seconds(20), "cut after \(ended)")
+            let other = try RawHTTPClient(port: port)
+            try other.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await other.response().status == 200)
+        }
+    }
+
     /// A request trickled a byte every 100 ms: the idle timeout (30 s) never fires, the read deadline (1 s) does.
     static let trickled: [(String, String)] = [
         ("headers", "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "),

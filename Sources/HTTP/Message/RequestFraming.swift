@@ -3,8 +3,8 @@
 ///
 /// libmicrohttpd 0.9.x parses the message, but lets through what RFC 9112 asks a server to refuse: it reads a
 /// chunked body when `Content-Length` is present too, takes the first of differing `Content-Length` values,
-/// accepts an HTTP/1.1 request with no `Host` or two, keeps `Name :` as a field called "Name ", and waits for the
-/// end of a body framed by a coding it does not know. A proxy in front may frame the same bytes differently
+/// accepts an HTTP/1.1 request with no `Host` or two, keeps `Name :` as a field called "Name ", keeps a bare CR inside
+/// a field value, and waits for the end of a body framed by a coding it does not know. A proxy in front may frame the same bytes differently
 /// (request smuggling), so each of these is refused here, from the fields MHD hands the access handler.
 enum RequestFraming: Equatable {
     /// No body, or a body of exactly this many bytes (`Content-Length`).
@@ -24,6 +24,11 @@ enum RequestFraming: Equatable {
             // name is a token. MHD keeps such whitespace in the name, so any non-token byte shows it.
             guard Self.isToken(field.name) else {
                 throw HTTPError(.malformedFraming, "a field name is not a token (whitespace before the colon?)")
+            }
+            // RFC 9110 §5.5: CR, LF and NUL are invalid in a field value; a recipient must refuse or replace them (MHD
+            // ends lines at CRLF or LF only, so a bare CR reaches here inside a value).
+            guard !field.value.utf8.contains(where: Self.isForbiddenInValue) else {
+                throw HTTPError(.malformedFraming, "a field value holds CR, LF or NUL")
             }
             if HTTPHeaders.namesMatch(field.name, "Host") { hosts += 1 }
         }
@@ -73,6 +78,11 @@ enum RequestFraming: Equatable {
         values.flatMap { value in
             value.split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty }
         }
+    }
+
+    /// RFC 9110 §5.5: the bytes a field value must never hold.
+    private static func isForbiddenInValue(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") || byte == 0
     }
 
     /// RFC 9110 §5.6.2: `token = 1*tchar`.

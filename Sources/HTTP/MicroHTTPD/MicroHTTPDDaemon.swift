@@ -20,7 +20,8 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     let dispatcher: RequestDispatcher
     /// The bound TCP port.
     let port: Int
-    /// Cuts connections past their request read deadline (`ConnectionRegistry.sweep`) until the daemon stops.
+    /// Cuts connections past their request read or response write deadline (`ConnectionRegistry.sweep`) until the
+    /// daemon stops.
     private let reaper: Task<Void, Never>
 
     /// Starts libmicrohttpd with an internal epoll polling thread (or a pool of them) and suspend/resume.
@@ -31,9 +32,13 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         guard configuration.connectionLimit > 0, configuration.threads > 0 else {
             throw HTTPError(.invalidConfiguration, "connectionLimit and threads must be positive")
         }
-        guard configuration.perAddressConnectionLimit >= 0, configuration.requestReadTimeout > .zero else {
+        guard configuration.perAddressConnectionLimit >= 0, configuration.perNetworkConnectionLimit >= 0,
+            configuration.requestReadTimeout > .zero, configuration.responseWriteTimeout > .zero
+        else {
             throw HTTPError(
-                .invalidConfiguration, "perAddressConnectionLimit must not be negative, requestReadTimeout positive")
+                .invalidConfiguration,
+                "perAddressConnectionLimit and perNetworkConnectionLimit must not be negative, requestReadTimeout and "
+                    + "responseWriteTimeout must be positive")
         }
         let address = try SocketAddress(host: configuration.host, port: UInt16(configuration.port))
         // poll(2), not epoll: MHD_quiesce_daemon on an epoll daemon with internal threads races its own polling
@@ -61,6 +66,18 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
                 Self.withOptionalCString(privateKey) { keyPEM in
                     CMicroHTTPD_start(
                         flags, UInt16(configuration.port), sockaddr,
+                        { cls, address, length in
+                            // The accept policy: a connection from a network at its limit is refused unserved.
+                            guard let cls, let address else { return .YES }
+                            let networks = Unmanaged<RequestDispatcher>.fromOpaque(cls).takeUnretainedValue()
+                                .connections.networks
+                            guard networks.limit > 0,
+                                let network = ClientAddressPrefix(socketAddress: address, length: Int(length))
+                            else {
+                                return .YES  // no limit, or not an IP peer: no network to count it against
+                            }
+                            return networks.hasRoom(for: network) ? .YES : .NO
+                        }, context,
                         { cls, connection, url, method, version, uploadData, uploadDataSize, slot in
                             guard let cls, let connection, let url, let method, let version, let uploadDataSize,
                                 let slot
@@ -104,7 +121,9 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
         port = Int(CMicroHTTPD_bound_port(started))
         self.dispatcher = dispatcher
         let connections = dispatcher.connections
-        reaper = PeriodicSweep.start(bounding: connections.readTimeout) { connections.sweep(now: .now) }
+        reaper = PeriodicSweep.start(bounding: min(connections.readTimeout, connections.writeTimeout)) {
+            connections.sweep(now: .now)
+        }
     }
 
     /// Stops accepting connections: MHD_quiesce_daemon hands the listening socket back, and shutting it down

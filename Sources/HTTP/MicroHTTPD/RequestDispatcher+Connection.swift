@@ -31,7 +31,9 @@ extension RequestDispatcher {
         context.sentStatus = status
         context.sentRoute = response.route
         context.phase.withLock { $0 = .finished }
-        return MHD_queue_response(context.connection, UInt32(status), mhdResponse)
+        let queued = MHD_queue_response(context.connection, UInt32(status), mhdResponse)
+        if queued == .YES { connections.responseQueued(on: context.connection) }
+        return queued
     }
 
     /// The completion callback (MHD_OPTION_NOTIFY_COMPLETED): releases the context stored in `*con_cls`.

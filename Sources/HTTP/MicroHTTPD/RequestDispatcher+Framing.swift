@@ -2,18 +2,29 @@ internal import CMicroHTTPD
 
 /// The checks made when a request's header fields are complete, before any of its body is read (MHD thread only).
 extension RequestDispatcher {
-    /// Refuses at once a request past its read deadline, one whose framing `RequestFraming` refuses, and one that
-    /// declares a body over `maxBodyBytes`; otherwise lets MHD read the body.
+    /// Refuses at once a request past its read deadline, one whose header section holds bytes MHD did not hand over
+    /// (`ReceivedHeaderSection`), one whose framing `RequestFraming` refuses, and one that declares a body over
+    /// `maxBodyBytes`; otherwise lets MHD read the body. `methodText` and `version` are the access handler's
+    /// pointers, into the header section.
     func admit(
-        _ context: RequestContext, method: HTTPMethod, version: String, url: UnsafePointer<CChar>
+        _ context: RequestContext, method: HTTPMethod, methodText: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>, url: UnsafePointer<CChar>
     ) -> MHD_Result {
         // RFC 9110 §15.5.9: the headers took longer than the read timeout allows.
         if let deadline = context.readDeadline, ContinuousClock.now >= deadline {
             return refuseEarly(HTTPError(.requestTimeout, "headers complete after the read deadline"), context, url)
         }
+        // RFC 9112 §5.2 (obs-fold), RFC 9110 §5.5 (NUL), RFC 9112 §2.2 (bare LF): refused, never read two ways.
+        guard
+            ReceivedHeaderSection.isWhole(
+                connection: context.connection, method: methodText, version: version, limit: headerSectionLimit)
+        else {
+            let error = HTTPError(.malformedFraming, "the header section holds an obs-fold, a NUL or a bare LF")
+            return refuseEarly(error, context, url)
+        }
         let framing: RequestFraming
         do {
-            framing = try RequestFraming(method: method, version: version, headers: context.headers)
+            framing = try RequestFraming(method: method, version: String(cString: version), headers: context.headers)
         } catch {
             return refuseEarly(error, context, url)
         }

@@ -33,6 +33,8 @@ final class RequestDispatcher: Sendable {
     let maxBodyBytes: Int
     let maxDiscardBytes: Int
     let requestDeadline: Duration
+    /// The longest header section a connection's memory pool can hold (`ReceivedHeaderSection`).
+    let headerSectionLimit: Int
     /// Open connections: their read deadlines and lingering closes.
     let connections: ConnectionRegistry
 
@@ -48,8 +50,12 @@ final class RequestDispatcher: Sendable {
         self.maxBodyBytes = max(0, configuration.maxBodyBytes)
         self.maxDiscardBytes = max(0, configuration.maxDiscardBytes)
         self.requestDeadline = configuration.requestDeadline
+        self.headerSectionLimit =
+            configuration.connectionMemoryLimit > 0
+            ? configuration.connectionMemoryLimit : ReceivedHeaderSection.defaultPoolBytes
         self.connections = ConnectionRegistry(
-            readTimeout: configuration.requestReadTimeout,
+            readTimeout: configuration.requestReadTimeout, writeTimeout: configuration.responseWriteTimeout,
+            networks: NetworkConnectionLimit(limit: configuration.perNetworkConnectionLimit),
             lingering: .init(
                 bytes: maxDiscardBytes, duration: configuration.requestReadTimeout,
                 connections: max(1, configuration.connectionLimit)))
@@ -129,7 +135,7 @@ final class RequestDispatcher: Sendable {
         context.requestID = RequestID.accepting(context.headers[RequestID.headerName])
         context.remoteAddress = Self.clientAddress(of: connection)
         context.readDeadline = connections.readDeadline(of: connection)
-        return admit(context, method: received, version: String(cString: version), url: url)
+        return admit(context, method: received, methodText: method, version: version, url: url)
     }
 
     /// A body chunk: kept while under the limit, then discarded up to `maxDiscardBytes`.

@@ -21,11 +21,20 @@ extension HTTPServer {
         /// or from the end of the previous response on it; then it is closed (slowloris: a client trickling bytes
         /// restarts `connectionTimeout` with each one).
         public var requestReadTimeout: Duration
-        /// The most simultaneous connections (MHD_OPTION_CONNECTION_LIMIT); more are refused.
+        /// The longest a response may take to be written to the client, counted from when it is queued; then the
+        /// connection is reset (a slow reader taking a few bytes now and then restarts `connectionTimeout` with each).
+        public var responseWriteTimeout: Duration
+        /// The most simultaneous connections (MHD_OPTION_CONNECTION_LIMIT); more are refused. Each needs a file
+        /// descriptor, and one more while its close drains (`LingeringClose`): `start()` raises RLIMIT_NOFILE's soft
+        /// limit to what they need, or refuses to start.
         public var connectionLimit: Int
         /// The most simultaneous connections from one client address (MHD_OPTION_PER_IP_CONNECTION_LIMIT); 0 for no
         /// limit. Behind a reverse proxy every connection comes from the proxy's address.
         public var perAddressConnectionLimit: Int
+        /// The most simultaneous connections from one client network (`ClientAddressPrefix`: an IPv4 /24, an IPv6
+        /// /64), refused when accepted; 0 for no limit. A client holding several addresses of its network gets no
+        /// more than this together.
+        public var perNetworkConnectionLimit: Int
         /// The longest a responder may take; after it the client gets 503 (suspended connections never time out),
         /// unless the responder has committed a write (`RequestCommitment`): then its own answer is awaited.
         public var requestDeadline: Duration
@@ -39,8 +48,8 @@ extension HTTPServer {
         /// Let libmicrohttpd print its own errors to stderr (MHD_USE_ERROR_LOG).
         public var logsLibraryErrors: Bool
 
-        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, a request read in 10 s, 1024 connections
-        /// (256 from one address), one thread per core.
+        /// The defaults: 127.0.0.1:8080, 64 KiB bodies, 30 s timeouts, a request read in 10 s, a response written in
+        /// 30 s, 4096 connections (256 from one network, 64 from one address), one thread per core.
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,
@@ -48,8 +57,10 @@ extension HTTPServer {
             maxDiscardBytes: Int = 4 << 20,
             connectionTimeout: Duration = .seconds(30),
             requestReadTimeout: Duration = .seconds(10),
-            connectionLimit: Int = 1024,
-            perAddressConnectionLimit: Int = 256,
+            responseWriteTimeout: Duration = .seconds(30),
+            connectionLimit: Int = 4_096,
+            perAddressConnectionLimit: Int = 64,
+            perNetworkConnectionLimit: Int = 256,
             requestDeadline: Duration = .seconds(30),
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionMemoryLimit: Int = 0,
@@ -62,8 +73,10 @@ extension HTTPServer {
             self.maxDiscardBytes = maxDiscardBytes
             self.connectionTimeout = connectionTimeout
             self.requestReadTimeout = requestReadTimeout
+            self.responseWriteTimeout = responseWriteTimeout
             self.connectionLimit = connectionLimit
             self.perAddressConnectionLimit = perAddressConnectionLimit
+            self.perNetworkConnectionLimit = perNetworkConnectionLimit
             self.requestDeadline = requestDeadline
             self.threads = threads
             self.connectionMemoryLimit = connectionMemoryLimit

@@ -38,14 +38,17 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Binds and starts serving; returns the bound port (useful with `port: 0`).
-    /// - Throws: `.invalidState` if already started, `.invalidConfiguration`, or `.startFailed`.
+    /// Binds and starts serving; returns the bound port (useful with `port: 0`). First raises the soft RLIMIT_NOFILE
+    /// to what `connectionLimit` needs (`DescriptorBudget`).
+    /// - Throws: `.invalidState` if already started, `.invalidConfiguration` (also when the hard RLIMIT_NOFILE is
+    ///   below what `connectionLimit` needs), or `.startFailed`.
     @discardableResult
     public func start() throws(HTTPError) -> Int {
         try state.withLock { state throws(HTTPError) -> Int in
             guard case .idle = state else {
                 throw HTTPError(.invalidState, "start() called twice")
             }
+            try DescriptorBudget.ensure(for: configuration)
             let dispatcher = RequestDispatcher(configuration: configuration, responder: responder, observer: observer)
             let daemon = try MicroHTTPDDaemon(configuration: configuration, dispatcher: dispatcher)
             state = .running(daemon, sweeper: Self.startSweeper(dispatcher, deadline: configuration.requestDeadline))

@@ -314,8 +314,10 @@ public enum PasskeydServer {
         return HTTPServer.Configuration(
             host: configuration.listen.host, port: configuration.listen.port, maxBodyBytes: http.maxBodyBytes,
             connectionTimeout: .seconds(http.connectionTimeoutSeconds),
-            requestReadTimeout: .seconds(http.requestReadTimeoutSeconds), connectionLimit: http.connectionLimit,
+            requestReadTimeout: .seconds(http.requestReadTimeoutSeconds),
+            responseWriteTimeout: .seconds(http.responseWriteTimeoutSeconds), connectionLimit: http.connectionLimit,
             perAddressConnectionLimit: http.perAddressConnectionLimit,
+            perNetworkConnectionLimit: http.perNetworkConnectionLimit,
             requestDeadline: .seconds(http.requestDeadlineSeconds), threads: http.threads, tls: tls)
     }
 }

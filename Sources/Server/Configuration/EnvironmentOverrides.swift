@@ -30,6 +30,8 @@ public enum EnvironmentOverrides {
         Setting(path: ["http", "request_read_timeout_seconds"], kind: .integer),
         Setting(path: ["http", "connection_limit"], kind: .integer),
         Setting(path: ["http", "per_address_connection_limit"], kind: .integer),
+        Setting(path: ["http", "per_network_connection_limit"], kind: .integer),
+        Setting(path: ["http", "response_write_timeout_seconds"], kind: .integer),
         Setting(path: ["http", "request_deadline_seconds"], kind: .integer),
         Setting(path: ["http", "threads"], kind: .integer),
         Setting(path: ["http", "shutdown_grace_seconds"], kind: .integer),

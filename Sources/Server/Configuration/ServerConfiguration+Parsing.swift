@@ -233,23 +233,56 @@ extension ServerConfiguration {
     }
 
     private static func readHTTP(_ object: ConfigObject) throws(ConfigurationError) -> HTTPSettings {
-        let settings = HTTPSettings(
+        var settings = HTTPSettings(
             maxBodyBytes: try object.int("max_body_bytes", default: 65_536, range: 1_024...16_777_216),
             connectionTimeoutSeconds: try object.int("connection_timeout_seconds", default: 30, range: 1...3_600),
             requestReadTimeoutSeconds: try object.int("request_read_timeout_seconds", default: 10, range: 1...600),
-            connectionLimit: try object.int("connection_limit", default: 1_024, range: 1...65_536),
-            perAddressConnectionLimit: try object.int("per_address_connection_limit", default: 256, range: 0...65_536),
+            connectionLimit: try object.int("connection_limit", default: 4_096, range: 1...65_536),
+            perAddressConnectionLimit: try object.int("per_address_connection_limit", default: 64, range: 0...65_536),
             requestDeadlineSeconds: try object.int("request_deadline_seconds", default: 30, range: 1...600),
             threads: try object.int("threads", default: 2, range: 1...256),
             shutdownGraceSeconds: try object.int("shutdown_grace_seconds", default: 10, range: 0...600),
             tlsCertificateFile: try object.optionalString("tls_certificate_file"),
             tlsKeyFile: try object.optionalString("tls_key_file")
         )
+        settings.perNetworkConnectionLimit = try object.int(
+            "per_network_connection_limit", default: 256, range: 0...65_536)
+        settings.responseWriteTimeoutSeconds = try object.int(
+            "response_write_timeout_seconds", default: 30, range: 1...600)
         guard (settings.tlsCertificateFile == nil) == (settings.tlsKeyFile == nil) else {
             throw object.error("tls_certificate_file", "tls_certificate_file and tls_key_file go together")
         }
         try object.rejectUnknownKeys()
+        try validateConnectionLimits(settings, object)
         return settings
+    }
+
+    /// The fewest client networks that, each at its cap, may fill `http.connection_limit`.
+    static let networksToFillConnections = 8
+
+    /// The connection limits must nest: one address no more than its network, and it takes
+    /// `networksToFillConnections` networks at their cap (the per-address cap when the per-network one is off) to fill
+    /// the server, so that a few networks cannot keep every other client out.
+    private static func validateConnectionLimits(
+        _ settings: HTTPSettings, _ object: ConfigObject
+    ) throws(ConfigurationError) {
+        let perAddress = settings.perAddressConnectionLimit
+        let perNetwork = settings.perNetworkConnectionLimit
+        if perAddress > 0, perNetwork > 0, perAddress > perNetwork {
+            throw object.error(
+                "per_address_connection_limit",
+                "must not exceed http.per_network_connection_limit (\(perNetwork)): an address is part of its network")
+        }
+        let cap = perNetwork > 0 ? perNetwork : perAddress
+        let capName = perNetwork > 0 ? "per_network_connection_limit" : "per_address_connection_limit"
+        guard cap == 0 || settings.connectionLimit >= networksToFillConnections * cap else {
+            throw object.error(
+                "connection_limit",
+                "must be at least \(networksToFillConnections) × http.\(capName) (\(cap)), "
+                    + "\(networksToFillConnections * cap), so that a few networks at their cap cannot fill it; lower "
+                    + "http.\(capName) or raise http.connection_limit (0 turns a per-client limit off, as behind a proxy)"
+            )
+        }
     }
 
     /// `tokens.user_metadata_claim`: empty (the default) for none, else an http(s) URL, the namespaced form Auth0

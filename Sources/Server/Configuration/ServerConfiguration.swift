@@ -46,6 +46,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var connectionLimit: Int
         /// The most connections from one client address; 0 for no limit.
         public var perAddressConnectionLimit: Int
+        /// The most connections from one client network (an IPv4 /24, an IPv6 /64); 0 for no limit.
+        public var perNetworkConnectionLimit: Int = 256
+        /// How long a response may take to be written to the client; a slower reader's connection is reset.
+        public var responseWriteTimeoutSeconds: Int = 30
         public var requestDeadlineSeconds: Int
         public var threads: Int
         public var shutdownGraceSeconds: Int

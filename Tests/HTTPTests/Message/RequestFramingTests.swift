@@ -30,6 +30,9 @@ struct RequestFramingTests {
         #expect(throws: malformed) { try framing([("Host", "x"), ("host", "y")], method: .get, version: "HTTP/1.0") }
         #expect(throws: malformed) { try framing([("Host", "x"), ("X-A ", "1")], method: .get) }
         #expect(throws: malformed) { try framing([("Host", "x"), ("X\tA", "1")], method: .get) }
+        for value in ["a\rb", "a\nb", "a\u{0}b", "\r"] {
+            #expect(throws: malformed) { try framing([("Host", "x"), ("X-A", value)], method: .get) }
+        }
         #expect(throws: malformed) {
             try framing([("Host", "x"), ("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")])
         }

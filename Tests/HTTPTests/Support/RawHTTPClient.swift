@@ -27,11 +27,17 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
 
     /// Connects to 127.0.0.1:`port` from `source` (another loopback address stands for another client);
     /// reads give up after `timeout` seconds (by default `TestTimeout`'s, generous on purpose: see there).
-    init(port: Int, timeout: Int = TestTimeout.responseSeconds, source: String = "127.0.0.1") throws {
+    /// `receiveBuffer` sets SO_RCVBUF before connecting (a small window for a slow reader).
+    init(
+        port: Int, timeout: Int = TestTimeout.responseSeconds, source: String = "127.0.0.1", receiveBuffer: Int? = nil
+    ) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket() failed") }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
@@ -197,5 +203,32 @@ extension RawHTTPClient {
             Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18)
         }
         return nil
+    }
+}
+
+extension RawHTTPClient {
+    /// What `slowRead` saw: the bytes read, and how long the server let it go on (`nil`: it never ended the connection).
+    struct SlowRead: Sendable {
+        let bytes: Int
+        let ended: Duration?
+    }
+
+    /// Reads at most `chunk` bytes every `interval`, as a client on a slow link does, until the server ends the
+    /// connection (end of stream or reset), `total` bytes arrived, or `limit` passes. Blocking: call it off the pool.
+    func slowRead(_ chunk: Int, every interval: Duration, upTo total: Int, for limit: Duration) -> SlowRead {
+        let start = ContinuousClock.now
+        var received = buffer.count
+        buffer.removeAll()
+        var bytes = [UInt8](repeating: 0, count: chunk)
+        while ContinuousClock.now - start < limit, received < total {
+            let count = bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                return SlowRead(bytes: received, ended: ContinuousClock.now - start)
+            }
+            received += max(0, count)
+            let parts = interval.components
+            Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) * 1e-18)
+        }
+        return SlowRead(bytes: received, ended: nil)
     }
 }

@@ -144,19 +144,55 @@ struct ConfigurationLoaderTests {
     func slowlorisSettings() throws {
         let defaults = try load(minimalDocument())
         #expect(defaults.http.requestReadTimeoutSeconds == 10)
-        #expect(defaults.http.perAddressConnectionLimit == 256)
+        #expect(defaults.http.responseWriteTimeoutSeconds == 30)
+        #expect(defaults.http.connectionLimit == 4_096)
+        #expect(defaults.http.perNetworkConnectionLimit == 256)
+        #expect(defaults.http.perAddressConnectionLimit == 64)
         let set = try load(
             minimalDocument(),
             environment: [
                 "PASSKEYD_HTTP_REQUEST_READ_TIMEOUT_SECONDS": "3", "PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "0",
+                "PASSKEYD_HTTP_PER_NETWORK_CONNECTION_LIMIT": "128",
+                "PASSKEYD_HTTP_RESPONSE_WRITE_TIMEOUT_SECONDS": "7",
             ])
         #expect(set.http.requestReadTimeoutSeconds == 3)
         #expect(set.http.perAddressConnectionLimit == 0)
         let http = PasskeydServer.httpConfiguration(set)
         #expect(http.requestReadTimeout == .seconds(3))
+        #expect(http.responseWriteTimeout == .seconds(7))
         #expect(http.perAddressConnectionLimit == 0)
+        #expect(http.perNetworkConnectionLimit == 128)
+        #expect(http.connectionLimit == 4_096)
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_REQUEST_READ_TIMEOUT_SECONDS": "0"]) != nil)
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_RESPONSE_WRITE_TIMEOUT_SECONDS": "0"]) != nil)
         #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT": "-1"]) != nil)
+        #expect(failure(minimalDocument(), environment: ["PASSKEYD_HTTP_PER_NETWORK_CONNECTION_LIMIT": "-1"]) != nil)
+    }
+
+    @Test("the connection limits nest: an address within its network, and a few networks at their cap never fill all")
+    func connectionLimitRelation() throws {
+        var document = minimalDocument()
+        // 1024 connections were filled by four networks at the default 256 each.
+        document["http"] = ["connection_limit": 1_024]
+        let tooFew = failure(document)
+        #expect(tooFew?.field == "http.connection_limit")
+        #expect(tooFew?.reason.contains("http.per_network_connection_limit") == true)
+        document["http"] = ["connection_limit": 2_048]
+        #expect(try load(document).http.connectionLimit == 2_048)
+        document["http"] = ["per_address_connection_limit": 300]
+        let wider = failure(document)
+        #expect(wider?.field == "http.per_address_connection_limit")
+        #expect(wider?.reason.contains("http.per_network_connection_limit") == true)
+        // With the per-network limit off, the per-address one is the cap.
+        document["http"] = ["per_network_connection_limit": 0, "connection_limit": 500]
+        let perAddress = failure(document)
+        #expect(perAddress?.field == "http.connection_limit")
+        #expect(perAddress?.reason.contains("http.per_address_connection_limit") == true)
+        // Behind a proxy both are off, and any connection limit goes.
+        document["http"] = [
+            "per_network_connection_limit": 0, "per_address_connection_limit": 0, "connection_limit": 16,
+        ]
+        #expect(try load(document).http.connectionLimit == 16)
     }
 
     @Test(
