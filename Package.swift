@@ -34,27 +34,50 @@ var targets: [Target] = [
     .target(name: "Storage", dependencies: ["JSON"], swiftSettings: strict),
     .target(name: "StorageSQLite", dependencies: ["Storage", "CSQLite"], swiftSettings: strict),
     .target(name: "StoragePostgres", dependencies: ["Storage", "CLibPQ"], swiftSettings: strict),
-    .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON"], swiftSettings: strict),
-    // The audit log's checkpoint signer in an HSM (PKCS#11), apart from the pure Audit target.
+    .target(name: "Addresses", swiftSettings: strict),
+    .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON", "Addresses"], swiftSettings: strict),
     .target(name: "PKCS11Signer", dependencies: ["Audit", "Crypto", "CPKCS11"], swiftSettings: strict),
 
-    // MARK: the server and the binary
+    // The application: an HTTP-free core of flows (Service), the HTTP endpoints over it (Endpoints), the command
+    // line (Commands), the files the binary serves (Assets), and the composition root (the passkeyd executable), the
+    // only target that imports both HTTP and a storage driver (docs/architecture.md).
     .target(
-        name: "Server",
+        name: "Service",
         dependencies: [
-            "JSON", "Crypto", "CBOR", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
-            "Storage", "StorageSQLite", "StoragePostgres", "HTTP", "PKCS11Signer",
-            // Record mode writes recordings in the format the Replay module reads (CeremonyRecording).
-            "Replay",
+            "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage", "Replay", "PKCS11Signer",
+            "Addresses",
         ],
         swiftSettings: strict
     ),
-    .executableTarget(name: "passkeyd", dependencies: ["Server", "Replay"], swiftSettings: strict),
-    // The benchmark's load generator: many software authenticators driving full passkey logins over HTTP.
+    .target(name: "Assets", swiftSettings: strict),
+    .target(
+        name: "Endpoints",
+        dependencies: [
+            "Service", "HTTP", "Assets", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage",
+            "Replay", "Addresses",
+        ],
+        swiftSettings: strict
+    ),
+    .target(
+        name: "Commands",
+        dependencies: [
+            "Service", "JSON", "Crypto", "Tokens", "Audit", "Storage", "StorageSQLite", "StoragePostgres",
+            "PKCS11Signer",
+        ],
+        swiftSettings: strict
+    ),
+    .executableTarget(
+        name: "passkeyd",
+        dependencies: [
+            "Commands", "Endpoints", "Service", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay",
+            "Audit",
+            "PKCS11Signer", "JSON",
+        ],
+        swiftSettings: strict),
     .executableTarget(name: "passkeyd-loadgen", dependencies: ["TestSupport", "Crypto"], swiftSettings: strict),
     .target(
         name: "TestSupport",
-        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP"],
+        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP", "Addresses"],
         swiftSettings: strict
     ),
 
@@ -82,11 +105,13 @@ var targets: [Target] = [
     .testTarget(
         name: "StoragePostgresTests", dependencies: ["StoragePostgres", "Storage", "TestSupport"], swiftSettings: strict
     ),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport", "Addresses"], swiftSettings: strict),
     .testTarget(
         name: "ServerTests",
         dependencies: [
-            "Server", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay", "PKCS11Signer", "TestSupport",
+            "passkeyd", "Service", "Endpoints", "Commands", "Assets", "HTTP", "Storage", "StorageSQLite",
+            "StoragePostgres",
+            "Replay", "PKCS11Signer", "TestSupport", "Addresses",
         ],
         swiftSettings: strict),
     .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),

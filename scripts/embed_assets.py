@@ -2,7 +2,7 @@
 """Generates the files passkeyd embeds in its binary, so that the single executable serves them:
 
 - docs/openapi.json from docs/openapi.yaml (PyYAML; the YAML is the source, the JSON is checked in beside it),
-- Sources/Server/Web/EmbeddedAssets.swift: docs/openapi.json and the demo web app's files (web/demo/) as raw
+- Sources/Assets/EmbeddedAssets.swift (a target of its own, so it never counts as hand-written code): docs/openapi.json and the demo web app's files (web/demo/) as raw
   string literals.
 
 Usage: scripts/embed_assets.py          write both files
@@ -20,7 +20,7 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 YAML_SOURCE = ROOT / "docs" / "openapi.yaml"
 JSON_OUTPUT = ROOT / "docs" / "openapi.json"
-SWIFT_OUTPUT = ROOT / "Sources" / "Server" / "Web" / "EmbeddedAssets.swift"
+SWIFT_OUTPUT = ROOT / "Sources" / "Assets" / "EmbeddedAssets.swift"
 # (Swift name, file under web/demo/)
 DEMO_FILES = [("demoPage", "index.html"), ("demoScript", "demo.js"), ("demoStyle", "demo.css")]
 
@@ -36,7 +36,7 @@ def swift_literal(name: str, text: str, comment: str) -> str:
     hashes = "#"
     while ('"""' + hashes) in text:
         hashes += "#"
-    return f"    /// {comment}\n    static let {name} = {hashes}\"\"\"\n{text}\n\"\"\"{hashes}\n"
+    return f"    /// {comment}\n    package static let {name} = {hashes}\"\"\"\n{text}\n\"\"\"{hashes}\n"
 
 
 def swift_source(json_text: str) -> str:
@@ -45,7 +45,7 @@ def swift_source(json_text: str) -> str:
         "// swift-format-ignore-file\n\n",
         "/// The files the binary serves itself: the OpenAPI document (`GET /openapi.json`) and the demo web app\n",
         "/// (`/demo/`). `make test` checks that they match their sources.\n",
-        "enum EmbeddedAssets {\n",
+        "package enum EmbeddedAssets {\n",
         swift_literal("openAPIJSON", json_text, "docs/openapi.json"),
     ]
     for name, file in DEMO_FILES:

@@ -6,9 +6,8 @@ public enum PostgresDriver {
     /// Whether `url` is a PostgreSQL connection string rather than `sqlite:FILE`: a `postgres://` or
     /// `postgresql://` URL, or libpq keyword/value pairs (`host=… dbname=…`).
     public static func accepts(_ url: String) -> Bool {
-        let lowered = url.lowercased()
-        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
-            || (!lowered.hasPrefix("sqlite:") && lowered.contains("="))
+        if case .postgres = DatabaseLocation(url: url) { return true }
+        return false
     }
 
     /// Parses `url` (parts it leaves out come from the `PG*` variables of `environment`), applies `poolSize` when

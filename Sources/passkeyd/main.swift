@@ -1,6 +1,7 @@
 import Foundation
 import Replay
-import Server
+import Service
+import Commands
 
 // The passkeyd binary: parses the command line and hands over to the Server module (`replay`: the Replay module).
 
@@ -24,7 +25,8 @@ func loadConfiguration(_ path: String?, flags: ConfigurationLoader.Flags = Confi
     -> ServerConfiguration
 {
     do {
-        return try ConfigurationLoader.load(path: path, environment: environment, flags: flags)
+        return try ConfigurationLoader.load(
+            path: path, environment: environment, flags: flags, checkDatabaseURL: DatabaseDrivers.checkURL)
     } catch {
         fail("\(error)")
     }

@@ -1,4 +1,5 @@
 import HTTP
+import JSON
 import TestSupport
 import Testing
 

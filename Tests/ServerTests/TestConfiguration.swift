@@ -1,7 +1,10 @@
 import Foundation
 import Storage
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Builders shared by the server tests.
 enum TestConfiguration {

@@ -1,7 +1,7 @@
 import Foundation
 // The JSON model (`JSONValue`, `JSONMember`, `JSONWriter`, `JCS`) is part of HTTP's public surface: request
 // and response bodies are written in it, so every `import HTTP` sees it too.
-@_exported import JSON
+import JSON
 
 /// Body decoding. Every entry point checks `Content-Type` first: a body is only read as what it says it is.
 extension Request {

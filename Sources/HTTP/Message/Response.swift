@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One HTTP response: status, header fields and the complete body.
 public struct Response: Sendable {

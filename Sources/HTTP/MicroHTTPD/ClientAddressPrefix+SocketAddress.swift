@@ -1,4 +1,5 @@
 import Glibc
+import Addresses
 
 extension ClientAddressPrefix {
     /// The prefix of a peer's socket address as accept(2) gives it: `length` bytes at `address`, a `sockaddr_in` or a

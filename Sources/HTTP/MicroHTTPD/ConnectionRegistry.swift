@@ -1,6 +1,7 @@
 internal import CMicroHTTPD
 import Glibc
 import Synchronization
+import Addresses
 
 /// The daemon's open connections (MHD_OPTION_NOTIFY_CONNECTION): each one's socket and network, the instant by which
 /// the request it is receiving must have arrived whole or the response it is sending must have been written, and

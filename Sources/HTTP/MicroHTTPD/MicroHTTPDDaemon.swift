@@ -1,6 +1,7 @@
 internal import CMicroHTTPD
 import Foundation
 import Synchronization
+import Addresses
 
 /// Owner of one running `MHD_Daemon`: starts it, stops accepting, stops it — each once.
 ///

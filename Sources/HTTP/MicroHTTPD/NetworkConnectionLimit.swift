@@ -1,4 +1,5 @@
 import Synchronization
+import Addresses
 
 /// Open connections per client network (`ClientAddressPrefix`: an IPv4 /24, an IPv6 /64) and the cap on them, beside
 /// libmicrohttpd's own per-address cap (MHD_OPTION_PER_IP_CONNECTION_LIMIT).

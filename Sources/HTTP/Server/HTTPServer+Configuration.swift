@@ -1,4 +1,5 @@
 import Foundation
+import Addresses
 
 extension HTTPServer {
     /// Listening address, limits, timeouts, threads and TLS. `init()` gives sensible defaults.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import JSON
 
 /// Drives a `Responder` the way the daemon does, without sockets: builds the `Request` from a
 /// request-target (path percent-decoded, query parsed), applies the `X-Request-Id` rule, echoes the id

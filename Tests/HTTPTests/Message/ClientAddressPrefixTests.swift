@@ -1,3 +1,4 @@
+import Addresses
 import Testing
 
 @testable import HTTP

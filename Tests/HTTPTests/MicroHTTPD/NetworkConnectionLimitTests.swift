@@ -1,3 +1,4 @@
+import Addresses
 import Glibc
 import Testing
 

@@ -6,7 +6,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -70,7 +73,7 @@ struct RequestCommitmentTests {
     ) {
         let context = ServerContext(
             configuration: try TestConfiguration.make(PasskeyHarness.overrides), store: store,
-            logger: Logger(sink: { _ in }))
+            logger: Logger(sink: { _ in }), writeGate: RequestCommitmentGate())
         let responder = PausedResponder(pause: pause, base: Application(context: context))
         let server = HTTPServer(
             configuration: .init(port: 0, requestDeadline: deadline, threads: 1, logsLibraryErrors: false),

@@ -6,7 +6,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Audit log: a node says at start when the latest checkpoint is not signed by its key")
 struct AuditKeyContinuityTests {
@@ -66,7 +69,7 @@ struct AuditKeyContinuityTests {
         let configuration = first.context.configuration
         await first.stop()
         // A checkpoint by key a, as the first node's checkpointer would sign it.
-        let store = try await PasskeydServer.openStore(configuration)
+        let store = try await DatabaseDrivers.openStore(configuration)
         try await store.write {
             _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "test", outcome: "success"))
         }

@@ -1,12 +1,16 @@
 import Audit
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StoragePostgres
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite(
     "Audit log on several PostgreSQL nodes", .serialized,

@@ -2,11 +2,15 @@ import Audit
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Audit log: sequencer, checkpoints, admin endpoints, export and verify")
 struct AuditLogTests {

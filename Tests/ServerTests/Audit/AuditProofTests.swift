@@ -9,7 +9,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The proof endpoints read O(log n) stored node hashes, never the whole log, and answer what the in-memory proofs
 /// over every leaf answer; a database upgraded from v9 (leaves, no nodes) gets its nodes backfilled.

@@ -2,7 +2,10 @@ import Foundation
 import Storage
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("audit.client_address: what the log keeps of the client's address")
 struct ClientAddressRecordingTests {

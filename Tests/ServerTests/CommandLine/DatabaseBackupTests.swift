@@ -4,7 +4,10 @@ import StorageSQLite
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// `passkeyd database backup`: a consistent copy of the SQLite database beside a running server.
 @Suite("database backup: SQLite, beside a running server")
@@ -44,7 +47,7 @@ struct DatabaseBackupTests {
         try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: destination, toPath: restored.appendingPathComponent("passkeyd.sqlite").path)
-        let store = try await PasskeydServer.openStore(try Self.configuration(restored))
+        let store = try await DatabaseDrivers.openStore(try Self.configuration(restored))
         let users = try await store.read { try $0.users(afterID: nil, limit: 100) }
         #expect((1...16).contains(users.count))
         for user in users {
@@ -142,7 +145,7 @@ struct DatabaseBackupTests {
             try FileManager.default.copyItem(
                 atPath: aside + suffix, toPath: kept.appendingPathComponent("passkeyd.sqlite" + suffix).path)
         }
-        let keptStore = try await PasskeydServer.openStore(try Self.configuration(kept))
+        let keptStore = try await DatabaseDrivers.openStore(try Self.configuration(kept))
         let emails = try await keptStore.read { try $0.users(afterID: nil, limit: 10) }.compactMap(\.email)
         await keptStore.close()
         #expect(Set(emails) == ["before@example.com", "after@example.com"])

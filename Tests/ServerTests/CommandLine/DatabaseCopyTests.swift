@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StoragePostgres
 import StorageSQLite
@@ -7,7 +8,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// `passkeyd database copy`: a node's SQLite database into an empty PostgreSQL schema, then nodes on that schema.
 @Suite(
@@ -155,7 +159,7 @@ struct DatabaseCopyTests {
         let kidsBefore = try await Self.kids(node)
         await node.stopKeepingData()
 
-        let sqlite = try await PasskeydServer.openStore(move.configuration)
+        let sqlite = try await DatabaseDrivers.openStore(move.configuration)
         let user = try await Self.fillTheRest(sqlite)
         let family = try #require(
             try await sqlite.read { try $0.refreshToken(hash: Tokens.RefreshToken(presented: newest).hash)?.familyID })
@@ -216,7 +220,7 @@ struct DatabaseCopyTests {
         _ = try await node.signUp(&authenticator, email: "moved@example.com")
         _ = try await node.loginChallenge()
         await node.stopKeepingData()
-        let sqlite = try await PasskeydServer.openStore(move.configuration)
+        let sqlite = try await DatabaseDrivers.openStore(move.configuration)
         _ = try await Self.fillTheRest(sqlite)
         await sqlite.close()
         let file = try #require(move.configuration.sqliteFile)

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The user-verification policy is parsed once, at load, into `UserVerificationPolicy`; the options and the UV
 /// check read the value, never the configured text.

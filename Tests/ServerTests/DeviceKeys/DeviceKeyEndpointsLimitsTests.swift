@@ -1,11 +1,15 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StorageSQLite
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Without limits, one user could add 1,000 keys in 3 s and 2,000 never-purged event rows in 4 s. The authenticated
 /// API is limited per address and per user, keys per user are capped, and device events per user per minute.

@@ -6,7 +6,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Device keys: register, list, revoke (router level)")
 struct DeviceKeyEndpointsRegistrationTests {

@@ -1,10 +1,14 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Device keys: unlock after a fresh passkey login (router level)")
 struct DeviceKeyEndpointsUnlockTests {

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A simulated phone: a P-256 key standing in for the Secure Enclave / Keystore key, exported the way its
 /// platform exports it.

@@ -1,7 +1,10 @@
 import DeviceKeys
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Device-key refusals: one fixed answer per code")
 struct DeviceKeyRefusalTests {

@@ -1,10 +1,14 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// What only the device may do (revoke its key, report its invalidation, reach the biometric lockout) needs proof of
 /// the device or a fresh user-verified passkey login; a bare bearer token — a refreshed one, as a thief of the refresh

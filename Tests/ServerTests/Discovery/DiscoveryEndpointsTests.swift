@@ -1,9 +1,13 @@
 import Crypto
 import HTTP
+import JSON
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Discovery, JWKS and association files")
 struct DiscoveryEndpointsTests {

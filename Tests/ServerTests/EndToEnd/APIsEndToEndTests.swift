@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Issue #20 through the running daemon: APIs, client grants and scopes; RS256 ID tokens; the profile fields of
 /// Auth0's SDKs; `organization`; Auth0's status codes; the refusals a web page acts on.

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Device keys through the daemon on SQLite: passkey login, then device keys", .serialized)
 struct DeviceKeysEndToEndTests {

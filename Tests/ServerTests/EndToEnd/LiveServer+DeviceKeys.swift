@@ -1,10 +1,14 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The device-key flows against a running daemon, as a phone app would drive them.
 extension LiveServer {

@@ -1,7 +1,11 @@
 import Foundation
 import HTTP
+import JSON
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The passkey-lifecycle and recovery calls against a running daemon.
 extension LiveServer {

@@ -1,7 +1,11 @@
 import Foundation
 import HTTP
+import JSON
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Passkey flows against a running daemon, in the WebAuthn JSON wire form.
 extension LiveServer {

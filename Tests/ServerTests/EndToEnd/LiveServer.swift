@@ -1,7 +1,10 @@
 import Foundation
 import TestSupport
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

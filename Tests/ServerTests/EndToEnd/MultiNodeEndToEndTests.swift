@@ -1,11 +1,15 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StoragePostgres
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Three in-process passkeyd nodes, each with its own data directory, on one PostgreSQL schema (a fresh one per
 /// test), sharing one clock the test moves.

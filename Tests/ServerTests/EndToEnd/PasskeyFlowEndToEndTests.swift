@@ -1,10 +1,14 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Passkey flows through the daemon on SQLite", .serialized)
 struct PasskeyFlowEndToEndTests {

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The recovery token is single use (`RecoveryToken`): one passkey spends it.
 @Suite("The recovery token enrols exactly one passkey, through the daemon on SQLite", .serialized)

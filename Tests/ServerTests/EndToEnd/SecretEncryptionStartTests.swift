@@ -4,7 +4,10 @@ import StorageSQLite
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Signing keys at rest across starts: a key file configured later encrypts the stored keys")
 struct SecretEncryptionStartTests {

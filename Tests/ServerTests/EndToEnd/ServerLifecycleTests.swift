@@ -2,7 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("End to end: the daemon on 127.0.0.1, port 0")
 struct ServerLifecycleTests {

@@ -5,7 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite(
     "A database that answers slowly: requests queued for a connection, and one whose statement waits, get their 503 at the deadline",

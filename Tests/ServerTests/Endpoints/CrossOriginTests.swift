@@ -1,8 +1,12 @@
 import HTTP
+import JSON
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The CORS protocol (Fetch standard §3.2) on the web-app endpoints. The harness configures `https://example.com`
 /// at the top level and `https://other.example.com` for the client `other`.

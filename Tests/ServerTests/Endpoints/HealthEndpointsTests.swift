@@ -1,11 +1,15 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StorageSQLite
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Health, readiness and metrics endpoints")
 struct HealthEndpointsTests {
@@ -61,7 +65,8 @@ struct HealthEndpointsTests {
             }
         }
         let context = ServerContext(configuration: try TestConfiguration.make(), store: store)
-        let body = await TestClient(responder: AdminApplication(context: context)).get("/metrics").bodyText
+        let admin = AdminApplication(context: context, storeMetrics: { StoreMetrics.render(store) })
+        let body = await TestClient(responder: admin).get("/metrics").bodyText
         await store.close()
         let line = body.split(separator: "\n").first {
             $0.hasPrefix(#"passkeyd_sqlite_wal_checkpoints_total{kind="background"}"#)
@@ -69,10 +74,11 @@ struct HealthEndpointsTests {
         let count = line.flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((count ?? 0) >= 1, "\(line.map(String.init) ?? "no background line")")
         #expect(body.contains(#"passkeyd_sqlite_wal_checkpoints_total{kind="writer_fallback"} 0"#))
+        let memoryStore = MemoryStore()
         let memory = await TestClient(
             responder: AdminApplication(
-                context: ServerContext(
-                    configuration: try TestConfiguration.make(), store: MemoryStore()))
+                context: ServerContext(configuration: try TestConfiguration.make(), store: memoryStore),
+                storeMetrics: { StoreMetrics.render(memoryStore) })
         ).get("/metrics").bodyText
         #expect(!memory.contains("passkeyd_sqlite_wal_checkpoints_total"))
     }

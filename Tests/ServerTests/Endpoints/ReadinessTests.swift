@@ -1,12 +1,16 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import StorageSQLite
 import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A store that reads but cannot write, as SQLite answers on a read-only file (SQLITE_READONLY), a full disk
 /// (SQLITE_FULL) or an I/O error: `.io`. Counts the writes attempted.

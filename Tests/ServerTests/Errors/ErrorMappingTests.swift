@@ -6,7 +6,10 @@ import Testing
 import Tokens
 import WebAuthn
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Error mapping: module errors to Auth0's error shape")
 struct ErrorMappingTests {

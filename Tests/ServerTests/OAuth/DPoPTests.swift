@@ -7,7 +7,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// RFC 9449 through the router: bound tokens at the token endpoint, the refresh grant and protected resources.
 @Suite("DPoP: bound tokens, refresh and resources (RFC 9449)")

@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A refreshed token says how its user logged in: the `amr` and `auth_time` of the login that started its family,
 /// for every grant (a password login's refresh stays `pwd`; it turned into `hwk` before).

@@ -6,7 +6,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("POST /oauth/token, refresh_token grant, and POST /oauth/revoke")
 struct RefreshTokenGrantTests {

@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A presentation that read the token live but lost the store's compare-and-set to a concurrent one (as under
 /// a database that lets two writers read the same row, PostgreSQL's READ COMMITTED) gets what a second

@@ -1,12 +1,16 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import Synchronization
 import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A refused refresh leaves the presented token valid. A client that retries after a refusal (Auth0.swift's
 /// `credentials(withScope:)`, Android's `getApiCredentials`) must not be taken for a thief replaying a spent token.

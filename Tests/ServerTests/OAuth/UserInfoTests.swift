@@ -2,7 +2,10 @@ import HTTP
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("GET /userinfo and Bearer authentication")
 struct UserInfoTests {

@@ -1,10 +1,14 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Base64url is RFC 4648 §5 without padding (WebAuthn L3 §3) in sign-ups and logins alike — no `=`,
 /// no `+` or `/`, no whitespace — and the challenge inside clientDataJSON is compared as text (§7.1 step 8,

@@ -1,12 +1,16 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("POST /oauth/token, webauthn grant: refusals")
 struct WebAuthnGrantRefusalTests {

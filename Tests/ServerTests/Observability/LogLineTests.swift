@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Log lines")
 struct LogLineTests {

@@ -4,7 +4,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Account management has an audience of its own, `<issuer>me/`: a token minted for an API (which its resource
 /// server, or anyone reading its logs, holds) never manages the account (the third security review's second path).

@@ -3,7 +3,10 @@ import TestSupport
 import Testing
 import WebAuthn
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Per-client `user_verification`: each ceremony is held to its client's UV policy. The server default is `required`;
 /// the client `kiosk` says `preferred`, the client `strict` says `required` under a `preferred` default.

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("POST /passkey/register and /passkey/challenge")
 struct PasskeyEndpointsTests {

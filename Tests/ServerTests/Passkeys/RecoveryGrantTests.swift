@@ -5,7 +5,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Recovery grant: sessions, throttle and locks (router level)")
 struct RecoveryGrantTests {

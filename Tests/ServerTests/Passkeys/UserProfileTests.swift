@@ -1,6 +1,9 @@
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Identifier validation and normalisation")
 struct UserProfileTests {

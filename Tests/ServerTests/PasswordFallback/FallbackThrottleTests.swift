@@ -7,7 +7,10 @@ import StorageSQLite
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Password and recovery throttles: expiring locks, attempts judged and counted at once, networks (router level)")
 struct FallbackThrottleTests {

@@ -6,7 +6,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Password fallback: SRP-6a enrolment and login (router level)")
 struct PasswordFallbackLoginTests {

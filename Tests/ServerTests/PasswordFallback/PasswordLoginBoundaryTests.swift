@@ -4,7 +4,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The password alone never buys a device key, an approval or account management (docs/password-fallback.md):
 /// the attack the third security review found (SRP token → key_invalidated → enrol → approve) ends at its first

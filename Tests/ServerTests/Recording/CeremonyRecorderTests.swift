@@ -5,7 +5,10 @@ import Replay
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,10 @@ import JSON
 import Synchronization
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 #if canImport(Glibc)
     import Glibc

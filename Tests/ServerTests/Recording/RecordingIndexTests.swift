@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import WebAuthn
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Record mode: the index of recordings on disk")
 struct RecordingIndexTests {

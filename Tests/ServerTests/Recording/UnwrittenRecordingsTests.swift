@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Record mode: recordings not written, counted and reported once in a while")
 struct UnwrittenRecordingsTests {

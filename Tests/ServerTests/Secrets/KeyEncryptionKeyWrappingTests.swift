@@ -4,7 +4,10 @@ import PKCS11Signer
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The key-encryption key kept wrapped by an HSM's AES key (`encryption_at_rest.pkcs11`, SoftHSM2 here): the
 /// `encryption-key wrap` command, the start that unwraps, and the refusals. Each test holds the token

@@ -4,7 +4,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Secrets at rest: password verifiers are sealed, bound to their user; a start seals those stored before")
 struct PasswordVerifierAtRestTests {

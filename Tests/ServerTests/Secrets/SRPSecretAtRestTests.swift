@@ -5,7 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Secrets at rest: an SRP session's server secret b is sealed, bound to its session")
 struct SRPSecretAtRestTests {
@@ -28,10 +31,10 @@ struct SRPSecretAtRestTests {
         #expect(response.status == 200, "\(response.bodyText)")
         let session = try #require(capture.inserted.withLock { $0.first })
         #expect(SecretEncryption.isSealed(session.serverSecret))
-        #expect(session.serverSecret.count == 4 + 8 + 12 + PasswordFallbackEndpoints.serverSecretLength + 16)
+        #expect(session.serverSecret.count == 4 + 8 + 12 + PasswordFallback.serverSecretLength + 16)
         let keys = try harness.passkeys.context.secrets.get()
         let b = try keys.serverSecret(of: session)
-        #expect(b.count == PasswordFallbackEndpoints.serverSecretLength)
+        #expect(b.count == PasswordFallback.serverSecretLength)
         // b is what B was computed from (B = k·v + g^b).
         let verifier = try keys.verifier(session.verifier, boundTo: .session(session.id), width: harness.srp.width)
         #expect(try harness.srp.serverPublic(verifier: verifier, secret: b) == session.serverPublic)
@@ -48,7 +51,7 @@ struct SRPSecretAtRestTests {
         let (response, _) = try await harness.logIn(identity: Self.identity, password: Self.password)
         #expect(response.status == 200, "\(response.bodyText)")
         let session = try #require(capture.inserted.withLock { $0.first })
-        #expect(session.serverSecret.count == PasswordFallbackEndpoints.serverSecretLength)
+        #expect(session.serverSecret.count == PasswordFallback.serverSecretLength)
         #expect(try SecretEncryptionKeys.none.serverSecret(of: session) == session.serverSecret)
     }
 }

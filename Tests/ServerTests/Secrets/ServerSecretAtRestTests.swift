@@ -4,7 +4,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Secrets at rest: the server secret of stand-in salts and audit pseudonyms is sealed; a start seals it")
 struct ServerSecretAtRestTests {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Why a `passkeyd database …` command refused: its one-line message, or "" and a recorded issue when it did not
 /// refuse. Shared by the copy, backup and restore tests.

@@ -1,4 +1,5 @@
 import HTTP
+import JSON
 import TestSupport
 
 /// One passkey on TestSupport's `VirtualAuthenticator`, answering the server's options in the JSON an app posts.

@@ -1,12 +1,16 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The application on a MemoryStore with a settable clock, driven through `TestClient`, with the passkey flows
 /// as one-line steps.

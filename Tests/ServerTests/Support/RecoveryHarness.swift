@@ -5,7 +5,10 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// Account recovery with recovery codes at router level: a `PasskeyHarness` whose clients `app` and `other` may
 /// also use the recovery grant.

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// The client side of SRP-6a for the server tests (Crypto's `SRP6a` client functions, RFC 5054 §2.6), on a
 /// `PasskeyHarness` whose clients may use the SRP grant.

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// A clock the test moves by hand: stopped at a given instant, or running with real time from an offset.
 final class TestClock: WallClock {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("The fresh-login step-up rule (auth_time, amr, minted by the login)")
 struct FreshLoginRequirementTests {

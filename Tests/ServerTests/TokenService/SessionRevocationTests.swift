@@ -1,11 +1,15 @@
 import Foundation
 import HTTP
+import JSON
 import Storage
 import TestSupport
 import Testing
 import Tokens
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// passkeyd's own endpoints (`/userinfo`, `/me/…`, device keys) refuse an access token whose session has ended, at
 /// once rather than at its expiry: its family revoked (RFC 7009, reuse), every session of its user revoked

@@ -1,12 +1,16 @@
 import Crypto
 import Foundation
 import HTTP
+import JSON
 import Storage
 import Synchronization
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Token service: signing keys and rotation")
 struct TokenServiceTests {
@@ -110,7 +114,7 @@ struct TokenServiceTests {
             access: try other.authorization.authorize(client: client, audience: nil, scope: .default),
             authTime: harness.clock.now(), authenticationMethods: ["hwk"])
         let minted = try await other.tokenResponse(for: grant, refreshToken: nil, now: harness.clock.now())
-        let token = try #require(try minted.jsonValue()["access_token"]?.stringValue)
+        let token = try #require(minted["access_token"]?.stringValue)
         let userinfo = await harness.client.get("/userinfo", headers: ["Authorization": "Bearer \(token)"])
         #expect(userinfo.status == 200, "\(userinfo.bodyText)")
         // A made-up kid is refused, and within the second of that reload it makes the node read its keys no more;

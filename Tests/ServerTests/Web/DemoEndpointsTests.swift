@@ -4,7 +4,11 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Assets
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 @Suite("Demo web app")
 struct DemoEndpointsTests {

@@ -4,7 +4,11 @@ import Storage
 import TestSupport
 import Testing
 
-@testable import Server
+@testable import Assets
+@testable import Commands
+@testable import Endpoints
+@testable import Service
+@testable import passkeyd
 
 /// docs/openapi.yaml against the routers: every route a listener registers is documented, and every documented
 /// operation is a route, so an endpoint added later cannot stay undocumented (nor a removed one documented).

@@ -1,0 +1,68 @@
+import HTTP
+import JSON
+import Service
+import Tokens
+
+/// `GET /.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §3, RFC 8414 §2) and
+/// `GET /.well-known/jwks.json` (RFC 7517 §5).
+package enum DiscoveryEndpoints {
+    package static func register(in router: inout Router, context: ServerContext) {
+        let document = discoveryDocument(context.configuration).serialized()
+        router.add(.get, "/.well-known/openid-configuration") { _ in
+            cacheable(document, maxAge: 3600)
+        }
+        router.add(
+            .get, "/.well-known/jwks.json",
+            EndpointHandler.make(context) { _ in
+                // Short caching: a rotated key must reach verifiers before it signs for long.
+                cacheable(try await context.tokens.jwksBytes(), maxAge: 60)
+            })
+    }
+
+    /// An `application/json` response that shared caches may keep for `maxAge` seconds.
+    package static func cacheable(_ body: [UInt8], maxAge: Int) -> Response {
+        Response(
+            status: 200,
+            headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=\(maxAge)"],
+            body: body)
+    }
+
+    /// The discovery metadata.
+    package static func discoveryDocument(_ configuration: ServerConfiguration) -> JSONValue {
+        let issuer = configuration.issuer
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        return .object([
+            JSONMember(key: "issuer", value: .string(issuer)),
+            JSONMember(key: "token_endpoint", value: .string(configuration.url(of: "/oauth/token"))),
+            JSONMember(key: "revocation_endpoint", value: .string(configuration.url(of: "/oauth/revoke"))),
+            JSONMember(key: "userinfo_endpoint", value: .string(configuration.url(of: "/userinfo"))),
+            JSONMember(key: "jwks_uri", value: .string(configuration.url(of: "/.well-known/jwks.json"))),
+            JSONMember(
+                key: "grant_types_supported",
+                value: strings([
+                    // RFC 8414 §2: every grant the token endpoint supports.
+                    ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
+                    ClientConfiguration.recoveryCodeGrant,
+                ])),
+            JSONMember(key: "response_types_supported", value: strings(["token"])),
+            JSONMember(key: "subject_types_supported", value: strings(["public"])),
+            // OIDC Discovery §3: RS256 MUST be listed; ES256 for the clients that ask for it.
+            JSONMember(
+                key: "id_token_signing_alg_values_supported",
+                value: strings(TokenSigningAlgorithm.allCases.reversed().map(\.rawValue))),
+            JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(["none"])),
+            JSONMember(key: "revocation_endpoint_auth_methods_supported", value: strings(["none"])),
+            // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
+            JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
+            JSONMember(
+                key: "scopes_supported", value: strings(["openid", "profile", "email", "phone", "offline_access"])),
+            JSONMember(
+                key: "claims_supported",
+                value: strings([
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "name", "preferred_username", "given_name",
+                    "family_name", "nickname", "picture", "email", "email_verified", "phone_number",
+                    "phone_number_verified",
+                ])),
+        ])
+    }
+}

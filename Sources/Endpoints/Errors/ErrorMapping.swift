@@ -1,0 +1,76 @@
+import Crypto
+import DeviceKeys
+import HTTP
+import JSON
+import Service
+import Storage
+import Tokens
+import WebAuthn
+
+/// The one place where any error an endpoint meets becomes a wire answer (DESIGN.md, STYLE.md "Errors" 2):
+/// module codes go to the log and the metrics, a fixed `error`/`error_description`/status goes to the client.
+package enum ErrorMapping {
+    /// Maps `error` to an `OAuthError`. Total: every code of every module error has an answer; anything not
+    /// recognised is a `server_error` logged as a bug.
+    package static func oauthError(for error: any Error) -> OAuthError {
+        if let error = error as? HTTPError { return http(error) }
+        return .mapping(error)
+    }
+
+    /// HTTP body decoding: RFC 6749 §5.2 `invalid_request`; a body the server would not even read as what it says
+    /// it is (RFC 9110 §8.3: no Content-Type, text/plain, …) is told so, since "malformed" would send the client
+    /// looking at a body that may be perfectly valid JSON.
+    package static func http(_ error: HTTPError) -> OAuthError {
+        switch error.code {
+        case .unsupportedMediaType:
+            return OAuthError(
+                .invalidRequest, unsupportedMediaTypeDescription, logCode: "http_\(error.code.rawValue)",
+                reason: error.reason)
+        case .requestWithdrawn:
+            // The deadline or shutdown answered 503 first: the write was withdrawn before it began.
+            return OAuthError(
+                .temporarilyUnavailable, "The server could not answer in time.", logCode: "http_request_withdrawn",
+                reason: error.reason)
+        case .malformedJSON, .malformedForm, .bodyTooLarge:
+            return OAuthError(
+                .invalidRequest, "The request body is malformed.", logCode: "http_\(error.code.rawValue)",
+                reason: error.reason)
+        case .malformedFraming, .methodNotImplemented, .transferCodingNotImplemented, .requestTimeout,
+            .invalidConfiguration, .startFailed, .invalidState:
+            // Answered by the HTTP layer before any endpoint runs, or the server's own start: never an endpoint's.
+            return .bug("http \(error.description)")
+        }
+    }
+
+    /// The one description of a body whose `Content-Type` is missing or not one the endpoint reads.
+    package static let unsupportedMediaTypeDescription =
+        "The request's Content-Type is missing or not supported: send application/json (or, to /oauth/token, "
+        + "application/x-www-form-urlencoded)."
+
+    /// The answer for `error` on `request`: logs it (a bug at error level) and counts it in the metrics.
+    package static func response(for error: any Error, request: Request, context: ServerContext) -> Response {
+        let mapped = oauthError(for: error)
+        record(mapped, error: error, request: request, context: context)
+        return mapped.response
+    }
+
+    /// Logs and counts one refusal.
+    package static func record(_ mapped: OAuthError, error: any Error, request: Request, context: ServerContext) {
+        let event: String =
+            // The unknown credential too: a ceremony failure, answered distinctly (`passkey_error`).
+            if error is WebAuthnError || mapped.clientDescription == OAuthError.ceremonyDescription
+                || mapped.passkeyError != nil
+            {
+                "webauthn_failure:\(mapped.logCode)"
+            } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
+        context.metrics.count(event: event)
+        let level: Logger.Level = mapped.kind == .serverError ? .error : .warning
+        context.logger.log(level, mapped.kind == .serverError ? "request failed (bug?)" : "request refused") { line in
+            line.add("request_id", request.requestID)
+            line.add("route", request.route ?? request.path)
+            line.add("error", mapped.kind.rawValue)
+            line.add("code", mapped.logCode)
+            line.add("reason", mapped.reason)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A read-only view of one JSON object of the configuration that knows its own path, so every error
+/// names the exact field, and that remembers which keys were read, so a misspelt key is reported
+/// instead of silently ignored.
+package final class ConfigObject {
+    package let path: String
+    private let values: [String: Any]
+    private var readKeys: Set<String> = []
+
+    package init(_ values: [String: Any], path: String) {
+        self.values = values
+        self.path = path
+    }
+
+    private func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func raw(_ key: String) -> Any? {
+        readKeys.insert(key)
+        guard let value = values[key], !(value is NSNull) else { return nil }
+        return value
+    }
+
+    package func error(_ key: String, _ reason: String) -> ConfigurationError {
+        ConfigurationError(field: fieldPath(key), reason: reason)
+    }
+
+    package func string(_ key: String, default fallback: String? = nil) throws(ConfigurationError) -> String {
+        guard let value = raw(key) else {
+            if let fallback { return fallback }
+            throw error(key, "is required")
+        }
+        guard let text = value as? String else { throw error(key, "must be a string") }
+        return text
+    }
+
+    package func optionalString(_ key: String) throws(ConfigurationError) -> String? {
+        guard let value = raw(key) else { return nil }
+        guard let text = value as? String else { throw error(key, "must be a string") }
+        return text
+    }
+
+    package func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let value = raw(key) else { return fallback }
+        // JSONSerialization yields NSNumber; a Bool is also an NSNumber, so rule it out explicitly.
+        guard let number = value as? NSNumber, !Self.isBoolean(number),
+            let integer = Int(exactly: number.doubleValue)
+        else { throw error(key, "must be an integer") }
+        guard range.contains(integer) else {
+            throw error(key, "must be between \(range.lowerBound) and \(range.upperBound), got \(integer)")
+        }
+        return integer
+    }
+
+    /// JSONSerialization returns JSON booleans as a distinct NSNumber subclass; numbers 0 and 1 are not booleans.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        type(of: number) == type(of: NSNumber(value: true))
+    }
+
+    package func bool(_ key: String, default fallback: Bool) throws(ConfigurationError) -> Bool {
+        guard let value = raw(key) else { return fallback }
+        guard let number = value as? NSNumber, Self.isBoolean(number) else {
+            throw error(key, "must be true or false")
+        }
+        return number.boolValue
+    }
+
+    package func stringArray(_ key: String, default fallback: [String] = []) throws(ConfigurationError) -> [String] {
+        guard let value = raw(key) else { return fallback }
+        guard let array = value as? [Any] else { throw error(key, "must be an array of strings") }
+        var result: [String] = []
+        for (index, element) in array.enumerated() {
+            guard let text = element as? String else { throw error("\(key)[\(index)]", "must be a string") }
+            result.append(text)
+        }
+        return result
+    }
+
+    package func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {
+        guard let value = raw(key) else { return nil }
+        guard let dictionary = value as? [String: Any] else { throw error(key, "must be an object") }
+        return ConfigObject(dictionary, path: fieldPath(key))
+    }
+
+    package func objectArray(_ key: String) throws(ConfigurationError) -> [ConfigObject] {
+        guard let value = raw(key) else { return [] }
+        guard let array = value as? [Any] else { throw error(key, "must be an array of objects") }
+        var result: [ConfigObject] = []
+        for (index, element) in array.enumerated() {
+            guard let dictionary = element as? [String: Any] else {
+                throw error("\(key)[\(index)]", "must be an object")
+            }
+            result.append(ConfigObject(dictionary, path: fieldPath("\(key)[\(index)]")))
+        }
+        return result
+    }
+
+    /// Refuses keys that no reader asked for: a misspelt setting must not be silently ignored.
+    package func rejectUnknownKeys() throws(ConfigurationError) {
+        if let unknown = values.keys.filter({ !readKeys.contains($0) }).sorted().first {
+            throw error(unknown, "is not a known setting")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PKCS11Signer
+
+/// Where a key is in an HSM reached through PKCS#11, and where its PIN comes from (never from the JSON file): the
+/// `pkcs11` object of `audit` (the checkpoint signer) and of `encryption_at_rest` (the key that wraps the
+/// key-encryption key).
+public struct PKCS11Settings: Sendable, Equatable {
+    /// The PKCS#11 module, loaded with dlopen.
+    public var module: String
+    public var tokenLabel: String
+    public var keyLabel: String
+    /// A file holding the PIN (trailing newline ignored), or
+    public var pinFile: String?
+    /// the name of an environment variable holding it.
+    public var pinEnvironmentVariable: String?
+
+    /// Reads a `pkcs11` object: `module`, `token_label`, `key_label`, and exactly one of `pin_file` and `pin_env`.
+    package static func read(_ object: ConfigObject) throws(ConfigurationError) -> PKCS11Settings {
+        let settings = PKCS11Settings(
+            module: try object.string("module"), tokenLabel: try object.string("token_label"),
+            keyLabel: try object.string("key_label"), pinFile: try object.optionalString("pin_file"),
+            pinEnvironmentVariable: try object.optionalString("pin_env"))
+        guard (settings.pinFile == nil) != (settings.pinEnvironmentVariable == nil) else {
+            throw object.error("pin_file", "give exactly one of pin_file and pin_env (never the PIN itself)")
+        }
+        try object.rejectUnknownKeys()
+        return settings
+    }
+
+    /// Where the key is, as the PKCS#11 code takes it.
+    package var location: PKCS11Location {
+        PKCS11Location(module: module, tokenLabel: tokenLabel, keyLabel: keyLabel)
+    }
+
+    /// Why the PIN could not be read.
+    package struct PINFailure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// The PIN, from `pinFile` or from the variable `pinEnvironmentVariable` names in `environment`; `setting` names
+    /// this object in errors (`audit.pkcs11`).
+    package func pin(environment: [String: String], setting: String) throws(PINFailure) -> String {
+        if let file = pinFile {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw PINFailure(description: "cannot read \(setting).pin_file \(file)")
+            }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+        if let name = pinEnvironmentVariable, let pin = environment[name] {
+            return pin
+        }
+        throw PINFailure(description: "\(setting).pin_env names a variable that is not set")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+extension ServerConfiguration {
+    package static func readClient(_ object: ConfigObject, rpID: String) throws(ConfigurationError)
+        -> ClientConfiguration
+    {
+        let clientID = try object.string("client_id")
+        guard !clientID.isEmpty, clientID.count <= 128,
+            clientID.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
+        else { throw object.error("client_id", "must be 1 to 128 printable ASCII characters") }
+        let grantTypes = try object.stringArray("grant_types", default: [ClientConfiguration.webAuthnGrant])
+        for (index, grant) in grantTypes.enumerated() where !knownGrantTypes.contains(grant) {
+            throw object.error("grant_types[\(index)]", "unknown grant type \"\(grant)\"")
+        }
+        let webOrigins = try object.stringArray("web_origins")
+        try OriginRules.validate(webOrigins, rpID: rpID, field: "\(object.path).web_origins")
+        let refreshText = try object.string("refresh_tokens", default: "offline_access")
+        guard let refreshTokens = ClientConfiguration.RefreshTokenIssuance(rawValue: refreshText) else {
+            throw object.error("refresh_tokens", "must be offline_access, always or never")
+        }
+        let userVerification = try UserVerificationPolicy.read(object)
+        var ios: ClientConfiguration.IOSApp?
+        var android: ClientConfiguration.AndroidApp?
+        if let mobile = try object.object("mobile") {
+            if let iosObject = try mobile.object("ios") {
+                let teamID = try iosObject.string("team_id")
+                // Apple team identifiers are ten upper-case alphanumerics.
+                guard teamID.count == 10,
+                    teamID.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) })
+                else { throw iosObject.error("team_id", "must be 10 upper-case letters or digits") }
+                let bundle = try iosObject.string("app_bundle_identifier")
+                guard !bundle.isEmpty, !bundle.contains(" ") else {
+                    throw iosObject.error(
+                        "app_bundle_identifier", "must be a bundle identifier such as com.example.app")
+                }
+                try iosObject.rejectUnknownKeys()
+                ios = .init(teamID: teamID, bundleIdentifier: bundle)
+            }
+            if let androidObject = try mobile.object("android") {
+                let package = try androidObject.string("app_package_name")
+                guard !package.isEmpty, !package.contains(" ") else {
+                    throw androidObject.error("app_package_name", "must be a package name such as com.example.app")
+                }
+                let fingerprints = try androidObject.stringArray("sha256_cert_fingerprints")
+                guard !fingerprints.isEmpty else {
+                    throw androidObject.error("sha256_cert_fingerprints", "at least one fingerprint is required")
+                }
+                for (index, fingerprint) in fingerprints.enumerated()
+                where ClientConfiguration.fingerprintBytes(fingerprint) == nil {
+                    throw androidObject.error(
+                        "sha256_cert_fingerprints[\(index)]", "must be 32 colon-separated hex bytes (AA:BB:…)")
+                }
+                try androidObject.rejectUnknownKeys()
+                android = .init(packageName: package, sha256CertFingerprints: fingerprints.map { $0.uppercased() })
+            }
+            try mobile.rejectUnknownKeys()
+        }
+        var attestation = ClientConfiguration.DeviceKeyAttestationPolicy.none
+        var appAttestEnvironment = ClientConfiguration.AppAttestEnvironment.production
+        if let deviceKeys = try object.object("device_keys") {
+            let text = try deviceKeys.string("attestation", default: "none")
+            guard let policy = ClientConfiguration.DeviceKeyAttestationPolicy(rawValue: text) else {
+                throw deviceKeys.error("attestation", "must be none, preferred or required")
+            }
+            attestation = policy
+            let environment = try deviceKeys.string("app_attest_environment", default: "production")
+            guard let accepted = ClientConfiguration.AppAttestEnvironment(rawValue: environment) else {
+                throw deviceKeys.error("app_attest_environment", "must be production or development")
+            }
+            appAttestEnvironment = accepted
+            try deviceKeys.rejectUnknownKeys()
+        }
+        let hints = try object.stringArray("hints")
+        for (index, hint) in hints.enumerated() where !["security-key", "client-device", "hybrid"].contains(hint) {
+            throw object.error("hints[\(index)]", "must be security-key, client-device or hybrid (WebAuthn L3 §5.8.7)")
+        }
+        let idTokenAlgorithmText = try object.string(
+            "id_token_signed_response_alg", default: TokenSigningAlgorithm.rs256.rawValue)
+        guard let idTokenAlgorithm = TokenSigningAlgorithm(rawValue: idTokenAlgorithmText) else {
+            throw object.error("id_token_signed_response_alg", "must be RS256 or ES256")
+        }
+        var client = ClientConfiguration(
+            clientID: clientID, name: try object.string("name", default: clientID), grantTypes: grantTypes,
+            webOrigins: webOrigins, refreshTokens: refreshTokens, ios: ios, android: android,
+            userVerification: userVerification, requireDPoP: try object.bool("require_dpop", default: false),
+            deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
+            idTokenSigningAlgorithm: idTokenAlgorithm)
+        client.passkeyHints = hints
+        // Resolved and checked against the APIs once they are read (`resolvingPasswordLoginAudiences`).
+        client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
+        try object.rejectUnknownKeys()
+        return client
+    }
+
+    package static func readRealm(_ object: ConfigObject) throws(ConfigurationError) -> RealmConfiguration {
+        let name = try object.string("name")
+        guard !name.isEmpty, name.count <= 128 else { throw object.error("name", "must be 1 to 128 characters") }
+        let isDefault = try object.bool("default", default: false)
+        let identifiers =
+            try object.object("identifiers") ?? ConfigObject(["email": "required"], path: "\(object.path).identifiers")
+        func requirement(_ key: String) throws(ConfigurationError) -> RealmConfiguration.Requirement {
+            let text = try identifiers.string(key, default: "off")
+            guard let value = RealmConfiguration.Requirement(rawValue: text) else {
+                throw identifiers.error(key, "must be required, optional or off")
+            }
+            return value
+        }
+        let email = try requirement("email")
+        let phone = try requirement("phone_number")
+        let username = try requirement("username")
+        try identifiers.rejectUnknownKeys()
+        guard [email, phone, username].contains(where: { $0 != .off }) else {
+            throw ConfigurationError(field: identifiers.path, reason: "at least one identifier must be enabled")
+        }
+        let policyObject =
+            try object.object("username_policy") ?? ConfigObject([:], path: "\(object.path).username_policy")
+        let policy = RealmConfiguration.UsernamePolicy(
+            minLength: try policyObject.int("min_length", default: 3, range: 1...128),
+            maxLength: try policyObject.int("max_length", default: 32, range: 1...128))
+        guard policy.minLength <= policy.maxLength else {
+            throw policyObject.error("min_length", "must not exceed max_length")
+        }
+        try policyObject.rejectUnknownKeys()
+        try object.rejectUnknownKeys()
+        return RealmConfiguration(
+            name: name, isDefault: isDefault, email: email, phoneNumber: phone, username: username,
+            usernamePolicy: policy)
+    }
+}

@@ -1,0 +1,96 @@
+/// What a grant authorises: one API (the access token's audience) and the scope granted for it.
+package struct AuthorizedAccess: Sendable, Equatable {
+    /// The API the access token is for.
+    package let api: APIConfiguration
+    /// The granted scope: the requested one intersected with what the client may have.
+    package let scope: Scope
+}
+
+/// The one rule on audiences and scopes (Auth0's APIs and client grants), for every grant that mints tokens
+/// (webauthn, srp6a, refresh_token):
+/// - the audience is the request's `audience`, else `default_audience`, else the issuer's API;
+/// - it must be an API, and one the client may use: the built-in ones (the issuer's, the device-key API and the
+///   account API `<issuer>me/`) for every client, any other API only with a client grant (`client_grants`);
+///   otherwise 403 `access_denied`, as Auth0 answers;
+/// - a password login (`amr` `pwd`, the SRP-6a grant and every refresh of its family) only for an audience of the
+///   client's `password_login_audiences` (by default the issuer's, for `/userinfo`): never the device-key or account
+///   API (docs/password-fallback.md);
+/// - the scope granted is the requested one intersected with the OIDC scopes (`offline_access` only when the API
+///   allows offline access) and the API's scopes the client's grant lists; the response's `scope` says which.
+package struct ResourceAuthorization: Sendable {
+    package let configuration: ServerConfiguration
+
+    /// The access a login asks for.
+    /// - Throws: 403 `access_denied` for an audience that is no API or one the client has no grant for.
+    package func authorize(
+        client: ClientConfiguration, audience requested: String?, scope: Scope, passwordLogin: Bool = false
+    ) throws -> AuthorizedAccess {
+        let audience = requested ?? configuration.defaultAudience
+        guard let api = configuration.api(identifier: audience) else {
+            // Auth0: "Service not found: <audience>".
+            throw OAuthError(
+                .accessDenied, "Service not found: \(audience)", logCode: "audience_unknown",
+                reason: String(audience.prefix(128)))
+        }
+        // The password rule first: a password login is refused the device-key and account APIs whatever else holds.
+        if passwordLogin, !client.passwordLoginAudiences.contains(api.identifier) {
+            throw OAuthError(
+                .accessDenied, "A password login cannot be used for \"\(api.identifier)\".",
+                logCode: "audience_not_for_password", reason: "\(client.clientID) password login for \(api.identifier)")
+        }
+        let builtIn = configuration.isBuiltInAudience(api.identifier)
+        let grant = configuration.clientGrant(clientID: client.clientID, audience: api.identifier)
+        guard builtIn || grant != nil else {
+            throw OAuthError(
+                .accessDenied, "Client is not authorized to access \"\(api.identifier)\".",
+                logCode: "audience_not_granted", reason: "\(client.clientID) has no grant for \(api.identifier)")
+        }
+        let granted = scope.filter { token in
+            if token == "offline_access" { return api.allowsOfflineAccess }
+            if APIConfiguration.oidcScopes.contains(token) { return true }
+            // An API scope: defined by the API and listed in the client's grant.
+            return api.defines(token) && grant?.scopes.contains(token) == true
+        }
+        return AuthorizedAccess(api: api, scope: granted)
+    }
+
+    /// The access a refresh asks for, within the family's original grant (RFC 6749 §6: never wider): the same API,
+    /// or the issuer's when `openid` was granted (the audience the original tokens named too), and a scope within
+    /// the original one; then the rule above again, with the family's login methods (`loginMethods`, the `amr` its
+    /// login had), so a grant or a password audience removed since then narrows or refuses the refresh. A family
+    /// whose login methods are unknown (stored before they were, schema v12) may not refresh for the device-key API:
+    /// it may have been a password login.
+    /// - Throws: 403 `access_denied` for another audience, `invalid_scope` for a wider scope, `invalid_grant` for a
+    ///   device-key refresh of a family of unknown login.
+    package func reauthorize(
+        client: ClientConfiguration, grantedAudience: String, grantedScope: Scope, audience requested: String?,
+        scope requestedScope: Scope?, loginMethods: [String]?
+    ) throws -> AuthorizedAccess {
+        let audience = requested ?? grantedAudience
+        let withinGrant =
+            audience == grantedAudience || (audience == configuration.issuer && grantedScope.contains("openid"))
+        guard withinGrant else {
+            throw OAuthError(
+                .accessDenied, "The requested audience is outside the original grant.", logCode: "audience_widened",
+                reason: String(audience.prefix(128)))
+        }
+        if let requestedScope {
+            // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+            guard requestedScope.isSubset(of: grantedScope) else {
+                throw OAuthError(
+                    .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+            }
+        }
+        guard let loginMethods else {
+            guard audience != configuration.deviceKeys.audience else {
+                throw OAuthError(
+                    .invalidGrant, "Log in again with a passkey to use device keys.",
+                    logCode: "refresh_login_unknown_for_device_keys")
+            }
+            return try authorize(client: client, audience: audience, scope: requestedScope ?? grantedScope)
+        }
+        return try authorize(
+            client: client, audience: audience, scope: requestedScope ?? grantedScope,
+            passwordLogin: PasswordLogin.isPasswordLogin(loginMethods))
+    }
+}

@@ -1,0 +1,403 @@
+import Crypto
+import Foundation
+import JSON
+import Storage
+import Synchronization
+import Tokens
+
+/// Mints and verifies passkeyd's tokens: access tokens (RFC 9068) signed as their API says, ID tokens (OIDC Core
+/// §2, RS256 unless the client asks for ES256) and opaque refresh tokens, with signing keys kept in the store.
+///
+/// The keys are loaded once and cached with everything derived from them (signer, verifier, JWKS bytes);
+/// the cache is rebuilt every `reloadInterval`, so a key added by `passkeyd keys rotate` (or by another node)
+/// signs within that interval without a restart. Two things read the keys sooner, together at most once per
+/// `onDemandReloadInterval`: a presented token that names a key this node does not know, and a JWKS request
+/// (whose answer is then never more than that old, so every node publishes a key as soon as any node can sign
+/// with it).
+public final class TokenService: Sendable {
+    /// How long a loaded key ring is used before the store is read again.
+    package static let reloadInterval: TimeInterval = 30
+    /// Clock skew verifiers are assumed to tolerate, added to how long a retired key stays published.
+    package static let verifierLeeway: TimeInterval = 30
+
+    package let configuration: ServerConfiguration
+    package let store: any Store
+    package let clock: any WallClock
+    /// The issuer's own API identifier: the default `aud` of access tokens and the audience `/userinfo` requires
+    /// (its only use).
+    public let defaultAudience: String
+    /// The account API (`<issuer>me/`): the only `aud` account management (`/me/…`) accepts. A client asks for it
+    /// explicitly; no other API's token carries it.
+    public let accountAudience: String
+    /// The device-key API's audience (`device_keys.audience`): the only `aud` the device-key endpoints accept.
+    /// Any client may ask for it with `audience` at login.
+    public let deviceKeyAudience: String
+    package let rotation: SigningKeyRotation
+    /// The refresh-token rules (rotation, reuse, idle and absolute lifetime) with the configured lifetimes.
+    package let refreshPolicy: RefreshTokenPolicy
+    /// The audience and scope rule every grant applies.
+    package let authorization: ResourceAuthorization
+    /// The key-encryption keys of the signing keys at rest (`SecretEncryptionKeys`, `.none` when none is
+    /// configured), read when the service is made. A file that cannot serve is reported by `bootstrap()`, so the
+    /// server does not start, and by every later read of the keys.
+    package let keyEncryption: Result<SecretEncryptionKeys, SecretEncryption.Failure>
+    private let ring = Mutex<SigningKeyRing?>(nil)
+    /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
+    private let lastOnDemandReload = Mutex<Date?>(nil)
+
+    /// A token service over `store`'s signing keys.
+    public convenience init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
+        self.init(
+            configuration: configuration, store: store, clock: clock,
+            secrets: SecretEncryptionKeys.configured(configuration))
+    }
+
+    /// A token service whose signing keys are sealed at rest under `secrets` (`ServerContext.secrets`).
+    package init(
+        configuration: ServerConfiguration, store: any Store, clock: any WallClock,
+        secrets: Result<SecretEncryptionKeys, SecretEncryption.Failure>
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.defaultAudience = configuration.issuer
+        self.deviceKeyAudience = configuration.deviceKeys.audience
+        self.accountAudience = configuration.accountAudience
+        self.authorization = ResourceAuthorization(configuration: configuration)
+        self.keyEncryption = secrets
+        let longest = max(configuration.longestAccessTokenLifetime, configuration.tokens.idTokenLifetime)
+        // A retired key stays in the JWKS until every token it signed has expired, including tokens signed by a
+        // node that had not reloaded yet, and verifiers' leeway.
+        self.rotation = SigningKeyRotation(
+            maxTokenLifetime: TimeInterval(longest) + Self.reloadInterval + Self.verifierLeeway)
+        self.refreshPolicy = RefreshTokenPolicy(
+            idleLifetime: TimeInterval(configuration.tokens.refreshTokenIdleLifetime),
+            absoluteLifetime: TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
+    }
+
+    // MARK: keys
+
+    /// Loads the signing keys, generating and storing the first key of each algorithm on first start.
+    public func bootstrap() async throws {
+        _ = try await reload()
+    }
+
+    /// With a key-encryption key configured, seals every signing key still stored unencrypted (from before it was
+    /// configured, or added by a process without it) or under a key that only opens (the previous key-encryption
+    /// key, while it is rotated); returns their `kid`s. Each is replaced only if still the bytes read
+    /// (compare-and-set), so nodes starting together seal each key once.
+    public func encryptStoredKeys() async throws -> [String] {
+        let encryption = try keyEncryption.get()
+        guard encryption.sealing != nil else { return [] }
+        let stored = try await store.read { try $0.signingKeys() }
+        let pairs = try stored.compactMap { key in try encryption.resealed(key).map { (key, $0) } }
+        guard !pairs.isEmpty else { return [] }
+        let now = clock.now()
+        return try await store.write { writer in
+            var replaced: [String] = []
+            for (old, new) in pairs {
+                // Another node starting at the same time may have sealed it first: then it records that.
+                guard
+                    try writer.replaceSigningKeyPrivateKey(
+                        kid: old.kid, expected: old.privateKey, replacement: new.privateKey)
+                else { continue }
+                replaced.append(old.kid)
+                // In the audit log: which key-encryption key now protects the key, and what did before.
+                var event = AuthenticationAuditEvent.make(
+                    AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
+                    keyID: old.kid)
+                event.detail = JSONValue.object(
+                    encryption.resealingDetail(
+                        of: old.privateKey, isPlain: !SecretEncryption.isSealed(old.privateKey))
+                ).serialized()
+                _ = try writer.appendSecurityEvent(event)
+            }
+            return replaced
+        }
+    }
+
+    /// Every stored signing key, what it does at `now` and how it is kept at rest (`passkeyd keys list`).
+    public func keyStatuses(now: Date) async throws -> [SigningKeyStatus] {
+        SigningKeyStatus.statuses(of: try await store.read { try $0.signingKeys() }, rotation: rotation, now: now)
+    }
+
+    /// How the signing keys are kept at rest, for the start-up log: the key-encryption key's fingerprint, or `nil`
+    /// when they are stored unencrypted.
+    public var keyEncryptionFingerprint: String? {
+        (try? keyEncryption.get())?.sealing?.fingerprintText
+    }
+
+    /// The current key ring, reloaded from the store when older than `reloadInterval`.
+    package func currentRing() async throws -> SigningKeyRing {
+        let now = clock.now()
+        if let cached = ring.withLock({ $0 }), now.timeIntervalSince(cached.loadedAt) < Self.reloadInterval,
+            now >= cached.loadedAt
+        {
+            return cached
+        }
+        return try await reload()
+    }
+
+    /// The shortest time between two reloads on demand (a token naming an unknown `kid`, a JWKS request): made-up
+    /// kids and JWKS floods cost at most one read of the keys per second per node, and the JWKS a node serves is at
+    /// most that old.
+    package static let onDemandReloadInterval: TimeInterval = 1
+
+    /// The keys read again on demand, or nil when they were read on demand less than `onDemandReloadInterval` ago.
+    package func ringReloadedOnDemand() async throws -> SigningKeyRing? {
+        let now = clock.now()
+        let due = lastOnDemandReload.withLock { (last) -> Bool in
+            if let last, now.timeIntervalSince(last) < Self.onDemandReloadInterval, now >= last { return false }
+            last = now
+            return true
+        }
+        return due ? try await reload() : nil
+    }
+
+    private func reload() async throws -> SigningKeyRing {
+        let now = clock.now()
+        // Read first (the common case); create the first key of an algorithm inside a write, so concurrent starts
+        // make one. A store from before RS256 gets its first RSA key here.
+        let encryption = try keyEncryption.get()
+        var keys = try await store.read { try $0.signingKeys() }
+        if Self.missingAlgorithms(keys) != [] {
+            keys = try await store.write { writer in
+                // Checked again inside the write: another request or node may have created it meanwhile.
+                let existing = try writer.signingKeys()
+                for algorithm in Self.missingAlgorithms(existing) {
+                    try writer.insertSigningKey(
+                        try encryption.stored(try SigningKeyRing.generateKey(algorithm, now: now)))
+                }
+                return try writer.signingKeys()
+            }
+        }
+        // A key stored unencrypted (`keys rotate` run with a configuration that lacks the key file) or under a key
+        // that only opens is sealed by the first reload that meets it, not at the next start only: the private key
+        // lies in the database in the clear for at most one reload interval. The first load is left to the start,
+        // which seals right after it and logs what it sealed (`encryptStoredKeys`). Best effort: a failed write
+        // leaves the keys as read, for the next reload to try again.
+        if ring.withLock({ $0 }) != nil, encryption.sealing != nil,
+            keys.contains(where: { encryption.needsSealing($0.privateKey) }),
+            let sealed = try? await encryptStoredKeys(), !sealed.isEmpty
+        {
+            keys = try await store.read { try $0.signingKeys() }
+        }
+        let opened = try keys.map { try encryption.open($0) }
+        let loaded = try SigningKeyRing(keys: opened, rotation: rotation, now: now)
+        ring.withLock { $0 = loaded }
+        return loaded
+    }
+
+    /// The algorithms without any stored key.
+    private static func missingAlgorithms(_ keys: [SigningKey]) -> [TokenSigningAlgorithm] {
+        TokenSigningAlgorithm.allCases.filter { algorithm in !keys.contains { $0.algorithm == algorithm.rawValue } }
+    }
+
+    /// How long a rotated key is published before it signs: one reload interval plus a margin for clocks and a slow
+    /// reload. It was sized when a node published a key only at its 30 s reload; now every node's JWKS lists it
+    /// within `onDemandReloadInterval` and a verifier shown an unknown `kid` reads the keys again, so the delay is
+    /// margin for resource servers, which hold a JWKS up to its `max-age` (60 s) and fetch it again for a `kid`
+    /// they do not know. Kept, not shortened: a rotation is rare and waiting costs nothing.
+    public static let keyPublicationDelay: TimeInterval = reloadInterval + 10
+
+    /// Adds a new signing key of each algorithm (ES256 and RS256) and retires the keys before them (they stay
+    /// published until their tokens have expired). The new keys are published at once and sign from
+    /// `now + keyPublicationDelay` (their `createdAt` is that instant, when the old keys retire); with `immediately`,
+    /// from `now` (a compromised key: nodes that have not reloaded yet sign with the old key for up to
+    /// `reloadInterval`, and verify the new one's tokens after an on-demand read). Returns the new keys' `kid`s
+    /// (ES256 first) and when they start signing.
+    /// With a sealing key in `encryption`, the new keys are stored sealed under it (`SecretEncryptionKeys`).
+    package static func rotateKeys(
+        store: any Store, now: Date, immediately: Bool = false, encryption: SecretEncryptionKeys = .none
+    ) async throws -> (kids: [String], signsFrom: Date) {
+        let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
+        let keys = try TokenSigningAlgorithm.allCases.map {
+            try encryption.stored(try SigningKeyRing.generateKey($0, now: activation))
+        }
+        try await store.write { writer in
+            for old in try writer.signingKeys() where old.retiredAt == nil {
+                _ = try writer.retireSigningKey(kid: old.kid, at: activation)
+            }
+            for key in keys {
+                try writer.insertSigningKey(key)
+                _ = try writer.appendSecurityEvent(
+                    AuthenticationAuditEvent.make(
+                        AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
+                        keyID: key.kid))
+            }
+        }
+        return (keys.map(\.kid), activation)
+    }
+
+    /// The JWKS document bytes (RFC 7517 §5), from keys read at most `onDemandReloadInterval` ago. A key another
+    /// node signs with at once (`keys rotate --now`, the first key of an algorithm on an upgraded cluster) is thus
+    /// published by this node within a second, not after its `reloadInterval`: a resource server that fetches the
+    /// JWKS again for a `kid` it does not know finds it whichever node answers.
+    package func jwksBytes() async throws -> [UInt8] {
+        let now = clock.now()
+        if let cached = ring.withLock({ $0 }), now >= cached.loadedAt,
+            now.timeIntervalSince(cached.loadedAt) < Self.onDemandReloadInterval
+        {
+            return cached.jwksBytes
+        }
+        // Not due (another request read them less than a second ago: its ring is the fresh one), or the store
+        // failed: the cached ring, as before, while it is younger than `reloadInterval` (a database blip does
+        // not take the JWKS down).
+        if let reloaded = try? await ringReloadedOnDemand() { return reloaded.jwksBytes }
+        return try await currentRing().jwksBytes
+    }
+
+    // MARK: minting
+
+    /// What a successful grant authorises.
+    package struct Grant: Sendable {
+        /// The subject (its profile feeds the ID token claims).
+        package let user: User
+        package let clientID: String
+        /// The API and the scope granted (`ResourceAuthorization`).
+        package let access: AuthorizedAccess
+        /// When the user authenticated with a passkey.
+        package let authTime: Date
+        /// RFC 8176 authentication methods.
+        package let authenticationMethods: [String]
+        /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (RFC 9449 §6.1), if any.
+        package var dpopThumbprint: String? = nil
+        /// The login session the access token belongs to (`sid`): its refresh-token family's id when it has one
+        /// (passkeyd's own endpoints refuse the token once that family is revoked), nil for a token of no session
+        /// (a recovery token).
+        package var sessionID: String? = nil
+        /// Whether the login itself mints these tokens (not the refresh grant): its access token's `jti` is then the
+        /// session id, which is how `FreshLoginRequirement` tells the login's token from one a refresh mints in the
+        /// same second.
+        package var isLogin = false
+
+        /// Creates the value from its stored properties.
+        package init(
+            user: User, clientID: String, access: AuthorizedAccess, authTime: Date, authenticationMethods: [String],
+            dpopThumbprint: String? = nil, sessionID: String? = nil, isLogin: Bool = false
+        ) {
+            self.user = user
+            self.clientID = clientID
+            self.access = access
+            self.authTime = authTime
+            self.authenticationMethods = authenticationMethods
+            self.dpopThumbprint = dpopThumbprint
+            self.sessionID = sessionID
+            self.isLogin = isLogin
+        }
+    }
+
+    /// Whether a login of `client` for `access` gets a refresh token (OIDC Core §11, or the client's setting), never
+    /// for an API that does not allow offline access.
+    package static func issuesRefreshToken(client: ClientConfiguration, access: AuthorizedAccess) -> Bool {
+        guard client.allows(grant: "refresh_token"), access.api.allowsOfflineAccess else { return false }
+        switch client.refreshTokens {
+        case .always: return true
+        case .never: return false
+        case .offlineAccess: return access.scope.contains("offline_access")
+        }
+    }
+
+    /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2), expiring
+    /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
+    /// `authenticationMethods` is the `amr` of the family's login, which every token minted from the family carries.
+    package func newRefreshToken(
+        familyID: String, clientID: String, userID: String, scope: String, audience: String, authTime: Date,
+        authenticationMethods: [String]?, now: Date, expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
+    ) throws -> (value: String, record: Storage.RefreshToken) {
+        let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
+        let record = Storage.RefreshToken(
+            tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
+            authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle,
+            dpopThumbprint: dpopThumbprint, audience: audience, authenticationMethods: authenticationMethods)
+        return (token.value, record)
+    }
+
+    /// A random identifier (`jti`, device key and challenge ids): 16 random bytes, base64url.
+    package static func randomIdentifier() throws -> String {
+        Base64URL.encode(try SecureRandom.bytes(count: 16))
+    }
+
+    /// The signers of the active keys. Loaded on their own by a caller that mints inside a store write
+    /// (`tokenResponse(for:refreshToken:now:signers:)`), so that the key load, which may read the store, happens
+    /// before the write.
+    package func currentSigners() async throws -> TokenSigners {
+        try await currentRing().signers
+    }
+
+    /// The token response body (RFC 6749 §5.1): `access_token`, `id_token` when `openid` was granted,
+    /// `refresh_token` when one was issued, `scope`, `expires_in`, `token_type`, then `extra` (a grant's own
+    /// members, e.g. the SRP grant's `M2`). `jwtID` is the access token's `jti` when the caller must know it (a
+    /// recovery token's single use spends it); otherwise a random one.
+    package func tokenResponse(
+        for grant: Grant, refreshToken: String?, now: Date, extra: [JSONMember] = [], jwtID: String? = nil
+    ) async throws -> TokenResponse {
+        try tokenResponse(
+            for: grant, refreshToken: refreshToken, now: now, signers: try await currentSigners(), extra: extra,
+            jwtID: jwtID)
+    }
+
+    /// The token response signed by `signers`. Synchronous, so that a store write can mint inside its transaction
+    /// and a minting failure rolls the write back (the refresh grant's rotation).
+    package func tokenResponse(
+        for grant: Grant, refreshToken: String?, now: Date, signers: TokenSigners, extra: [JSONMember] = [],
+        jwtID: String? = nil
+    ) throws -> TokenResponse {
+        let api = grant.access.api
+        let scope = grant.access.scope
+        // RFC 9068 §3: aud is the API the grant is for; with `openid` the issuer is added so /userinfo accepts the
+        // token too (as Auth0 adds its /userinfo). The issuer's audience buys /userinfo and nothing else: account
+        // management needs the account API's own audience, which only a login for it carries.
+        var audience = [api.identifier]
+        if scope.contains("openid"), !audience.contains(defaultAudience) {
+            audience.append(defaultAudience)
+        }
+        let access = AccessTokenClaims(
+            issuer: configuration.issuer, subject: grant.user.id, audience: audience, clientID: grant.clientID,
+            scope: scope.tokens, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(api.accessTokenLifetime)),
+            jwtID: try jwtID ?? (grant.isLogin ? grant.sessionID : nil) ?? Self.randomIdentifier(),
+            authTime: grant.authTime,
+            authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint,
+            sessionID: grant.sessionID)
+        // Access tokens follow their API's algorithm.
+        let accessToken = try signers.signer(api.signingAlgorithm).sign(access)
+        var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(accessToken))]
+        if scope.contains("openid") {
+            let id = idTokenClaims(for: grant, now: now)
+            // OIDC Core §15.1 / OIDC Registration §2: RS256 unless the client set id_token_signed_response_alg.
+            let algorithm = configuration.client(id: grant.clientID)?.idTokenSigningAlgorithm ?? .rs256
+            members.append(JSONMember(key: "id_token", value: .string(try signers.signer(algorithm).sign(id))))
+        }
+        if let refreshToken {
+            members.append(JSONMember(key: "refresh_token", value: .string(refreshToken)))
+        }
+        members.append(JSONMember(key: "scope", value: .string(scope.text)))
+        members.append(JSONMember(key: "expires_in", value: .number(String(api.accessTokenLifetime))))
+        // RFC 9449 §5: a bound access token is of type DPoP.
+        members.append(JSONMember(key: "token_type", value: .string(grant.dpopThumbprint == nil ? "Bearer" : "DPoP")))
+        members += extra
+        return TokenResponse(members: members)
+    }
+
+    /// The ID token of a grant (OIDC Core §2), with the user claims its scope releases (`UserClaims`).
+    package func idTokenClaims(for grant: Grant, now: Date) -> IDTokenClaims {
+        let released = UserClaims(
+            user: grant.user, scope: grant.access.scope.tokens, metadataClaim: configuration.tokens.userMetadataClaim)
+        var id = IDTokenClaims(
+            issuer: configuration.issuer, subject: grant.user.id, audience: grant.clientID, issuedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(configuration.tokens.idTokenLifetime)),
+            authTime: grant.authTime, authenticationMethods: grant.authenticationMethods, email: released.email,
+            // The address was not verified by passkeyd (no mail loop): say so.
+            emailVerified: released.email.map { _ in false }, phoneNumber: released.phoneNumber,
+            phoneNumberVerified: released.phoneNumber.map { _ in false }, name: released.name)
+        id.givenName = released.givenName
+        id.familyName = released.familyName
+        id.nickname = released.nickname
+        id.picture = released.picture
+        if let metadata = released.userMetadata {
+            id.namespacedClaims = [(metadata.claim, Array(metadata.json.utf8))]
+        }
+        return id
+    }
+}
