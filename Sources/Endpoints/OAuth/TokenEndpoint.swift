@@ -1,31 +1,19 @@
 import HTTP
 import JSON
 import Service
-import WebAuthn
 
 /// `POST /oauth/token` (RFC 6749 §3.2), JSON or form-encoded: the webauthn grant of Auth0's native passkey
-/// flow and the refresh_token grant; `/oauth/revoke` (RFC 7009) and `/userinfo` (OIDC Core §5.3).
+/// flow, the refresh_token grant, the recovery-code grant and the SRP-6a grant; `/oauth/revoke` (RFC 7009) and
+/// `/userinfo` (OIDC Core §5.3). The webauthn grant parses the request into its flow's parameters, runs the flow
+/// (`WebAuthnGrant`) and renders the outcome.
 package struct TokenEndpoint: Sendable {
     package let context: ServerContext
-    /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
-    package let originPolicies: [String: OriginPolicy]
-    /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
-    package let relyingPartyID: RelyingPartyID
-    /// The decision on the outcomes the verifiers report (counter, backup state, attestation trust): the default
-    /// policy, the one `passkeyd replay` applies too.
-    package let ceremonyPolicy = CeremonyPolicy()
+    /// Sign-up and login with a passkey.
+    package let webAuthn: WebAuthnGrant
 
     package init(context: ServerContext) {
         self.context = context
-        let configuration = context.configuration
-        relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
-        var policies: [String: OriginPolicy] = [:]
-        for client in configuration.clients {
-            policies[client.clientID] = OriginPolicy(
-                allowedOrigins: client.acceptedOrigins(
-                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
-        }
-        originPolicies = policies
+        webAuthn = WebAuthnGrant(context: context, verifier: CeremonyVerifier(context: context))
     }
 
     package static func register(in router: inout Router, context: ServerContext) {
@@ -62,10 +50,7 @@ package struct TokenEndpoint: Sendable {
         try PasskeyEndpoints.refuseOrganization(parameters)
         let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
         // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
-        let proof = try await context.tokens.checkDPoP(request)
-        guard proof != nil || !client.requireDPoP else {
-            throw OAuthError.invalidDPoPProof("dpop_required", reason: "client \(client.clientID) requires DPoP")
-        }
+        let proof = try await context.tokens.checkGrantProof(PresentedCredentials(request), client: client)
         var response: Response
         switch grantType {
         case "refresh_token":

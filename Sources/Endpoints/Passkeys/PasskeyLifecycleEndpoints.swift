@@ -13,8 +13,8 @@ import WebAuthn
 /// the restricted token of a recovery (`RecoveryToken`), and nothing else does.
 package struct PasskeyLifecycleEndpoints: Sendable {
     package let context: ServerContext
-    /// The registration verifier and the clients' origin policies (one home: `TokenEndpoint`).
-    package let registration: TokenEndpoint
+    /// The registration verifier and the clients' origin policies (one home: `CeremonyVerifier`).
+    package let registration: CeremonyVerifier
 
     /// Longest time since the login for adding or removing a passkey, recovery codes and account deletion.
     package static let freshLoginMaxAge = 300
@@ -24,7 +24,7 @@ package struct PasskeyLifecycleEndpoints: Sendable {
     package static let maximumCredentialIDLength = 1364
 
     package static func register(in router: inout Router, context: ServerContext) {
-        let endpoints = PasskeyLifecycleEndpoints(context: context, registration: TokenEndpoint(context: context))
+        let endpoints = PasskeyLifecycleEndpoints(context: context, registration: CeremonyVerifier(context: context))
         func handler(_ body: @escaping @Sendable (Request) async throws -> Response) -> Router.Handler {
             EndpointHandler.make(context, body)
         }

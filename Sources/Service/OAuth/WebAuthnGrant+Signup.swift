@@ -1,11 +1,9 @@
 import Crypto
-import HTTP
 import JSON
-import Service
 import Storage
 import WebAuthn
 
-extension TokenEndpoint {
+extension WebAuthnGrant {
     /// A signup session: WebAuthn L3 §7.1 on the attestation, then the user and the credential in one
     /// transaction (with the first refresh token).
     /// `credential` is the response as read from `sent` (the `authn_response` JSON): a malformed one is a refused
@@ -13,7 +11,7 @@ extension TokenEndpoint {
     package func signup(
         session: AuthSession, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
         request: GrantRequest
-    ) async throws -> Response {
+    ) async throws -> TokenResponse {
         guard let userHandle = session.userHandle else {
             throw OAuthError.bug("signup session without user handle")
         }
@@ -23,7 +21,7 @@ extension TokenEndpoint {
             throw OAuthError.invalidSession("session_for_enrolment", reason: "an add-passkey session")
         }
         let userID = try Self.newUserID()
-        let registered = try registeredCredential(
+        let registered = try verifier.registeredCredential(
             challenge: session.challenge, credential: credential, sent: sent, client: request.client, userID: userID,
             now: request.now)
         let credential = registered.credential
@@ -31,7 +29,7 @@ extension TokenEndpoint {
             id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
             profile: session.profile)
-        let refresh = try refreshTokenForLogin(
+        let refresh = try context.tokens.loginRefreshToken(
             user: user, request: request,
             authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified))
         do {

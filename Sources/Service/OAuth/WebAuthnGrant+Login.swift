@@ -1,18 +1,16 @@
-import HTTP
 import JSON
 import Replay
-import Service
 import Storage
 import WebAuthn
 
-extension TokenEndpoint {
+extension WebAuthnGrant {
     /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
     /// consumes the session, compare-and-sets the counter, lifts the user's locks and stores the refresh token.
     /// `credential` is the response as read from `sent` (the `authn_response` JSON).
     package func login(
         _ loaded: LoginLookup, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
         request: GrantRequest
-    ) async throws -> Response {
+    ) async throws -> TokenResponse {
         let session = loaded.session
         // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
         let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
@@ -28,21 +26,18 @@ extension TokenEndpoint {
             _ = try assertion.get()
             throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
         }
-        guard let policy = originPolicies[request.client.clientID] else {
-            throw OAuthError.bug("client without origin policy")
-        }
         let side = CeremonyRecording.AuthenticationSide(
-            rpID: relyingPartyID.value, originPolicy: policy, challenge: session.challenge,
-            userVerificationRequired: userVerificationRequired(request.client), storedKey: stored.publicKey,
-            storedSignCount: stored.signCount,
+            rpID: verifier.relyingPartyID.value, originPolicy: try verifier.originPolicy(for: request.client),
+            challenge: session.challenge, userVerificationRequired: verifier.userVerificationRequired(request.client),
+            storedKey: stored.publicKey, storedSignCount: stored.signCount,
             storedBackupState: BackupStateResult.Stored(
                 backupEligible: stored.backupEligible, backedUp: stored.backedUp),
             userHandle: user.userHandle)
         // WebAuthn L3 §7.2 step 22 and §6.1.3: a counter that did not increase or a changed BE is refused; a
         // changed BS is stored below.
-        let verified = try verifiedAssertion(
+        let verified = try verifier.verifiedAssertion(
             assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
-        let refresh = try refreshTokenForLogin(
+        let refresh = try context.tokens.loginRefreshToken(
             user: user, request: request,
             authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified))
         let use = CredentialUse(

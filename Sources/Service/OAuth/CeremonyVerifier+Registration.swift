@@ -1,10 +1,9 @@
 import Foundation
 import JSON
-import Service
 import Storage
 import WebAuthn
 
-extension TokenEndpoint {
+extension CeremonyVerifier {
     /// A verified registration: the credential record to store and whether the authenticator verified the user.
     package struct RegisteredCredential: Sendable {
         package let credential: Credential
@@ -20,16 +19,13 @@ extension TokenEndpoint {
         challenge: [UInt8], credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
         client: ClientConfiguration, userID: String, now: Date
     ) throws -> RegisteredCredential {
-        guard let policy = originPolicies[client.clientID] else {
-            throw OAuthError.bug("client \(client.clientID) without origin policy")
-        }
         let expectations = RegistrationExpectations(
-            challenge: challenge, rpID: relyingPartyID, originPolicy: policy,
+            challenge: challenge, rpID: relyingPartyID, originPolicy: try originPolicy(for: client),
             userVerificationRequired: userVerificationRequired(client),
             // §7.1 step 19: only what the creation options offered in pubKeyCredParams.
             allowedAlgorithms: PasskeyAlgorithms.offered, verificationTime: now)
         // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
-        // `passkeyd replay` judges a recorded sign-up exactly as this endpoint does. §7.1 step 24: the attestation
+        // `passkeyd replay` judges a recorded sign-up exactly as the server does. §7.1 step 24: the attestation
         // trust outcome, as the policy decides (reported, not required, by default).
         let verified = try verifiedRegistration(credential, sent: sent, expectations: expectations)
         let credential = Credential(
