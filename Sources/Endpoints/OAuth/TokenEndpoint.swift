@@ -4,20 +4,22 @@ import Service
 
 /// `POST /oauth/token` (RFC 6749 §3.2), JSON or form-encoded: the webauthn grant of Auth0's native passkey
 /// flow, the refresh_token grant, the recovery-code grant and the SRP-6a grant; `/oauth/revoke` (RFC 7009) and
-/// `/userinfo` (OIDC Core §5.3). The webauthn and refresh_token grants, revocation and UserInfo parse the request
-/// into their flow's parameters, run the flow (`WebAuthnGrant`, `RefreshGrant`, `TokenRevocation`, `UserInfo`) and
-/// render the outcome.
+/// `/userinfo` (OIDC Core §5.3). Each parses the request into its flow's parameters, runs the flow (`WebAuthnGrant`,
+/// `RefreshGrant`, `RecoveryGrant`, `TokenRevocation`, `UserInfo`) and renders the outcome.
 package struct TokenEndpoint: Sendable {
     package let context: ServerContext
     /// Sign-up and login with a passkey.
     package let webAuthn: WebAuthnGrant
     /// Rotation of a refresh token.
     package let refresh: RefreshGrant
+    /// A recovery code for the restricted token that adds a passkey.
+    package let recovery: RecoveryGrant
 
     package init(context: ServerContext) {
         self.context = context
         webAuthn = WebAuthnGrant(context: context, verifier: CeremonyVerifier(context: context))
         refresh = RefreshGrant(context: context)
+        recovery = RecoveryGrant(context: context)
     }
 
     package static func register(in router: inout Router, context: ServerContext) {
