@@ -137,7 +137,7 @@ package struct PasskeyLifecycleEndpoints: Sendable {
         let session = AuthSession(
             id: handle.sessionID, clientID: client.clientID, realm: user.realm, kind: .signup, challenge: challenge,
             userHandle: user.userHandle, createdAt: now,
-            expiresAt: PasskeyEndpoints.sessionExpiry(now: now, configuration: configuration))
+            expiresAt: CeremonyChallenges.sessionExpiry(now: now, configuration: configuration))
         let userID = user.id
         let existing = try await context.store.write { writer in
             try writer.insertAuthSession(session)
