@@ -8,9 +8,7 @@ package protocol AccountCommand: Command {
 }
 
 extension AccountCommand {
-    package static var flags: [any Flag] {
-        AccountOptions.flags + [UsersListCommand.after.hidden, UsersListCommand.limit.hidden]
-    }
+    package static var flags: [any Flag] { AccountOptions.flags }
 
     package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
         try await options.run(request, context)

@@ -4,7 +4,7 @@ import Service
 /// verifier key to a directory (`AuditCommands.export`).
 package struct AuditExportCommand: Command, Equatable {
     /// `--out DIR`: the directory written (created if missing).
-    static let directory = Option<String>("--out", "DIR", required: true)
+    static let directory = Option<String>.nonEmpty("--out", "DIR", required: true)
 
     package static let words = ["audit", "export"]
     package static let flags: [any Flag] = [directory] + ConfigurationOptions.flags

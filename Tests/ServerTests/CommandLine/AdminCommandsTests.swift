@@ -42,6 +42,11 @@ struct AdminCommandsTests {
         #expect(throws: UsageError.self) { try parse(["users", "delete"]) }
         #expect(throws: UsageError.self) { try parse(["passkeys", "list", "u1", "--bogus"]) }
         #expect(throws: UsageError.self) { try parse(["users", "list", "--limit", "0"]) }
+        // A page (--after, --limit) is users list's alone; the other commands refuse it rather than ignore it.
+        #expect(throws: UsageError("unknown option --limit for users show", usage: [UsersShowCommand.synopsis])) {
+            try parse(["users", "show", "u1", "--limit", "5"])
+        }
+        #expect(throws: UsageError.self) { try parse(["sessions", "revoke-all", "--after", "u1"]) }
     }
 
     @Test("against the store of a running daemon: list, show, revoke a passkey and sessions, delete; audited")

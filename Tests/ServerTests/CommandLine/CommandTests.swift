@@ -80,6 +80,8 @@ struct CommandTests {
         for bad in [
             ["database"], ["database", "copy"], ["database", "copy", "--to"], ["database", "move", "--to", "x"],
             ["database", "copy", "--to", "x", "extra"], ["database", "copy", "--to", ""],
+            // As the database commands' files, audit export's directory cannot be empty.
+            ["audit", "export", "--out", ""],
         ] {
             #expect(throws: UsageError.self, "\(bad)") { try Self.parse(bad) }
         }
