@@ -8,7 +8,7 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 .PHONY: deps build release run test bench fuzz format lint clean
 
 deps:
-	@scripts/install-deps.sh build
+	@scripts/dev/install-deps.sh build
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -22,17 +22,17 @@ run: release
 
 ## Set everything up and run every test.
 test:
-	@scripts/install-deps.sh test
-	scripts/test.sh
+	@scripts/dev/install-deps.sh test
+	scripts/dev/test.sh
 
 ## Benchmarks (release build); results go to docs/benchmarks.md.
 bench:
-	@scripts/install-deps.sh bench
-	scripts/bench.sh
+	@scripts/dev/install-deps.sh bench
+	scripts/bench/bench.sh
 
 ## libFuzzer targets, 5 minutes each by default (FUZZ_SECONDS=N to change).
 fuzz: deps
-	scripts/fuzz.sh
+	scripts/dev/fuzz.sh
 
 ## Formats every Swift file in place with `swift format` (the toolchain's; configuration in .swift-format).
 format:

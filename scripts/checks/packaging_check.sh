@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks of what an operator installs: `passkeyd check-config` (exit 0 on a good configuration; exit 2 and, on
 # a bad one, the very line `passkeyd serve` prints), and packaging/passkeyd.service through `systemd-analyze verify`
-# (skipped, with a message, where systemd-analyze is missing or cannot run). Usage: scripts/packaging_check.sh BINARY
+# (skipped, with a message, where systemd-analyze is missing or cannot run).
+# Usage: scripts/checks/packaging_check.sh BINARY
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="$(realpath "$1")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

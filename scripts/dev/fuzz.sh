@@ -2,9 +2,9 @@
 # Runs the libFuzzer targets (FuzzCBOR, FuzzAuthenticatorData, FuzzAttestationObject) for FUZZ_SECONDS each
 # (default 300), seeded with the attestation objects and authenticator data of Fixtures/ceremonies.
 # A crash, a trap or an AddressSanitizer report stops the run with the reproducer in build/fuzz/<target>/.
-# Usage: scripts/fuzz.sh [TARGET...]
+# Usage: scripts/dev/fuzz.sh [TARGET...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export PATH="$PATH:/opt/swift/usr/bin"
 seconds="${FUZZ_SECONDS:-300}"
 targets=("$@")

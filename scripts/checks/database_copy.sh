@@ -4,12 +4,12 @@
 # PostgreSQL (another data directory, the same key file) then serves the same JWKS, takes the refresh token the
 # SQLite node issued and refuses its rotated predecessor as reuse; a second copy into the same database is refused.
 # The real binary end to end; DatabaseCopyTests covers every table value for value. About five seconds.
-# Usage: scripts/database_copy.sh [path/to/passkeyd]
+# Usage: scripts/checks/database_copy.sh [path/to/passkeyd]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-.build/debug/passkeyd}"
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
-source scripts/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 work=""
 server=""
 status=0

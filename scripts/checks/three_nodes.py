@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Three passkeyd nodes on one PostgreSQL, driven through their HTTP APIs by the independent client's pieces
-(scripts/independent_client.py: soft-webauthn and PyJWT, no code shared with passkeyd). scripts/three_nodes.sh
-starts the database and the nodes; this script starts nothing but `passkeyd keys rotate`. Usage:
+(scripts/checks/independent_client.py: soft-webauthn and PyJWT, no code shared with passkeyd).
+scripts/checks/three_nodes.sh starts the database and the nodes; this script starts nothing but `passkeyd keys
+rotate`. Usage:
 
     three_nodes.py NODE1 NODE2 NODE3 --client-id ID --passkeyd BINARY --data-dir DIR [--origin http://localhost:8080]
 

@@ -1,5 +1,5 @@
-# Helpers shared by the test and benchmark scripts; sourced, never run (scripts/test.sh, bench.sh, bench-postgres.sh,
-# node_kill.sh, postgres_faults.sh, three_nodes.sh, database_copy.sh, throwaway-postgres.sh).
+# Helpers shared by the test and benchmark scripts; sourced, never run (scripts/dev/test.sh and throwaway-postgres.sh,
+# scripts/bench/, and the checks in scripts/checks/ that start servers themselves).
 
 # Prints a free TCP port on the loopback interface.
 free_port() {
@@ -35,8 +35,8 @@ python_tools() {
   if ! build/venv/bin/python -c 'import srp' 2>/dev/null; then
     build/venv/bin/pip install -q --disable-pip-version-check srp==1.0.22
   fi
-  # The OpenAPI checks (scripts/openapi_check.sh: PyYAML, openapi-spec-validator, schemathesis) and the browser test
-  # (scripts/browser_check.sh: selenium, driving Debian's chromium), pinned.
+  # The OpenAPI checks (scripts/checks/openapi_check.sh: PyYAML, openapi-spec-validator, schemathesis) and the browser
+  # test (scripts/checks/browser_check.sh: selenium, driving Debian's chromium), pinned.
   if ! build/venv/bin/python -c 'import yaml, openapi_spec_validator, schemathesis, selenium' 2>/dev/null; then
     build/venv/bin/pip install -q --disable-pip-version-check PyYAML==6.0.4 openapi-spec-validator==0.9.0 \
       schemathesis==4.32.5 selenium==4.51.0

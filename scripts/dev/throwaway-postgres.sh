@@ -5,7 +5,7 @@
 #   stop_throwaway_postgres    stops the server and removes its directory (safe to call twice, or before start)
 #   pause_throwaway_postgres / resume_throwaway_postgres   stop it keeping the data / start it again (fault tests)
 # initdb and postgres refuse to run as root: as root they run as the `postgres` user the package creates.
-# Standalone: `scripts/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
+# Standalone: `scripts/dev/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"

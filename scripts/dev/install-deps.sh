@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages passkeyd builds, tests or benchmarks with, when they are missing.
-# Usage: scripts/install-deps.sh [build|test|bench]   (each level includes the previous one)
+# Usage: scripts/dev/install-deps.sh [build|test|bench]   (each level includes the previous one)
 # Runs `apt-get update` at most once, and only when something is missing. Needs root (or sudo).
 set -euo pipefail
 level="${1:-build}"
@@ -9,9 +9,10 @@ case "$level" in
   build) ;;
   # postgresql: the server binaries (initdb, pg_ctl) for the throwaway cluster of the PostgreSQL tests.
   # softhsm2, opensc (pkcs11-tool): the audit log's throwaway HSM token; golang-go, golang-golang-x-mod-dev: its
-  # independent verifier (scripts/audit_check).
+  # independent verifier (scripts/checks/audit_check).
   # systemd: systemd-analyze, which verifies packaging/passkeyd.service (no running systemd needed).
-  # chromium, chromium-driver: the real-browser test of the demo web app (scripts/browser_check.sh), test path only.
+  # chromium, chromium-driver: the real-browser test of the demo web app (scripts/checks/browser_check.sh), test path
+  # only.
   test) packages+=(python3 python3-venv openssl curl bc postgresql softhsm2 opensc golang-go golang-golang-x-mod-dev
     systemd chromium chromium-driver) ;;
   bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;

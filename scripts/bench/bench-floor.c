@@ -1,4 +1,4 @@
-// The OpenSSL floor of one passkeyd authentication, for `make bench` (scripts/bench.sh): the OpenSSL calls a
+// The OpenSSL floor of one passkeyd authentication, for `make bench` (scripts/bench/bench.sh): the OpenSSL calls a
 // P-256 assertion needs, made straight from C with nothing around them, so the benchmark can say how much
 // passkeyd adds on top. Measurement tooling only; the server never runs this.
 //

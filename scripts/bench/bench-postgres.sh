@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# End-to-end logins on PostgreSQL, for `make bench` (scripts/bench.sh runs it after the SQLite logins and appends
+# End-to-end logins on PostgreSQL, for `make bench` (scripts/bench/bench.sh runs it after the SQLite logins and appends
 # what it writes to docs/benchmarks.md). Runnable by itself once the release binaries are built:
-#   scripts/bench-postgres.sh [OUT.md] [SQLITE_RUNS.jsonl]
+#   scripts/bench/bench-postgres.sh [OUT.md] [SQLITE_RUNS.jsonl]
 # (defaults build/bench/section-3-postgres.md and build/bench/login-runs.jsonl, the SQLite runs of bench.sh;
-# BENCH_PG_SECONDS=N shortens the measured runs for a trial). A throwaway cluster (scripts/throwaway-postgres.sh,
+# BENCH_PG_SECONDS=N shortens the measured runs for a trial). A throwaway cluster (scripts/dev/throwaway-postgres.sh,
 # synchronous_commit on, its default) is created and removed here. One node on it, then two nodes (two processes,
 # own data directories, one database), 64 clients in a closed loop over the `poll` transport as in the SQLite rows;
 # CPU of the passkeyd processes and of the cluster (postmaster and its children) read from /proc around each run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=build/bench
 out="${1:-$work/section-3-postgres.md}"
 sqlite_runs="${2:-$work/login-runs.jsonl}"
@@ -18,8 +18,8 @@ loadgen=.build/release/passkeyd-loadgen
 mkdir -p "$work"
 rm -f "$work"/pg-*.json "$work"/pg-runs.jsonl
 
-# shellcheck source=scripts/throwaway-postgres.sh
-source scripts/throwaway-postgres.sh
+# shellcheck source=scripts/dev/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 pg_data="$(mktemp -d "$PWD/$work/pg-data.XXXXXX")"
 node1="" node2="" node3=""
 cleanup() {

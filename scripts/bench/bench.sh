@@ -2,12 +2,13 @@
 # Benchmarks passkeyd in release mode and writes the results to docs/benchmarks.md.
 # Sections: HTTP (wrk on GET /healthz); WebAuthn verification (`passkeyd replay --bench` against py_webauthn and
 # python-fido2 on the same generated workload, one core each); end-to-end passkey logins (passkeyd-loadgen against
-# the release server with durable SQLite); the same logins on PostgreSQL, one node and two (scripts/bench-postgres.sh,
-# on a throwaway cluster it creates and removes). Each section is measured on this machine, now; figures from shared
-# machines drift by about ±20% between runs, so ratios measured in one run are what count.
+# the release server with durable SQLite); the same logins on PostgreSQL, one node and two
+# (scripts/bench/bench-postgres.sh, on a throwaway cluster it creates and removes). Each section is measured on this
+# machine, now; figures from shared machines drift by about ±20% between runs, so ratios measured in one run are what
+# count.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/lib.sh
+cd "$(dirname "$0")/../.."
+source scripts/dev/lib.sh
 export PATH="$PATH:/opt/swift/usr/bin"
 out=docs/benchmarks.md
 work=build/bench
@@ -66,11 +67,11 @@ fi
     # single rounds moved by 1–2% on this host, and the median of five is the steadier figure.
     rounds="${BENCH_ROUNDS:-5}"
     rm -f "$work"/replay-*.json "$work"/replay-*.txt "$work"/peers-*.json "$work"/peers-*.log "$work"/floor-*.json
-    # The OpenSSL calls of one authentication made straight from C (scripts/bench-floor.c), in every round too.
+    # The OpenSSL calls of one authentication made straight from C (scripts/bench/bench-floor.c), in every round too.
     # Any C compiler: the system's cc, or the clang that comes with the Swift toolchain.
     floor_ok=1
     compiler="${CC:-$(command -v cc || command -v clang || echo cc)}"
-    "$compiler" -O2 -o "$work/bench-floor" scripts/bench-floor.c -lcrypto 2>"$work/floor.err" || floor_ok=0
+    "$compiler" -O2 -o "$work/bench-floor" scripts/bench/bench-floor.c -lcrypto 2>"$work/floor.err" || floor_ok=0
     for round in $(seq 1 "$rounds"); do
       if "${one_core[@]}" "$binary" replay --bench "$work/workload.jsonl" >"$work/replay-$round.txt" \
         2>"$work/replay.err"; then
@@ -156,7 +157,7 @@ if n is not None:
         ours_us = 1e6 / ours_auth
         print()
         print(f"passkeyd's own share (round {n + 1}): the OpenSSL calls one authentication makes, run straight from C "
-              f"(`scripts/bench-floor.c`: point decoding and validation, strict DER, two SHA-256, "
+              f"(`scripts/bench/bench-floor.c`: point decoding and validation, strict DER, two SHA-256, "
               f"`ECDSA_do_verify`; {floors[n]['keys']:,} distinct keys), take {calls:.1f} µs, {verify:.1f} µs of it "
               f"`ECDSA_do_verify`. passkeyd's authentication takes {ours_us:.1f} µs: {ours_us - calls:.1f} µs on top "
               f"of those calls, for base64url, clientDataJSON, authenticator data, the COSE key and the checks. "
@@ -433,11 +434,12 @@ PY
 
 # --- End-to-end logins on PostgreSQL: one node and two nodes on a throwaway cluster, against the SQLite figure ---
 # A failure here is reported in its section and does not stop the report.
-if ! scripts/bench-postgres.sh "$work/section-3-postgres.md" "$work/login-runs.jsonl" >"$work/pg-bench.log" 2>&1; then
+if ! scripts/bench/bench-postgres.sh "$work/section-3-postgres.md" "$work/login-runs.jsonl" >"$work/pg-bench.log" \
+  2>&1; then
   {
     echo "## End-to-end passkey logins on PostgreSQL"
     echo
-    echo "Not measured: \`scripts/bench-postgres.sh\` failed (last lines of build/bench/pg-bench.log below; the"
+    echo "Not measured: \`scripts/bench/bench-postgres.sh\` failed (last lines of build/bench/pg-bench.log below; the"
     echo "servers' logs are build/bench/pg-node*.log)."
     echo
     echo '```'

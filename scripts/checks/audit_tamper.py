@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Tampers with a passkeyd audit log the way an intruder or a database administrator could, for the tamper tests of
-scripts/test.sh (each must then fail `passkeyd audit verify`, naming the entry). Shares no code with passkeyd.
+scripts/checks/audit_log.sh (each must then fail `passkeyd audit verify`, naming the entry). Shares no code with
+passkeyd.
 
     audit_tamper.py triggers DB          the append-only triggers of the log and its nodes refuse UPDATE and DELETE
                                          (exit 0 if they do)

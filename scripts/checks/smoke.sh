@@ -3,9 +3,9 @@
 # /healthz, /readyz, and /metrics on the admin listener (404 on the public port), a database backup beside it, then
 # SIGTERM while requests are in flight: every request that was accepted gets its answer, and the process exits 0
 # within 5 seconds; then the backup restored.
-# Usage: scripts/smoke.sh [BINARY]   (default .build/debug/passkeyd)
+# Usage: scripts/checks/smoke.sh [BINARY]   (default .build/debug/passkeyd)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-.build/debug/passkeyd}"
 work="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))

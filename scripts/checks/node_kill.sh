@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Node-kill check: two passkeyd nodes on one throwaway PostgreSQL; refresh chains rotate through node 1, which is
 # killed with SIGKILL under that load; node 2 must refuse every token node 1 acknowledged rotating.
-# Usage: scripts/node_kill.sh [path/to/passkeyd]
+# Usage: scripts/checks/node_kill.sh [path/to/passkeyd]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-.build/debug/passkeyd}"
-source scripts/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 work=""
 servers=()
 cleanup() {
@@ -37,7 +37,7 @@ for _ in 1 2 3 4; do
   tokens+=("$("$loadgen" --url "http://127.0.0.1:${ports[0]}" --client-id "$client" --once |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["refresh_token"])')")
 done
-python3 scripts/node_kill.py "http://127.0.0.1:${ports[0]}" "http://127.0.0.1:${ports[1]}" "$client" "$work" \
+python3 scripts/checks/node_kill.py "http://127.0.0.1:${ports[0]}" "http://127.0.0.1:${ports[1]}" "$client" "$work" \
   "${tokens[@]}" &
 load=$!
 sleep 2

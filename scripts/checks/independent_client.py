@@ -15,7 +15,7 @@ Checks, in order: sign-up (JSON body) and the tokens it returns; a login with a 
 refresh rotation, reuse of the rotated token (403) revoking the family (the new token then 403 too); RFC 7009
 revocation; a CORS preflight from the web origin. Exits 0 when every check passes, 1 otherwise.
 
-scripts/three_nodes.py imports its pieces (request, Client, sign_up, login_options, assert_with, verify_tokens,
+scripts/checks/three_nodes.py imports its pieces (request, Client, sign_up, login_options, assert_with, verify_tokens,
 check) to drive three nodes.
 """
 import argparse
@@ -32,7 +32,7 @@ import soft_webauthn
 from jwt import PyJWKClient
 
 WEBAUTHN_GRANT = "urn:okta:params:oauth:grant-type:webauthn"
-# The name printed before each check; a script that imports these pieces (scripts/three_nodes.py) sets its own.
+# The name printed before each check; a script that imports these pieces (scripts/checks/three_nodes.py) sets its own.
 program = "independent_client"
 failures = 0
 passed = 0

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Three-node check: three passkeyd daemons (own data directories, free ports, one issuer) on one throwaway
-# PostgreSQL, driven by scripts/three_nodes.py with the independent client's software authenticator: a ceremony
+# PostgreSQL, driven by scripts/checks/three_nodes.py with the independent client's software authenticator: a ceremony
 # spread over the nodes, a refresh token and an auth session each raced over all three (exactly one 200), and
 # `passkeyd keys rotate` reaching every node's JWKS within a second, all with one key-encryption key for the
 # signing keys (every key in the database sealed at the end). About ten seconds.
-# Usage: scripts/three_nodes.sh [path/to/passkeyd]
+# Usage: scripts/checks/three_nodes.sh [path/to/passkeyd]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-.build/debug/passkeyd}"
-source scripts/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 work=""
 servers=()
 status=0
@@ -45,7 +45,7 @@ for node in 1 2 3; do
   servers+=($!)
   wait_ready "$port" 30 || true  # a server that is not ready fails the checks that follow
 done
-build/venv/bin/python scripts/three_nodes.py "http://127.0.0.1:${ports[0]}" "http://127.0.0.1:${ports[1]}" \
+build/venv/bin/python scripts/checks/three_nodes.py "http://127.0.0.1:${ports[0]}" "http://127.0.0.1:${ports[1]}" \
   "http://127.0.0.1:${ports[2]}" --client-id "$(default_client_id)" --passkeyd "$binary" --data-dir "$work" || status=$?
 # Every signing key in the database, the rotated ones included, is sealed ("pkd1" envelopes, no PKCS#8).
 unsealed="$(psql "$PASSKEYD_DATABASE_URL" -Atc \

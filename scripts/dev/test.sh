@@ -2,7 +2,7 @@
 # Runs every test of passkeyd: the Swift test suites (compiler warnings are errors), then the checks that
 # use independent tools. Exits non-zero if anything fails.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export PATH="$PATH:/opt/swift/usr/bin"
 # Formatting first: any finding of `swift format lint` (configuration in .swift-format) fails the run; `make format`
 # fixes what it reports.
@@ -15,7 +15,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 # PostgreSQL for the StoragePostgres and multi-node tests: the server PASSKEYD_TEST_DATABASE_URL names, or a
 # throwaway cluster started here (loopback, free port, temporary directory) and removed on exit, also on failure.
 # If it cannot start, the run fails: the PostgreSQL tests must run here, never be skipped.
-source scripts/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 if [ -z "${PASSKEYD_TEST_DATABASE_URL:-}" ]; then
   trap stop_throwaway_postgres EXIT
   trap 'exit 130' INT TERM
@@ -25,7 +25,7 @@ else
   echo "test PostgreSQL: PASSKEYD_TEST_DATABASE_URL (given)"
 fi
 # The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
-scripts/smoke.sh .build/debug/passkeyd
+scripts/checks/smoke.sh .build/debug/passkeyd
 mkdir -p build
 
 # Starts the debug server on a free port with a fresh data directory (extra environment as arguments); sets
@@ -61,7 +61,7 @@ clients[0]["id_token_signed_response_alg"] = sys.argv[1]
 print(json.dumps(clients))' "$alg")"
   fi
   if .build/debug/passkeyd-loadgen --url "http://127.0.0.1:$port" --once >"$work/tokens.json"; then
-    build/venv/bin/python scripts/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" \
+    build/venv/bin/python scripts/checks/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" \
       --id-token-alg "$alg" || status=$?
   else
     status=$?
@@ -80,7 +80,8 @@ independent_client() {
   android="android:apk-key-hash:$(python3 -c 'import base64, json
 fingerprint = json.load(open("Config/passkeyd.json"))["clients"][0]["mobile"]["android"]["sha256_cert_fingerprints"][0]
 print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).decode().rstrip("="))')"
-  build/venv/bin/python scripts/independent_client.py "http://127.0.0.1:$port" --android-origin "$android" || status=$?
+  build/venv/bin/python scripts/checks/independent_client.py "http://127.0.0.1:$port" --android-origin "$android" \
+    || status=$?
   stop_server "$status"
   return "$status"
 }
@@ -90,7 +91,7 @@ print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).deco
 srp_client() {
   local status=0
   start_server
-  build/venv/bin/python scripts/srp_client.py "http://127.0.0.1:$port" || status=$?
+  build/venv/bin/python scripts/checks/srp_client.py "http://127.0.0.1:$port" || status=$?
   stop_server "$status"
   return "$status"
 }
@@ -107,7 +108,7 @@ independent_client_postgres() {
 dpop_client() {
   local status=0
   start_server PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred PASSKEYD_DPOP_REQUIRE_NONCE=true
-  build/venv/bin/python scripts/dpop_client.py "http://127.0.0.1:$port" || status=$?
+  build/venv/bin/python scripts/checks/dpop_client.py "http://127.0.0.1:$port" || status=$?
   stop_server "$status"
   return "$status"
 }
@@ -120,8 +121,8 @@ dpop_client_postgres() {
 }
 
 python_tools
-# The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/audit_log.sh).
-PYTHON=build/venv/bin/python scripts/audit_log.sh .build/debug/passkeyd
+# The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/checks/audit_log.sh).
+PYTHON=build/venv/bin/python scripts/checks/audit_log.sh .build/debug/passkeyd
 verify_tokens RS256
 verify_tokens ES256
 independent_client
@@ -130,25 +131,25 @@ independent_client_postgres
 dpop_client_postgres
 srp_client
 # Record mode: sign-ups and logins, good and tampered, through `serve --record`, then `passkeyd replay` on the
-# recordings (every one PASS, with the server's outcome and code); no secret in them (scripts/record_replay.py).
-build/venv/bin/python scripts/record_replay.py .build/debug/passkeyd
+# recordings (every one PASS, with the server's outcome and code); no secret in them (scripts/checks/record_replay.py).
+build/venv/bin/python scripts/checks/record_replay.py .build/debug/passkeyd
 # check-config's exit codes and messages, and packaging/passkeyd.service through systemd-analyze verify.
-scripts/packaging_check.sh .build/debug/passkeyd
+scripts/checks/packaging_check.sh .build/debug/passkeyd
 # docs/openapi.yaml: in sync with docs/openapi.json and the binary, valid, and schemathesis against a live daemon.
-PYTHON=build/venv/bin/python scripts/openapi_check.sh .build/debug/passkeyd
+PYTHON=build/venv/bin/python scripts/checks/openapi_check.sh .build/debug/passkeyd
 # The demo web app in headless Chromium with a virtual authenticator; a screenshot in build/demo-signed-in.png.
-PYTHON=build/venv/bin/python scripts/browser_check.sh .build/debug/passkeyd
+PYTHON=build/venv/bin/python scripts/checks/browser_check.sh .build/debug/passkeyd
 # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
 # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
-scripts/postgres_faults.sh .build/debug/passkeyd fast
-scripts/postgres_faults.sh .build/debug/passkeyd immediate
+scripts/checks/postgres_faults.sh .build/debug/passkeyd fast
+scripts/checks/postgres_faults.sh .build/debug/passkeyd immediate
 # kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
-scripts/node_kill.sh .build/debug/passkeyd
+scripts/checks/node_kill.sh .build/debug/passkeyd
 # Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
 # three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
-scripts/three_nodes.sh .build/debug/passkeyd
+scripts/checks/three_nodes.sh .build/debug/passkeyd
 # From one node to several: a SQLite node's database moved by `passkeyd database copy` into PostgreSQL, where a
 # node serves the same JWKS and refresh-token families; a second copy into the same database refused.
-scripts/database_copy.sh .build/debug/passkeyd
+scripts/checks/database_copy.sh .build/debug/passkeyd
 # The PKCS#11 signer's tests need SoftHSM2 (installed above): here they must run, never be skipped.
 PASSKEYD_TEST_REQUIRE_SOFTHSM=1 swift test --skip-build 2>&1 | tee build/swift-test.log

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The demo web app in a real browser (scripts/browser_check.py): Debian's chromium + chromium-driver, selenium from
-# the test venv, the daemon with web.demo on (issuer http://localhost:PORT/, rate limits off), and two static pages
-# on other loopback ports (python -m http.server): one an allowed web origin, one not.
-# Usage: scripts/browser_check.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
+# The demo web app in a real browser (scripts/checks/browser_check.py): Debian's chromium + chromium-driver, selenium
+# from the test venv, the daemon with web.demo on (issuer http://localhost:PORT/, rate limits off), and two static
+# pages on other loopback ports (python -m http.server): one an allowed web origin, one not.
+# Usage: scripts/checks/browser_check.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
 # Writes build/demo-signed-in.png.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/lib.sh
+cd "$(dirname "$0")/../.."
+source scripts/dev/lib.sh
 binary="${1:-.build/debug/passkeyd}"
 python="${PYTHON:-build/venv/bin/python}"
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-  echo "browser_check: FAIL chromium and chromium-driver are not installed (scripts/install-deps.sh test)" >&2
+  echo "browser_check: FAIL chromium and chromium-driver are not installed (scripts/dev/install-deps.sh test)" >&2
   exit 1
 fi
 mkdir -p build
@@ -38,7 +38,7 @@ python3 -m http.server --bind 127.0.0.1 --directory "$work/pages" "$other_port" 
 pids+=($!)
 wait_ready "$port"
 status=0
-"$python" scripts/browser_check.py "http://localhost:$port/demo/" "http://localhost:$allowed_port" \
+"$python" scripts/checks/browser_check.py "http://localhost:$port/demo/" "http://localhost:$allowed_port" \
   "http://localhost:$other_port" "$PWD/build/demo-signed-in.png" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "server log (tail):"

@@ -1,6 +1,6 @@
 // audit_check: an independent verifier of a passkeyd audit-log export, sharing no code with passkeyd. It uses Go's
 // golang.org/x/mod/sumdb/note (C2SP signed notes, Ed25519) and sumdb/tlog (RFC 6962 hashing and proofs), from
-// Debian's golang-golang-x-mod-dev, built offline by scripts/test.sh.
+// Debian's golang-golang-x-mod-dev, built offline by scripts/checks/audit_log.sh.
 //
 // Usage: audit_check DIR [ADMIN_URL]
 //

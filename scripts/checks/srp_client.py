@@ -4,7 +4,7 @@ passkeyd computes the verifier, A, M1 and checks M2.
 
 `srp` runs in its RFC 5054 mode (`srp.rfc5054_enable()`: k = H(N | PAD(g)), u = H(PAD(A) | PAD(B))) with SHA-256
 and RFC 5054's 3072-bit group passed as NG_CUSTOM (the RFC 3526 prime, g = 5). The passkey steps use
-soft-webauthn through scripts/independent_client.py's helpers, with the UV flag set (enrolment needs a
+soft-webauthn through scripts/checks/independent_client.py's helpers, with the UV flag set (enrolment needs a
 user-verified login). Starts nothing itself. Usage:
 
     srp_client.py BASE_URL [--client-id demo-native-app] [--origin http://localhost:8080]

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The audit log end to end (docs/audit.md): a throwaway SoftHSM2 token holds the checkpoint key (PKCS#11, CKM_EDDSA);
 # a server signs up and logs in users, refreshes and revokes; `passkeyd audit export` writes the log; an independent
-# verifier (scripts/audit_check, Go's sumdb/tlog and sumdb/note, no code shared with passkeyd) checks it and the
-# server's proofs; `passkeyd audit verify` accepts it, and refuses it, naming the entry, after each tampering. The
-# same token holds an AES key that wraps the key-encryption key of secrets at rest (`passkeyd encryption-key wrap`,
-# encryption_at_rest.pkcs11), so the one server process uses the module for both.
-# Usage: scripts/audit_log.sh PASSKEYD   (needs softhsm2, opensc, golang-go, golang-golang-x-mod-dev, python3 with
-# `cryptography`: PYTHON names the interpreter, default build/venv/bin/python)
+# verifier (scripts/checks/audit_check, Go's sumdb/tlog and sumdb/note, no code shared with passkeyd) checks it and
+# the server's proofs; `passkeyd audit verify` accepts it, and refuses it, naming the entry, after each tampering.
+# The same token holds an AES key that wraps the key-encryption key of secrets at rest (`passkeyd encryption-key
+# wrap`, encryption_at_rest.pkcs11), so the one server process uses the module for both.
+# Usage: scripts/checks/audit_log.sh PASSKEYD   (needs softhsm2, opensc, golang-go, golang-golang-x-mod-dev, python3
+# with `cryptography`: PYTHON names the interpreter, default build/venv/bin/python)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/lib.sh
+cd "$(dirname "$0")/../.."
+source scripts/dev/lib.sh
 passkeyd="$1"
 python="${PYTHON:-build/venv/bin/python}"
 work="$(mktemp -d)"
@@ -100,7 +100,8 @@ expected="3 login success - request
 3 signup success - request"
 check "the export holds the sign-ups, logins, refresh, reuse and revocation, each with its request id" \
   test "$summary" = "$expected"
-GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$work/gocache" go build -o "$work/audit_check" scripts/audit_check/main.go
+GOPATH=/usr/share/gocode GO111MODULE=off GOCACHE="$work/gocache" go build -o "$work/audit_check" \
+  scripts/checks/audit_check/main.go
 check "independent verifier (Go sumdb/tlog + sumdb/note) accepts the export and the server's proofs" \
   "$work/audit_check" "$work/export" "http://127.0.0.1:$admin"
 cp "$work/export/checkpoint" "$work/kept-checkpoint"
@@ -114,13 +115,14 @@ kill -TERM "$server"; wait "$server" || true; server=""
 "$passkeyd" audit export --config Config/passkeyd.json --data-dir "$data" --out "$work/later" >/dev/null
 check "a later export is consistent with the kept checkpoint" \
   "$passkeyd" audit verify "$work/later" --key "$key" --previous "$work/kept-checkpoint"
-check "the database refuses UPDATE and DELETE of the log and its node hashes" "$python" scripts/audit_tamper.py triggers "$data/passkeyd.sqlite"
+check "the database refuses UPDATE and DELETE of the log and its node hashes" \
+  "$python" scripts/checks/audit_tamper.py triggers "$data/passkeyd.sqlite"
 
 # Tampering: each on a copy of the database, exported and verified with the kept key; must fail naming the entry.
 tampered() {  # tampered NAME EXPECTED-TEXT TAMPER-ARGS...
   local copy="$work/tamper-$1"
   cp -r "$data" "$copy"
-  "$python" scripts/audit_tamper.py "${@:3:1}" "$copy/passkeyd.sqlite" "${@:4}"
+  "$python" scripts/checks/audit_tamper.py "${@:3:1}" "$copy/passkeyd.sqlite" "${@:4}"
   "$passkeyd" audit export --config Config/passkeyd.json --data-dir "$copy" --out "$copy/export" >/dev/null
   local output status=0
   output="$("$passkeyd" audit verify "$copy/export" --key "$key" --previous "$work/kept-checkpoint")" || status=$?
@@ -132,7 +134,7 @@ check "an entry deleted" tampered delete "entry 4:" delete 4
 check "two entries reordered" tampered reorder "entry 1:" reorder 1 5
 check "the log truncated" tampered truncate "entry 3:" truncate 3
 mkdir -p "$work/foreign" && cp "$work/later/"* "$work/foreign/"
-"$python" scripts/audit_tamper.py foreign "$work/foreign"
+"$python" scripts/checks/audit_tamper.py foreign "$work/foreign"
 foreign_check() {
   local output status=0
   output="$("$passkeyd" audit verify "$work/foreign" --key "$key")" || status=$?

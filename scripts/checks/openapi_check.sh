@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # The OpenAPI document, checked against the server:
-#   1. docs/openapi.json and the binary's embedded copy are what scripts/embed_assets.py makes of docs/openapi.yaml
+#   1. docs/openapi.json and the binary's embedded copy are what scripts/dev/embed_assets.py makes of docs/openapi.yaml
 #      and web/demo/ (the Swift test OpenAPIDocumentTests checks the router against the document);
 #   2. openapi-spec-validator (PyPI) validates the document (OpenAPI 3.1);
 #   3. schemathesis (PyPI) runs against a live daemon on loopback (throwaway data directory, rate limits off, the
 #      demo on) for a bounded number of examples per operation, with the checks: no 5xx, responses conform to
 #      their schema, status codes and content types documented. The admin operations run against the admin listener.
-# Usage: scripts/openapi_check.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
+# Usage: scripts/checks/openapi_check.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root="$PWD"
-source scripts/lib.sh
+source scripts/dev/lib.sh
 binary="${1:-.build/debug/passkeyd}"
 python="${PYTHON:-build/venv/bin/python}"
 venv_bin="$(cd "$(dirname "$python")" && pwd)"
 # Examples per operation and phase: about a minute and a half in all on two cores.
 examples="${OPENAPI_CHECK_EXAMPLES:-40}"
 
-"$python" scripts/embed_assets.py --check
+"$python" scripts/dev/embed_assets.py --check
 "$venv_bin/openapi-spec-validator" docs/openapi.yaml docs/openapi.json
 
 work="$(mktemp -d)"

@@ -2,14 +2,15 @@
 # Fault check: passkeyd on PostgreSQL under load while the database is stopped for three seconds and started
 # again. Requests in between must get 503 (not 500, not a hang), the server must recover without a restart, and
 # no acknowledged refresh rotation may be lost (every rotated token stays refused, the newest works once).
-# Uses a throwaway cluster of its own (it stops it). Usage: scripts/postgres_faults.sh [path/to/passkeyd] [fast|immediate]
+# Uses a throwaway cluster of its own (it stops it).
+# Usage: scripts/checks/postgres_faults.sh [path/to/passkeyd] [fast|immediate]
 # `fast` (the default) is `pg_ctl stop -m fast`; `immediate` kills every PostgreSQL process at once, as in a crash
 # (a request whose COMMIT was in flight asks the restarted database whether it committed; see postgres_faults.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-.build/debug/passkeyd}"
 mode="${2:-fast}"
-source scripts/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
 work=""
 server=""
 cleanup() {
@@ -38,7 +39,7 @@ for _ in 1 2 3 4; do
   tokens+=("$("$loadgen" --url "http://127.0.0.1:$port" --client-id "$client" --once |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["refresh_token"])')")
 done
-python3 scripts/postgres_faults.py "http://127.0.0.1:$port" "$client" 14 "$work" "$mode" "${tokens[@]}" &
+python3 scripts/checks/postgres_faults.py "http://127.0.0.1:$port" "$client" 14 "$work" "$mode" "${tokens[@]}" &
 load=$!
 sleep 3
 pause_throwaway_postgres "$mode"
