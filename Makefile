@@ -1,11 +1,12 @@
-# passkeyd — the two commands of the README are `make run` and `make test`.
+# passkeyd — the two commands of the README are `make run` and `make test`; `make check` is the shorter loop while
+# working on the Swift code.
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 # Warnings are errors everywhere we build (CI included).
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test bench fuzz format lint clean
+.PHONY: deps build release run test check bench fuzz format lint clean
 
 deps:
 	@scripts/dev/install-deps.sh build
@@ -24,6 +25,12 @@ run: release
 test:
 	@scripts/dev/install-deps.sh test
 	scripts/dev/test.sh
+
+## The lint, the build with warnings as errors and the Swift test suites (a throwaway PostgreSQL for the suites that
+## need one), without the checks that use independent tools; `make test` is the whole run, the one CI runs.
+check:
+	@scripts/dev/install-deps.sh check
+	scripts/dev/test.sh swift
 
 ## Benchmarks (release build); results go to docs/benchmarks.md.
 bench:

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test of passkeyd: the Swift test suites (compiler warnings are errors), then the checks that
-# use independent tools. Exits non-zero if anything fails.
+# Runs every test of passkeyd: the lint, the build (compiler warnings are errors), the checks that use independent
+# tools (scripts/checks/), then the Swift test suites. Exits non-zero if anything fails.
+# Usage: scripts/dev/test.sh          everything (`make test`, what CI runs)
+#        scripts/dev/test.sh swift    the lint, the build and the Swift test suites only (`make check`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+mode="${1:-all}"
+case "$mode" in
+  all | swift) ;;
+  *) echo "usage: $0 [swift]" >&2; exit 2 ;;
+esac
 export PATH="$PATH:/opt/swift/usr/bin"
 # Formatting first: any finding of `swift format lint` (configuration in .swift-format) fails the run; `make format`
 # fixes what it reports.
@@ -24,8 +31,6 @@ if [ -z "${PASSKEYD_TEST_DATABASE_URL:-}" ]; then
 else
   echo "test PostgreSQL: PASSKEYD_TEST_DATABASE_URL (given)"
 fi
-# The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
-scripts/checks/smoke.sh .build/debug/passkeyd
 mkdir -p build
 
 # Starts the debug server on a free port with a fresh data directory (extra environment as arguments); sets
@@ -120,36 +125,48 @@ dpop_client_postgres() {
   PASSKEYD_DATABASE_URL="$PASSKEYD_TEST_DATABASE_URL${separator}schema=dpop_client_$$_$RANDOM" dpop_client
 }
 
-python_tools
-# The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests (scripts/checks/audit_log.sh).
-PYTHON=build/venv/bin/python scripts/checks/audit_log.sh .build/debug/passkeyd
-verify_tokens RS256
-verify_tokens ES256
-independent_client
-dpop_client
-independent_client_postgres
-dpop_client_postgres
-srp_client
-# Record mode: sign-ups and logins, good and tampered, through `serve --record`, then `passkeyd replay` on the
-# recordings (every one PASS, with the server's outcome and code); no secret in them (scripts/checks/record_replay.py).
-build/venv/bin/python scripts/checks/record_replay.py .build/debug/passkeyd
-# check-config's exit codes and messages, and packaging/passkeyd.service through systemd-analyze verify.
-scripts/checks/packaging_check.sh .build/debug/passkeyd
-# docs/openapi.yaml: in sync with docs/openapi.json and the binary, valid, and schemathesis against a live daemon.
-PYTHON=build/venv/bin/python scripts/checks/openapi_check.sh .build/debug/passkeyd
-# The demo web app in headless Chromium with a virtual authenticator; a screenshot in build/demo-signed-in.png.
-PYTHON=build/venv/bin/python scripts/checks/browser_check.sh .build/debug/passkeyd
-# PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
-# no acknowledged write lost; once stopped cleanly, once killed as in a crash.
-scripts/checks/postgres_faults.sh .build/debug/passkeyd fast
-scripts/checks/postgres_faults.sh .build/debug/passkeyd immediate
-# kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
-scripts/checks/node_kill.sh .build/debug/passkeyd
-# Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
-# three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
-scripts/checks/three_nodes.sh .build/debug/passkeyd
-# From one node to several: a SQLite node's database moved by `passkeyd database copy` into PostgreSQL, where a
-# node serves the same JWKS and refresh-token families; a second copy into the same database refused.
-scripts/checks/database_copy.sh .build/debug/passkeyd
+# The checks with independent tools, against the debug binary.
+independent_checks() {
+  # The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
+  scripts/checks/smoke.sh .build/debug/passkeyd
+  python_tools
+  # The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests
+  # (scripts/checks/audit_log.sh).
+  PYTHON=build/venv/bin/python scripts/checks/audit_log.sh .build/debug/passkeyd
+  verify_tokens RS256
+  verify_tokens ES256
+  independent_client
+  dpop_client
+  independent_client_postgres
+  dpop_client_postgres
+  srp_client
+  # Record mode: sign-ups and logins, good and tampered, through `serve --record`, then `passkeyd replay` on the
+  # recordings (every one PASS, with the server's outcome and code); no secret in them
+  # (scripts/checks/record_replay.py).
+  build/venv/bin/python scripts/checks/record_replay.py .build/debug/passkeyd
+  # check-config's exit codes and messages, and packaging/passkeyd.service through systemd-analyze verify.
+  scripts/checks/packaging_check.sh .build/debug/passkeyd
+  # docs/openapi.yaml: in sync with docs/openapi.json and the binary, valid, and schemathesis against a live daemon.
+  PYTHON=build/venv/bin/python scripts/checks/openapi_check.sh .build/debug/passkeyd
+  # The demo web app in headless Chromium with a virtual authenticator; a screenshot in build/demo-signed-in.png.
+  PYTHON=build/venv/bin/python scripts/checks/browser_check.sh .build/debug/passkeyd
+  # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
+  # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
+  scripts/checks/postgres_faults.sh .build/debug/passkeyd fast
+  scripts/checks/postgres_faults.sh .build/debug/passkeyd immediate
+  # kill -9 of one of two nodes under load: every refresh rotation it acknowledged holds on the other node.
+  scripts/checks/node_kill.sh .build/debug/passkeyd
+  # Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
+  # three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
+  scripts/checks/three_nodes.sh .build/debug/passkeyd
+  # From one node to several: a SQLite node's database moved by `passkeyd database copy` into PostgreSQL, where a
+  # node serves the same JWKS and refresh-token families; a second copy into the same database refused.
+  scripts/checks/database_copy.sh .build/debug/passkeyd
+}
+
+# A function's body runs under `set -e` here because the call is a command of its own, not part of a condition.
+if [ "$mode" = all ]; then
+  independent_checks
+fi
 # The PKCS#11 signer's tests need SoftHSM2 (installed above): here they must run, never be skipped.
 PASSKEYD_TEST_REQUIRE_SOFTHSM=1 swift test --skip-build 2>&1 | tee build/swift-test.log
