@@ -23,13 +23,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-failures = []
-
-
-def check(condition, name, detail=""):
-    print(f"browser_check: {'PASS' if condition else 'FAIL'} {name}" + (f" ({detail})" if detail and not condition else ""))
-    if not condition:
-        failures.append(name)
+from passkeyd_http import check, run
 
 
 def browser():
@@ -88,39 +82,40 @@ def main():
         driver.find_element(By.ID, "signup-name").send_keys("Browser Test")
         driver.find_element(By.ID, "signup").click()
         state, text = wait_for_state(driver, {"signed-in", "error"})
-        check(state == "signed-in", "sign-up through the demo page", text)
+        check("sign-up through the demo page", state == "signed-in", text)
         signup = claims(driver, "access-claims") or {}
         id_claims = claims(driver, "id-claims") or {}
-        check(id_claims.get("email") == email, "the ID token names the new user's email", str(id_claims))
-        check("user" in signup.get("amr", []), "the sign-up was user-verified (amr user)", str(signup.get("amr")))
+        check("the ID token names the new user's email", id_claims.get("email") == email, str(id_claims))
+        check("the sign-up was user-verified (amr user)", "user" in signup.get("amr", []), str(signup.get("amr")))
         userinfo = claims(driver, "userinfo") or {}
-        check(userinfo.get("sub") == signup.get("sub"), "/userinfo answers the token's subject", str(userinfo))
+        check("/userinfo answers the token's subject", userinfo.get("sub") == signup.get("sub"), str(userinfo))
         passkeys = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#passkeys li.passkey")]
-        check(len(passkeys) == 1, "the page lists the user's one passkey (GET /me/passkeys)", str(passkeys))
+        check("the page lists the user's one passkey (GET /me/passkeys)", len(passkeys) == 1, str(passkeys))
         credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})
-        check(len(credentials["credentials"]) == 1 and credentials["credentials"][0]["isResidentCredential"],
-              "one resident credential in the authenticator", str(credentials))
+        check("one resident credential in the authenticator",
+              len(credentials["credentials"]) == 1 and credentials["credentials"][0]["isResidentCredential"],
+              str(credentials))
         driver.save_screenshot(screenshot)
-        check(os.path.getsize(screenshot) > 0, f"screenshot of the signed-in page written to {screenshot}")
+        check(f"screenshot of the signed-in page written to {screenshot}", os.path.getsize(screenshot) > 0)
 
         for attempt in ("login through the demo page", "a second login"):
             driver.find_element(By.ID, "logout").click()
             driver.find_element(By.ID, "login").click()
             state, text = wait_for_state(driver, {"signed-in", "error"})
-            check(state == "signed-in", attempt, text)
+            check(attempt, state == "signed-in", text)
             login = claims(driver, "access-claims") or {}
-            check(login.get("sub") == signup.get("sub"), f"{attempt}: the same user", f"{login.get('sub')}")
-            check("user" in login.get("amr", []), f"{attempt}: user-verified", str(login.get("amr")))
+            check(f"{attempt}: the same user", login.get("sub") == signup.get("sub"), f"{login.get('sub')}")
+            check(f"{attempt}: user-verified", "user" in login.get("amr", []), str(login.get("amr")))
         sign_count = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})[
             "credentials"][0]["signCount"]
-        check(sign_count >= 3, "the authenticator signed the sign-up and both logins", f"signCount {sign_count}")
+        check("the authenticator signed the sign-up and both logins", sign_count >= 3, f"signCount {sign_count}")
 
         # User verification off: the server requires it (passkeys.user_verification), so no login.
         driver.execute_cdp_cmd("WebAuthn.setUserVerified", {"authenticatorId": authenticator, "isUserVerified": False})
         driver.find_element(By.ID, "logout").click()
         driver.find_element(By.ID, "login").click()
         state, text = wait_for_state(driver, {"signed-in", "error"}, seconds=70)
-        check(state == "error", "a login with user verification off is refused", text)
+        check("a login with user verification off is refused", state == "error", text)
         print(f"browser_check: (the refusal: {text})")
         # The server's own check (WebAuthn L3 §7.2 step 17): a page that asks the browser for no user verification,
         # against the options the server gave, gets an assertion without the UV flag, which the token endpoint refuses.
@@ -144,22 +139,17 @@ def main():
             })().then(done, (e) => done("error " + e.name + ": " + e.message));
             """
         )
-        check(answer == "403 invalid_grant", "an assertion without user verification is refused by the server", answer)
+        check("an assertion without user verification is refused by the server", answer == "403 invalid_grant", answer)
         driver.execute_cdp_cmd("WebAuthn.setUserVerified", {"authenticatorId": authenticator, "isUserVerified": True})
 
         # CORS (Fetch §3.2): the allowed origin reads the answer, another origin's script cannot.
         allowed = cross_origin_fetch(driver, allowed_origin, api_origin)
-        check(allowed.startswith("ok:200"), f"a page on the allowed origin {allowed_origin} calls passkeyd", allowed)
+        check(f"a page on the allowed origin {allowed_origin} calls passkeyd", allowed.startswith("ok:200"), allowed)
         refused = cross_origin_fetch(driver, other_origin, api_origin)
-        check(refused.startswith("error:TypeError"), f"a page on {other_origin} (not allowed) fails CORS", refused)
+        check(f"a page on {other_origin} (not allowed) fails CORS", refused.startswith("error:TypeError"), refused)
     finally:
         driver.quit()
-    if failures:
-        print(f"browser_check: FAIL {len(failures)} check(s): {', '.join(failures)}")
-        return 1
-    print("browser_check: PASS")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run("browser_check", main)

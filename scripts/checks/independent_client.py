@@ -15,84 +15,19 @@ Checks, in order: sign-up (JSON body) and the tokens it returns; a login with a 
 refresh rotation, reuse of the rotated token (403) revoking the family (the new token then 403 too); RFC 7009
 revocation; a CORS preflight from the web origin. Exits 0 when every check passes, 1 otherwise.
 
-scripts/checks/three_nodes.py imports its pieces (request, Client, sign_up, login_options, assert_with, verify_tokens,
-check) to drive three nodes.
+Its WebAuthn pieces (registration_json, assertion_json, sign_up, login_options, assert_with, verify_tokens) serve the
+other checks that sign up or log in with soft-webauthn (dpop_client.py, srp_client.py, record_replay.py,
+three_nodes.py); HTTP, base64url and the check lines are passkeyd_http.py's.
 """
 import argparse
-import base64
-import copy
-import json
-import sys
-import urllib.error
-import urllib.parse
-import urllib.request
 
 import jwt
 import soft_webauthn
 from jwt import PyJWKClient
 
+from passkeyd_http import Client, b64url, check, get_json, refused, request, run, unb64url
+
 WEBAUTHN_GRANT = "urn:okta:params:oauth:grant-type:webauthn"
-# The name printed before each check; a script that imports these pieces (scripts/checks/three_nodes.py) sets its own.
-program = "independent_client"
-failures = 0
-passed = 0
-
-
-def check(description, condition, detail=""):
-    global failures, passed
-    if condition:
-        passed += 1
-        print(f"{program}: ok   {description}")
-    else:
-        failures += 1
-        print(f"{program}: FAIL {description} {detail}".rstrip())
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def unb64url(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def request(method, url, body=None, form=None, headers=None, timeout=10):
-    """(status, headers, parsed JSON or None) of one request; raises when no answer comes within `timeout` s."""
-    data = None
-    fields = dict(headers or {})
-    if body is not None:
-        data = json.dumps(body).encode()
-        fields["Content-Type"] = "application/json"
-    elif form is not None:
-        data = urllib.parse.urlencode(form).encode()
-        fields["Content-Type"] = "application/x-www-form-urlencoded"
-    req = urllib.request.Request(url, data=data, method=method, headers=fields)
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as response:
-            status, answer_headers, raw = response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        status, answer_headers, raw = error.code, error.headers, error.read()
-    try:
-        parsed = json.loads(raw) if raw else None
-    except ValueError:
-        parsed = None
-    return status, answer_headers, parsed
-
-
-class Client:
-    def __init__(self, base, client_id):
-        self.base = base.rstrip("/")
-        self.client_id = client_id
-
-    def post(self, path, body=None, form=None, headers=None, timeout=10):
-        return request("POST", self.base + path, body=body, form=form, headers=headers, timeout=timeout)
-
-    def token(self, fields, form=False, timeout=10):
-        fields = dict(fields, client_id=self.client_id)
-        if form:
-            encoded = {k: json.dumps(v) if isinstance(v, dict) else v for k, v in fields.items()}
-            return self.post("/oauth/token", form=encoded, timeout=timeout)
-        return self.post("/oauth/token", body=fields, timeout=timeout)
 
 
 def registration_json(credential):
@@ -171,10 +106,6 @@ def verify_tokens(tokens, keys, issuer, client_id, what):
         return None, None
 
 
-def refused(status, answer):
-    return status == 403 and isinstance(answer, dict) and answer.get("error") == "invalid_grant"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("base")
@@ -183,7 +114,7 @@ def main():
     parser.add_argument("--android-origin")
     arguments = parser.parse_args()
     client = Client(arguments.base, arguments.client_id)
-    _, _, discovery = request("GET", client.base + "/.well-known/openid-configuration")
+    discovery = get_json(client.base + "/.well-known/openid-configuration")
     issuer = discovery["issuer"]
     keys = PyJWKClient(discovery["jwks_uri"])
 
@@ -269,10 +200,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:  # report, then fail
-        failures += 1
-        print(f"independent_client: FAIL unexpected {error!r}")
-    print(f"independent_client: {passed} passed, {failures} failed")
-    sys.exit(1 if failures else 0)
+    run("independent_client", main)

@@ -3,31 +3,21 @@
 MARKER_DIR/killed afterwards); then, through node B on the same database, every token A acknowledged rotating
 (answered 200 for) must be refused: nothing A acknowledged is lost. A chain's last token, in flight at the kill,
 has an unknown outcome and is not judged. Usage: node_kill.py NODE_A NODE_B CLIENT_ID MARKER_DIR REFRESH_TOKEN…"""
-import json
 import os
 import sys
 import threading
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
+
+from passkeyd_http import attempt
 
 node_a, node_b, client_id, markers = sys.argv[1:5]
 chains = [[token] for token in sys.argv[5:]]
 
 
 def refresh(base, token):
-    body = urllib.parse.urlencode(
-        {"grant_type": "refresh_token", "client_id": client_id, "refresh_token": token}).encode()
-    request = urllib.request.Request(
-        base + "/oauth/token", data=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, None
-    except Exception as error:
-        return f"no answer ({type(error).__name__})", None
+    """(status, answer) of a form-encoded refresh grant; the status says "no answer (…)" when none came."""
+    status, _, answer = attempt("POST", base + "/oauth/token", form={
+        "grant_type": "refresh_token", "client_id": client_id, "refresh_token": token})
+    return status, answer
 
 
 def rotate(chain):

@@ -47,14 +47,16 @@ loadgen="$(dirname "$binary")/passkeyd-loadgen"
 "$loadgen" --url "http://127.0.0.1:$port" --once --audience "http://localhost:$port/me/" >"$work/account.json"
 refreshed_token() {
   "$python" - "http://127.0.0.1:$port" "$1" "$2" <<'PY'
-import json, sys, urllib.request
+import json, sys
+sys.path.insert(0, "scripts/checks")
+from passkeyd_http import Client, get_json
 base, path, audience = sys.argv[1], sys.argv[2], sys.argv[3]
 refresh = json.load(open(path))["refresh_token"]
-issuer = json.load(urllib.request.urlopen(base + "/.well-known/openid-configuration"))["issuer"]
-body = json.dumps({"grant_type": "refresh_token", "client_id": "demo-native-app", "refresh_token": refresh,
-                   "audience": issuer + audience, "scope": "openid profile email"}).encode()
-request = urllib.request.Request(base + "/oauth/token", body, {"Content-Type": "application/json"})
-print(json.load(urllib.request.urlopen(request))["access_token"])
+issuer = get_json(base + "/.well-known/openid-configuration")["issuer"]
+_, _, tokens = Client(base, "demo-native-app").token(
+    {"grant_type": "refresh_token", "refresh_token": refresh, "audience": issuer + audience,
+     "scope": "openid profile email"})
+print(tokens["access_token"])
 PY
 }
 access_token="$(refreshed_token "$work/tokens.json" device-keys)"

@@ -15,14 +15,12 @@ the outage (the database really was gone), and every request started two seconds
 (the server reconnected by itself). And no acknowledged write is lost: each chain retries a 503 with the same
 token (a 503 promises nothing was written, so that is no reuse), and at the end every chain's newest token works
 once and every token it rotated (answered 200 for) is refused."""
-import json
 import os
 import sys
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
+
+from passkeyd_http import attempt
 
 base, client_id = sys.argv[1], sys.argv[2]
 seconds, markers, mode = float(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -35,34 +33,19 @@ start = time.monotonic()
 
 
 def worker():
-    body = json.dumps({"client_id": client_id}).encode()
     while time.monotonic() - start < seconds:
         began = time.monotonic() - start
-        request = urllib.request.Request(
-            base + "/passkey/challenge", data=body, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=LIMIT) as response:
-                status = response.status
-        except urllib.error.HTTPError as error:
-            status = error.code
-        except Exception as error:  # no answer: a hang or a dropped connection
-            status = f"no answer ({type(error).__name__})"
+        # "no answer (…)" for a hang or a dropped connection
+        status, _, _ = attempt("POST", base + "/passkey/challenge", body={"client_id": client_id}, timeout=LIMIT)
         with lock:
             results.append((began, time.monotonic() - start - began, status))
         time.sleep(0.01)
 
 
 def post(path, fields):
-    body = urllib.parse.urlencode(fields).encode()
-    request = urllib.request.Request(
-        base + path, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
-    try:
-        with urllib.request.urlopen(request, timeout=LIMIT) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, None
-    except Exception as error:
-        return f"no answer ({type(error).__name__})", None
+    """(status, answer) of a form-encoded POST; the status says "no answer (…)" when none came."""
+    status, _, answer = attempt("POST", base + path, form=fields, timeout=LIMIT)
+    return status, answer
 
 
 def rotate(chain):

@@ -41,10 +41,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from fido2 import cbor
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import independent_client as ic  # noqa: E402  (request, Client, check, b64url, unb64url, login_options)
+import passkeyd_http
+from independent_client import WEBAUTHN_GRANT, login_options, registration_json
+from passkeyd_http import Client, b64url, check, refused, request, run, unb64url
 
-ic.program = "record_replay"
 ORIGIN = "http://localhost:8080"
 EVIL = "https://evil.example"
 CLIENT = "demo-native-app"
@@ -65,7 +65,7 @@ def start(binary, work, port, record, name="server", settings=None):
          os.path.join(work, f"{name}-data"), "--record", record], env=env, stdout=log, stderr=log)
     for _ in range(100):
         try:
-            status, _, _ = ic.request("GET", f"http://127.0.0.1:{port}/readyz", timeout=1)
+            status, _, _ = request("GET", f"http://127.0.0.1:{port}/readyz", timeout=1)
             if status == 200:
                 return server
         except OSError:
@@ -84,8 +84,8 @@ class Authenticator:
 
     def create(self, options, origin=ORIGIN, challenge=None, uv=True):
         public_key = {
-            "rp": options["rp"], "user": dict(options["user"], id=ic.unb64url(options["user"]["id"])),
-            "challenge": challenge or ic.unb64url(options["challenge"]),
+            "rp": options["rp"], "user": dict(options["user"], id=unb64url(options["user"]["id"])),
+            "challenge": challenge or unb64url(options["challenge"]),
             "pubKeyCredParams": options["pubKeyCredParams"],
         }
         credential = self.device.create({"publicKey": public_key}, origin)
@@ -95,23 +95,23 @@ class Authenticator:
         auth_data[32] = FLAG_AT | FLAG_UP | (FLAG_UV if uv else 0)
         attestation["authData"] = bytes(auth_data)
         credential["response"]["attestationObject"] = cbor.encode(attestation)
-        return ic.registration_json(credential)
+        return registration_json(credential)
 
     def get(self, options, origin=ORIGIN, challenge=None, uv=True, counter=1, key=None, user_handle=None):
         client_data = json.dumps({
-            "type": "webauthn.get", "challenge": ic.b64url(challenge or ic.unb64url(options["challenge"])),
+            "type": "webauthn.get", "challenge": b64url(challenge or unb64url(options["challenge"])),
             "origin": origin}).encode()
         flags = FLAG_UP | (FLAG_UV if uv else 0)
         auth_data = hashlib.sha256(options["rpId"].encode()).digest() + bytes([flags]) + struct.pack(">I", counter)
         signer = key or self.device.private_key
         signature = signer.sign(auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256()))
         return {
-            "id": ic.b64url(self.device.credential_id), "rawId": ic.b64url(self.device.credential_id),
+            "id": b64url(self.device.credential_id), "rawId": b64url(self.device.credential_id),
             "type": "public-key",
             "response": {
-                "clientDataJSON": ic.b64url(client_data), "authenticatorData": ic.b64url(auth_data),
-                "signature": ic.b64url(signature),
-                "userHandle": ic.b64url(user_handle if user_handle is not None else self.device.user_handle),
+                "clientDataJSON": b64url(client_data), "authenticatorData": b64url(auth_data),
+                "signature": b64url(signature),
+                "userHandle": b64url(user_handle if user_handle is not None else self.device.user_handle),
             },
         }
 
@@ -137,7 +137,7 @@ def capped(binary, work):
     port = free_port()
     server = start(binary, work, port, record, name="capped", settings={
         "PASSKEYD_RECORDING_MAX_BYTES": str(max_bytes), "PASSKEYD_RECORDING_MAX_FILE_BYTES": str(max_file_bytes)})
-    client = ic.Client(f"http://127.0.0.1:{port}", CLIENT)
+    client = Client(f"http://127.0.0.1:{port}", CLIENT)
     answers = []
 
     def padded_sign_up(index, padding):
@@ -149,7 +149,7 @@ def capped(binary, work):
         response = Authenticator().create(answer["authn_params_public_key"])
         response["response"]["attestationObject"] = "not*base64url" + "A" * padding
         status, _, body = client.token({
-            "grant_type": ic.WEBAUTHN_GRANT, "auth_session": answer["auth_session"], "authn_response": response,
+            "grant_type": WEBAUTHN_GRANT, "auth_session": answer["auth_session"], "authn_response": response,
             "scope": "openid"})
         answers.append((status, body))
 
@@ -159,30 +159,30 @@ def capped(binary, work):
             padded_sign_up(index, pad)
     finally:
         stop(server)
-    ic.check(f"capped: all {count + 1} ceremonies answered 403 invalid_grant, as without the caps",
-             len(answers) == count + 1 and all(ic.refused(status, body) for status, body in answers),
-             str([a for a in answers if not ic.refused(*a)][:3]))
+    check(f"capped: all {count + 1} ceremonies answered 403 invalid_grant, as without the caps",
+          len(answers) == count + 1 and all(refused(status, body) for status, body in answers),
+          str([a for a in answers if not refused(*a)][:3]))
     files = sorted(name for name in os.listdir(record) if name.endswith(".json")) if os.path.isdir(record) else []
     sizes = [os.path.getsize(os.path.join(record, name)) for name in files]
-    ic.check(f"capped: the directory's recordings stay within recording.max_bytes ({max_bytes})",
-             files and max_bytes - max_file_bytes < sum(sizes) <= max_bytes, f"{len(files)} files, {sum(sizes)} bytes")
-    ic.check(f"capped: no recording passes recording.max_file_bytes ({max_file_bytes})",
-             all(size <= max_file_bytes for size in sizes), str(max(sizes or [0])))
+    check(f"capped: the directory's recordings stay within recording.max_bytes ({max_bytes})",
+          files and max_bytes - max_file_bytes < sum(sizes) <= max_bytes, f"{len(files)} files, {sum(sizes)} bytes")
+    check(f"capped: no recording passes recording.max_file_bytes ({max_file_bytes})",
+          all(size <= max_file_bytes for size in sizes), str(max(sizes or [0])))
     # Sequence numbers follow the ceremonies: 1 is the oversized one, 2 to count + 1 the others.
     sequences = [int(name.split("-")[1]) for name in files]
-    ic.check("capped: the oldest recordings were deleted, the latest kept",
-             sequences == list(range(count + 2 - len(files), count + 2)), str(sequences))
+    check("capped: the oldest recordings were deleted, the latest kept",
+          sequences == list(range(count + 2 - len(files), count + 2)), str(sequences))
     log = open(os.path.join(work, "capped.log"), encoding="utf-8", errors="replace").read().splitlines()
     full = [line for line in log if "oldest recordings are deleted" in line]
     unwritten = [json.loads(line) for line in log if "recordings not written" in line]
-    ic.check("capped: the first deletion is logged once", len(full) == 1, "\n".join(full))
-    ic.check("capped: the oversized recording is counted in one warning line",
-             sum(line.get("too_large", 0) for line in unwritten) == 1 and len(unwritten) == 1
-             and unwritten[0].get("level") == "warning", str(unwritten))
+    check("capped: the first deletion is logged once", len(full) == 1, "\n".join(full))
+    check("capped: the oversized recording is counted in one warning line",
+          sum(line.get("too_large", 0) for line in unwritten) == 1 and len(unwritten) == 1
+          and unwritten[0].get("level") == "warning", str(unwritten))
     replay = subprocess.run([binary, "replay", record], capture_output=True, text=True)
     lines = replay.stdout.splitlines()
-    ic.check(f"capped: passkeyd replay passes the {len(files)} recordings kept",
-             replay.returncode == 0 and lines and lines[-1] == f"{len(files)} passed, 0 failed", replay.stdout[-500:])
+    check(f"capped: passkeyd replay passes the {len(files)} recordings kept",
+          replay.returncode == 0 and lines and lines[-1] == f"{len(files)} passed, 0 failed", replay.stdout[-500:])
 
 
 def main():
@@ -191,14 +191,14 @@ def main():
     record = os.path.join(work, "recordings")
     port = free_port()
     server = start(binary, work, port, record)
-    client = ic.Client(f"http://127.0.0.1:{port}", CLIENT)
+    client = Client(f"http://127.0.0.1:{port}", CLIENT)
     seen = []       # emails, auth_session values and tokens, none of which may appear in a recording
     expected = []   # (ceremony, outcome) of each judged ceremony, in order: "ok" or the refusal's code
 
     def grant(auth_session, response):
         seen.append(auth_session)
         status, _, answer = client.token({
-            "grant_type": ic.WEBAUTHN_GRANT, "auth_session": auth_session, "authn_response": response,
+            "grant_type": WEBAUTHN_GRANT, "auth_session": auth_session, "authn_response": response,
             "scope": "openid profile email offline_access"})
         for name in ("access_token", "id_token", "refresh_token"):
             if isinstance(answer, dict) and answer.get(name):
@@ -209,7 +209,7 @@ def main():
         seen.append(email)
         status, _, answer = client.post("/passkey/register", body={"client_id": CLIENT, "user_profile": {"email": email}})
         if status != 200:
-            ic.check(f"sign-up {what}: /passkey/register answers 200", False, f"{status} {answer}")
+            check(f"sign-up {what}: /passkey/register answers 200", False, f"{status} {answer}")
             return None
         device = Authenticator()
         malformed = tamper.pop("malformed", False)
@@ -217,16 +217,16 @@ def main():
         if malformed:
             response["response"]["attestationObject"] = "not*base64url"
         status, body = grant(answer["auth_session"], response)
-        ic.check(f"sign-up {what}: {'200' if outcome == 'ok' else '403 invalid_grant (' + outcome + ')'}",
-                 (status == 200) if outcome == "ok" else ic.refused(status, body), f"{status} {body}")
+        check(f"sign-up {what}: {'200' if outcome == 'ok' else '403 invalid_grant (' + outcome + ')'}",
+              (status == 200) if outcome == "ok" else refused(status, body), f"{status} {body}")
         expected.append(("registration", outcome))
         return device
 
     def log_in(what, device, outcome, recorded=True, **tamper):
-        options, auth_session = ic.login_options(client)
+        options, auth_session = login_options(client)
         status, body = grant(auth_session, device.get(options, **tamper))
-        ic.check(f"login {what}: {'200' if outcome == 'ok' else '403 invalid_grant (' + outcome + ')'}",
-                 (status == 200) if outcome == "ok" else ic.refused(status, body), f"{status} {body}")
+        check(f"login {what}: {'200' if outcome == 'ok' else '403 invalid_grant (' + outcome + ')'}",
+              (status == 200) if outcome == "ok" else refused(status, body), f"{status} {body}")
         if recorded:
             expected.append(("authentication", outcome))
 
@@ -254,44 +254,44 @@ def main():
     finally:
         stop(server)
     log = open(os.path.join(work, "server.log"), encoding="utf-8", errors="replace").read()
-    ic.check("the server warned at start that record mode is on",
-             any('"level":"warning"' in line and "RECORD MODE" in line for line in log.splitlines()), log[:2000])
+    check("the server warned at start that record mode is on",
+          any('"level":"warning"' in line and "RECORD MODE" in line for line in log.splitlines()), log[:2000])
 
     mode = stat.S_IMODE(os.stat(record).st_mode) if os.path.isdir(record) else None
-    ic.check("the recording directory was created 0700", mode == 0o700, oct(mode or 0))
+    check("the recording directory was created 0700", mode == 0o700, oct(mode or 0))
     files = sorted(name for name in os.listdir(record) if name.endswith(".json")) if mode else []
     leftovers = [name for name in os.listdir(record) if not name.endswith(".json")] if mode else []
-    ic.check("no partial file is left", not leftovers, str(leftovers))
+    check("no partial file is left", not leftovers, str(leftovers))
     modes = {name: stat.S_IMODE(os.stat(os.path.join(record, name)).st_mode) for name in files}
-    ic.check("every recording is 0600", files and all(m == 0o600 for m in modes.values()), str(modes))
-    ic.check(f"one recording per judged ceremony ({len(expected)})", len(files) == len(expected), "\n".join(files))
+    check("every recording is 0600", files and all(m == 0o600 for m in modes.values()), str(modes))
+    check(f"one recording per judged ceremony ({len(expected)})", len(files) == len(expected), "\n".join(files))
     # Names sort by time and sequence: the outcomes, in order, are the ones the server answered with.
     named = []
     for name in files:
         parts = name[:-len(".json")].split("-", 3)  # time, sequence, ceremony, "ok" or "refused-<code>"
         outcome = parts[3].removeprefix("refused-") if len(parts) == 4 else "?"
         named.append((parts[2] if len(parts) == 4 else name, outcome))
-    ic.check("the file names say each ceremony and its outcome, in order", named == expected,
-             f"\n  named    {named}\n  expected {expected}")
+    check("the file names say each ceremony and its outcome, in order", named == expected,
+          f"\n  named    {named}\n  expected {expected}")
     texts = {name: open(os.path.join(record, name), encoding="utf-8").read() for name in files}
     leaked = sorted({secret[:24] for secret in seen for text in texts.values() if secret and secret in text})
-    ic.check("no recording holds an email, an auth_session or a token", not leaked, str(leaked))
+    check("no recording holds an email, an auth_session or a token", not leaked, str(leaked))
     fields = {"ceremony", "rpId", "origins", "challenge", "userVerificationRequired", "response", "verifyAt", "expect"}
     complete = all(fields <= set(json.loads(text)) for text in texts.values())
     logins = [json.loads(t) for t in texts.values() if json.loads(t).get("ceremony") == "authentication"]
-    ic.check("each recording has the format's fields, logins the stored key and counter",
-             complete and all("credentialPublicKey" in r and "storedSignCount" in r for r in logins))
+    check("each recording has the format's fields, logins the stored key and counter",
+          complete and all("credentialPublicKey" in r and "storedSignCount" in r for r in logins))
 
     replay = subprocess.run([binary, "replay", record], capture_output=True, text=True)
     lines = replay.stdout.splitlines()
     print("\n".join("  " + line for line in lines[-3:]))
-    ic.check(f"passkeyd replay passes all {len(files)} recordings",
-             replay.returncode == 0 and lines and lines[-1] == f"{len(files)} passed, 0 failed",
-             replay.stdout + replay.stderr)
+    check(f"passkeyd replay passes all {len(files)} recordings",
+          replay.returncode == 0 and lines and lines[-1] == f"{len(files)} passed, 0 failed",
+          replay.stdout + replay.stderr)
     refusals = sorted(code for _, code in expected if code != "ok")
     replayed = sorted(line.rsplit("(refused: ", 1)[1].rstrip(")") for line in lines if "(refused: " in line)
-    ic.check("replay refuses each tampered ceremony with the server's code", replayed == refusals,
-             f"{replayed} != {refusals}")
+    check("replay refuses each tampered ceremony with the server's code", replayed == refusals,
+          f"{replayed} != {refusals}")
 
     capped(binary, work)
 
@@ -299,19 +299,17 @@ def main():
     loose = os.path.join(work, "loose")
     os.mkdir(loose, 0o755)
     os.chmod(loose, 0o755)
-    refused = subprocess.run(
+    stopped = subprocess.run(
         [binary, "serve", "--config", "Config/passkeyd.json", "--port", str(free_port()), "--data-dir",
          os.path.join(work, "data2"), "--record", loose],
         env=dict(os.environ, PASSKEYD_ADMIN_LISTEN=""), capture_output=True, text=True, timeout=30)
-    errors = [line for line in refused.stderr.splitlines() if loose in line]
-    ic.check("a 0755 recording directory stops the start with one line naming it",
-             refused.returncode != 0 and len(errors) == 1 and "chmod 700" in errors[0], refused.stderr)
-    if ic.failures:
+    errors = [line for line in stopped.stderr.splitlines() if loose in line]
+    check("a 0755 recording directory stops the start with one line naming it",
+          stopped.returncode != 0 and len(errors) == 1 and "chmod 700" in errors[0], stopped.stderr)
+    if passkeyd_http.failures:
         print(log[-3000:])
     shutil.rmtree(work, ignore_errors=True)
-    print(f"record_replay: {ic.passed} passed, {ic.failures} failed")
-    sys.exit(1 if ic.failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    run("record_replay", main)

@@ -20,10 +20,8 @@ passkey login — a refreshed token and an SRP login's token are refused, a pass
 every check passes.
 """
 import argparse
-import base64
 import os
 import statistics
-import sys
 import time
 
 import jwt
@@ -34,8 +32,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fido2 import cbor
 from jwt import PyJWKClient
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import independent_client as ic  # noqa: E402  (its helpers: HTTP client, WebAuthn JSON, sign-up)
+from independent_client import WEBAUTHN_GRANT, assert_with, login_options, sign_up
+from passkeyd_http import Client, b64url, check, get_json, refused, run, unb64url
 
 SRP_GRANT = "urn:passkeyd:params:oauth:grant-type:srp6a"
 # RFC 3526 §4 3072-bit MODP prime (RFC 5054 Appendix A's 3072-bit group), typed from the RFC.
@@ -49,16 +47,6 @@ N_HEX = (
     "BBE117577A615D6C770988C0BAD946E208E24FA074E5AB3143DB5BFCE0FD108E4B82D120A93AD2CAFFFFFFFFFFFFFFFF"
 )
 SRP_ARGS = dict(hash_alg=srp.SHA256, ng_type=srp.NG_CUSTOM, n_hex=N_HEX.encode(), g_hex=b"5")
-failures = 0
-
-
-def check(description, condition, detail=""):
-    global failures
-    if condition:
-        print(f"srp_client: ok   {description}")
-    else:
-        failures += 1
-        print(f"srp_client: FAIL {description} {detail}".rstrip())
 
 
 class VerifyingDevice(soft_webauthn.SoftWebauthnDevice):
@@ -86,10 +74,6 @@ class VerifyingDevice(soft_webauthn.SoftWebauthnDevice):
         return credential
 
 
-def b64(data):
-    return ic.b64url(data)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("base")
@@ -97,7 +81,7 @@ def main():
     parser.add_argument("--origin", default="http://localhost:8080")
     arguments = parser.parse_args()
     srp.rfc5054_enable()
-    client = ic.Client(arguments.base, arguments.client_id)
+    client = Client(arguments.base, arguments.client_id)
     base = client.base
     jwks = PyJWKClient(base + "/.well-known/jwks.json")
 
@@ -108,18 +92,18 @@ def main():
     # fresh login that may enrol a verifier.
     identity, password = "srp-e2e@example.com", "correct horse battery staple"
     device = VerifyingDevice()
-    _, _, discovery = ic.request("GET", base + "/.well-known/openid-configuration")
+    discovery = get_json(base + "/.well-known/openid-configuration")
     account_audience = discovery["issuer"] + "me/"
     # The device-key API's audience (`device_keys.audience`, by default `<issuer>device-keys`).
     device_keys_audience = discovery["issuer"] + "device-keys"
-    status, _, signup = ic.sign_up(client, device, arguments.origin, identity, audience=account_audience)
+    status, _, signup = sign_up(client, device, arguments.origin, identity, audience=account_audience)
     check("sign-up with a user-verified passkey answers 200", status == 200, f"{status} {signup}")
     passkey_token = signup["access_token"]
 
     def passkey_login(audience):
-        options, session = ic.login_options(client)
-        return client.token({"grant_type": ic.WEBAUTHN_GRANT, "auth_session": session,
-                             "authn_response": ic.assert_with(device, options, arguments.origin),
+        options, session = login_options(client)
+        return client.token({"grant_type": WEBAUTHN_GRANT, "auth_session": session,
+                             "authn_response": assert_with(device, options, arguments.origin),
                              "scope": "openid offline_access", "audience": audience})
 
     # Enrolment: `srp` computes s and v; only they reach the server.
@@ -127,12 +111,12 @@ def main():
     while len(salt) != 16:  # srp drops leading zero bytes of its random salt
         salt, verifier = srp.create_salted_verification_key(identity, password, salt_len=16, **SRP_ARGS)
     status, _, answer = client.post(
-        "/me/password-verifier", body={"identity": identity, "salt": b64(salt), "verifier": b64(verifier)},
+        "/me/password-verifier", body={"identity": identity, "salt": b64url(salt), "verifier": b64url(verifier)},
         headers=bearer(passkey_token))
     check("POST /me/password-verifier answers 204 with nothing", status == 204 and answer is None, f"{status} {answer}")
 
     def challenge(who, A):
-        return client.post("/srp/challenge", body={"client_id": client.client_id, "identity": who, "A": b64(A)})
+        return client.post("/srp/challenge", body={"client_id": client.client_id, "identity": who, "A": b64url(A)})
 
     def login(who, secret, scope="openid offline_access", audience=None):
         user = srp.User(who, secret, **SRP_ARGS)
@@ -140,8 +124,8 @@ def main():
         status, _, answer = challenge(who, A)
         if status != 200:
             return user, None, status, answer
-        M = user.process_challenge(ic.unb64url(answer["salt"]), ic.unb64url(answer["B"]))
-        parameters = {"grant_type": SRP_GRANT, "auth_session": answer["auth_session"], "M1": b64(M), "scope": scope}
+        M = user.process_challenge(unb64url(answer["salt"]), unb64url(answer["B"]))
+        parameters = {"grant_type": SRP_GRANT, "auth_session": answer["auth_session"], "M1": b64url(M), "scope": scope}
         if audience is not None:
             parameters["audience"] = audience
         status, _, tokens = client.token(parameters)
@@ -149,10 +133,10 @@ def main():
 
     user, first, status, tokens = login(identity, password)
     check("SRP login (challenge, then the srp6a grant) answers 200", status == 200, f"{status} {tokens}")
-    M2 = ic.unb64url(tokens.get("M2", "")) if isinstance(tokens, dict) else b""
+    M2 = unb64url(tokens.get("M2", "")) if isinstance(tokens, dict) else b""
     user.verify_session(M2)
     check("srp accepts the server's M2 (the server knew the verifier)", user.authenticated())
-    check("the challenge's salt is the enrolled one", ic.unb64url(first["salt"]) == salt)
+    check("the challenge's salt is the enrolled one", unb64url(first["salt"]) == salt)
     access = jwt.decode(
         tokens["access_token"], jwks.get_signing_key_from_jwt(tokens["access_token"]).key, algorithms=["ES256"],
         options={"verify_aud": False})
@@ -160,22 +144,22 @@ def main():
           f"{access}")
     srp_token = tokens["access_token"]
     status, _, answer = client.token(
-        {"grant_type": SRP_GRANT, "auth_session": first["auth_session"], "M1": b64(os.urandom(32))})
-    check("the spent auth_session is refused (403 invalid_grant)", ic.refused(status, answer), f"{status} {answer}")
+        {"grant_type": SRP_GRANT, "auth_session": first["auth_session"], "M1": b64url(os.urandom(32))})
+    check("the spent auth_session is refused (403 invalid_grant)", refused(status, answer), f"{status} {answer}")
 
     # A wrong password: 403, and its session is spent.
     _, wrong, status, answer = login(identity, "Tr0ub4dor&3")
-    check("a wrong password is 403 invalid_grant", ic.refused(status, answer), f"{status} {answer}")
+    check("a wrong password is 403 invalid_grant", refused(status, answer), f"{status} {answer}")
     status, _, answer = client.token(
-        {"grant_type": SRP_GRANT, "auth_session": wrong["auth_session"], "M1": b64(os.urandom(32))})
-    check("the wrong password's session cannot be reused", ic.refused(status, answer), f"{status} {answer}")
+        {"grant_type": SRP_GRANT, "auth_session": wrong["auth_session"], "M1": b64url(os.urandom(32))})
+    check("the wrong password's session cannot be reused", refused(status, answer), f"{status} {answer}")
 
     # An unknown identity: the same shape, a stable salt, a fresh B, and the same timing class.
     probe = srp.User("nobody@example.com", "x", **SRP_ARGS)
     _, probe_A = probe.start_authentication()
     unknown = [challenge("nobody@example.com", probe_A) for _ in range(2)]
-    known_shape = {key: len(ic.unb64url(value)) if key != "auth_session" else len(value) for key, value in first.items()}
-    unknown_shape = {key: len(ic.unb64url(value)) if key != "auth_session" else len(value)
+    known_shape = {key: len(unb64url(value)) if key != "auth_session" else len(value) for key, value in first.items()}
+    unknown_shape = {key: len(unb64url(value)) if key != "auth_session" else len(value)
                      for key, value in unknown[0][2].items()}
     check("an unknown identity's challenge answers 200 with the same members and lengths",
           unknown[0][0] == 200 and set(unknown_shape) == set(known_shape)
@@ -197,9 +181,10 @@ def main():
     unknown_time = statistics.median(unknown for _, unknown in samples)
     check("known and unknown identities take comparable time (medians within a factor of 2)",
           0.5 < unknown_time / known_time < 2.0, f"known {known_time * 1000:.2f} ms, unknown {unknown_time * 1000:.2f} ms")
-    M = probe.process_challenge(ic.unb64url(unknown[1][2]["salt"]), ic.unb64url(unknown[1][2]["B"]))
-    status, _, answer = client.token({"grant_type": SRP_GRANT, "auth_session": unknown[1][2]["auth_session"], "M1": b64(M)})
-    check("an unknown identity's login is 403 invalid_grant", ic.refused(status, answer), f"{status} {answer}")
+    M = probe.process_challenge(unb64url(unknown[1][2]["salt"]), unb64url(unknown[1][2]["B"]))
+    status, _, answer = client.token(
+        {"grant_type": SRP_GRANT, "auth_session": unknown[1][2]["auth_session"], "M1": b64url(M)})
+    check("an unknown identity's login is 403 invalid_grant", refused(status, answer), f"{status} {answer}")
 
     # Wrong inputs: 400 invalid_request, never a 500.
     N = bytes.fromhex(N_HEX)
@@ -213,15 +198,15 @@ def main():
     status, _, answer = client.post("/srp/challenge", body={"client_id": client.client_id, "identity": identity, "A": "!!"})
     bad_request("non-base64url A", status, answer)
     for what, body in [
-        ("verifier = 0", {"identity": identity, "salt": b64(salt), "verifier": b64(b"\0")}),
-        ("a salt of 8 bytes", {"identity": identity, "salt": b64(salt[:8]), "verifier": b64(verifier)}),
-        ("a non-base64url verifier", {"identity": identity, "salt": b64(salt), "verifier": "zz*z"}),
+        ("verifier = 0", {"identity": identity, "salt": b64url(salt), "verifier": b64url(b"\0")}),
+        ("a salt of 8 bytes", {"identity": identity, "salt": b64url(salt[:8]), "verifier": b64url(verifier)}),
+        ("a non-base64url verifier", {"identity": identity, "salt": b64url(salt), "verifier": "zz*z"}),
     ]:
         status, _, answer = client.post("/me/password-verifier", body=body, headers=bearer(passkey_token))
         bad_request(what, status, answer)
     _, A = srp.User(identity, password, **SRP_ARGS).start_authentication()
     pending = challenge(identity, A)[2]
-    for what, M1 in [("M1 of 31 bytes", b64(os.urandom(31))), ("non-base64url M1", "%%%")]:
+    for what, M1 in [("M1 of 31 bytes", b64url(os.urandom(31))), ("non-base64url M1", "%%%")]:
         status, _, answer = client.token({"grant_type": SRP_GRANT, "auth_session": pending["auth_session"], "M1": M1})
         bad_request(what, status, answer)
 
@@ -233,7 +218,7 @@ def main():
     key = ec.generate_private_key(ec.SECP256R1())
     point = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     status, _, enrolled = client.post(
-        "/device-keys", body={"device_id": "phone", "platform": "ios", "public_key": b64(point)},
+        "/device-keys", body={"device_id": "phone", "platform": "ios", "public_key": b64url(point)},
         headers=bearer(passkey_token))
     check("a device key is enrolled (201)", status == 201, f"{status} {enrolled}")
     key_id = enrolled["key_id"]
@@ -244,10 +229,11 @@ def main():
                                         headers=bearer(passkey_token))
         if status != 201:
             return status, issued
-        signature = key.sign(ic.unb64url(issued["challenge"]), ec.ECDSA(hashes.SHA256()))
+        signature = key.sign(unb64url(issued["challenge"]), ec.ECDSA(hashes.SHA256()))
         status, _, answer = client.post(
             f"/device-keys/{key_id}/approvals",
-            body={"challenge_id": issued["challenge_id"], "signature": b64(signature)}, headers=bearer(passkey_token))
+            body={"challenge_id": issued["challenge_id"], "signature": b64url(signature)},
+            headers=bearer(passkey_token))
         return status, answer
 
     def event(kind):
@@ -288,7 +274,7 @@ def main():
     check("the refresh grant gives a valid access token", status == 200, f"{status} {refreshed}")
     replacement = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    body = {"device_id": "phone", "platform": "ios", "public_key": b64(replacement)}
+    body = {"device_id": "phone", "platform": "ios", "public_key": b64url(replacement)}
     status, _, answer = client.post("/device-keys", body=body, headers=bearer(refreshed["access_token"]))
     check("after a biometry change, a refreshed token cannot enrol the replacement (401 "
           "insufficient_user_authentication)",
@@ -299,10 +285,6 @@ def main():
     status, _, answer = client.post("/device-keys", body=body, headers=bearer(fresh["access_token"]))
     check("a fresh passkey login enrols it (201)", status == 201, f"{status} {answer}")
 
-    total_failures = failures + ic.failures
-    print(f"srp_client: {'FAIL' if total_failures else 'ok'} ({total_failures} failed)")
-    return 1 if total_failures else 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run("srp_client", main)

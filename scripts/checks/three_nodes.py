@@ -33,7 +33,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -42,11 +41,8 @@ import jwt
 import soft_webauthn
 from jwt import PyJWKClient
 
-import independent_client as client_side
-from independent_client import WEBAUTHN_GRANT, Client, assert_with, check, login_options, refused, request, \
-    sign_up, verify_tokens
-
-client_side.program = "three_nodes"
+from independent_client import WEBAUTHN_GRANT, assert_with, login_options, sign_up, verify_tokens
+from passkeyd_http import Client, check, get_json, refused, request, run
 JWKS_FRESHNESS = 1  # TokenService.onDemandReloadInterval: how old a node's JWKS may be
 RELOAD_GRACE = 5  # the JWKS polling period and a slow, shared machine
 KEY_PUBLICATION_DELAY = 40  # TokenService.keyPublicationDelay: a rotated key signs this long after the rotation
@@ -73,7 +69,7 @@ def race(nodes, count, fields):
     barrier = threading.Barrier(count)
     results = [None] * count
 
-    def run(i):
+    def present(i):
         node = nodes[i % len(nodes)]
         body = json.dumps(dict(fields, client_id=node.client_id)).encode()
         address = urllib.parse.urlsplit(node.base)
@@ -94,7 +90,7 @@ def race(nodes, count, fields):
             connection.close()
         results[i] = (i % len(nodes) + 1, status, answer)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    threads = [threading.Thread(target=present, args=(i,)) for i in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -140,7 +136,7 @@ def main():
     arguments = parser.parse_args()
     nodes = [Client(base, arguments.client_id) for base in arguments.nodes]
     client_id = arguments.client_id
-    _, _, discovery = request("GET", nodes[0].base + "/.well-known/openid-configuration")
+    discovery = get_json(nodes[0].base + "/.well-known/openid-configuration")
     issuer = discovery["issuer"]
     device = soft_webauthn.SoftWebauthnDevice()
 
@@ -234,10 +230,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:  # report, then fail
-        client_side.failures += 1
-        print(f"three_nodes: FAIL unexpected {error!r}")
-    print(f"three_nodes: {client_side.passed} passed, {client_side.failures} failed")
-    sys.exit(1 if client_side.failures else 0)
+    run("three_nodes", main)

@@ -16,26 +16,11 @@ Exits 0 when every check passes, 1 otherwise.
 import argparse
 import json
 import sys
-import urllib.request
 
 import jwt
 from jwt import PyJWKClient
 
-failures = 0
-
-
-def check(description, condition, detail=""):
-    global failures
-    if condition:
-        print(f"verify_tokens: ok   {description}")
-    else:
-        failures += 1
-        print(f"verify_tokens: FAIL {description} {detail}".rstrip())
-
-
-def fetch_json(url):
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return json.load(response)
+from passkeyd_http import check, get_json, run
 
 
 def main():
@@ -50,14 +35,14 @@ def main():
     text = open(args.token_response).read() if args.token_response else sys.stdin.read()
     tokens = json.loads(text)
     base = args.base_url.rstrip("/")
-    discovery = fetch_json(base + "/.well-known/openid-configuration")
+    discovery = get_json(base + "/.well-known/openid-configuration")
     issuer = discovery.get("issuer")
     jwks_uri = discovery.get("jwks_uri")
     check("discovery names an issuer and a jwks_uri", bool(issuer) and bool(jwks_uri), json.dumps(discovery))
     algorithms = discovery.get("id_token_signing_alg_values_supported", [])
     check("discovery lists RS256 (OIDC Discovery §3) and ES256", "RS256" in algorithms and "ES256" in algorithms,
           algorithms)
-    jwks = fetch_json(jwks_uri)
+    jwks = get_json(jwks_uri)
     published = {key.get("kty"): key for key in jwks.get("keys", [])}
     check("the JWKS publishes an RSA key (RS256) and an EC key (ES256), each with use sig, alg and kid",
           published.get("RSA", {}).get("alg") == "RS256" and published.get("EC", {}).get("alg") == "ES256"
@@ -116,11 +101,6 @@ def main():
         except jwt.InvalidSignatureError:
             check("id token with an altered signature is refused", True)
 
-    if failures:
-        print(f"verify_tokens: {failures} check(s) failed")
-        return 1
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run("verify_tokens", main)
