@@ -61,11 +61,11 @@ extension TokenEndpoint {
             access: access, now: now, dpop: dpop)
     }
 
-    /// `TokenService.loginRefreshToken(user:request:authenticationMethods:)`: the first refresh token of a fresh
-    /// login, when the client and scope call for one.
+    /// `GrantRequest.refreshToken(for:authenticationMethods:tokens:)`: the first refresh token of a fresh login, when
+    /// the client and scope call for one.
     package func refreshTokenForLogin(user: User, request: GrantRequest, authenticationMethods: [String]) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
-        try context.tokens.loginRefreshToken(user: user, request: request, authenticationMethods: authenticationMethods)
+        try request.refreshToken(for: user, authenticationMethods: authenticationMethods, tokens: context.tokens)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Storage
 
-/// A login grant's parameters once its session is settled (the passkey grant's sign-up and login, the SRP-6a grant):
-/// what the tokens are minted for.
+/// A login grant's parameters once its session is settled (the passkey grant's sign-up and login): what the tokens
+/// are minted for.
 package struct GrantRequest: Sendable {
     package let client: ClientConfiguration
     /// The API and scope granted (`ResourceAuthorization`).
@@ -13,19 +13,15 @@ package struct GrantRequest: Sendable {
     /// The login's session: the access token's `sid` and, when a refresh token is issued, its family's id.
     package let sessionID: String
 
-    /// The request of a session opened by `sessionClientID` in `sessionRealm`, for any kind of session (passkey or
-    /// SRP): the session must be `client`'s, and of the realm the request names (`realmName`), if any.
+    /// The request of a session opened by `sessionClientID` in `sessionRealm`: the session must be `client`'s, and
+    /// of the realm the request names (`realmName`), if any (`SessionOwnership`).
     /// - Throws: 403 `invalid_grant` (`session_other_client`, `session_other_realm`).
     package init(
         sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration,
         access: AuthorizedAccess, now: Date, dpop: String?
     ) throws {
-        guard sessionClientID == client.clientID else {
-            throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")
-        }
-        if let realmName, realmName != sessionRealm {
-            throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
-        }
+        try SessionOwnership.check(
+            sessionClientID: sessionClientID, sessionRealm: sessionRealm, client: client, realmName: realmName)
         self.client = client
         self.access = access
         self.now = now
@@ -43,21 +39,14 @@ package struct GrantRequest: Sendable {
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
             access: access, now: now, dpop: dpop)
     }
-}
 
-extension TokenService {
-    /// A new refresh token for a fresh login whose `amr` is `authenticationMethods`, when the client and scope call
-    /// for one: the first of the family `request.sessionID`.
-    package func loginRefreshToken(user: User, request: GrantRequest, authenticationMethods: [String]) throws -> (
+    /// The login's first refresh token for `user`, whose `amr` is `authenticationMethods`, when the client and scope
+    /// call for one (`TokenService.loginRefreshToken`): the first of the family `sessionID`.
+    package func refreshToken(for user: User, authenticationMethods: [String], tokens: TokenService) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
-        guard Self.issuesRefreshToken(client: request.client, access: request.access) else { return nil }
-        return try newRefreshToken(
-            familyID: request.sessionID, clientID: request.client.clientID,
-            userID: user.id, scope: request.access.scope.text, audience: request.access.api.identifier,
-            authTime: request.now, authenticationMethods: authenticationMethods, now: request.now,
-            expiry: refreshPolicy.firstExpiry(issuedAt: request.now),
-            // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
-            dpopThumbprint: request.dpopThumbprint)
+        try tokens.loginRefreshToken(
+            userID: user.id, client: client, access: access, familyID: sessionID, now: now,
+            authenticationMethods: authenticationMethods, dpopThumbprint: dpopThumbprint)
     }
 }

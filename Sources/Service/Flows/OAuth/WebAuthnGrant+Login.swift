@@ -37,9 +37,9 @@ extension WebAuthnGrant {
         // changed BS is stored below.
         let verified = try verifier.verifiedAssertion(
             assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
-        let refresh = try context.tokens.loginRefreshToken(
-            user: user, request: request,
-            authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified))
+        let refresh = try request.refreshToken(
+            for: user, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified),
+            tokens: context.tokens)
         let use = CredentialUse(
             credentialID: stored.credentialID, expectedSignCount: stored.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)

@@ -29,9 +29,9 @@ extension WebAuthnGrant {
             id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
             profile: session.profile)
-        let refresh = try context.tokens.loginRefreshToken(
-            user: user, request: request,
-            authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified))
+        let refresh = try request.refreshToken(
+            for: user, authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified),
+            tokens: context.tokens)
         do {
             try await context.store.write { writer in
                 try writer.insertUser(user, credential: credential)
