@@ -251,7 +251,7 @@ if command -v perf >/dev/null 2>&1; then
   if perf record -F 499 --call-graph dwarf,16384 -p "$server" -o "$work/server-perf.data" -- sleep 5 >/dev/null 2>&1; then
     perf report -i "$work/server-perf.data" --stdio --children --sort sym -g none --percent-limit 0.05 2>/dev/null |
       grep '%' | grep -v '^#' | swift demangle --simplified >"$work/server-profile-full.txt" || true
-    grep -E ' (static |specialized )*(Base64URL|JWTSigner|TokenService|TokenEndpoint|PasskeyEndpoint|AuthenticationVerifier|RegistrationVerifier|PublicKeyCredentialJSON|AuthSession|SQLite|Store|JSON|P256|EC|Digest|Router|MicroHTTPD)[A-Za-z]*[.(]|fdatasync|sqlite3_step|EVP_DigestSign|EVP_DigestVerify' "$work/server-profile-full.txt" |
+    grep -E ' (static |specialized )*(Base64URL|JWTSigner|TokenService|TokenEndpoint|PasskeyEndpoint|WebAuthnGrant|CeremonyVerifier|CeremonyChallenges|AuthenticationVerifier|RegistrationVerifier|PublicKeyCredentialJSON|AuthSession|SQLite|Store|JSON|P256|EC|Digest|Router|MicroHTTPD)[A-Za-z]*[.(]|fdatasync|sqlite3_step|EVP_DigestSign|EVP_DigestVerify' "$work/server-profile-full.txt" |
       awk '{pct=$1; $1=""; $2=""; $3=""; sub(/^ +/, ""); print pct "\t" $0}' | head -25 >"$work/server-profile.txt" || true
   fi
   wait "$profiled_load" || true
