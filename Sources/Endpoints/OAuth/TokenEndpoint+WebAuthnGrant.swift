@@ -103,17 +103,13 @@ extension TokenEndpoint {
             access: access, now: now, dpop: dpop)
     }
 
-    /// The rule above on a session's client and realm, for any kind of session (passkey or SRP).
+    /// The rule above on a session's client and realm (`SessionOwnership`).
     package func checkedRequest(
         sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration,
         access: AuthorizedAccess, now: Date, dpop: String?
     ) throws -> GrantRequest {
-        guard sessionClientID == client.clientID else {
-            throw OAuthError.invalidSession("session_other_client", reason: "session of \(sessionClientID)")
-        }
-        if let realmName, realmName != sessionRealm {
-            throw OAuthError.invalidSession("session_other_realm", reason: "session of realm \(sessionRealm)")
-        }
+        try SessionOwnership.check(
+            sessionClientID: sessionClientID, sessionRealm: sessionRealm, client: client, realmName: realmName)
         // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         return GrantRequest(
             client: client, access: access, now: now, dpopThumbprint: dpop,
@@ -207,13 +203,8 @@ extension TokenEndpoint {
     package func refreshTokenForLogin(user: User, request: GrantRequest, authenticationMethods: [String]) throws -> (
         value: String, record: Storage.RefreshToken
     )? {
-        guard TokenService.issuesRefreshToken(client: request.client, access: request.access) else { return nil }
-        return try context.tokens.newRefreshToken(
-            familyID: request.sessionID, clientID: request.client.clientID,
-            userID: user.id, scope: request.access.scope.text, audience: request.access.api.identifier,
-            authTime: request.now, authenticationMethods: authenticationMethods, now: request.now,
-            expiry: context.tokens.refreshPolicy.firstExpiry(issuedAt: request.now),
-            // RFC 9449 §5: a public client's refresh token is bound to the key of the login's proof.
-            dpopThumbprint: request.dpopThumbprint)
+        try context.tokens.loginRefreshToken(
+            userID: user.id, client: request.client, access: request.access, familyID: request.sessionID,
+            now: request.now, authenticationMethods: authenticationMethods, dpopThumbprint: request.dpopThumbprint)
     }
 }
