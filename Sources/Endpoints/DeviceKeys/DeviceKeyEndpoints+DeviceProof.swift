@@ -31,8 +31,8 @@ extension DeviceKeyEndpoints {
             }
             return .signature(challengeID: challengeID, signature: signature)
         }
-        let maxAge = TimeInterval(context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
-        if case .success = FreshLoginRequirement(maxAge: maxAge).check(subject, now: now) { return .freshLogin }
+        let requirement = FreshLoginRequirement(for: .deviceProof, in: context.configuration)
+        if case .success = requirement.check(subject, now: now) { return .freshLogin }
         return nil
     }
 
@@ -46,7 +46,8 @@ extension DeviceKeyEndpoints {
     ) throws -> OAuthError? {
         switch proof {
         case .none:
-            return DeviceProof.required(operation, maxAge: context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
+            return DeviceProof.required(
+                operation, maxAge: FreshLoginRequirement.maxAge(for: .deviceProof, in: context.configuration))
         case .boundDPoPKey, .freshLogin:
             return nil
         case .signature(let challengeID, let signature):

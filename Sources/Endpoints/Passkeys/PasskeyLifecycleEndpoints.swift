@@ -16,8 +16,6 @@ package struct PasskeyLifecycleEndpoints: Sendable {
     /// The registration verifier and the clients' origin policies (one home: `TokenEndpoint`).
     package let registration: TokenEndpoint
 
-    /// Longest time since the login for adding or removing a passkey, recovery codes and account deletion.
-    package static let freshLoginMaxAge = 300
     /// Longest passkey name, in characters.
     package static let maximumNameLength = 64
     /// Longest credential id in a path (WebAuthn L3 §4: at most 1023 bytes, base64url).
@@ -46,7 +44,7 @@ package struct PasskeyLifecycleEndpoints: Sendable {
         return (subject, try await user(subject))
     }
 
-    /// `signedIn`, with a login at most `freshLoginMaxAge` old (RFC 9470 step-up otherwise).
+    /// `signedIn`, with a login at most `FreshLoginRequirement.accountChangeMaxAge` old (RFC 9470 step-up otherwise).
     package func freshlySignedIn(_ request: Request, change: String) async throws -> (AuthenticatedSubject, User) {
         let (subject, user) = try await signedIn(request)
         try requireFreshLogin(subject, change: change)
@@ -54,12 +52,8 @@ package struct PasskeyLifecycleEndpoints: Sendable {
     }
 
     private func requireFreshLogin(_ subject: AuthenticatedSubject, change: String) throws {
-        let maxAge = Self.freshLoginMaxAge
-        if case .failure(let refusal) = FreshLoginRequirement(maxAge: TimeInterval(maxAge)).check(
-            subject, now: context.clock.now())
-        {
-            throw OAuthError.enrolmentNeedsFreshLogin(refusal, maxAge: maxAge, change: change)
-        }
+        let requirement = FreshLoginRequirement(for: .accountChange, in: context.configuration)
+        if let refusal = requirement.stepUpRefusal(subject, now: context.clock.now(), change: change) { throw refusal }
     }
 
     /// Who may add a passkey: a freshly signed-in user, or the holder of an unspent recovery token (then

@@ -4,7 +4,7 @@ import Storage
 /// The flow of `POST /me/password-verifier`: a freshly signed-in user stores `{identity, salt, verifier}`, for the
 /// first verifier and for a replacement alike (docs/password-fallback.md, "Enrolment").
 ///
-/// Made for a subject whose login is fresh (`FreshLoginRequirement`, `srp.fresh_login_max_age_seconds`), checked
+/// Made for a subject whose login is fresh (`FreshLoginRequirement.Purpose.passwordVerifier`), checked
 /// before the request's body is read. The identity must be one of the user's identifiers (the client hashed it into
 /// x); the verifier is sealed at rest and never returned by any endpoint.
 package struct PasswordVerifierEnrolment: Sendable {
@@ -27,11 +27,9 @@ package struct PasswordVerifierEnrolment: Sendable {
         self.context = context
         self.subject = subject
         now = context.clock.now()
-        let maxAge = context.configuration.srp.freshLoginMaxAgeSeconds
-        if case .failure(let refusal) = FreshLoginRequirement(maxAge: TimeInterval(maxAge)).check(subject, now: now) {
-            // RFC 9470: 401 insufficient_user_authentication with max_age, as for a device-key enrolment.
-            throw OAuthError.enrolmentNeedsFreshLogin(refusal, maxAge: maxAge, change: "Setting the password")
-        }
+        // RFC 9470: 401 insufficient_user_authentication with max_age, as for a device-key enrolment.
+        let requirement = FreshLoginRequirement(for: .passwordVerifier, in: context.configuration)
+        if let refusal = requirement.stepUpRefusal(subject, now: now, change: "Setting the password") { throw refusal }
     }
 
     /// Stores the verifier (replacing the user's one, if any) and records it in the audit log.
