@@ -290,7 +290,7 @@ public final class TokenService: Sendable {
     /// Whether a login of `client` for `access` gets a refresh token (OIDC Core §11, or the client's setting), never
     /// for an API that does not allow offline access.
     package static func issuesRefreshToken(client: ClientConfiguration, access: AuthorizedAccess) -> Bool {
-        guard client.allows(grant: "refresh_token"), access.api.allowsOfflineAccess else { return false }
+        guard client.allows(.refreshToken), access.api.allowsOfflineAccess else { return false }
         switch client.refreshTokens {
         case .always: return true
         case .never: return false
