@@ -6,9 +6,41 @@ import StorageSQLite
 /// `passkeyd database restore --from FILE`: puts a backup (`passkeyd database backup`) in place of the SQLite
 /// database, with the server stopped. The backup is checked first, the database it replaces is kept (moved aside with
 /// its WAL, never deleted), and the result is opened once as `serve` would open it (migrating an older backup).
-public enum DatabaseRestoreCommand {
+package struct DatabaseRestoreCommand: Command, Equatable {
+    /// `--from FILE`: the backup.
+    static let backup = Option<String>.nonEmpty("--from", "FILE", required: true)
+
+    package static let words = ["database", "restore"]
+    package static let flags: [any Flag] = [backup] + ConfigurationOptions.flags
+    package static let summary = """
+        Put the backup FILE in place of the SQLite database (no server may run on the data directory); the
+        database it replaces is moved aside with its WAL, never deleted.
+        """
+
+    package var configuration: ConfigurationOptions
+    package var backup: String
+
+    package init(configuration: ConfigurationOptions = ConfigurationOptions(), backup: String) {
+        self.configuration = configuration
+        self.backup = backup
+    }
+
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(configuration: ConfigurationOptions(arguments), backup: try arguments.required(Self.backup))
+    }
+
+    package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
+        let configuration = try configuration.load(context.environment)
+        do {
+            for line in try await Self.run(configuration: configuration, from: backup) { context.output(line) }
+        } catch {
+            throw CommandFailure("database restore failed: \(error)")
+        }
+        return 0
+    }
+
     /// Restores and returns the lines to print.
-    public static func run(configuration: ServerConfiguration, from backup: String, now: Date = Date())
+    package static func run(configuration: ServerConfiguration, from backup: String, now: Date = Date())
         async throws(DatabaseCommandFailure) -> [String]
     {
         guard let file = configuration.sqliteFile else {

@@ -6,9 +6,42 @@ import StorageSQLite
 /// `passkeyd database backup --out FILE`: a consistent copy of the SQLite database, taken beside a running server
 /// (no stop, no lock taken: SQLite's own read transaction gives the snapshot, and in WAL mode the server's writes
 /// go on meanwhile). PostgreSQL deployments back up with PostgreSQL's tools.
-public enum DatabaseBackupCommand {
+package struct DatabaseBackupCommand: Command, Equatable {
+    /// `--out FILE`: the backup, a new file.
+    static let destination = Option<String>.nonEmpty("--out", "FILE", required: true)
+
+    package static let words = ["database", "backup"]
+    package static let flags: [any Flag] = [destination] + ConfigurationOptions.flags
+    package static let summary = """
+        Write a consistent copy of the SQLite database to FILE (new, mode 0600), beside a running server;
+        checked with SQLite's integrity check before it is given its name.
+        """
+
+    package var configuration: ConfigurationOptions
+    package var destination: String
+
+    package init(configuration: ConfigurationOptions = ConfigurationOptions(), destination: String) {
+        self.configuration = configuration
+        self.destination = destination
+    }
+
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(
+            configuration: ConfigurationOptions(arguments), destination: try arguments.required(Self.destination))
+    }
+
+    package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
+        let configuration = try configuration.load(context.environment)
+        do {
+            for line in try Self.run(configuration: configuration, to: destination) { context.output(line) }
+        } catch {
+            throw CommandFailure("database backup failed: \(error)")
+        }
+        return 0
+    }
+
     /// Writes the backup and returns the lines to print.
-    public static func run(configuration: ServerConfiguration, to destination: String) throws(DatabaseCommandFailure)
+    package static func run(configuration: ServerConfiguration, to destination: String) throws(DatabaseCommandFailure)
         -> [String]
     {
         let file = try DatabaseCommandFailure.sqliteFile(

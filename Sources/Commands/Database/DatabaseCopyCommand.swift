@@ -12,9 +12,43 @@ import StorageSQLite
 /// is held (no node may run on it meanwhile); it is migrated first, as `serve` would. The target is migrated as a
 /// node would, must hold nothing yet, and receives everything in one transaction that is read back and compared
 /// before it commits. Sealed secrets move sealed: the PostgreSQL nodes need the same key-encryption key files.
-public enum DatabaseCopyCommand {
+package struct DatabaseCopyCommand: Command, Equatable {
+    /// `--to URL`: the PostgreSQL database.
+    static let target = Option<String>.nonEmpty("--to", "URL", required: true)
+
+    package static let words = ["database", "copy"]
+    package static let flags: [any Flag] = [target] + ConfigurationOptions.flags
+    package static let summary = """
+        Copy the SQLite database the configuration names into the empty PostgreSQL database URL names
+        (postgres://… or key=value pairs; PG… variables fill what it leaves out, so the password can stay
+        out of the command line), in one transaction, read back and compared before it commits. No node may
+        run on the data directory meanwhile.
+        """
+
+    package var configuration: ConfigurationOptions
+    package var target: String
+
+    package init(configuration: ConfigurationOptions = ConfigurationOptions(), target: String) {
+        self.configuration = configuration
+        self.target = target
+    }
+
+    package init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(configuration: ConfigurationOptions(arguments), target: try arguments.required(Self.target))
+    }
+
+    package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
+        let configuration = try configuration.load(context.environment)
+        do {
+            for line in try await Self.run(configuration: configuration, to: target) { context.output(line) }
+        } catch {
+            throw CommandFailure("database copy failed: \(error)")
+        }
+        return 0
+    }
+
     /// Copies and returns the lines to print.
-    public static func run(configuration: ServerConfiguration, to target: String) async throws(DatabaseCommandFailure)
+    package static func run(configuration: ServerConfiguration, to target: String) async throws(DatabaseCommandFailure)
         -> [String]
     {
         let file = try DatabaseCommandFailure.sqliteFile(
