@@ -3,7 +3,7 @@ import HTTP
 import Service
 
 /// The SRP-6a password fallback (docs/password-fallback.md): the password never reaches the server. Each endpoint
-/// reads its request into checked values and runs one flow of `Service` (`Service/PasswordFallback`).
+/// reads its request into checked values and runs one flow of `Service` (`Service/Flows/PasswordFallback`).
 ///
 /// - `POST /me/password-verifier` (`+Enrolment`): a freshly signed-in user stores `{identity, salt, verifier}`
 ///   (`PasswordVerifierEnrolment`).
