@@ -44,11 +44,7 @@ package struct TokenEndpoint: Sendable {
     package func token(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let grantType = try parameters.string("grant_type", maxLength: 256)
-        let supported = [
-            ClientConfiguration.webAuthnGrant, ClientConfiguration.srpGrant, "refresh_token",
-            ClientConfiguration.recoveryCodeGrant,
-        ]
-        guard supported.contains(grantType) else {
+        guard let grant = GrantType(rawValue: grantType) else {
             throw OAuthError(
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
@@ -58,15 +54,15 @@ package struct TokenEndpoint: Sendable {
         // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
         let proof = try await context.tokens.checkGrantProof(PresentedCredentials(request), client: client)
         var response: Response
-        switch grantType {
-        case "refresh_token":
+        switch grant {
+        case .refreshToken:
             response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
-        case ClientConfiguration.srpGrant:
+        case .srp:
             response = try await srpGrant(parameters, client: client, dpop: proof?.thumbprint)
-        case ClientConfiguration.recoveryCodeGrant:
+        case .recoveryCode:
             response = try await recoveryGrant(
                 parameters, client: client, dpop: proof?.thumbprint, address: request.remoteAddress ?? "unknown")
-        default: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case .webAuthn: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {

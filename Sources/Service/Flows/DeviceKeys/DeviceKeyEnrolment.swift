@@ -118,10 +118,10 @@ package struct DeviceKeyEnrolment: Sendable {
     private func requireStepUp(_ caller: DeviceKeyCaller, deviceID: String) async throws {
         let subject = caller.subject
         let now = context.clock.now()
-        let maxAge = context.configuration.deviceKeys.enrolmentMaxAgeSeconds
-        let requirement = FreshLoginRequirement(maxAge: TimeInterval(maxAge))
-        guard case .failure(let reason) = requirement.check(subject, now: now) else { return }
-        let refusal = OAuthError.enrolmentNeedsFreshLogin(reason, maxAge: maxAge)
+        let requirement = FreshLoginRequirement(for: .deviceKeyEnrolment, in: context.configuration)
+        guard let refusal = requirement.stepUpRefusal(subject, now: now, change: "Enrolling a device key") else {
+            return
+        }
         try await DeviceKeyAccess(context: context).record(
             DeviceKeyAuditEvent.refusal(
                 DeviceKeyAuditEvent.registered, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,

@@ -22,11 +22,10 @@ package struct DeviceKeyUnlock: Sendable {
             break
         }
         let now = context.clock.now()
-        // auth_time is whole seconds (RFC 7519 NumericDate); strictly after the lock instant, so a token from a
-        // login made before the lock — even within the same second — never unlocks. The login must have verified
-        // the user with a passkey (RFC 8176 `user`): a password-only login (`pwd`) never unlocks a device key.
-        guard let authTime = subject.authTime, let lockedAt = key.lockedAt, authTime > lockedAt,
-            subject.authenticationMethods.contains("user")
+        // A login after the lock (strictly: one made before it, even within its second, never unlocks) that
+        // verified the user with a passkey (RFC 8176 `user`): a password-only login (`pwd`) never unlocks a device key.
+        guard let authTime = subject.authTime, let lockedAt = key.lockedAt,
+            FreshLoginRequirement.isLogin(of: subject, after: lockedAt)
         else {
             let refusal = OAuthError.unlockNeedsFreshLogin
             try await access.record(

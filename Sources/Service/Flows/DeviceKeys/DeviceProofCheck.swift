@@ -26,8 +26,8 @@ package struct DeviceProofCheck: Sendable {
         if let signed = try field.get() {
             return .signature(challengeID: signed.challengeID, signature: signed.signature)
         }
-        let maxAge = TimeInterval(context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
-        if case .success = FreshLoginRequirement(maxAge: maxAge).check(subject, now: now) { return .freshLogin }
+        let requirement = FreshLoginRequirement(for: .deviceProof, in: context.configuration)
+        if case .success = requirement.check(subject, now: now) { return .freshLogin }
         return nil
     }
 
@@ -41,7 +41,8 @@ package struct DeviceProofCheck: Sendable {
     ) throws -> OAuthError? {
         switch proof {
         case .none:
-            return DeviceProof.required(operation, maxAge: context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
+            return DeviceProof.required(
+                operation, maxAge: FreshLoginRequirement.maxAge(for: .deviceProof, in: context.configuration))
         case .boundDPoPKey, .freshLogin:
             return nil
         case .signature(let challengeID, let signature):

@@ -20,15 +20,12 @@ package struct EnrollingCaller: Sendable {
 /// Who is asking at the account endpoints. Every one needs an access token for the account API (`<issuer>me/`, which
 /// a client asks for explicitly and no other API's token carries, so a token minted for an API never manages the
 /// account); changes that a stolen refresh token must not buy need a fresh login (`FreshLoginRequirement`,
-/// `freshLoginMaxAge`). Adding a passkey also accepts the restricted token of a recovery (`RecoveryToken`), and
+/// `FreshLoginRequirement.accountChangeMaxAge`). Adding a passkey also accepts the restricted token of a recovery (`RecoveryToken`), and
 /// nothing else does.
 package struct AccountAuthentication: Sendable {
     package let context: ServerContext
     /// The per-user request limit, applied as soon as the token's subject is known (the endpoints' hook).
     package let userRateLimit: @Sendable (AuthenticatedSubject) throws -> Void
-
-    /// Longest time since the login for adding or removing a passkey, recovery codes and account deletion.
-    package static let freshLoginMaxAge = 300
 
     package init(context: ServerContext, userRateLimit: @escaping @Sendable (AuthenticatedSubject) throws -> Void) {
         self.context = context
@@ -43,7 +40,7 @@ package struct AccountAuthentication: Sendable {
         return AccountCaller(subject: subject, user: try await user(subject), viaRecovery: false)
     }
 
-    /// `signedIn`, with a login at most `freshLoginMaxAge` old.
+    /// `signedIn`, with a login at most `FreshLoginRequirement.accountChangeMaxAge` old.
     /// - Throws: also 401 `insufficient_user_authentication` with `max_age` (RFC 9470 step-up) naming `change`.
     package func freshlySignedIn(_ credentials: PresentedCredentials, change: String) async throws -> AccountCaller {
         let caller = try await signedIn(credentials)
@@ -103,12 +100,8 @@ package struct AccountAuthentication: Sendable {
     }
 
     private func requireFreshLogin(_ subject: AuthenticatedSubject, change: String) throws {
-        let maxAge = Self.freshLoginMaxAge
-        if case .failure(let refusal) = FreshLoginRequirement(maxAge: TimeInterval(maxAge)).check(
-            subject, now: context.clock.now())
-        {
-            throw OAuthError.enrolmentNeedsFreshLogin(refusal, maxAge: maxAge, change: change)
-        }
+        let requirement = FreshLoginRequirement(for: .accountChange, in: context.configuration)
+        if let refusal = requirement.stepUpRefusal(subject, now: context.clock.now(), change: change) { throw refusal }
     }
 
     private func user(_ subject: AuthenticatedSubject) async throws -> User {
