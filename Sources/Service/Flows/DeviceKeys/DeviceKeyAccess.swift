@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSON
 import Storage
@@ -13,7 +14,7 @@ package struct DeviceKeyAccess: Sendable {
 
     /// Whether `text` could be one of our key ids at all.
     package static func isKeyID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= maximumKeyIDLength && Base64URLText.isAlphabet(text)
+        !text.isEmpty && text.utf8.count <= maximumKeyIDLength && Base64URL.isAlphabet(text)
     }
 
     /// The caller's key `keyID` (as the request's path gave it), or 404 `not_found` (recorded as a refusal of
