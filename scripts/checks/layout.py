@@ -8,7 +8,8 @@ fails when:
   - the core (`Service`, `Configuration`) can import HTTP;
   - a hand-written target holds more than 25 % of the hand-written lines in Sources;
   - a hand-written Swift file is over 400 lines;
-  - a file uses `@_exported import`.
+  - a file uses `@_exported import`;
+  - docs/architecture.md's "where each rule lives" names a file or folder that Sources does not have.
 Generated code (the `Assets` target) is not hand-written. `--self-test` checks that each rule fails when broken.
 """
 import argparse
@@ -81,6 +82,27 @@ def size_rules(files):
     return findings, per_target, total
 
 
+def architecture_paths(text):
+    """The paths in backticks in the "Where each rule lives" section of docs/architecture.md."""
+    section = text.split("## Where each rule lives", 1)[-1].split("\n## ", 1)[0]
+    paths = []
+    for line in section.splitlines():
+        if not line.startswith("|"):
+            continue
+        rule_file = line.rstrip("|").rsplit("|", 1)[-1]
+        for part in rule_file.split("`")[1::2]:
+            if "/" in part:
+                paths.append(part)
+    return paths
+
+
+def documentation_rules(root, text):
+    """Each path the table names is under Sources (a folder ends with '/')."""
+    return [f"docs/architecture.md names {path}, which Sources does not have"
+            for path in architecture_paths(text)
+            if not os.path.exists(os.path.join(root, "Sources", path))]
+
+
 def source_files(root):
     files = {}
     sources = os.path.join(root, "Sources")
@@ -117,6 +139,10 @@ def self_test():
     assert any("401 lines" in f for f in findings), findings
     assert any("@_exported" in f for f in findings), findings
     assert any(f.startswith("target T0") for f in findings), findings
+    table = "## Where each rule lives\n| rule | file |\n|---|---|\n| x | `Crypto/Nope.swift`, `JSON/` |\n## Next\n"
+    assert architecture_paths(table) == ["Crypto/Nope.swift", "JSON/"], architecture_paths(table)
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+    assert documentation_rules(root, table) == ["docs/architecture.md names Crypto/Nope.swift, which Sources does not have"]
     print("layout self-test: ok (each rule fails when broken)")
 
 
@@ -139,6 +165,8 @@ def main():
     findings = import_rules(dependency_graph(package))
     size_findings, per_target, total = size_rules(source_files(root))
     findings += size_findings
+    with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as handle:
+        findings += documentation_rules(root, handle.read())
     largest = max(per_target.items(), key=lambda item: item[1])
     for finding in findings:
         print(f"layout: FAIL {finding}")
