@@ -5,7 +5,8 @@
 # Each ref's release `passkeyd` is built in a git worktree of its own, build/ab/a and build/ab/b (added detached
 # on the first run, checked out again on the next, so a second run rebuilds only what changed); the working tree is
 # not touched. `passkeyd-loadgen` comes from NEW and drives both servers, each run with its own ref's
-# Config/passkeyd.json. Then BENCH_ROUNDS (default 5) paired rounds, A then B each time: `replay --bench` of both on
+# Config/passkeyd.json. Then BENCH_ROUNDS (default 5) paired rounds, A then B in odd rounds and B then A in even ones (so that running
+# second, on a warmer or busier host, favours neither side): `replay --bench` of both on
 # the same generated workload, pinned to one core, then the login load of `make bench`'s target run (200 users
 # signed up at 16 clients, then 64 clients over `poll` in a closed loop, 1 s warm-up, 10 s measured), each server on
 # a fresh data directory, durable SQLite, measured as bench.sh measures it (scripts/bench/lib/common.sh). The table
@@ -107,11 +108,13 @@ logins() {
 loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
   echo "round $round of $rounds"
-  for slot in a b; do
+  order="a b"
+  if [ $((round % 2)) -eq 0 ]; then order="b a"; fi
+  for slot in $order; do
     bench_replay "${binaries[$slot]}" "$work/workload.jsonl" "$work/replay-$slot-$round" "$work/replay-$slot.err" ||
       fail "\`passkeyd replay --bench\` of $slot failed (see $work/replay-$slot.err)"
   done
-  for slot in a b; do logins "$slot" "$round"; done
+  for slot in $order; do logins "$slot" "$round"; done
 done
 
 python3 scripts/bench/ab_report.py "$work" "$rounds" "$old_ref" "$a_commit" "$new_ref" "$b_commit" \

@@ -63,7 +63,7 @@ print()
 print(f"- **A**: `{old_ref}` = `{old_commit}` ({subject(old_commit)})")
 print(f"- **B**: `{new_ref}` = `{new_commit}` ({subject(new_commit)})")
 print()
-print(f"{rounds} paired round{'s' if rounds != 1 else ''}, A then B each time: `passkeyd replay --bench` on the same `gen_ceremonies.py` "
+print(f"{rounds} paired round{'s' if rounds != 1 else ''}, A then B and B then A in turn: `passkeyd replay --bench` on the same `gen_ceremonies.py` "
       f"workload, pinned to one core (each figure the median of its five repetitions), then end-to-end logins: "
       f"B's `passkeyd-loadgen` against each release server on a fresh data directory (SQLite, `synchronous=full`, "
       f"on disk; each ref's own `Config/passkeyd.json`), 200 users signed up at 16 clients, then {concurrency} "

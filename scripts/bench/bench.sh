@@ -405,7 +405,7 @@ fi
   echo
   echo "Comparing two builds, a change's before and after: \`make bench-ab OLD=REF NEW=REF\` (defaults 53ef89a, the"
   echo "commit before issue 34's split, and HEAD; \`BENCH_ROUNDS=N\`, default 5) builds each ref's release binary in"
-  echo "a git worktree of its own under build/ab, runs paired rounds, A then B, of \`replay --bench\` on one"
+  echo "a git worktree of its own under build/ab, runs paired rounds, A then B and B then A in turn, of \`replay --bench\` on one"
   echo "workload and of the 64-client login run below on fresh servers, and writes per figure A's and B's medians, B"
   echo "÷ A and every round's B ÷ A to docs/benchmarks-ab.md (scripts/bench/ab.sh). On this shared host only ratios"
   echo "measured in one run count."
