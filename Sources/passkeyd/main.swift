@@ -5,15 +5,8 @@ import Commands
 
 // The passkeyd binary: parses the command line and hands over to the Server module (`replay`: the Replay module).
 
+// The process environment, for the configuration loader (its `PASSKEYD_…` variables, `log_level` among them).
 let environment = ProcessInfo.processInfo.environment
-let logLevel: Logger.Level =
-    switch environment["PASSKEYD_LOG_LEVEL"] {
-    case "debug": .debug
-    case "warning": .warning
-    case "error": .error
-    default: .info
-    }
-let logger = Logger(minimum: logLevel)
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("passkeyd: \(message)\n".utf8))
@@ -46,7 +39,7 @@ case .version:
     print("passkeyd \(Command.versionString)")
 case .serve(let configPath, let flags):
     let configuration = loadConfiguration(configPath, flags: flags)
-    exit(await PasskeydServer.run(configuration: configuration, logger: logger))
+    exit(await PasskeydServer.run(configuration: configuration, logger: Logger(minimum: configuration.logLevel)))
 case .checkConfig(let configPath):
     // The same loading as serve, so the same one-line message and status on a bad configuration; nothing more:
     // no data directory, database, listener or recording directory is touched (docs: README, check-config).

@@ -14,12 +14,15 @@ public struct PKCS11Settings: Sendable, Equatable {
     /// the name of an environment variable holding it.
     public var pinEnvironmentVariable: String?
 
-    /// Reads a `pkcs11` object: `module`, `token_label`, `key_label`, and exactly one of `pin_file` and `pin_env`.
-    package static func read(_ object: ConfigObject) throws(ConfigurationError) -> PKCS11Settings {
+    /// Reads a `pkcs11` object, whose settings `group` declares: `module`, `token_label`, `key_label`, and exactly one
+    /// of `pin_file` and `pin_env`.
+    package static func read(_ object: ConfigObject, _ group: Settings.PKCS11SettingGroup) throws(ConfigurationError)
+        -> PKCS11Settings
+    {
         let settings = PKCS11Settings(
-            module: try object.string("module"), tokenLabel: try object.string("token_label"),
-            keyLabel: try object.string("key_label"), pinFile: try object.optionalString("pin_file"),
-            pinEnvironmentVariable: try object.optionalString("pin_env"))
+            module: try object.value(group.module), tokenLabel: try object.value(group.tokenLabel),
+            keyLabel: try object.value(group.keyLabel), pinFile: try object.value(group.pinFile),
+            pinEnvironmentVariable: try object.value(group.pinEnvironmentVariable))
         guard (settings.pinFile == nil) != (settings.pinEnvironmentVariable == nil) else {
             throw object.error("pin_file", "give exactly one of pin_file and pin_env (never the PIN itself)")
         }

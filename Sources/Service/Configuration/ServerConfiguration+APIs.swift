@@ -88,7 +88,7 @@ extension ServerConfiguration {
         -> [APIConfiguration]
     {
         var apis: [APIConfiguration] = []
-        for object in try root.objectArray("apis") {
+        for object in try root.value(Settings.apis) {
             let identifier = try object.string("identifier")
             guard isAudience(identifier) else {
                 throw object.error(
@@ -136,7 +136,7 @@ extension ServerConfiguration {
         throws(ConfigurationError) -> [ClientGrant]
     {
         var grants: [ClientGrant] = []
-        for object in try root.objectArray("client_grants") {
+        for object in try root.value(Settings.clientGrants) {
             let clientID = try object.string("client_id")
             guard clients.contains(where: { $0.clientID == clientID }) else {
                 throw object.error("client_id", "\"\(clientID)\" is not a configured client")
@@ -161,7 +161,7 @@ extension ServerConfiguration {
     /// `default_audience` (Auth0's tenant setting): the API of a request that names none; empty for the issuer's.
     package static func readDefaultAudience(_ root: ConfigObject, known: [String]) throws(ConfigurationError) -> String?
     {
-        let text = try root.string("default_audience", default: "")
+        let text = try root.value(Settings.defaultAudience)
         guard !text.isEmpty else { return nil }
         guard known.contains(text) else {
             throw root.error("default_audience", "\"\(text)\" is not the issuer, device_keys.audience or one of apis")

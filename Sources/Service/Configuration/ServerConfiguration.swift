@@ -3,7 +3,8 @@ import Foundation
 import Storage
 
 /// Everything passkeyd needs to start, validated. Built by `ConfigurationLoader` from
-/// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order.
+/// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order. Each setting's
+/// key, default and range are declared once, in the settings table (`Settings`); the defaults below name it.
 public struct ServerConfiguration: Sendable, Equatable {
     /// Where the HTTP listener binds.
     public struct Listen: Sendable, Equatable {
@@ -19,7 +20,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     /// SQLite's `synchronous` pragma, the durability trade-off of the embedded database.
-    public enum Synchronous: String, Sendable, Equatable, CaseIterable {
+    public enum Synchronous: String, Sendable, Equatable, CaseIterable, SettingChoice {
         /// One fsync per commit: a committed challenge consumption survives power loss.
         case full
         /// WAL without fsync per commit: faster, but the last commits can be lost on power loss,
@@ -37,7 +38,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var url: String
         public var synchronous: Synchronous
         /// PostgreSQL connections per node; 0 for the URL's `pool_size`, else 2 × the processor count.
-        public var poolSize: Int = 0
+        public var poolSize: Int = Settings.Database.poolSize.defaultValue
     }
 
     /// HTTP listener limits.
@@ -50,9 +51,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The most connections from one client address; 0 for no limit.
         public var perAddressConnectionLimit: Int
         /// The most connections from one client network (an IPv4 /24, an IPv6 /64); 0 for no limit.
-        public var perNetworkConnectionLimit: Int = 256
+        public var perNetworkConnectionLimit: Int = Settings.HTTP.perNetworkConnectionLimit.defaultValue
         /// How long a response may take to be written to the client; a slower reader's connection is reset.
-        public var responseWriteTimeoutSeconds: Int = 30
+        public var responseWriteTimeoutSeconds: Int = Settings.HTTP.responseWriteTimeoutSeconds.defaultValue
         public var requestDeadlineSeconds: Int
         public var threads: Int
         public var shutdownGraceSeconds: Int
@@ -82,7 +83,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// How long the auth session outlives the ceremony's `timeout`, in seconds
         /// (`passkeys.auth_session_grace_seconds`): a user who finishes just before the timeout is not refused
         /// for the time the answer takes to reach the server.
-        public var authSessionGraceSeconds: Int = 30
+        public var authSessionGraceSeconds: Int = Settings.Passkeys.authSessionGraceSeconds.defaultValue
     }
 
     /// App-bound device key settings.
@@ -96,7 +97,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The `aud` a token must name to reach the device-key endpoints (default `<issuer>device-keys`).
         public var audience: String = ""
         /// Longest time between the login and an enrolment (`POST /device-keys`), in seconds.
-        public var enrolmentMaxAgeSeconds: Int = 300
+        public var enrolmentMaxAgeSeconds: Int = Settings.DeviceKeys.enrolmentMaxAgeSeconds.defaultValue
         /// Roots an Android Key Attestation chain must lead to (`android_attestation_roots`: `builtin`, Google's
         /// hardware attestation roots, by default in the file; a PEM file; or empty: Android attestations cannot
         /// verify). Empty here, as in a configuration built in code.
@@ -110,11 +111,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct DPoPSettings: Sendable, Equatable {
         /// How far a proof's `iat` may be from the server's time, either way, in seconds (RFC 9449 §11.1); its
         /// `jti` is remembered that long.
-        public var proofLifetimeSeconds: Int = 60
+        public var proofLifetimeSeconds: Int = Settings.DPoP.proofLifetimeSeconds.defaultValue
         /// Whether every proof must carry a server nonce (RFC 9449 §8).
-        public var requireNonce: Bool = false
+        public var requireNonce: Bool = Settings.DPoP.requireNonce.defaultValue
         /// How long one nonce is current; the previous one is accepted too.
-        public var nonceLifetimeSeconds: Int = 300
+        public var nonceLifetimeSeconds: Int = Settings.DPoP.nonceLifetimeSeconds.defaultValue
     }
 
     /// SRP-6a password fallback settings (docs/password-fallback.md).
@@ -156,11 +157,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The directory (`recording.directory`, `serve --record DIR`); `nil` (empty): record mode is off.
         public var directory: String?
         /// The most the directory's recordings weigh together (`recording.max_bytes`); the oldest are deleted first.
-        public var maxBytes: Int = CeremonyRecorder.defaultMaxBytes
+        public var maxBytes: Int = Settings.Recording.maxBytes.defaultValue
         /// The most one recording weighs (`recording.max_file_bytes`); a larger one is not written.
-        public var maxFileBytes: Int = CeremonyRecorder.defaultMaxFileBytes
+        public var maxFileBytes: Int = Settings.Recording.maxFileBytes.defaultValue
     }
 
+    /// The least severe log line written (`log_level`).
+    public var logLevel: Logger.Level = Settings.logLevel.defaultValue
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
@@ -202,7 +205,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The key-encryption keys of secrets at rest (`encryption_at_rest`); none by default.
     public var encryptionAtRest = EncryptionAtRest()
     /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
-    public var web = WebConfiguration()
+    public var web = WebConfiguration(openAPIListener: Settings.OpenAPI.listener.defaultValue)
 
     /// The API of a request that names no `audience`: `default_audience`, else the issuer's own API.
     public var defaultAudience: String { configuredDefaultAudience ?? issuer }

@@ -4,10 +4,12 @@ import Foundation
 /// Never give it bodies, tokens or secrets: only the fields the callers choose.
 public struct Logger: Sendable {
     /// The minimum level written.
-    public enum Level: Int, Sendable, Comparable {
+    public enum Level: Int, Sendable, Comparable, CaseIterable, SettingChoice {
         case debug, info, warning, error
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
         package var name: String { ["debug", "info", "warning", "error"][rawValue] }
+        /// How `log_level` spells it.
+        package var settingName: String { name }
     }
 
     private let minimum: Level
