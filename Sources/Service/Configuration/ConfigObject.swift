@@ -110,10 +110,17 @@ package final class ConfigObject {
         return result
     }
 
-    /// Refuses keys that no reader asked for: a misspelt setting must not be silently ignored.
+    /// Refuses keys that no reader asked for: a misspelt setting must not be silently ignored. The error names the
+    /// nearest key this object knows (`http.thread` → "did you mean http.threads?") or, at the top level, the nearest
+    /// setting of a section (`max_body_byte` → "did you mean http.max_body_bytes?").
     package func rejectUnknownKeys() throws(ConfigurationError) {
-        if let unknown = values.keys.filter({ !readKeys.contains($0) }).sorted().first {
-            throw error(unknown, "is not a known setting")
+        guard let unknown = values.keys.filter({ !readKeys.contains($0) }).sorted().first else { return }
+        var suggestion = NearestName.nearest(to: unknown, among: readKeys).map(fieldPath)
+        if suggestion == nil, path.isEmpty {
+            let elsewhere = Settings.all.filter { !$0.section.isEmpty }
+            let name = NearestName.nearest(to: unknown, among: Set(elsewhere.map(\.name)))
+            suggestion = elsewhere.first { $0.name == name }?.key
         }
+        throw error(unknown, NearestName.unknown(suggestion: suggestion))
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The `PASSKEYD_…` environment variables: one per setting of the table (`Settings.all`), named after its path
 /// (`relying_party.id` → `PASSKEYD_RELYING_PARTY_ID`). Lists and objects (`web_origins`, `clients`, `realms`)
-/// take JSON text. An unknown `PASSKEYD_` variable stops the start, so a typo is never silently ignored.
+/// take JSON text. An unknown `PASSKEYD_` variable stops the start, naming the nearest known one, so a typo is never
+/// silently ignored.
 public enum EnvironmentOverrides {
     /// Variables that are not settings but are still ours.
     /// (`PASSKEYD_TEST_DATABASE_URL` is the test suite's PostgreSQL, exported by `make test` around the daemons it
@@ -20,7 +21,9 @@ public enum EnvironmentOverrides {
         for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("PASSKEYD_") {
             if otherVariables.contains(name) { continue }
             guard let setting = Settings.setting(variable: name) else {
-                throw ConfigurationError(field: name, reason: "is not a known setting")
+                let known = variableNames + otherVariables
+                throw ConfigurationError(
+                    field: name, reason: NearestName.unknown(suggestion: NearestName.nearest(to: name, among: known)))
             }
             set(&document, path: setting.path, value: try parse(text, form: setting.form, variable: name))
         }
