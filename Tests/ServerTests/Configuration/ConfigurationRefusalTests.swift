@@ -61,6 +61,31 @@ struct ConfigurationRefusalTests {
                 == "is not a known setting")
     }
 
+    @Test(
+        "a JSON syntax error or a repeated key says the line and column where the parser stopped",
+        arguments: [
+            // The trailing comma: the parser expected a member name at the `}`.
+            ("{\n  \"listen\": {\"port\": 8080,}\n}", "is not valid JSON at line 2, column 27 ("),
+            // Columns count characters, not bytes.
+            ("{\"issuer\": \"é\" \"x\"}", "is not valid JSON at line 1, column 16 ("),
+            ("{}\n\n  x", "is not valid JSON at line 3, column 3 ("),
+            ("{\n  \"a\": 1,\n  \"a\": 2\n}", "repeats a key at line 3, column 6 ("),
+            ("", "is not valid JSON at line 1, column 1 ("),
+        ])
+    func jsonErrorPosition(text: String, reason: String) {
+        let error = Self.failure(text)
+        #expect(error?.field == "test.json")
+        #expect(error?.reason.hasPrefix(reason) == true, "\(String(describing: error))")
+    }
+
+    @Test("a JSON environment value's syntax error says where in the value")
+    func jsonVariablePosition() {
+        let error = Self.failure(Self.document(), environment: ["PASSKEYD_CLIENTS": "[{\"client_id\": }]"])
+        #expect(error?.field == "PASSKEYD_CLIENTS")
+        #expect(
+            error?.reason.hasPrefix("is not valid JSON at line 1, column 16 (") == true, "\(String(describing: error))")
+    }
+
     @Test("the edit distance counts insertions, deletions, substitutions and a swap of neighbours as one each")
     func editDistance() {
         #expect(NearestName.editDistance("thread", "threads") == 1)
