@@ -43,10 +43,10 @@ case .serve(let configPath, let flags):
 case .checkConfig(let configPath):
     // The same loading as serve, so the same one-line message and status on a bad configuration; nothing more:
     // no data directory, database, listener or recording directory is touched (docs: README, check-config).
-    _ = loadConfiguration(configPath)
-    print(
-        "passkeyd: configuration \(configPath ?? environment["PASSKEYD_CONFIG"] ?? ConfigurationLoader.defaultPath) is valid"
-    )
+    let report = CheckConfigCommand.report(
+        loadConfiguration(configPath), file: ConfigurationLoader.file(configPath, environment: environment))
+    for warning in report.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+    print(report.valid)
 case .replay(let paths, let bench, let seconds):
     if bench {
         do {

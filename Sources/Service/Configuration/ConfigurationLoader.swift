@@ -33,12 +33,17 @@ public enum ConfigurationLoader {
         path: String?, environment: [String: String], flags: Flags = Flags(),
         checkDatabaseURL: ServerConfiguration.DatabaseURLCheck? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
-        let file = path ?? environment["PASSKEYD_CONFIG"] ?? defaultPath
+        let file = Self.file(path, environment: environment)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ConfigurationError(field: file, reason: "cannot read the configuration file")
         }
         return try load(
             data: data, source: file, environment: environment, flags: flags, checkDatabaseURL: checkDatabaseURL)
+    }
+
+    /// The configuration file read: `path`, else `PASSKEYD_CONFIG`, else `Config/passkeyd.json`.
+    public static func file(_ path: String?, environment: [String: String]) -> String {
+        path ?? environment["PASSKEYD_CONFIG"] ?? defaultPath
     }
 
     /// Loads and validates a configuration held in memory.

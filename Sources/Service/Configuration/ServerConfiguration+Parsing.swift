@@ -155,6 +155,14 @@ extension ServerConfiguration {
         guard realms.filter(\.isDefault).count <= 1 else {
             throw root.error("realms", "at most one realm may be the default")
         }
+        // A request that names no realm gets the default one: among several, which one must be said, never guessed
+        // from the order (one realm alone is the default whether marked or not; check-config says so).
+        guard realms.count == 1 || realms.contains(where: \.isDefault) else {
+            throw root.error(
+                "realms",
+                "with more than one realm, one must be marked \"default\": true (the realm of requests that "
+                    + "name none)")
+        }
         try root.rejectUnknownKeys()
     }
 

@@ -210,7 +210,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The API of a request that names no `audience`: `default_audience`, else the issuer's own API.
     public var defaultAudience: String { configuredDefaultAudience ?? issuer }
 
-    /// The realm used by requests that name none.
+    /// The realm used by requests that name none: the one marked `default`, which a configuration with several realms
+    /// must have (refused at load otherwise), else the only one.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }
 
     /// The client with this id, if configured.

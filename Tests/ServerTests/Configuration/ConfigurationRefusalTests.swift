@@ -86,6 +86,26 @@ struct ConfigurationRefusalTests {
             error?.reason.hasPrefix("is not valid JSON at line 1, column 16 (") == true, "\(String(describing: error))")
     }
 
+    @Test("several realms none of which is marked default are refused; one marked, or a single realm, loads")
+    func defaultRealm() throws {
+        let two = """
+            "realms": [{"name": "a", "identifiers": {"email": "required"}},
+                       {"name": "b", "identifiers": {"username": "required"}}]
+            """
+        var text = Self.document().replacingOccurrences(
+            of: #""realms": [{ "name": "main", "default": true, "identifiers": { "email": "required" } }]"#, with: two)
+        let error = Self.failure(text)
+        #expect(error?.field == "realms")
+        #expect(error?.reason.contains(#"one must be marked "default": true"#) == true, "\(String(describing: error))")
+        text = text.replacingOccurrences(of: #"{"name": "b","#, with: #"{"name": "b", "default": true,"#)
+        let marked = try ConfigurationLoader.load(data: Data(text.utf8), source: "test.json", environment: [:])
+        #expect(marked.defaultRealm?.name == "b")
+        let single = try ConfigurationLoader.load(
+            data: Data(Self.document().replacingOccurrences(of: #""default": true, "#, with: "").utf8),
+            source: "test.json", environment: [:])
+        #expect(single.defaultRealm?.name == "main")
+    }
+
     @Test("the edit distance counts insertions, deletions, substitutions and a swap of neighbours as one each")
     func editDistance() {
         #expect(NearestName.editDistance("thread", "threads") == 1)

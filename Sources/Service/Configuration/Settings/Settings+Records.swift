@@ -21,7 +21,11 @@ extension Settings {
     /// `realms`, read by `ServerConfiguration.readRealm`.
     package static let realms = RecordsSetting(
         "realms", requiredRecord: "realm",
-        doc: "user namespaces (Auth0 \"connections\"), see below")
+        doc: """
+            user namespaces (Auth0 "connections"), see below; with more than one, one is marked `default` (the realm of \
+            requests that name none), else the configuration is refused; `check-config` warns about a single realm \
+            not marked so
+            """)
 
     static let records = [
         clients.descriptor, apis.descriptor, clientGrants.descriptor, defaultAudience.descriptor, realms.descriptor,

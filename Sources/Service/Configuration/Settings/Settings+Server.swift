@@ -13,7 +13,9 @@ extension Settings {
         doc: """
             token issuer URL (`https`, or `http` for localhost only); always ends with `/` in tokens and discovery \
             (Auth0's `https://<domain>/`, which Android's passkey helper compares with `iss` exactly): \
-            `https://auth.example.com` is read as `https://auth.example.com/`
+            `https://auth.example.com` is read as `https://auth.example.com/`. An issuer with a path \
+            (`https://example.com/tenant/`) is accepted, and `check-config` warns about it: passkeyd serves its \
+            endpoints and discovery document at the root, so only a proxy that strips the path serves them there
             """)
 
     /// `web_origins`.
