@@ -148,7 +148,7 @@ public enum PasskeydServer {
         }
         let signer: (any NoteSigner)?
         do {
-            signer = try AuditSignerLoader.load(configuration.audit, environment: ProcessInfo.processInfo.environment)
+            signer = try AuditSignerLoader.load(configuration.audit)
         } catch {
             await store.close()
             throw StartError(description: "cannot set up the audit checkpoint signer: \(error)")
@@ -233,10 +233,8 @@ public enum PasskeydServer {
 
     /// `passkeyd encryption-key wrap`: wraps the configuration's key-encryption key files in place under the HSM key
     /// `encryption_at_rest.pkcs11` names (`KeyEncryptionKeyWrapping`); one line per file, what became of it.
-    public static func wrapEncryptionKeys(
-        configuration: ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> [String] {
-        try KeyEncryptionKeyWrapping.run(configuration, environment: environment).map(\.description)
+    public static func wrapEncryptionKeys(configuration: ServerConfiguration) throws -> [String] {
+        try KeyEncryptionKeyWrapping.run(configuration).map(\.description)
     }
 
     /// `passkeyd keys list`: every token-signing key in the configured database, what it does now and how it is

@@ -5,7 +5,9 @@ import Commands
 
 // The passkeyd binary: parses the command line and hands over to the Server module (`replay`: the Replay module).
 
-// The process environment, for the configuration loader (its `PASSKEYD_…` variables, `log_level` among them).
+// The one read of the process environment: the configuration loader takes its `PASSKEYD_…` variables (`log_level`
+// among them) and the PINs its `pin_env` settings name; `USER` is the default actor of the admin commands. (The
+// PostgreSQL driver reads libpq's `PG*` variables itself, as libpq documents them.)
 let environment = ProcessInfo.processInfo.environment
 
 func fail(_ message: String, status: Int32 = 2) -> Never {

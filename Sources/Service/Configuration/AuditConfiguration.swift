@@ -37,6 +37,13 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// node must have the same: whichever sequences writes the entries.
     public var clientAddress: ClientAddressRecording = Settings.Audit.clientAddress.defaultValue
 
+    /// Takes the PIN `pin_env` names from `environment`, for the PKCS#11 signer (`PKCS11Settings.readPIN`).
+    package mutating func readPIN(from environment: [String: String]) {
+        guard case .pkcs11(var settings) = signer else { return }
+        settings.readPIN(from: environment)
+        signer = .pkcs11(settings)
+    }
+
     /// Reads `audit` (`rpID` and `dataDirectory` give the defaults of `origin` and `key_file`).
     package static func read(_ object: ConfigObject, rpID: String, dataDirectory: String) throws(ConfigurationError)
         -> AuditConfiguration

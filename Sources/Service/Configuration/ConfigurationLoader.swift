@@ -46,7 +46,8 @@ public enum ConfigurationLoader {
         path ?? environment["PASSKEYD_CONFIG"] ?? defaultPath
     }
 
-    /// Loads and validates a configuration held in memory.
+    /// Loads and validates a configuration held in memory; the PINs its `pin_env` settings name are taken from
+    /// `environment` too, which no code reads after the load.
     public static func load(
         data: Data, source: String, environment: [String: String], flags: Flags = Flags(),
         checkDatabaseURL: ServerConfiguration.DatabaseURLCheck? = nil
@@ -64,6 +65,8 @@ public enum ConfigurationLoader {
         for case (let setting, let value?) in flagged {
             EnvironmentOverrides.set(&document, path: setting.path, value: value)
         }
-        return try ServerConfiguration(document: document, checkDatabaseURL: checkDatabaseURL)
+        var configuration = try ServerConfiguration(document: document, checkDatabaseURL: checkDatabaseURL)
+        configuration.readPINs(from: environment)
+        return configuration
     }
 }

@@ -11,8 +11,18 @@ public struct PKCS11Settings: Sendable, Equatable {
     public var keyLabel: String
     /// A file holding the PIN (trailing newline ignored), or
     public var pinFile: String?
-    /// the name of an environment variable holding it.
+    /// the name of an environment variable holding it,
     public var pinEnvironmentVariable: String?
+    /// whose value the configuration loader took from the environment it was given (`readPIN(from:)`), so that
+    /// nothing after the load reads the process environment; `nil` when the variable is not set.
+    package var environmentPIN: RedactedPIN?
+
+    /// A PIN that never shows in a description, a log line or a test failure.
+    package struct RedactedPIN: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+        package let value: String
+        package var description: String { "<redacted>" }
+        package var debugDescription: String { "<redacted>" }
+    }
 
     /// Reads a `pkcs11` object, whose settings `group` declares: `module`, `token_label`, `key_label`, and exactly one
     /// of `pin_file` and `pin_env`.
@@ -40,17 +50,22 @@ public struct PKCS11Settings: Sendable, Equatable {
         package let description: String
     }
 
-    /// The PIN, from `pinFile` or from the variable `pinEnvironmentVariable` names in `environment`; `setting` names
-    /// this object in errors (`audit.pkcs11`).
-    package func pin(environment: [String: String], setting: String) throws(PINFailure) -> String {
+    /// Takes the value of the variable `pinEnvironmentVariable` names from `environment` (the loader's).
+    package mutating func readPIN(from environment: [String: String]) {
+        environmentPIN = pinEnvironmentVariable.flatMap { environment[$0] }.map(RedactedPIN.init)
+    }
+
+    /// The PIN, from `pinFile` or from the variable `pinEnvironmentVariable` named when the configuration was loaded;
+    /// `setting` names this object in errors (`audit.pkcs11`).
+    package func pin(setting: String) throws(PINFailure) -> String {
         if let file = pinFile {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw PINFailure(description: "cannot read \(setting).pin_file \(file)")
             }
             return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         }
-        if let name = pinEnvironmentVariable, let pin = environment[name] {
-            return pin
+        if pinEnvironmentVariable != nil, let pin = environmentPIN {
+            return pin.value
         }
         throw PINFailure(description: "\(setting).pin_env names a variable that is not set")
     }

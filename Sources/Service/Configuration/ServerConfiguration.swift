@@ -224,6 +224,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         client.userVerification ?? passkeys.userVerification
     }
 
+    /// Takes the PINs that `audit.pkcs11.pin_env` and `encryption_at_rest.pkcs11.pin_env` name from `environment`:
+    /// the loader does, so that the signer and the key unwrapping read no environment.
+    package mutating func readPINs(from environment: [String: String]) {
+        audit.readPIN(from: environment)
+        encryptionAtRest.pkcs11?.readPIN(from: environment)
+    }
+
     /// The database `database.url` names (validated at load, so never nil once loaded).
     public var databaseLocation: DatabaseLocation? { DatabaseLocation(url: database.url) }
 
