@@ -1,14 +1,15 @@
-# passkeyd — the two commands of the README are `make run` and `make test`.
+# passkeyd — the two commands of the README are `make run` and `make test`; `make check` is the shorter loop while
+# working on the Swift code.
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 # Warnings are errors everywhere we build (CI included).
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test bench fuzz format lint clean
+.PHONY: deps build release run test check bench fuzz format lint clean
 
 deps:
-	@scripts/install-deps.sh build
+	@scripts/dev/install-deps.sh build
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -22,17 +23,23 @@ run: release
 
 ## Set everything up and run every test.
 test:
-	@scripts/install-deps.sh test
-	scripts/test.sh
+	@scripts/dev/install-deps.sh test
+	scripts/dev/test.sh
+
+## The lint, the build with warnings as errors and the Swift test suites (a throwaway PostgreSQL for the suites that
+## need one), without the checks that use independent tools; `make test` is the whole run, the one CI runs.
+check:
+	@scripts/dev/install-deps.sh check
+	scripts/dev/test.sh swift
 
 ## Benchmarks (release build); results go to docs/benchmarks.md.
 bench:
-	@scripts/install-deps.sh bench
-	scripts/bench.sh
+	@scripts/dev/install-deps.sh bench
+	scripts/bench/bench.sh
 
 ## libFuzzer targets, 5 minutes each by default (FUZZ_SECONDS=N to change).
 fuzz: deps
-	scripts/fuzz.sh
+	scripts/dev/fuzz.sh
 
 ## Formats every Swift file in place with `swift format` (the toolchain's; configuration in .swift-format).
 format:

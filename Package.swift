@@ -61,7 +61,7 @@ var targets: [Target] = [
     .target(
         name: "Commands",
         dependencies: [
-            "Service", "JSON", "Crypto", "Tokens", "Audit", "Storage", "StorageSQLite", "StoragePostgres",
+            "Service", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite", "StoragePostgres",
             "PKCS11Signer",
         ],
         swiftSettings: strict
@@ -69,8 +69,7 @@ var targets: [Target] = [
     .executableTarget(
         name: "passkeyd",
         dependencies: [
-            "Commands", "Endpoints", "Service", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Replay",
-            "Audit",
+            "Commands", "Endpoints", "Service", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Audit",
             "PKCS11Signer", "JSON",
         ],
         swiftSettings: strict),

@@ -1,6 +1,6 @@
 // libFuzzer target: the attestation object — parsed, then handed to its format's verification procedure
 // (packed, tpm, android-key, android-safetynet, apple, fido-u2f, none), so the statement parsers and certificate
-// checks behind each format see the mutated inputs too (scripts/fuzz.sh builds and runs it).
+// checks behind each format see the mutated inputs too (scripts/dev/fuzz.sh builds and runs it).
 import Foundation
 import FuzzDriver
 import WebAuthn

@@ -1,4 +1,4 @@
-// libFuzzer target: the authenticator-data parser (scripts/fuzz.sh builds and runs it).
+// libFuzzer target: the authenticator-data parser (scripts/dev/fuzz.sh builds and runs it).
 import FuzzDriver
 import WebAuthn
 

@@ -1,5 +1,5 @@
 // libFuzzer target: the CBOR decoder, whole-input and prefix forms
-// (scripts/fuzz.sh builds and runs it).
+// (scripts/dev/fuzz.sh builds and runs it).
 import CBOR
 import FuzzDriver
 

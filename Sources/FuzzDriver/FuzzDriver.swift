@@ -1,4 +1,4 @@
-// The libFuzzer glue every fuzz target shares (built only when PASSKEYD_FUZZ is set; recipe in scripts/fuzz.sh).
+// The libFuzzer glue every fuzz target shares (built only when PASSKEYD_FUZZ is set; recipe in scripts/dev/fuzz.sh).
 
 /// libFuzzer's driver: parses its own flags from argv and calls `callback` once per input.
 @_silgen_name("LLVMFuzzerRunDriver")

@@ -3,15 +3,9 @@ import Storage
 
 /// How `SQLiteStore` opens its database.
 public struct SQLiteConfiguration: Sendable, Hashable {
-    /// SQLite's `PRAGMA synchronous` level for the WAL journal.
-    public enum Synchronous: String, Sendable, Hashable, CaseIterable {
-        /// Every commit is fsynced before `write` returns: a committed transaction survives power loss.
-        case full = "FULL"
-        /// The WAL is fsynced only at checkpoints: faster, but after a power loss (not a process crash) the last
-        /// commits can be gone. In an auth server that can resurrect a consumed challenge, auth session or rotated
-        /// refresh token, re-enabling a replay. Use only where that risk is accepted.
-        case normal = "NORMAL"
-    }
+    /// SQLite's `PRAGMA synchronous` level for the WAL journal (`Storage.SQLiteSynchronous`, the configuration's
+    /// `database.synchronous` too).
+    public typealias Synchronous = SQLiteSynchronous
 
     /// The directory holding the database; created with mode 0700 if missing.
     public var directory: String

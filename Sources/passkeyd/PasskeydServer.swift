@@ -214,40 +214,6 @@ public enum PasskeydServer {
         return 0
     }
 
-    /// `passkeyd keys rotate`: adds a new token-signing key of each algorithm (ES256, RS256) to the database.
-    /// Running servers publish it within `TokenService.onDemandReloadInterval` (their JWKS reads the keys again),
-    /// and it signs from `TokenService.keyPublicationDelay` later (at once with `immediately`); the older keys stay
-    /// published until every token they signed has expired. Returns the new keys' `kid`s (ES256 first) and when
-    /// they start signing. Like every operator command it runs beside a running server (`withStore`).
-    public static func rotateKeys(
-        configuration: ServerConfiguration, clock: any WallClock = SystemClock(), immediately: Bool = false
-    ) async throws -> (kids: [String], signsFrom: Date) {
-        // The new keys are sealed as the servers' are: a `keys rotate` without the key-encryption key a configuration
-        // names fails here rather than store them unencrypted.
-        let encryption = try SecretEncryptionKeys.configured(configuration).get()
-        return try await DatabaseDrivers.withStore(configuration) { store in
-            try await TokenService.rotateKeys(
-                store: store, now: clock.now(), immediately: immediately, encryption: encryption)
-        }
-    }
-
-    /// `passkeyd encryption-key wrap`: wraps the configuration's key-encryption key files in place under the HSM key
-    /// `encryption_at_rest.pkcs11` names (`KeyEncryptionKeyWrapping`); one line per file, what became of it.
-    public static func wrapEncryptionKeys(configuration: ServerConfiguration) throws -> [String] {
-        try KeyEncryptionKeyWrapping.run(configuration).map(\.description)
-    }
-
-    /// `passkeyd keys list`: every token-signing key in the configured database, what it does now and how it is
-    /// kept at rest. Read-only; safe beside running servers.
-    public static func signingKeyStatuses(configuration: ServerConfiguration, clock: any WallClock = SystemClock())
-        async throws -> [SigningKeyStatus]
-    {
-        try await DatabaseDrivers.withStore(configuration) { store in
-            try await TokenService(configuration: configuration, store: store, clock: clock).keyStatuses(
-                now: clock.now())
-        }
-    }
-
     /// Says at start what backs the audit log's checkpoints; a software key or none is a warning (docs/audit.md).
     package static func logAuditSigner(_ audit: AuditConfiguration, signer: (any NoteSigner)?, logger: Logger) {
         switch audit.signer {

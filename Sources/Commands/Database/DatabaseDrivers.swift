@@ -43,7 +43,7 @@ package enum DatabaseDrivers {
         let url = URL(fileURLWithPath: file)
         let sqlite = SQLiteConfiguration(
             directory: url.deletingLastPathComponent().path, fileName: url.lastPathComponent,
-            synchronous: configuration.database.synchronous == .full ? .full : .normal)
+            synchronous: configuration.database.synchronous)
         return try await SQLiteStore.open(sqlite)
     }
 

@@ -1,71 +1,20 @@
-import Crypto
-import DeviceKeys
-import Foundation
 import HTTP
 import JSON
 import Service
-import Storage
 
 extension DeviceKeyEndpoints {
-    /// `POST /device-keys/{key_id}/challenges` `{action}` → 201 `{challenge_id, challenge, expires_in, action}`.
-    ///
-    /// `challenge` is base64url of the exact bytes the device signs: the RFC 8785 form of the challenge document
-    /// binding the subject, this key, the challenge id, 32 random bytes, the validity window and the SHA-256 of
-    /// the action's canonical form. `action` is echoed in that canonical form (what the hash covers), for the app
-    /// to show.
+    /// `POST /device-keys/{key_id}/challenges` `{action}` → 201 `{challenge_id, challenge, expires_in, action}`
+    /// (`DeviceKeyChallenges`).
     package func issueChallenge(_ request: Request) async throws -> Response {
-        let subject = try await authenticate(request)
-        let key = try await ownedKey(request, subject: subject, kind: DeviceKeyAuditEvent.challenge)
-        try await requireActive(key, subject: subject, kind: DeviceKeyAuditEvent.challenge)
-        let body = try Self.bodyObject(request)
-        guard let actionValue = body["action"], !actionValue.isNull else { throw OAuthError.missingParameter("action") }
-        let now = context.clock.now()
-        let action: DeviceAction
-        do throws(DeviceKeyError) {
-            // RFC 9396 §2 shape and the review-sized limits (4 KiB, depth 5, 32 members, 255-character strings).
-            action = try DeviceAction(validating: actionValue)
-            // The reserved type is a device proof, exactly as `DeviceProofAction` spells one.
-            let reserved = DeviceProofAction.check(action)
-            if reserved.reserved, !reserved.valid {
-                throw DeviceKeyError(
-                    .invalidAuthorizationDetails,
-                    "\(DeviceProofAction.type) takes exactly one more member, operation: "
-                        + DeviceProofAction.Operation.allCases.map(\.rawValue).joined(separator: ", "))
+        let caller = try await authenticate(request)
+        let action = RequestFields { () throws -> JSONValue in
+            guard let value = try Self.bodyObject(request)["action"], !value.isNull else {
+                throw OAuthError.missingParameter("action")
             }
-        } catch {
-            let refusal = OAuthError.deviceKey(error)
-            try await record(
-                DeviceKeyAuditEvent.refusal(
-                    DeviceKeyAuditEvent.challenge, refusal, now: now, subject: subject, keyID: key.keyID,
-                    deviceID: key.deviceID))
-            throw refusal
+            return value
         }
-        let lifetime = TimeInterval(context.configuration.deviceKeys.challengeLifetimeSeconds)
-        let document = try ChallengeDocument(
-            issuer: context.configuration.issuer, subject: subject.sub, keyID: key.keyID,
-            challengeID: try TokenService.randomIdentifier(),
-            nonce: try SecureRandom.bytes(count: ChallengeDocument.nonceByteCount), issuedAt: now,
-            expiresAt: now.addingTimeInterval(lifetime), action: action)
-        // The stored expiry is the document's own `exp` (whole seconds), so the store and the verifier agree.
-        let challenge = DeviceChallenge(
-            challengeID: document.challengeID, keyID: key.keyID, userID: subject.sub, document: document.bytes,
-            actionHash: document.actionSHA256, action: action.canonicalBytes, createdAt: now,
-            expiresAt: Date(timeIntervalSince1970: TimeInterval(document.expiresAt)))
-        try await context.store.write { writer in
-            try writer.insertDeviceChallenge(challenge)
-            _ = try writer.appendSecurityEvent(
-                DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.challenge, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
-                    keyID: key.keyID, deviceID: key.deviceID, actionHash: document.actionSHA256,
-                    detail: [JSONMember(key: "challenge_id", value: .string(document.challengeID))]))
-        }
-        let canonicalAction = try JSONValue(parsing: action.canonicalBytes)
-        let answer: JSONValue = [
-            "challenge_id": .string(document.challengeID),
-            "challenge": .string(document.base64URLEncoded),
-            "expires_in": JSONValue(Int(document.expiresAt - document.issuedAt)),
-            "action": canonicalAction,
-        ]
+        let answer = try await DeviceKeyChallenges(context: context).issue(
+            keyID: Self.keyID(of: request), action: action, caller: caller)
         return .json(answer, status: 201)
     }
 }

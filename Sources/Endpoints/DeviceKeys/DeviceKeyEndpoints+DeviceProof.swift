@@ -1,96 +1,17 @@
-import Crypto
-import DeviceKeys
-import Foundation
 import HTTP
 import JSON
 import Service
-import Storage
 
 extension DeviceKeyEndpoints {
-    /// The proof of the device a request presents for an operation on `keys` (the device's keys), or nil when it
-    /// presents none (`DeviceProof`), in this order: a DPoP proof by the key bound to one of `keys` at enrolment;
-    /// a `device_proof` member `{challenge_id, signature}` in the body (checked later, in the operation's write,
-    /// by `checkSignatureProof`); a fresh user-verified passkey login.
-    /// - Throws: 400 `invalid_request` for a malformed `device_proof`.
-    package func presentedProof(_ subject: AuthenticatedSubject, body: JSONValue?, keys: [DeviceKey], now: Date) throws
-        -> DeviceProof?
-    {
-        if let bound = subject.dpopThumbprint, keys.contains(where: { $0.dpopThumbprint == bound }) {
-            return .boundDPoPKey
-        }
-        if let value = body?["device_proof"], !value.isNull {
+    /// The `device_proof` member `{challenge_id, signature}` of `body`, `nil` when absent or `null`, or the refusal
+    /// of a malformed one (400 `invalid_request`), for the flow to read when it looks at the proof (`DeviceProofCheck`).
+    package static func deviceProof(in body: JSONValue?) -> DeviceProofField {
+        RequestFields {
+            guard let value = body?["device_proof"], !value.isNull else { return nil }
             guard let members = value.objectValue else {
                 throw OAuthError.invalidParameter("device_proof", reason: "is not an object")
             }
-            let parameters = RequestParameters(values: members)
-            let challengeID = try parameters.string("challenge_id", maxLength: 64)
-            let encoded = try parameters.string("signature", maxLength: Self.maximumSignatureLength)
-            guard let signature = Base64URL.decode(encoded) else {
-                throw OAuthError(
-                    .invalidRequest, "Invalid signature: not base64url.", logCode: "signature_not_base64url")
-            }
-            return .signature(challengeID: challengeID, signature: signature)
-        }
-        let maxAge = TimeInterval(context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
-        if case .success = FreshLoginRequirement(maxAge: maxAge).check(subject, now: now) { return .freshLogin }
-        return nil
-    }
-
-    /// The refusal of `operation` on `keys` under `proof`, judged inside the operation's write `writer` (nil when
-    /// the proof holds): none presented is 403 `device_proof_required`; a signature proof consumes its challenge —
-    /// which must be one of `keys`' and carry `operation`'s device-proof action — and must verify with that key over
-    /// the challenge's exact bytes. Throws only storage errors.
-    package func proofRefusal(
-        _ proof: DeviceProof?, operation: DeviceProofAction.Operation, keys: [DeviceKey],
-        subject: AuthenticatedSubject, writer: any StoreWriter, now: Date
-    ) throws -> OAuthError? {
-        switch proof {
-        case .none:
-            return DeviceProof.required(operation, maxAge: context.configuration.deviceKeys.enrolmentMaxAgeSeconds)
-        case .boundDPoPKey, .freshLogin:
-            return nil
-        case .signature(let challengeID, let signature):
-            return try Self.signatureProofRefusal(
-                challengeID: challengeID, signature: signature, operation: operation, keys: keys, subject: subject,
-                writer: writer, now: now)
-        }
-    }
-
-    /// The signature part of `proofRefusal`.
-    private static func signatureProofRefusal(
-        challengeID: String, signature: [UInt8], operation: DeviceProofAction.Operation, keys: [DeviceKey],
-        subject: AuthenticatedSubject, writer: any StoreWriter, now: Date
-    ) throws -> OAuthError? {
-        let unknown = OAuthError(
-            .invalidChallenge, "Unknown challenge for this device key.", logCode: "device_proof_challenge_not_found")
-        // The challenge must be one issued for a key of this device (the consumption below checks the user too).
-        guard let issued = try writer.deviceChallenge(id: challengeID),
-            let key = keys.first(where: { $0.keyID == issued.keyID })
-        else { return unknown }
-        let challenge: DeviceChallenge
-        switch try writer.consumeDeviceChallenge(id: challengeID, keyID: key.keyID, userID: subject.sub, now: now) {
-        case .consumed(let consumed): challenge = consumed
-        case .alreadyConsumed:
-            return OAuthError(.challengeAlreadyUsed, "The challenge was already used.", logCode: "challenge_replayed")
-        case .expired:
-            return OAuthError(.expiredChallenge, "The challenge has expired.", logCode: "challenge_expired")
-        case .notFound:
-            return unknown
-        }
-        switch verify(challenge: challenge, key: key, signature: signature, subject: subject, now: now) {
-        case .failure(let error):
-            return .deviceKey(error)
-        case .success(let approval):
-            // The signed action must be this operation's device proof: a proof for another operation, or an
-            // ordinary action's signature, proves nothing here.
-            guard let expected = try? DeviceProofAction.action(operation),
-                approval.action.canonicalBytes == expected.canonicalBytes
-            else {
-                return OAuthError(
-                    .invalidChallenge, "The challenge is not a device proof for this operation.",
-                    logCode: "device_proof_wrong_operation", reason: operation.rawValue)
-            }
-            return nil
+            return try signedChallenge(RequestParameters(values: members))
         }
     }
 }

@@ -1,19 +1,19 @@
-import Foundation
+import Crypto
 import HTTP
 import JSON
 import Service
-import Storage
 
-/// The app-bound device-key endpoints (DESIGN.md and docs/device-keys.md). Every call needs a Bearer
-/// access token; a key belongs to the token's subject and no one else can see or use it — another user's key
-/// id is answered exactly like an unknown one (404).
+/// The app-bound device-key endpoints (DESIGN.md and docs/device-keys.md). Each parses its request, calls one
+/// device-key flow of `Service` (`Flows/DeviceKeys`) and renders what it returns. Every call needs a Bearer access
+/// token; a key belongs to the token's subject and no one else can see or use it — another user's key id is
+/// answered exactly like an unknown one (404, `DeviceKeyAccess`).
 ///
 /// - `POST /device-keys`, `GET /device-keys`, `DELETE /device-keys/{key_id}` (`+Registration`)
-/// - `POST /device-keys/enrolment-challenge` and the enrolment step-up and attestation (`+Enrolment`)
+/// - `POST /device-keys/enrolment-challenge` and the enrolment's token check (`+Enrolment`)
 /// - `POST /device-keys/{key_id}/challenges` (`+Challenges`)
 /// - `POST /device-keys/{key_id}/approvals` (`+Approvals`)
 /// - `POST /device-keys/{key_id}/unlock` (`+Unlock`)
-/// - `POST /device-events` (`+Events`)
+/// - `POST /device-events` (`+Events`), and the `device_proof` member (`+DeviceProof`)
 package struct DeviceKeyEndpoints: Sendable {
     package let context: ServerContext
 
@@ -34,75 +34,33 @@ package struct DeviceKeyEndpoints: Sendable {
         router.add(.post, "/device-events", handler { try await endpoints.deviceEvent($0) })
     }
 
-    /// The caller: the Bearer access token's subject (RFC 6750), counted against the per-user request limit
-    /// (`rate_limit.requests_per_user_per_minute`), so one user's token cannot flood the store from many
-    /// addresses. Only a token issued for the device-key API (`aud` containing `device_keys.audience`, RFC 9068
-    /// §4) is accepted, not any token of this issuer; and never a password login's (`PasswordLogin`), whatever its
-    /// audience: the password alone never enrols, re-enables or uses a device key (401
-    /// `insufficient_user_authentication`, recorded).
-    package func authenticate(_ request: Request) async throws -> AuthenticatedSubject {
+    /// The caller: the access token's subject (RFC 6750), which must be a token for the device-key API (`aud`
+    /// containing `device_keys.audience`, RFC 9068 §4), counted against the per-user request limit
+    /// (`rate_limit.requests_per_user_per_minute`), so one user's token cannot flood the store from many addresses,
+    /// and admitted by `DeviceKeyCaller.admit` (never a password login).
+    package func authenticate(_ request: Request) async throws -> DeviceKeyCaller {
         let subject = try await context.tokens.authenticate(request, audience: context.tokens.deviceKeyAudience)
         try EndpointHandler.checkUserRateLimit(subject, context: context)
-        if PasswordLogin.isPasswordLogin(subject.authenticationMethods) {
-            let refusal = OAuthError(
-                .insufficientUserAuthentication, "Device keys need a passkey login; a password login cannot use them.",
-                logCode: "password_login_for_device_keys")
-            try await record(
-                DeviceKeyAuditEvent.refusal(
-                    "device_key_request", refusal, now: context.clock.now(), subject: subject, keyID: nil,
-                    detail: [JSONMember(key: "route", value: .string(request.route ?? request.path))]))
-            throw refusal
-        }
-        return subject
+        return try await DeviceKeyCaller.admit(subject, route: request.route ?? request.path, context: context)
     }
 
-    /// Longest key id accepted in a path; ours are 22 characters (16 random bytes, base64url).
-    package static let maximumKeyIDLength = 64
-
-    /// The `{key_id}` path parameter, when it could be one of our ids at all.
-    package static func keyID(of request: Request) -> String? {
-        guard let text = request.pathParameters["key_id"], !text.isEmpty, text.utf8.count <= maximumKeyIDLength,
-            Base64URLText.isAlphabet(text)
-        else { return nil }
-        return text
+    /// The `{key_id}` path parameter as sent (empty when absent); the flows tell a malformed id from an unknown one
+    /// no more than the wire does.
+    package static func keyID(of request: Request) -> String {
+        request.pathParameters["key_id"] ?? ""
     }
 
-    /// The caller's key named by the path, or 404 `not_found` (recorded as a refusal of `kind`) when the id is
-    /// malformed, unknown or another user's: the three are indistinguishable on the wire.
-    package func ownedKey(_ request: Request, subject: AuthenticatedSubject, kind: String) async throws -> DeviceKey {
-        let raw = request.pathParameters["key_id"] ?? ""
-        if let keyID = Self.keyID(of: request),
-            let key = try await context.store.read({ try $0.deviceKey(id: keyID, userID: subject.sub) })
-        {
-            return key
-        }
-        let refusal = OAuthError.deviceKeyNotFound(raw)
-        try await record(
-            DeviceKeyAuditEvent.refusal(
-                kind, refusal, now: context.clock.now(), subject: subject,
-                keyID: String(raw.prefix(Self.maximumKeyIDLength))))
-        throw refusal
-    }
+    /// Longest `signature` text accepted: a DER ECDSA P-256 signature is at most 72 bytes (96 characters).
+    package static let maximumSignatureLength = 256
 
-    /// Refuses a revoked or locked key for `kind`, recording the refusal.
-    package func requireActive(_ key: DeviceKey, subject: AuthenticatedSubject, kind: String) async throws {
-        let refusal: OAuthError
-        switch key.status {
-        case .active: return
-        case .locked: refusal = .deviceKeyLocked
-        case .revoked: refusal = .deviceKeyRevoked
+    /// `{challenge_id, signature}`: the device's signature over one of its challenges, base64url.
+    package static func signedChallenge(_ parameters: RequestParameters) throws -> SignedChallenge {
+        let challengeID = try parameters.string("challenge_id", maxLength: 64)
+        let encoded = try parameters.string("signature", maxLength: maximumSignatureLength)
+        guard let signature = Base64URL.decode(encoded) else {
+            throw OAuthError(.invalidRequest, "Invalid signature: not base64url.", logCode: "signature_not_base64url")
         }
-        try await record(
-            DeviceKeyAuditEvent.refusal(
-                kind, refusal, now: context.clock.now(), subject: subject, keyID: key.keyID, deviceID: key.deviceID))
-        throw refusal
-    }
-
-    /// Appends `events` in one write transaction.
-    package func record(_ events: SecurityEvent...) async throws {
-        try await context.store.write { writer in
-            for event in events { _ = try writer.appendSecurityEvent(event) }
-        }
+        return SignedChallenge(challengeID: challengeID, signature: signature)
     }
 
     /// The body as a JSON object (400 `invalid_request` otherwise).

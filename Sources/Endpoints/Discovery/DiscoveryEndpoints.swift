@@ -39,11 +39,8 @@ package enum DiscoveryEndpoints {
             JSONMember(key: "jwks_uri", value: .string(configuration.url(of: "/.well-known/jwks.json"))),
             JSONMember(
                 key: "grant_types_supported",
-                value: strings([
-                    // RFC 8414 §2: every grant the token endpoint supports.
-                    ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
-                    ClientConfiguration.recoveryCodeGrant,
-                ])),
+                // RFC 8414 §2: every grant the token endpoint supports.
+                value: strings(GrantType.allCases.map(\.rawValue))),
             JSONMember(key: "response_types_supported", value: strings(["token"])),
             JSONMember(key: "subject_types_supported", value: strings(["public"])),
             // OIDC Discovery §3: RS256 MUST be listed; ES256 for the clients that ask for it.

@@ -1,127 +1,20 @@
-import Crypto
-import Foundation
 import HTTP
-import JSON
 import Service
-import Storage
-import Tokens
 
 extension TokenEndpoint {
-    /// What the recovery grant's first write found and did: the spent session, and for a session of this client the
-    /// user, their codes and the attempt judged and counted (nil for another client's: nothing counted).
-    private struct SpentRecoverySession: Sendable {
-        let session: AuthSession
-        let user: User?
-        let codes: [RecoveryCode]
-        let attempt: ThrottledAttempt?
-    }
-
     /// `grant_type=urn:passkeyd:params:oauth:grant-type:recovery-code` with `auth_session` (from
-    /// `/recovery/challenge`) and `recovery_code` → a restricted access token (`RecoveryToken`: scope
-    /// `enroll:passkey`, ten minutes, its own audience, no refresh token, no ID token), bound to `dpop`'s key when
-    /// the request carried a valid DPoP proof (RFC 9449 §5).
-    ///
-    /// The session is spent by the first presentation whatever the outcome; one opened by another client is
-    /// `invalid_grant` and costs nothing else (no count, no code). The password fallback's throttle applies (per
-    /// identifier, known or not, and per client network; a lock after `RecoveryThrottleKeys.maximumFailures`),
-    /// judged and counted in the write that spends the session (`ThrottledAttempt`). The code is hashed once
-    /// (PBKDF2, `RecoveryCodes`), for an unknown identifier too, and consumed in one statement: single use.
+    /// `/recovery/challenge`) and `recovery_code` → the restricted token that adds one passkey (`RecoveryGrant`).
     package func recoveryGrant(
         _ parameters: RequestParameters, client: ClientConfiguration, dpop: String?, address: String
     )
         async throws -> Response
     {
-        let presentedSession = try parameters.string("auth_session", maxLength: 128)
-        let presentedCode = try parameters.string("recovery_code", maxLength: 64)
-        guard let handle = AuthSessionHandle(presented: presentedSession) else {
-            throw OAuthError.invalidSession("session_malformed")
-        }
-        let now = context.clock.now()
-        let sessionID = handle.sessionID
-        let throttle = RecoveryEndpoints.throttle(context)
-        let clientID = client.clientID
-        let spent = try await context.store.write { writer -> SpentRecoverySession? in
-            guard let session = try writer.consumeAuthSession(id: sessionID, now: now), session.kind == .login,
-                session.name == RecoveryEndpoints.sessionMarker, let identifier = session.username
-            else { return nil }
-            // Another client's session: spent, refused below, and nothing else (no count, no code).
-            guard session.clientID == clientID else {
-                return SpentRecoverySession(session: session, user: nil, codes: [], attempt: nil)
-            }
-            let user = try session.userHandle.flatMap { try writer.user(userHandle: $0) }
-            return SpentRecoverySession(
-                session: session, user: user, codes: try user.map { try writer.recoveryCodes(userID: $0.id) } ?? [],
-                attempt: try ThrottledAttempt.judge(
-                    identityKey: FallbackCounterKey.recoveryIdentifier(realm: session.realm, identifier: identifier),
-                    addressKey: ThrottledAttempt.recoveryAddressKey(address), throttle: throttle, writer: writer,
-                    now: now))
-        }
-        guard let spent else {
-            throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired, used or not a recovery")
-        }
-        let session = spent.session
-        // Judged only for a session of this client (above): another client's is refused here.
-        guard let attempt = spent.attempt else {
-            throw OAuthError.invalidSession("session_other_client", reason: "session of \(session.clientID)")
-        }
-        try await RecoveryEndpoints.enforce(
-            attempt.decision, userID: spent.user?.id, clientID: client.clientID, attempts: attempt.identityFailures,
-            now: now, context: context)
-        // The same work whatever was found: one PBKDF2 under the set's salt, or under a random one.
-        let salt = try spent.codes.first?.salt ?? SecureRandom.bytes(count: RecoveryCodes.saltLength)
-        let code = RecoveryCodes.normalized(presentedCode)
-        let hash = try RecoveryCodes.hash(code ?? presentedCode, salt: salt)
-        let userID = spent.user?.id
-        // The token's `jti`, named by the success event so the audit log links the code to the passkey it adds.
-        let tokenID = try TokenService.randomIdentifier()
-        // One consuming write whatever was found (an unknown identifier consumes under an id no user has), so the
-        // answer's timing does not tell whether the identifier exists.
-        let accepted = try await context.store.write { writer -> Bool in
-            guard try writer.consumeRecoveryCode(userID: userID ?? "", codeHash: hash), let userID, code != nil
-            else { return false }
-            try attempt.succeeded(writer)
-            _ = try writer.appendSecurityEvent(
-                PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID,
-                    detail: RecoveryToken.eventDetail(jwtID: tokenID)))
-            return true
-        }
-        guard accepted, let user = spent.user else {
-            try await recordRecoveryFailure(session, userID: userID, attempt: attempt, throttle: throttle, now: now)
-            throw PasskeyLifecycleRefusal.recoveryNotVerified("recovery_bad_code", reason: "no such unused code")
-        }
-        context.metrics.count(event: "recovery_code_used")
-        return try await recoveryTokenResponse(user: user, client: client, tokenID: tokenID, now: now, dpop: dpop)
-    }
-
-    /// Records a failed recovery (counted already, when it was judged) and, from the limit on, the lock it starts.
-    private func recordRecoveryFailure(
-        _ session: AuthSession, userID: String?, attempt: ThrottledAttempt, throttle: SRPThrottle, now: Date
-    ) async throws {
-        let failures = attempt.identityFailures
-        try await context.store.write { writer in
-            _ = try writer.appendSecurityEvent(
-                PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
-                    userID: userID, clientID: session.clientID, reasonCode: "bad_code", attempts: failures))
-            if let failures, throttle.locks(atFailures: failures) {
-                _ = try writer.appendSecurityEvent(
-                    PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.recoveryLocked, now: now, userID: userID,
-                        clientID: session.clientID, reasonCode: "max_failures", attempts: failures))
-            }
-        }
-        context.metrics.count(event: "recovery_code_failed")
-    }
-
-    /// The token response of a recovery: one restricted access token (RFC 6749 §5.1) with `jti` `tokenID`
-    /// (RFC 9068 §2.2; what its single use spends), nothing else, minted by the token service as every access token.
-    private func recoveryTokenResponse(
-        user: User, client: ClientConfiguration, tokenID: String, now: Date, dpop: String?
-    ) async throws -> Response {
-        let grant = TokenService.Grant(
-            user: user, clientID: client.clientID, access: RecoveryToken.access(issuer: context.configuration.issuer),
-            authTime: now, authenticationMethods: RecoveryToken.authenticationMethods, dpopThumbprint: dpop)
-        return .token(try await context.tokens.tokenResponse(for: grant, refreshToken: nil, now: now, jwtID: tokenID))
+        let authSession = try parameters.string("auth_session", maxLength: 128)
+        let recoveryCode = try parameters.string("recovery_code", maxLength: 64)
+        return .token(
+            try await recovery.redeem(
+                RecoveryGrant.Parameters(
+                    authSession: authSession, recoveryCode: recoveryCode, client: client, dpopThumbprint: dpop,
+                    address: address)))
     }
 }

@@ -1,182 +1,21 @@
-import Foundation
 import HTTP
-import JSON
 import Service
-import Storage
 import Tokens
 
 extension TokenEndpoint {
-    /// What the rotating write decided; reuse is reported after the family revocation has committed.
-    package enum RefreshOutcome: Sendable {
-        case rotated(TokenResponse)
-        /// Refused with `error` (its `logCode` is the audit event's reason): `invalid_grant` for the token itself, or
-        /// what a check of the request threw.
-        case refused(OAuthError)
-    }
-
-    /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
-    /// (RFC 9700 §4.14.2): one write reads the presented token, lets `RefreshTokenPolicy` decide, checks the request
-    /// against a token that may rotate, rotates it (the store's compare-and-set) and mints the answer.
-    ///
-    /// A refused refresh leaves the presented token as it was, so that a client retrying with other parameters
-    /// is not taken for a thief (a retry of a spent token revokes the family). Every way a refresh can be
-    /// refused once its token is recognised is therefore decided before the rotation:
-    /// - before the store: `refresh_token`, `scope` and `audience` malformed (`invalid_request`), the client
-    ///   unknown or without the grant (`ClientResolution`), the signing key not loadable (500);
-    /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
-    ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
-    ///   `scope` wider than the granted one (`invalid_scope`) or an `audience` outside the family's grant
-    ///   (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, and a DPoP-bound token without a
-    ///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
-    ///   policy alone, so a replay with other parameters is still reuse);
-    /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
-    ///   second presentation (reuse);
-    /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
-    /// Nothing can fail after the commit. Every refusal in the write, the request's own checks included, is a
-    /// security event committed by that write (docs/audit.md); only a storage or server failure rolls it back.
+    /// `grant_type=refresh_token` (RFC 6749 §6) with `refresh_token`, optional `scope` and `audience`: rotation with
+    /// reuse detection (`RefreshGrant`). The parameters are checked here, before the store is read, so that a
+    /// malformed one changes nothing (`invalid_request`).
     package func refreshTokenGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?)
         async throws
         -> Response
     {
         let presented = try Tokens.RefreshToken(presented: try parameters.string("refresh_token", maxLength: 128))
-        let requestedScope = try presentedScope(parameters)
+        let scope = try presentedScope(parameters)
         let audience = try requestedAudience(parameters)
-        let now = context.clock.now()
-        let tokens = context.tokens
-        // Loaded before the write: a key reload reads the store, and a failure here spends nothing.
-        let signers = try await tokens.currentSigners()
-        let clientID = client.clientID
-        let outcome = try await context.store.write { writer -> RefreshOutcome in
-            // Read once, for the decision and for the audit entry (user and family do not change on rotation).
-            let stored = try writer.refreshToken(hash: presented.hash)
-            let outcome = try Self.refresh(
-                presented: presented, stored: stored, requestedScope: requestedScope, audience: audience,
-                client: client, dpop: dpop, tokens: tokens, signers: signers, writer: writer, now: now)
-            // Every outcome enters the audit log in the same write (docs/audit.md).
-            _ = try writer.appendSecurityEvent(Self.auditEvent(outcome, clientID: clientID, stored: stored, now: now))
-            return outcome
-        }
-        switch outcome {
-        case .refused(let error):
-            if error.logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
-            throw error
-        case .rotated(let answer):
-            return .token(answer)
-        }
-    }
-
-    /// The audit event of a refresh: rotated, refused (reason: its log code), or reuse (the family revoked).
-    package static func auditEvent(
-        _ outcome: RefreshOutcome, clientID: String, stored: Storage.RefreshToken?, now: Date
-    ) -> SecurityEvent {
-        // The stored token, when known, names the user and the family (another client's token names neither).
-        let stored = stored.flatMap { $0.clientID == clientID ? $0 : nil }
-        switch outcome {
-        case .rotated:
-            return AuthenticationAuditEvent.make(
-                AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
-                userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
-        case .refused(let error):
-            return AuthenticationAuditEvent.make(
-                error.logCode == "refresh_reused"
-                    ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
-                outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
-                clientID: clientID, familyID: stored?.familyID, reasonCode: error.logCode)
-        }
-    }
-
-    /// The body of the rotating write (see `refreshTokenGrant`).
-    package static func refresh(
-        presented: Tokens.RefreshToken, stored: Storage.RefreshToken?, requestedScope: Scope?, audience: String?,
-        client: ClientConfiguration, dpop: String?, tokens: TokenService, signers: TokenSigners,
-        writer: any StoreWriter, now: Date
-    ) throws -> RefreshOutcome {
-        let clientID = client.clientID
-        guard let stored else {
-            return .refused(.invalidRefreshToken("refresh_unknown"))
-        }
-        // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
-        guard stored.clientID == clientID else { return .refused(.invalidRefreshToken("refresh_other_client")) }
-        let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
-        guard case .rotate(let successor) = decision else {
-            return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
-        }
-        // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
-        // was asked, so that its reuse still revokes the family (RFC 9700 §4.14.2).
-        guard let grantedScope = Scope(parsing: stored.scope) else {
-            throw OAuthError.bug("stored scope does not parse")
-        }
-        // Refusals of the request return, rather than throw: nothing was written yet, so the refusal commits as its
-        // event alone and the token is left unchanged. A wider scope, another audience or a bound token without its
-        // key's proof is what a thief's presentation looks like.
-        let access: AuthorizedAccess
-        do {
-            // A family from before APIs existed was granted for the issuer's own API.
-            access = try tokens.authorization.reauthorize(
-                client: client, grantedAudience: stored.audience ?? tokens.defaultAudience,
-                grantedScope: grantedScope, audience: audience, scope: requestedScope,
-                loginMethods: stored.authenticationMethods)
-            // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
-            try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
-        } catch let refusal as OAuthError where refusal.kind != .serverError {
-            return .refused(refusal)
-        }
-        guard let user = try writer.user(id: stored.userID) else {
-            return .refused(.invalidRefreshToken("refresh_user_gone"))
-        }
-        let replacement = try tokens.newRefreshToken(
-            // The family keeps its original grant: a narrowed refresh narrows these tokens only.
-            familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
-            audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime,
-            authenticationMethods: stored.authenticationMethods, now: now, expiry: successor,
-            dpopThumbprint: stored.dpopThumbprint)
-        guard
-            try writer.markRefreshTokenRotated(
-                presentedHash: presented.hash, now: now, replacement: replacement.record)
-        else {
-            // A concurrent presentation of the same token rotated (or revoked) it after our read: it is spent
-            // now, so this presentation gets what a second one would (RFC 9700 §4.14.2: reuse revokes the
-            // family), and racing the client is no way round reuse detection.
-            return try Self.refusalAfterLostRotation(
-                tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
-        }
-        // Minted inside the write: if signing fails, the throw rolls the rotation back.
-        return .rotated(
-            try tokens.tokenResponse(
-                for: TokenService.Grant(
-                    // The family's login: its `auth_time` and `amr` (OIDC Core §12.2: a refreshed ID token keeps
-                    // `auth_time`; RFC 8176 says how the user authenticated, which a refresh does not change). A
-                    // family from before its `amr` was stored says `hwk`, as it did then.
-                    user: user, clientID: clientID, access: access, authTime: stored.authTime,
-                    authenticationMethods: stored.authenticationMethods ?? ["hwk"],
-                    // The family's key, or the proof's for an unbound family (its access token only).
-                    dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID),
-                refreshToken: replacement.value, now: now, signers: signers))
-    }
-
-    /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).
-    package static func refusal(
-        _ decision: RefreshTokenPolicy.Decision, tokenHash: [UInt8], writer: any StoreWriter, now: Date
-    ) throws -> RefreshOutcome {
-        switch decision {
-        case .rotate: throw OAuthError.bug("a rotation decision taken for a refusal")
-        case .revoked: return .refused(.invalidRefreshToken("refresh_revoked"))
-        case .expired: return .refused(.invalidRefreshToken("refresh_expired"))
-        case .reuseDetected:
-            _ = try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
-            return .refused(.invalidRefreshToken("refresh_reused"))
-        }
-    }
-
-    /// The refusal for a presentation whose compare-and-set lost: the token is read again (the winner has
-    /// committed) and judged by the policy as a later presentation would be; it can no longer rotate.
-    package static func refusalAfterLostRotation(
-        tokenHash: [UInt8], policy: RefreshTokenPolicy, writer: any StoreWriter, now: Date
-    ) throws -> RefreshOutcome {
-        guard let current = try writer.refreshToken(hash: tokenHash) else {
-            return .refused(.invalidRefreshToken("refresh_unknown"))
-        }
-        let decision = policy.decide(RefreshTokenState(current), now: now)
-        return try refusal(decision, tokenHash: tokenHash, writer: writer, now: now)
+        return .token(
+            try await refresh.rotate(
+                RefreshGrant.Parameters(
+                    token: presented, scope: scope, audience: audience, client: client, dpopThumbprint: dpop)))
     }
 }

@@ -1,31 +1,25 @@
 import HTTP
 import JSON
 import Service
-import WebAuthn
 
 /// `POST /oauth/token` (RFC 6749 §3.2), JSON or form-encoded: the webauthn grant of Auth0's native passkey
-/// flow and the refresh_token grant; `/oauth/revoke` (RFC 7009) and `/userinfo` (OIDC Core §5.3).
+/// flow, the refresh_token grant, the recovery-code grant and the SRP-6a grant; `/oauth/revoke` (RFC 7009) and
+/// `/userinfo` (OIDC Core §5.3). Each parses the request into its flow's parameters, runs the flow (`WebAuthnGrant`,
+/// `RefreshGrant`, `RecoveryGrant`, `TokenRevocation`, `UserInfo`) and renders the outcome.
 package struct TokenEndpoint: Sendable {
     package let context: ServerContext
-    /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
-    package let originPolicies: [String: OriginPolicy]
-    /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
-    package let relyingPartyID: RelyingPartyID
-    /// The decision on the outcomes the verifiers report (counter, backup state, attestation trust): the default
-    /// policy, the one `passkeyd replay` applies too.
-    package let ceremonyPolicy = CeremonyPolicy()
+    /// Sign-up and login with a passkey.
+    package let webAuthn: WebAuthnGrant
+    /// Rotation of a refresh token.
+    package let refresh: RefreshGrant
+    /// A recovery code for the restricted token that adds a passkey.
+    package let recovery: RecoveryGrant
 
     package init(context: ServerContext) {
         self.context = context
-        let configuration = context.configuration
-        relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
-        var policies: [String: OriginPolicy] = [:]
-        for client in configuration.clients {
-            policies[client.clientID] = OriginPolicy(
-                allowedOrigins: client.acceptedOrigins(
-                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
-        }
-        originPolicies = policies
+        webAuthn = WebAuthnGrant(context: context, verifier: CeremonyVerifier(context: context))
+        refresh = RefreshGrant(context: context)
+        recovery = RecoveryGrant(context: context)
     }
 
     package static func register(in router: inout Router, context: ServerContext) {
@@ -50,11 +44,7 @@ package struct TokenEndpoint: Sendable {
     package func token(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let grantType = try parameters.string("grant_type", maxLength: 256)
-        let supported = [
-            ClientConfiguration.webAuthnGrant, ClientConfiguration.srpGrant, "refresh_token",
-            ClientConfiguration.recoveryCodeGrant,
-        ]
-        guard supported.contains(grantType) else {
+        guard let grant = GrantType(rawValue: grantType) else {
             throw OAuthError(
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
@@ -62,20 +52,17 @@ package struct TokenEndpoint: Sendable {
         try PasskeyEndpoints.refuseOrganization(parameters)
         let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
         // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
-        let proof = try await context.tokens.checkDPoP(request)
-        guard proof != nil || !client.requireDPoP else {
-            throw OAuthError.invalidDPoPProof("dpop_required", reason: "client \(client.clientID) requires DPoP")
-        }
+        let proof = try await context.tokens.checkGrantProof(PresentedCredentials(request), client: client)
         var response: Response
-        switch grantType {
-        case "refresh_token":
+        switch grant {
+        case .refreshToken:
             response = try await refreshTokenGrant(parameters, client: client, dpop: proof?.thumbprint)
-        case ClientConfiguration.srpGrant:
+        case .srp:
             response = try await srpGrant(parameters, client: client, dpop: proof?.thumbprint)
-        case ClientConfiguration.recoveryCodeGrant:
+        case .recoveryCode:
             response = try await recoveryGrant(
                 parameters, client: client, dpop: proof?.thumbprint, address: request.remoteAddress ?? "unknown")
-        default: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case .webAuthn: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {

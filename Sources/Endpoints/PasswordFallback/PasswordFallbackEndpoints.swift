@@ -1,15 +1,16 @@
 import Crypto
-import Foundation
 import HTTP
-import JSON
 import Service
-import Storage
 
-/// The SRP-6a password fallback (docs/password-fallback.md): the password never reaches the server.
+/// The SRP-6a password fallback (docs/password-fallback.md): the password never reaches the server. Each endpoint
+/// reads its request into checked values and runs one flow of `Service` (`Service/Flows/PasswordFallback`).
 ///
-/// - `POST /me/password-verifier` (`+Enrolment`): a freshly signed-in user stores `{identity, salt, verifier}`.
-/// - `POST /srp/challenge` (`+Challenge`): `{client_id, realm?, identity, A}` → `{salt, B, auth_session}`.
-/// - `POST /oauth/token` with `ClientConfiguration.srpGrant` finishes the login (`TokenEndpoint+SRPGrant`).
+/// - `POST /me/password-verifier` (`+Enrolment`): a freshly signed-in user stores `{identity, salt, verifier}`
+///   (`PasswordVerifierEnrolment`).
+/// - `POST /srp/challenge` (`+Challenge`): `{client_id, realm?, identity, A}` → `{salt, B, auth_session}`
+///   (`SRPChallenge`).
+/// - `POST /oauth/token` with `ClientConfiguration.srpGrant` finishes the login (`TokenEndpoint+SRPGrant`,
+///   `SRPLogin`).
 package struct PasswordFallbackEndpoints: Sendable {
     package let context: ServerContext
 
@@ -23,22 +24,11 @@ package struct PasswordFallbackEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true) { try await endpoints.challenge($0) })
     }
 
-    /// A group element (A or a verifier) from its base64url text: 400 when it is not base64url, longer than N,
-    /// 0 mod N or not below N (RFC 5054 §2.5.4 for A).
-    package static func groupElement(_ text: String, name: String, srp: SRP6a) throws -> [UInt8] {
-        guard let bytes = Base64URL.decode(text) else { throw OAuthError.notBase64URL(name) }
-        guard bytes.count <= srp.width else {
-            throw OAuthError(
-                .invalidRequest, "Invalid \(name): longer than the 3072-bit modulus.", logCode: "srp_value_too_long",
-                reason: "\(name) of \(bytes.count) bytes")
-        }
-        do {
-            try (name == "A" ? srp.checkClientPublic(bytes) : srp.checkVerifier(bytes))
-        } catch {
-            // RFC 5054 §2.5.4: A % N == 0 is refused; so is anything outside 1..<N.
-            throw OAuthError(
-                .invalidRequest, "Invalid \(name): must be between 1 and N − 1.", logCode: "srp_value_out_of_range",
-                reason: error.reason)
+    /// The bytes of the base64url parameter `name` (at most `maxLength` characters).
+    /// - Throws: 400 `invalid_request` when it is missing, too long or not base64url.
+    package static func bytes(_ parameters: RequestParameters, _ name: String, maxLength: Int) throws -> [UInt8] {
+        guard let bytes = Base64URL.decode(try parameters.string(name, maxLength: maxLength)) else {
+            throw OAuthError.notBase64URL(name)
         }
         return bytes
     }

@@ -5,7 +5,7 @@ import JSON
 import Service
 
 /// The demo web app (`web.demo: true`): `/demo/` (the page), `/demo/demo.js` and `/demo/demo.css`, compiled into
-/// the binary from web/demo/ (scripts/embed_assets.py). The page signs up and logs in through this server's own
+/// the binary from web/demo/ (scripts/dev/embed_assets.py). The page signs up and logs in through this server's own
 /// passkey and token endpoints; its origin is a web origin while the demo is on (`WebConfiguration.Demo`).
 package enum DemoEndpoints {
     /// The page's policy: its own script and style only (no inline script, no eval), fetches to its own origin,

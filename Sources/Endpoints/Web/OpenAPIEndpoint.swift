@@ -4,7 +4,7 @@ import JSON
 import Service
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of the API (docs/openapi.yaml, converted to JSON by
-/// scripts/embed_assets.py and compiled into the binary), on the listener `openapi.listener` names.
+/// scripts/dev/embed_assets.py and compiled into the binary), on the listener `openapi.listener` names.
 package enum OpenAPIEndpoint {
     /// The document's bytes, made once.
     package static let document = Array(EmbeddedAssets.openAPIJSON.utf8)

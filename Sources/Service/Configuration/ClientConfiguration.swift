@@ -78,16 +78,20 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// (docs/password-fallback.md). Resolved by `ServerConfiguration.resolvingPasswordLoginAudiences`.
     public var passwordLoginAudiences: [String] = []
 
-    /// The grant type of Auth0's native passkey flow.
-    public static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
-    /// The grant type of the SRP-6a password fallback (`/srp/challenge`, then `/oauth/token`).
-    public static let srpGrant = "urn:passkeyd:params:oauth:grant-type:srp6a"
+    /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
+    public static let webAuthnGrant = GrantType.webAuthn.rawValue
+    /// The grant type of the SRP-6a password fallback (`/srp/challenge`, then `/oauth/token`; `GrantType.srp`).
+    public static let srpGrant = GrantType.srp.rawValue
 
-    /// The grant type of account recovery with a recovery code (`/recovery/challenge`, then `/oauth/token`).
-    public static let recoveryCodeGrant = "urn:passkeyd:params:oauth:grant-type:recovery-code"
+    /// The grant type of account recovery with a recovery code (`/recovery/challenge`, then `/oauth/token`;
+    /// `GrantType.recoveryCode`).
+    public static let recoveryCodeGrant = GrantType.recoveryCode.rawValue
 
     /// Whether the client may use `grant` (RFC 6749 §5.2 `unauthorized_client` otherwise).
     public func allows(grant: String) -> Bool { grantTypes.contains(grant) }
+
+    /// Whether the client may use `grant`.
+    package func allows(_ grant: GrantType) -> Bool { allows(grant: grant.rawValue) }
 
     /// The origins a ceremony of this client may come from: its web origins, `https://<rpID>` for an
     /// iOS app (WebAuthn L3 §5.1.2: platform apps on Apple devices report the RP's origin), and

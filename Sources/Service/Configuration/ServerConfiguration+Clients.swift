@@ -9,7 +9,7 @@ extension ServerConfiguration {
             clientID.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F })
         else { throw object.error("client_id", "must be 1 to 128 printable ASCII characters") }
         let grantTypes = try object.stringArray("grant_types", default: [ClientConfiguration.webAuthnGrant])
-        for (index, grant) in grantTypes.enumerated() where !knownGrantTypes.contains(grant) {
+        for (index, grant) in grantTypes.enumerated() where GrantType(rawValue: grant) == nil {
             throw object.error("grant_types[\(index)]", "unknown grant type \"\(grant)\"")
         }
         let webOrigins = try object.stringArray("web_origins")

@@ -3,12 +3,6 @@ import Foundation
 import Storage
 
 extension ServerConfiguration {
-    /// The grant types passkeyd implements.
-    package static let knownGrantTypes: Set<String> = [
-        ClientConfiguration.webAuthnGrant, "refresh_token", ClientConfiguration.srpGrant,
-        ClientConfiguration.recoveryCodeGrant,
-    ]
-
     /// Reads and validates a configuration document (the JSON object of `Config/passkeyd.json`, after
     /// environment overrides). Every problem is reported with the dotted path of its field. `checkDatabaseURL` is the
     /// database driver's check of `database.url` (the reason it is refused, or nil), which the composition root

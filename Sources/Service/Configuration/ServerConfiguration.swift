@@ -19,19 +19,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var name: String
     }
 
-    /// SQLite's `synchronous` pragma, the durability trade-off of the embedded database.
-    public enum Synchronous: String, Sendable, Equatable, CaseIterable, SettingChoice {
-        /// One fsync per commit: a committed challenge consumption survives power loss.
-        case full
-        /// WAL without fsync per commit: faster, but the last commits can be lost on power loss,
-        /// which can re-enable a replay of a consumed challenge or refresh token.
-        case normal
-    }
+    /// SQLite's `synchronous` pragma, the durability trade-off of the embedded database: the driver's own value
+    /// (`Storage.SQLiteSynchronous`), passed to it as read.
+    public typealias Synchronous = SQLiteSynchronous
 
-    /// Which database the server uses.
     /// A database driver's check of a `database.url` of its kind: the reason it is refused, or nil.
     public typealias DatabaseURLCheck = @Sendable (String) -> String?
 
+    /// Which database the server uses.
     public struct Database: Sendable, Equatable {
         /// `sqlite:FILE` (relative to the data directory unless absolute), a `postgres://…` URL, or libpq
         /// `key=value` pairs (parts left out come from the `PG*` environment variables).

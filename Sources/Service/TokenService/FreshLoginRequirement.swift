@@ -4,7 +4,8 @@ import Foundation
 /// setting the password verifier, adding or removing a passkey, recovery codes): the access token must have been
 /// minted by a login made at most `maxAge` ago, with a method that verified the user.
 ///
-/// One home for the rule: every endpoint that needs a fresh login calls `check`.
+/// One home for the rule: every endpoint that needs a fresh login calls `check`, on the requirement of its purpose
+/// (`init(for:in:)`, which reads each window from the configuration, `FreshLoginRequirement+Purpose`).
 /// - `auth_time` (OIDC Core §2) within `maxAge` of now (and not in the future);
 /// - `amr` (RFC 8176) naming one of `acceptedMethods`: `user` (a passkey with user verification, WebAuthn L3
 ///   §6.1 UV flag) by default; the password fallback adds `pwd`;
@@ -19,8 +20,11 @@ public struct FreshLoginRequirement: Sendable, Equatable {
     /// `amr` values of which the token must name at least one.
     public var acceptedMethods: Set<String>
 
+    /// The `amr` of a user-verified passkey login (RFC 8176 `user`, WebAuthn L3 §6.1 UV flag).
+    public static let passkeyMethods: Set<String> = ["user"]
+
     /// Creates the requirement; `acceptedMethods` defaults to a user-verified passkey.
-    public init(maxAge: TimeInterval, acceptedMethods: Set<String> = ["user"]) {
+    public init(maxAge: TimeInterval, acceptedMethods: Set<String> = passkeyMethods) {
         self.maxAge = maxAge
         self.acceptedMethods = acceptedMethods
     }

@@ -287,17 +287,6 @@ public final class TokenService: Sendable {
         }
     }
 
-    /// Whether a login of `client` for `access` gets a refresh token (OIDC Core §11, or the client's setting), never
-    /// for an API that does not allow offline access.
-    package static func issuesRefreshToken(client: ClientConfiguration, access: AuthorizedAccess) -> Bool {
-        guard client.allows(grant: "refresh_token"), access.api.allowsOfflineAccess else { return false }
-        switch client.refreshTokens {
-        case .always: return true
-        case .never: return false
-        case .offlineAccess: return access.scope.contains("offline_access")
-        }
-    }
-
     /// A new refresh token and its record: 32 random bytes, only the SHA-256 stored (RFC 9700 §4.14.2), expiring
     /// at `expiry` (from `refreshPolicy`: `firstExpiry` for a login, the `rotate` decision for a successor).
     /// `authenticationMethods` is the `amr` of the family's login, which every token minted from the family carries.

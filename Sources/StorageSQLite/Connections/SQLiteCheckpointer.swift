@@ -33,7 +33,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {  // `database` is only tou
         let database = try SQLiteDatabase(
             path: configuration.path, readOnly: false,
             busyTimeoutMilliseconds: Int32(configuration.busyTimeoutMilliseconds))
-        try database.executeScript("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        try database.executeScript("PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
         self.database = database
     }
 

@@ -69,7 +69,7 @@ public enum SoftHSM {
         FileManager.default.fileExists(atPath: module) && tools.allSatisfy(FileManager.default.isExecutableFile)
     }
 
-    /// Whether the test command requires these tests to run rather than be skipped (scripts/test.sh, which installs
+    /// Whether the test command requires these tests to run rather than be skipped (scripts/dev/test.sh, which installs
     /// the packages, sets PASSKEYD_TEST_REQUIRE_SOFTHSM=1).
     public static var isRequired: Bool { ProcessInfo.processInfo.environment["PASSKEYD_TEST_REQUIRE_SOFTHSM"] == "1" }
 

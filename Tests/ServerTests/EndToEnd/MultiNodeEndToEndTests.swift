@@ -178,7 +178,7 @@ struct MultiNodeEndToEndTests {
         let before = try await cluster.kids(cluster.nodes[1])
         #expect(before.count == 2)
         for node in cluster.nodes { #expect(try await cluster.kids(node) == before, "one key ring for all nodes") }
-        let (newKids, _) = try await PasskeydServer.rotateKeys(
+        let (newKids, _) = try await KeysRotateCommand.rotate(
             configuration: cluster.nodes[0].running.context.configuration, clock: cluster.clock)
         // The JWKS reads the keys again once its ring is a second old (not after the 30 s reload interval).
         cluster.clock.advance(TokenService.onDemandReloadInterval)

@@ -151,7 +151,7 @@ struct PasskeyFlowEndToEndTests {
         var authenticator = Passkey()
         let before = try await server.signUp(&authenticator, email: "rotate@example.com")
         await server.stopKeepingData()
-        let (kids, _) = try await PasskeydServer.rotateKeys(
+        let (kids, _) = try await KeysRotateCommand.rotate(
             configuration: server.running.context.configuration, immediately: true)
         #expect(kids.count == 2, "one new key of each algorithm")
         let kid = kids[0]

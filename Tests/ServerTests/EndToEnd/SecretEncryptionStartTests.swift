@@ -58,10 +58,10 @@ struct SecretEncryptionStartTests {
         #expect(stored.count == 2 && stored.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
 
         // `keys list` shows them sealed, under the configured file's key.
-        let listed = try await PasskeydServer.signingKeyStatuses(configuration: plain)
+        let listed = try await KeysListCommand.statuses(configuration: plain)
         let fingerprint = try SecretEncryption.load(path: keyFile).fingerprintText
         #expect(listed.count == 2 && listed.allSatisfy { $0.sealedBy == fingerprint && $0.state == .signing })
-        let (kids, _) = try await PasskeydServer.rotateKeys(configuration: encrypted, immediately: true)
+        let (kids, _) = try await KeysRotateCommand.rotate(configuration: encrypted, immediately: true)
         let rotated = try await Self.storedKeys(directory).filter { kids.contains($0.kid) }
         #expect(rotated.count == 2 && rotated.allSatisfy { SecretEncryption.isSealed($0.privateKey) })
         // `keys rotate` without the file the servers use would store keys they could not tell from theirs: it is
@@ -69,7 +69,7 @@ struct SecretEncryptionStartTests {
         var broken = encrypted
         broken.encryptionAtRest.keyFile = keyFile + ".missing"
         await #expect(throws: SecretEncryption.Failure.self) {
-            try await PasskeydServer.rotateKeys(configuration: broken)
+            try await KeysRotateCommand.rotate(configuration: broken)
         }
 
         do {

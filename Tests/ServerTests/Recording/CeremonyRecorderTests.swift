@@ -153,12 +153,15 @@ struct CeremonyRecorderTests {
         #expect(
             try TestConfiguration.make(["PASSKEYD_RECORDING_DIRECTORY": "/tmp/rec"]).recording.directory == "/tmp/rec")
         #expect(try TestConfiguration.make(["PASSKEYD_RECORDING_DIRECTORY": ""]).recording.directory == nil)
+        let commands = CommandRegistry.passkeyd
         #expect(
-            try Command.parse(["serve", "--record", "/tmp/r"])
-                == .serve(configPath: nil, flags: .init(recordDirectory: "/tmp/r")))
-        #expect(throws: Command.UsageError.self) { try Command.parse(["keys", "rotate", "--record", "/tmp/r"]) }
-        #expect(try Command.parse(["check-config", "--config", "c.json"]) == .checkConfig(configPath: "c.json"))
-        #expect(try Command.parse(["check-config"]) == .checkConfig(configPath: nil))
-        #expect(throws: Command.UsageError.self) { try Command.parse(["check-config", "--port", "1"]) }
+            try commands.parse(["serve", "--record", "/tmp/r"]) as? ServeCommand
+                == ServeCommand(configuration: .init(overrides: .init(recordDirectory: "/tmp/r"))))
+        #expect(throws: UsageError.self) { try commands.parse(["keys", "rotate", "--record", "/tmp/r"]) }
+        #expect(
+            try commands.parse(["check-config", "--config", "c.json"]) as? CheckConfigCommand
+                == CheckConfigCommand(configuration: .init(path: "c.json")))
+        #expect(try commands.parse(["check-config"]) as? CheckConfigCommand == CheckConfigCommand())
+        #expect(throws: UsageError.self) { try commands.parse(["check-config", "--port", "1"]) }
     }
 }

@@ -64,10 +64,10 @@ struct OpenAPIDocumentTests {
         func file(_ path: String) throws -> String {
             try String(contentsOf: Self.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
         }
-        #expect(EmbeddedAssets.openAPIJSON == (try file("docs/openapi.json")), "run scripts/embed_assets.py")
-        #expect(EmbeddedAssets.demoPage == (try file("web/demo/index.html")), "run scripts/embed_assets.py")
-        #expect(EmbeddedAssets.demoScript == (try file("web/demo/demo.js")), "run scripts/embed_assets.py")
-        #expect(EmbeddedAssets.demoStyle == (try file("web/demo/demo.css")), "run scripts/embed_assets.py")
+        #expect(EmbeddedAssets.openAPIJSON == (try file("docs/openapi.json")), "run scripts/dev/embed_assets.py")
+        #expect(EmbeddedAssets.demoPage == (try file("web/demo/index.html")), "run scripts/dev/embed_assets.py")
+        #expect(EmbeddedAssets.demoScript == (try file("web/demo/demo.js")), "run scripts/dev/embed_assets.py")
+        #expect(EmbeddedAssets.demoStyle == (try file("web/demo/demo.css")), "run scripts/dev/embed_assets.py")
     }
 
     @Test("GET /openapi.json is on the admin listener by default, on the public one or nowhere when configured")

@@ -1,4 +1,5 @@
 import JSON
+import Storage
 
 /// What the table says of one setting, whatever its type: the dotted key of the file, the environment variable
 /// derived from it, how that variable's text is read, and the README row's default and meaning. Every typed setting
@@ -189,3 +190,6 @@ package struct RecordsSetting: Sendable {
             key: key, form: .json, defaultValue: requiredRecord == nil ? .array([]) : nil, meaning: doc)
     }
 }
+
+/// `database.synchronous`'s spellings are the SQLite driver's own (`full`, `normal`).
+extension SQLiteSynchronous: SettingChoice {}

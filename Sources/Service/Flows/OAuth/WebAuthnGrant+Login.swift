@@ -1,0 +1,69 @@
+import JSON
+import Replay
+import Storage
+import WebAuthn
+
+extension WebAuthnGrant {
+    /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
+    /// consumes the session, compare-and-sets the counter, lifts the user's locks and stores the refresh token.
+    /// `credential` is the response as read from `sent` (the `authn_response` JSON).
+    package func login(
+        _ loaded: LoginLookup, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
+        request: GrantRequest
+    ) async throws -> TokenResponse {
+        let session = loaded.session
+        // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
+        let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
+        // §7.2 steps 5–6: the credential must be registered, to a user of this realm. Refused here, before the
+        // verifier (with no credential record there is nothing to verify, or to record, against). An unknown one is
+        // the one failure answered distinctly (`passkey_error: unknown_credential`, for signalUnknownCredential,
+        // WebAuthn L3 §5.1.10); a credential of another realm stays a generic failure.
+        guard let stored = loaded.credential, let user = loaded.user else {
+            _ = try assertion.get()
+            throw OAuthError.unknownCredential(reason: "no credential \((try? credential.get().id) ?? "")")
+        }
+        guard user.realm == session.realm else {
+            _ = try assertion.get()
+            throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
+        }
+        let side = CeremonyRecording.AuthenticationSide(
+            rpID: verifier.relyingPartyID.value, originPolicy: try verifier.originPolicy(for: request.client),
+            challenge: session.challenge, userVerificationRequired: verifier.userVerificationRequired(request.client),
+            storedKey: stored.publicKey, storedSignCount: stored.signCount,
+            storedBackupState: BackupStateResult.Stored(
+                backupEligible: stored.backupEligible, backedUp: stored.backedUp),
+            userHandle: user.userHandle)
+        // WebAuthn L3 §7.2 step 22 and §6.1.3: a counter that did not increase or a changed BE is refused; a
+        // changed BS is stored below.
+        let verified = try verifier.verifiedAssertion(
+            assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
+        let refresh = try request.refreshToken(
+            for: user, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified),
+            tokens: context.tokens)
+        let use = CredentialUse(
+            credentialID: stored.credentialID, expectedSignCount: stored.signCount,
+            newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
+        let completion = LoginCompletion(
+            sessionID: session.id, now: request.now, use: use, userID: user.id, refreshToken: refresh?.record,
+            // The audit log's entry commits with the login (docs/audit.md).
+            event: AuthenticationAuditEvent.make(
+                AuthenticationAuditEvent.login, outcome: AuthenticationAuditEvent.success, now: request.now,
+                userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
+                familyID: refresh?.record.familyID))
+        // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
+        // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
+        // stored (StoreWriter+LoginCompletion.swift).
+        let outcome = try await context.store.write { try $0.completeLogin(completion) }
+        switch outcome {
+        case .sessionGone:
+            throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
+        case .counterRace:
+            throw OAuthError.ceremonyFailed("counter_race", reason: "counter changed during verification")
+        case .stored:
+            break
+        }
+        return try await ceremonyTokens(
+            event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
+            request: request)
+    }
+}

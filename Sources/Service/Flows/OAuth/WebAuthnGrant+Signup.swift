@@ -1,0 +1,63 @@
+import Crypto
+import JSON
+import Storage
+import WebAuthn
+
+extension WebAuthnGrant {
+    /// A signup session: WebAuthn L3 §7.1 on the attestation, then the user and the credential in one
+    /// transaction (with the first refresh token).
+    /// `credential` is the response as read from `sent` (the `authn_response` JSON): a malformed one is a refused
+    /// ceremony, judged (and recorded in record mode) like any other.
+    package func signup(
+        session: AuthSession, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
+        request: GrantRequest
+    ) async throws -> TokenResponse {
+        guard let userHandle = session.userHandle else {
+            throw OAuthError.bug("signup session without user handle")
+        }
+        // A session without identifiers adds a passkey to an existing user (`/me/passkeys/challenge`): it is
+        // completed by `POST /me/passkeys`, never here.
+        guard session.email != nil || session.phoneNumber != nil || session.username != nil else {
+            throw OAuthError.invalidSession("session_for_enrolment", reason: "an add-passkey session")
+        }
+        let userID = try Self.newUserID()
+        let registered = try verifier.registeredCredential(
+            challenge: session.challenge, credential: credential, sent: sent, client: request.client, userID: userID,
+            now: request.now)
+        let credential = registered.credential
+        let user = User(
+            id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
+            phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
+            profile: session.profile)
+        let refresh = try request.refreshToken(
+            for: user, authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified),
+            tokens: context.tokens)
+        do {
+            try await context.store.write { writer in
+                try writer.insertUser(user, credential: credential)
+                if let refresh { try writer.insertRefreshToken(refresh.record) }
+                _ = try writer.appendSecurityEvent(
+                    AuthenticationAuditEvent.make(
+                        AuthenticationAuditEvent.signup, outcome: AuthenticationAuditEvent.success, now: request.now,
+                        userID: user.id, clientID: request.client.clientID, credentialID: credential.credentialID,
+                        familyID: refresh?.record.familyID))
+            }
+        } catch let error as StorageError where error.code == .conflict {
+            // §7.1 step 26: a credential id already registered is refused; an identifier taken since
+            // /passkey/register lost the race. Either way nothing was written.
+            let code = error.constraint == .credentialID ? "credential_exists" : "identifier_taken"
+            throw OAuthError.ceremonyFailed(code, reason: error.description)
+        }
+        return try await ceremonyTokens(
+            event: "signup", user: user, userVerified: registered.userVerified, refreshToken: refresh?.value,
+            request: request)
+    }
+
+    /// A user id (`sub`): 16 random bytes in hex, nothing personal.
+    package static func newUserID() throws -> String {
+        try SecureRandom.bytes(count: 16).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

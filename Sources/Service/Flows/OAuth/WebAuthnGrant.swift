@@ -1,0 +1,147 @@
+import Foundation
+import JSON
+import Storage
+import WebAuthn
+
+/// `grant_type=urn:okta:params:oauth:grant-type:webauthn` (Auth0's native passkey flow): completes the ceremony an
+/// `auth_session` started, a sign-up (`+Signup`) or a login (`+Login`), and mints the tokens.
+///
+/// The session is single-use and spent by the first request that presents it, whatever the outcome.
+/// Store traffic for a login: one read finds the session, the credential and its user (`loginLookup`, one
+/// statement on PostgreSQL); the assertion is verified; then ONE write consumes the session, compare-and-sets the
+/// counter and stores the refresh token — of concurrent presentations only the one whose write consumes the session
+/// succeeds. Any refusal spends the session in a write of its own before it is answered. A sign-up spends the
+/// session first.
+package struct WebAuthnGrant: Sendable {
+    package let context: ServerContext
+    /// Judges (and in record mode records) the ceremony.
+    package let verifier: CeremonyVerifier
+
+    /// What the token request presents, parsed.
+    package struct Parameters: Sendable {
+        /// `auth_session` as sent.
+        package var authSession: String
+        /// `authn_response`: the PublicKeyCredential in WebAuthn JSON form, unchanged (it is what a recording holds).
+        package var authnResponse: JSONValue
+        /// `audience` and `scope`, as `ResourceAuthorization` granted them to the client.
+        package var access: AuthorizedAccess
+        /// `realm`, when named: the session must be of that realm.
+        package var realm: String?
+        package var client: ClientConfiguration
+        /// The thumbprint of the request's verified DPoP proof (RFC 9449 §5), if any.
+        package var dpopThumbprint: String?
+
+        package init(
+            authSession: String, authnResponse: JSONValue, access: AuthorizedAccess, realm: String?,
+            client: ClientConfiguration, dpopThumbprint: String?
+        ) {
+            self.authSession = authSession
+            self.authnResponse = authnResponse
+            self.access = access
+            self.realm = realm
+            self.client = client
+            self.dpopThumbprint = dpopThumbprint
+        }
+    }
+
+    package init(context: ServerContext, verifier: CeremonyVerifier) {
+        self.context = context
+        self.verifier = verifier
+    }
+
+    /// The token response of the ceremony `parameters` complete.
+    /// - Throws: `OAuthError` (`invalid_grant` for the session or the ceremony) or the verifier's `WebAuthnError`.
+    package func complete(_ parameters: Parameters) async throws -> TokenResponse {
+        let client = parameters.client
+        let authnResponse = parameters.authnResponse
+        guard let handle = AuthSessionHandle(presented: parameters.authSession) else {
+            throw OAuthError.invalidSession("session_malformed")
+        }
+        // Parsed before the session is looked up, only to know which credential to read with it; a parse
+        // failure is reported after the session is spent.
+        let credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: authnResponse) }
+        let credentialID = try? credential.get().rawID
+        let now = context.clock.now()
+        let sessionID = handle.sessionID
+        let lookup = try await context.store.read { reader in
+            try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
+        }
+        guard let found = lookup, now < found.session.expiresAt, found.session.kind == .login else {
+            // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
+            let consumed = try await spendSession(sessionID, now: now)
+            guard let consumed else {
+                let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+                await recordRefusal(
+                    AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID,
+                    credentialID: credentialID)
+                throw error
+            }
+            do {
+                let request = try GrantRequest(
+                    consumed, realmName: parameters.realm, client: client, access: parameters.access, now: now,
+                    dpop: parameters.dpopThumbprint)
+                return try await signup(
+                    session: consumed, credential: credential, sent: authnResponse, request: request)
+            } catch {
+                await recordRefusal(
+                    AuthenticationAuditEvent.signup, error, now: now, clientID: client.clientID,
+                    credentialID: credentialID)
+                throw error
+            }
+        }
+        do {
+            let request = try GrantRequest(
+                found.session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
+                dpop: parameters.dpopThumbprint)
+            return try await login(found, credential: credential, sent: authnResponse, request: request)
+        } catch {
+            // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
+            // the audit log in the same write. If the refusal was the store failing, this may fail too; the
+            // session then expires on its own.
+            let event = AuthenticationAuditEvent.refusal(
+                AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID, userID: found.user?.id,
+                credentialID: credentialID)
+            _ = try? await spendSession(sessionID, now: now, recording: event)
+            throw error
+        }
+    }
+
+    /// Consumes the session in a write of its own, appending `event` in it if given; `nil` when the session was
+    /// unknown, expired or already used.
+    private func spendSession(_ sessionID: String, now: Date, recording event: SecurityEvent? = nil) async throws
+        -> AuthSession?
+    {
+        try await context.store.write { writer in
+            if let event { _ = try writer.appendSecurityEvent(event) }
+            return try writer.consumeAuthSession(id: sessionID, now: now)
+        }
+    }
+
+    /// Records a refused ceremony in a write of its own (best effort: the refusal is answered anyway).
+    private func recordRefusal(
+        _ kind: String, _ error: any Error, now: Date, clientID: String, credentialID: [UInt8]?
+    ) async {
+        let event = AuthenticationAuditEvent.refusal(
+            kind, error, now: now, clientID: clientID, credentialID: credentialID)
+        _ = try? await context.store.write { writer in _ = try writer.appendSecurityEvent(event) }
+    }
+
+    /// RFC 8176 `amr`: a hardware-bound key, plus `user` when the authenticator verified the user.
+    package static func authenticationMethods(userVerified: Bool) -> [String] {
+        userVerified ? ["hwk", "user"] : ["hwk"]
+    }
+
+    /// The token response after a verified passkey ceremony (sign-up or login): counted, then minted with the
+    /// ceremony's instant as `auth_time` and its `amr`.
+    package func ceremonyTokens(
+        event: String, user: User, userVerified: Bool, refreshToken: String?, request: GrantRequest
+    ) async throws -> TokenResponse {
+        context.metrics.count(event: event)
+        return try await context.tokens.tokenResponse(
+            for: TokenService.Grant(
+                user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
+                authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
+                dpopThumbprint: request.dpopThumbprint, sessionID: request.sessionID, isLogin: true),
+            refreshToken: refreshToken, now: request.now)
+    }
+}

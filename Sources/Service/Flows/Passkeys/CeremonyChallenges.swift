@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import JSON
+import Storage
+
+/// Starting a passkey ceremony (`POST /passkey/register`, `POST /passkey/challenge`, Auth0's native passkeys API):
+/// a single-use auth session and the WebAuthn options handed to the client with its `auth_session`. The token
+/// endpoint's webauthn grant (`WebAuthnGrant`) completes it.
+package struct CeremonyChallenges: Sendable {
+    package let context: ServerContext
+
+    /// What `POST /passkey/register` presents, parsed.
+    package struct SignupParameters: Sendable {
+        package var client: ClientConfiguration
+        package var realm: RealmConfiguration
+        /// `user_profile` as sent, validated against the realm's identifier rules here (`UserProfile`).
+        package var userProfile: JSONValue
+
+        package init(client: ClientConfiguration, realm: RealmConfiguration, userProfile: JSONValue) {
+            self.client = client
+            self.realm = realm
+            self.userProfile = userProfile
+        }
+    }
+
+    package init(context: ServerContext) {
+        self.context = context
+    }
+
+    /// The auth session ends `passkeys.auth_session_grace_seconds` after the ceremony's `timeout`, so that a user
+    /// who answers just before the timeout is not refused for the network round trip.
+    package static func sessionExpiry(now: Date, configuration: ServerConfiguration) -> Date {
+        now.addingTimeInterval(
+            Double(configuration.passkeys.challengeTimeoutMilliseconds) / 1000
+                + Double(configuration.passkeys.authSessionGraceSeconds))
+    }
+
+    /// The realm named `name`, or the default realm when `name` is `nil`.
+    /// - Throws: 400 `invalid_request` for an unknown realm.
+    package static func realm(named name: String?, configuration: ServerConfiguration) throws -> RealmConfiguration {
+        if let name {
+            guard let realm = configuration.realms.first(where: { $0.name == name }) else {
+                throw OAuthError.invalidParameter("realm", reason: "\(name) is not configured")
+            }
+            return realm
+        }
+        guard let realm = configuration.defaultRealm else { throw OAuthError.bug("no realm configured") }
+        return realm
+    }
+
+    /// A sign-up: `{authn_params_public_key, auth_session}`, the creation options for a new user.
+    /// - Throws: 400 `invalid_request` for a profile the realm refuses, or an identifier that already exists (the
+    ///   client should log in).
+    package func signup(_ parameters: SignupParameters) async throws -> JSONValue {
+        let client = parameters.client
+        let realm = parameters.realm
+        let profile = try UserProfile(parameters.userProfile, realm: realm)
+        let configuration = context.configuration
+        let now = context.clock.now()
+        let handle = try AuthSessionHandle.generate()
+        // WebAuthn L3 §13.4.3: at least 16 random bytes; §5.4.3: user.id is opaque, no personal data.
+        let challenge = try SecureRandom.bytes(count: 32)
+        let userHandle = try SecureRandom.bytes(count: 32)
+        let session = AuthSession(
+            id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .signup, challenge: challenge,
+            email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,
+            userHandle: userHandle, createdAt: now,
+            expiresAt: Self.sessionExpiry(now: now, configuration: configuration), profile: profile.attributes)
+        let identifiers = profile.identifiers
+        // One write: the "already exists" check and the session insert see the same state.
+        let taken = try await context.store.write { writer -> Bool in
+            for identifier in identifiers where try writer.user(realm: realm.name, identifier: identifier) != nil {
+                return true
+            }
+            try writer.insertAuthSession(session)
+            return false
+        }
+        guard !taken else {
+            // Auth0: the client should run the login flow instead.
+            throw OAuthError(
+                .invalidRequest, "A user with this identifier already exists.", logCode: "identifier_taken",
+                reason: "realm \(realm.name)")
+        }
+        let userName = profile.email ?? profile.phoneNumber ?? profile.username ?? ""
+        // A new user has no credentials to exclude; adding a passkey (`/me/passkeys/challenge`) lists the user's.
+        let options = CreationOptions(
+            challenge: challenge, userHandle: userHandle, userName: userName, displayName: profile.name ?? userName,
+            excluding: [], hints: client.passkeyHints
+        ).json(client: client, configuration: configuration)
+        context.metrics.count(event: "passkey_register_challenge")
+        return .object([
+            JSONMember(key: "authn_params_public_key", value: options),
+            JSONMember(key: "auth_session", value: .string(handle.value)),
+        ])
+    }
+
+    /// A login (usernameless: the user is found from the credential and its userHandle):
+    /// `{authn_params_public_key, auth_session}`, the request options.
+    package func login(client: ClientConfiguration, realm: RealmConfiguration) async throws -> JSONValue {
+        let configuration = context.configuration
+        let now = context.clock.now()
+        let handle = try AuthSessionHandle.generate()
+        let challenge = try SecureRandom.bytes(count: 32)
+        let timeout = configuration.passkeys.challengeTimeoutMilliseconds
+        let session = AuthSession(
+            id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .login, challenge: challenge,
+            createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration))
+        try await context.store.write { try $0.insertAuthSession(session) }
+        return .object([
+            JSONMember(
+                key: "authn_params_public_key",
+                value: .object([
+                    JSONMember(key: "challenge", value: .string(Base64URL.encode(challenge))),
+                    JSONMember(key: "timeout", value: .number(String(timeout))),
+                    JSONMember(key: "rpId", value: .string(configuration.relyingParty.id)),
+                    JSONMember(
+                        key: "userVerification", value: .string(configuration.userVerification(for: client).rawValue)),
+                ])),
+            JSONMember(key: "auth_session", value: .string(handle.value)),
+        ])
+    }
+}

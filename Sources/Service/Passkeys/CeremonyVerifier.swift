@@ -1,0 +1,117 @@
+import Foundation
+import JSON
+import Replay
+import WebAuthn
+
+/// The relying party's side of every WebAuthn ceremony: the RP ID, each client's accepted origins and
+/// user-verification policy, the decision on the outcomes the verifiers report, and record mode's recorder. The one
+/// place a registration (sign-up, adding a passkey) or an assertion (login) is judged, and recorded in record mode.
+package struct CeremonyVerifier: Sendable {
+    /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
+    package let originPolicies: [String: OriginPolicy]
+    /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
+    package let relyingPartyID: RelyingPartyID
+    /// The decision on the outcomes the verifiers report (counter, backup state, attestation trust): the default
+    /// policy, the one `passkeyd replay` applies too.
+    package let ceremonyPolicy = CeremonyPolicy()
+    /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
+    package let recorder: CeremonyRecorder?
+    private let configuration: ServerConfiguration
+
+    /// The verifier of `configuration`'s clients, recording through `recorder` when given.
+    package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?) {
+        self.configuration = configuration
+        self.recorder = recorder
+        relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
+        var policies: [String: OriginPolicy] = [:]
+        for client in configuration.clients {
+            policies[client.clientID] = OriginPolicy(
+                allowedOrigins: client.acceptedOrigins(
+                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
+        }
+        originPolicies = policies
+    }
+
+    /// The verifier of the context's configuration and recorder.
+    package init(context: ServerContext) {
+        self.init(configuration: context.configuration, recorder: context.recorder)
+    }
+
+    /// The accepted origins of `client`.
+    /// - Throws: a bug (500) for a client the configuration does not hold.
+    package func originPolicy(for client: ClientConfiguration) throws -> OriginPolicy {
+        guard let policy = originPolicies[client.clientID] else {
+            throw OAuthError.bug("client \(client.clientID) without origin policy")
+        }
+        return policy
+    }
+
+    /// WebAuthn L3 §7.1 step 15 / §7.2 step 17: UV is required when the client's policy is `required`.
+    package func userVerificationRequired(_ client: ClientConfiguration) -> Bool {
+        configuration.userVerification(for: client).requiresVerifiedUser
+    }
+
+    /// A ceremony request from a browser (one with an `Origin` header) must come from an origin `client` accepts:
+    /// WebAuthn L3 §7.1 step 9 / §7.2 step 13 would refuse the ceremony at `/oauth/token`, after the user made a
+    /// passkey. A request without `Origin` (a native app) passes.
+    /// - Throws: 403 `access_denied`.
+    package func checkRequestOrigin(_ origin: String?, client: ClientConfiguration) throws {
+        guard let origin else { return }
+        guard try originPolicy(for: client).allows(origin: origin) else {
+            throw OAuthError(
+                .accessDenied, "The request's Origin is not accepted for this client.",
+                logCode: "origin_not_accepted", reason: "origin \(origin.prefix(256)) for \(client.clientID)")
+        }
+    }
+
+    /// The one place a sign-up's credential is judged (WebAuthn L3 §7.1): its members decoded, the verifier, then the
+    /// attestation trust as `CeremonyPolicy` decides (§7.1 step 24). In record mode the verdict is recorded from
+    /// these very inputs (`CeremonyRecorder`), accepted or refused, before it is acted on.
+    package func verifiedRegistration(
+        _ credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
+        expectations: RegistrationExpectations
+    ) throws(WebAuthnError) -> VerifiedRegistration {
+        let policy = ceremonyPolicy
+        let outcome = Result { () throws(WebAuthnError) -> VerifiedRegistration in
+            let verified = try RegistrationVerifier(expectations: expectations).verify(
+                try credential.get().registration())
+            try policy.evaluate(verified).get()
+            return verified
+        }
+        recorder?.record("registration", refusal: outcome.refusalCode, at: expectations.verificationTime) { name in
+            CeremonyRecording.registration(name: name, expectations: expectations, response: sent, outcome: outcome)
+        }
+        return try outcome.get()
+    }
+
+    /// The one place a login's assertion is judged (WebAuthn L3 §7.2): its members decoded, the stored COSE_Key
+    /// parsed, the verifier, then the counter and backup state as `CeremonyPolicy` decides (§7.2 step 22, §6.1.3).
+    /// `credentialID` is the stored credential's (§7.2 step 5); it was found by the `rawId` sent, so a recording need
+    /// not hold it. In record mode the verdict is recorded from these very inputs, accepted or refused.
+    package func verifiedAssertion(
+        _ assertion: Result<AuthenticationResponse, WebAuthnError>, sent: JSONValue,
+        side: CeremonyRecording.AuthenticationSide, credentialID: [UInt8], now: Date
+    ) throws(WebAuthnError) -> VerifiedAssertion {
+        let policy = ceremonyPolicy
+        let outcome = Result { () throws(WebAuthnError) -> VerifiedAssertion in
+            let response = try assertion.get()
+            var expectations = try side.expectations()
+            expectations.credentialID = credentialID
+            let verified = try AuthenticationVerifier(expectations: expectations).verify(response)
+            try policy.evaluate(verified).get()
+            return verified
+        }
+        recorder?.record("authentication", refusal: outcome.refusalCode, at: now) { name in
+            CeremonyRecording.authentication(name: name, side: side, verifyAt: now, response: sent, outcome: outcome)
+        }
+        return try outcome.get()
+    }
+}
+
+extension Result where Failure == WebAuthnError {
+    /// The refusal's code, `nil` when the ceremony verified.
+    fileprivate var refusalCode: WebAuthnError.Code? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}

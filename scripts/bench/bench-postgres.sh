@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# End-to-end logins on PostgreSQL, for `make bench` (scripts/bench/bench.sh runs it after the SQLite logins and appends
+# what it writes to docs/benchmarks.md). Runnable by itself once the release binaries are built:
+#   scripts/bench/bench-postgres.sh [OUT.md] [SQLITE_RUNS.jsonl]
+# (defaults build/bench/section-3-postgres.md and build/bench/login-runs.jsonl, the SQLite runs of bench.sh;
+# BENCH_PG_SECONDS=N shortens the measured runs for a trial). A throwaway cluster (scripts/dev/throwaway-postgres.sh,
+# synchronous_commit on, its default) is created and removed here. One node on it, then two nodes (two processes,
+# own data directories, one database), 64 clients in a closed loop over the `poll` transport as in the SQLite rows;
+# CPU of the passkeyd processes and of the cluster (postmaster and its children) read from /proc around each run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=build/bench
+out="${1:-$work/section-3-postgres.md}"
+sqlite_runs="${2:-$work/login-runs.jsonl}"
+seconds="${BENCH_PG_SECONDS:-10}"
+binary=.build/release/passkeyd
+loadgen=.build/release/passkeyd-loadgen
+mkdir -p "$work"
+rm -f "$work"/pg-*.json "$work"/pg-runs.jsonl
+
+# shellcheck source=scripts/dev/throwaway-postgres.sh
+source scripts/dev/throwaway-postgres.sh
+pg_data="$(mktemp -d "$PWD/$work/pg-data.XXXXXX")"
+node1="" node2="" node3=""
+cleanup() {
+  for pid in $node1 $node2 $node3; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  stop_throwaway_postgres
+  rm -rf "$pg_data"
+}
+trap cleanup EXIT
+
+trap 'echo "bench-postgres: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+start_throwaway_postgres >"$work/pg-cluster.log" 2>&1 || { cat "$work/pg-cluster.log" >&2; exit 1; }
+postmaster="$(head -1 "$PG_THROWAWAY_DIR/data/postmaster.pid")"
+database_url="$PASSKEYD_TEST_DATABASE_URL"
+# The same cluster through its Unix socket, as a node on the database's own host would connect (libpq's keyword
+# form: the host is the socket's directory).
+pg_port="${database_url##*127.0.0.1:}"
+pg_port="${pg_port%%/*}"
+socket_url="host=$PG_THROWAWAY_DIR/sock port=$pg_port user=postgres dbname=postgres sslmode=disable"
+pg_version="$("$PG_BIN/postgres" --version)"
+
+# Both nodes share one configuration, as in a deployment (docs/deployment.md): the issuer names node 1. The
+# same flags and variables as the SQLite server of bench.sh, with PASSKEYD_DATABASE_URL instead of synchronous=full;
+# database.pool_size stays at its default (2 × cores per node).
+port1="$(free_port)"
+port2="$(free_port)"
+port3="$(free_port)"
+start_node() { # start_node PORT DATA_DIR LOG [DATABASE_URL] (in the background: its PID is $!)
+  PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="${4:-$database_url}" \
+    PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT=0 PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \
+    "$binary" serve --config Config/passkeyd.json --port "$1" --data-dir "$2" >"$3" 2>&1 &
+}
+
+# CPU seconds (user + system) of the given passkeyd PIDs, and of the cluster: the postmaster (its own time and its
+# exited children's) plus its live children (backends, checkpointer, WAL writer…). Children are found by parent
+# PID: a backend's command line is its process title, which does not name the data directory.
+cpu_now() { # cpu_now PID… → "server_seconds database_seconds"
+  python3 - "$postmaster" "$@" <<'PY'
+import os, sys
+hz = os.sysconf("SC_CLK_TCK")
+postmaster, nodes = sys.argv[1], set(sys.argv[2:])
+server = database = 0
+for pid in os.listdir("/proc"):
+    if not pid.isdigit():
+        continue
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    fields = text[text.rindex(")") + 2:].split()  # fields[0] is field 3 (state) of proc(5)
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    if pid in nodes:
+        server += ticks
+    elif pid == postmaster:
+        database += ticks + int(fields[13]) + int(fields[14])  # + cutime, cstime (exited backends)
+    elif fields[1] == postmaster:
+        database += ticks
+print(server / hz, database / hz)
+PY
+}
+
+# measure NAME "PORT…" PID…: runs one load generator per port together (64 clients split evenly, the node on port i
+# driven by generator i), and appends one line to pg-runs.jsonl.
+measure() {
+  local name=$1 ports=($2) generators
+  shift 2
+  generators=${#ports[@]}
+  local pids=("$@") gens=() before after
+  before="$(cpu_now "${pids[@]}")"
+  for i in $(seq 0 $((generators - 1))); do
+    "$loadgen" --url "http://127.0.0.1:${ports[$i]}" --login --credentials "$pg_data/credentials.jsonl" \
+      --concurrency $((64 / generators)) --seconds "$seconds" --warmup 1 --transport poll \
+      >"$work/pg-$name-$i.json" 2>"$work/pg-$name-$i.err" &
+    gens+=($!)
+  done
+  for gen in "${gens[@]}"; do wait "$gen" || true; done
+  after="$(cpu_now "${pids[@]}")"
+  python3 - "$name" "$generators" "$before" "$after" "$work" >>"$work/pg-runs.jsonl" <<'PY'
+import json, sys
+name, generators, before, after, work = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split(), sys.argv[5]
+runs = []
+for i in range(generators):
+    try:
+        runs.append(json.loads(open(f"{work}/pg-{name}-{i}.json").read().strip().splitlines()[-1]))
+    except (OSError, ValueError, IndexError):
+        print(json.dumps({"name": name, "error": f"load generator {i + 1} gave no result"}))
+        sys.exit(0)
+print(json.dumps({
+    "name": name, "nodes": generators, "seconds": runs[0]["seconds"],
+    "concurrency": sum(r["concurrency"] for r in runs),
+    "logins": sum(r["logins"] for r in runs), "failures": sum(r["failures"] for r in runs),
+    "logins_per_second": sum(r["logins_per_second"] for r in runs),
+    "p50_ms": max(r["p50_ms"] for r in runs), "p99_ms": max(r["p99_ms"] for r in runs),
+    "max_ms": max(r["max_ms"] for r in runs), "p99_each_ms": [r["p99_ms"] for r in runs],
+    "loadgen_cpu_seconds": sum(r["loadgen_cpu_seconds"] for r in runs),
+    "server_cpu_seconds": round(float(after[0]) - float(before[0]), 2),
+    "database_cpu_seconds": round(float(after[1]) - float(before[1]), 2),
+}))
+PY
+}
+
+# sqlite_reference NAME: the same 64-client closed loop against a SQLite node (synchronous=full, its data directory
+# on disk) run right next to the PostgreSQL one, so that the ratio compares runs made under the same conditions:
+# this shared machine's speed drifts by ±20% within minutes (and RSA signing, a third of a login's CPU, by more
+# between hosts), and the section above's runs were made minutes earlier.
+sqlite_reference() {
+  local name=$1 port data server before after
+  port="$(free_port)"
+  data="$pg_data/sqlite-$name"
+  : >"$work/pg-$name.log"
+  bench_sqlite_server "$port" "$data" "$work/pg-$name.log" ""
+  server=$!
+  wait_ready "$port" 30
+  "$loadgen" --url "http://127.0.0.1:$port" --signup 200 --concurrency 16 --credentials "$data/credentials.jsonl" \
+    >/dev/null
+  before="$(cpu_now "$server")"
+  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$data/credentials.jsonl" --concurrency 64 \
+    --seconds "$seconds" --warmup 1 --transport poll >"$work/pg-$name-0.json" 2>"$work/pg-$name-0.err" || true
+  after="$(cpu_now "$server")"
+  kill -TERM "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  python3 - "$name" "$before" "$after" "$work" >>"$work/pg-runs.jsonl" <<'PY'
+import json, sys
+name, before, after, work = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4]
+try:
+    run = json.loads(open(f"{work}/pg-{name}-0.json").read().strip().splitlines()[-1])
+except (OSError, ValueError, IndexError):
+    print(json.dumps({"name": name, "error": "load generator gave no result"}))
+    sys.exit(0)
+run.update(name=name, nodes=1, server_cpu_seconds=round(float(after[0]) - float(before[0]), 2))
+print(json.dumps(run))
+PY
+}
+
+loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+start_node "$port1" "$pg_data/node1" "$work/pg-node1.log"
+node1=$!
+wait_ready "$port1" 30
+"$loadgen" --url "http://127.0.0.1:$port1" --signup 200 --concurrency 16 --credentials "$pg_data/credentials.jsonl" \
+  >"$work/pg-signup.json"
+# SQLite, PostgreSQL over TCP and over the Unix socket, SQLite: the reference is the mean of the two SQLite runs
+# around the PostgreSQL ones. The socket node is its own process (own data directory) on the same database.
+start_node "$port3" "$pg_data/node3" "$work/pg-node3.log" "$socket_url"
+node3=$!
+wait_ready "$port3" 30
+sqlite_reference sqlite-before
+measure one-node "$port1" "$node1"
+measure one-node-socket "$port3" "$node3"
+sqlite_reference sqlite-after
+kill -TERM "$node3" 2>/dev/null || true
+wait "$node3" 2>/dev/null || true
+node3=""
+start_node "$port2" "$pg_data/node2" "$work/pg-node2.log"
+node2=$!
+wait_ready "$port2" 30
+measure two-nodes "$port1 $port2" "$node1" "$node2"
+
+python3 - "$work/pg-runs.jsonl" "$sqlite_runs" "$(nproc)" "$loadavg_before" "$pg_version" "$seconds" \
+  >"$out.tmp" <<'PY'
+import json, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    if line.strip():
+        run = json.loads(line)
+        runs[run["name"]] = run
+try:
+    sqlite_all = [json.loads(line) for line in open(sys.argv[2]) if line.strip()]
+except OSError:
+    sqlite_all = []
+cores, loadavg, version, seconds = int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
+# The SQLite rows of the section above: the 64-client closed-loop `poll` runs; the one with the median logins/s.
+closed = sorted((r for r in sqlite_all if r.get("transport") == "poll" and r.get("concurrency") == 64
+                 and not r.get("offered_per_second")), key=lambda r: r["logins_per_second"])
+section_sqlite = closed[(len(closed) - 1) // 2] if closed else None
+# The reference: the two SQLite runs made right before and after the one-node PostgreSQL run, averaged (rates and
+# CPU per login), the section above's median only when they failed.
+around = [runs[n] for n in ("sqlite-before", "sqlite-after") if n in runs and "error" not in runs[n]]
+if around:
+    sqlite = dict(around[0])
+    for key in ("logins_per_second", "p50_ms", "p99_ms", "server_cpu_seconds", "loadgen_cpu_seconds", "logins"):
+        sqlite[key] = sum(r[key] for r in around) / len(around)
+    sqlite["failures"] = sum(r["failures"] for r in around)
+    rates = ", ".join(format(r["logins_per_second"], ",.0f") for r in around)
+    sqlite_label = f"SQLite (`synchronous=full`), mean of the runs just before and after ({rates}/s)"
+else:
+    sqlite = section_sqlite
+    sqlite_label = "SQLite (`synchronous=full`), the section above's median"
+
+print("## End-to-end passkey logins on PostgreSQL")
+print()
+print(f"The same logins (64 clients, `poll`, closed loop, 1 s warm-up, {seconds:g} s measured) against passkeyd on "
+      f"a throwaway PostgreSQL cluster on this machine ({version}; `initdb` defaults, `synchronous_commit` on), "
+      "reached over loopback TCP, and for one node also over the cluster's Unix socket (a separate node process "
+      "on the same database, measured right after the TCP one: how a node on the database's own host would "
+      "connect), `database.pool_size` at its default (2 × cores per node), log level warning. Two nodes: two "
+      "server processes on different ports with their own data directories and one database, each driven by its "
+      "own load generator of 32 clients, started together; throughput is their sum, p50 and p99 the worse of the "
+      "two generators' (their latencies are not merged). 200 users signed up once through node 1; the two-node run "
+      "follows the one-node run on the same database. Server, database and load generator share the "
+      f"{cores} cores. Load average just before: {loadavg}. The SQLite reference is measured here too, the same "
+      "64-client closed loop against a SQLite node (`synchronous=full`, data on disk) run just before and just after "
+      "the one-node PostgreSQL runs, and averaged: this shared machine's speed drifts within minutes, so the ratio "
+      "compares runs made under the same conditions (the section above's median is shown for comparison). Its "
+      "server CPU includes SQLite, which runs in the process. CPU per "
+      "login: user + system time from /proc around the whole run (warm-up included) over the logins of that time "
+      "(the measured rate × (1 s + the measured seconds)); database CPU is the cluster's postmaster and its "
+      "children. *CPU used* is the share of all cores the three took.")
+print()
+print("| store | nodes | logins/s | p50 | p99 | failures | server CPU/login | database CPU/login "
+      "| load generator CPU/login | CPU used | target: PostgreSQL ≥ 60% of SQLite's logins/s at p99 ≤ 50 ms |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
+def per_login(run, key):
+    # CPU is read around the whole run, warm-up included: divide by the logins of warm-up plus measured window,
+    # estimated at the measured rate.
+    return run[key] / max(1, run["logins"] * (run["seconds"] + 1) / run["seconds"]) * 1e6
+def busy(run):
+    used = run["server_cpu_seconds"] + run.get("database_cpu_seconds", 0) + run["loadgen_cpu_seconds"]
+    return used / (run["seconds"] + 1) / cores * 100
+if section_sqlite and sqlite is not section_sqlite:
+    s = section_sqlite
+    print(f"| SQLite, the section above's median | 1 | {s['logins_per_second']:,.0f} | {s['p50_ms']:.1f} ms "
+          f"| {s['p99_ms']:.1f} ms | {s['failures']} | {per_login(s, 'server_cpu_seconds'):,.0f} µs "
+          f"| (in the server) | {per_login(s, 'loadgen_cpu_seconds'):,.0f} µs | {busy(s):.0f}% | (comparison) |")
+if sqlite:
+    print(f"| {sqlite_label} | 1 | {sqlite['logins_per_second']:,.0f} | {sqlite['p50_ms']:.1f} ms "
+          f"| {sqlite['p99_ms']:.1f} ms | {sqlite['failures']} | {per_login(sqlite, 'server_cpu_seconds'):,.0f} µs "
+          f"| (in the server) | {per_login(sqlite, 'loadgen_cpu_seconds'):,.0f} µs | {busy(sqlite):.0f}% | (reference) |")
+else:
+    print("| SQLite | 1 | — | — | — | — | — | — | — | — | (not measured in this run) |")
+def verdict(run):
+    if not sqlite:
+        return "— (no SQLite figure)"
+    share = run["logins_per_second"] / sqlite["logins_per_second"] if sqlite["logins_per_second"] else 0
+    ok = share >= 0.6 and run["p99_ms"] <= 50 and run["failures"] == 0
+    return f"{'yes' if ok else '**no**'} ({share:.0%})"
+for name, label, store in (("one-node", "1", "PostgreSQL, loopback TCP"),
+                           ("one-node-socket", "1", "PostgreSQL, Unix socket"),
+                           ("two-nodes", "2", "PostgreSQL, loopback TCP")):
+    run = runs.get(name)
+    if not run or "error" in run:
+        reason = run["error"] if run else "not run"
+        print(f"| {store} | {label} | — | — | — | — | — | — | — | — | not measured: {reason} |")
+        continue
+    target = verdict(run) if name != "two-nodes" else "(comparison)"
+    print(f"| {store} | {run['nodes']} | {run['logins_per_second']:,.0f} | {run['p50_ms']:.1f} ms "
+          f"| {run['p99_ms']:.1f} ms | {run['failures']} | {per_login(run, 'server_cpu_seconds'):,.0f} µs "
+          f"| {per_login(run, 'database_cpu_seconds'):,.0f} µs | {per_login(run, 'loadgen_cpu_seconds'):,.0f} µs "
+          f"| {busy(run):.0f}% | {target} |")
+print()
+one = runs.get("one-node")
+if one and "error" not in one:
+    server, database, client = (per_login(one, k) for k in ("server_cpu_seconds", "database_cpu_seconds",
+                                                              "loadgen_cpu_seconds"))
+    total = server + database + client
+    text = (f"Where the time goes (one node on PostgreSQL): of the {total:,.0f} µs of CPU a login costs on this "
+            f"machine, the passkeyd server takes {server:,.0f} µs ({server / total:.0%}), PostgreSQL "
+            f"{database:,.0f} µs ({database / total:.0%}) and the load generator {client:,.0f} µs "
+            f"({client / total:.0%}); that CPU alone would allow {cores * 1e6 / total:,.0f} logins/s on "
+            f"{cores} cores, and the run used {busy(one):.0f}% of them")
+    if sqlite:
+        sqlite_total = per_login(sqlite, "server_cpu_seconds") + per_login(sqlite, "loadgen_cpu_seconds")
+        sqlite_server = per_login(sqlite, "server_cpu_seconds")
+        text += (f". On SQLite a login costs {sqlite_total:,.0f} µs in all, {sqlite_server:,.0f} µs of it the "
+                 f"server with SQLite in it: on PostgreSQL the server alone spends {server:,.0f} µs "
+                 f"({server - sqlite_server:+,.0f} µs, the client side of the protocol: libpq, loopback TCP, waking the pool's connections) "
+                 f"and the database process {database:,.0f} µs on top, {total - sqlite_total:+,.0f} µs in all")
+    if busy(one) >= 85:
+        text += (". The cores were nearly saturated, so that CPU per login, not waiting for commits, is what "
+                 "bounds the throughput here.")
+    else:
+        text += (". The cores were not saturated: the rest of the time is waiting, for commit flushes "
+                 "(`synchronous_commit` on) and round trips over the pool's connections.")
+    print(text)
+    print()
+socket = runs.get("one-node-socket")
+if one and socket and "error" not in one and "error" not in socket and one["logins_per_second"]:
+    gain = socket["logins_per_second"] / one["logins_per_second"] - 1
+    print(f"Over the Unix socket instead of loopback TCP, one node did {socket['logins_per_second']:,.0f} logins/s "
+          f"({gain:+.0%}), with {per_login(socket, 'server_cpu_seconds'):,.0f} µs of server CPU per login (TCP: "
+          f"{per_login(one, 'server_cpu_seconds'):,.0f} µs) and {per_login(socket, 'database_cpu_seconds'):,.0f} µs "
+          f"of database CPU (TCP: {per_login(one, 'database_cpu_seconds'):,.0f} µs). One pair of consecutive runs on "
+          "this shared host does not separate a difference of a few percent from its drift; docs/deployment.md "
+          "gives alternated pairs (the socket saves kernel work on every round trip, on both sides).")
+    print()
+two = runs.get("two-nodes")
+if two and "error" not in two and len(two.get("p99_each_ms", [])) == 2:
+    print(f"Two nodes: p99 per load generator {two['p99_each_ms'][0]:.1f} ms and {two['p99_each_ms'][1]:.1f} ms. On "
+          "one machine the second node adds no cores, only a second process competing for the same two; the row "
+          "shows what sharing the database costs, not how far several machines scale.")
+    print()
+PY
+mv "$out.tmp" "$out"
+echo "bench-postgres: wrote $out"
