@@ -27,7 +27,8 @@ extension Settings {
             "device_keys.enrolment_max_age_seconds", default: 300, range: 30...86_400,
             doc: """
                 enrolling or replacing a device key needs a user-verified passkey login at most this old, that minted \
-                the token (never a refresh-grant token)
+                the token (never a refresh-grant token); so does a device proof by fresh login (revoking a key, \
+                reporting its invalidation or a biometric lockout, docs/device-keys.md)
                 """)
         package static let androidAttestationRoots = TextSetting(
             "device_keys.android_attestation_roots", default: "builtin",
@@ -88,8 +89,8 @@ extension Settings {
         package static let freshLoginMaxAgeSeconds = IntegerSetting(
             "srp.fresh_login_max_age_seconds", default: 300, range: 30...3_600,
             doc: """
-                how recent the login must be to enrol a password verifier (passkey, user verified), or a device key \
-                after a biometry change (password or passkey)
+                enrolling or replacing the password verifier (`POST /me/password-verifier`) needs a user-verified \
+                passkey login at most this old, that minted the token (never a refresh-grant token)
                 """)
 
         static let all = [
