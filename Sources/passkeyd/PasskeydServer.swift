@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Dispatch
 import Foundation
 import HTTP

@@ -1,3 +1,4 @@
+import Configuration
 import Service
 
 /// `passkeyd check-config`: loads the configuration exactly as `serve` does (the same one-line message and status 2

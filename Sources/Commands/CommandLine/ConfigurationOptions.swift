@@ -1,3 +1,4 @@
+import Configuration
 import Service
 
 /// The configuration a command reads, as `serve` reads it: the file `--config FILE` names (default

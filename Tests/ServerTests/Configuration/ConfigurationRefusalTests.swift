@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Configuration
 @testable import Service
 
 /// What `check-config` (and `serve`) say about a configuration they refuse: the nearest known key for an unknown one,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Configuration
 @testable import Service
 
 /// The repository root, found from this file's path (Tests/ServerTests/Configuration/…).
@@ -27,7 +28,7 @@ struct ReadmeConfigurationTableTests {
         Issue.record(
             """
             README.md's configuration table differs from the settings declarations \
-            (Sources/Service/Configuration/Settings); the rendered table is in \(file.path), to replace README's.
+            (Sources/Configuration/Settings); the rendered table is in \(file.path), to replace README's.
             \(difference)
             """)
     }

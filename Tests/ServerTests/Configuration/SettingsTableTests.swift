@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Testing
 
+@testable import Configuration
 @testable import Service
 
 /// The repository root, found from this file's path (Tests/ServerTests/Configuration/…).

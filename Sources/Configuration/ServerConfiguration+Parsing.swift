@@ -84,7 +84,7 @@ extension ServerConfiguration {
                 deviceObject, Settings.DeviceKeys.appAttestRoots, builtin: BuiltinAttestationRoots.appAttest)
         )
         guard !deviceKeys.audience.isEmpty,
-            ![issuer, Self.accountAudience(issuer: issuer), RecoveryToken.audience(issuer: issuer)].contains(
+            ![issuer, Self.accountAudience(issuer: issuer), Self.recoveryAudience(issuer: issuer)].contains(
                 deviceKeys.audience)
         else {
             throw deviceObject.error(
@@ -126,7 +126,7 @@ extension ServerConfiguration {
             root,
             reserved: [
                 issuer, deviceKeys.audience, Self.accountAudience(issuer: issuer),
-                RecoveryToken.audience(issuer: issuer),
+                Self.recoveryAudience(issuer: issuer),
             ],
             defaultLifetime: tokens.accessTokenLifetime)
         self.apis = apis

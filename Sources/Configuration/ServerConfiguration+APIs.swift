@@ -31,6 +31,10 @@ extension ServerConfiguration {
     /// The account audience of `issuer`.
     package static func accountAudience(issuer: String) -> String { issuer + "me/" }
 
+    /// The audience of the restricted token of a recovery (`RecoveryToken`): `<issuer>recovery` (the issuer ends with
+    /// `/`), reserved like the built-in APIs'.
+    package static func recoveryAudience(issuer: String) -> String { issuer + "recovery" }
+
     /// The API whose identifier is `audience`: the issuer's, the device-key API, the account API, or one of `apis`.
     public func api(identifier audience: String) -> APIConfiguration? {
         if audience == issuer { return issuerAPI }

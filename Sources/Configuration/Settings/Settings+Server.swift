@@ -1,6 +1,6 @@
 extension Settings {
     /// `log_level`.
-    package static let logLevel = ChoiceSetting<Logger.Level>(
+    package static let logLevel = ChoiceSetting<LogLevel>(
         "log_level", default: .info,
         doc: """
             the least severe log line written: `debug`, `info`, `warning` or `error` (logs are JSON lines on standard \

@@ -1,5 +1,4 @@
 import Foundation
-import PKCS11Signer
 
 /// Where a key is in an HSM reached through PKCS#11, and where its PIN comes from (never from the JSON file): the
 /// `pkcs11` object of `audit` (the checkpoint signer) and of `encryption_at_rest` (the key that wraps the
@@ -38,11 +37,6 @@ public struct PKCS11Settings: Sendable, Equatable {
         }
         try object.rejectUnknownKeys()
         return settings
-    }
-
-    /// Where the key is, as the PKCS#11 code takes it.
-    package var location: PKCS11Location {
-        PKCS11Location(module: module, tokenLabel: tokenLabel, keyLabel: keyLabel)
     }
 
     /// Why the PIN could not be read.

@@ -158,7 +158,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 
     /// The least severe log line written (`log_level`).
-    public var logLevel: Logger.Level = Settings.logLevel.defaultValue
+    public var logLevel: LogLevel = Settings.logLevel.defaultValue
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
