@@ -101,12 +101,11 @@ package struct RefreshGrant: Sendable {
         switch outcome {
         case .rotated:
             return AuthenticationAuditEvent.make(
-                AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
+                .refresh, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
         case .refused(let error):
             return AuthenticationAuditEvent.make(
-                error.logCode == "refresh_reused"
-                    ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh,
+                error.logCode == "refresh_reused" ? .refreshReuse : .refresh,
                 outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
                 clientID: clientID, familyID: stored?.familyID, reasonCode: error.logCode)
         }
