@@ -38,14 +38,20 @@ var targets: [Target] = [
     .target(name: "HTTP", dependencies: ["CMicroHTTPD", "JSON", "Addresses"], swiftSettings: strict),
     .target(name: "PKCS11Signer", dependencies: ["Audit", "Crypto", "CPKCS11"], swiftSettings: strict),
 
-    // The application: an HTTP-free core of flows (Service), the HTTP endpoints over it (Endpoints), the command
-    // line (Commands), the files the binary serves (Assets), and the composition root (the passkeyd executable), the
-    // only target that imports both HTTP and a storage driver (docs/architecture.md).
+    // The application: the configuration model (Configuration: the settings table, ServerConfiguration and its
+    // parts, the loader; neither HTTP nor a storage driver), an HTTP-free core of flows (Service), the HTTP endpoints
+    // over it (Endpoints), the command line (Commands), the files the binary serves (Assets), and the composition root
+    // (the passkeyd executable), the only target that imports both HTTP and a storage driver (docs/architecture.md).
+    .target(
+        name: "Configuration",
+        dependencies: ["JSON", "Crypto", "Storage"],
+        swiftSettings: strict
+    ),
     .target(
         name: "Service",
         dependencies: [
-            "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage", "Replay", "PKCS11Signer",
-            "Addresses",
+            "Configuration", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage", "Replay",
+            "PKCS11Signer", "Addresses",
         ],
         swiftSettings: strict
     ),
@@ -53,7 +59,8 @@ var targets: [Target] = [
     .target(
         name: "Endpoints",
         dependencies: [
-            "Service", "HTTP", "Assets", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage",
+            "Service", "Configuration", "HTTP", "Assets", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit",
+            "Storage",
             "Replay", "Addresses",
         ],
         swiftSettings: strict
@@ -61,15 +68,16 @@ var targets: [Target] = [
     .target(
         name: "Commands",
         dependencies: [
-            "Service", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite", "StoragePostgres",
-            "PKCS11Signer",
+            "Service", "Configuration", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite",
+            "StoragePostgres", "PKCS11Signer",
         ],
         swiftSettings: strict
     ),
     .executableTarget(
         name: "passkeyd",
         dependencies: [
-            "Commands", "Endpoints", "Service", "HTTP", "Storage", "StorageSQLite", "StoragePostgres", "Audit",
+            "Commands", "Endpoints", "Service", "Configuration", "HTTP", "Storage", "StorageSQLite", "StoragePostgres",
+            "Audit",
             "PKCS11Signer", "JSON",
         ],
         swiftSettings: strict),
@@ -108,7 +116,8 @@ var targets: [Target] = [
     .testTarget(
         name: "ServerTests",
         dependencies: [
-            "passkeyd", "Service", "Endpoints", "Commands", "Assets", "HTTP", "Storage", "StorageSQLite",
+            "passkeyd", "Service", "Configuration", "Endpoints", "Commands", "Assets", "HTTP", "Storage",
+            "StorageSQLite",
             "StoragePostgres",
             "Replay", "PKCS11Signer", "TestSupport", "Addresses",
         ],

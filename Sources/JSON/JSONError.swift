@@ -25,6 +25,9 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public let file: String
     /// Source line of the throw site.
     public let line: Int
+    /// Where in the input the parser stopped (a byte offset), when the error is the parser's: what a reader of a
+    /// file turns into a line and column.
+    public private(set) var offset: Int?
 
     /// Creates an error, capturing the throw site.
     public init(_ code: Code, _ reason: String, file: String = #fileID, line: Int = #line) {
@@ -32,6 +35,13 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
         self.file = file
         self.line = line
+    }
+
+    /// The same error, found at byte `offset` of the input.
+    func located(at offset: Int) -> JSONError {
+        var located = self
+        located.offset = offset
+        return located
     }
 
     /// Errors are equal when their codes are equal.

@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Dispatch
 import Foundation
 import HTTP
@@ -148,7 +149,7 @@ public enum PasskeydServer {
         }
         let signer: (any NoteSigner)?
         do {
-            signer = try AuditSignerLoader.load(configuration.audit, environment: ProcessInfo.processInfo.environment)
+            signer = try AuditSignerLoader.load(configuration.audit)
         } catch {
             await store.close()
             throw StartError(description: "cannot set up the audit checkpoint signer: \(error)")

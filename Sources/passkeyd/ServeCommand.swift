@@ -24,14 +24,7 @@ package struct ServeCommand: Command, Equatable {
 
     package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
         let configuration = try configuration.load(context.environment)
-        let level: Logger.Level =
-            switch context.environment["PASSKEYD_LOG_LEVEL"] {
-            case "debug": .debug
-            case "warning": .warning
-            case "error": .error
-            default: .info
-            }
-        return await PasskeydServer.run(configuration: configuration, logger: Logger(minimum: level))
+        return await PasskeydServer.run(configuration: configuration, logger: Logger(minimum: configuration.logLevel))
     }
 }
 

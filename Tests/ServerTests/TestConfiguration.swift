@@ -2,6 +2,7 @@ import Foundation
 import Storage
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Crypto
 import Foundation
 import Service
@@ -50,9 +51,7 @@ public enum AuditCommands {
         if let checkpoint {
             try Data(checkpoint.note.utf8).write(to: url.appendingPathComponent("checkpoint"))
         }
-        if let signer = try AuditSignerLoader.load(
-            configuration.audit, environment: ProcessInfo.processInfo.environment)
-        {
+        if let signer = try AuditSignerLoader.load(configuration.audit) {
             try Data((signer.verifierKey.description + "\n").utf8).write(to: url.appendingPathComponent("key"))
         }
         let signed = checkpoint.map { "checkpoint of \($0.treeSize)" } ?? "no checkpoint yet"

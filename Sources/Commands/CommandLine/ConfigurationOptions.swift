@@ -1,3 +1,4 @@
+import Configuration
 import Service
 
 /// The configuration a command reads, as `serve` reads it: the file `--config FILE` names (default
@@ -42,7 +43,7 @@ package struct ConfigurationOptions: Sendable, Equatable {
 
     /// The file read: `--config`'s, else `$PASSKEYD_CONFIG`, else the default.
     package func file(_ environment: [String: String]) -> String {
-        path ?? environment["PASSKEYD_CONFIG"] ?? ConfigurationLoader.defaultPath
+        ConfigurationLoader.file(path, environment: environment)
     }
 
     /// Loads and validates the configuration, with the database driver's check of `database.url`; a bad one is the

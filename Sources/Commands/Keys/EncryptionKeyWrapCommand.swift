@@ -24,7 +24,7 @@ package struct EncryptionKeyWrapCommand: Command, Equatable {
     package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
         let configuration = try configuration.load(context.environment)
         do {
-            for outcome in try KeyEncryptionKeyWrapping.run(configuration, environment: context.environment) {
+            for outcome in try KeyEncryptionKeyWrapping.run(configuration) {
                 context.output(outcome.description)
             }
         } catch {

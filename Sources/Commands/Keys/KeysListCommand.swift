@@ -1,3 +1,4 @@
+import Configuration
 import Service
 
 /// `passkeyd keys list`: every token-signing key in the configured database, what it does now and how it is kept at

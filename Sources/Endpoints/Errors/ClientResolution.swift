@@ -1,3 +1,4 @@
+import Configuration
 import Service
 
 /// Finds the client a request names and checks it may use a grant (RFC 6749 §5.2).

@@ -1,3 +1,4 @@
+import Configuration
 import HTTP
 import JSON
 import Service

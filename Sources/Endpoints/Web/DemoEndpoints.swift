@@ -1,4 +1,5 @@
 import Assets
+import Configuration
 import Foundation
 import HTTP
 import JSON

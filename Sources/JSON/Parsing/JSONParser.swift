@@ -15,16 +15,21 @@ struct JSONParser {
         self.maximumDepth = maximumDepth
     }
 
-    /// RFC 8259 §2: JSON-text = ws value ws, and nothing after it.
+    /// RFC 8259 §2: JSON-text = ws value ws, and nothing after it. An error carries the offset where parsing
+    /// stopped (`JSONError.offset`).
     mutating func parseDocument() throws(JSONError) -> JSONValue {
-        // RFC 8259 §8.1: a UTF-8 byte order mark may be ignored; I-JSON (RFC 7493 §2.1) is stricter: refuse it.
-        skipWhitespace()
-        let value = try parseValue()
-        skipWhitespace()
-        guard index == bytes.endIndex else {
-            throw JSONError(.invalidJSON, "trailing bytes after the JSON value at offset \(index)")
+        do throws(JSONError) {
+            // RFC 8259 §8.1: a UTF-8 byte order mark may be ignored; I-JSON (RFC 7493 §2.1) is stricter: refuse it.
+            skipWhitespace()
+            let value = try parseValue()
+            skipWhitespace()
+            guard index == bytes.endIndex else {
+                throw JSONError(.invalidJSON, "trailing bytes after the JSON value at offset \(index)")
+            }
+            return value
+        } catch {
+            throw error.located(at: min(index, bytes.endIndex))
         }
-        return value
     }
 
     // MARK: values

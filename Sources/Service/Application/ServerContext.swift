@@ -1,3 +1,4 @@
+import Configuration
 import Storage
 
 /// What every endpoint shares: the validated configuration, the store, observability, the clock, the token

@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Crypto
 import JSON
 import Storage

@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Storage
 
 /// Moves committed security events from the queue into the audit log: one write takes up to `batchLimit` queued

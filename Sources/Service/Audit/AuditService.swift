@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Foundation
 import Storage
 

@@ -1,4 +1,5 @@
 import Audit
+import Configuration
 import Crypto
 import Foundation
 import PKCS11Signer
@@ -11,16 +12,14 @@ package enum AuditSignerLoader {
         package let description: String
     }
 
-    package static func load(_ configuration: AuditConfiguration, environment: [String: String]) throws -> (
-        any NoteSigner
-    )? {
+    package static func load(_ configuration: AuditConfiguration) throws -> (any NoteSigner)? {
         switch configuration.signer {
         case .none:
             return nil
         case .file(let path):
             return try SoftwareNoteSigner(name: configuration.origin, key: try fileKey(path))
         case .pkcs11(let settings):
-            let pin = try settings.pin(environment: environment, setting: "audit.pkcs11")
+            let pin = try settings.pin(setting: "audit.pkcs11")
             return try PKCS11NoteSigner(name: configuration.origin, location: settings.location, pin: pin)
         }
     }

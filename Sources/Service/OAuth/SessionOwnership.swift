@@ -1,3 +1,5 @@
+import Configuration
+
 /// Whose a ceremony session is, for every grant that finishes one (the passkey grant's `AuthSession`, the SRP-6a
 /// grant's `SRPSession`): the session must be the presenting client's, and of the realm the request names, if it
 /// names one. Checked once the session is spent (single use, whatever the outcome).

@@ -1,14 +1,11 @@
+import Configuration
 import Foundation
 
 /// Writes log lines to standard error, one `write(2)` per line so concurrent lines never interleave.
 /// Never give it bodies, tokens or secrets: only the fields the callers choose.
 public struct Logger: Sendable {
-    /// The minimum level written.
-    public enum Level: Int, Sendable, Comparable {
-        case debug, info, warning, error
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
-        package var name: String { ["debug", "info", "warning", "error"][rawValue] }
-    }
+    /// The minimum level written (`log_level`).
+    public typealias Level = LogLevel
 
     private let minimum: Level
     private let sink: @Sendable (String) -> Void

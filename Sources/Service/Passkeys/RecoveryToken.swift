@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import JSON
 import Storage
@@ -25,8 +26,8 @@ package enum RecoveryToken {
     /// `amr` (RFC 8176 §2 `otp`: a one-time code).
     package static let authenticationMethods = ["otp"]
 
-    /// The token's audience: `<issuer>recovery` (the issuer ends with `/`).
-    package static func audience(issuer: String) -> String { issuer + "recovery" }
+    /// The token's audience: `<issuer>recovery` (`ServerConfiguration.recoveryAudience`).
+    package static func audience(issuer: String) -> String { ServerConfiguration.recoveryAudience(issuer: issuer) }
 
     /// What the token is minted for, as the token service mints any access token (`TokenService.tokenResponse`):
     /// an API of its own (not configurable, never offered to a login) whose one scope is `scope`, ES256 (the

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 
 #if canImport(Glibc)
@@ -5,11 +6,10 @@ import Foundation
 #endif
 
 extension CeremonyRecorder {
-    /// The default of `recording.max_bytes`: 1 GiB.
-    public static let defaultMaxBytes = 1 << 30
-    /// The default of `recording.max_file_bytes`: 64 KiB, four times the largest ceremony of `Fixtures/ceremonies`
-    /// (an Android SafetyNet sign-up with its certificate chain, 16 KB).
-    public static let defaultMaxFileBytes = 65_536
+    /// The default of `recording.max_bytes` (the settings table's).
+    public static let defaultMaxBytes = Settings.Recording.maxBytes.defaultValue
+    /// The default of `recording.max_file_bytes` (the settings table's).
+    public static let defaultMaxFileBytes = Settings.Recording.maxFileBytes.defaultValue
 
     /// Prepares `directory`: created 0700 when missing; an existing one must be a directory owned by this process's
     /// user, with no permission for group or others, and writable. Its recordings are counted once, here; the

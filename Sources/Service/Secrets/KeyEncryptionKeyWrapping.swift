@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import PKCS11Signer
 
@@ -20,10 +21,7 @@ package enum KeyEncryptionKeyWrapping {
     }
 
     /// Wraps the configuration's key files that need it; checks every wrapped file unwraps.
-    package static func run(_ configuration: ServerConfiguration, environment: [String: String]) throws(SecretEncryption
-        .Failure)
-        -> [Outcome]
-    {
+    package static func run(_ configuration: ServerConfiguration) throws(SecretEncryption.Failure) -> [Outcome] {
         guard let pkcs11 = configuration.encryptionAtRest.pkcs11 else {
             throw SecretEncryption.Failure(
                 description: "encryption_at_rest.pkcs11 is not set: it names the HSM key that wraps the key files")
@@ -35,7 +33,7 @@ package enum KeyEncryptionKeyWrapping {
         }
         let pin: String
         do {
-            pin = try pkcs11.pin(environment: environment, setting: "encryption_at_rest.pkcs11")
+            pin = try pkcs11.pin(setting: "encryption_at_rest.pkcs11")
         } catch {
             throw SecretEncryption.Failure(description: error.description)
         }

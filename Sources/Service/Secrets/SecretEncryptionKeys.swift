@@ -1,3 +1,4 @@
+import Configuration
 import Crypto
 import Foundation
 import JSON
@@ -17,17 +18,17 @@ package struct SecretEncryptionKeys: Sendable {
     package static let none = SecretEncryptionKeys(sealing: nil, openingOnly: [])
 
     /// The keys `configuration` names (relative paths are taken from the data directory, as `audit.key_file` is),
-    /// unwrapped through the HSM in one session when `encryption_at_rest.pkcs11` is set (its PIN from
-    /// `environment` when `pin_env` names it), or why one of their files cannot serve.
-    package static func configured(
-        _ configuration: ServerConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> Result<SecretEncryptionKeys, SecretEncryption.Failure> {
+    /// unwrapped through the HSM in one session when `encryption_at_rest.pkcs11` is set, or why one of their files
+    /// cannot serve.
+    package static func configured(_ configuration: ServerConfiguration)
+        -> Result<SecretEncryptionKeys, SecretEncryption.Failure>
+    {
         Result { () throws(SecretEncryption.Failure) in
             let files = try KeyEncryptionKeyFile.configured(configuration).map {
                 (file) throws(SecretEncryption.Failure) in
                 try KeyEncryptionKeyFile.read(path: file.path, setting: file.setting)
             }
-            let keys = try Self.keys(in: files, pkcs11: configuration.encryptionAtRest.pkcs11, environment: environment)
+            let keys = try Self.keys(in: files, pkcs11: configuration.encryptionAtRest.pkcs11)
             var encryptions: [SecretEncryption] = []
             for (file, key) in zip(files, keys) { encryptions.append(try SecretEncryption(file: file, key: key)) }
             let sealing = configuration.encryptionAtRest.keyFile == nil ? nil : encryptions.first
@@ -38,7 +39,7 @@ package struct SecretEncryptionKeys: Sendable {
 
     /// The keys in `files`: as they are without `pkcs11`, unwrapped by its key with it. A file of the other form is
     /// refused, saying what to do: a key left unwrapped beside an HSM is the very thing `pkcs11` is set to prevent.
-    package static func keys(in files: [KeyEncryptionKeyFile], pkcs11: PKCS11Settings?, environment: [String: String])
+    package static func keys(in files: [KeyEncryptionKeyFile], pkcs11: PKCS11Settings?)
         throws(SecretEncryption.Failure) -> [[UInt8]]
     {
         guard let pkcs11 else {
@@ -61,7 +62,7 @@ package struct SecretEncryptionKeys: Sendable {
         }
         guard !wrapped.isEmpty else { return [] }
         do {
-            let pin = try pkcs11.pin(environment: environment, setting: "encryption_at_rest.pkcs11")
+            let pin = try pkcs11.pin(setting: "encryption_at_rest.pkcs11")
             return try PKCS11KeyWrapping.unwrap(wrapped, at: pkcs11.location, pin: pin)
         } catch {
             throw SecretEncryption.Failure(

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 
 // How recent a login must be, for each change that asks: one home for the windows (fed by the configuration) and

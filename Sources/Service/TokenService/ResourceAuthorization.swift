@@ -1,3 +1,5 @@
+import Configuration
+
 /// What a grant authorises: one API (the access token's audience) and the scope granted for it.
 package struct AuthorizedAccess: Sendable, Equatable {
     /// The API the access token is for.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd
@@ -47,5 +48,27 @@ struct AuditConfigurationTests {
         #expect(field(["PASSKEYD_AUDIT_SIGNER": "software"]) == "audit.signer")
         #expect(field(["PASSKEYD_AUDIT_ORIGIN": "a+b"]) == "audit.origin")
         #expect(field(["PASSKEYD_AUDIT_CHECKPOINT_INTERVAL_MS": "5"]) == "audit.checkpoint_interval_ms")
+    }
+
+    @Test("the PIN pin_env names comes from the environment the configuration was loaded with, and never shows")
+    func pinFromTheLoadersEnvironment() throws {
+        let pkcs11 = [
+            "PASSKEYD_AUDIT_SIGNER": "pkcs11", "PASSKEYD_AUDIT_PKCS11_MODULE": "/m.so",
+            "PASSKEYD_AUDIT_PKCS11_TOKEN_LABEL": "t", "PASSKEYD_AUDIT_PKCS11_KEY_LABEL": "k",
+            "PASSKEYD_AUDIT_PKCS11_PIN_ENV": "AUDIT_TEST_PIN",
+        ]
+        let loaded = try TestConfiguration.make(pkcs11.merging(["AUDIT_TEST_PIN": "4321"]) { $1 })
+        guard case .pkcs11(let settings) = loaded.audit.signer else {
+            Issue.record("no PKCS#11 signer")
+            return
+        }
+        #expect(try settings.pin(setting: "audit.pkcs11") == "4321")
+        #expect(!String(describing: loaded).contains("4321"))
+        #expect(!String(reflecting: loaded).contains("4321"))
+        guard case .pkcs11(let unset) = try TestConfiguration.make(pkcs11).audit.signer else {
+            Issue.record("no PKCS#11 signer without the PIN's variable")
+            return
+        }
+        #expect(throws: PKCS11Settings.PINFailure.self) { try unset.pin(setting: "audit.pkcs11") }
     }
 }

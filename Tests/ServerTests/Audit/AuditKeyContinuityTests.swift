@@ -74,7 +74,7 @@ struct AuditKeyContinuityTests {
             _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), storedKind: "test", outcome: "success"))
         }
         _ = try await AuditSequencer.drain(store: store)
-        let signer = try #require(try AuditSignerLoader.load(configuration.audit, environment: [:]))
+        let signer = try #require(try AuditSignerLoader.load(configuration.audit))
         _ = try await AuditCheckpointer.checkpointIfGrown(
             store: store, signer: signer, origin: configuration.audit.origin, now: Date())
         await store.close()

@@ -106,7 +106,7 @@ struct AuditLogTests {
             "PASSKEYD_AUDIT_SIGNER": "file", "PASSKEYD_AUDIT_KEY_FILE": keyFile,
         ])
         let context = ServerContext(configuration: configuration, store: MemoryStore(), logger: Logger(sink: { _ in }))
-        let signer = try #require(try AuditSignerLoader.load(configuration.audit, environment: [:]))
+        let signer = try #require(try AuditSignerLoader.load(configuration.audit))
         let attributes = try FileManager.default.attributesOfItem(atPath: keyFile)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         try await Self.record(4, in: context)

@@ -3,6 +3,7 @@ import Storage
 import Testing
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -9,6 +9,7 @@ import Testing
 import Tokens
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd
@@ -35,8 +36,12 @@ struct KeyEncryptionKeyWrappingTests {
         return configuration
     }
 
+    /// Whether a node opens the keys of `configuration`, loaded with `environment` (which the PIN `pin_env` names is
+    /// taken from, as `ConfigurationLoader` takes it).
     static func failure(_ configuration: ServerConfiguration, environment: [String: String] = [:]) -> String {
-        switch SecretEncryptionKeys.configured(configuration, environment: environment) {
+        var configuration = configuration
+        configuration.readPINs(from: environment)
+        return switch SecretEncryptionKeys.configured(configuration) {
         case .success: "opened"
         case .failure(let error): error.description
         }
@@ -66,7 +71,7 @@ struct KeyEncryptionKeyWrappingTests {
             // A file a run that stopped half-way left beside the key file does not stop the next run.
             let keyPath = try #require(configuration.encryptionAtRest.keyFile)
             #expect(FileManager.default.createFile(atPath: keyPath + ".wrapping", contents: Data("partial".utf8)))
-            let outcomes = try KeyEncryptionKeyWrapping.run(configuration, environment: [:])
+            let outcomes = try KeyEncryptionKeyWrapping.run(configuration)
             #expect(!FileManager.default.fileExists(atPath: keyPath + ".wrapping"))
             #expect(outcomes.map(\.wrappedNow) == [true, true])
             #expect(
@@ -85,12 +90,12 @@ struct KeyEncryptionKeyWrappingTests {
                 #expect(older[.posixPermissions] as? Int == 0o640)
             }
             #expect(
-                try KeyEncryptionKeyWrapping.run(configuration, environment: [:]).map(\.description)
+                try KeyEncryptionKeyWrapping.run(configuration).map(\.description)
                     == outcomes.map {
                         "already wrapped \($0.path) (key-encryption key \($0.fingerprint))"
                     })
 
-            let keys = try SecretEncryptionKeys.configured(configuration, environment: [:]).get()
+            let keys = try SecretEncryptionKeys.configured(configuration).get()
             #expect(keys.sealing?.fingerprint == sealing.fingerprint)
             #expect(try keys.open(sealed, context: Array("kid-1".utf8), what: "the key") == Array("a signing key".utf8))
             #expect(try keys.open(sealedByOlder, context: [], what: "the older key's") == Array("older".utf8))
@@ -111,11 +116,11 @@ struct KeyEncryptionKeyWrappingTests {
             var configuration = try Self.configuration(key: try SecureRandom.bytes(count: 32))
             configuration.dataDirectory = directory.path
             configuration.listen.port = 0
-            _ = try KeyEncryptionKeyWrapping.run(configuration, environment: [:])
+            _ = try KeyEncryptionKeyWrapping.run(configuration)
             let lines = PasskeyHarness.LogLines()
             let server = try await PasskeydServer.start(
                 configuration: configuration, logger: Logger(sink: { lines.append($0) }))
-            let fingerprint = try SecretEncryptionKeys.configured(configuration, environment: [:]).get().sealing?
+            let fingerprint = try SecretEncryptionKeys.configured(configuration).get().sealing?
                 .fingerprintText
             await server.stop()
             let started = lines.all.first { $0.contains("are encrypted") } ?? ""
@@ -136,7 +141,7 @@ struct KeyEncryptionKeyWrappingTests {
         try await SoftHSM.exclusively {
             let key = try SecureRandom.bytes(count: 32)
             let configuration = try Self.configuration(key: key)
-            _ = try KeyEncryptionKeyWrapping.run(configuration, environment: [:])
+            _ = try KeyEncryptionKeyWrapping.run(configuration)
 
             var wrongPIN = configuration
             wrongPIN.encryptionAtRest.pkcs11?.pinFile = try Self.configuration(key: key, pin: "9999").encryptionAtRest
@@ -174,7 +179,7 @@ struct KeyEncryptionKeyWrappingTests {
             var withoutHSM = configuration
             withoutHSM.encryptionAtRest.pkcs11 = nil
             #expect {
-                _ = try KeyEncryptionKeyWrapping.run(withoutHSM, environment: [:])
+                _ = try KeyEncryptionKeyWrapping.run(withoutHSM)
             } throws: { "\($0)".contains("encryption_at_rest.pkcs11 is not set") }
         }
     }

@@ -8,6 +8,7 @@ import Testing
 import Tokens
 
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -344,6 +344,6 @@ extension SecretEncryption {
     {
         let file = try KeyEncryptionKeyFile.read(path: path, setting: setting)
         return try SecretEncryption(
-            file: file, key: try SecretEncryptionKeys.keys(in: [file], pkcs11: nil, environment: [:])[0])
+            file: file, key: try SecretEncryptionKeys.keys(in: [file], pkcs11: nil)[0])
     }
 }

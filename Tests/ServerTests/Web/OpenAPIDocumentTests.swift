@@ -6,6 +6,7 @@ import Testing
 
 @testable import Assets
 @testable import Commands
+@testable import Configuration
 @testable import Endpoints
 @testable import Service
 @testable import passkeyd

@@ -1,3 +1,4 @@
+import Configuration
 import Crypto
 import Foundation
 import JSON

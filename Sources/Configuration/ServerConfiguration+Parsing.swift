@@ -6,23 +6,23 @@ extension ServerConfiguration {
     /// Reads and validates a configuration document (the JSON object of `Config/passkeyd.json`, after
     /// environment overrides). Every problem is reported with the dotted path of its field. `checkDatabaseURL` is the
     /// database driver's check of `database.url` (the reason it is refused, or nil), which the composition root
-    /// supplies: this module knows no driver.
-    package init(document: [String: Any], checkDatabaseURL: DatabaseURLCheck? = nil) throws(ConfigurationError) {
-        let root = ConfigObject(document, path: "")
+    /// supplies: this module knows no driver. `readLog`, for tests, collects the path of every setting read.
+    package init(
+        document: [String: Any], checkDatabaseURL: DatabaseURLCheck? = nil, readLog: ConfigObject.ReadLog? = nil
+    ) throws(ConfigurationError) {
+        let root = ConfigObject(document, path: "", log: readLog)
 
-        let listenObject = try root.object("listen") ?? ConfigObject([:], path: "listen")
+        logLevel = try root.value(Settings.logLevel)
+        let listenObject = try root.section("listen")
         listen = Listen(
-            host: try listenObject.string("host", default: "127.0.0.1"),
-            port: try listenObject.int("port", default: 8080, range: 0...65535)
-        )
+            host: try listenObject.value(Settings.Listen.host), port: try listenObject.value(Settings.Listen.port))
         try listenObject.rejectUnknownKeys()
-        guard !listen.host.isEmpty else { throw listenObject.error("host", "must not be empty") }
 
-        let adminObject = try root.object("admin") ?? ConfigObject([:], path: "admin")
+        let adminObject = try root.section("admin")
         adminListen = try Self.readAdminListen(adminObject)
         try adminObject.rejectUnknownKeys()
 
-        let configuredIssuer = try root.string("issuer")
+        let configuredIssuer = try root.value(Settings.issuer)
         try Self.validateIssuer(configuredIssuer, root: root)
         // Tokens and discovery always say the issuer with a trailing slash, Auth0's form
         // (`https://<domain>/`), which Android's passkey helper compares with `iss` exactly.
@@ -31,27 +31,24 @@ extension ServerConfiguration {
         guard let rpObject = try root.object("relying_party") else {
             throw ConfigurationError(field: "relying_party", reason: "is required")
         }
-        relyingParty = RelyingParty(id: try rpObject.string("id"), name: try rpObject.string("name"))
+        relyingParty = RelyingParty(
+            id: try rpObject.value(Settings.RelyingParty.id), name: try rpObject.value(Settings.RelyingParty.name))
         try rpObject.rejectUnknownKeys()
         guard OriginRules.isValidRPID(relyingParty.id) else {
             throw rpObject.error(
                 "id", "must be a lower-case domain name without scheme or port, got \"\(relyingParty.id)\"")
         }
 
-        webOrigins = try root.stringArray("web_origins")
+        webOrigins = try root.value(Settings.webOrigins)
         try OriginRules.validate(webOrigins, rpID: relyingParty.id, field: "web_origins")
 
-        dataDirectory = try root.string("data_directory", default: "./data")
-        guard !dataDirectory.isEmpty else { throw root.error("data_directory", "must not be empty") }
+        dataDirectory = try root.value(Settings.dataDirectory)
 
-        let databaseObject = try root.object("database") ?? ConfigObject([:], path: "database")
-        let synchronousText = try databaseObject.string("synchronous", default: "full")
-        guard let synchronous = Synchronous(rawValue: synchronousText) else {
-            throw databaseObject.error("synchronous", "must be \"full\" or \"normal\", got \"\(synchronousText)\"")
-        }
+        let databaseObject = try root.section("database")
         database = Database(
-            url: try databaseObject.string("url", default: "sqlite:passkeyd.sqlite"), synchronous: synchronous,
-            poolSize: try databaseObject.int("pool_size", default: 0, range: 0...256))
+            url: try databaseObject.value(Settings.Database.url),
+            synchronous: try databaseObject.value(Settings.Database.synchronous),
+            poolSize: try databaseObject.value(Settings.Database.poolSize))
         try databaseObject.rejectUnknownKeys()
         guard DatabaseLocation(url: database.url) != nil else {
             throw databaseObject.error(
@@ -61,33 +58,33 @@ extension ServerConfiguration {
         // start with the field's name.
         if let reason = checkDatabaseURL?(database.url) { throw databaseObject.error("url", reason) }
 
-        http = try Self.readHTTP(try root.object("http") ?? ConfigObject([:], path: "http"))
-        tokens = try Self.readTokens(try root.object("tokens") ?? ConfigObject([:], path: "tokens"))
+        http = try Self.readHTTP(try root.section("http"))
+        tokens = try Self.readTokens(try root.section("tokens"))
 
-        let passkeyObject = try root.object("passkeys") ?? ConfigObject([:], path: "passkeys")
+        let passkeyObject = try root.section("passkeys")
         passkeys = PasskeySettings(
-            challengeTimeoutMilliseconds: try passkeyObject.int(
-                "challenge_timeout_ms", default: 60_000, range: 1_000...600_000),
-            userVerification: try UserVerificationPolicy.read(passkeyObject) ?? .required,
-            authSessionGraceSeconds: try passkeyObject.int("auth_session_grace_seconds", default: 30, range: 0...300)
+            challengeTimeoutMilliseconds: try passkeyObject.value(Settings.Passkeys.challengeTimeoutMilliseconds),
+            userVerification: try UserVerificationPolicy.read(passkeyObject)
+                ?? Settings.Passkeys.userVerification.defaultValue,
+            authSessionGraceSeconds: try passkeyObject.value(Settings.Passkeys.authSessionGraceSeconds)
         )
         try passkeyObject.rejectUnknownKeys()
 
-        let deviceObject = try root.object("device_keys") ?? ConfigObject([:], path: "device_keys")
+        let deviceObject = try root.section("device_keys")
         deviceKeys = DeviceKeySettings(
-            challengeLifetimeSeconds: try deviceObject.int("challenge_lifetime_seconds", default: 120, range: 10...600),
-            maxFailedAttempts: try deviceObject.int("max_failed_attempts", default: 3, range: 1...20),
-            maxKeysPerUser: try deviceObject.int("max_keys_per_user", default: 10, range: 1...1_000),
-            eventsPerUserPerMinute: try deviceObject.int("events_per_user_per_minute", default: 30, range: 1...10_000),
-            audience: try deviceObject.string("audience", default: issuer + "device-keys"),
-            enrolmentMaxAgeSeconds: try deviceObject.int("enrolment_max_age_seconds", default: 300, range: 30...86_400),
+            challengeLifetimeSeconds: try deviceObject.value(Settings.DeviceKeys.challengeLifetimeSeconds),
+            maxFailedAttempts: try deviceObject.value(Settings.DeviceKeys.maxFailedAttempts),
+            maxKeysPerUser: try deviceObject.value(Settings.DeviceKeys.maxKeysPerUser),
+            eventsPerUserPerMinute: try deviceObject.value(Settings.DeviceKeys.eventsPerUserPerMinute),
+            audience: try deviceObject.value(Settings.DeviceKeys.audience) ?? issuer + "device-keys",
+            enrolmentMaxAgeSeconds: try deviceObject.value(Settings.DeviceKeys.enrolmentMaxAgeSeconds),
             androidAttestationRoots: try Self.readRoots(
-                deviceObject, "android_attestation_roots", builtin: BuiltinAttestationRoots.android),
+                deviceObject, Settings.DeviceKeys.androidAttestationRoots, builtin: BuiltinAttestationRoots.android),
             appAttestRoots: try Self.readRoots(
-                deviceObject, "app_attest_roots", builtin: BuiltinAttestationRoots.appAttest)
+                deviceObject, Settings.DeviceKeys.appAttestRoots, builtin: BuiltinAttestationRoots.appAttest)
         )
         guard !deviceKeys.audience.isEmpty,
-            ![issuer, Self.accountAudience(issuer: issuer), RecoveryToken.audience(issuer: issuer)].contains(
+            ![issuer, Self.accountAudience(issuer: issuer), Self.recoveryAudience(issuer: issuer)].contains(
                 deviceKeys.audience)
         else {
             throw deviceObject.error(
@@ -95,43 +92,28 @@ extension ServerConfiguration {
         }
         try deviceObject.rejectUnknownKeys()
 
-        let dpopObject = try root.object("dpop") ?? ConfigObject([:], path: "dpop")
+        let dpopObject = try root.section("dpop")
         dpop = DPoPSettings(
-            proofLifetimeSeconds: try dpopObject.int("proof_lifetime_seconds", default: 60, range: 5...600),
-            requireNonce: try dpopObject.bool("require_nonce", default: false),
-            nonceLifetimeSeconds: try dpopObject.int("nonce_lifetime_seconds", default: 300, range: 30...3_600))
+            proofLifetimeSeconds: try dpopObject.value(Settings.DPoP.proofLifetimeSeconds),
+            requireNonce: try dpopObject.value(Settings.DPoP.requireNonce),
+            nonceLifetimeSeconds: try dpopObject.value(Settings.DPoP.nonceLifetimeSeconds))
         try dpopObject.rejectUnknownKeys()
-        let srpObject = try root.object("srp") ?? ConfigObject([:], path: "srp")
-        srp = SRPSettings(
-            maxFailures: try srpObject.int("max_failures", default: 10, range: 1...1_000),
-            delayAfterFailures: try srpObject.int("delay_after_failures", default: 5, range: 1...1_000),
-            // At least the longest delay (SRPThrottle.maximumDelay), at most the day an identity's count is kept.
-            lockSeconds: try srpObject.int("lock_seconds", default: 3_600, range: 900...86_400),
-            addressDelayAfterFailures: try srpObject.int(
-                "address_delay_after_failures", default: 20, range: 1...100_000),
-            sessionLifetimeSeconds: try srpObject.int("session_lifetime_seconds", default: 120, range: 10...600),
-            addressWindowSeconds: try srpObject.int("address_window_seconds", default: 3_600, range: 60...86_400),
-            freshLoginMaxAgeSeconds: try srpObject.int("fresh_login_max_age_seconds", default: 300, range: 30...3_600)
-        )
-        try srpObject.rejectUnknownKeys()
+        srp = try Self.readSRP(try root.section("srp"))
 
-        let rateObject = try root.object("rate_limit") ?? ConfigObject([:], path: "rate_limit")
-        rateLimitPerMinute = try rateObject.int("requests_per_minute", default: 600, range: 0...1_000_000)
-        rateLimitPerUserPerMinute = try rateObject.int(
-            "requests_per_user_per_minute", default: 120, range: 0...1_000_000)
+        let rateObject = try root.section("rate_limit")
+        rateLimitPerMinute = try rateObject.value(Settings.RateLimit.requestsPerMinute)
+        rateLimitPerUserPerMinute = try rateObject.value(Settings.RateLimit.requestsPerUserPerMinute)
         try rateObject.rejectUnknownKeys()
 
         audit = try AuditConfiguration.read(
-            try root.object("audit") ?? ConfigObject([:], path: "audit"), rpID: relyingParty.id,
-            dataDirectory: dataDirectory)
+            try root.section("audit"), rpID: relyingParty.id, dataDirectory: dataDirectory)
 
-        recording = try RecordingSettings.read(try root.object("recording") ?? ConfigObject([:], path: "recording"))
-        let atRestObject = try root.object("encryption_at_rest") ?? ConfigObject([:], path: "encryption_at_rest")
-        encryptionAtRest = try Self.readEncryptionAtRest(atRestObject)
+        recording = try RecordingSettings.read(try root.section("recording"))
+        encryptionAtRest = try Self.readEncryptionAtRest(try root.section("encryption_at_rest"))
 
         let rpID = relyingParty.id
         var clients: [ClientConfiguration] = []
-        for object in try root.objectArray("clients") { clients.append(try Self.readClient(object, rpID: rpID)) }
+        for object in try root.value(Settings.clients) { clients.append(try Self.readClient(object, rpID: rpID)) }
         self.clients = clients
         var clientIDs = Set<String>()
         for (index, client) in clients.enumerated() where !clientIDs.insert(client.clientID).inserted {
@@ -144,7 +126,7 @@ extension ServerConfiguration {
             root,
             reserved: [
                 issuer, deviceKeys.audience, Self.accountAudience(issuer: issuer),
-                RecoveryToken.audience(issuer: issuer),
+                Self.recoveryAudience(issuer: issuer),
             ],
             defaultLifetime: tokens.accessTokenLifetime)
         self.apis = apis
@@ -155,9 +137,8 @@ extension ServerConfiguration {
             clients, issuer: issuer, apis: apis, forbidden: [deviceKeys.audience, Self.accountAudience(issuer: issuer)])
 
         var realms: [RealmConfiguration] = []
-        for object in try root.objectArray("realms") { realms.append(try Self.readRealm(object)) }
+        for object in try root.value(Settings.realms) { realms.append(try Self.readRealm(object)) }
         self.realms = realms
-        guard !realms.isEmpty else { throw root.error("realms", "at least one realm is required") }
         var realmNames = Set<String>()
         for (index, realm) in realms.enumerated() where !realmNames.insert(realm.name).inserted {
             throw ConfigurationError(field: "realms[\(index)].name", reason: "\"\(realm.name)\" is defined twice")
@@ -168,16 +149,25 @@ extension ServerConfiguration {
         guard realms.filter(\.isDefault).count <= 1 else {
             throw root.error("realms", "at most one realm may be the default")
         }
+        // A request that names no realm gets the default one: among several, which one must be said, never guessed
+        // from the order (one realm alone is the default whether marked or not; check-config says so).
+        guard realms.count == 1 || realms.contains(where: \.isDefault) else {
+            throw root.error(
+                "realms",
+                "with more than one realm, one must be marked \"default\": true (the realm of requests that "
+                    + "name none)")
+        }
         try root.rejectUnknownKeys()
     }
 
     /// The certificates of the PEM file named by `key` (none when the key is absent or empty).
     /// `"builtin"` (the default): the roots passkeyd ships; `""`: none (no attestation of that platform verifies);
     /// anything else: a PEM file.
-    private static func readRoots(_ object: ConfigObject, _ key: String, builtin: String) throws(ConfigurationError)
-        -> [Certificate]
+    private static func readRoots(_ object: ConfigObject, _ setting: TextSetting, builtin: String)
+        throws(ConfigurationError) -> [Certificate]
     {
-        let path = try object.string(key, default: "builtin")
+        let key = setting.descriptor.name
+        let path = try object.value(setting)
         guard !path.isEmpty else { return [] }
         let text: String
         if path == "builtin" {
@@ -209,7 +199,7 @@ extension ServerConfiguration {
 
     /// `admin.listen`: `HOST:PORT` (an IPv6 literal in brackets, `[::1]:9090`), or empty for no admin listener.
     private static func readAdminListen(_ object: ConfigObject) throws(ConfigurationError) -> Listen? {
-        let text = try object.string("listen", default: "127.0.0.1:9090")
+        let text = try object.value(Settings.Admin.listen)
         guard !text.isEmpty else { return nil }
         let invalid = object.error(
             "listen", "must be HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or empty, got \"\(text)\"")
@@ -223,22 +213,20 @@ extension ServerConfiguration {
     }
 
     private static func readHTTP(_ object: ConfigObject) throws(ConfigurationError) -> HTTPSettings {
-        var settings = HTTPSettings(
-            maxBodyBytes: try object.int("max_body_bytes", default: 65_536, range: 1_024...16_777_216),
-            connectionTimeoutSeconds: try object.int("connection_timeout_seconds", default: 30, range: 1...3_600),
-            requestReadTimeoutSeconds: try object.int("request_read_timeout_seconds", default: 10, range: 1...600),
-            connectionLimit: try object.int("connection_limit", default: 4_096, range: 1...65_536),
-            perAddressConnectionLimit: try object.int("per_address_connection_limit", default: 64, range: 0...65_536),
-            requestDeadlineSeconds: try object.int("request_deadline_seconds", default: 30, range: 1...600),
-            threads: try object.int("threads", default: 2, range: 1...256),
-            shutdownGraceSeconds: try object.int("shutdown_grace_seconds", default: 10, range: 0...600),
-            tlsCertificateFile: try object.optionalString("tls_certificate_file"),
-            tlsKeyFile: try object.optionalString("tls_key_file")
+        let settings = HTTPSettings(
+            maxBodyBytes: try object.value(Settings.HTTP.maxBodyBytes),
+            connectionTimeoutSeconds: try object.value(Settings.HTTP.connectionTimeoutSeconds),
+            requestReadTimeoutSeconds: try object.value(Settings.HTTP.requestReadTimeoutSeconds),
+            connectionLimit: try object.value(Settings.HTTP.connectionLimit),
+            perAddressConnectionLimit: try object.value(Settings.HTTP.perAddressConnectionLimit),
+            perNetworkConnectionLimit: try object.value(Settings.HTTP.perNetworkConnectionLimit),
+            responseWriteTimeoutSeconds: try object.value(Settings.HTTP.responseWriteTimeoutSeconds),
+            requestDeadlineSeconds: try object.value(Settings.HTTP.requestDeadlineSeconds),
+            threads: try object.value(Settings.HTTP.threads),
+            shutdownGraceSeconds: try object.value(Settings.HTTP.shutdownGraceSeconds),
+            tlsCertificateFile: try object.value(Settings.HTTP.tlsCertificateFile),
+            tlsKeyFile: try object.value(Settings.HTTP.tlsKeyFile)
         )
-        settings.perNetworkConnectionLimit = try object.int(
-            "per_network_connection_limit", default: 256, range: 0...65_536)
-        settings.responseWriteTimeoutSeconds = try object.int(
-            "response_write_timeout_seconds", default: 30, range: 1...600)
         guard (settings.tlsCertificateFile == nil) == (settings.tlsKeyFile == nil) else {
             throw object.error("tls_certificate_file", "tls_certificate_file and tls_key_file go together")
         }
@@ -278,7 +266,7 @@ extension ServerConfiguration {
     /// `tokens.user_metadata_claim`: empty (the default) for none, else an http(s) URL, the namespaced form Auth0
     /// requires of custom claims so that they never collide with a registered one (OIDC Core §5.1.2).
     private static func readUserMetadataClaim(_ object: ConfigObject) throws(ConfigurationError) -> String? {
-        let text = try object.string("user_metadata_claim", default: "")
+        let text = try object.value(Settings.Tokens.userMetadataClaim)
         guard !text.isEmpty else { return nil }
         guard text.utf8.count <= 256, let url = URLComponents(string: text),
             url.scheme == "https" || url.scheme == "http",
@@ -291,10 +279,10 @@ extension ServerConfiguration {
 
     private static func readEncryptionAtRest(_ object: ConfigObject) throws(ConfigurationError) -> EncryptionAtRest {
         let settings = EncryptionAtRest(
-            keyFile: try object.optionalString("key_file"),
-            decryptionKeyFiles: try object.stringArray("decryption_key_files"),
+            keyFile: try object.value(Settings.EncryptionAtRest.keyFile),
+            decryptionKeyFiles: try object.value(Settings.EncryptionAtRest.decryptionKeyFiles),
             pkcs11: try object.object("pkcs11").map { (pkcs11) throws(ConfigurationError) in
-                try PKCS11Settings.read(pkcs11)
+                try PKCS11Settings.read(pkcs11, Settings.EncryptionAtRest.pkcs11)
             })
         if settings.keyFile?.isEmpty == true { throw object.error("key_file", "must name a file") }
         if settings.decryptionKeyFiles.contains(where: \.isEmpty) {
@@ -311,16 +299,28 @@ extension ServerConfiguration {
         return settings
     }
 
+    private static func readSRP(_ object: ConfigObject) throws(ConfigurationError) -> SRPSettings {
+        let settings = SRPSettings(
+            maxFailures: try object.value(Settings.SRP.maxFailures),
+            delayAfterFailures: try object.value(Settings.SRP.delayAfterFailures),
+            lockSeconds: try object.value(Settings.SRP.lockSeconds),
+            addressDelayAfterFailures: try object.value(Settings.SRP.addressDelayAfterFailures),
+            sessionLifetimeSeconds: try object.value(Settings.SRP.sessionLifetimeSeconds),
+            addressWindowSeconds: try object.value(Settings.SRP.addressWindowSeconds),
+            freshLoginMaxAgeSeconds: try object.value(Settings.SRP.freshLoginMaxAgeSeconds)
+        )
+        try object.rejectUnknownKeys()
+        return settings
+    }
+
     private static func readTokens(_ object: ConfigObject) throws(ConfigurationError) -> TokenSettings {
         let settings = TokenSettings(
-            accessTokenLifetime: try object.int("access_token_lifetime_seconds", default: 3_600, range: 60...86_400),
-            idTokenLifetime: try object.int("id_token_lifetime_seconds", default: 3_600, range: 60...86_400),
-            refreshTokenIdleLifetime: try object.int(
-                "refresh_token_idle_lifetime_seconds", default: 1_209_600, range: 60...31_536_000),
-            refreshTokenAbsoluteLifetime: try object.int(
-                "refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000),
+            accessTokenLifetime: try object.value(Settings.Tokens.accessTokenLifetimeSeconds),
+            idTokenLifetime: try object.value(Settings.Tokens.idTokenLifetimeSeconds),
+            refreshTokenIdleLifetime: try object.value(Settings.Tokens.refreshTokenIdleLifetimeSeconds),
+            refreshTokenAbsoluteLifetime: try object.value(Settings.Tokens.refreshTokenAbsoluteLifetimeSeconds),
             // The action token buys one sensitive action, right after its approval: at most five minutes.
-            actionTokenLifetime: try object.int("action_token_lifetime_seconds", default: 300, range: 10...300),
+            actionTokenLifetime: try object.value(Settings.Tokens.actionTokenLifetimeSeconds),
             userMetadataClaim: try readUserMetadataClaim(object)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {

@@ -31,6 +31,10 @@ extension ServerConfiguration {
     /// The account audience of `issuer`.
     package static func accountAudience(issuer: String) -> String { issuer + "me/" }
 
+    /// The audience of the restricted token of a recovery (`RecoveryToken`): `<issuer>recovery` (the issuer ends with
+    /// `/`), reserved like the built-in APIs'.
+    package static func recoveryAudience(issuer: String) -> String { issuer + "recovery" }
+
     /// The API whose identifier is `audience`: the issuer's, the device-key API, the account API, or one of `apis`.
     public func api(identifier audience: String) -> APIConfiguration? {
         if audience == issuer { return issuerAPI }
@@ -88,7 +92,7 @@ extension ServerConfiguration {
         -> [APIConfiguration]
     {
         var apis: [APIConfiguration] = []
-        for object in try root.objectArray("apis") {
+        for object in try root.value(Settings.apis) {
             let identifier = try object.string("identifier")
             guard isAudience(identifier) else {
                 throw object.error(
@@ -136,7 +140,7 @@ extension ServerConfiguration {
         throws(ConfigurationError) -> [ClientGrant]
     {
         var grants: [ClientGrant] = []
-        for object in try root.objectArray("client_grants") {
+        for object in try root.value(Settings.clientGrants) {
             let clientID = try object.string("client_id")
             guard clients.contains(where: { $0.clientID == clientID }) else {
                 throw object.error("client_id", "\"\(clientID)\" is not a configured client")
@@ -161,7 +165,7 @@ extension ServerConfiguration {
     /// `default_audience` (Auth0's tenant setting): the API of a request that names none; empty for the issuer's.
     package static func readDefaultAudience(_ root: ConfigObject, known: [String]) throws(ConfigurationError) -> String?
     {
-        let text = try root.string("default_audience", default: "")
+        let text = try root.value(Settings.defaultAudience)
         guard !text.isEmpty else { return nil }
         guard known.contains(text) else {
             throw root.error("default_audience", "\"\(text)\" is not the issuer, device_keys.audience or one of apis")

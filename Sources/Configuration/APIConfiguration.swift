@@ -7,6 +7,11 @@ public struct APIConfiguration: Sendable, Equatable {
         public var value: String
         /// What it allows, for people.
         public var description: String
+
+        package init(value: String, description: String) {
+            self.value = value
+            self.description = description
+        }
     }
 
     /// The `aud` of its access tokens, and the `audience` a request names.
@@ -22,6 +27,18 @@ public struct APIConfiguration: Sendable, Equatable {
     /// Whether a login for this API may get a refresh token (Auth0's "Allow Offline Access"); without it
     /// `offline_access` is not granted.
     public var allowsOfflineAccess: Bool
+
+    package init(
+        identifier: String, name: String, scopes: [Scope], accessTokenLifetime: Int,
+        signingAlgorithm: TokenSigningAlgorithm, allowsOfflineAccess: Bool
+    ) {
+        self.identifier = identifier
+        self.name = name
+        self.scopes = scopes
+        self.accessTokenLifetime = accessTokenLifetime
+        self.signingAlgorithm = signingAlgorithm
+        self.allowsOfflineAccess = allowsOfflineAccess
+    }
 
     /// The OIDC scopes (OIDC Core §5.4, §11): about the user and the session, granted for every API.
     public static let oidcScopes = ["openid", "profile", "email", "phone", "offline_access"]

@@ -1,7 +1,7 @@
 /// A user-verification policy, `passkeys.user_verification` or a client's `user_verification` (WebAuthn L3 §5.8.6
 /// `UserVerificationRequirement`). The raw value is the spec's spelling, read from the configuration and sent as
 /// `userVerification` in the creation and request options.
-public enum UserVerificationPolicy: String, Sendable, Equatable, CaseIterable {
+public enum UserVerificationPolicy: String, Sendable, Equatable, CaseIterable, SettingChoice {
     /// The ceremony fails unless the authenticator verified the user.
     case required
     /// Verification is asked for; a ceremony without it is accepted.

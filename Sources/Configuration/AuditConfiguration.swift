@@ -16,6 +16,11 @@ public struct AuditConfiguration: Sendable, Equatable {
     /// Where the HSM key is and where its PIN comes from (never from the JSON file).
     public typealias PKCS11 = PKCS11Settings
 
+    /// How `audit.signer` names the signer.
+    package enum SignerKind: String, SettingChoice {
+        case none, file, pkcs11
+    }
+
     public var signer: Signer
     /// The checkpoints' origin line and the key name (signed-note: no space, no plus sign).
     public var origin: String
@@ -27,45 +32,48 @@ public struct AuditConfiguration: Sendable, Equatable {
     public var nodeID: String
     /// How long security events stay in the `security_events` table (a user's history, the device-key checks that
     /// read it), in days; the audit log keeps every one regardless. 0: forever (the default).
-    public var eventRetentionDays: Int = 0
+    public var eventRetentionDays: Int = Settings.Audit.eventRetentionDays.defaultValue
     /// What the log's entries keep of the client's address (`client_address`: `full`, `network` or `none`). Every
     /// node must have the same: whichever sequences writes the entries.
-    public var clientAddress: ClientAddressRecording = .full
+    public var clientAddress: ClientAddressRecording = Settings.Audit.clientAddress.defaultValue
+
+    /// Takes the PIN `pin_env` names from `environment`, for the PKCS#11 signer (`PKCS11Settings.readPIN`).
+    package mutating func readPIN(from environment: [String: String]) {
+        guard case .pkcs11(var settings) = signer else { return }
+        settings.readPIN(from: environment)
+        signer = .pkcs11(settings)
+    }
 
     /// Reads `audit` (`rpID` and `dataDirectory` give the defaults of `origin` and `key_file`).
     package static func read(_ object: ConfigObject, rpID: String, dataDirectory: String) throws(ConfigurationError)
         -> AuditConfiguration
     {
-        let origin = try object.string("origin", default: "\(rpID)/passkeyd-audit")
+        let origin = try object.value(Settings.Audit.origin) ?? "\(rpID)/passkeyd-audit"
         guard !origin.isEmpty, !origin.contains("+"), !origin.unicodeScalars.contains(where: \.properties.isWhitespace)
         else { throw object.error("origin", "must be non-empty, without spaces or \"+\" (a signed-note key name)") }
-        let addressText = try object.string("client_address", default: ClientAddressRecording.full.rawValue)
-        guard let clientAddress = ClientAddressRecording(rawValue: addressText) else {
-            throw object.error("client_address", "must be \"full\", \"network\" or \"none\", got \"\(addressText)\"")
-        }
-        let signerText = try object.string("signer", default: "none")
-        let keyFile = try object.string("key_file", default: "audit-signing.key")
+        let clientAddress = try object.value(Settings.Audit.clientAddress)
+        let signerKind = try object.value(Settings.Audit.signer)
+        let keyFile = try object.value(Settings.Audit.keyFile)
         let pkcs11Object = try object.object("pkcs11")
         let signer: Signer
-        switch signerText {
-        case "none":
+        switch signerKind {
+        case .none:
             signer = .none
-        case "file":
+        case .file:
             signer = .file(
                 path: keyFile.hasPrefix("/") ? keyFile : (dataDirectory as NSString).appendingPathComponent(keyFile))
-        case "pkcs11":
-            signer = .pkcs11(try PKCS11Settings.read(pkcs11Object ?? ConfigObject([:], path: "audit.pkcs11")))
-        default:
-            throw object.error("signer", "must be \"none\", \"file\" or \"pkcs11\", got \"\(signerText)\"")
+        case .pkcs11:
+            signer = .pkcs11(
+                try PKCS11Settings.read(
+                    pkcs11Object ?? object.child([:], path: "audit.pkcs11"), Settings.Audit.pkcs11))
         }
-        if signerText != "pkcs11", let pkcs11Object { try pkcs11Object.rejectUnknownKeys() }
+        if signerKind != .pkcs11, let pkcs11Object { try pkcs11Object.rejectUnknownKeys() }
         let configuration = AuditConfiguration(
             signer: signer, origin: origin,
-            checkpointIntervalMilliseconds: try object.int(
-                "checkpoint_interval_ms", default: 1_000, range: 100...3_600_000),
-            sequenceIntervalMilliseconds: try object.int("sequence_interval_ms", default: 100, range: 10...60_000),
-            nodeID: try object.string("node_id", default: ProcessInfo.processInfo.hostName),
-            eventRetentionDays: try object.int("event_retention_days", default: 0, range: 0...36_500),
+            checkpointIntervalMilliseconds: try object.value(Settings.Audit.checkpointIntervalMilliseconds),
+            sequenceIntervalMilliseconds: try object.value(Settings.Audit.sequenceIntervalMilliseconds),
+            nodeID: try object.value(Settings.Audit.nodeID) ?? ProcessInfo.processInfo.hostName,
+            eventRetentionDays: try object.value(Settings.Audit.eventRetentionDays),
             clientAddress: clientAddress)
         try object.rejectUnknownKeys()
         return configuration

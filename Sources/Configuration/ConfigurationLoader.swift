@@ -1,7 +1,8 @@
 import Foundation
 
 /// Builds the configuration from a JSON file, then `PASSKEYD_…` environment variables, then flags —
-/// later sources win. Every setting of the file has an environment variable (see `EnvironmentOverrides`).
+/// later sources win. Every setting of the file has an environment variable (see `EnvironmentOverrides`); both
+/// come from the settings table (`Settings`).
 public enum ConfigurationLoader {
     /// The default configuration file, relative to the working directory.
     public static let defaultPath = "Config/passkeyd.json"
@@ -32,7 +33,7 @@ public enum ConfigurationLoader {
         path: String?, environment: [String: String], flags: Flags = Flags(),
         checkDatabaseURL: ServerConfiguration.DatabaseURLCheck? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
-        let file = path ?? environment["PASSKEYD_CONFIG"] ?? defaultPath
+        let file = Self.file(path, environment: environment)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ConfigurationError(field: file, reason: "cannot read the configuration file")
         }
@@ -40,7 +41,13 @@ public enum ConfigurationLoader {
             data: data, source: file, environment: environment, flags: flags, checkDatabaseURL: checkDatabaseURL)
     }
 
-    /// Loads and validates a configuration held in memory.
+    /// The configuration file read: `path`, else `PASSKEYD_CONFIG`, else `Config/passkeyd.json`.
+    public static func file(_ path: String?, environment: [String: String]) -> String {
+        path ?? environment["PASSKEYD_CONFIG"] ?? defaultPath
+    }
+
+    /// Loads and validates a configuration held in memory; the PINs its `pin_env` settings name are taken from
+    /// `environment` too, which no code reads after the load.
     public static func load(
         data: Data, source: String, environment: [String: String], flags: Flags = Flags(),
         checkDatabaseURL: ServerConfiguration.DatabaseURLCheck? = nil
@@ -50,12 +57,16 @@ public enum ConfigurationLoader {
             throw ConfigurationError(field: source, reason: "must hold a JSON object")
         }
         try EnvironmentOverrides.apply(environment, to: &document)
-        if let port = flags.port { EnvironmentOverrides.set(&document, path: ["listen", "port"], value: port) }
-        if let host = flags.host { EnvironmentOverrides.set(&document, path: ["listen", "host"], value: host) }
-        if let dir = flags.dataDirectory { EnvironmentOverrides.set(&document, path: ["data_directory"], value: dir) }
-        if let dir = flags.recordDirectory {
-            EnvironmentOverrides.set(&document, path: ["recording", "directory"], value: dir)
+        let flagged: [(SettingDescriptor, Any?)] = [
+            (Settings.Listen.port.descriptor, flags.port), (Settings.Listen.host.descriptor, flags.host),
+            (Settings.dataDirectory.descriptor, flags.dataDirectory),
+            (Settings.Recording.directory.descriptor, flags.recordDirectory),
+        ]
+        for case (let setting, let value?) in flagged {
+            EnvironmentOverrides.set(&document, path: setting.path, value: value)
         }
-        return try ServerConfiguration(document: document, checkDatabaseURL: checkDatabaseURL)
+        var configuration = try ServerConfiguration(document: document, checkDatabaseURL: checkDatabaseURL)
+        configuration.readPINs(from: environment)
+        return configuration
     }
 }

@@ -97,7 +97,7 @@ extension ServerConfiguration {
         guard !name.isEmpty, name.count <= 128 else { throw object.error("name", "must be 1 to 128 characters") }
         let isDefault = try object.bool("default", default: false)
         let identifiers =
-            try object.object("identifiers") ?? ConfigObject(["email": "required"], path: "\(object.path).identifiers")
+            try object.object("identifiers") ?? object.child(["email": "required"], path: "\(object.path).identifiers")
         func requirement(_ key: String) throws(ConfigurationError) -> RealmConfiguration.Requirement {
             let text = try identifiers.string(key, default: "off")
             guard let value = RealmConfiguration.Requirement(rawValue: text) else {
@@ -113,7 +113,7 @@ extension ServerConfiguration {
             throw ConfigurationError(field: identifiers.path, reason: "at least one identifier must be enabled")
         }
         let policyObject =
-            try object.object("username_policy") ?? ConfigObject([:], path: "\(object.path).username_policy")
+            try object.object("username_policy") ?? object.child([:], path: "\(object.path).username_policy")
         let policy = RealmConfiguration.UsernamePolicy(
             minLength: try policyObject.int("min_length", default: 3, range: 1...128),
             maxLength: try policyObject.int("max_length", default: 32, range: 1...128))

@@ -3,7 +3,8 @@ import Foundation
 import Storage
 
 /// Everything passkeyd needs to start, validated. Built by `ConfigurationLoader` from
-/// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order.
+/// `Config/passkeyd.json`, `PASSKEYD_…` environment variables and command-line flags, in that order. Each setting's
+/// key, default and range are declared once, in the settings table (`Settings`); the defaults below name it.
 public struct ServerConfiguration: Sendable, Equatable {
     /// Where the HTTP listener binds.
     public struct Listen: Sendable, Equatable {
@@ -22,17 +23,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// (`Storage.SQLiteSynchronous`), passed to it as read.
     public typealias Synchronous = SQLiteSynchronous
 
-    /// Which database the server uses.
     /// A database driver's check of a `database.url` of its kind: the reason it is refused, or nil.
     public typealias DatabaseURLCheck = @Sendable (String) -> String?
 
+    /// Which database the server uses.
     public struct Database: Sendable, Equatable {
         /// `sqlite:FILE` (relative to the data directory unless absolute), a `postgres://…` URL, or libpq
         /// `key=value` pairs (parts left out come from the `PG*` environment variables).
         public var url: String
         public var synchronous: Synchronous
         /// PostgreSQL connections per node; 0 for the URL's `pool_size`, else 2 × the processor count.
-        public var poolSize: Int = 0
+        public var poolSize: Int = Settings.Database.poolSize.defaultValue
     }
 
     /// HTTP listener limits.
@@ -45,9 +46,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The most connections from one client address; 0 for no limit.
         public var perAddressConnectionLimit: Int
         /// The most connections from one client network (an IPv4 /24, an IPv6 /64); 0 for no limit.
-        public var perNetworkConnectionLimit: Int = 256
+        public var perNetworkConnectionLimit: Int = Settings.HTTP.perNetworkConnectionLimit.defaultValue
         /// How long a response may take to be written to the client; a slower reader's connection is reset.
-        public var responseWriteTimeoutSeconds: Int = 30
+        public var responseWriteTimeoutSeconds: Int = Settings.HTTP.responseWriteTimeoutSeconds.defaultValue
         public var requestDeadlineSeconds: Int
         public var threads: Int
         public var shutdownGraceSeconds: Int
@@ -77,7 +78,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// How long the auth session outlives the ceremony's `timeout`, in seconds
         /// (`passkeys.auth_session_grace_seconds`): a user who finishes just before the timeout is not refused
         /// for the time the answer takes to reach the server.
-        public var authSessionGraceSeconds: Int = 30
+        public var authSessionGraceSeconds: Int = Settings.Passkeys.authSessionGraceSeconds.defaultValue
     }
 
     /// App-bound device key settings.
@@ -91,7 +92,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The `aud` a token must name to reach the device-key endpoints (default `<issuer>device-keys`).
         public var audience: String = ""
         /// Longest time between the login and an enrolment (`POST /device-keys`), in seconds.
-        public var enrolmentMaxAgeSeconds: Int = 300
+        public var enrolmentMaxAgeSeconds: Int = Settings.DeviceKeys.enrolmentMaxAgeSeconds.defaultValue
         /// Roots an Android Key Attestation chain must lead to (`android_attestation_roots`: `builtin`, Google's
         /// hardware attestation roots, by default in the file; a PEM file; or empty: Android attestations cannot
         /// verify). Empty here, as in a configuration built in code.
@@ -105,11 +106,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public struct DPoPSettings: Sendable, Equatable {
         /// How far a proof's `iat` may be from the server's time, either way, in seconds (RFC 9449 §11.1); its
         /// `jti` is remembered that long.
-        public var proofLifetimeSeconds: Int = 60
+        public var proofLifetimeSeconds: Int = Settings.DPoP.proofLifetimeSeconds.defaultValue
         /// Whether every proof must carry a server nonce (RFC 9449 §8).
-        public var requireNonce: Bool = false
+        public var requireNonce: Bool = Settings.DPoP.requireNonce.defaultValue
         /// How long one nonce is current; the previous one is accepted too.
-        public var nonceLifetimeSeconds: Int = 300
+        public var nonceLifetimeSeconds: Int = Settings.DPoP.nonceLifetimeSeconds.defaultValue
     }
 
     /// SRP-6a password fallback settings (docs/password-fallback.md).
@@ -151,11 +152,13 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The directory (`recording.directory`, `serve --record DIR`); `nil` (empty): record mode is off.
         public var directory: String?
         /// The most the directory's recordings weigh together (`recording.max_bytes`); the oldest are deleted first.
-        public var maxBytes: Int = CeremonyRecorder.defaultMaxBytes
+        public var maxBytes: Int = Settings.Recording.maxBytes.defaultValue
         /// The most one recording weighs (`recording.max_file_bytes`); a larger one is not written.
-        public var maxFileBytes: Int = CeremonyRecorder.defaultMaxFileBytes
+        public var maxFileBytes: Int = Settings.Recording.maxFileBytes.defaultValue
     }
 
+    /// The least severe log line written (`log_level`).
+    public var logLevel: LogLevel = Settings.logLevel.defaultValue
     public var listen: Listen
     /// Where the admin listener (`/metrics`, `/healthz`, `/readyz`) binds; `nil` (`admin.listen` empty): no
     /// admin listener.
@@ -197,12 +200,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The key-encryption keys of secrets at rest (`encryption_at_rest`); none by default.
     public var encryptionAtRest = EncryptionAtRest()
     /// The OpenAPI document's listener and the demo web app (`openapi`, `web`).
-    public var web = WebConfiguration()
+    public var web = WebConfiguration(openAPIListener: Settings.OpenAPI.listener.defaultValue)
 
     /// The API of a request that names no `audience`: `default_audience`, else the issuer's own API.
     public var defaultAudience: String { configuredDefaultAudience ?? issuer }
 
-    /// The realm used by requests that name none.
+    /// The realm used by requests that name none: the one marked `default`, which a configuration with several realms
+    /// must have (refused at load otherwise), else the only one.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }
 
     /// The client with this id, if configured.
@@ -213,6 +217,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `required`, a check of the UV flag (WebAuthn L3 §7.1 step 15, §7.2 step 17).
     public func userVerification(for client: ClientConfiguration) -> UserVerificationPolicy {
         client.userVerification ?? passkeys.userVerification
+    }
+
+    /// Takes the PINs that `audit.pkcs11.pin_env` and `encryption_at_rest.pkcs11.pin_env` name from `environment`:
+    /// the loader does, so that the signer and the key unwrapping read no environment.
+    package mutating func readPINs(from environment: [String: String]) {
+        audit.readPIN(from: environment)
+        encryptionAtRest.pkcs11?.readPIN(from: environment)
     }
 
     /// The database `database.url` names (validated at load, so never nil once loaded).

@@ -4,17 +4,27 @@ import JSON
 /// Configuration text (the file, `.json` environment values) read by the JSON module's parser, the one reader of
 /// JSON in passkeyd, and handed to `ConfigObject` in the Foundation shapes it reads (`String`, `NSNumber`, `[Any]`,
 /// `[String: Any]`, `NSNull`). A key given twice in one object is an error at start, naming it: RFC 8259 §4 leaves
-/// duplicates to the parser, and a setting must not silently take one of two values.
+/// duplicates to the parser, and a setting must not silently take one of two values. Either error says the line and
+/// column where the parser stopped.
 package enum ConfigJSON {
     /// Parses `bytes`; `field` names the file or variable in the error.
     package static func parse(_ bytes: [UInt8], field: String) throws(ConfigurationError) -> Any {
         do {
             return foundationValue(try JSONValue(parsing: bytes))
-        } catch  where error.code == .duplicateMemberName {
-            throw ConfigurationError(field: field, reason: "repeats a key (\(error.reason))")
         } catch {
-            throw ConfigurationError(field: field, reason: "is not valid JSON (\(error.reason))")
+            let place = error.offset.map { " at \(position(of: $0, in: bytes))" } ?? ""
+            let what = error.code == .duplicateMemberName ? "repeats a key" : "is not valid JSON"
+            throw ConfigurationError(field: field, reason: "\(what)\(place) (\(error.reason))")
         }
+    }
+
+    /// "line L, column C" of the byte at `offset` (both from 1; the column counts characters, a tab as one).
+    package static func position(of offset: Int, in bytes: [UInt8]) -> String {
+        let before = bytes[..<min(max(offset, 0), bytes.count)]
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return "line \(line), column \(column)"
     }
 
     /// The value as `JSONSerialization` would give it: a boolean as the boolean `NSNumber` (which

@@ -4,7 +4,7 @@ import Foundation
 /// demo web app (`web.demo`, `web.demo_client_id`).
 public struct WebConfiguration: Sendable, Equatable {
     /// Where `GET /openapi.json` is served.
-    public enum OpenAPIListener: String, Sendable, Equatable, CaseIterable {
+    public enum OpenAPIListener: String, Sendable, Equatable, CaseIterable, SettingChoice {
         /// On the admin listener (the default); nowhere when `admin.listen` is empty.
         case admin
         /// On the public listener.
@@ -22,11 +22,11 @@ public struct WebConfiguration: Sendable, Equatable {
         public var origin: String
     }
 
-    public var openAPIListener: OpenAPIListener = .admin
+    public var openAPIListener: OpenAPIListener
     /// `nil` unless `web.demo` is `true`.
     public var demo: Demo?
 
-    public init(openAPIListener: OpenAPIListener = .admin, demo: Demo? = nil) {
+    public init(openAPIListener: OpenAPIListener, demo: Demo? = nil) {
         self.openAPIListener = openAPIListener
         self.demo = demo
     }
@@ -35,16 +35,13 @@ public struct WebConfiguration: Sendable, Equatable {
     package static func read(
         _ root: ConfigObject, issuer: String, rpID: String, clients: [ClientConfiguration]
     ) throws(ConfigurationError) -> WebConfiguration {
-        let openAPIObject = try root.object("openapi") ?? ConfigObject([:], path: "openapi")
-        let listenerText = try openAPIObject.string("listener", default: OpenAPIListener.admin.rawValue)
-        guard let listener = OpenAPIListener(rawValue: listenerText) else {
-            throw openAPIObject.error("listener", "must be \"admin\", \"public\" or \"off\", got \"\(listenerText)\"")
-        }
+        let openAPIObject = try root.section("openapi")
+        let listener = try openAPIObject.value(Settings.OpenAPI.listener)
         try openAPIObject.rejectUnknownKeys()
 
-        let webObject = try root.object("web") ?? ConfigObject([:], path: "web")
-        let demoOn = try webObject.bool("demo", default: false)
-        let configuredClient = try webObject.string("demo_client_id", default: "")
+        let webObject = try root.section("web")
+        let demoOn = try webObject.value(Settings.Web.demo)
+        let configuredClient = try webObject.value(Settings.Web.demoClientID)
         try webObject.rejectUnknownKeys()
         guard demoOn else { return WebConfiguration(openAPIListener: listener) }
 

@@ -1,17 +1,9 @@
+import Configuration
 import Foundation
 
-/// What an audit entry keeps of the client's address (`audit.client_address`). The log is append-only and outlives
-/// `DELETE /me` and the events' retention, so an operator may keep only the network the request came from, or
-/// nothing. The `security_events` table keeps the whole address for its retention either way.
-public enum ClientAddressRecording: String, Sendable, Equatable, CaseIterable {
-    /// The address as the connection gave it (the default).
-    case full
-    /// The network only, as web analytics anonymise addresses: IPv4 /24, IPv6 /48 (an IPv4-mapped IPv6 address
-    /// as IPv4 /24), written `192.0.2.0/24`. Enough to see which network a flood or an attack came from.
-    case network
-    /// No address.
-    case none
-
+// How an audit entry keeps the client's address under `audit.client_address` (the setting's choices are
+// Configuration's `ClientAddressRecording`).
+extension ClientAddressRecording {
     /// What an entry records of `address`; `nil` for `.none`, and for `.network` when the text is no IP address
     /// (nothing of an unknown form is kept).
     package func recorded(_ address: String?) -> String? {

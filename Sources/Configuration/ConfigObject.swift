@@ -4,19 +4,34 @@ import Foundation
 /// names the exact field, and that remembers which keys were read, so a misspelt key is reported
 /// instead of silently ignored.
 package final class ConfigObject {
+    /// Every path read through an object and the objects it hands out: how a test proves that the reader reads
+    /// exactly the settings of the table.
+    package final class ReadLog {
+        package var paths: Set<String> = []
+        package init() {}
+    }
+
     package let path: String
     private let values: [String: Any]
     private var readKeys: Set<String> = []
+    private let log: ReadLog?
 
-    package init(_ values: [String: Any], path: String) {
+    package init(_ values: [String: Any], path: String, log: ReadLog? = nil) {
         self.values = values
         self.path = path
+        self.log = log
+    }
+
+    /// An object below this one, sharing its read log.
+    package func child(_ values: [String: Any], path: String) -> ConfigObject {
+        ConfigObject(values, path: path, log: log)
     }
 
     private func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private func raw(_ key: String) -> Any? {
         readKeys.insert(key)
+        log?.paths.insert(fieldPath(key))
         guard let value = values[key], !(value is NSNull) else { return nil }
         return value
     }
@@ -79,7 +94,7 @@ package final class ConfigObject {
     package func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {
         guard let value = raw(key) else { return nil }
         guard let dictionary = value as? [String: Any] else { throw error(key, "must be an object") }
-        return ConfigObject(dictionary, path: fieldPath(key))
+        return child(dictionary, path: fieldPath(key))
     }
 
     package func objectArray(_ key: String) throws(ConfigurationError) -> [ConfigObject] {
@@ -90,15 +105,22 @@ package final class ConfigObject {
             guard let dictionary = element as? [String: Any] else {
                 throw error("\(key)[\(index)]", "must be an object")
             }
-            result.append(ConfigObject(dictionary, path: fieldPath("\(key)[\(index)]")))
+            result.append(child(dictionary, path: fieldPath("\(key)[\(index)]")))
         }
         return result
     }
 
-    /// Refuses keys that no reader asked for: a misspelt setting must not be silently ignored.
+    /// Refuses keys that no reader asked for: a misspelt setting must not be silently ignored. The error names the
+    /// nearest key this object knows (`http.thread` → "did you mean http.threads?") or, at the top level, the nearest
+    /// setting of a section (`max_body_byte` → "did you mean http.max_body_bytes?").
     package func rejectUnknownKeys() throws(ConfigurationError) {
-        if let unknown = values.keys.filter({ !readKeys.contains($0) }).sorted().first {
-            throw error(unknown, "is not a known setting")
+        guard let unknown = values.keys.filter({ !readKeys.contains($0) }).sorted().first else { return }
+        var suggestion = NearestName.nearest(to: unknown, among: readKeys).map(fieldPath)
+        if suggestion == nil, path.isEmpty {
+            let elsewhere = Settings.all.filter { !$0.section.isEmpty }
+            let name = NearestName.nearest(to: unknown, among: Set(elsewhere.map(\.name)))
+            suggestion = elsewhere.first { $0.name == name }?.key
         }
+        throw error(unknown, NearestName.unknown(suggestion: suggestion))
     }
 }

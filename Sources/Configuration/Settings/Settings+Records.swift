@@ -1,0 +1,33 @@
+extension Settings {
+    /// `clients`, read by `ServerConfiguration.readClient`.
+    package static let clients = RecordsSetting("clients", doc: "OAuth clients, see below")
+
+    /// `apis`, read by `ServerConfiguration.readAPIs`.
+    package static let apis = RecordsSetting(
+        "apis", doc: "APIs (Auth0 \"resource servers\"): the audiences clients may ask tokens for, see below")
+
+    /// `client_grants`, read by `ServerConfiguration.readClientGrants`.
+    package static let clientGrants = RecordsSetting(
+        "client_grants", doc: "which client may ask for which API, with which of its scopes, see below")
+
+    /// `default_audience`, read by `ServerConfiguration.readDefaultAudience`.
+    package static let defaultAudience = TextSetting(
+        "default_audience", default: "", note: "(the issuer)",
+        doc: """
+            the API of a token request that names no `audience` (Auth0's tenant setting): the issuer, \
+            `device_keys.audience` or one of `apis`
+            """)
+
+    /// `realms`, read by `ServerConfiguration.readRealm`.
+    package static let realms = RecordsSetting(
+        "realms", requiredRecord: "realm",
+        doc: """
+            user namespaces (Auth0 "connections"), see below; with more than one, one is marked `default` (the realm of \
+            requests that name none), else the configuration is refused; `check-config` warns about a single realm \
+            not marked so
+            """)
+
+    static let records = [
+        clients.descriptor, apis.descriptor, clientGrants.descriptor, defaultAudience.descriptor, realms.descriptor,
+    ]
+}

@@ -1,0 +1,77 @@
+extension Settings {
+    /// `tokens`: lifetimes and the user-metadata claim.
+    package enum Tokens {
+        package static let accessTokenLifetimeSeconds = IntegerSetting(
+            "tokens.access_token_lifetime_seconds", default: 3_600, range: 60...86_400,
+            doc: "`expires_in` of access tokens, and of an API's that sets none of its own")
+        package static let idTokenLifetimeSeconds = IntegerSetting(
+            "tokens.id_token_lifetime_seconds", default: 3_600, range: 60...86_400, doc: "how long an ID token is valid"
+        )
+        package static let refreshTokenIdleLifetimeSeconds = IntegerSetting(
+            "tokens.refresh_token_idle_lifetime_seconds", default: 1_209_600, range: 60...31_536_000,
+            doc: "14 days without use ends the family; at most `tokens.refresh_token_absolute_lifetime_seconds`")
+        package static let refreshTokenAbsoluteLifetimeSeconds = IntegerSetting(
+            "tokens.refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000,
+            doc: "30 days after login at most")
+        package static let userMetadataClaim = TextSetting(
+            "tokens.user_metadata_claim", default: "",
+            doc: """
+                a namespaced claim (an `http(s)` URL, e.g. `https://example.com/user_metadata`) under which ID tokens \
+                and `/userinfo` carry the `user_metadata` given at sign-up, with the `profile` scope; empty: never \
+                carried
+                """)
+        package static let actionTokenLifetimeSeconds = IntegerSetting(
+            "tokens.action_token_lifetime_seconds", default: 300, range: 10...300,
+            doc: "how long an action token (one approved device-key action) is valid")
+
+        static let all = [
+            accessTokenLifetimeSeconds.descriptor, idTokenLifetimeSeconds.descriptor,
+            refreshTokenIdleLifetimeSeconds.descriptor, refreshTokenAbsoluteLifetimeSeconds.descriptor,
+            userMetadataClaim.descriptor, actionTokenLifetimeSeconds.descriptor,
+        ]
+    }
+
+    /// `passkeys`: the WebAuthn ceremonies.
+    package enum Passkeys {
+        package static let challengeTimeoutMilliseconds = IntegerSetting(
+            "passkeys.challenge_timeout_ms", default: 60_000, range: 1_000...600_000,
+            doc: "WebAuthn `timeout` and the auth session's lifetime")
+        package static let authSessionGraceSeconds = IntegerSetting(
+            "passkeys.auth_session_grace_seconds", default: 30, range: 0...300,
+            doc: """
+                how long the auth session outlives the ceremony's `timeout`, so a user who finishes just before it is \
+                not refused for the round trip
+                """)
+        /// Read by `UserVerificationPolicy.read`, which reads a client's `user_verification` too.
+        package static let userVerification = ChoiceSetting<UserVerificationPolicy>(
+            "passkeys.user_verification", default: .required,
+            doc: """
+                `required`, `preferred` or `discouraged`; for clients that set no `user_verification` of their own
+                """)
+
+        static let all = [
+            challengeTimeoutMilliseconds.descriptor, authSessionGraceSeconds.descriptor, userVerification.descriptor,
+        ]
+    }
+
+    /// `dpop`: DPoP-bound tokens (RFC 9449).
+    package enum DPoP {
+        package static let proofLifetimeSeconds = IntegerSetting(
+            "dpop.proof_lifetime_seconds", default: 60, range: 5...600,
+            doc: """
+                how far a DPoP proof's `iat` may be from the server's time, either way; accepted proofs' `jti` are \
+                remembered in the database that long (RFC 9449 §11.1)
+                """)
+        package static let requireNonce = BooleanSetting(
+            "dpop.require_nonce", default: false,
+            doc: """
+                every DPoP proof must carry a server nonce (RFC 9449 §8: `use_dpop_nonce` with a `DPoP-Nonce` header \
+                otherwise); stateless, valid on every node
+                """)
+        package static let nonceLifetimeSeconds = IntegerSetting(
+            "dpop.nonce_lifetime_seconds", default: 300, range: 30...3_600,
+            doc: "how long one nonce is current; the previous one is accepted too")
+
+        static let all = [proofLifetimeSeconds.descriptor, requireNonce.descriptor, nonceLifetimeSeconds.descriptor]
+    }
+}
