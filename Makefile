@@ -6,7 +6,7 @@ SWIFT ?= swift
 # Warnings are errors everywhere we build (CI included).
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 
-.PHONY: deps build release run test check bench fuzz format lint clean
+.PHONY: deps build release run test check bench bench-ab fuzz format lint clean
 
 deps:
 	@scripts/dev/install-deps.sh build
@@ -36,6 +36,12 @@ check:
 bench:
 	@scripts/dev/install-deps.sh bench
 	scripts/bench/bench.sh
+
+## An A/B of two builds in one run, OLD (default 53ef89a) against NEW (default HEAD), BENCH_ROUNDS paired rounds
+## (default 5) of verification and logins; results go to docs/benchmarks-ab.md. Builds in build/ab, not here.
+bench-ab:
+	@scripts/dev/install-deps.sh bench
+	scripts/bench/ab.sh "$(OLD)" "$(NEW)"
 
 ## libFuzzer targets, 5 minutes each by default (FUZZ_SECONDS=N to change).
 fuzz: deps

@@ -232,7 +232,8 @@ struct PostgresConcurrencyTests {
                 for n in 0..<64 {
                     group.addTask {
                         _ = try await nodes[n % nodes.count].write {
-                            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "e\(n)", outcome: "ok"))
+                            try $0.appendSecurityEvent(
+                                SecurityEvent(occurredAt: Date(), storedKind: "e\(n)", outcome: "ok"))
                         }
                     }
                 }
@@ -288,7 +289,8 @@ struct PostgresHousekeepingTests {
             try await first.write { writer in
                 for n in 0..<10 { try writer.insertAuthSession(AuthSession.sample("old-\(n)", expiresAt: past)) }
                 // An event past any retention, already in the audit log (taken from its queue).
-                _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: past, kind: "old", outcome: "success"))
+                _ = try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: past, storedKind: "old", outcome: "success"))
                 _ = try writer.takePendingSecurityEvents(limit: 10)
             }
             let holding = AsyncStream<Void>.makeStream()

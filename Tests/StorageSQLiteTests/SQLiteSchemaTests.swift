@@ -39,7 +39,7 @@ struct SQLiteSchemaTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, readerCount: 1))
         let event = try await store.write {
-            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "k", outcome: "o"))
+            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), storedKind: "k", outcome: "o"))
         }
         await store.close()
         #expect(event.seq == 1)

@@ -74,7 +74,7 @@ struct SQLiteStoreTests {
                 group.addTask {
                     try await store.write { writer in
                         try writer.appendSecurityEvent(
-                            SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success")
+                            SecurityEvent(occurredAt: Date(), storedKind: "event-\(n)", outcome: "success")
                         ).seq
                     }
                 }
@@ -101,7 +101,7 @@ struct SQLiteStoreTests {
         for n in 0..<commits {
             _ = try await store.write { writer in
                 try writer.appendSecurityEvent(
-                    SecurityEvent(occurredAt: Date(), kind: "event-\(n)", outcome: "success"))
+                    SecurityEvent(occurredAt: Date(), storedKind: "event-\(n)", outcome: "success"))
             }
         }
         let walBytes = try FileManager.default.attributesOfItem(atPath: configuration.path + "-wal")[.size] as? Int ?? 0
@@ -136,7 +136,7 @@ struct SQLiteStoreTests {
         while store.checkpointStatistics.background == 0, sequential < 20_000 {
             let kind = "s\(sequential)"
             _ = try await store.write { writer in
-                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: kind, outcome: "success"))
+                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), storedKind: kind, outcome: "success"))
             }
             sequential += 1
         }
@@ -148,7 +148,7 @@ struct SQLiteStoreTests {
                     for n in 0..<400 {
                         _ = try await store.write { writer in
                             try writer.appendSecurityEvent(
-                                SecurityEvent(occurredAt: Date(), kind: "t\(task)-\(n)", outcome: "success"))
+                                SecurityEvent(occurredAt: Date(), storedKind: "t\(task)-\(n)", outcome: "success"))
                         }
                     }
                     return 400

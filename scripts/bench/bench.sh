@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/dev/lib.sh
+source scripts/bench/lib/common.sh
 export PATH="$PATH:/opt/swift/usr/bin"
 out=docs/benchmarks.md
 work=build/bench
@@ -20,11 +21,8 @@ swift build -c release --product passkeyd-loadgen -Xswiftc -warnings-as-errors
 binary=.build/release/passkeyd
 loadgen=.build/release/passkeyd-loadgen
 
-machine="$(nproc) cores ($(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr), $(swift --version 2>&1 | head -1)"
+machine="$(bench_machine_line)"
 now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-# One core for the single-threaded comparisons, when taskset is there.
-one_core=()
-if command -v taskset >/dev/null 2>&1; then one_core=(taskset -c 0); fi
 
 # --- HTTP: GET /healthz with wrk, 10 s, 64 connections -------------------------------------------------
 port=$((20000 + RANDOM % 20000))
@@ -45,22 +43,16 @@ p99=$(awk '$1=="99%" {print $2}' "$work/wrk-healthz.txt")
 
 # --- WebAuthn verification: passkeyd replay --bench vs the Python peers, each ceremony against its target ratio ---
 # The workload generator and the peers live in the shared folder: ../shared in CI, /work/shared on the dev machine.
-shared=""
-for candidate in ../shared /work/shared; do
-  if [ -f "$candidate/bench/gen_ceremonies.py" ]; then shared="$candidate"; break; fi
-done
-venv=build/bench-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import cryptography, cbor2, webauthn, fido2, jwt' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check cryptography cbor2 webauthn fido2 PyJWT
-fi
+shared="$(bench_shared_dir || true)"
+venv=$bench_venv
+bench_python_tools
 {
   echo "## WebAuthn verification: \`passkeyd replay --bench\` vs the Python peers"
   echo
   if [ -z "$shared" ]; then
     echo "Not measured: the shared benchmark folder (../shared/bench or /work/shared/bench) was not found."
   else
-    "$venv/bin/python" "$shared/bench/gen_ceremonies.py" --out "$work/workload.jsonl" >"$work/gen.log" 2>&1
+    bench_workload "$shared" "$work/workload.jsonl" "$work/gen.log"
     # Paired rounds: passkeyd, then the peers, BENCH_ROUNDS times (default 5). A shared host drifts by several
     # per cent within minutes; each round's ratio compares two runs made back to back, and the table reports the
     # round with the median ratio, so one slow phase cannot decide the result either way. Five rather than three:
@@ -73,10 +65,7 @@ fi
     compiler="${CC:-$(command -v cc || command -v clang || echo cc)}"
     "$compiler" -O2 -o "$work/bench-floor" scripts/bench/bench-floor.c -lcrypto 2>"$work/floor.err" || floor_ok=0
     for round in $(seq 1 "$rounds"); do
-      if "${one_core[@]}" "$binary" replay --bench "$work/workload.jsonl" >"$work/replay-$round.txt" \
-        2>"$work/replay.err"; then
-        tail -n 1 "$work/replay-$round.txt" >"$work/replay-$round.json"
-      fi
+      bench_replay "$binary" "$work/workload.jsonl" "$work/replay-$round" "$work/replay.err" || true
       "${one_core[@]}" "$venv/bin/python" "$shared/bench/peers.py" --workload "$work/workload.jsonl" \
         --json "$work/peers-$round.json" >"$work/peers-$round.log" 2>&1
       if [ "$floor_ok" = 1 ]; then
@@ -184,15 +173,7 @@ bench_sqlite_server "$port" "$login_data" "$work/login-server.log" "127.0.0.1:$a
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$login_data"' EXIT
 wait_ready "$port"
-server_cpu() { # user+system seconds of the server process so far
-  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$server/stat"
-}
-metrics_sums() { # per-route request count and summed duration (s) from /metrics (the admin listener)
-  curl -fsS "http://127.0.0.1:$admin_port/metrics" |
-    awk '/^passkeyd_http_request_duration_seconds_(sum|count)\{/ {print}'
-}
-"$loadgen" --url "http://127.0.0.1:$port" --signup 200 --concurrency 16 --credentials "$login_data/credentials.jsonl" \
-  >"$work/signup.json"
+bench_signup "$port" "$login_data/credentials.jsonl" "$work/signup.json"
 : >"$work/login-runs.jsonl"
 # The measured runs (the clients' keep-alive connections multiplexed over one poll(2) loop per core), then, for
 # comparison, 64 clients with one blocking thread each and 16 through URLSession: the reason the load generator
@@ -202,41 +183,10 @@ metrics_sums() { # per-route request count and summed duration (s) from /metrics
 # logins as the clients can do one after the other.
 index=0
 for run in 16:poll:10 64:poll:10 64:poll:10 64:poll:10 64:poll:10:2500 64:socket:10 16:urlsession:5; do
-  IFS=: read -r concurrency transport seconds rate <<<"$run"
+  IFS=: read -r concurrency transport _ <<<"$run"
   index=$((index + 1))
-  name="$index-$concurrency-$transport"
-  pacing=()
-  [ -n "$rate" ] && pacing=(--rate "$rate")
-  cpu_before=$(server_cpu)
-  metrics_sums >"$work/metrics-before-$name.txt"
-  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$login_data/credentials.jsonl" \
-    --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" "${pacing[@]}" \
-    >"$work/login-$name.json" ||
-    true
-  cpu_after=$(server_cpu)
-  metrics_sums >"$work/metrics-after-$name.txt"
-  python3 - "$work/login-$name.json" "$cpu_before" "$cpu_after" "$work/metrics-before-$name.txt" \
-    "$work/metrics-after-$name.txt" >>"$work/login-runs.jsonl" <<'PY'
-import json, re, sys
-result = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-result["server_cpu_seconds"] = round(float(sys.argv[3]) - float(sys.argv[2]), 2)
-def sums(path):
-    values = {}
-    for line in open(path):
-        match = re.match(r'passkeyd_http_request_duration_seconds_(sum|count)\{route="([^"]*)"[^}]*\} (\S+)', line)
-        if match:
-            values.setdefault(match.group(2), {})[match.group(1)] = float(match.group(3))
-    return values
-before, after = sums(sys.argv[4]), sums(sys.argv[5])
-routes = {}
-for route, value in after.items():
-    count = value.get("count", 0) - before.get(route, {}).get("count", 0)
-    total = value.get("sum", 0) - before.get(route, {}).get("sum", 0)
-    if count > 0 and route.startswith(("/passkey", "/oauth")):
-        routes[route] = round(total / count * 1e3, 3)
-result["server_mean_ms_by_route"] = routes
-print(json.dumps(result))
-PY
+  bench_login_run "$server" "$port" "$admin_port" "$login_data/credentials.jsonl" "$run" "$work" \
+    "$index-$concurrency-$transport" >>"$work/login-runs.jsonl"
 done
 # A profile of the server under the 64-client load (not during the measured runs): perf samples with call graphs,
 # inclusive share of the server's CPU per function, the functions of passkeyd's own modules and the fsyncs.
@@ -276,8 +226,7 @@ start_large() {
 if command -v sqlite3 >/dev/null 2>&1; then
   trap 'kill $server 2>/dev/null || true; rm -rf "$large_data"' EXIT
   start_large
-  "$loadgen" --url "http://127.0.0.1:$port" --signup 200 --concurrency 16 --credentials "$large_data/credentials.jsonl" \
-    >/dev/null
+  bench_signup "$port" "$large_data/credentials.jsonl" /dev/null
   kill -TERM $server; wait $server || true
   # Times are seconds since 2001-01-01 (Foundation's reference date), as the store writes them: issued over the
   # last 30 days, so they expire over the next 30.
@@ -453,6 +402,13 @@ fi
   echo "# passkeyd benchmarks"
   echo
   echo "Generated by \`make bench\` (release build) on $now."
+  echo
+  echo "Comparing two builds, a change's before and after: \`make bench-ab OLD=REF NEW=REF\` (defaults 53ef89a, the"
+  echo "commit before issue 34's split, and HEAD; \`BENCH_ROUNDS=N\`, default 5) builds each ref's release binary in"
+  echo "a git worktree of its own under build/ab, runs paired rounds, A then B and B then A in turn, of \`replay --bench\` on one"
+  echo "workload and of the 64-client login run below on fresh servers, and writes per figure A's and B's medians, B"
+  echo "÷ A and every round's B ÷ A to docs/benchmarks-ab.md (scripts/bench/ab.sh). On this shared host only ratios"
+  echo "measured in one run count."
   echo
   echo "Machine: $machine."
   echo

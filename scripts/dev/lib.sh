@@ -46,10 +46,11 @@ python_tools() {
 # bench_sqlite_server PORT DATA_DIR LOG ADMIN_LISTEN: the release server ($binary) as the benchmarks measure it on
 # SQLite: `synchronous=full`, warning-level logs, a rate limit above what the load generators send and no per-address
 # connection limit (they are one address, as behind a proxy), its issuer on
-# PORT; started in the background (its PID is then $!), its output appended to LOG.
+# PORT; started in the background (its PID is then $!), its output appended to LOG. The configuration file is
+# $bench_config when set (scripts/bench/ab.sh: each binary's own), else Config/passkeyd.json.
 bench_sqlite_server() {
   local port=$1 data=$2 log=$3 admin=$4
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_DATABASE_SYNCHRONOUS=full PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 \
     PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT=0 PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="$admin" \
-    "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$data" >>"$log" 2>&1 &
+    "$binary" serve --config "${bench_config:-Config/passkeyd.json}" --port "$port" --data-dir "$data" >>"$log" 2>&1 &
 }

@@ -18,6 +18,10 @@ if ! swift format lint --strict --recursive --parallel Sources Tests Package.swi
   exit 1
 fi
 swift build --build-tests -Xswiftc -warnings-as-errors
+# The layout rules of docs/architecture.md: HTTP and a storage driver meet only in the composition root, the core
+# imports neither, no target over 25 % of the hand-written lines, no file over 400 (scripts/checks/layout.py).
+python3 scripts/checks/layout.py --self-test
+python3 scripts/checks/layout.py
 
 # PostgreSQL for the StoragePostgres and multi-node tests: the server PASSKEYD_TEST_DATABASE_URL names, or a
 # throwaway cluster started here (loopback, free port, temporary directory) and removed on exit, also on failure.

@@ -73,7 +73,7 @@ public enum AdminCommands {
                         of: user, verifier: try writer.passwordVerifier(userID: userID)))
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.locksLifted, now: now, userID: userID, reasonCode: "operator",
+                        .loginLocksLifted, now: now, userID: userID, reasonCode: "operator",
                         attempts: lifted, actor: actorName))
                 return lifted
             }
@@ -98,7 +98,7 @@ public enum AdminCommands {
                 guard try writer.deleteCredential(id: credentialID, userID: userID) else { return false }
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.passkeyRemoved, now: now, userID: userID,
+                        .passkeyRemoved, now: now, userID: userID,
                         credentialID: credentialID, reasonCode: "operator", actor: actorName))
                 return true
             }
@@ -110,7 +110,7 @@ public enum AdminCommands {
                 let families = try writer.revokeRefreshTokens(userID: userID, now: now)
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.sessionsRevoked, now: now, userID: userID, reasonCode: "operator",
+                        .sessionsRevoked, now: now, userID: userID, reasonCode: "operator",
                         attempts: families, actor: actorName))
                 return families
             }
@@ -123,7 +123,7 @@ public enum AdminCommands {
                 let families = try writer.revokeAllRefreshTokens(now: now)
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.sessionsRevoked, now: now, userID: nil, reasonCode: "operator_all",
+                        .sessionsRevoked, now: now, userID: nil, reasonCode: "operator_all",
                         attempts: families, actor: actorName))
                 return families
             }
@@ -140,7 +140,7 @@ public enum AdminCommands {
                 _ = try writer.updateDeviceKeyState(keyID: keyID, userID: userID, state: state)
                 _ = try writer.appendSecurityEvent(
                     SecurityEvent(
-                        occurredAt: now, kind: DeviceKeyAuditEvent.revoked, userID: userID, keyID: keyID,
+                        occurredAt: now, kind: .deviceKeyRevoked, userID: userID, keyID: keyID,
                         deviceID: key.deviceID, outcome: DeviceKeyAuditEvent.success, reasonCode: "operator",
                         detail: JSONValue.object([JSONMember(key: "actor", value: .string(actorName))]).serialized()))
                 return true

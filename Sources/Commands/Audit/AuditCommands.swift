@@ -33,7 +33,7 @@ public enum AuditCommands {
         var hashes = ""
         var start: Int64 = 0
         while start < size {
-            let end = min(size, start + AuditService.maxEntriesPerCall)
+            let end = min(size, start + AuditLogReader.maxEntriesPerCall)
             let leaves = try await store.read { [start] in try $0.auditLeaves(start: start, end: end) }
             for leaf in leaves {
                 entries += leaf.entry

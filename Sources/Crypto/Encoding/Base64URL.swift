@@ -29,6 +29,12 @@ public enum Base64URL {
         case ignored
     }
 
+    /// Whether every character of `text` is in the alphabet (identifiers minted as base64url text, checked before
+    /// any lookup).
+    public static func isAlphabet(_ text: String) -> Bool {
+        text.utf8.allSatisfy { sextets[Int($0)] != invalid }
+    }
+
     /// Encodes bytes as base64url with no `=` padding.
     @inlinable
     public static func encode(_ bytes: some Collection<UInt8>) -> String {

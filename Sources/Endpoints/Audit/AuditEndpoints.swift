@@ -3,7 +3,6 @@ import Foundation
 import HTTP
 import JSON
 import Service
-import Storage
 
 /// The audit log's read endpoints, on the admin listener only (operators and auditors, never the public port):
 /// `GET /audit/checkpoint`, `/audit/key`, `/audit/entries?start=N&end=M`, `/audit/proof/inclusion?index=N&tree_size=S`
@@ -12,15 +11,13 @@ import Storage
 package enum AuditEndpoints {
 
     package static func register(in router: inout Router, context: ServerContext, signer: (any NoteSigner)?) {
-        let store = context.store
+        let log = AuditLogReader(store: context.store, logger: context.logger)
         router.add(.get, "/audit/checkpoint") { _ in
-            do {
-                guard let checkpoint = try await store.read({ try $0.latestAuditCheckpoint() }) else {
+            await answer(context) {
+                guard let checkpoint = try await log.latestCheckpoint() else {
                     return notFound("no checkpoint has been signed yet")
                 }
                 return .text(checkpoint.note, contentType: "text/plain; charset=utf-8")
-            } catch {
-                return unavailable(error, context: context)
             }
         }
         router.add(.get, "/audit/key") { _ in
@@ -28,89 +25,54 @@ package enum AuditEndpoints {
             return .text(signer.verifierKey.description + "\n", contentType: "text/plain; charset=utf-8")
         }
         router.add(.get, "/audit/entries") { request in
-            do {
-                let start = try integer(request, "start")
-                let end = try integer(request, "end")
-                let size = try await store.read { try $0.auditTree().size }
-                guard start >= 0, start < end, end <= size, end - start <= AuditService.maxEntriesPerCall else {
-                    return badRequest(
-                        "need 0 <= start < end <= \(size) (the tree size) and at most \(AuditService.maxEntriesPerCall) entries"
-                    )
-                }
-                let leaves = try await store.read { try $0.auditLeaves(start: start, end: end) }
+            await answer(context) {
+                let entries = try await log.entries(
+                    start: try integer(request, "start"), end: try integer(request, "end"))
                 var body: [UInt8] = []
-                for leaf in leaves {
-                    body += leaf.entry
+                for entry in entries {
+                    body += entry
                     body.append(0x0A)
                 }
                 return Response(
                     status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
                     body: body)
-            } catch let error as ParameterError {
-                return badRequest(error.message)
-            } catch {
-                return unavailable(error, context: context)
             }
         }
         router.add(.get, "/audit/proof/inclusion") { request in
-            do {
+            await answer(context) {
                 let index = try integer(request, "index")
                 let treeSize = try integer(request, "tree_size")
-                // RFC 6962 §2.1.1: PATH(m, D[n]) is defined for 0 <= m < n.
-                guard let plan = try? MerkleProofPlan.inclusion(index: index, treeSize: treeSize),
-                    let proof = try await proofHashes(plan, treeSize: treeSize, store: store, context: context)
-                else { return badRequest("need 0 <= index < tree_size <= the tree size") }
+                let proof = try await log.inclusionProof(index: index, treeSize: treeSize)
                 return proofResponse([
                     JSONMember(key: "leaf_index", value: .number(String(index))),
                     JSONMember(key: "tree_size", value: .number(String(treeSize))), hashesMember(proof),
                 ])
-            } catch let error as ParameterError {
-                return badRequest(error.message)
-            } catch {
-                return unavailable(error, context: context)
             }
         }
         router.add(.get, "/audit/proof/consistency") { request in
-            do {
+            await answer(context) {
                 let first = try integer(request, "first")
                 let second = try integer(request, "second")
-                // RFC 6962 §2.1.2: PROOF(m, D[n]) for 0 < m <= n (a proof from the empty tree says nothing).
-                guard first >= 1, let plan = try? MerkleProofPlan.consistency(first: first, second: second),
-                    let proof = try await proofHashes(plan, treeSize: second, store: store, context: context)
-                else { return badRequest("need 1 <= first <= second <= the tree size") }
+                let proof = try await log.consistencyProof(first: first, second: second)
                 return proofResponse([
                     JSONMember(key: "first", value: .number(String(first))),
                     JSONMember(key: "second", value: .number(String(second))), hashesMember(proof),
                 ])
-            } catch let error as ParameterError {
-                return badRequest(error.message)
-            } catch {
-                return unavailable(error, context: context)
             }
         }
     }
 
-    /// The hashes of `plan`'s proof, for a tree of `treeSize` leaves, in one read; nil when the tree is smaller. From
-    /// the stored nodes when the first `treeSize` leaves have theirs (docs/audit.md), otherwise (leaves waiting for
-    /// the node backfill) from every leaf hash, as proofs were served before nodes were stored.
-    private static func proofHashes(
-        _ plan: MerkleProofPlan, treeSize: Int64, store: any Store, context: ServerContext
-    ) async throws -> [[UInt8]]? {
-        let result = try await store.read { reader -> (proof: [[UInt8]], missingNode: Bool)? in
-            guard treeSize <= (try reader.auditTree().size) else { return nil }
-            let nodesStored = treeSize <= (try reader.auditNodeSize())
-            if nodesStored, let proof = plan.hashes(from: try reader.merkleNodes(plan.nodeIDs)) {
-                return (proof, false)
-            }
-            let leaves = try reader.auditLeaves(start: 0, end: treeSize).map(\.leafHash)
-            return (MerkleTree.hashes(of: plan, leaves: leaves), nodesStored)
+    /// `body`'s response; a malformed parameter or a range outside the tree is 400, a failed read 503.
+    private static func answer(_ context: ServerContext, _ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let error as ParameterError {
+            return badRequest(error.message)
+        } catch let error as AuditLogReader.RangeError {
+            return badRequest(error.message)
+        } catch {
+            return unavailable(error, context: context)
         }
-        if result?.missingNode == true {
-            context.logger.log(.error, "audit proof: a stored node is missing, served from every leaf instead") {
-                $0.add("tree_size", Int(treeSize))
-            }
-        }
-        return result?.proof
     }
 
     private struct ParameterError: Error {

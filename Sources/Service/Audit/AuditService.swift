@@ -69,9 +69,6 @@ package struct AuditService: Sendable {
         }
     }
 
-    /// The most entries one `/audit/entries` call returns.
-    package static let maxEntriesPerCall: Int64 = 1_000
-
     /// Creates the value from its stored properties.
     package init(
         store: any Store, signer: (any NoteSigner)?, configuration: AuditConfiguration, logger: Logger,

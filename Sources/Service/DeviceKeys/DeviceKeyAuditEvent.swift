@@ -5,22 +5,8 @@ import Storage
 /// The structured security events of the device-key path (registration, revocation, lock, unlock, challenges,
 /// approvals, and what apps report to `/device-events`): who, which key, which action hash, outcome and reason
 /// code, stamped with the server's UTC time. The probative audit log builds on
-/// these records, so kinds, outcomes and reason codes are stable strings.
+/// these records, so kinds (`SecurityEvent.Kind`), outcomes and reason codes are stable strings.
 package enum DeviceKeyAuditEvent {
-    // MARK: kinds
-    /// A device key was registered.
-    package static let registered = "device_key_registered"
-    /// A device key was revoked (reason: `replaced`, `deleted`, `key_invalidated`).
-    package static let revoked = "device_key_revoked"
-    /// A device key was locked (reason: `failed_signatures`, `biometric_failures`).
-    package static let locked = "device_key_locked"
-    /// An unlock was asked for (success, or refused with `login_required`).
-    package static let unlocked = "device_key_unlocked"
-    /// A challenge was issued, or refused.
-    package static let challenge = "device_challenge"
-    /// An approval was accepted, or refused.
-    package static let approval = "device_approval"
-
     // MARK: outcomes
     /// The operation happened.
     package static let success = "success"
@@ -31,7 +17,7 @@ package enum DeviceKeyAuditEvent {
 
     /// One event at server time `now`; `detail` members become the JSON `detail` bytes.
     package static func make(
-        _ kind: String, outcome: String, now: Date, subject: AuthenticatedSubject, keyID: String? = nil,
+        _ kind: SecurityEvent.Kind, outcome: String, now: Date, subject: AuthenticatedSubject, keyID: String? = nil,
         deviceID: String? = nil, actionHash: [UInt8]? = nil, reasonCode: String? = nil, attempts: Int? = nil,
         deviceTime: Date? = nil, detail: [JSONMember] = []
     ) -> SecurityEvent {
@@ -44,7 +30,7 @@ package enum DeviceKeyAuditEvent {
 
     /// A refusal of `kind`, its reason code the refusal's log code.
     package static func refusal(
-        _ kind: String, _ error: OAuthError, now: Date, subject: AuthenticatedSubject, keyID: String?,
+        _ kind: SecurityEvent.Kind, _ error: OAuthError, now: Date, subject: AuthenticatedSubject, keyID: String?,
         deviceID: String? = nil, actionHash: [UInt8]? = nil, attempts: Int? = nil, detail: [JSONMember] = []
     ) -> SecurityEvent {
         make(

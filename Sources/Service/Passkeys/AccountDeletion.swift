@@ -15,7 +15,7 @@ package enum AccountDeletion {
             _ = try writer.resetFallbackCounters(keys: counters)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.accountDeleted, now: now, userID: user.id, clientID: clientID,
+                    .accountDeleted, now: now, userID: user.id, clientID: clientID,
                     actor: actor))
         }
     }

@@ -51,7 +51,7 @@ package enum PasswordVerifierSealing {
                         count += 1
                         _ = try writer.appendSecurityEvent(
                             PasswordFallbackAuditEvent.make(
-                                PasswordFallbackAuditEvent.verifierSealed, outcome: "success", now: now,
+                                .passwordVerifierSealed, outcome: "success", now: now,
                                 userID: old.userID, clientID: nil,
                                 detail: keys.resealingDetail(
                                     of: old.verifier,

@@ -21,7 +21,7 @@ package enum ServerSecretSealing {
             }
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
-                    PasswordFallbackAuditEvent.serverSecretSealed, outcome: "success", now: now, userID: nil,
+                    .serverSecretSealed, outcome: "success", now: now, userID: nil,
                     clientID: nil,
                     detail: [JSONMember(key: "name", value: .string(name))]
                         + keys.resealingDetail(

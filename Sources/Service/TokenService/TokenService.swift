@@ -104,7 +104,7 @@ public final class TokenService: Sendable {
                 replaced.append(old.kid)
                 // In the audit log: which key-encryption key now protects the key, and what did before.
                 var event = AuthenticationAuditEvent.make(
-                    AuthenticationAuditEvent.signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
+                    .signingKeySealed, outcome: AuthenticationAuditEvent.success, now: now,
                     keyID: old.kid)
                 event.detail = JSONValue.object(
                     encryption.resealingDetail(
@@ -222,7 +222,7 @@ public final class TokenService: Sendable {
                 try writer.insertSigningKey(key)
                 _ = try writer.appendSecurityEvent(
                     AuthenticationAuditEvent.make(
-                        AuthenticationAuditEvent.signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
+                        .signingKeyRotated, outcome: AuthenticationAuditEvent.success, now: now,
                         keyID: key.kid))
             }
         }

@@ -153,7 +153,7 @@ extension RecordDecoding {
     package static func securityEvent(_ row: Row) throws(StorageError) -> SecurityEvent {
         SecurityEvent(
             seq: try row.integer(0), occurredAt: try row.date(1), deviceTime: try row.optionalDate(2),
-            kind: try row.text(3), userID: try row.optionalText(4), keyID: try row.optionalText(5),
+            storedKind: try row.text(3), userID: try row.optionalText(4), keyID: try row.optionalText(5),
             deviceID: try row.optionalText(6), clientID: try row.optionalText(7), actionHash: try row.optionalBytes(8),
             outcome: try row.text(9), reasonCode: try row.optionalText(10), attempts: try row.optionalInt(11),
             detail: try row.optionalBytes(12), credentialID: try row.optionalBytes(13),

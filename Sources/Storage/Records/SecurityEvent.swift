@@ -8,8 +8,10 @@ public struct SecurityEvent: Sendable, Hashable {
     public var occurredAt: Date
     /// Time reported by the device, if the event came from one (untrusted).
     public var deviceTime: Date?
-    /// What happened (e.g. `login`, `approval`, `biometric_failure`, `device_key_revoked`).
-    public var kind: String
+    /// What happened, as stored: the raw value of a `Kind` for every event this version writes. It stays the text
+    /// the store holds, so an event an older version recorded under a name no longer written is read (and exported)
+    /// exactly as it was; `knownKind` is the typed view.
+    public private(set) var kind: String
     /// The user concerned.
     public var userID: String?
     /// The device key concerned.
@@ -39,9 +41,25 @@ public struct SecurityEvent: Sendable, Hashable {
     /// The server node that recorded the event.
     public var nodeID: String?
 
-    /// Creates an event; `seq` is assigned by `StoreWriter.appendSecurityEvent`.
+    /// Creates an event of `kind`; `seq` is assigned by `StoreWriter.appendSecurityEvent`.
     public init(
-        seq: Int64 = 0, occurredAt: Date, deviceTime: Date? = nil, kind: String, userID: String? = nil,
+        seq: Int64 = 0, occurredAt: Date, deviceTime: Date? = nil, kind: Kind, userID: String? = nil,
+        keyID: String? = nil, deviceID: String? = nil, clientID: String? = nil, actionHash: [UInt8]? = nil,
+        outcome: String, reasonCode: String? = nil, attempts: Int? = nil, detail: [UInt8]? = nil,
+        credentialID: [UInt8]? = nil, familyID: String? = nil, requestID: String? = nil, clientAddress: String? = nil,
+        nodeID: String? = nil
+    ) {
+        self.init(
+            seq: seq, occurredAt: occurredAt, deviceTime: deviceTime, storedKind: kind.rawValue, userID: userID,
+            keyID: keyID, deviceID: deviceID, clientID: clientID, actionHash: actionHash, outcome: outcome,
+            reasonCode: reasonCode, attempts: attempts, detail: detail, credentialID: credentialID,
+            familyID: familyID, requestID: requestID, clientAddress: clientAddress, nodeID: nodeID)
+    }
+
+    /// Creates an event whose kind is the name `storedKind` as a store holds it: for the drivers reading rows back,
+    /// which may hold names no `Kind` spells any more, and for tests of the stores. Flows name a `Kind`.
+    package init(
+        seq: Int64 = 0, occurredAt: Date, deviceTime: Date? = nil, storedKind: String, userID: String? = nil,
         keyID: String? = nil, deviceID: String? = nil, clientID: String? = nil, actionHash: [UInt8]? = nil,
         outcome: String, reasonCode: String? = nil, attempts: Int? = nil, detail: [UInt8]? = nil,
         credentialID: [UInt8]? = nil, familyID: String? = nil, requestID: String? = nil, clientAddress: String? = nil,
@@ -50,7 +68,7 @@ public struct SecurityEvent: Sendable, Hashable {
         self.seq = seq
         self.occurredAt = occurredAt
         self.deviceTime = deviceTime
-        self.kind = kind
+        self.kind = storedKind
         self.userID = userID
         self.keyID = keyID
         self.deviceID = deviceID
@@ -66,4 +84,7 @@ public struct SecurityEvent: Sendable, Hashable {
         self.clientAddress = clientAddress
         self.nodeID = nodeID
     }
+
+    /// The kind this version knows `kind` as, or nil for a name it no longer writes.
+    public var knownKind: Kind? { Kind(rawValue: kind) }
 }

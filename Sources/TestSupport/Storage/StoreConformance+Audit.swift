@@ -8,16 +8,16 @@ extension StoreConformance {
             let origin = SecurityEventOrigin(requestID: "req-1", clientAddress: "192.0.2.1", nodeID: "node-a")
             try await store.write { writer in
                 try SecurityEventOrigin.$current.withValue(origin) {
-                    _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(1), kind: "login", outcome: "ok"))
+                    _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(1), kind: .login, outcome: "ok"))
                 }
                 _ = try writer.appendSecurityEvent(
                     SecurityEvent(
-                        occurredAt: S.at(2), kind: "refresh", outcome: "failure", credentialID: S.bytes(0x11),
+                        occurredAt: S.at(2), kind: .refresh, outcome: "failure", credentialID: S.bytes(0x11),
                         familyID: "family-1", requestID: "own-request"))
             }
             // A rolled-back append leaves nothing in the queue.
             try? await store.write { writer in
-                _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(3), kind: "gone", outcome: "x"))
+                _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(3), storedKind: "gone", outcome: "x"))
                 throw StorageError(.internalFailure, "roll back")
             }
             try expectEqual(try await store.read { try $0.pendingSecurityEventCount() }, 2, "queued events")
@@ -38,7 +38,8 @@ extension StoreConformance {
             let appended = try await store.write { writer in
                 try (1...5).map { n in
                     try writer.appendSecurityEvent(
-                        SecurityEvent(occurredAt: S.at(Double(n)), kind: "event-\(n)", userID: "user-1", outcome: "ok"))
+                        SecurityEvent(
+                            occurredAt: S.at(Double(n)), storedKind: "event-\(n)", userID: "user-1", outcome: "ok"))
                 }
             }
             // The sequencer has taken the first two; the third is still queued.
@@ -62,7 +63,8 @@ extension StoreConformance {
                 try await store.write { try $0.purgeSecurityEvents(before: S.at(10), limit: 100) }, 3, "the rest")
             try expectEqual(try await store.read { try $0.securityEvents(after: 0, limit: 100) }, [], "none left")
             let next = try await store.write { writer in
-                try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(11), kind: "event-6", outcome: "ok"))
+                try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: S.at(11), storedKind: "event-6", outcome: "ok"))
             }
             let highest = appended.map(\.seq).max() ?? 0
             try expect(next.seq > highest, "seq \(next.seq) after \(highest)")

@@ -62,7 +62,8 @@ extension StoreConformance {
                 for (index, user) in ["user-1", "user-2", "user-1", "user-1"].enumerated() {
                     _ = try writer.appendSecurityEvent(
                         SecurityEvent(
-                            occurredAt: S.at(TimeInterval(index)), kind: "k\(index)", userID: user, outcome: "success"))
+                            occurredAt: S.at(TimeInterval(index)), storedKind: "k\(index)", userID: user,
+                            outcome: "success"))
                 }
             }
             let events = try await store.read { try $0.securityEvents(userID: "user-1", limit: 2) }

@@ -83,10 +83,10 @@ extension StoreConformance {
     static let eventChecks: [Check] = [
         Check("security events get increasing sequence numbers and are listed in order from a cursor") { store in
             let event = SecurityEvent(
-                occurredAt: S.at(1), deviceTime: S.at(0), kind: "biometric_failure", userID: "user-1", keyID: "key-1",
+                occurredAt: S.at(1), deviceTime: S.at(0), kind: .biometricFailure, userID: "user-1", keyID: "key-1",
                 deviceID: "device-1", clientID: "client-1", actionHash: S.bytes(0x44), outcome: "failure",
                 reasonCode: "biometry_mismatch", attempts: 3, detail: Array("{\"n\":1}".utf8))
-            let minimal = SecurityEvent(occurredAt: S.at(2), kind: "login", outcome: "success")
+            let minimal = SecurityEvent(occurredAt: S.at(2), kind: .login, outcome: "success")
             let stored = try await store.write { writer in
                 [try writer.appendSecurityEvent(event), try writer.appendSecurityEvent(minimal)]
             }

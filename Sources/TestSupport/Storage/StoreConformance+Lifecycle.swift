@@ -149,7 +149,7 @@ extension StoreConformance {
                     session.email = nil
                     try writer.insertAuthSession(session)
                     _ = try writer.appendSecurityEvent(
-                        SecurityEvent(occurredAt: S.at(1), kind: "test", userID: userID, outcome: "success"))
+                        SecurityEvent(occurredAt: S.at(1), storedKind: "test", userID: userID, outcome: "success"))
                 }
             }
             let before = try await store.read {

@@ -54,7 +54,7 @@ extension StoreConformance {
                 newSignCount: 6, backedUp: true, usedAt: S.at(10)),
             userID: "user-1", refreshToken: refresh,
             event: SecurityEvent(
-                occurredAt: S.at(10), kind: "login", userID: "user-1", clientID: "client-1", outcome: "success",
+                occurredAt: S.at(10), kind: .login, userID: "user-1", clientID: "client-1", outcome: "success",
                 credentialID: S.credential(1, userID: "user-1").credentialID, familyID: refresh?.familyID))
     }
 

@@ -46,7 +46,7 @@ extension StoreConformance {
                     credentialID: credentialID, expectedSignCount: 0, newSignCount: 1, backedUp: false,
                     usedAt: S.at(1)),
                 userID: "user-1", refreshToken: refresh,
-                event: SecurityEvent(occurredAt: S.at(1), kind: "login", userID: "user-1", outcome: "success"))
+                event: SecurityEvent(occurredAt: S.at(1), kind: .login, userID: "user-1", outcome: "success"))
             try expectEqual(try await store.write { try $0.completeLogin(login) }, .stored, "login stored")
             try expectEqual(
                 try await store.read { try $0.refreshToken(hash: refresh.tokenHash) }?.authenticationMethods,

@@ -12,7 +12,8 @@ extension StoreConformance {
                 try await store.write { writer in
                     try writer.insertUser(S.user(1), credential: S.credential(1, userID: "user-1"))
                     try writer.insertAuthSession(S.session("s1"))
-                    _ = try writer.appendSecurityEvent(SecurityEvent(occurredAt: S.at(1), kind: "x", outcome: "y"))
+                    _ = try writer.appendSecurityEvent(
+                        SecurityEvent(occurredAt: S.at(1), storedKind: "x", outcome: "y"))
                     throw DeliberateFailure()
                 }
                 throw ConformanceFailure(message: "the body's error was swallowed", file: #fileID, line: #line)
@@ -25,7 +26,7 @@ extension StoreConformance {
             }
             try expect(left.0 == nil && left.1 == nil && left.2.isEmpty, "rolled-back writes are visible")
             let next = try await store.write {
-                try $0.appendSecurityEvent(SecurityEvent(occurredAt: S.at(2), kind: "x", outcome: "y"))
+                try $0.appendSecurityEvent(SecurityEvent(occurredAt: S.at(2), storedKind: "x", outcome: "y"))
             }
             // Seqs are unique and increasing; PostgreSQL's come from a sequence, which a rollback does not give back.
             // The audit queue (and so the log) holds only what committed.
@@ -44,7 +45,7 @@ extension StoreConformance {
                         do {
                             try await store.write { writer in
                                 _ = try writer.appendSecurityEvent(
-                                    SecurityEvent(occurredAt: S.at(Double(n)), kind: "n\(n)", outcome: "ok"))
+                                    SecurityEvent(occurredAt: S.at(Double(n)), storedKind: "n\(n)", outcome: "ok"))
                                 try writer.insertAuthSession(S.session("s\(n)"))
                                 if n % 3 == 0 { throw DeliberateFailure() }
                             }

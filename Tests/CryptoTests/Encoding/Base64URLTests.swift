@@ -68,6 +68,15 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Zm=9v") == nil)  // `=` only at the end
     }
 
+    @Test("isAlphabet: exactly the 64 URL-safe characters, with no padding and nothing outside ASCII")
+    func alphabetCheck() {
+        #expect(Base64URL.isAlphabet("AZaz09-_"))
+        #expect(Base64URL.isAlphabet(""))
+        for text in ["a+b", "a/b", "ab=", "a b", "a.b", "é", "a\u{0}"] {
+            #expect(!Base64URL.isAlphabet(text), "\(text)")
+        }
+    }
+
     /// What Foundation's standard-alphabet decoder makes of `text`, mapped from the URL alphabet.
     static func reference(_ text: [UInt8]) -> [UInt8]? {
         var standard = text.map {

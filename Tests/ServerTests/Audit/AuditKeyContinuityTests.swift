@@ -71,7 +71,7 @@ struct AuditKeyContinuityTests {
         // A checkpoint by key a, as the first node's checkpointer would sign it.
         let store = try await DatabaseDrivers.openStore(configuration)
         try await store.write {
-            _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "test", outcome: "success"))
+            _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), storedKind: "test", outcome: "success"))
         }
         _ = try await AuditSequencer.drain(store: store)
         let signer = try #require(try AuditSignerLoader.load(configuration.audit, environment: [:]))

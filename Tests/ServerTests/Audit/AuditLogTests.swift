@@ -27,7 +27,7 @@ struct AuditLogTests {
                 _ = try await context.store.write { writer in
                     try writer.appendSecurityEvent(
                         SecurityEvent(
-                            occurredAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(n)), kind: "login",
+                            occurredAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(n)), kind: .login,
                             userID: "user-\(n)", clientID: "app", outcome: "success"))
                 }
             }

@@ -99,7 +99,8 @@ struct DatabaseCopyTests {
         // Part of the log sequenced (leaves, node hashes, a checkpoint), the newest events left queued.
         for _ in 0..<3 {
             try await store.write {
-                _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "copy_test", outcome: "success"))
+                _ = try $0.appendSecurityEvent(
+                    SecurityEvent(occurredAt: Date(), storedKind: "copy_test", outcome: "success"))
             }
         }
         _ = try await AuditSequencer.drain(store: store)
@@ -108,7 +109,8 @@ struct DatabaseCopyTests {
             try $0.insertAuditCheckpoint(AuditCheckpointRecord(treeSize: size, note: "note \(size)\n", signedAt: now))
         }
         try await store.write {
-            _ = try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "copy_test", outcome: "success"))
+            _ = try $0.appendSecurityEvent(
+                SecurityEvent(occurredAt: Date(), storedKind: "copy_test", outcome: "success"))
         }
         return user
     }
@@ -177,7 +179,7 @@ struct DatabaseCopyTests {
         #expect(try await postgres.read { try $0.pendingSecurityEventCount() } > 0, "the queue moved as a queue")
         let lastSeq = try #require(try await postgres.read { try $0.securityEvents(after: 0, limit: 1_000) }.last?.seq)
         let appended = try await postgres.write {
-            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "after_copy", outcome: "success"))
+            try $0.appendSecurityEvent(SecurityEvent(occurredAt: Date(), storedKind: "after_copy", outcome: "success"))
         }
         #expect(appended.seq == lastSeq + 1, "event seqs continue after the copied ones")
         let sequenced = try await AuditSequencer.drain(store: postgres)

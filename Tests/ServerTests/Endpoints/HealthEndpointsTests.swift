@@ -61,7 +61,8 @@ struct HealthEndpointsTests {
         // Enough one-by-one commits for the WAL to pass its checkpoint threshold a few times.
         for n in 0..<3_000 {
             _ = try await store.write { writer in
-                try writer.appendSecurityEvent(SecurityEvent(occurredAt: Date(), kind: "e\(n)", outcome: "success"))
+                try writer.appendSecurityEvent(
+                    SecurityEvent(occurredAt: Date(), storedKind: "e\(n)", outcome: "success"))
             }
         }
         let context = ServerContext(configuration: try TestConfiguration.make(), store: store)

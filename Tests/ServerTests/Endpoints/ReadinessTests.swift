@@ -41,7 +41,7 @@ enum DamagedDatabase {
             for n in 0..<5_000 {
                 _ = try writer.appendSecurityEvent(
                     SecurityEvent(
-                        occurredAt: Date(), kind: "event-\(n)", outcome: "success",
+                        occurredAt: Date(), storedKind: "event-\(n)", outcome: "success",
                         detail: Array(repeating: 7, count: 40)))
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Testing
 import Tokens
 
@@ -35,9 +36,9 @@ struct RefreshRefusalTests {
     @Test("only a reuse is audited as refresh_reuse; a request check's error is answered and audited as it is")
     func auditEvents() {
         let reuse = RefreshGrant.auditEvent(.refused(.reused), clientID: "app", stored: nil, now: Self.now)
-        #expect(reuse.kind == AuthenticationAuditEvent.refreshReuse && reuse.reasonCode == "refresh_reused")
+        #expect(reuse.knownKind == .refreshReuse && reuse.reasonCode == "refresh_reused")
         let expired = RefreshGrant.auditEvent(.refused(.expired), clientID: "app", stored: nil, now: Self.now)
-        #expect(expired.kind == AuthenticationAuditEvent.refresh && expired.reasonCode == "refresh_expired")
+        #expect(expired.knownKind == .refresh && expired.reasonCode == "refresh_expired")
 
         // A check of the request is never a reuse, whatever its log code says.
         let check = OAuthError(.invalidScope, "The requested scope is invalid.", logCode: "refresh_reused")
@@ -45,6 +46,6 @@ struct RefreshRefusalTests {
         #expect(!request.revokedFamily)
         #expect(request.error.kind == .invalidScope && request.error.logCode == "refresh_reused")
         let event = RefreshGrant.auditEvent(.refused(request), clientID: "app", stored: nil, now: Self.now)
-        #expect(event.kind == AuthenticationAuditEvent.refresh && event.outcome == AuthenticationAuditEvent.failure)
+        #expect(event.knownKind == .refresh && event.outcome == AuthenticationAuditEvent.failure)
     }
 }

@@ -124,7 +124,7 @@ struct RefreshTokenGrantTests {
         try await harness.context.store.read { reader in
             let stored = try #require(try reader.refreshToken(hash: try Tokens.RefreshToken(presented: token).hash))
             return try reader.securityEvents(userID: stored.userID, limit: 100).filter {
-                $0.kind == AuthenticationAuditEvent.refresh && $0.familyID == stored.familyID
+                $0.knownKind == .refresh && $0.familyID == stored.familyID
             }
         }
     }

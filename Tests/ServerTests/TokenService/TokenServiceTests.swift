@@ -211,11 +211,12 @@ struct HousekeepingTests {
                 for n in 0..<old {
                     _ = try writer.appendSecurityEvent(
                         SecurityEvent(
-                            occurredAt: now.addingTimeInterval(-40 * 86_400 + Double(n)), kind: "old-\(n)",
+                            occurredAt: now.addingTimeInterval(-40 * 86_400 + Double(n)), storedKind: "old-\(n)",
                             outcome: "success"))
                 }
                 _ = try writer.appendSecurityEvent(
-                    SecurityEvent(occurredAt: now.addingTimeInterval(-29 * 86_400), kind: "recent", outcome: "success"))
+                    SecurityEvent(
+                        occurredAt: now.addingTimeInterval(-29 * 86_400), storedKind: "recent", outcome: "success"))
             }
             // The sequencer's part: every event is in the audit log.
             _ = try await harness.context.store.write { try $0.takePendingSecurityEvents(limit: old + 1) }

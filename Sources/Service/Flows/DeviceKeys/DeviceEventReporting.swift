@@ -49,13 +49,13 @@ package struct DeviceEventReporting: Sendable {
             {
                 _ = try writer.appendSecurityEvent(
                     DeviceKeyAuditEvent.refusal(
-                        type.rawValue, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,
+                        type.auditKind, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,
                         attempts: attempts, detail: [JSONMember(key: "operation", value: .string(operation.rawValue))]))
                 return .refused(refusal)
             }
             let event = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    type.rawValue, outcome: DeviceKeyAuditEvent.reported, now: now, subject: subject,
+                    type.auditKind, outcome: DeviceKeyAuditEvent.reported, now: now, subject: subject,
                     deviceID: deviceID, attempts: attempts, deviceTime: report.deviceTime))
             var keys: [(key: DeviceKey, passwordRequired: Bool)] = []
             for var key in deviceKeys {
@@ -74,7 +74,7 @@ package struct DeviceEventReporting: Sendable {
                     if !wasRequired, lockout.requiresPassword(biometricFailures) {
                         _ = try writer.appendSecurityEvent(
                             PasswordFallbackAuditEvent.make(
-                                PasswordFallbackAuditEvent.passwordRequired, outcome: DeviceKeyAuditEvent.success,
+                                .deviceKeyPasswordRequired, outcome: DeviceKeyAuditEvent.success,
                                 now: now, userID: subject.sub, clientID: subject.clientID, keyID: key.keyID,
                                 deviceID: deviceID, reasonCode: "biometric_failures",
                                 attempts: biometricFailures?.count))
@@ -149,7 +149,7 @@ package struct DeviceEventReporting: Sendable {
         _ key: DeviceKey, before: DeviceKeyState, now: Date, subject: AuthenticatedSubject, cause: SecurityEvent
     ) -> SecurityEvent? {
         guard key.status != before.status else { return nil }
-        let kind = key.status == .revoked ? DeviceKeyAuditEvent.revoked : DeviceKeyAuditEvent.locked
+        let kind: SecurityEvent.Kind = key.status == .revoked ? .deviceKeyRevoked : .deviceKeyLocked
         let reason = key.status == .revoked ? "key_invalidated" : "biometric_failures"
         return DeviceKeyAuditEvent.make(
             kind, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject, keyID: key.keyID,

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSON
 import Storage
@@ -13,12 +14,13 @@ package struct DeviceKeyAccess: Sendable {
 
     /// Whether `text` could be one of our key ids at all.
     package static func isKeyID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= maximumKeyIDLength && Base64URLText.isAlphabet(text)
+        !text.isEmpty && text.utf8.count <= maximumKeyIDLength && Base64URL.isAlphabet(text)
     }
 
     /// The caller's key `keyID` (as the request's path gave it), or 404 `not_found` (recorded as a refusal of
     /// `kind`) when the id is malformed, unknown or another user's: the three are indistinguishable on the wire.
-    package func ownedKey(_ keyID: String, caller: DeviceKeyCaller, kind: String) async throws -> DeviceKey {
+    package func ownedKey(_ keyID: String, caller: DeviceKeyCaller, kind: SecurityEvent.Kind) async throws -> DeviceKey
+    {
         let subject = caller.subject
         if Self.isKeyID(keyID),
             let key = try await context.store.read({ try $0.deviceKey(id: keyID, userID: subject.sub) })
@@ -34,7 +36,7 @@ package struct DeviceKeyAccess: Sendable {
     }
 
     /// Refuses a revoked or locked key for `kind`, recording the refusal.
-    package func requireActive(_ key: DeviceKey, caller: DeviceKeyCaller, kind: String) async throws {
+    package func requireActive(_ key: DeviceKey, caller: DeviceKeyCaller, kind: SecurityEvent.Kind) async throws {
         let refusal: OAuthError
         switch key.status {
         case .active: return

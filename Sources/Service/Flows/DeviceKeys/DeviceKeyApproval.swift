@@ -26,7 +26,7 @@ package struct DeviceKeyApproval: Sendable {
     {
         let subject = caller.subject
         let key = try await DeviceKeyAccess(context: context).ownedKey(
-            keyID, caller: caller, kind: DeviceKeyAuditEvent.approval)
+            keyID, caller: caller, kind: .deviceApproval)
         let signed = try answer.get()
         let now = context.clock.now()
         let maxFailures = context.configuration.deviceKeys.maxFailedAttempts
@@ -56,7 +56,7 @@ package struct DeviceKeyApproval: Sendable {
         func refuse(_ refusal: OAuthError, actionHash: [UInt8]? = nil, attempts: Int? = nil) throws -> Outcome {
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.refusal(
-                    DeviceKeyAuditEvent.approval, refusal, now: now, subject: subject, keyID: keyID,
+                    .deviceApproval, refusal, now: now, subject: subject, keyID: keyID,
                     deviceID: key.deviceID, actionHash: actionHash, attempts: attempts,
                     detail: [JSONMember(key: "challenge_id", value: .string(challengeID))]))
             return .refused(refusal)
@@ -110,7 +110,7 @@ package struct DeviceKeyApproval: Sendable {
             _ = try writer.touchDeviceKey(keyID: keyID, userID: subject.sub, at: now)
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.approval, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                    .deviceApproval, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: keyID, deviceID: key.deviceID, actionHash: challenge.actionHash,
                     detail: [
                         JSONMember(key: "challenge_id", value: .string(challengeID)),
@@ -127,7 +127,7 @@ package struct DeviceKeyApproval: Sendable {
             if state.status == .locked {
                 _ = try writer.appendSecurityEvent(
                     DeviceKeyAuditEvent.make(
-                        DeviceKeyAuditEvent.locked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                        .deviceKeyLocked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                         keyID: keyID, deviceID: key.deviceID, reasonCode: "failed_signatures",
                         attempts: state.failedAttempts))
             }

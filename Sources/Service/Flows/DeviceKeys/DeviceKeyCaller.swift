@@ -25,7 +25,7 @@ package struct DeviceKeyCaller: Sendable {
                 logCode: "password_login_for_device_keys")
             try await DeviceKeyAccess(context: context).record(
                 DeviceKeyAuditEvent.refusal(
-                    "device_key_request", refusal, now: context.clock.now(), subject: subject, keyID: nil,
+                    .deviceKeyRequest, refusal, now: context.clock.now(), subject: subject, keyID: nil,
                     detail: [JSONMember(key: "route", value: .string(route))]))
             throw refusal
         }

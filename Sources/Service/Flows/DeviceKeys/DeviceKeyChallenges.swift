@@ -20,8 +20,8 @@ package struct DeviceKeyChallenges: Sendable {
     {
         let subject = caller.subject
         let access = DeviceKeyAccess(context: context)
-        let key = try await access.ownedKey(keyID, caller: caller, kind: DeviceKeyAuditEvent.challenge)
-        try await access.requireActive(key, caller: caller, kind: DeviceKeyAuditEvent.challenge)
+        let key = try await access.ownedKey(keyID, caller: caller, kind: .deviceChallenge)
+        try await access.requireActive(key, caller: caller, kind: .deviceChallenge)
         let actionValue = try actionField.get()
         let now = context.clock.now()
         let action: DeviceAction
@@ -40,7 +40,7 @@ package struct DeviceKeyChallenges: Sendable {
             let refusal = OAuthError.deviceKey(error)
             try await access.record(
                 DeviceKeyAuditEvent.refusal(
-                    DeviceKeyAuditEvent.challenge, refusal, now: now, subject: subject, keyID: key.keyID,
+                    .deviceChallenge, refusal, now: now, subject: subject, keyID: key.keyID,
                     deviceID: key.deviceID))
             throw refusal
         }
@@ -59,7 +59,7 @@ package struct DeviceKeyChallenges: Sendable {
             try writer.insertDeviceChallenge(challenge)
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.challenge, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                    .deviceChallenge, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: key.keyID, deviceID: key.deviceID, actionHash: document.actionSHA256,
                     detail: [JSONMember(key: "challenge_id", value: .string(document.challengeID))]))
         }

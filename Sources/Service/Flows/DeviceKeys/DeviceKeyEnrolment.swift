@@ -29,7 +29,7 @@ package struct DeviceKeyEnrolment: Sendable {
     package func recordForeignToken(_ subject: AuthenticatedSubject, error: TokenError) async throws {
         try await DeviceKeyAccess(context: context).record(
             DeviceKeyAuditEvent.refusal(
-                DeviceKeyAuditEvent.registered, .token(error), now: context.clock.now(), subject: subject, keyID: nil,
+                .deviceKeyRegistered, .token(error), now: context.clock.now(), subject: subject, keyID: nil,
                 detail: [JSONMember(key: "aud", value: .array(subject.audience.map { .string($0) }))]))
     }
 
@@ -64,7 +64,7 @@ package struct DeviceKeyEnrolment: Sendable {
         } catch let refusal as OAuthError where refusal.kind == .invalidAttestation {
             try await DeviceKeyAccess(context: context).record(
                 DeviceKeyAuditEvent.refusal(
-                    DeviceKeyAuditEvent.registered, refusal, now: now, subject: subject, keyID: nil,
+                    .deviceKeyRegistered, refusal, now: now, subject: subject, keyID: nil,
                     deviceID: deviceID, detail: [JSONMember(key: "platform", value: .string(platform))]))
             throw refusal
         }
@@ -91,13 +91,13 @@ package struct DeviceKeyEnrolment: Sendable {
             let replaced = try writer.insertDeviceKey(key)
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.registered, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                    .deviceKeyRegistered, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: key.keyID, deviceID: deviceID,
                     reasonCode: replaced.isEmpty ? "new_device" : "replacement", detail: detail))
             for oldKeyID in replaced {
                 _ = try writer.appendSecurityEvent(
                     DeviceKeyAuditEvent.make(
-                        DeviceKeyAuditEvent.revoked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                        .deviceKeyRevoked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                         keyID: oldKeyID, deviceID: deviceID, reasonCode: "replaced",
                         detail: [JSONMember(key: "replaced_by", value: .string(key.keyID))]))
             }
@@ -124,7 +124,7 @@ package struct DeviceKeyEnrolment: Sendable {
         }
         try await DeviceKeyAccess(context: context).record(
             DeviceKeyAuditEvent.refusal(
-                DeviceKeyAuditEvent.registered, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,
+                .deviceKeyRegistered, refusal, now: now, subject: subject, keyID: nil, deviceID: deviceID,
                 detail: [
                     JSONMember(key: "amr", value: .array(subject.authenticationMethods.map { .string($0) })),
                     JSONMember(

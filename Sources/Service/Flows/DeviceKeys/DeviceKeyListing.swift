@@ -19,8 +19,8 @@ package struct DeviceKeyListing: Sendable {
                 try reader.securityEvents(userID: subject.sub, limit: Self.historyLength * 4)
             )
         }
-        let kinds = [DeviceKeyAuditEvent.registered, DeviceKeyAuditEvent.revoked]
-        let history = events.filter { kinds.contains($0.kind) }.prefix(Self.historyLength)
+        let kinds: Set<SecurityEvent.Kind> = [.deviceKeyRegistered, .deviceKeyRevoked]
+        let history = events.filter { $0.knownKind.map(kinds.contains) == true }.prefix(Self.historyLength)
         return [
             "keys": .array(keys.map(DeviceKeyRepresentation.json)),
             "history": .array(history.map(DeviceKeyRepresentation.json)),

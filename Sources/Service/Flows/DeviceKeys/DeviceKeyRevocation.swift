@@ -13,7 +13,7 @@ package struct DeviceKeyRevocation: Sendable {
     package func revoke(keyID: String, body: RequestFields<DeviceProofField>, caller: DeviceKeyCaller) async throws {
         let subject = caller.subject
         let key = try await DeviceKeyAccess(context: context).ownedKey(
-            keyID, caller: caller, kind: DeviceKeyAuditEvent.revoked)
+            keyID, caller: caller, kind: .deviceKeyRevoked)
         guard key.status != .revoked else { return }
         let now = context.clock.now()
         let check = DeviceProofCheck(context: context)
@@ -24,7 +24,7 @@ package struct DeviceKeyRevocation: Sendable {
             {
                 _ = try writer.appendSecurityEvent(
                     DeviceKeyAuditEvent.refusal(
-                        DeviceKeyAuditEvent.revoked, refusal, now: now, subject: subject, keyID: key.keyID,
+                        .deviceKeyRevoked, refusal, now: now, subject: subject, keyID: key.keyID,
                         deviceID: key.deviceID))
                 return refusal
             }
@@ -34,7 +34,7 @@ package struct DeviceKeyRevocation: Sendable {
             _ = try writer.updateDeviceKeyState(keyID: key.keyID, userID: subject.sub, state: state)
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.revoked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                    .deviceKeyRevoked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: key.keyID, deviceID: key.deviceID, reasonCode: "deleted",
                     detail: [JSONMember(key: "proof", value: .string(proof?.name ?? ""))]))
             return nil

@@ -11,12 +11,12 @@ package struct DeviceKeyUnlock: Sendable {
     package func unlock(keyID: String, caller: DeviceKeyCaller) async throws -> JSONValue {
         let subject = caller.subject
         let access = DeviceKeyAccess(context: context)
-        let key = try await access.ownedKey(keyID, caller: caller, kind: DeviceKeyAuditEvent.unlocked)
+        let key = try await access.ownedKey(keyID, caller: caller, kind: .deviceKeyUnlocked)
         switch key.status {
         case .active:
             return DeviceKeyRepresentation.json(key)
         case .revoked:
-            try await access.requireActive(key, caller: caller, kind: DeviceKeyAuditEvent.unlocked)
+            try await access.requireActive(key, caller: caller, kind: .deviceKeyUnlocked)
             return DeviceKeyRepresentation.json(key)
         case .locked:
             break
@@ -30,7 +30,7 @@ package struct DeviceKeyUnlock: Sendable {
             let refusal = OAuthError.unlockNeedsFreshLogin
             try await access.record(
                 DeviceKeyAuditEvent.refusal(
-                    DeviceKeyAuditEvent.unlocked, refusal, now: now, subject: subject, keyID: key.keyID,
+                    .deviceKeyUnlocked, refusal, now: now, subject: subject, keyID: key.keyID,
                     deviceID: key.deviceID))
             throw refusal
         }
@@ -40,7 +40,7 @@ package struct DeviceKeyUnlock: Sendable {
             _ = try writer.updateDeviceKeyState(keyID: key.keyID, userID: subject.sub, state: unlocked.state)
             _ = try writer.appendSecurityEvent(
                 DeviceKeyAuditEvent.make(
-                    DeviceKeyAuditEvent.unlocked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
+                    .deviceKeyUnlocked, outcome: DeviceKeyAuditEvent.success, now: now, subject: subject,
                     keyID: key.keyID, deviceID: key.deviceID,
                     detail: [JSONMember(key: "auth_time", value: RFC3339.timestamp(authTime))]))
         }

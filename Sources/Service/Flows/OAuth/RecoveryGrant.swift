@@ -108,7 +108,7 @@ package struct RecoveryGrant: Sendable {
             try attempt.succeeded(writer)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, now: now, userID: userID, clientID: client.clientID,
+                    .recoveryAttempt, now: now, userID: userID, clientID: client.clientID,
                     detail: RecoveryToken.eventDetail(jwtID: tokenID)))
             return true
         }
@@ -134,12 +134,12 @@ package struct RecoveryGrant: Sendable {
         try await context.store.write { writer in
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
+                    .recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: userID, clientID: session.clientID, reasonCode: "bad_code", attempts: failures))
             if let failures, throttle.locks(atFailures: failures) {
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.recoveryLocked, now: now, userID: userID,
+                        .recoveryLocked, now: now, userID: userID,
                         clientID: session.clientID, reasonCode: "max_failures", attempts: failures))
             }
         }

@@ -99,7 +99,7 @@ package struct RefreshGrant: Sendable {
         switch outcome {
         case .rotated:
             return AuthenticationAuditEvent.make(
-                AuthenticationAuditEvent.refresh, outcome: AuthenticationAuditEvent.success, now: now,
+                .refresh, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
         case .refused(let refusal):
             return AuthenticationAuditEvent.make(

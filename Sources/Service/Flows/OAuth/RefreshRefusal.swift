@@ -1,3 +1,4 @@
+import Storage
 import Tokens
 
 /// Why `RefreshGrant` refused a refresh: the decision itself, from which the answer (`error`), the audit event's kind
@@ -49,7 +50,5 @@ package enum RefreshRefusal: Sendable {
     }
 
     /// The kind of the audit event (docs/audit.md): `refresh_reuse` for a reuse, `refresh` for any other refusal.
-    package var auditKind: String {
-        revokedFamily ? AuthenticationAuditEvent.refreshReuse : AuthenticationAuditEvent.refresh
-    }
+    package var auditKind: SecurityEvent.Kind { revokedFamily ? .refreshReuse : .refresh }
 }

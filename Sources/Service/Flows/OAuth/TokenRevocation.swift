@@ -25,7 +25,7 @@ package struct TokenRevocation: Sendable {
             // RFC 7009 revocation of the family enters the audit log in the same write (docs/audit.md).
             _ = try writer.appendSecurityEvent(
                 AuthenticationAuditEvent.make(
-                    AuthenticationAuditEvent.revocation, outcome: AuthenticationAuditEvent.success, now: now,
+                    .revocation, outcome: AuthenticationAuditEvent.success, now: now,
                     userID: stored.userID, clientID: clientID, familyID: stored.familyID))
             return revoked
         }

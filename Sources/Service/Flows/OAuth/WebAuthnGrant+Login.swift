@@ -47,7 +47,7 @@ extension WebAuthnGrant {
             sessionID: session.id, now: request.now, use: use, userID: user.id, refreshToken: refresh?.record,
             // The audit log's entry commits with the login (docs/audit.md).
             event: AuthenticationAuditEvent.make(
-                AuthenticationAuditEvent.login, outcome: AuthenticationAuditEvent.success, now: request.now,
+                .login, outcome: AuthenticationAuditEvent.success, now: request.now,
                 userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
                 familyID: refresh?.record.familyID))
         // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),

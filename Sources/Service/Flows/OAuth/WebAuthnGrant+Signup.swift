@@ -38,7 +38,7 @@ extension WebAuthnGrant {
                 if let refresh { try writer.insertRefreshToken(refresh.record) }
                 _ = try writer.appendSecurityEvent(
                     AuthenticationAuditEvent.make(
-                        AuthenticationAuditEvent.signup, outcome: AuthenticationAuditEvent.success, now: request.now,
+                        .signup, outcome: AuthenticationAuditEvent.success, now: request.now,
                         userID: user.id, clientID: request.client.clientID, credentialID: credential.credentialID,
                         familyID: refresh?.record.familyID))
             }

@@ -72,7 +72,7 @@ package struct WebAuthnGrant: Sendable {
             guard let consumed else {
                 let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
                 await recordRefusal(
-                    AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID,
+                    .login, error, now: now, clientID: client.clientID,
                     credentialID: credentialID)
                 throw error
             }
@@ -84,7 +84,7 @@ package struct WebAuthnGrant: Sendable {
                     session: consumed, credential: credential, sent: authnResponse, request: request)
             } catch {
                 await recordRefusal(
-                    AuthenticationAuditEvent.signup, error, now: now, clientID: client.clientID,
+                    .signup, error, now: now, clientID: client.clientID,
                     credentialID: credentialID)
                 throw error
             }
@@ -99,7 +99,7 @@ package struct WebAuthnGrant: Sendable {
             // the audit log in the same write. If the refusal was the store failing, this may fail too; the
             // session then expires on its own.
             let event = AuthenticationAuditEvent.refusal(
-                AuthenticationAuditEvent.login, error, now: now, clientID: client.clientID, userID: found.user?.id,
+                .login, error, now: now, clientID: client.clientID, userID: found.user?.id,
                 credentialID: credentialID)
             _ = try? await spendSession(sessionID, now: now, recording: event)
             throw error
@@ -119,7 +119,7 @@ package struct WebAuthnGrant: Sendable {
 
     /// Records a refused ceremony in a write of its own (best effort: the refusal is answered anyway).
     private func recordRefusal(
-        _ kind: String, _ error: any Error, now: Date, clientID: String, credentialID: [UInt8]?
+        _ kind: SecurityEvent.Kind, _ error: any Error, now: Date, clientID: String, credentialID: [UInt8]?
     ) async {
         let event = AuthenticationAuditEvent.refusal(
             kind, error, now: now, clientID: clientID, credentialID: credentialID)

@@ -50,7 +50,7 @@ package enum AccountRecovery {
         try await store.write { writer in
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
+                    .recoveryAttempt, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: userID, clientID: clientID, reasonCode: refusal.logCode, attempts: attempts))
         }
         throw refusal

@@ -83,7 +83,7 @@ package struct PasskeyEnrolment: Sendable {
         } catch {
             await record(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
+                    .passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: user.id, clientID: client.clientID, reasonCode: OAuthError.mapping(error).logCode))
             throw error
         }
@@ -101,7 +101,7 @@ package struct PasskeyEnrolment: Sendable {
                 try writer.insertCredential(credential)
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.passkeyAdded, now: now, userID: userID, clientID: client.clientID,
+                        .passkeyAdded, now: now, userID: userID, clientID: client.clientID,
                         credentialID: credential.credentialID, reasonCode: viaRecovery ? "recovery" : nil,
                         detail: viaRecovery ? RecoveryToken.eventDetail(jwtID: subject.tokenID) : nil))
                 if viaRecovery {
@@ -109,7 +109,7 @@ package struct PasskeyEnrolment: Sendable {
                     let families = try writer.revokeRefreshTokens(userID: userID, now: now)
                     _ = try writer.appendSecurityEvent(
                         PasskeyLifecycleAuditEvent.make(
-                            PasskeyLifecycleAuditEvent.sessionsRevoked, now: now, userID: userID,
+                            .sessionsRevoked, now: now, userID: userID,
                             clientID: client.clientID, reasonCode: "recovery", attempts: families))
                 }
             }
@@ -118,7 +118,7 @@ package struct PasskeyEnrolment: Sendable {
             let refusal = OAuthError.ceremonyFailed("credential_exists", reason: error.description)
             await record(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
+                    .passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: userID, clientID: client.clientID, credentialID: credential.credentialID,
                     reasonCode: refusal.logCode))
             throw refusal

@@ -52,7 +52,7 @@ package struct PasskeyLifecycle: Sendable {
             guard try writer.renameCredential(id: credentialID, userID: userID, name: stored) else { return nil }
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.passkeyRenamed, now: now, userID: userID, clientID: clientID,
+                    .passkeyRenamed, now: now, userID: userID, clientID: clientID,
                     credentialID: credentialID))
             return try writer.credential(id: credentialID)
         }
@@ -79,7 +79,7 @@ package struct PasskeyLifecycle: Sendable {
             guard otherWayIn else {
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        PasskeyLifecycleAuditEvent.passkeyRemoved, outcome: PasskeyLifecycleAuditEvent.failure,
+                        .passkeyRemoved, outcome: PasskeyLifecycleAuditEvent.failure,
                         now: now, userID: userID, clientID: clientID, credentialID: credentialID,
                         reasonCode: OAuthError.Kind.lastPasskey.rawValue))
                 return .last
@@ -87,7 +87,7 @@ package struct PasskeyLifecycle: Sendable {
             _ = try writer.deleteCredential(id: credentialID, userID: userID)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.passkeyRemoved, now: now, userID: userID, clientID: clientID,
+                    .passkeyRemoved, now: now, userID: userID, clientID: clientID,
                     credentialID: credentialID))
             return .removed
         }
@@ -110,7 +110,7 @@ package struct PasskeyLifecycle: Sendable {
             let revoked = try writer.replaceRecoveryCodes(userID: userID, with: records)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryCodesGenerated, now: now, userID: userID, clientID: clientID,
+                    .recoveryCodesGenerated, now: now, userID: userID, clientID: clientID,
                     reasonCode: revoked > 0 ? "replaced" : "created"))
             return revoked
         }

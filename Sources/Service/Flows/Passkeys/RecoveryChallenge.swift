@@ -64,7 +64,7 @@ package struct RecoveryChallenge: Sendable {
             try writer.insertAuthSession(session)
             _ = try writer.appendSecurityEvent(
                 PasskeyLifecycleAuditEvent.make(
-                    PasskeyLifecycleAuditEvent.recoveryChallenge, now: now, userID: userID, clientID: client.clientID))
+                    .recoveryChallenge, now: now, userID: userID, clientID: client.clientID))
         }
         context.metrics.count(event: "recovery_challenge")
         return .object([

@@ -60,7 +60,7 @@ package struct PasswordVerifierEnrolment: Sendable {
                     updatedAt: now))
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
-                    PasswordFallbackAuditEvent.verifierStored, outcome: "success", now: now, userID: user.id,
+                    .passwordVerifierStored, outcome: "success", now: now, userID: user.id,
                     clientID: subject.clientID, reasonCode: replaced ? "replaced" : "enrolled"))
             return replaced
         }

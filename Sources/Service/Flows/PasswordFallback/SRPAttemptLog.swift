@@ -29,7 +29,7 @@ package struct SRPAttemptLog: Sendable {
         try await context.store.write { writer in
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
-                    PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: userID,
+                    .srpLoginAttempt, outcome: "failure", now: now, userID: userID,
                     clientID: clientID, reasonCode: refusal.logCode, attempts: attempts,
                     detail: try Self.detail(
                         realm: realm, identity: identity, address: address, reader: writer,
@@ -50,12 +50,12 @@ package struct SRPAttemptLog: Sendable {
                 keys: try context.secrets.get())
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
-                    PasswordFallbackAuditEvent.attempt, outcome: "failure", now: now, userID: session.userID,
+                    .srpLoginAttempt, outcome: "failure", now: now, userID: session.userID,
                     clientID: session.clientID, reasonCode: "bad_proof", attempts: failures, detail: detail))
             if let failures, throttle.locks(atFailures: failures) {
                 _ = try writer.appendSecurityEvent(
                     PasswordFallbackAuditEvent.make(
-                        PasswordFallbackAuditEvent.locked, outcome: "success", now: now, userID: session.userID,
+                        .srpLocked, outcome: "success", now: now, userID: session.userID,
                         clientID: session.clientID, reasonCode: "max_failures", attempts: failures, detail: detail))
             }
         }

@@ -130,7 +130,7 @@ package struct SRPLogin: Sendable {
             if let refresh { try writer.insertRefreshToken(refresh.record) }
             _ = try writer.appendSecurityEvent(
                 PasswordFallbackAuditEvent.make(
-                    PasswordFallbackAuditEvent.success, outcome: "success", now: now, userID: user.id,
+                    .passwordAuthFallback, outcome: "success", now: now, userID: user.id,
                     clientID: client.clientID,
                     detail: try SRPAttemptLog.detail(
                         realm: session.realm, identity: session.identity, address: session.address, reader: writer,

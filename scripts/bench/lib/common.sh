@@ -1,0 +1,91 @@
+# What the benchmark scripts share: how the machine is described, the single core the single-threaded comparisons
+# run on, the verification workload, a `replay --bench` run and a measured login run. Sourced, never run, by
+# scripts/bench/bench.sh (`make bench`) and scripts/bench/ab.sh (`make bench-ab`), after scripts/dev/lib.sh (whose
+# bench_sqlite_server starts the server they measure). Run from the repository's root.
+
+# bench_machine_line: one line naming the cores, the memory, the kernel and the Swift toolchain.
+bench_machine_line() {
+  echo "$(nproc) cores ($(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr), $(swift --version 2>&1 | head -1)"
+}
+
+# One core for the single-threaded comparisons, when taskset is there: "${one_core[@]}" COMMAND….
+one_core=()
+if command -v taskset >/dev/null 2>&1; then one_core=(taskset -c 0); fi
+
+# bench_shared_dir: prints the shared folder holding bench/gen_ceremonies.py and bench/peers.py (../shared in CI,
+# /work/shared on the dev machine), or fails when there is none.
+bench_shared_dir() {
+  local candidate
+  for candidate in ../shared /work/shared; do
+    if [ -f "$candidate/bench/gen_ceremonies.py" ]; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The benchmark's own virtualenv (the workload generator's and the Python peers' packages), created when missing.
+bench_venv=build/bench-venv
+bench_python_tools() {
+  if [ ! -x "$bench_venv/bin/python" ] ||
+    ! "$bench_venv/bin/python" -c 'import cryptography, cbor2, webauthn, fido2, jwt' 2>/dev/null; then
+    python3 -m venv "$bench_venv"
+    "$bench_venv/bin/pip" install -q --disable-pip-version-check cryptography cbor2 webauthn fido2 PyJWT
+  fi
+}
+
+# bench_workload SHARED OUT LOG: writes the verification workload (gen_ceremonies.py: deterministic ES256
+# registrations and authentications) to OUT, the generator's output to LOG.
+bench_workload() {
+  bench_python_tools
+  "$bench_venv/bin/python" "$1/bench/gen_ceremonies.py" --out "$2" >"$3" 2>&1
+}
+
+# bench_replay BINARY WORKLOAD OUT ERR: one `replay --bench` of BINARY on WORKLOAD, pinned to one core; its output in
+# OUT.txt, its JSON line (ceremonies/s per category) in OUT.json, its errors in ERR. Fails when the run fails.
+bench_replay() {
+  local binary=$1 workload=$2 out=$3 err=$4
+  "${one_core[@]}" "$binary" replay --bench "$workload" >"$out.txt" 2>"$err" || return 1
+  tail -n 1 "$out.txt" >"$out.json"
+}
+
+# bench_process_cpu PID: user + system seconds of the process so far.
+bench_process_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$1/stat"
+}
+
+# bench_metrics_sums ADMIN_PORT: per-route request count and summed duration (s) from /metrics on the admin listener.
+bench_metrics_sums() {
+  curl -fsS "http://127.0.0.1:$1/metrics" | awk '/^passkeyd_http_request_duration_seconds_(sum|count)\{/ {print}'
+}
+
+# bench_signup PORT CREDENTIALS OUT: signs up the benchmark's 200 users (16 clients) on the server on PORT, their
+# credentials into CREDENTIALS, the load generator's summary into OUT. Uses $loadgen.
+bench_signup() {
+  "$loadgen" --url "http://127.0.0.1:$1" --signup 200 --concurrency 16 --credentials "$2" >"$3"
+}
+
+# bench_login_run SERVER_PID PORT ADMIN_PORT CREDENTIALS RUN DIR NAME: one measured login run of $loadgen against the
+# server (PID SERVER_PID, listening on PORT, /metrics on ADMIN_PORT) with the signed-up CREDENTIALS. RUN is
+# CONCURRENCY:TRANSPORT:SECONDS[:RATE] (a rate makes it an open loop, `--rate`); 1 s warm-up. Prints the load
+# generator's JSON line with the server's CPU seconds around the run (`server_cpu_seconds`, warm-up included) and its
+# mean time per /passkey and /oauth route (`server_mean_ms_by_route`, from /metrics); keeps the raw files as
+# DIR/login-NAME.json and DIR/metrics-{before,after}-NAME.txt. Fails when the load generator printed no result.
+bench_login_run() {
+  local pid=$1 port=$2 admin_port=$3 credentials=$4 run=$5 dir=$6 name=$7
+  local concurrency transport seconds rate cpu_before cpu_after
+  IFS=: read -r concurrency transport seconds rate <<<"$run"
+  local pacing=()
+  [ -n "$rate" ] && pacing=(--rate "$rate")
+  cpu_before=$(bench_process_cpu "$pid")
+  bench_metrics_sums "$admin_port" >"$dir/metrics-before-$name.txt"
+  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$credentials" \
+    --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" "${pacing[@]}" \
+    >"$dir/login-$name.json" ||
+    true
+  cpu_after=$(bench_process_cpu "$pid")
+  bench_metrics_sums "$admin_port" >"$dir/metrics-after-$name.txt"
+  python3 scripts/bench/lib/login_run.py "$dir/login-$name.json" "$cpu_before" "$cpu_after" \
+    "$dir/metrics-before-$name.txt" "$dir/metrics-after-$name.txt"
+}
