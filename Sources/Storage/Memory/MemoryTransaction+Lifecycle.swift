@@ -37,12 +37,6 @@ extension MemoryTransaction {
         return true
     }
 
-    func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
-        guard let credential = state.credentials[credentialID], credential.userID == userID else { return false }
-        state.credentials[credentialID] = nil
-        return true
-    }
-
     func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
         guard state.users[userID] != nil else { throw StorageError(.notFound, "no user \(userID)") }
         guard codes.allSatisfy({ $0.userID == userID }) else {
@@ -53,43 +47,8 @@ extension MemoryTransaction {
         return revoked
     }
 
-    func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
-        guard var codes = state.recoveryCodes[userID], let index = codes.firstIndex(where: { $0.codeHash == codeHash })
-        else { return false }
-        codes.remove(at: index)
-        state.recoveryCodes[userID] = codes.isEmpty ? nil : codes
-        return true
-    }
-
     func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
         state.spentTokens[jwtID] != nil
-    }
-
-    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
-        // One `jti` once: a spent one stays spent until purged, however close to its expiry.
-        guard state.spentTokens[jwtID] == nil else { return false }
-        state.spentTokens[jwtID] = expiresAt
-        return true
-    }
-
-    func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
-        var families = Set<String>()
-        for (hash, token) in state.refreshTokens where token.userID == userID && token.revokedAt == nil {
-            families.insert(token.familyID)
-            state.refreshTokens[hash]?.revokedAt = now
-        }
-        if state.users[userID] != nil { state.sessionsRevokedAt[userID] = now }
-        return families.count
-    }
-
-    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
-        var families = Set<String>()
-        for (hash, token) in state.refreshTokens where token.revokedAt == nil {
-            families.insert(token.familyID)
-            state.refreshTokens[hash]?.revokedAt = now
-        }
-        for userID in state.users.keys { state.sessionsRevokedAt[userID] = now }
-        return families.count
     }
 
     func deleteUser(id: String) throws(StorageError) -> Bool {

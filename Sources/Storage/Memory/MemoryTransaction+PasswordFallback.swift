@@ -39,17 +39,6 @@ extension MemoryTransaction {
         state.passwordVerifiers[verifier.userID] = verifier
     }
 
-    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        guard let stored = state.passwordVerifiers[userID], stored.verifier == expected else { return false }
-        state.passwordVerifiers[userID]?.verifier = replacement
-        return true
-    }
-
-    func insertSRPSession(_ session: SRPSession) throws(StorageError) {
-        guard state.srpSessions[session.id] == nil else { throw .conflict(.srpSessionID) }
-        state.srpSessions[session.id] = session
-    }
-
     func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
         guard let session = state.srpSessions.removeValue(forKey: id), now < session.expiresAt else { return nil }
         return session
@@ -64,11 +53,6 @@ extension MemoryTransaction {
         counter.lastAt = now
         state.fallbackCounters[key] = counter
         return counter
-    }
-
-    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
-        Set(keys).reduce(0) { deleted, key in deleted + (state.fallbackCounters.removeValue(forKey: key) == nil ? 0 : 1)
-        }
     }
 
     func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
@@ -90,15 +74,4 @@ extension MemoryTransaction {
         return stale.count
     }
 
-    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
-        if let existing = state.serverSecrets[name] { return existing }
-        state.serverSecrets[name] = value
-        return value
-    }
-
-    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        guard state.serverSecrets[name] == expected else { return false }
-        state.serverSecrets[name] = replacement
-        return true
-    }
 }

@@ -9,14 +9,6 @@ extension MemoryTransaction {
         state.credentials[credential.credentialID] = credential
     }
 
-    func insertCredential(_ credential: Credential) throws(StorageError) {
-        guard state.users[credential.userID] != nil else {
-            throw StorageError(.notFound, "no user \(credential.userID) for the credential")
-        }
-        guard state.credentials[credential.credentialID] == nil else { throw .conflict(.credentialID) }
-        state.credentials[credential.credentialID] = credential
-    }
-
     func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
         // Compare-and-set on the counter the verifier checked (WebAuthn L3 §7.2 step 22).
         guard var credential = state.credentials[use.credentialID], credential.signCount == use.expectedSignCount
@@ -28,19 +20,9 @@ extension MemoryTransaction {
         return true
     }
 
-    func insertAuthSession(_ session: AuthSession) throws(StorageError) {
-        guard state.authSessions[session.id] == nil else { throw .conflict(.authSessionID) }
-        state.authSessions[session.id] = session
-    }
-
     func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
         guard let session = state.authSessions.removeValue(forKey: id), now < session.expiresAt else { return nil }
         return session
-    }
-
-    func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
-        guard state.refreshTokens[token.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
-        state.refreshTokens[token.tokenHash] = token
     }
 
     func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
@@ -56,56 +38,10 @@ extension MemoryTransaction {
         return true
     }
 
-    func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
-        guard let token = state.refreshTokens[tokenHash] else { return false }
-        revokeFamily(token.familyID, now: now)
-        return true
-    }
-
-    /// Sets `revokedAt` on every not-yet-revoked token of `familyID`.
-    private func revokeFamily(_ familyID: String, now: Date) {
-        for (hash, token) in state.refreshTokens where token.familyID == familyID && token.revokedAt == nil {
-            state.refreshTokens[hash]?.revokedAt = now
-        }
-    }
-
-    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
-        // RFC 9449 §11.1: one (key, jti) once; a remembered one is a replay, however close to its expiry.
-        let identity = DPoPProofIdentity(thumbprint: use.thumbprint, jwtID: use.jwtID)
-        guard state.dpopProofs[identity] == nil else { return false }
-        state.dpopProofs[identity] = use.expiresAt
-        return true
-    }
-
-    func insertSigningKey(_ key: SigningKey) throws(StorageError) {
-        guard state.signingKeys[key.kid] == nil else { throw .conflict(.signingKeyID) }
-        state.signingKeys[key.kid] = key
-    }
-
     func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
         guard let key = state.signingKeys[kid], key.retiredAt == nil else { return false }
         state.signingKeys[kid]?.retiredAt = at
         return true
-    }
-
-    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
-    {
-        guard let key = state.signingKeys[kid], key.privateKey == expected else { return false }
-        state.signingKeys[kid]?.privateKey = replacement
-        return true
-    }
-
-    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
-        guard state.deviceKeys[key.keyID] == nil else { throw .conflict(.deviceKeyID) }
-        let replaced = state.deviceKeys.values.filter {
-            $0.userID == key.userID && $0.deviceID == key.deviceID && $0.status != .revoked
-        }
-        for old in replaced {
-            state.deviceKeys[old.keyID]?.status = .revoked
-            state.deviceKeys[old.keyID]?.revokedAt = key.createdAt
-        }
-        state.deviceKeys[key.keyID] = key
-        return replaced.map(\.keyID).sorted()
     }
 
     func updateDeviceKeyState(keyID: String, userID: String, state newState: DeviceKeyState) throws(StorageError)
@@ -120,19 +56,6 @@ extension MemoryTransaction {
         guard state.deviceKeys[keyID]?.userID == userID else { return false }
         state.deviceKeys[keyID]?.lastUsedAt = at
         return true
-    }
-
-    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
-        let locked = state.deviceKeys.values.filter { $0.userID == userID && $0.status == .locked }
-        for key in locked {
-            state.deviceKeys[key.keyID]?.state = DeviceKeyState(status: .active, failedAttempts: 0)
-        }
-        return locked.count
-    }
-
-    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
-        guard state.deviceChallenges[challenge.challengeID] == nil else { throw .conflict(.deviceChallengeID) }
-        state.deviceChallenges[challenge.challengeID] = challenge
     }
 
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
@@ -195,17 +118,6 @@ extension MemoryTransaction {
         }
         state.auditNodes = stored
         state.auditNodeSize = to
-    }
-
-    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
-        guard state.auditCheckpoints[checkpoint.treeSize] == nil else { return false }
-        state.auditCheckpoints[checkpoint.treeSize] = checkpoint
-        return true
-    }
-
-    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
-        guard state.deviceEnrolmentNonces[nonce.nonce] == nil else { throw .conflict(.deviceEnrolmentNonce) }
-        state.deviceEnrolmentNonces[nonce.nonce] = nonce
     }
 
     func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)

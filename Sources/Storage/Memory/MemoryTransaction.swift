@@ -64,12 +64,6 @@ final class MemoryTransaction: StoreWriter {
         }
     }
 
-    func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int {
-        state.deviceKeys.values.count(where: {
-            $0.userID == userID && $0.deviceID != deviceID && $0.status != .revoked
-        })
-    }
-
     func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey? {
         state.deviceKeys[keyID].flatMap { $0.userID == userID ? $0 : nil }
     }

@@ -1,7 +1,6 @@
 extension StoreWriter {
-    /// The definition of `liftLoginLocks` (and the implementation of the drivers that need no other): a login of
-    /// `userID` (passkey or SRP) clears the consecutive-biometric-failure counters of the user's device keys and,
-    /// for a passkey login (`includingPasswordLock`), the identity locks of the user
+    /// What a login of `userID` (passkey or SRP) lifts: the consecutive-biometric-failure counters of the user's
+    /// device keys and, for a passkey login (`includingPasswordLock`), the identity locks of the user
     /// (`FallbackCounterKey.identityLocks`: the failed-password counter of their SRP identity and the failed-recovery
     /// counters of their identifiers; docs/password-fallback.md). Returns how many counters existed.
     public func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int {
@@ -12,12 +11,18 @@ extension StoreWriter {
         return keys.isEmpty ? 0 : try resetFallbackCounters(keys: keys)
     }
 
-    /// The definition of `completeLogin` (and the implementation of the drivers that need no other), each step by
-    /// its own operation: the session is consumed (single use); only then the counter is compare-and-set (WebAuthn
-    /// L3 §7.2 step 22 under concurrency); only then the user's device keys are unlocked (DESIGN.md, device keys),
-    /// the login's locks lifted, the refresh token inserted and the event appended. A driver may answer in one
-    /// statement instead; the store behaviour suite holds every driver to this one's effects.
+    /// Everything a verified passkey login writes, as one unit (`LoginCompletion`). By default
+    /// `completeLoginStepByStep`; PostgreSQL answers in one statement, which the store behaviour suite holds to the
+    /// same outcomes and effects.
     public func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
+        try completeLoginStepByStep(login)
+    }
+
+    /// The definition of `completeLogin`, each step by its own operation: the session is consumed (single use);
+    /// only then the counter is compare-and-set (WebAuthn L3 §7.2 step 22 under concurrency); only then the user's
+    /// device keys are unlocked (DESIGN.md, device keys), the login's locks lifted, the refresh token inserted and
+    /// the event appended.
+    public func completeLoginStepByStep(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
         guard try consumeAuthSession(id: login.sessionID, now: login.now) != nil else { return .sessionGone }
         // Returned, not thrown, so the session's consumption still commits.
         guard try recordCredentialUse(login.use) else { return .counterRace }

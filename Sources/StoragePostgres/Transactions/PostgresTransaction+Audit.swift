@@ -131,12 +131,4 @@ extension PostgresTransaction {
         }
     }
 
-    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
-        try connection.execute(
-            """
-            INSERT INTO audit_checkpoints (\(Self.auditCheckpointColumns)) VALUES ($1, $2, $3) \
-            ON CONFLICT (tree_size) DO NOTHING
-            """,
-            [.int8(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)]) == 1
-    }
 }

@@ -3,32 +3,6 @@ import Storage
 
 /// Device keys, device challenges, security events and housekeeping.
 extension PostgresTransaction {
-    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO device_keys (\(Self.deviceKeyColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING
-            """,
-            [
-                .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .bytea(key.publicKey),
-                .text(key.status.rawValue), .integer(key.failedAttempts), .optionalDate(key.lockedAt),
-                .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
-                .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
-                .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
-                .optionalText(key.dpopThumbprint),
-            ])
-        guard inserted == 1 else { throw .conflict(.deviceKeyID) }
-        // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a
-        // biometry change). After the insert, so a clash above leaves the old keys untouched.
-        let replaced = try connection.query(
-            """
-            UPDATE device_keys SET status = 'revoked', revoked_at = $1
-            WHERE user_id = $2 AND device_id = $3 AND status != 'revoked' AND key_id != $4 RETURNING key_id
-            """,
-            [.date(key.createdAt), .text(key.userID), .text(key.deviceID), .text(key.keyID)]
-        ) { (row) throws(StorageError) in try row.text(0) }
-        return replaced.sorted()
-    }
 
     func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
         try connection.execute(
@@ -46,29 +20,6 @@ extension PostgresTransaction {
         try connection.execute(
             "UPDATE device_keys SET last_used_at = $1 WHERE key_id = $2 AND user_id = $3",
             [.date(at), .text(keyID), .text(userID)]) == 1
-    }
-
-    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
-        try connection.execute(
-            """
-            UPDATE device_keys SET status = 'active', failed_attempts = 0, locked_at = NULL
-            WHERE user_id = $1 AND status = 'locked'
-            """,
-            [.text(userID)])
-    }
-
-    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO device_challenges (\(Self.deviceChallengeColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING
-            """,
-            [
-                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID),
-                .bytea(challenge.document), .bytea(challenge.actionHash), .bytea(challenge.action),
-                .date(challenge.createdAt), .date(challenge.expiresAt), .optionalDate(challenge.consumedAt),
-            ])
-        guard inserted == 1 else { throw .conflict(.deviceChallengeID) }
     }
 
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
@@ -132,22 +83,6 @@ extension PostgresTransaction {
         ]
     }
 
-    /// With several nodes on one database, one purges at a time: the transaction first tries a
-    /// transaction-scoped advisory lock and, if another node's purge holds it, deletes nothing (an empty result
-    /// ends that node's housekeeping run; the holder works through the backlog).
-    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO device_enrolment_nonces (\(Self.deviceEnrolmentNonceColumns))
-            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING
-            """,
-            [
-                .text(nonce.nonce), .text(nonce.userID), .text(nonce.clientID), .date(nonce.createdAt),
-                .date(nonce.expiresAt),
-            ])
-        guard inserted == 1 else { throw .conflict(.deviceEnrolmentNonce) }
-    }
-
     func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
         -> DeviceEnrolmentNonce?
     {
@@ -162,6 +97,9 @@ extension PostgresTransaction {
     }
 
     func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        // With several nodes on one database, one purges at a time: the transaction first tries a
+        // transaction-scoped advisory lock and, if another node's purge holds it, deletes nothing (an empty result
+        // ends that node's housekeeping run; the holder works through the backlog).
         guard try tryNodeLock(.purge) else { return PurgeResult() }
         // Each through its expiry index, oldest first, at most `limit` rows; rows another transaction holds
         // (being consumed right now) are skipped, not waited for.
@@ -181,15 +119,6 @@ extension PostgresTransaction {
             dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"),
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"),
             spentTokens: try purge("spent_tokens", "jti", "expires_at"))
-    }
-
-    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
-        // One statement: of concurrent inserts of one (thumbprint, jti), on any node, exactly one inserts a row.
-        try connection.execute(
-            """
-            INSERT INTO dpop_proofs (thumbprint, jti, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING
-            """,
-            [.text(use.thumbprint), .text(use.jwtID), .date(use.expiresAt)]) == 1
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

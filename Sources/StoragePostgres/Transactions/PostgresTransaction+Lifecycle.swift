@@ -54,12 +54,6 @@ extension PostgresTransaction {
             [.optionalText(name), .bytea(credentialID), .text(userID)]) == 1
     }
 
-    func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
-        try connection.execute(
-            "DELETE FROM credentials WHERE credential_id = $1 AND user_id = $2", [.bytea(credentialID), .text(userID)])
-            == 1
-    }
-
     func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
         guard try user(id: userID) != nil else { throw StorageError(.notFound, "no user \(userID)") }
         guard codes.allSatisfy({ $0.userID == userID }) else {
@@ -74,48 +68,9 @@ extension PostgresTransaction {
         return revoked
     }
 
-    func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
-        // One statement: of concurrent callers, one deletes the row.
-        try connection.execute(
-            "DELETE FROM recovery_codes WHERE user_id = $1 AND code_hash = $2", [.text(userID), .bytea(codeHash)]) == 1
-    }
-
     func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
         try one("SELECT 1 FROM spent_tokens WHERE jti = $1", [.text(jwtID)]) { (_) throws(StorageError) in true }
             ?? false
-    }
-
-    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
-        // One statement: of concurrent spends of one `jti`, on any node, exactly one inserts (and returns) a row.
-        let spent = try connection.query(
-            "INSERT INTO spent_tokens (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING jti",
-            [.text(jwtID), .date(expiresAt)]
-        ) { (row) throws(StorageError) in try row.text(0) }
-        return !spent.isEmpty
-    }
-
-    func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
-        let families = try connection.query(
-            "UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL RETURNING family_id",
-            [.date(now), .text(userID)]
-        ) { (row) throws(StorageError) in try row.text(0) }
-        try connection.execute(
-            "UPDATE users SET sessions_revoked_at = $1 WHERE id = $2", [.date(now), .text(userID)])
-        return Set(families).count
-    }
-
-    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
-        // Counted in the database: every live token's family coming back to the client would be a result of
-        // millions of rows.
-        let families = try connection.query(
-            """
-            WITH revoked AS (UPDATE refresh_tokens SET revoked_at = $1 WHERE revoked_at IS NULL RETURNING family_id),
-            marked AS (UPDATE users SET sessions_revoked_at = $1 RETURNING 1)
-            SELECT count(DISTINCT family_id) FROM revoked
-            """,
-            [.date(now)]
-        ) { (row) throws(StorageError) in try row.integer(0) }
-        return Int(families.first ?? 0)
     }
 
     func deleteUser(id: String) throws(StorageError) -> Bool {

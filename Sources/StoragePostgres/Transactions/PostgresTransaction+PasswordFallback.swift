@@ -59,27 +59,6 @@ extension PostgresTransaction {
             ])
     }
 
-    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        try connection.execute(
-            "UPDATE password_verifiers SET verifier = $1 WHERE user_id = $2 AND verifier = $3",
-            [.bytea(replacement), .text(userID), .bytea(expected)]) == 1
-    }
-
-    func insertSRPSession(_ session: SRPSession) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO srp_sessions (\(Self.srpSessionColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
-            """,
-            [
-                .text(session.id), .text(session.clientID), .text(session.realm), .text(session.identity),
-                .optionalText(session.userID), .bytea(session.salt), .bytea(session.verifier),
-                .bytea(session.clientPublic), .bytea(session.serverSecret), .bytea(session.serverPublic),
-                .text(session.address), .date(session.createdAt), .date(session.expiresAt),
-            ])
-        guard inserted == 1 else { throw .conflict(.srpSessionID) }
-    }
-
     func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
         // One statement: exactly one of any number of concurrent callers deletes (and gets) the row.
         let deleted = try one(
@@ -104,14 +83,6 @@ extension PostgresTransaction {
             [.text(key), .date(now), .optionalDate(cutoff)], Self.fallbackCounter)
         guard let counter else { throw StorageError(.internalFailure, "INSERT … RETURNING returned no counter") }
         return counter
-    }
-
-    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
-        var deleted = 0
-        for key in Set(keys) {
-            deleted += try connection.execute("DELETE FROM fallback_counters WHERE counter_key = $1", [.text(key)])
-        }
-        return deleted
     }
 
     func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
@@ -150,21 +121,4 @@ extension PostgresTransaction {
             [.date(cutoff), .text(keyPrefix), .integer(max(0, limit))])
     }
 
-    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
-        // Of nodes inserting together, the first commit wins; the others' inserts wait on it, do nothing, and
-        // the read below (a new snapshot under READ COMMITTED) sees the winner's value.
-        try connection.execute(
-            "INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-            [.text(name), .bytea(value)])
-        guard let stored = try serverSecret(name: name) else {
-            throw StorageError(.internalFailure, "server secret \(name) missing after its insert")
-        }
-        return stored
-    }
-
-    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        try connection.execute(
-            "UPDATE server_secrets SET value = $1 WHERE name = $2 AND value = $3",
-            [.bytea(replacement), .text(name), .bytea(expected)]) == 1
-    }
 }

@@ -28,37 +28,13 @@ extension PostgresTransaction {
             try checkNewUser(user, credential: credential)
             throw .conflict(.userID)
         }
-        do {
-            try insertCredentialRow(credential)
+        do throws(StorageError) {
+            guard try insert(.credential(credential)) else { throw .conflict(.credentialID) }
         } catch {
             // Keep the operation atomic for a caller that catches: take the user row back out.
             try connection.execute("DELETE FROM users WHERE id = $1", [.text(user.id)])
             throw error
         }
-    }
-
-    func insertCredential(_ credential: Credential) throws(StorageError) {
-        guard try user(id: credential.userID) != nil else {
-            throw StorageError(.notFound, "no user \(credential.userID) for the credential")
-        }
-        try insertCredentialRow(credential)
-    }
-
-    private func insertCredentialRow(_ credential: Credential) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO credentials (\(Self.credentialColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING
-            """,
-            [
-                .bytea(credential.credentialID), .text(credential.userID), .bytea(credential.publicKey),
-                .integer(credential.algorithm), .int8(Int64(credential.signCount)),
-                .bool(credential.uvInitialized), .bool(credential.backupEligible), .bool(credential.backedUp),
-                .text(TransportsColumn.encode(credential.transports)), .bytea(credential.aaguid),
-                .text(credential.attestationFormat), .date(credential.createdAt), .optionalDate(credential.lastUsedAt),
-                .optionalText(credential.name),
-            ])
-        guard inserted == 1 else { throw .conflict(.credentialID) }
     }
 
     func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
@@ -74,24 +50,6 @@ extension PostgresTransaction {
             ]) == 1
     }
 
-    func insertAuthSession(_ session: AuthSession) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO auth_sessions (\(Self.authSessionColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING
-            """,
-            [
-                .text(session.id), .text(session.clientID), .text(session.realm), .text(session.kind.rawValue),
-                .bytea(session.challenge), .optionalText(session.email), .optionalText(session.phoneNumber),
-                .optionalText(session.username), .optionalText(session.name), .optionalBytea(session.userHandle),
-                .date(session.createdAt), .date(session.expiresAt), .optionalText(session.profile.givenName),
-                .optionalText(session.profile.familyName),
-                .optionalText(session.profile.nickname), .optionalText(session.profile.picture),
-                .optionalText(session.profile.userMetadata),
-            ])
-        guard inserted == 1 else { throw .conflict(.authSessionID) }
-    }
-
     func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
         // One statement: exactly one of any number of concurrent callers deletes (and gets) the row.
         let deleted = try one(
@@ -99,22 +57,6 @@ extension PostgresTransaction {
             Self.authSession)
         guard let deleted, now < deleted.expiresAt else { return nil }
         return deleted
-    }
-
-    func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
-        let inserted = try connection.execute(
-            """
-            INSERT INTO refresh_tokens (\(Self.refreshTokenColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING
-            """,
-            [
-                .bytea(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
-                .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
-                .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
-                .optionalText(token.dpopThumbprint), .optionalText(token.audience),
-                .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
-            ])
-        guard inserted == 1 else { throw .conflict(.refreshTokenHash) }
     }
 
     func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
@@ -140,42 +82,10 @@ extension PostgresTransaction {
         return true
     }
 
-    func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
-        // One statement: find the family and revoke every live token of it.
-        let found = try one(
-            """
-            WITH token AS (SELECT family_id FROM refresh_tokens WHERE token_hash = $1),
-            revoked AS (
-                UPDATE refresh_tokens SET revoked_at = $2
-                WHERE family_id IN (SELECT family_id FROM token) AND revoked_at IS NULL
-            )
-            SELECT count(*) FROM token
-            """,
-            [.bytea(tokenHash), .date(now)]
-        ) { (row) throws(StorageError) in try row.integer(0) }
-        return (found ?? 0) > 0
-    }
-
-    func insertSigningKey(_ key: SigningKey) throws(StorageError) {
-        let inserted = try connection.execute(
-            "INSERT INTO signing_keys (\(Self.signingKeyColumns)) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-            [
-                .text(key.kid), .text(key.algorithm), .bytea(key.privateKey), .bytea(key.publicKey),
-                .date(key.createdAt), .optionalDate(key.retiredAt),
-            ])
-        guard inserted == 1 else { throw .conflict(.signingKeyID) }
-    }
-
     func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
         try connection.execute(
             "UPDATE signing_keys SET retired_at = $1 WHERE kid = $2 AND retired_at IS NULL", [.date(at), .text(kid)])
             == 1
     }
 
-    func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool
-    {
-        try connection.execute(
-            "UPDATE signing_keys SET private_key = $1 WHERE kid = $2 AND private_key = $3",
-            [.bytea(replacement), .text(kid), .bytea(expected)]) == 1
-    }
 }

@@ -111,9 +111,4 @@ extension SQLiteTransaction {
         }
     }
 
-    func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
-        try database.execute(
-            "INSERT INTO audit_checkpoints (\(Self.auditCheckpointColumns)) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [.integer(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)]) == 1
-    }
 }

@@ -3,31 +3,6 @@ import Storage
 
 /// Device keys, device challenges, security events and housekeeping.
 extension SQLiteTransaction {
-    func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
-        guard try one("SELECT 1 FROM device_keys WHERE key_id = ?", [.text(key.keyID)], { _ in true }) == nil else {
-            throw .conflict(.deviceKeyID)
-        }
-        // One usable key per (user, device): registering a new one revokes the old (re-enrolment after a
-        // biometry change).
-        let replaced = try database.query(
-            """
-            UPDATE device_keys SET status = 'revoked', revoked_at = ?
-            WHERE user_id = ? AND device_id = ? AND status != 'revoked' RETURNING key_id
-            """,
-            [.date(key.createdAt), .text(key.userID), .text(key.deviceID)]
-        ) { (row) throws(StorageError) in try row.text(0) }
-        try database.execute(
-            "INSERT INTO device_keys (\(Self.deviceKeyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(key.keyID), .text(key.userID), .text(key.deviceID), .text(key.platform), .blob(key.publicKey),
-                .text(key.status.rawValue), .integer(Int64(key.failedAttempts)), .optionalDate(key.lockedAt),
-                .date(key.createdAt), .optionalDate(key.lastUsedAt), .optionalDate(key.revokedAt),
-                .optionalText(key.attestation?.platform), .optionalText(key.attestation?.level),
-                .optionalDate(key.attestation?.verifiedAt), .optionalText(key.attestation?.verifiedBootState),
-                .optionalText(key.dpopThumbprint),
-            ])
-        return replaced.sorted()
-    }
 
     func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
         try database.execute(
@@ -45,26 +20,6 @@ extension SQLiteTransaction {
         try database.execute(
             "UPDATE device_keys SET last_used_at = ? WHERE key_id = ? AND user_id = ?",
             [.date(at), .text(keyID), .text(userID)]) == 1
-    }
-
-    func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
-        try database.execute(
-            """
-            UPDATE device_keys SET status = 'active', failed_attempts = 0, locked_at = NULL
-            WHERE user_id = ? AND status = 'locked'
-            """,
-            [.text(userID)])
-    }
-
-    func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
-        try database.execute(
-            "INSERT INTO device_challenges (\(Self.deviceChallengeColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(challenge.challengeID), .text(challenge.keyID), .text(challenge.userID),
-                .blob(challenge.document),
-                .blob(challenge.actionHash), .blob(challenge.action), .date(challenge.createdAt),
-                .date(challenge.expiresAt), .optionalDate(challenge.consumedAt),
-            ])
     }
 
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
@@ -107,15 +62,6 @@ extension SQLiteTransaction {
         return stored
     }
 
-    func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
-        try database.execute(
-            "INSERT INTO device_enrolment_nonces (\(Self.deviceEnrolmentNonceColumns)) VALUES (?, ?, ?, ?, ?)",
-            [
-                .text(nonce.nonce), .text(nonce.userID), .text(nonce.clientID), .date(nonce.createdAt),
-                .date(nonce.expiresAt),
-            ])
-    }
-
     func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
         -> DeviceEnrolmentNonce?
     {
@@ -141,13 +87,6 @@ extension SQLiteTransaction {
             dpopProofs: try purge("dpop_proofs", "expires_at"),
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"),
             spentTokens: try purge("spent_tokens", "expires_at"))
-    }
-
-    func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
-        // The primary key decides: a remembered (thumbprint, jti) inserts nothing (RFC 9449 §11.1 replay).
-        try database.execute(
-            "INSERT INTO dpop_proofs (thumbprint, jti, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            [.text(use.thumbprint), .text(use.jwtID), .date(use.expiresAt)]) == 1
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

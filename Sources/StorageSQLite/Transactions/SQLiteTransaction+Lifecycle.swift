@@ -50,12 +50,6 @@ extension SQLiteTransaction {
             [.optionalText(name), .blob(credentialID), .text(userID)]) == 1
     }
 
-    func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
-        try database.execute(
-            "DELETE FROM credentials WHERE credential_id = ? AND user_id = ?", [.blob(credentialID), .text(userID)])
-            == 1
-    }
-
     func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
         guard try user(id: userID) != nil else { throw StorageError(.notFound, "no user \(userID)") }
         guard codes.allSatisfy({ $0.userID == userID }) else {
@@ -70,45 +64,9 @@ extension SQLiteTransaction {
         return revoked
     }
 
-    func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
-        // One statement: the row is gone for every later caller.
-        try database.execute(
-            "DELETE FROM recovery_codes WHERE user_id = ? AND code_hash = ?", [.text(userID), .blob(codeHash)]) == 1
-    }
-
     func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
         try one("SELECT 1 FROM spent_tokens WHERE jti = ?", [.text(jwtID)]) { (_) throws(StorageError) in true }
             ?? false
-    }
-
-    func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
-        // One statement; the primary key decides: a spent `jti` inserts nothing.
-        try database.execute(
-            "INSERT INTO spent_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [.text(jwtID), .date(expiresAt)]) == 1
-    }
-
-    func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
-        let families =
-            try one(
-                "SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE user_id = ? AND revoked_at IS NULL",
-                [.text(userID)]
-            ) { (row) throws(StorageError) in try row.integer(0) } ?? 0
-        try database.execute(
-            "UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-            [.date(now), .text(userID)])
-        try database.execute("UPDATE users SET sessions_revoked_at = ? WHERE id = ?", [.date(now), .text(userID)])
-        return Int(families)
-    }
-
-    func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
-        let families =
-            try one("SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE revoked_at IS NULL", []) {
-                (row) throws(StorageError) in try row.integer(0)
-            } ?? 0
-        try database.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL", [.date(now)])
-        try database.execute("UPDATE users SET sessions_revoked_at = ?", [.date(now)])
-        return Int(families)
     }
 
     func deleteUser(id: String) throws(StorageError) -> Bool {

@@ -58,23 +58,6 @@ extension SQLiteTransaction {
             ])
     }
 
-    func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        try database.execute(
-            "UPDATE password_verifiers SET verifier = ? WHERE user_id = ? AND verifier = ?",
-            [.blob(replacement), .text(userID), .blob(expected)]) == 1
-    }
-
-    func insertSRPSession(_ session: SRPSession) throws(StorageError) {
-        try database.execute(
-            "INSERT INTO srp_sessions (\(Self.srpSessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(session.id), .text(session.clientID), .text(session.realm), .text(session.identity),
-                .optionalText(session.userID), .blob(session.salt), .blob(session.verifier),
-                .blob(session.clientPublic), .blob(session.serverSecret), .blob(session.serverPublic),
-                .text(session.address), .date(session.createdAt), .date(session.expiresAt),
-            ])
-    }
-
     func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
         // One statement: the row is gone for every later caller, expired or not.
         let session = try one(
@@ -103,14 +86,6 @@ extension SQLiteTransaction {
         return counter
     }
 
-    func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
-        var deleted = 0
-        for key in Set(keys) {
-            deleted += try database.execute("DELETE FROM fallback_counters WHERE counter_key = ?", [.text(key)])
-        }
-        return deleted
-    }
-
     func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
         // The writer's transaction is the only one (BEGIN IMMEDIATE): nothing changes them until it ends.
         var counters: [String: FallbackCounter] = [:]
@@ -137,19 +112,4 @@ extension SQLiteTransaction {
             [.date(cutoff), .text(keyPrefix), .text(keyPrefix), .integer(Int64(max(0, limit)))])
     }
 
-    func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
-        try database.execute(
-            "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-            [.text(name), .blob(value)])
-        guard let stored = try serverSecret(name: name) else {
-            throw StorageError(.internalFailure, "server secret \(name) missing after its insert")
-        }
-        return stored
-    }
-
-    func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
-        try database.execute(
-            "UPDATE server_secrets SET value = ? WHERE name = ? AND value = ?",
-            [.blob(replacement), .text(name), .blob(expected)]) == 1
-    }
 }

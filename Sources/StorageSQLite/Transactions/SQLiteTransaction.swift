@@ -96,15 +96,6 @@ final class SQLiteTransaction: StoreWriter {
             [.text(userID)], Self.deviceKey)
     }
 
-    func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int {
-        // Through the (user_id, device_id) index.
-        let count = try one(
-            "SELECT count(*) FROM device_keys WHERE user_id = ? AND device_id != ? AND status != 'revoked'",
-            [.text(userID), .text(deviceID)]
-        ) { (row) throws(StorageError) in try row.integer(0) }
-        return Int(count ?? 0)
-    }
-
     func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey? {
         try one(
             "SELECT \(Self.deviceKeyColumns) FROM device_keys WHERE key_id = ? AND user_id = ?",

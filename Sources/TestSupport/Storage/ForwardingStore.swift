@@ -1,8 +1,10 @@
 import Foundation
 import Storage
 
-/// A `StoreReader` that forwards every operation to `reader`: tests subclass it and override the operations they
+/// A `StoreReader` that forwards every requirement to `reader`: tests subclass it and override the operations they
 /// observe or alter (a counting reader, a stale read), so that no test keeps its own copy of the whole protocol.
+/// The composites defined in extensions (`StoreReader+*.swift`) are not requirements: they run over these, so an
+/// override of a primitive is seen by them too.
 open class ForwardingStoreReader: StoreReader {
     public let reader: any StoreReader
 
@@ -20,6 +22,10 @@ open class ForwardingStoreReader: StoreReader {
 
     open func user(realm: String, identifier: UserIdentifier) throws(StorageError) -> User? {
         try reader.user(realm: realm, identifier: identifier)
+    }
+
+    open func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
+        try reader.users(afterID: afterID, limit: limit)
     }
 
     open func credential(id credentialID: [UInt8]) throws(StorageError) -> Credential? {
@@ -50,6 +56,18 @@ open class ForwardingStoreReader: StoreReader {
         try reader.sessionStatus(userID: userID, familyID: familyID)
     }
 
+    open func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
+        try reader.isTokenSpent(jwtID: jwtID)
+    }
+
+    open func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
+        try reader.recoveryCodes(userID: userID)
+    }
+
+    open func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int] {
+        try reader.rowsMentioningUser(id: userID, userHandle: userHandle)
+    }
+
     open func signingKeys() throws(StorageError) -> [SigningKey] {
         try reader.signingKeys()
     }
@@ -58,48 +76,12 @@ open class ForwardingStoreReader: StoreReader {
         try reader.deviceKeys(userID: userID)
     }
 
-    open func countActiveDeviceKeys(userID: String, excludingDeviceID deviceID: String) throws(StorageError) -> Int {
-        try reader.countActiveDeviceKeys(userID: userID, excludingDeviceID: deviceID)
-    }
-
     open func deviceKey(id keyID: String, userID: String) throws(StorageError) -> DeviceKey? {
         try reader.deviceKey(id: keyID, userID: userID)
     }
 
     open func deviceChallenge(id challengeID: String) throws(StorageError) -> DeviceChallenge? {
         try reader.deviceChallenge(id: challengeID)
-    }
-
-    open func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
-        try reader.securityEvents(after: seq, limit: limit)
-    }
-
-    open func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
-        try reader.securityEvents(userID: userID, limit: limit)
-    }
-
-    open func auditTree() throws(StorageError) -> AuditTreeState {
-        try reader.auditTree()
-    }
-
-    open func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
-        try reader.auditLeaves(start: start, end: end)
-    }
-
-    open func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
-        try reader.auditNodes(ids)
-    }
-
-    open func auditNodeSize() throws(StorageError) -> Int64 {
-        try reader.auditNodeSize()
-    }
-
-    open func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
-        try reader.latestAuditCheckpoint()
-    }
-
-    open func pendingSecurityEventCount() throws(StorageError) -> Int {
-        try reader.pendingSecurityEventCount()
     }
 
     open func passwordVerifier(userID: String) throws(StorageError) -> PasswordVerifier? {
@@ -124,20 +106,36 @@ open class ForwardingStoreReader: StoreReader {
         try reader.serverSecret(name: name)
     }
 
-    open func users(afterID: String?, limit: Int) throws(StorageError) -> [User] {
-        try reader.users(afterID: afterID, limit: limit)
+    open func securityEvents(after seq: Int64, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try reader.securityEvents(after: seq, limit: limit)
     }
 
-    open func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
-        try reader.recoveryCodes(userID: userID)
+    open func securityEvents(userID: String, limit: Int) throws(StorageError) -> [SecurityEvent] {
+        try reader.securityEvents(userID: userID, limit: limit)
     }
 
-    open func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int] {
-        try reader.rowsMentioningUser(id: userID, userHandle: userHandle)
+    open func pendingSecurityEventCount() throws(StorageError) -> Int {
+        try reader.pendingSecurityEventCount()
     }
 
-    open func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
-        try reader.isTokenSpent(jwtID: jwtID)
+    open func auditTree() throws(StorageError) -> AuditTreeState {
+        try reader.auditTree()
+    }
+
+    open func auditLeaves(start: Int64, end: Int64) throws(StorageError) -> [AuditLeaf] {
+        try reader.auditLeaves(start: start, end: end)
+    }
+
+    open func auditNodes(_ ids: [AuditNodeID]) throws(StorageError) -> [AuditNodeID: [UInt8]] {
+        try reader.auditNodes(ids)
+    }
+
+    open func auditNodeSize() throws(StorageError) -> Int64 {
+        try reader.auditNodeSize()
+    }
+
+    open func latestAuditCheckpoint() throws(StorageError) -> AuditCheckpointRecord? {
+        try reader.latestAuditCheckpoint()
     }
 
     open func lastHeartbeat() throws(StorageError) -> Date? {
@@ -145,7 +143,7 @@ open class ForwardingStoreReader: StoreReader {
     }
 }
 
-/// A `StoreWriter` that forwards every operation to `writer` (see `ForwardingStoreReader`).
+/// A `StoreWriter` that forwards every requirement to `writer` (see `ForwardingStoreReader`).
 open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
     public let writer: any StoreWriter
 
@@ -154,36 +152,52 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         super.init(writer)
     }
 
-    open func insertUser(_ user: User, credential: Credential) throws(StorageError) {
-        try writer.insertUser(user, credential: credential)
+    open func insert(_ record: NewRecord) throws(StorageError) -> Bool {
+        try writer.insert(record)
     }
 
-    open func insertCredential(_ credential: Credential) throws(StorageError) {
-        try writer.insertCredential(credential)
+    open func delete(_ key: RecordKey) throws(StorageError) -> Bool {
+        try writer.delete(key)
+    }
+
+    open func replace(_ value: SealedValue, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {
+        try writer.replace(value, expected: expected, replacement: replacement)
+    }
+
+    open func insertUser(_ user: User, credential: Credential) throws(StorageError) {
+        try writer.insertUser(user, credential: credential)
     }
 
     open func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
         try writer.recordCredentialUse(use)
     }
 
+    open func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool {
+        try writer.renameCredential(id: credentialID, userID: userID, name: name)
+    }
+
     open func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
         try writer.completeLogin(login)
-    }
-
-    open func liftLoginLocks(userID: String, includingPasswordLock: Bool) throws(StorageError) -> Int {
-        try writer.liftLoginLocks(userID: userID, includingPasswordLock: includingPasswordLock)
-    }
-
-    open func insertAuthSession(_ session: AuthSession) throws(StorageError) {
-        try writer.insertAuthSession(session)
     }
 
     open func consumeAuthSession(id: String, now: Date) throws(StorageError) -> AuthSession? {
         try writer.consumeAuthSession(id: id, now: now)
     }
 
-    open func insertRefreshToken(_ token: RefreshToken) throws(StorageError) {
-        try writer.insertRefreshToken(token)
+    open func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
+        try writer.consumeSRPSession(id: id, now: now)
+    }
+
+    open func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
+        -> DeviceEnrolmentNonce?
+    {
+        try writer.consumeDeviceEnrolmentNonce(nonce, userID: userID, now: now)
+    }
+
+    open func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
+        throws(StorageError) -> DeviceChallengeConsumption
+    {
+        try writer.consumeDeviceChallenge(id: challengeID, keyID: keyID, userID: userID, now: now)
     }
 
     open func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken) throws(StorageError)
@@ -192,36 +206,12 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.markRefreshTokenRotated(presentedHash: presentedHash, now: now, replacement: replacement)
     }
 
-    open func revokeRefreshTokenFamily(tokenHash: [UInt8], now: Date) throws(StorageError) -> Bool {
-        try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
-    }
-
-    open func recordDPoPProof(_ use: DPoPProofUse) throws(StorageError) -> Bool {
-        try writer.recordDPoPProof(use)
-    }
-
-    open func insertSigningKey(_ key: SigningKey) throws(StorageError) {
-        try writer.insertSigningKey(key)
+    open func revokeRefreshTokens(_ scope: RefreshTokenRevocation, now: Date) throws(StorageError) -> Int {
+        try writer.revokeRefreshTokens(scope, now: now)
     }
 
     open func retireSigningKey(kid: String, at: Date) throws(StorageError) -> Bool {
         try writer.retireSigningKey(kid: kid, at: at)
-    }
-
-    open func replaceSigningKeyPrivateKey(kid: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
-        -> Bool
-    {
-        try writer.replaceSigningKeyPrivateKey(kid: kid, expected: expected, replacement: replacement)
-    }
-
-    open func replacePasswordVerifier(userID: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
-        -> Bool
-    {
-        try writer.replacePasswordVerifier(userID: userID, expected: expected, replacement: replacement)
-    }
-
-    open func insertDeviceKey(_ key: DeviceKey) throws(StorageError) -> [String] {
-        try writer.insertDeviceKey(key)
     }
 
     open func updateDeviceKeyState(keyID: String, userID: String, state: DeviceKeyState) throws(StorageError) -> Bool {
@@ -232,30 +222,8 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.touchDeviceKey(keyID: keyID, userID: userID, at: at)
     }
 
-    open func unlockDeviceKeys(userID: String) throws(StorageError) -> Int {
-        try writer.unlockDeviceKeys(userID: userID)
-    }
-
-    open func insertDeviceChallenge(_ challenge: DeviceChallenge) throws(StorageError) {
-        try writer.insertDeviceChallenge(challenge)
-    }
-
-    open func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
-        throws(StorageError) -> DeviceChallengeConsumption
-    {
-        try writer.consumeDeviceChallenge(id: challengeID, keyID: keyID, userID: userID, now: now)
-    }
-
     open func storePasswordVerifier(_ verifier: PasswordVerifier) throws(StorageError) {
         try writer.storePasswordVerifier(verifier)
-    }
-
-    open func insertSRPSession(_ session: SRPSession) throws(StorageError) {
-        try writer.insertSRPSession(session)
-    }
-
-    open func consumeSRPSession(id: String, now: Date) throws(StorageError) -> SRPSession? {
-        try writer.consumeSRPSession(id: id, now: now)
     }
 
     open func incrementFallbackCounter(key: String, now: Date, restartingBefore cutoff: Date?) throws(StorageError)
@@ -264,54 +232,37 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.incrementFallbackCounter(key: key, now: now, restartingBefore: cutoff)
     }
 
-    open func resetFallbackCounters(keys: [String]) throws(StorageError) -> Int {
-        try writer.resetFallbackCounters(keys: keys)
+    open func decrementFallbackCounter(key: String) throws(StorageError) {
+        try writer.decrementFallbackCounter(key: key)
     }
 
     open func lockFallbackCounters(keys: [String]) throws(StorageError) -> [String: FallbackCounter] {
         try writer.lockFallbackCounters(keys: keys)
     }
 
-    open func decrementFallbackCounter(key: String) throws(StorageError) {
-        try writer.decrementFallbackCounter(key: key)
+    open func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
+        try writer.replaceRecoveryCodes(userID: userID, with: codes)
     }
 
-    open func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError)
-        -> Int
+    open func deleteUser(id: String) throws(StorageError) -> Bool {
+        try writer.deleteUser(id: id)
+    }
+
+    open func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
+        try writer.purgeExpired(now: now, limit: limit)
+    }
+
+    open func purgeFallbackCounters(keyPrefix: String, lastBefore cutoff: Date, limit: Int) throws(StorageError) -> Int
     {
         try writer.purgeFallbackCounters(keyPrefix: keyPrefix, lastBefore: cutoff, limit: limit)
-    }
-
-    open func insertServerSecret(name: String, value: [UInt8]) throws(StorageError) -> [UInt8] {
-        try writer.insertServerSecret(name: name, value: value)
-    }
-
-    open func replaceServerSecret(name: String, expected: [UInt8], replacement: [UInt8]) throws(StorageError)
-        -> Bool
-    {
-        try writer.replaceServerSecret(name: name, expected: expected, replacement: replacement)
-    }
-
-    open func insertDeviceEnrolmentNonce(_ nonce: DeviceEnrolmentNonce) throws(StorageError) {
-        try writer.insertDeviceEnrolmentNonce(nonce)
-    }
-
-    open func consumeDeviceEnrolmentNonce(_ nonce: String, userID: String, now: Date) throws(StorageError)
-        -> DeviceEnrolmentNonce?
-    {
-        try writer.consumeDeviceEnrolmentNonce(nonce, userID: userID, now: now)
-    }
-
-    open func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
-        try writer.appendSecurityEvent(event)
     }
 
     open func purgeSecurityEvents(before cutoff: Date, limit: Int) throws(StorageError) -> Int {
         try writer.purgeSecurityEvents(before: cutoff, limit: limit)
     }
 
-    open func purgeExpired(now: Date, limit: Int) throws(StorageError) -> PurgeResult {
-        try writer.purgeExpired(now: now, limit: limit)
+    open func appendSecurityEvent(_ event: SecurityEvent) throws(StorageError) -> SecurityEvent {
+        try writer.appendSecurityEvent(event)
     }
 
     open func lockAuditTree() throws(StorageError) -> AuditTreeState? {
@@ -329,42 +280,6 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
 
     open func appendAuditNodes(_ nodes: [AuditNode], from: Int64, to: Int64) throws(StorageError) {
         try writer.appendAuditNodes(nodes, from: from, to: to)
-    }
-
-    open func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
-        try writer.insertAuditCheckpoint(checkpoint)
-    }
-
-    open func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool {
-        try writer.renameCredential(id: credentialID, userID: userID, name: name)
-    }
-
-    open func deleteCredential(id credentialID: [UInt8], userID: String) throws(StorageError) -> Bool {
-        try writer.deleteCredential(id: credentialID, userID: userID)
-    }
-
-    open func replaceRecoveryCodes(userID: String, with codes: [RecoveryCode]) throws(StorageError) -> Int {
-        try writer.replaceRecoveryCodes(userID: userID, with: codes)
-    }
-
-    open func consumeRecoveryCode(userID: String, codeHash: [UInt8]) throws(StorageError) -> Bool {
-        try writer.consumeRecoveryCode(userID: userID, codeHash: codeHash)
-    }
-
-    open func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
-        try writer.revokeRefreshTokens(userID: userID, now: now)
-    }
-
-    open func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
-        try writer.revokeAllRefreshTokens(now: now)
-    }
-
-    open func deleteUser(id: String) throws(StorageError) -> Bool {
-        try writer.deleteUser(id: id)
-    }
-
-    open func spendToken(jwtID: String, expiresAt: Date) throws(StorageError) -> Bool {
-        try writer.spendToken(jwtID: jwtID, expiresAt: expiresAt)
     }
 
     open func recordHeartbeat(at: Date) throws(StorageError) {

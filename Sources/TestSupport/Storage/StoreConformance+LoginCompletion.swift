@@ -67,7 +67,7 @@ extension StoreConformance {
     }()
 
     /// What the fixture's rows look like after a login write, for comparing against expectations.
-    private struct LoginEffects: Equatable {
+    private struct LoginEffects: Equatable, Sendable {
         var session: AuthSession?
         var credential: Credential?
         var keyStates: [DeviceKeyState?]
@@ -78,20 +78,46 @@ extension StoreConformance {
     }
 
     private static func effects(_ store: any Store) async throws -> LoginEffects {
-        try await store.read { reader in
-            LoginEffects(
-                session: try reader.authSession(id: "s1"),
-                credential: try reader.credential(id: S.credential(1, userID: "user-1").credentialID),
-                keyStates: [
-                    try reader.deviceKey(id: "key-1", userID: "user-1")?.state,
-                    try reader.deviceKey(id: "key-2", userID: "user-1")?.state,
-                    try reader.deviceKey(id: "key-9", userID: "user-2")?.state,
-                ],
-                counters: try (userOneCounters + otherCounters).filter { try reader.fallbackCounter(key: $0) != nil },
-                refresh: try reader.refreshToken(hash: S.refreshToken(7).tokenHash),
-                events: try reader.securityEvents(userID: "user-1", limit: 10).map { "\($0.kind) \($0.outcome)" },
-                pending: try reader.pendingSecurityEventCount())
+        try await store.read { try effects($0) }
+    }
+
+    private static func effects(_ reader: any StoreReader) throws -> LoginEffects {
+        LoginEffects(
+            session: try reader.authSession(id: "s1"),
+            credential: try reader.credential(id: S.credential(1, userID: "user-1").credentialID),
+            keyStates: [
+                try reader.deviceKey(id: "key-1", userID: "user-1")?.state,
+                try reader.deviceKey(id: "key-2", userID: "user-1")?.state,
+                try reader.deviceKey(id: "key-9", userID: "user-2")?.state,
+            ],
+            counters: try (userOneCounters + otherCounters).filter { try reader.fallbackCounter(key: $0) != nil },
+            refresh: try reader.refreshToken(hash: S.refreshToken(7).tokenHash),
+            events: try reader.securityEvents(userID: "user-1", limit: 10).map { "\($0.kind) \($0.outcome)" },
+            pending: try reader.pendingSecurityEventCount())
+    }
+
+    /// The outcome of `login` and, when it wrote, what it left, from the fixture, in a write rolled back after.
+    private static func bothWays(_ store: any Store, _ login: LoginCompletion, stepByStep: Bool) async throws
+        -> LoginAnswer
+    {
+        try await rolledBack(store) { writer in
+            let outcome: LoginCompletion.Outcome
+            do throws(StorageError) {
+                outcome = stepByStep ? try writer.completeLoginStepByStep(login) : try writer.completeLogin(login)
+            } catch {
+                // A failed statement may abort the transaction (PostgreSQL): the error is the whole answer, by
+                // its code and constraint (the messages are the engines' own).
+                return LoginAnswer(outcome: nil, error: "\(error.code) \(String(describing: error.constraint))")
+            }
+            return LoginAnswer(outcome: outcome, effects: try effects(writer))
         }
+    }
+
+    /// A login write's answer: its outcome or error, and what it left.
+    private struct LoginAnswer: Equatable, Sendable {
+        var outcome: LoginCompletion.Outcome?
+        var error: String?
+        var effects: LoginEffects?
     }
 
     static let loginCompletionChecks: [Check] = [
@@ -155,6 +181,36 @@ extension StoreConformance {
                 try await store.write { try $0.completeLogin(completion()) }
             }
             try expectEqual(try await effects(store), before, "after the conflict")
+        },
+        Check("a driver's login write answers and leaves what its step-by-step definition does, in every case") {
+            store in
+            _ = try await loginFixture(store)
+            try await store.write { try $0.insertRefreshToken(S.refreshToken(8, family: "family-0")) }
+            let late = {
+                var late = completion()
+                late.now = S.at(300)
+                return late
+            }()
+            let clash = {
+                var clash = completion()
+                clash.refreshToken = S.refreshToken(8, family: "family-0")
+                return clash
+            }()
+            let unknown = {
+                var unknown = completion()
+                unknown.sessionID = "nope"
+                return unknown
+            }()
+            let cases: [(String, LoginCompletion)] = [
+                ("stored", completion()), ("without a refresh token", completion(refresh: nil)), ("expired", late),
+                ("counter race", completion(expecting: 4)), ("unknown session", unknown),
+                ("refresh token hash taken", clash),
+            ]
+            for (name, login) in cases {
+                let driver = try await bothWays(store, login, stepByStep: false)
+                let definition = try await bothWays(store, login, stepByStep: true)
+                try expectEqual(driver, definition, "\(name): the driver's answer against the definition's")
+            }
         },
         Check("lifting a login's locks without the password lock leaves the password counter") { store in
             _ = try await loginFixture(store)

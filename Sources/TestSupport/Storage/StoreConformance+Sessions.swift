@@ -41,15 +41,20 @@ extension StoreConformance {
             try expectEqual(expired?.session.expiresAt, S.at(1), "expired session")
             try expectEqual(expired?.user, user, "expired session's user")
             try expectEqual(unknownSession, nil, "unknown session")
-            // The lookup is the same answer as the three reads it stands for, in one transaction.
-            let separate = try await store.read { reader -> LoginLookup? in
-                guard let stored = try reader.authSession(id: "login") else { return nil }
-                let credential = try reader.credential(id: credential.credentialID)
-                return LoginLookup(
-                    session: stored, credential: credential,
-                    user: try credential.flatMap { try reader.user(id: $0.userID) })
+            // The driver's lookup is the same answer as its step-by-step definition, in every case.
+            let cases: [(String, [UInt8]?)] = [
+                ("login", credential.credentialID), ("login", [0xEE]), ("login", nil),
+                ("expired", credential.credentialID), ("nope", credential.credentialID),
+            ]
+            for (sessionID, credentialID) in cases {
+                let (driver, definition) = try await store.read { reader in
+                    (
+                        try reader.loginLookup(sessionID: sessionID, credentialID: credentialID),
+                        try reader.loginLookupStepByStep(sessionID: sessionID, credentialID: credentialID)
+                    )
+                }
+                try expectEqual(driver, definition, "lookup of \(sessionID) against its definition")
             }
-            try expectEqual(found, separate, "lookup against its definition")
         },
         Check("a read of several statements sees all of them, even when its body ignores a failed one") { store in
             let user = S.user(1)

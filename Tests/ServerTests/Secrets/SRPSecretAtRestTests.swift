@@ -79,9 +79,9 @@ final class SRPSessionCapture: Store {
             super.init(writer)
         }
 
-        override func insertSRPSession(_ session: SRPSession) throws(StorageError) {
-            capture.inserted.withLock { $0.append(session) }
-            try writer.insertSRPSession(session)
+        override func insert(_ record: NewRecord) throws(StorageError) -> Bool {
+            if case .srpSession(let session) = record { capture.inserted.withLock { $0.append(session) } }
+            return try writer.insert(record)
         }
     }
 }
