@@ -2,13 +2,11 @@ import Service
 
 /// RFC 6750 §3: the `WWW-Authenticate` challenge of a refused bearer request.
 package enum BearerChallenge {
-    /// The log code of a request that carried no token (RFC 6750 §3.1: then no `error` attribute).
-    package static let missingToken = PresentedCredentials.missingTokenLogCode
-
     /// The header value for `error`.
     package static func header(for error: OAuthError, realm: String) -> String {
         var value = "Bearer realm=\"\(realm)\""
-        if error.logCode != missingToken {
+        // RFC 6750 §3.1: a request without credentials gets no `error` attribute.
+        if !error.credentialsMissing {
             value += ", error=\"\(error.kind.rawValue)\", error_description=\"\(error.clientDescription)\""
         }
         if let maxAge = error.maxAge {

@@ -7,7 +7,7 @@ package enum DPoPChallenge {
     /// request carried no credentials (RFC 6750 §3.1, which §7.1 follows).
     package static func header(for error: OAuthError) -> String {
         var value = "DPoP algs=\"\(DPoPProofVerifier.algorithms.joined(separator: " "))\""
-        if error.logCode != BearerChallenge.missingToken {
+        if !error.credentialsMissing {
             value += ", error=\"\(error.kind.rawValue)\", error_description=\"\(error.clientDescription)\""
         }
         return value

@@ -27,18 +27,6 @@ public struct Response: Sendable {
         ["Content-Type": "application/json", "Cache-Control": "no-store"]
     }
 
-    /// A JSON response from an `Encodable` value (`Content-Type: application/json`, `Cache-Control: no-store`).
-    ///
-    /// A value that cannot be encoded (a non-finite `Double`, say) is a programming error and becomes a 500.
-    public static func json(_ value: some Encodable, status: Int = 200) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else {
-            return .error(status: 500, error: "server_error", description: "The response could not be encoded.")
-        }
-        return Response(status: status, headers: jsonHeaders, body: [UInt8](data))
-    }
-
     /// A JSON response from a `JSONValue`, written with object member order and number text preserved.
     public static func json(_ value: JSONValue, status: Int = 200) -> Response {
         Response(status: status, headers: jsonHeaders, body: value.serialized())

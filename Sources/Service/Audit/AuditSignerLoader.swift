@@ -24,17 +24,19 @@ package enum AuditSignerLoader {
         }
     }
 
-    /// The Ed25519 seed in `path` (32 raw bytes), created with mode 0600 when the file does not exist.
+    /// The Ed25519 seed in `path` (32 raw bytes), generated when the file does not exist and written as every secret
+    /// file is (`SecretFile`: a new file, mode 0600, flushed with its directory).
     package static func fileKey(_ path: String) throws -> Ed25519SigningKey {
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: path) {
+        if !FileManager.default.fileExists(atPath: path) {
             let key = try Ed25519SigningKey()
-            let created = manager.createFile(
-                atPath: path, contents: Data(key.rawRepresentation), attributes: [.posixPermissions: 0o600])
-            guard created else { throw Failure(description: "cannot create the audit key file \(path)") }
+            do {
+                try SecretFile.create(path, contents: key.rawRepresentation)
+            } catch {
+                throw Failure(description: "cannot create the audit key file: \(error)")
+            }
             return key
         }
-        guard let data = manager.contents(atPath: path) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "cannot read the audit key file \(path)")
         }
         return try Ed25519SigningKey(rawRepresentation: Array(data))

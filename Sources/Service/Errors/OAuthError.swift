@@ -143,6 +143,10 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// `PublicKeyCredential.signalUnknownCredential()`, WebAuthn L3 §5.1.10).
     package var passkeyError: PasskeyErrorCode?
 
+    /// RFC 6750 §3.1: the request carried no credentials at all (`missingAccessToken`), so its challenge has no
+    /// `error` attribute.
+    package var credentialsMissing = false
+
     /// The values of `passkey_error` (docs/api.md).
     package enum PasskeyErrorCode: String, Sendable {
         /// The credential of the assertion is not registered here (deleted, or of another deployment).
@@ -230,6 +234,13 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// The refresh token is unknown, rotated, revoked, expired or another client's.
     package static func invalidRefreshToken(_ logCode: String, reason: String = "") -> OAuthError {
         OAuthError(.invalidGrant, "Unknown or invalid refresh token.", logCode: logCode, reason: reason)
+    }
+
+    /// A request to a protected resource without any authentication information (RFC 6750 §3.1).
+    package static var missingAccessToken: OAuthError {
+        var error = OAuthError(.invalidToken, "Missing access token.", logCode: "missing_token")
+        error.credentialsMissing = true
+        return error
     }
 
     /// An unexpected failure: a 500, logged as a bug.

@@ -22,8 +22,9 @@ import WebAuthn
 /// read once at `open` and then kept in memory (`RecordingIndex`), never re-read per request. Recordings not written
 /// by choice (too large, backlog full) are counted and logged at most once a minute (`UnwrittenRecordings`).
 ///
-/// Files are created 0600 (O_EXCL, O_NOFOLLOW) in a directory that must be 0700 and the server's own; each is
-/// written under a `.partial` name and renamed, so `passkeyd replay` never reads half a recording.
+/// Files are written as every secret file is (`SecretFile`: created 0600, O_EXCL, O_NOFOLLOW, flushed with their
+/// directory) in a directory that must be 0700 and the server's own; each is written under a `.partial` name and
+/// renamed, so `passkeyd replay` never reads half a recording.
 public final class CeremonyRecorder: Sendable {
     /// Recordings that may wait for the disk before new ones are dropped.
     package static let backlogLimit = 256
@@ -126,7 +127,10 @@ public final class CeremonyRecorder: Sendable {
             }
         }
         if let stuck {
-            return failed(name, "cannot delete \(stuck.path) to stay within recording.max_bytes", stuck.error)
+            return failed(
+                name,
+                "cannot delete \(stuck.path) to stay within recording.max_bytes: "
+                    + String(cString: strerror(stuck.error)))
         }
         guard write(bytes, name: name) else { return }
         files.withLock { _ = $0.index.insert(name + ".json", bytes: bytes.count) }
@@ -150,43 +154,27 @@ public final class CeremonyRecorder: Sendable {
         }
     }
 
-    /// Writes `bytes` to `name`.json (created 0600 under a `.partial` name, then renamed); a failure is logged.
+    /// Writes `bytes` to `name`.json as every secret file is written (`SecretFile.replace`: created 0600 under a
+    /// `.partial` name, flushed, renamed, the directory flushed); a failure is logged.
     /// - Returns: whether the recording is on disk.
     private func write(_ bytes: [UInt8], name: String) -> Bool {
         let final = (directory as NSString).appendingPathComponent(name + ".json")
-        let partial = final + ".partial"
-        let fd = Glibc.open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            failed(name, "cannot create \(partial)", errno)
+        do {
+            // Names are unique (time and sequence number): nothing is replaced in fact.
+            try SecretFile.replace(final, contents: bytes, through: final + ".partial")
+            return true
+        } catch {
+            failed(name, error.description)
             return false
         }
-        var offset = 0
-        var error: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while offset < buffer.count {
-                let written = Glibc.write(fd, base + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    error = written < 0 ? errno : EIO
-                    return
-                }
-                offset += written
-            }
+    }
+
+    /// Logs a recording not written, and why.
+    private func failed(_ name: String, _ error: String) {
+        logger.log(.error, "recording not written") { line in
+            line.add("recording", name)
+            line.add("error", error)
         }
-        if close(fd) != 0 && error == 0 { error = errno }
-        guard error == 0 else {
-            unlink(partial)
-            failed(name, "cannot write \(partial)", error)
-            return false
-        }
-        guard rename(partial, final) == 0 else {
-            let reason = errno
-            unlink(partial)
-            failed(name, "cannot rename \(partial)", reason)
-            return false
-        }
-        return true
     }
 
     private func failed(_ name: String, _ what: String, _ error: Int32) {

@@ -71,48 +71,20 @@ package enum KeyEncryptionKeyWrapping {
         return outcomes
     }
 
-    /// Replaces the file at `path` with `text` atomically (a file beside it, renamed over it, flushed first), with
-    /// the old file's owner, group and mode, so it still passes `KeyEncryptionKeyFile.read`'s rule.
+    /// Replaces the file at `path` with `text` atomically (`SecretFile.replace` through a file beside it), with the
+    /// old file's owner, group and mode, so it still passes `KeyEncryptionKeyFile.read`'s rule.
     private static func replace(_ path: String, with text: String) throws(SecretEncryption.Failure) {
-        func failure(_ what: String) -> SecretEncryption.Failure {
-            SecretEncryption.Failure(
-                description: "cannot replace \(path): \(what): \(String(cString: strerror(errno)))")
-        }
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw failure("stat") }
         let temporary = path + ".wrapping"
         // One left by a run that stopped half-way holds at most a wrapped key: it is replaced.
-        if unlink(temporary) != 0, errno != ENOENT { throw failure("removing \(temporary)") }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o777)
-        guard descriptor >= 0 else { throw failure("creating \(temporary)") }
-        var written = true
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { buffer in
-            written = write(descriptor, buffer.baseAddress, buffer.count) == buffer.count
+        if unlink(temporary) != 0, errno != ENOENT {
+            throw SecretEncryption.Failure(
+                description: "cannot replace \(path): removing \(temporary): \(String(cString: strerror(errno)))")
         }
-        // The old file's owner, group and exact mode (open's mode is cut by the umask); a group-readable file owned
-        // by root must stay readable by the server's group.
-        _ = fchown(descriptor, status.st_uid, status.st_gid)
-        _ = fchmod(descriptor, status.st_mode & 0o777)
-        var created = stat()
-        let owned =
-            fstat(descriptor, &created) == 0 && created.st_uid == status.st_uid && created.st_gid == status.st_gid
-            && created.st_mode & 0o777 == status.st_mode & 0o777
-        let flushed = fsync(descriptor) == 0
-        close(descriptor)
-        guard written, owned, flushed, rename(temporary, path) == 0 else {
-            let error = failure(
-                written ? (owned ? "flushing or renaming" : "keeping its owner, group and mode") : "writing")
-            unlink(temporary)
-            throw error
-        }
-        // The rename itself is durable once the directory is flushed.
-        let directory = open(
-            (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent,
-            O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
+        do {
+            // A group-readable file owned by root must stay readable by the server's group.
+            try SecretFile.replace(path, contents: Array(text.utf8), through: temporary, keepingAttributes: true)
+        } catch {
+            throw SecretEncryption.Failure(description: "cannot replace \(path): \(error)")
         }
     }
 }

@@ -17,7 +17,4 @@ public struct PresentedCredentials: Sendable, Equatable {
         self.method = method
         self.path = path
     }
-
-    /// The log code of a request that carried no token (RFC 6750 §3.1: its challenge then has no `error`).
-    public static let missingTokenLogCode = "missing_token"
 }

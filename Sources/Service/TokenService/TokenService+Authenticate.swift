@@ -22,8 +22,7 @@ extension TokenService {
     ) async throws -> AuthenticatedSubject {
         guard let header = credentials.authorization else {
             // RFC 6750 §3.1: without any authentication information, no error code.
-            throw OAuthError(
-                .invalidToken, "Missing access token.", logCode: PresentedCredentials.missingTokenLogCode)
+            throw OAuthError.missingAccessToken
         }
         // RFC 6750 §2.1 / RFC 9449 §7.1: credentials = scheme 1*SP token68; schemes are case-insensitive (RFC 9110
         // §11.1).

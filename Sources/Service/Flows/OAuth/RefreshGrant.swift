@@ -53,9 +53,8 @@ package struct RefreshGrant: Sendable {
     /// What the rotating write decided; reuse is reported after the family revocation has committed.
     package enum Outcome: Sendable {
         case rotated(TokenResponse)
-        /// Refused with `error` (its `logCode` is the audit event's reason): `invalid_grant` for the token itself, or
-        /// what a check of the request threw.
-        case refused(OAuthError)
+        /// Refused, and why: the answer, the audit event and the reuse metric all come from the refusal.
+        case refused(RefreshRefusal)
     }
 
     package init(context: ServerContext) {
@@ -84,9 +83,9 @@ package struct RefreshGrant: Sendable {
             return outcome
         }
         switch outcome {
-        case .refused(let error):
-            if error.logCode == "refresh_reused" { context.metrics.count(event: "refresh_token_reuse") }
-            throw error
+        case .refused(let refusal):
+            if refusal.revokedFamily { context.metrics.count(event: "refresh_token_reuse") }
+            throw refusal.error
         case .rotated(let answer):
             return answer
         }
@@ -103,11 +102,10 @@ package struct RefreshGrant: Sendable {
             return AuthenticationAuditEvent.make(
                 .refresh, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
-        case .refused(let error):
+        case .refused(let refusal):
             return AuthenticationAuditEvent.make(
-                error.logCode == "refresh_reused" ? .refreshReuse : .refresh,
-                outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
-                clientID: clientID, familyID: stored?.familyID, reasonCode: error.logCode)
+                refusal.auditKind, outcome: AuthenticationAuditEvent.failure, now: now, userID: stored?.userID,
+                clientID: clientID, familyID: stored?.familyID, reasonCode: refusal.error.logCode)
         }
     }
 
@@ -119,10 +117,10 @@ package struct RefreshGrant: Sendable {
     ) throws -> Outcome {
         let clientID = client.clientID
         guard let stored else {
-            return .refused(.invalidRefreshToken("refresh_unknown"))
+            return .refused(.unknownToken)
         }
         // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
-        guard stored.clientID == clientID else { return .refused(.invalidRefreshToken("refresh_other_client")) }
+        guard stored.clientID == clientID else { return .refused(.otherClient) }
         let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
         guard case .rotate(let successor) = decision else {
             return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
@@ -145,10 +143,10 @@ package struct RefreshGrant: Sendable {
             // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
             try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         } catch let refusal as OAuthError where refusal.kind != .serverError {
-            return .refused(refusal)
+            return .refused(.request(refusal))
         }
         guard let user = try writer.user(id: stored.userID) else {
-            return .refused(.invalidRefreshToken("refresh_user_gone"))
+            return .refused(.userGone)
         }
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
@@ -184,14 +182,11 @@ package struct RefreshGrant: Sendable {
     package static func refusal(
         _ decision: RefreshTokenPolicy.Decision, tokenHash: [UInt8], writer: any StoreWriter, now: Date
     ) throws -> Outcome {
-        switch decision {
-        case .rotate: throw OAuthError.bug("a rotation decision taken for a refusal")
-        case .revoked: return .refused(.invalidRefreshToken("refresh_revoked"))
-        case .expired: return .refused(.invalidRefreshToken("refresh_expired"))
-        case .reuseDetected:
-            _ = try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now)
-            return .refused(.invalidRefreshToken("refresh_reused"))
+        guard let refusal = RefreshRefusal(decision) else {
+            throw OAuthError.bug("a rotation decision taken for a refusal")
         }
+        if refusal.revokedFamily { _ = try writer.revokeRefreshTokenFamily(tokenHash: tokenHash, now: now) }
+        return .refused(refusal)
     }
 
     /// The refusal for a presentation whose compare-and-set lost: the token is read again (the winner has
@@ -200,7 +195,7 @@ package struct RefreshGrant: Sendable {
         tokenHash: [UInt8], policy: RefreshTokenPolicy, writer: any StoreWriter, now: Date
     ) throws -> Outcome {
         guard let current = try writer.refreshToken(hash: tokenHash) else {
-            return .refused(.invalidRefreshToken("refresh_unknown"))
+            return .refused(.unknownToken)
         }
         let decision = policy.decide(RefreshTokenState(current), now: now)
         return try refusal(decision, tokenHash: tokenHash, writer: writer, now: now)
