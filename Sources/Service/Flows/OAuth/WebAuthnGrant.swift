@@ -96,9 +96,13 @@ package struct WebAuthnGrant: Sendable {
                 dpop: parameters.dpopThumbprint)
             return try await login(found, credential: credential, sent: authnResponse, request: request)
         } catch {
+            // A 503 means nothing was written (docs/api.md, "temporarily_unavailable"): the database was unavailable
+            // or the request ran out of time before its write. The session stays as it was, so the client's retry of
+            // the same grant can still complete the ceremony before the session expires.
+            if OAuthError.mapping(error).kind == .temporarilyUnavailable { throw error }
             // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
-            // the audit log in the same write. If the refusal was the store failing, this may fail too; the
-            // session then expires on its own.
+            // the audit log in the same write. If the refusal was the store failing otherwise, this may fail too;
+            // the session then expires on its own.
             let event = AuthenticationAuditEvent.refusal(
                 .login, error, now: now, clientID: client.clientID, userID: found.user?.id,
                 credentialID: credentialID)
