@@ -1,14 +1,14 @@
 import Foundation
 import Storage
-internal import CLibPQ
 
 /// Where and how to reach PostgreSQL.
 ///
-/// Three spellings, as libpq accepts them:
-/// - a URL, `postgres://user[:password]@host[:port][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…&schema=…&options=…]`
-///   (`postgresql://` too);
-/// - the keyword/value form, `host=db.example.com port=5432 user=app dbname=auth sslmode=verify-full` (parsed by
-///   libpq's `PQconninfoParse`, quoting included; the libpq keywords listed in `keywordForms` only);
+/// Three spellings, as libpq accepts them (parsed by libpq's `PQconninfoParse`):
+/// - a URL, `postgres://user[:password]@host[:port][,host2[:port2]…][/database][?sslmode=…&connect_timeout=…&application_name=…&pool_size=…&schema=…&target_session_attrs=…&options=…]`
+///   (`postgresql://` too; an IPv6 address in brackets, a Unix-socket directory percent-encoded, a host without a
+///   port on 5432), as `pg_autoctl show uri` prints it;
+/// - the keyword/value form, `host=db1,db2 port=5432,5433 user=app dbname=auth sslmode=verify-full` (quoting
+///   included; the libpq keywords listed in `keywordForms` only; `port` one value for every host or one per host);
 /// - either of them with parts left out, taken from the `PG*` environment variables (`PGHOST`, `PGPORT`,
 ///   `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`, `PGOPTIONS`, …) when the caller passes
 ///   the environment. A password left out everywhere is looked up by libpq in `~/.pgpass` (`PGPASSFILE`).
@@ -29,11 +29,9 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         case verifyFull = "verify-full"
     }
 
-    /// Server host name, address, or Unix-socket directory; several, comma-separated, for failover (libpq tries
-    /// them in order, keeping the first that satisfies `targetSessionAttributes`).
-    public var host: String
-    /// Server port (5432 by default).
-    public var port: Int
+    /// The servers, in order: libpq tries them in turn, keeping the first that satisfies
+    /// `targetSessionAttributes` (several for failover). Never empty.
+    public var servers: [Server]
     /// Role to connect as.
     public var user: String
     /// Password, if any (percent-decoded).
@@ -69,11 +67,6 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         "any", "read-write", "read-only", "primary", "standby", "prefer-standby",
     ]
 
-    /// The URL query parameters.
-    static let knownParameters: Set<String> = [
-        "sslmode", "connect_timeout", "application_name", "pool_size", "schema", "target_session_attrs", "options",
-    ]
-
     /// The libpq keywords the keyword/value form may use.
     public static let keywordForms: Set<String> = [
         "host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name",
@@ -93,13 +86,7 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// (pass `ProcessInfo.processInfo.environment`), then from the defaults.
     /// - Throws: `.invalidConfiguration` naming the problem (never echoing the password).
     public init(_ connectionString: String, environment: [String: String]) throws(StorageError) {
-        let trimmed = connectionString.trimmingCharacters(in: .whitespaces)
-        var given: [String: String]
-        if trimmed.contains("://") {
-            given = try Self.parseURL(trimmed)
-        } else {
-            given = try Self.parseKeywords(trimmed)
-        }
+        var given = try Self.keywordValues(connectionString.trimmingCharacters(in: .whitespaces))
         let fromEnvironment: [(keyword: String, variable: String)] = [
             ("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("password", "PGPASSWORD"),
             ("dbname", "PGDATABASE"), ("sslmode", "PGSSLMODE"), ("connect_timeout", "PGCONNECT_TIMEOUT"),
@@ -120,12 +107,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         guard let user = given["user"], !user.isEmpty else {
             throw StorageError(.invalidConfiguration, "database URL has no user")
         }
-        self.host = host
+        servers = try Self.servers(host: host, port: given["port"])
         self.user = user
-        port =
-            try given["port"].map { (value) throws(StorageError) in
-                try Self.integer(value, in: 1...65_535, named: "port")
-            } ?? 5432
         password = given["password"]
         let database = given["dbname"] ?? ""
         guard !database.contains("/") else {
@@ -207,66 +190,9 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    private static func parseURL(_ url: String) throws(StorageError) -> [String: String] {
-        guard let components = URLComponents(string: url) else {
-            throw StorageError(.invalidConfiguration, "database URL is not a URL")
-        }
-        guard let scheme = components.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
-            throw StorageError(.invalidConfiguration, "database URL scheme must be postgres:// or postgresql://")
-        }
-        guard components.fragment == nil else {
-            throw StorageError(.invalidConfiguration, "database URL has a fragment")
-        }
-        var given: [String: String] = [:]
-        if let host = components.host, !host.isEmpty { given["host"] = host }
-        if let user = components.user, !user.isEmpty { given["user"] = user }
-        if let password = components.password { given["password"] = password }
-        if let port = components.port { given["port"] = String(port) }
-        let path = components.path
-        let database = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        if !database.isEmpty { given["dbname"] = database }
-        var seen: Set<String> = []
-        for item in components.queryItems ?? [] {
-            guard knownParameters.contains(item.name) else {
-                throw StorageError(.invalidConfiguration, "unknown database URL parameter \"\(item.name)\"")
-            }
-            guard seen.insert(item.name).inserted else {
-                throw StorageError(.invalidConfiguration, "database URL parameter \"\(item.name)\" is repeated")
-            }
-            given[item.name] = item.value ?? ""
-        }
-        return given
-    }
-
-    /// The keyword/value form, parsed by libpq (quoting and escapes as libpq defines them).
-    private static func parseKeywords(_ text: String) throws(StorageError) -> [String: String] {
-        var errorMessage: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(text, &errorMessage) else {
-            let reason = errorMessage.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
-            PQfreemem(errorMessage)
-            throw StorageError(
-                .invalidConfiguration,
-                "database connection string is not a URL nor libpq keyword=value pairs: "
-                    + (reason ?? "unparsable"))
-        }
-        defer { PQconninfoFree(options) }
-        var given: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val {
-                let name = String(cString: keyword)
-                guard keywordForms.contains(name) else {
-                    throw StorageError(
-                        .invalidConfiguration, "database connection keyword \"\(name)\" is not supported by passkeyd")
-                }
-                given[name] = String(cString: value)
-            }
-            option += 1
-        }
-        return given
-    }
-
-    private static func integer(_ value: String, in range: ClosedRange<Int>, named name: String)
+    /// `value` as an integer in `range`.
+    /// - Throws: `.invalidConfiguration` naming the setting `name` and the value.
+    static func integer(_ value: String, in range: ClosedRange<Int>, named name: String)
         throws(StorageError) -> Int
     {
         guard let number = Int(value), range.contains(number) else {
@@ -278,7 +204,8 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
     /// The keyword/value pairs handed to `PQconnectdbParams` (libpq applies its own defaults for the rest).
     var connectionParameters: [(keyword: String, value: String)] {
         var pairs: [(keyword: String, value: String)] = [
-            ("host", host), ("port", String(port)), ("user", user), ("dbname", database),
+            ("host", servers.map(\.host).joined(separator: ",")),
+            ("port", servers.map { String($0.port) }.joined(separator: ",")), ("user", user), ("dbname", database),
             ("sslmode", sslMode.rawValue), ("connect_timeout", String(connectTimeoutSeconds)),
             ("application_name", applicationName),
         ]
@@ -299,15 +226,15 @@ public struct PostgresConfiguration: Sendable, Hashable, CustomStringConvertible
 
     /// The longest one attempt to connect may take: libpq waits up to `connect_timeout` for each host it tries.
     var connectAttemptLimit: TimeInterval {
-        let hosts = max(1, host.split(separator: ",").count)
-        return TimeInterval(max(2, connectTimeoutSeconds) * hosts + 1)
+        TimeInterval(max(2, connectTimeoutSeconds) * max(1, servers.count) + 1)
     }
 
     /// The URL with the password redacted, for logs.
     public var description: String {
         let secret = password == nil ? "" : ":***"
         let schemaPart = schema.map { "&schema=\($0)" } ?? ""
-        return "postgres://\(user)\(secret)@\(host):\(port)/\(database)?sslmode=\(sslMode.rawValue)"
+        let hosts = servers.map(\.description).joined(separator: ",")
+        return "postgres://\(user)\(secret)@\(hosts)/\(database)?sslmode=\(sslMode.rawValue)"
             + "&pool_size=\(poolSize)\(schemaPart)"
             + (targetSessionAttributes.map { "&target_session_attrs=\($0)" } ?? "")
             + (serverOptions.map { "&options=\($0)" } ?? "")

@@ -160,8 +160,7 @@ struct PostgresStoreTests {
     @Test("a server that cannot be reached is .busy (the server's 503), not a crash or a hang")
     func unreachableIsBusy() async throws {
         var configuration = try PostgresTestDatabase.configuration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 1  // nothing listens there
+        configuration.servers = [.init(host: "127.0.0.1", port: 1)]  // nothing listens there
         configuration.connectTimeoutSeconds = 2
         await #expect(throws: StorageError(.busy, "")) { try await PostgresStore.open(configuration) }
     }

@@ -72,10 +72,13 @@ extension Settings {
             "database.url", default: "sqlite:passkeyd.sqlite",
             doc: """
                 `sqlite:FILE`, relative to the data directory unless absolute; or PostgreSQL: \
-                `postgres://user[:password]@host[,host2…][:port]/db[?sslmode=…&connect_timeout=…&application_name=…\
-                &pool_size=…&schema=…&target_session_attrs=…&options=…]` (`postgresql://` too), or libpq `key=value` \
-                pairs (`host`, `port`, `user`, `password`, `dbname`, `sslmode`, `connect_timeout`, \
-                `application_name`, `target_session_attrs`, `options`); parts left out come from `PGHOST`, `PGPORT`, \
+                `postgres://user[:password]@host[:port][,host2[:port2]…]/db[?sslmode=…&connect_timeout=…\
+                &application_name=…&pool_size=…&schema=…&target_session_attrs=…&options=…]` (`postgresql://` too), \
+                or libpq `key=value` pairs (`host`, `port`, `user`, `password`, `dbname`, `sslmode`, \
+                `connect_timeout`, `application_name`, `target_session_attrs`, `options`; `host=h1,h2 \
+                port=5432,5433`, or one `port` for every host), both read by libpq's parser (a host without a port is \
+                on 5432, IPv6 in brackets, so the URI `pg_autoctl show uri` prints works as is); parts left out come \
+                from `PGHOST`, `PGPORT`, \
                 `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`, `PGAPPNAME`, \
                 `PGTARGETSESSIONATTRS`, `PGOPTIONS`, a missing password from `~/.pgpass`. `sslmode` defaults to \
                 `verify-full` and `target_session_attrs` to `read-write` (a standby is refused at connect, the next \

@@ -221,6 +221,24 @@ struct ConfigurationLoaderTests {
         #expect(try load(minimalDocument()).database.poolSize == 0)
     }
 
+    @Test("database.url takes libpq's multi-host forms, the URI pg_autoctl show uri prints included")
+    func multiHostDatabase() throws {
+        for url in [
+            "postgres://autoctl_node@127.0.0.1:5501,127.0.0.1:5502/pg_auto_failover"
+                + "?target_session_attrs=read-write&sslmode=prefer",
+            "postgres://app@h1:5432,h2:5432/db", "host=h1,h2 port=5433,5434 user=app dbname=db",
+        ] {
+            var document = minimalDocument()
+            document["database"] = ["url": url]
+            #expect(try load(document).database.url == url)
+        }
+        var mismatched = minimalDocument()
+        mismatched["database"] = ["url": "host=h1,h2,h3 port=5433,5434 user=app"]
+        let error = failure(mismatched)
+        #expect(error?.field == "database.url")
+        #expect(error?.reason.contains("3 hosts but 2 ports") == true, "\(String(describing: error))")
+    }
+
     @Test("every documented environment variable maps to a setting the parser reads")
     func everyVariableIsKnown() throws {
         // Setting each variable to a bad value must produce an error naming that variable's setting, which
