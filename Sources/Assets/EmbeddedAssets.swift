@@ -130,6 +130,11 @@ package enum EmbeddedAssets {
           },
           "503": {
             "description": "Not ready; `status` says why (`unavailable` or `damaged`).",
+            "headers": {
+              "Retry-After": {
+                "$ref": "#/components/headers/RetryAfterUnavailable"
+              }
+            },
             "content": {
               "application/json": {
                 "schema": {
@@ -2791,6 +2796,12 @@ package enum EmbeddedAssets {
           "type": "string"
         }
       },
+      "RetryAfterUnavailable": {
+        "description": "Seconds to wait before retrying a 503 (RFC 9110 §10.2.3); every 503 carries it, 1 s.",
+        "schema": {
+          "type": "string"
+        }
+      },
       "WWWAuthenticate": {
         "description": "`Bearer realm=\"passkeyd\"[, error=…]` (RFC 6750 §3) or `DPoP algs=\"ES256 EdDSA\"[, error=…]` (RFC 9449 §7.1).",
         "schema": {
@@ -2933,7 +2944,12 @@ package enum EmbeddedAssets {
         }
       },
       "Unavailable": {
-        "description": "`temporarily_unavailable`: nothing was done, retry later.",
+        "description": "`temporarily_unavailable`: nothing was done, retry later (after `Retry-After`).",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/RetryAfterUnavailable"
+          }
+        },
         "content": {
           "application/json": {
             "schema": {

@@ -166,6 +166,7 @@ struct HTTPRefusalCompletionTests {
             async let stopped: Void = server.shutdown(deadline: .milliseconds(100))
             let response = try await client.response()
             #expect(response.status == 503)
+            #expect(response.header("Retry-After") == "1")
             #expect(Self.marks(response) == ["/slow", "https://app.example", "0"])
             await stopped
             #expect(try await responder.awaitOutcome() == "cancelled")

@@ -63,6 +63,28 @@ struct HTTPServerLifecycleTests {
         await server.shutdown(deadline: .milliseconds(20))
         let response = try await client.response()
         #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "1")
+    }
+
+    @Test("a deadline's 503 carries Retry-After and is observed under the route it belonged to, not \"unmatched\"")
+    func deadlineRoute() async throws {
+        let observer = RecordingObserver()
+        let gate = HTTPServerTests.SlowGate()
+        let server = HTTPServer(
+            configuration: Self.quiet(.init(port: 0, requestDeadline: .milliseconds(100))),
+            responder: HTTPServerTests.router(slow: gate), observer: observer)
+        let port = try server.start()
+        let client = try RawHTTPClient(port: port)
+        try client.write("GET /slow HTTP/1.1\r\nHost: x\r\nX-Request-Id: late-1\r\n\r\n")
+        let response = try await client.response()
+        await server.shutdown(deadline: .milliseconds(100))
+        #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "1")
+        let events = observer.events.withLock { $0 }
+        try #require(events.count == 1)
+        #expect(events[0].route == "/slow")
+        #expect(events[0].status == 503)
+        #expect(events[0].requestID == "late-1")
     }
 
     @Test("Expect: 100-continue with an oversized Content-Length is answered 413 before the body")

@@ -253,6 +253,8 @@ struct HTTPServerTests {
             let response = try await client.response()
             #expect(response.status == 503)
             #expect(response.text.contains("temporarily_unavailable"))
+            // RFC 9110 §10.2.3: the transport's own 503 says when to retry, as every 503 does.
+            #expect(response.header("Retry-After") == String(Response.serviceUnavailableRetryAfterSeconds))
         }
     }
 

@@ -97,4 +97,33 @@ struct RouterTests {
         #expect(router?.methods(for: "/nope") == nil)
         #expect(router?.methods(for: "*") == nil)
     }
+
+    @Test("route(for:) names the route respond(to:) labels the answer with, before any handler runs")
+    func routeForRequest() {
+        var router = Router()
+        router.add(.get, "/device-keys/{key_id}") { _ in .empty() }
+        router.add(.get, "/device-keys/mine") { _ in .empty() }
+        #expect(router.route(for: Request(method: .get, target: "/device-keys/7")) == "/device-keys/{key_id}")
+        #expect(router.route(for: Request(method: .head, target: "/device-keys/mine")) == "/device-keys/mine")
+        // The 405's label: the path's route.
+        #expect(router.route(for: Request(method: .post, target: "/device-keys/7")) == "/device-keys/{key_id}")
+        #expect(router.route(for: Request(method: .get, target: "/nope")) == nil)
+    }
+
+    @Test("a handler's 503 gets Retry-After; one with its own delay and every other status are left alone")
+    func retryAfterRule() async {
+        var router = Router()
+        router.add(.get, "/down") { _ in .error(status: 503, error: "temporarily_unavailable", description: "x") }
+        router.add(.get, "/own") { _ in
+            var response = Response.error(status: 503, error: "temporarily_unavailable", description: "x")
+            response.headers.replace(name: "Retry-After", value: "30")
+            return response
+        }
+        router.add(.get, "/busy") { _ in .error(status: 500, error: "server_error", description: "x") }
+        let client = TestClient(responder: router)
+        #expect(await client.get("/down").headers["Retry-After"] == "1")
+        #expect(await client.get("/own").headers["Retry-After"] == "30")
+        #expect(await client.get("/busy").headers["Retry-After"] == nil)
+        #expect(await client.get("/healthz").headers["Retry-After"] == nil)
+    }
 }

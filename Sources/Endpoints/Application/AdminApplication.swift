@@ -29,4 +29,8 @@ public struct AdminApplication: Responder {
     public func respond(to request: Request) async -> Response {
         await router.respond(to: request)
     }
+
+    public func route(for request: Request) -> String? {
+        router.route(for: request)
+    }
 }

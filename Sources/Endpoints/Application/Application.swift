@@ -45,4 +45,8 @@ public struct Application: Responder {
     public func completeRefusal(_ response: inout Response, to request: Request) {
         responder.completeRefusal(&response, to: request)
     }
+
+    public func route(for request: Request) -> String? {
+        responder.route(for: request)
+    }
 }

@@ -46,6 +46,11 @@ package struct CrossOriginResponder: Responder {
         addFields(to: &response, origin: request.headers["Origin"], access: access)
     }
 
+    /// The router's route for `request` (a preflight is labelled with the same route).
+    package func route(for request: Request) -> String? {
+        router.route(for: request)
+    }
+
     /// The answer to a preflight: 204 with the grant, 403 for an origin outside the policy, 405 for a method
     /// the endpoint does not have. Only the 204 carries `Access-Control-Allow-Origin`, so the browser refuses
     /// the actual request in the other two cases.

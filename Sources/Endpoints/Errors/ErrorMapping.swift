@@ -64,13 +64,27 @@ package enum ErrorMapping {
                 "webauthn_failure:\(mapped.logCode)"
             } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
         context.metrics.count(event: event)
-        let level: Logger.Level = mapped.kind == .serverError ? .error : .warning
-        context.logger.log(level, mapped.kind == .serverError ? "request failed (bug?)" : "request refused") { line in
+        let isBug = mapped.logCode == OAuthError.bugLogCode
+        context.logger.log(isBug ? .error : .warning, logMessage(mapped)) { line in
             line.add("request_id", request.requestID)
             line.add("route", request.route ?? request.path)
             line.add("error", mapped.kind.rawValue)
             line.add("code", mapped.logCode)
             line.add("reason", mapped.reason)
+        }
+    }
+
+    /// The log message of `mapped`: a bug says so; a `server_error` whose cause is documented (docs/api.md) says what
+    /// it is, never "bug?"; any other refusal is "request refused".
+    static func logMessage(_ mapped: OAuthError) -> String {
+        if mapped.logCode == OAuthError.bugLogCode { return "request failed (bug?)" }
+        guard mapped.kind == .serverError else { return "request refused" }
+        switch mapped.logCode {
+        case "storage_io":
+            return "request failed: the database could not complete it (I/O error, disk full, read-only, or a COMMIT "
+                + "whose outcome is unknown)"
+        case "storage_closed": return "request failed: the store is closed"
+        default: return "request failed"
         }
     }
 }

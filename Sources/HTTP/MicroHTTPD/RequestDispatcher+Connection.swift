@@ -5,6 +5,8 @@ import Synchronization
 extension RequestDispatcher {
     /// Queues `response` on the connection (MHD copies the body and headers).
     func queue(_ response: Response, for context: RequestContext, closing: Bool) -> MHD_Result {
+        var response = response
+        response.applyRetryAfterRule()  // every 503 on the wire says when to retry, whoever produced it
         // RFC 9110 §15: three-digit status codes; anything else is a responder bug.
         let status = (100...599).contains(response.status) ? response.status : 500
         let created = response.body.withUnsafeBytes { bytes in
@@ -112,9 +114,7 @@ extension RequestDispatcher {
         }
         answerInPlace(remaining.filter { $0.commitment.expire() })
         for suspension in remaining where suspension.commitment.isCommitted {
-            var response = Self.interrupted
-            responder.completeRefusal(&response, to: suspension.head)
-            suspension.context.resume(with: response)
+            suspension.context.resume(with: answer(Self.interrupted, inPlaceOf: suspension.head))
             suspension.task?.cancel()
         }
     }

@@ -233,10 +233,18 @@ final class RequestDispatcher: Sendable {
     }
 
     /// `unavailable`, completed by the responder (`Responder.completeRefusal`) for `head`, so that a web page
-    /// can read it as it reads the endpoint's own answers.
+    /// can read it as it reads the endpoint's own answers, and labelled with the route `head` belongs to
+    /// (`Responder.route(for:)`), so that the access log and the metrics name it rather than "unmatched".
     func unavailable(answering head: Request) -> Response {
-        var response = Self.unavailable
+        answer(Self.unavailable, inPlaceOf: head)
+    }
+
+    /// `response`, given by the transport in place of the responder's answer to `head`: completed by the responder
+    /// and labelled with `head`'s route.
+    func answer(_ response: Response, inPlaceOf head: Request) -> Response {
+        var response = response
         responder.completeRefusal(&response, to: head)
+        response.route = responder.route(for: head)
         return response
     }
 }

@@ -12,9 +12,17 @@ public protocol Responder: Sendable {
     /// so that a browser can read the refusal) and must leave the status and body alone. Runs on the
     /// transport's threads, so it must not block.
     func completeRefusal(_ response: inout Response, to request: Request)
+
+    /// The route pattern the response to `request` will be labelled with (`Response.route`), known before the
+    /// response exists: the transport labels an answer it gives in the responder's place (the 503 of a deadline or
+    /// of shutdown) with it, so logs and metrics name the route the request belonged to. `nil`: no route.
+    func route(for request: Request) -> String?
 }
 
 extension Responder {
     /// Adds nothing.
     public func completeRefusal(_ response: inout Response, to request: Request) {}
+
+    /// No route.
+    public func route(for request: Request) -> String? { nil }
 }

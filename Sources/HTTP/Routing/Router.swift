@@ -39,23 +39,28 @@ public struct Router: Responder {
     }
 
     /// Routes `request` and runs the handler; sets `pathParameters` and `route` on the request the handler
-    /// sees and `route` on the response.
+    /// sees and `route` on the response. A 503 gets its `Retry-After` (`Response.applyRetryAfterRule`).
     public func respond(to request: Request) async -> Response {
+        var response = await dispatch(request)
+        response.applyRetryAfterRule()
+        return response
+    }
+
+    /// The route pattern `respond(to:)` labels `request`'s response with: the handler's route, or for a method the
+    /// path has no handler for, the path's route (the 405); `nil` when nothing matches (the 404). Known before any
+    /// handler runs, so the transport can label an answer it gives in the handler's place (a deadline's 503).
+    public func route(for request: Request) -> String? {
+        if let best = handler(for: request) { return best.route.pattern.text }
+        return methods(for: request.path)?.route
+    }
+
+    /// Runs the handler `request` resolves to, or answers 404 or 405.
+    private func dispatch(_ request: Request) async -> Response {
         // RFC 9112 §3.2.1: an origin-form target starts with '/'; anything else ("*", absolute-form) has no route.
         guard request.path.hasPrefix("/") else {
             return .error(status: 404, error: "not_found", description: "No resource at this path.")
         }
-        let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        var best: (route: Route, handler: Handler, parameters: [String: String])?
-        for route in routes {
-            guard let parameters = route.pattern.match(pathSegments) else { continue }
-            let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil)
-            guard let handler else { continue }
-            if best.map({ route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
-                best = (route, handler, parameters)
-            }
-        }
-        if let best {
+        if let best = handler(for: request) {
             var routed = request
             routed.pathParameters = best.parameters
             routed.route = best.route.pattern.text
@@ -72,6 +77,23 @@ public struct Router: Responder {
         response.headers.add(name: "Allow", value: resolved.methods.map(\.rawValue).joined(separator: ", "))
         response.route = resolved.route
         return response
+    }
+
+    /// The most specific route with a handler for `request`'s method and path, that handler and the path's
+    /// parameters; `nil` for none.
+    private func handler(for request: Request) -> (route: Route, handler: Handler, parameters: [String: String])? {
+        guard request.path.hasPrefix("/") else { return nil }
+        let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var best: (route: Route, handler: Handler, parameters: [String: String])?
+        for route in routes {
+            guard let parameters = route.pattern.match(pathSegments) else { continue }
+            let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil)
+            guard let handler else { continue }
+            if best.map({ route.pattern.isMoreSpecific(than: $0.route.pattern) }) ?? true {
+                best = (route, handler, parameters)
+            }
+        }
+        return best
     }
 
     /// The route `path` resolves to (its most specific pattern) and every method registered on a route matching

@@ -243,8 +243,11 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
+    /// The `logCode` of `bug(_:)`: the only `server_error` logged as a bug.
+    package static let bugLogCode = "bug"
+
     /// An unexpected failure: a 500, logged as a bug.
     package static func bug(_ reason: String) -> OAuthError {
-        OAuthError(.serverError, "Internal server error.", logCode: "bug", reason: reason)
+        OAuthError(.serverError, "Internal server error.", logCode: bugLogCode, reason: reason)
     }
 }

@@ -129,6 +129,7 @@ struct ReadinessTests {
         let response = await TestClient(responder: Application(context: context)).get("/readyz")
         #expect(response.status == 503)
         #expect(response.bodyText.contains(#""status":"unavailable""#), "\(response.bodyText)")
+        #expect(response.headers["Retry-After"] == "1")
         #expect(response.bodyText.contains("temporarily_unavailable"))
         #expect(try JSONValue(parsing: response.body) != .null)
     }
