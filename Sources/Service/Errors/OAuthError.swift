@@ -121,7 +121,7 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
     package let logCode: String
     /// Detail for the log.
     package let reason: String
-    /// Seconds for `Retry-After` (429 only).
+    /// Seconds for `Retry-After`: a 429, or a 403 lockout that ends (a 503 without it gets the HTTP layer's 1 s).
     package var retryAfter: Int?
     /// A fresh nonce for the `DPoP-Nonce` header (RFC 9449 §8, §9), with `use_dpop_nonce`.
     package var dpopNonce: String?
