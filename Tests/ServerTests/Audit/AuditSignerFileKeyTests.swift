@@ -43,14 +43,8 @@ struct AuditSignerFileKeyTests {
 
     @Test("the key the binary generates under a umask that takes the owner's bits (0277) still has mode 0600")
     func modeWhateverTheUmask() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
-            [
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-                    "passkeyd"),
-                root.appendingPathComponent(".build/debug/passkeyd"),
-            ].first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the passkeyd binary is not built")
+        let root = PasskeydBinary.repository
+        let binary = try PasskeydBinary.locate()
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let keyFile = directory + "/audit-signing.key"

@@ -128,14 +128,8 @@ struct ServerLifecycleTests {
 
     @Test("the passkeyd binary, started on the data directory of a running server, exits 1 with one line naming it")
     func secondProcessRefused() async throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let binary = try #require(
-            [
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-                    "passkeyd"),
-                root.appendingPathComponent(".build/debug/passkeyd"),
-            ].first { FileManager.default.isExecutableFile(atPath: $0.path) }, "the passkeyd binary is not built")
+        let root = PasskeydBinary.repository
+        let binary = try PasskeydBinary.locate()
         let first = try await LiveServer.start()
         let process = Process()
         process.executableURL = binary
