@@ -151,7 +151,8 @@ for node in monitor node1; do
     pgaf tee -a "$formation/$node/postgresql.conf" >/dev/null
 done
 pgaf pg_autoctl create monitor --pgdata "$formation/monitor" --pgport "$monitor_port" --hostname 127.0.0.1 \
-  --auth trust --no-ssl >"$formation/create-monitor.log" 2>&1 || fail "pg_autoctl create monitor: $(tail -3 "$formation/create-monitor.log")"
+  --auth trust --no-ssl >"$formation/create-monitor.log" 2>&1 ||
+  fail "pg_autoctl create monitor: $(tail -3 "$formation/create-monitor.log")"
 pgaf pg_autoctl config set --pgdata "$formation/monitor" postgresql.listen_addresses 127.0.0.1 >/dev/null
 # The monitor's failure detection, shortened from its defaults (a health check every 20 s, a node unhealthy after
 # 20 s without a report, 30 s for the old primary to demote itself) so that round 2 takes seconds. The keepers'
@@ -175,7 +176,8 @@ for name in node1 node2; do
   fi
   pgaf pg_autoctl create postgres --pgdata "$formation/$name" --pgport "$port" --listen 127.0.0.1 \
     --hostname 127.0.0.1 --name "$name" --dbname passkeyd --monitor "$monitor_uri" --auth trust --no-ssl \
-    >"$formation/create-$name.log" 2>&1 || fail "pg_autoctl create postgres ($name): $(tail -3 "$formation/create-$name.log")"
+    >"$formation/create-$name.log" 2>&1 ||
+    fail "pg_autoctl create postgres ($name): $(tail -3 "$formation/create-$name.log")"
   pgaf pg_autoctl config set --pgdata "$formation/$name" timeout.network_partition_timeout 2 >/dev/null
   run_keeper "$name"
   if [ "$name" = node1 ]; then
@@ -228,6 +230,7 @@ echo "failover: round 1: node1's PostgreSQL killed (pg_ctl stop -m immediate); n
 await 60 "node2:primary" "node1:secondary"
 echo "failover: round 1: node1 rejoined as the standby"
 sync_standby "${ports[1]}"
+for port in "${node_ports[@]}"; do wait_ready "$port" 30 || true; done  # failover.py judges the recovery
 sleep 3  # load with the standby back
 
 # Round 2: node2's keeper and PostgreSQL killed (SIGKILL), every PostgreSQL process of it.
@@ -242,7 +245,7 @@ await 60 "node1:wait_primary|primary"
 echo "$reached" >"$work/round2.promoted"
 echo "failover: round 2: node2's keeper and PostgreSQL killed (SIGKILL); node1 promoted"
 for port in "${node_ports[@]}"; do wait_ready "$port" 30 || true; done
-sleep 4  # load after the recovery
+sleep 3  # load after the recovery
 date +%s.%N >"$work/stop"
 wait "$load" || status=$?
 load=""
