@@ -321,6 +321,7 @@ extension ServerConfiguration {
             refreshTokenAbsoluteLifetime: try object.value(Settings.Tokens.refreshTokenAbsoluteLifetimeSeconds),
             // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.value(Settings.Tokens.actionTokenLifetimeSeconds),
+            refreshTokenReuseGrace: try object.value(Settings.Tokens.refreshTokenReuseGraceSeconds),
             userMetadataClaim: try readUserMetadataClaim(object)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {

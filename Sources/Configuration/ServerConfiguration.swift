@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         public var refreshTokenIdleLifetime: Int
         public var refreshTokenAbsoluteLifetime: Int
         public var actionTokenLifetime: Int
+        /// How long after a rotation the rotated token may be presented again as a retry while its successor was
+        /// never presented (`tokens.refresh_token_reuse_grace_seconds`, `RefreshTokenPolicy.reuseGrace`); 0: never.
+        public var refreshTokenReuseGrace: Int = Settings.Tokens.refreshTokenReuseGraceSeconds.defaultValue
         /// The namespaced claim (`tokens.user_metadata_claim`, an http(s) URL as Auth0 requires of custom claims)
         /// under which ID tokens and `/userinfo` carry the user's `user_metadata`; `nil`: never carried.
         public var userMetadataClaim: String? = nil

@@ -56,7 +56,9 @@ export PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE="$work/at-rest.kek" PASSKEYD_ENCRYPT
 check "encryption-key wrap wraps the key file under the HSM's AES key" grep -q "^wrapped $work/at-rest.kek" "$work/wrap.txt"
 check "the key file then holds the wrapped form, not the key" grep -q "^passkeyd-wrapped-key v1 " "$work/at-rest.kek"
 fingerprint="$(sed -n 's/.*(key-encryption key \([0-9a-f]*\)).*/\1/p' "$work/wrap.txt")"
-PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin" "$passkeyd" serve \
+# Without the refresh retry window: the rotated token presented again at once must be reuse (refresh_reuse).
+PASSKEYD_ISSUER="http://127.0.0.1:$port/" PASSKEYD_ADMIN_LISTEN="127.0.0.1:$admin" \
+  PASSKEYD_TOKENS_REFRESH_TOKEN_REUSE_GRACE_SECONDS=0 "$passkeyd" serve \
   --config Config/passkeyd.json --port "$port" --data-dir "$data" 2>"$work/server.log" &
 server=$!
 wait_ready "$port"

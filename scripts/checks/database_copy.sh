@@ -31,6 +31,8 @@ openssl rand -out "$work/at-rest.kek" 32
 chmod 600 "$work/at-rest.kek"
 export PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE="$work/at-rest.kek" PASSKEYD_ADMIN_LISTEN=
 export PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0
+# Without the refresh retry window: the rotated token is presented again seconds later and must be reuse.
+export PASSKEYD_TOKENS_REFRESH_TOKEN_REUSE_GRACE_SECONDS=0
 port="$(free_port)"
 export PASSKEYD_ISSUER="http://127.0.0.1:$port/"
 client="$(default_client_id)"

@@ -24,7 +24,9 @@ for node in 1 2; do
   port="$(free_port)"
   ports+=("$port")
   # Both nodes share the issuer (node 1's address), as nodes behind one load balancer do.
-  PASSKEYD_DATABASE_URL="$url" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
+  # Without the refresh retry window: a token acknowledged rotating whose successor's rotation died with node A
+  # would otherwise be a retry of a lost answer, not the reuse this check counts on.
+  PASSKEYD_DATABASE_URL="$url" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 PASSKEYD_TOKENS_REFRESH_TOKEN_REUSE_GRACE_SECONDS=0 \
     PASSKEYD_ISSUER="http://127.0.0.1:${ports[0]}/" PASSKEYD_ADMIN_LISTEN= \
     "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data$node" 2>"$work/node$node.log" &
   servers+=($!)

@@ -82,10 +82,11 @@ print(json.dumps(clients))' "$alg")"
 
 # Independent client: soft-webauthn signs up and logs in through the Auth0-style API (web and Android origins of
 # the demo client), then refresh rotation, reuse detection, revocation, /userinfo and CORS (independent_client.py).
-# soft-webauthn never sets UV, hence `preferred` for this server.
+# soft-webauthn never sets UV, hence `preferred` for this server. The client presents the rotated token again at
+# once to see reuse detected: without the retry window, which would take that for a retry of a lost answer.
 independent_client() {
   local status=0 android
-  start_server PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred
+  start_server PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred PASSKEYD_TOKENS_REFRESH_TOKEN_REUSE_GRACE_SECONDS=0
   android="android:apk-key-hash:$(python3 -c 'import base64, json
 fingerprint = json.load(open("Config/passkeyd.json"))["clients"][0]["mobile"]["android"]["sha256_cert_fingerprints"][0]
 print(base64.urlsafe_b64encode(bytes.fromhex(fingerprint.replace(":", ""))).decode().rstrip("="))')"

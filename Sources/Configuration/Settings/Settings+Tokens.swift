@@ -13,6 +13,14 @@ extension Settings {
         package static let refreshTokenAbsoluteLifetimeSeconds = IntegerSetting(
             "tokens.refresh_token_absolute_lifetime_seconds", default: 2_592_000, range: 60...31_536_000,
             doc: "30 days after login at most")
+        package static let refreshTokenReuseGraceSeconds = IntegerSetting(
+            "tokens.refresh_token_reuse_grace_seconds", default: 10, range: 0...60,
+            doc: """
+                a rotated refresh token presented again this soon, by its client, while its successor was never \
+                presented, is a retry of a rotation whose answer was lost (a dropped connection, a 500, a timeout): \
+                it gets a new successor and the unreceived one is spent, instead of its family being revoked as reuse \
+                (RFC 9700 §4.14.2); 0: every second presentation is reuse
+                """)
         package static let userMetadataClaim = TextSetting(
             "tokens.user_metadata_claim", default: "",
             doc: """
@@ -27,7 +35,8 @@ extension Settings {
         static let all = [
             accessTokenLifetimeSeconds.descriptor, idTokenLifetimeSeconds.descriptor,
             refreshTokenIdleLifetimeSeconds.descriptor, refreshTokenAbsoluteLifetimeSeconds.descriptor,
-            userMetadataClaim.descriptor, actionTokenLifetimeSeconds.descriptor,
+            refreshTokenReuseGraceSeconds.descriptor, userMetadataClaim.descriptor,
+            actionTokenLifetimeSeconds.descriptor,
         ]
     }
 

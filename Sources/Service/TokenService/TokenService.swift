@@ -73,7 +73,8 @@ public final class TokenService: Sendable {
             maxTokenLifetime: TimeInterval(longest) + Self.reloadInterval + Self.verifierLeeway)
         self.refreshPolicy = RefreshTokenPolicy(
             idleLifetime: TimeInterval(configuration.tokens.refreshTokenIdleLifetime),
-            absoluteLifetime: TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime))
+            absoluteLifetime: TimeInterval(configuration.tokens.refreshTokenAbsoluteLifetime),
+            reuseGrace: TimeInterval(configuration.tokens.refreshTokenReuseGrace))
     }
 
     // MARK: keys

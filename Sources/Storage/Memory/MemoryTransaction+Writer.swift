@@ -34,6 +34,22 @@ extension MemoryTransaction {
         else { return false }
         guard state.refreshTokens[replacement.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
         state.refreshTokens[presentedHash]?.rotatedAt = now
+        state.refreshTokens[presentedHash]?.successorHash = replacement.tokenHash
+        state.refreshTokens[replacement.tokenHash] = replacement
+        return true
+    }
+
+    func reissueRefreshToken(presentedHash: [UInt8], supersededHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
+    {
+        // Compare-and-set on the superseded successor, the row a rotation of that successor marks too.
+        guard let presented = state.refreshTokens[presentedHash], presented.revokedAt == nil,
+            presented.successorHash == supersededHash, let superseded = state.refreshTokens[supersededHash],
+            superseded.rotatedAt == nil, superseded.revokedAt == nil
+        else { return false }
+        guard state.refreshTokens[replacement.tokenHash] == nil else { throw .conflict(.refreshTokenHash) }
+        state.refreshTokens[supersededHash]?.rotatedAt = now
+        state.refreshTokens[presentedHash]?.successorHash = replacement.tokenHash
         state.refreshTokens[replacement.tokenHash] = replacement
         return true
     }

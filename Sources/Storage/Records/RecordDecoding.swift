@@ -75,7 +75,7 @@ extension RecordDecoding {
     package static var refreshTokenColumns: String {
         """
             token_hash, family_id, client_id, user_id, scope, auth_time, created_at, absolute_expires_at, \
-            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience, amr
+            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience, amr, successor_hash
         """
     }
 
@@ -85,7 +85,8 @@ extension RecordDecoding {
             scope: try row.text(4), authTime: try row.date(5), createdAt: try row.date(6),
             absoluteExpiresAt: try row.date(7), idleExpiresAt: try row.date(8), rotatedAt: try row.optionalDate(9),
             revokedAt: try row.optionalDate(10), dpopThumbprint: try row.optionalText(11),
-            audience: try row.optionalText(12), authenticationMethods: try AuthenticationMethodsColumn.decode(row, 13))
+            audience: try row.optionalText(12), authenticationMethods: try AuthenticationMethodsColumn.decode(row, 13),
+            successorHash: try row.optionalBytes(14))
     }
 
     package static var signingKeyColumns: String { "kid, algorithm, private_key, public_key, created_at, retired_at" }

@@ -36,12 +36,17 @@ public struct RefreshToken: Sendable, Hashable {
     /// rotations so every token of the family says how its user logged in. `nil` for families from before it was
     /// stored (schema v12): unknown.
     public var authenticationMethods: [String]?
+    /// The hash of the token this one was exchanged for (the newest, when a retry within the grace window issued
+    /// another: `StoreWriter.reissueRefreshToken`). `nil` while the token is not rotated, for a token rotated
+    /// before schema v14, and for a successor a retry superseded (presenting it is then reuse).
+    public var successorHash: [UInt8]?
 
     /// Creates a refresh-token record.
     public init(
         tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
         createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
-        dpopThumbprint: String? = nil, audience: String? = nil, authenticationMethods: [String]? = nil
+        dpopThumbprint: String? = nil, audience: String? = nil, authenticationMethods: [String]? = nil,
+        successorHash: [UInt8]? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -57,5 +62,6 @@ public struct RefreshToken: Sendable, Hashable {
         self.dpopThumbprint = dpopThumbprint
         self.audience = audience
         self.authenticationMethods = authenticationMethods
+        self.successorHash = successorHash
     }
 }

@@ -13,6 +13,9 @@ extension SecurityEvent {
         case refresh
         /// A spent refresh token presented again: its whole family revoked (RFC 9700 §4.14.2).
         case refreshReuse = "refresh_reuse"
+        /// A rotated refresh token presented again within `tokens.refresh_token_reuse_grace_seconds`, its successor
+        /// never presented: the retry of a rotation whose answer was lost; that successor spent, another issued.
+        case refreshRetry = "refresh_retry"
         /// A refresh-token family revoked by its client (RFC 7009).
         case revocation
         /// A new token-signing key took over (`passkeyd keys rotate`).

@@ -37,8 +37,15 @@ public protocol StoreWriter: StoreReader {
 
     // MARK: Tokens and keys
 
-    /// Marks the token `presentedHash` rotated and stores `replacement` iff it is neither rotated nor revoked.
+    /// Marks the token `presentedHash` rotated into `replacement` (its `successorHash`) and stores `replacement` iff
+    /// it is neither rotated nor revoked.
     func markRefreshTokenRotated(presentedHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
+    /// A retry of the rotation of `presentedHash` (`RefreshTokenPolicy.Decision.retry`), iff that token is unrevoked
+    /// and its successor is still `supersededHash`, neither rotated nor revoked: marks the successor rotated at `now`
+    /// with no successor of its own (spent: presenting it is reuse), names `replacement` as the token's successor
+    /// and stores it. Of concurrent callers (and a concurrent rotation of the successor), one gets true.
+    func reissueRefreshToken(presentedHash: [UInt8], supersededHash: [UInt8], now: Date, replacement: RefreshToken)
         throws(StorageError) -> Bool
     /// Revokes the live refresh tokens of `scope`; returns how many families had one (`RefreshTokenRevocation`).
     func revokeRefreshTokens(_ scope: RefreshTokenRevocation, now: Date) throws(StorageError) -> Int

@@ -27,8 +27,11 @@ extension PostgresTransaction {
             .optionalDate(refresh?.rotatedAt), .optionalDate(refresh?.revokedAt),
             .optionalText(refresh?.dpopThumbprint), .optionalText(refresh?.audience),
         ]
-        // $23–$39: the security event; $40: the refresh token's amr
-        let amr: [PostgresValue] = [.optionalText(AuthenticationMethodsColumn.encode(refresh?.authenticationMethods))]
+        // $23–$39: the security event; $40–$41: the refresh token's amr and successor
+        let amr: [PostgresValue] = [
+            .optionalText(AuthenticationMethodsColumn.encode(refresh?.authenticationMethods)),
+            .optionalBytea(refresh?.successorHash),
+        ]
         let steps = try one(Self.completeLoginSQL, arguments + Self.securityEventArguments(event) + amr) {
             (row) throws(StorageError) in
             (live: try row.integer(0), used: try row.integer(1), queued: try row.integer(2))
@@ -70,7 +73,7 @@ extension PostgresTransaction {
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))
-            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $40
+            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $40, $41
             WHERE $9 AND EXISTS (SELECT 1 FROM used)
             RETURNING 1
         ), event AS (

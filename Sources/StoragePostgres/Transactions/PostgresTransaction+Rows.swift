@@ -44,6 +44,7 @@ extension PostgresTransaction {
                     .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                     .optionalText(token.dpopThumbprint), .optionalText(token.audience),
                     .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
+                    .optionalBytea(token.successorHash),
                 ])
         case .signingKey(let key):
             return try insert(

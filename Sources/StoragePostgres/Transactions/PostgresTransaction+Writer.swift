@@ -66,19 +66,48 @@ extension PostgresTransaction {
         // single use); a concurrent presentation waits for this row and then finds rotated_at set.
         let marked = try connection.execute(
             """
-            UPDATE refresh_tokens SET rotated_at = $1
-            WHERE token_hash = $2 AND rotated_at IS NULL AND revoked_at IS NULL
+            UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
+            WHERE token_hash = $3 AND rotated_at IS NULL AND revoked_at IS NULL
             """,
-            [.date(now), .bytea(presentedHash)])
+            [.date(now), .bytea(replacement.tokenHash), .bytea(presentedHash)])
         guard marked == 1 else { return false }
         do {
             try insertRefreshToken(replacement)
         } catch {
             // Keep the operation atomic for a caller that catches: take the mark back.
             try connection.execute(
-                "UPDATE refresh_tokens SET rotated_at = NULL WHERE token_hash = $1", [.bytea(presentedHash)])
+                "UPDATE refresh_tokens SET rotated_at = NULL, successor_hash = NULL WHERE token_hash = $1",
+                [.bytea(presentedHash)])
             throw error
         }
+        return true
+    }
+
+    func reissueRefreshToken(presentedHash: [UInt8], supersededHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
+    {
+        // Compare-and-set on the superseded successor, the row a rotation of that successor marks too: a concurrent
+        // retry (or rotation of the successor) waits for this row and then finds rotated_at set.
+        let marked = try connection.execute(
+            """
+            UPDATE refresh_tokens SET rotated_at = $1
+            WHERE token_hash = $2 AND rotated_at IS NULL AND revoked_at IS NULL AND EXISTS (
+                SELECT 1 FROM refresh_tokens
+                WHERE token_hash = $3 AND successor_hash = $2 AND revoked_at IS NULL)
+            """,
+            [.date(now), .bytea(supersededHash), .bytea(presentedHash)])
+        guard marked == 1 else { return false }
+        do {
+            try insertRefreshToken(replacement)
+        } catch {
+            // Keep the operation atomic for a caller that catches: take the mark back.
+            try connection.execute(
+                "UPDATE refresh_tokens SET rotated_at = NULL WHERE token_hash = $1", [.bytea(supersededHash)])
+            throw error
+        }
+        try connection.execute(
+            "UPDATE refresh_tokens SET successor_hash = $1 WHERE token_hash = $2",
+            [.bytea(replacement.tokenHash), .bytea(presentedHash)])
         return true
     }
 

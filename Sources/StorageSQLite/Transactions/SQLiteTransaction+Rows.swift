@@ -43,6 +43,7 @@ extension SQLiteTransaction {
                     .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                     .optionalText(token.dpopThumbprint), .optionalText(token.audience),
                     .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
+                    .optionalBlob(token.successorHash),
                 ])
         case .signingKey(let key):
             return try insert(

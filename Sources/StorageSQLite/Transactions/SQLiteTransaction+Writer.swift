@@ -52,19 +52,47 @@ extension SQLiteTransaction {
         // Compare-and-set: only a token neither rotated nor revoked is marked (single use).
         let marked = try database.execute(
             """
-            UPDATE refresh_tokens SET rotated_at = ?
+            UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ?
             WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL
             """,
-            [.date(now), .blob(presentedHash)])
+            [.date(now), .blob(replacement.tokenHash), .blob(presentedHash)])
         guard marked == 1 else { return false }
         do {
             try insertRefreshToken(replacement)
         } catch {
             // Keep the operation atomic for a caller that catches: take the mark back.
             try database.execute(
-                "UPDATE refresh_tokens SET rotated_at = NULL WHERE token_hash = ?", [.blob(presentedHash)])
+                "UPDATE refresh_tokens SET rotated_at = NULL, successor_hash = NULL WHERE token_hash = ?",
+                [.blob(presentedHash)])
             throw error
         }
+        return true
+    }
+
+    func reissueRefreshToken(presentedHash: [UInt8], supersededHash: [UInt8], now: Date, replacement: RefreshToken)
+        throws(StorageError) -> Bool
+    {
+        // Compare-and-set on the superseded successor, the row a rotation of that successor marks too.
+        let marked = try database.execute(
+            """
+            UPDATE refresh_tokens SET rotated_at = ?
+            WHERE token_hash = ? AND rotated_at IS NULL AND revoked_at IS NULL AND EXISTS (
+                SELECT 1 FROM refresh_tokens
+                WHERE token_hash = ? AND successor_hash = ? AND revoked_at IS NULL)
+            """,
+            [.date(now), .blob(supersededHash), .blob(presentedHash), .blob(supersededHash)])
+        guard marked == 1 else { return false }
+        do {
+            try insertRefreshToken(replacement)
+        } catch {
+            // Keep the operation atomic for a caller that catches: take the mark back.
+            try database.execute(
+                "UPDATE refresh_tokens SET rotated_at = NULL WHERE token_hash = ?", [.blob(supersededHash)])
+            throw error
+        }
+        try database.execute(
+            "UPDATE refresh_tokens SET successor_hash = ? WHERE token_hash = ?",
+            [.blob(replacement.tokenHash), .blob(presentedHash)])
         return true
     }
 

@@ -206,6 +206,13 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.markRefreshTokenRotated(presentedHash: presentedHash, now: now, replacement: replacement)
     }
 
+    open func reissueRefreshToken(
+        presentedHash: [UInt8], supersededHash: [UInt8], now: Date, replacement: RefreshToken
+    ) throws(StorageError) -> Bool {
+        try writer.reissueRefreshToken(
+            presentedHash: presentedHash, supersededHash: supersededHash, now: now, replacement: replacement)
+    }
+
     open func revokeRefreshTokens(_ scope: RefreshTokenRevocation, now: Date) throws(StorageError) -> Int {
         try writer.revokeRefreshTokens(scope, now: now)
     }

@@ -16,6 +16,7 @@ extension StoreConformance {
             try expect(marked, "first mark applied")
             var rotated = first
             rotated.rotatedAt = S.at(100)
+            rotated.successorHash = next.tokenHash
             let family = try await store.read { try $0.refreshTokens(familyID: "family-1") }
             try expectEqual(family, [rotated, next], "family after rotation")
             // Single use: the same token is not marked twice, and the second replacement is not stored.

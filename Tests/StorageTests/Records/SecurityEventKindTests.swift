@@ -53,8 +53,9 @@ struct SecurityEventKindTests {
                 "device_key_registered", "device_key_request", "device_key_revoked", "device_key_unlocked",
                 "key_invalidated", "login", "login_locks_lifted", "passkey_added", "passkey_removed", "passkey_renamed",
                 "password_fallback", "password_verifier_sealed", "password_verifier_stored", "recovery_attempt",
-                "recovery_challenge", "recovery_codes_generated", "recovery_locked", "refresh", "refresh_reuse",
-                "revocation", "server_secret_sealed", "sessions_revoked", "signing_key_rotated", "signing_key_sealed",
+                "recovery_challenge", "recovery_codes_generated", "recovery_locked", "refresh", "refresh_retry",
+                "refresh_reuse", "revocation", "server_secret_sealed", "sessions_revoked", "signing_key_rotated",
+                "signing_key_sealed",
                 "signup", "srp_locked", "srp_login_attempt",
             ])
     }

@@ -84,4 +84,54 @@ struct RefreshTokenPolicyTests {
                         idle: Self.login.addingTimeInterval(119), absolute: Self.login.addingTimeInterval(120))))
         #expect(short.decide(state, now: Self.login.addingTimeInterval(60)) == .expired)
     }
+
+    /// A token rotated at `rotated` seconds after the login into a successor in `successor`'s state.
+    func spent(at rotated: TimeInterval, successor: RefreshTokenState.Successor?) -> RefreshTokenState {
+        var state = fresh
+        state.rotatedAt = Self.login.addingTimeInterval(rotated)
+        state.successor = successor
+        return state
+    }
+
+    @Test("a rotated token presented again within the grace window, its successor unused, is a retry")
+    func retry() {
+        let graceful = RefreshTokenPolicy(idleLifetime: 14 * Self.day, absoluteLifetime: 30 * Self.day, reuseGrace: 10)
+        let state = spent(at: 60, successor: RefreshTokenState.Successor())
+        let now = Self.login.addingTimeInterval(69)
+        // The retry's successor expires as a rotation's would.
+        #expect(
+            graceful.decide(state, now: now)
+                == .retry(
+                    successor: RefreshTokenExpiry(
+                        idle: now.addingTimeInterval(14 * Self.day), absolute: Self.at(days: 30))))
+        // A node whose clock is behind the rotating node's: still recent.
+        #expect(graceful.decide(state, now: Self.login.addingTimeInterval(59)) != .reuseDetected)
+        // Without a grace window (the policy's default, and the setting at 0), it is reuse.
+        #expect(policy.decide(state, now: now) == .reuseDetected)
+    }
+
+    @Test("outside the window, after the successor was presented or revoked, or with no successor known: reuse")
+    func retryLimits() {
+        let graceful = RefreshTokenPolicy(idleLifetime: 14 * Self.day, absoluteLifetime: 30 * Self.day, reuseGrace: 10)
+        let unused = RefreshTokenState.Successor()
+        #expect(
+            graceful.decide(spent(at: 60, successor: unused), now: Self.login.addingTimeInterval(70)) == .reuseDetected)
+        let presented = RefreshTokenState.Successor(rotatedAt: Self.login.addingTimeInterval(61))
+        #expect(
+            graceful.decide(spent(at: 60, successor: presented), now: Self.login.addingTimeInterval(62))
+                == .reuseDetected)
+        let revoked = RefreshTokenState.Successor(revokedAt: Self.login.addingTimeInterval(61))
+        #expect(
+            graceful.decide(spent(at: 60, successor: revoked), now: Self.login.addingTimeInterval(62)) == .reuseDetected
+        )
+        #expect(
+            graceful.decide(spent(at: 60, successor: nil), now: Self.login.addingTimeInterval(62)) == .reuseDetected)
+        // Past the family's absolute end, nothing is issued any more.
+        let late = spent(at: 30 * Self.day - 5, successor: unused)
+        #expect(graceful.decide(late, now: Self.at(days: 30)) == .reuseDetected)
+        // A revoked family stays revoked.
+        var revokedFamily = spent(at: 60, successor: unused)
+        revokedFamily.revokedAt = Self.login.addingTimeInterval(61)
+        #expect(graceful.decide(revokedFamily, now: Self.login.addingTimeInterval(62)) == .revoked)
+    }
 }

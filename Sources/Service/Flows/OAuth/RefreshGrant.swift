@@ -4,8 +4,14 @@ import Storage
 import Tokens
 
 /// `grant_type=refresh_token` (RFC 6749 §6) with rotation on every use and reuse detection
-/// (RFC 9700 §4.14.2): one write reads the presented token, lets `RefreshTokenPolicy` decide, checks the request
-/// against a token that may rotate, rotates it (the store's compare-and-set) and mints the answer.
+/// (RFC 9700 §4.14.2): one write reads the presented token (and, when it was rotated, its successor), lets
+/// `RefreshTokenPolicy` decide, checks the request against a token that may rotate, rotates it (the store's
+/// compare-and-set) and mints the answer.
+///
+/// A rotated token presented again within `tokens.refresh_token_reuse_grace_seconds` while its successor was never
+/// presented is the client's retry of a rotation whose answer it lost (the policy's `.retry`): it goes the way of a
+/// rotation, except that the store's compare-and-set spends the unreceived successor (`reissueRefreshToken`) and a
+/// refused request check is reuse (a retry repeats a request that passed them).
 ///
 /// A refused refresh leaves the presented token as it was, so that a client retrying with other parameters
 /// is not taken for a thief (a retry of a spent token revokes the family). Every way a refresh can be
@@ -19,7 +25,7 @@ import Tokens
 ///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
 ///   policy alone, so a replay with other parameters is still reuse);
 /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
-///   second presentation (reuse);
+///   second presentation (reuse; two presentations at once are no client's retry);
 /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
 /// Nothing can fail after the commit. Every refusal in the write, the request's own checks included, is a
 /// security event committed by that write (docs/audit.md); only a storage or server failure rolls it back.
@@ -53,6 +59,8 @@ package struct RefreshGrant: Sendable {
     /// What the rotating write decided; reuse is reported after the family revocation has committed.
     package enum Outcome: Sendable {
         case rotated(TokenResponse)
+        /// A retry within the grace window: the unreceived successor spent, another issued.
+        case retried(TokenResponse)
         /// Refused, and why: the answer, the audit event and the reuse metric all come from the refusal.
         case refused(RefreshRefusal)
     }
@@ -88,10 +96,13 @@ package struct RefreshGrant: Sendable {
             throw refusal.error
         case .rotated(let answer):
             return answer
+        case .retried(let answer):
+            context.metrics.count(event: "refresh_token_retry")
+            return answer
         }
     }
 
-    /// The audit event of a refresh: rotated, refused (reason: its log code), or reuse (the family revoked).
+    /// The audit event of a refresh: rotated, retried, refused (reason: its log code), or reuse (the family revoked).
     package static func auditEvent(
         _ outcome: Outcome, clientID: String, stored: Storage.RefreshToken?, now: Date
     ) -> SecurityEvent {
@@ -101,6 +112,10 @@ package struct RefreshGrant: Sendable {
         case .rotated:
             return AuthenticationAuditEvent.make(
                 .refresh, outcome: AuthenticationAuditEvent.success, now: now,
+                userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
+        case .retried:
+            return AuthenticationAuditEvent.make(
+                .refreshRetry, outcome: AuthenticationAuditEvent.success, now: now,
                 userID: stored?.userID, clientID: clientID, familyID: stored?.familyID)
         case .refused(let refusal):
             return AuthenticationAuditEvent.make(
@@ -121,8 +136,18 @@ package struct RefreshGrant: Sendable {
         }
         // RFC 6749 §6: the token must have been issued to the authenticated client; nothing changes otherwise.
         guard stored.clientID == clientID else { return .refused(.otherClient) }
-        let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored), now: now)
-        guard case .rotate(let successor) = decision else {
+        let successor = try Self.successor(of: stored, reader: writer)
+        let decision = tokens.refreshPolicy.decide(RefreshTokenState(stored, successor: successor), now: now)
+        let expiry: RefreshTokenExpiry
+        // The unreceived successor a retry spends; nil for a rotation.
+        let superseded: Storage.RefreshToken?
+        switch decision {
+        case .rotate(let next):
+            (expiry, superseded) = (next, nil)
+        case .retry(let next):
+            guard let successor else { throw OAuthError.bug("a retry decided without a successor") }
+            (expiry, superseded) = (next, successor)
+        case .reuseDetected, .expired, .revoked:
             return try Self.refusal(decision, tokenHash: presented.hash, writer: writer, now: now)
         }
         // The request's own checks guard a token that may rotate only: a spent one was refused above whatever
@@ -143,6 +168,11 @@ package struct RefreshGrant: Sendable {
             // RFC 9449 §5: a bound token needs a proof by its key (refused before the rotation, like the others).
             try DPoPRefreshBinding.check(stored, proofThumbprint: dpop, reader: writer)
         } catch let refusal as OAuthError where refusal.kind != .serverError {
+            // A retry repeats a request that passed these checks: failing them, it is another presentation of a
+            // spent token.
+            guard superseded == nil else {
+                return try Self.refusal(.reuseDetected, tokenHash: presented.hash, writer: writer, now: now)
+            }
             return .refused(.request(refusal))
         }
         guard let user = try writer.user(id: stored.userID) else {
@@ -152,12 +182,18 @@ package struct RefreshGrant: Sendable {
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
             audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime,
-            authenticationMethods: stored.authenticationMethods, now: now, expiry: successor,
+            authenticationMethods: stored.authenticationMethods, now: now, expiry: expiry,
             dpopThumbprint: stored.dpopThumbprint)
-        guard
-            try writer.markRefreshTokenRotated(
-                presentedHash: presented.hash, now: now, replacement: replacement.record)
-        else {
+        let applied =
+            if let superseded {
+                try writer.reissueRefreshToken(
+                    presentedHash: presented.hash, supersededHash: superseded.tokenHash, now: now,
+                    replacement: replacement.record)
+            } else {
+                try writer.markRefreshTokenRotated(
+                    presentedHash: presented.hash, now: now, replacement: replacement.record)
+            }
+        guard applied else {
             // A concurrent presentation of the same token rotated (or revoked) it after our read: it is spent
             // now, so this presentation gets what a second one would (RFC 9700 §4.14.2: reuse revokes the
             // family), and racing the client is no way round reuse detection.
@@ -165,17 +201,24 @@ package struct RefreshGrant: Sendable {
                 tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
         }
         // Minted inside the write: if signing fails, the throw rolls the rotation back.
-        return .rotated(
-            try tokens.tokenResponse(
-                for: TokenService.Grant(
-                    // The family's login: its `auth_time` and `amr` (OIDC Core §12.2: a refreshed ID token keeps
-                    // `auth_time`; RFC 8176 says how the user authenticated, which a refresh does not change). A
-                    // family from before its `amr` was stored says `hwk`, as it did then.
-                    user: user, clientID: clientID, access: access, authTime: stored.authTime,
-                    authenticationMethods: stored.authenticationMethods ?? ["hwk"],
-                    // The family's key, or the proof's for an unbound family (its access token only).
-                    dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID),
-                refreshToken: replacement.value, now: now, signers: signers))
+        let answer = try tokens.tokenResponse(
+            for: TokenService.Grant(
+                // The family's login: its `auth_time` and `amr` (OIDC Core §12.2: a refreshed ID token keeps
+                // `auth_time`; RFC 8176 says how the user authenticated, which a refresh does not change). A
+                // family from before its `amr` was stored says `hwk`, as it did then.
+                user: user, clientID: clientID, access: access, authTime: stored.authTime,
+                authenticationMethods: stored.authenticationMethods ?? ["hwk"],
+                // The family's key, or the proof's for an unbound family (its access token only).
+                dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID),
+            refreshToken: replacement.value, now: now, signers: signers)
+        return superseded == nil ? .rotated(answer) : .retried(answer)
+    }
+
+    /// The successor of a rotated, unrevoked token, read to tell a retry from reuse; `nil` for a live token and for
+    /// one whose successor is unknown (rotated before successors were recorded, or superseded by a retry).
+    static func successor(of stored: Storage.RefreshToken, reader: any StoreReader) throws -> Storage.RefreshToken? {
+        guard stored.rotatedAt != nil, stored.revokedAt == nil, let hash = stored.successorHash else { return nil }
+        return try reader.refreshToken(hash: hash).flatMap { $0.familyID == stored.familyID ? $0 : nil }
     }
 
     /// Carries out a decision that refuses the token; reuse revokes its whole family first (RFC 9700 §4.14.2).
@@ -190,7 +233,8 @@ package struct RefreshGrant: Sendable {
     }
 
     /// The refusal for a presentation whose compare-and-set lost: the token is read again (the winner has
-    /// committed) and judged by the policy as a later presentation would be; it can no longer rotate.
+    /// committed) and judged by the policy as a later presentation would be, without its successor: it can no
+    /// longer rotate, nor be a retry (two presentations at once are no client's retry of a lost answer).
     package static func refusalAfterLostRotation(
         tokenHash: [UInt8], policy: RefreshTokenPolicy, writer: any StoreWriter, now: Date
     ) throws -> Outcome {

@@ -19,10 +19,10 @@ package enum RefreshRefusal: Sendable {
     /// A check of the request refused it (`scope`, `audience`, the DPoP binding): `error` is what the check threw.
     case request(OAuthError)
 
-    /// The refusal of a policy decision; `nil` for `.rotate`.
+    /// The refusal of a policy decision; `nil` for `.rotate` and `.retry`.
     package init?(_ decision: RefreshTokenPolicy.Decision) {
         switch decision {
-        case .rotate: return nil
+        case .rotate, .retry: return nil
         case .revoked: self = .revoked
         case .expired: self = .expired
         case .reuseDetected: self = .reused
