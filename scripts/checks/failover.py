@@ -319,9 +319,9 @@ def verify():
                           "an acknowledged rotation lost")
             continue
         chain.append([answer["refresh_token"], first is None])
-        # The newest token whose rotation was answered 200 at once (no outcome in doubt, so no retry grace):
-        # presenting it again is reuse, which revokes the family.
-        spent = next((chain[i][0] for i in range(len(chain) - 2, -1, -1) if chain[i + 1][1]), None)
+        # A spent token whose successor has been presented since (so no retry of a lost answer, docs/api.md's retry
+        # window), rotated with a 200 at once: presenting it again is reuse, which revokes the family.
+        spent = next((chain[i][0] for i in range(len(chain) - 3, -1, -1) if chain[i + 1][1]), None)
         if spent is None:
             notes.append(f"chain {index}: every rotation was retried, no spent token to present again")
             continue
