@@ -125,6 +125,19 @@ await() {
   done
 }
 
+# children_of PID: the PIDs of PID's child processes, from /proc (field 4 of stat, after the parenthesised name).
+children_of() {
+  local stat line fields
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line <"$stat"; } 2>/dev/null || continue
+    read -r -a fields <<<"${line##*) }"
+    if [ "${fields[1]:-}" = "$1" ]; then
+      line="${stat#/proc/}"
+      echo "${line%/stat}"
+    fi
+  done
+}
+
 # sync_standby PORT: the primary on PORT names its standby in synchronous_standby_names (`ANY 1 (…)`), so that a
 # COMMIT waits for the standby's flush.
 sync_standby() {
@@ -190,7 +203,8 @@ sync_standby "${ports[0]}"
 uri="$(pgaf pg_autoctl show uri --pgdata "$formation/monitor" --formation default)"
 echo "failover: formation ready: $uri"
 
-# --- Two passkeyd nodes on it: the URI as printed, with passkeyd's role and a short connect_timeout.
+# --- Two passkeyd nodes on it: the URI as printed, with a role (the superuser, on this throwaway formation) and a
+# short connect_timeout.
 work="$(mktemp -d)"
 url="${uri/postgres:\/\//postgres://postgres@}&connect_timeout=2"
 openssl rand -out "$work/at-rest.kek" 32
@@ -235,7 +249,7 @@ sleep 3  # load with the standby back
 
 # Round 2: node2's keeper and PostgreSQL killed (SIGKILL), every PostgreSQL process of it.
 postmaster="$(head -1 "$formation/node2/postmaster.pid")"
-children="$(ps -o pid= --ppid "$postmaster" | tr '\n' ' ')"
+children="$(children_of "$postmaster")"
 keeper="$(keeper_pid node2)"
 date +%s.%N >"$work/round2.killed"
 # shellcheck disable=SC2086  # one PID per word
