@@ -11,7 +11,7 @@ public enum PostgresSchema {
     /// Every migration this binary knows, oldest first (the same versions and names as the SQLite schema).
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, standIn14,
+        passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, standIn14, commitMarkers,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.

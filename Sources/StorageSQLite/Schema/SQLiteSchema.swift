@@ -9,7 +9,7 @@ public enum SQLiteSchema {
     /// Every migration this binary knows, oldest first.
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
-        passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, standIn14,
+        passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, standIn14, commitMarkers,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.
