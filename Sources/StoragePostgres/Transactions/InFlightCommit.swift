@@ -37,6 +37,7 @@ struct InFlightCommit: Sendable, Equatable {
         case unknown
     }
 
+    /// A transaction as recorded at BEGIN (tests build one directly, e.g. with an id the server never handed out).
     init(transactionID: Int64, serverStart: String, marker: CommitMarker?) {
         self.transactionID = transactionID
         self.serverStart = serverStart
