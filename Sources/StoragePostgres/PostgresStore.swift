@@ -11,10 +11,13 @@ import Storage
 /// in all; then `.busy`. So is one that met a statement prepared before another node changed the schema (0A000
 /// "cached plan must not change result type"), after the connection's prepared statements are dropped. A
 /// connection lost before COMMIT is `.busy` (nothing was written: the server answers 503, which a client may
-/// retry); lost during COMMIT, the outcome is asked of the database once it answers again, on a connection of
-/// its own after the slot went back to the pool (`CommitResolution`): success if it committed, `.busy` if not,
-/// `.io` (500, outcome unknown) if it cannot tell in time. The connection is reopened on next use, and a transaction whose BEGIN met a dead connection (the
-/// database restarted since) runs again on a new one.
+/// retry). Lost during COMMIT, the outcome is asked of the database once a read-write server answers again, on a
+/// connection of its own after the slot went back to the pool (`CommitResolution`): success if it committed,
+/// `.busy` if not. The same server, unrestarted, tells by the transaction id (`txid_status`); a restarted one, or
+/// the standby promoted in its place, by the commit marker the transaction inserted in its BEGIN round trip
+/// (`CommitMarker`, `InFlightCommit`). Only a database that does not answer for `outcomeResolutionSeconds`, or
+/// answers the question with an ERROR, leaves it `.io` (500, outcome unknown). The connection is reopened on next
+/// use, and a transaction whose BEGIN met a dead connection (the database restarted since) runs again on a new one.
 /// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
 /// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
 public final class PostgresStore: Store {
@@ -24,10 +27,13 @@ public final class PostgresStore: Store {
     let pool: PostgresPool
     /// The configuration the store was opened with (password redacted in its description).
     public let configuration: PostgresConfiguration
+    /// Whether the schema it migrated to has `commit_markers` (v15; not a test's older schema): writes insert one.
+    let marksCommits: Bool
 
-    private init(pool: PostgresPool, configuration: PostgresConfiguration) {
+    private init(pool: PostgresPool, configuration: PostgresConfiguration, marksCommits: Bool) {
         self.pool = pool
         self.configuration = configuration
+        self.marksCommits = marksCommits
     }
 
     /// Opens the store: connects once, creates the schema if `configuration.schema` names one, and applies the
@@ -48,7 +54,8 @@ public final class PostgresStore: Store {
             await pool.close()
             throw Self.storageError(error)
         }
-        return PostgresStore(pool: pool, configuration: configuration)
+        return PostgresStore(
+            pool: pool, configuration: configuration, marksCommits: migrations.contains(PostgresSchema.commitMarkers))
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
@@ -109,7 +116,8 @@ public final class PostgresStore: Store {
         let outcome = try await pool.withConnection { connection in
             try admission?.admit()
             return try Self.transaction(
-                connection, writes: true, deadline: admission?.deadline, counters: self.pool.counters, body)
+                connection, writes: true, marks: self.marksCommits, deadline: admission?.deadline,
+                counters: self.pool.counters, body)
         }
         switch outcome {
         case .committed(let value):
@@ -151,9 +159,10 @@ public final class PostgresStore: Store {
     }
 
     /// Runs `body` in one transaction on `connection` (on its queue), retrying as the type's comment says; a write's
-    /// statements are bounded by `deadline` (`StatementDeadline`), as seen when each attempt begins.
+    /// statements are bounded by `deadline` (`StatementDeadline`), as seen when each attempt begins, and it inserts a
+    /// commit marker if `marks`.
     private static func transaction<T>(
-        _ connection: PostgresConnection, writes: Bool, deadline: ContinuousClock.Instant? = nil,
+        _ connection: PostgresConnection, writes: Bool, marks: Bool = false, deadline: ContinuousClock.Instant? = nil,
         counters: PostgresCounters, _ body: (PostgresTransaction) throws -> T
     ) throws -> Ended<T> {
         var attempt = 1
@@ -165,16 +174,20 @@ public final class PostgresStore: Store {
             do {
                 try connection.connectIfNeeded()
                 if writes {
-                    // The transaction id (and the server's start time) come with BEGIN, in the same round trip: if
-                    // the connection breaks during COMMIT, they tell whether the commit happened (`CommitResolution`).
-                    // A request's deadline bounds the statements in the same round trip (a second column).
+                    // The transaction id, the server's start time and the commit marker come with BEGIN, in the same
+                    // round trip: if the connection breaks during COMMIT, they tell whether the commit happened
+                    // (`CommitResolution`). A request's deadline bounds the statements in the same round trip (a
+                    // second column).
                     let bound =
                         try deadline.flatMap {
                             StatementDeadline.column(deadline: $0, session: try connection.sessionStatementTimeout())
                         }.map { ", " + $0 } ?? ""
+                    let marker = marks ? CommitMarker() : nil
                     inFlight = InFlightCommit(
                         beginValue: try connection.simpleValue(
-                            "BEGIN ISOLATION LEVEL READ COMMITTED; \(InFlightCommit.beginSelect)\(bound)"))
+                            InFlightCommit.begin(marker: marker, settled: connection.settledMarker, extraColumns: bound)
+                        ),
+                        marker: marker)
                 } else {
                     try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 }
@@ -199,6 +212,8 @@ public final class PostgresStore: Store {
                         throw StorageError(
                             .internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
                     }
+                    // Its marker is no longer needed (and the one before it went with this transaction).
+                    if writes { connection.settledMarker = inFlight?.marker }
                     return .committed(value)
                 case .inDoubt(let resolution):
                     return .inDoubt(value, resolution)
@@ -261,8 +276,8 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// How long a transaction whose connection broke during COMMIT waits for the database to say whether it
-    /// committed (well under the server's request deadline).
+    /// How long a transaction whose connection broke during COMMIT waits for a database that does not answer to say
+    /// whether it committed (well under the server's request deadline); one that answers ends the wait at once.
     static let outcomeResolutionSeconds: TimeInterval = 10
 
     /// What COMMIT gave: its tag, or a write whose connection broke meanwhile.

@@ -4,6 +4,7 @@
 #   start_throwaway_postgres   sets PG_THROWAWAY_DIR and exports PASSKEYD_TEST_DATABASE_URL (loopback, free port)
 #   stop_throwaway_postgres    stops the server and removes its directory (safe to call twice, or before start)
 #   pause_throwaway_postgres / resume_throwaway_postgres   stop it keeping the data / start it again (fault tests)
+#   restart_throwaway_postgres [immediate|fast]   both at once, from any shell that sets PG_THROWAWAY_DIR
 # initdb and postgres refuse to run as root: as root they run as the `postgres` user the package creates.
 # Standalone: `scripts/dev/throwaway-postgres.sh` starts one, prints the URL and waits; Ctrl-C stops and removes it.
 
@@ -46,6 +47,15 @@ resume_throwaway_postgres() {
 # `immediate` ($1: every process killed at once, as in a crash; the next start runs crash recovery).
 pause_throwaway_postgres() {
   (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -m "${1:-fast}" -w stop >/dev/null)
+}
+
+# Stops the cluster's server and starts it again, keeping its data and options: `immediate` by default ($1: every
+# process killed at once, as in a crash; the start runs crash recovery) or `fast`. Needs only PG_THROWAWAY_DIR
+# (the options are the server's own, postmaster.opts), so a test that started the cluster in another shell can call it.
+restart_throwaway_postgres() {
+  (cd / && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_THROWAWAY_DIR/data" -l "$PG_THROWAWAY_DIR/server.log" \
+    -m "${1:-immediate}" -w -t 60 restart >/dev/null) || {
+    echo "throwaway-postgres: the server did not restart:" >&2; tail -20 "$PG_THROWAWAY_DIR/server.log" >&2; return 1; }
 }
 
 stop_throwaway_postgres() {

@@ -24,6 +24,10 @@ final class PostgresConnection {
     /// The session's own `statement_timeout` in milliseconds (0: none), read at its first use and kept for the
     /// session (`StatementDeadline`); settings a session starts with do not change under it.
     private var sessionTimeout: Int64?
+    /// The commit marker of this session's last write whose COMMIT answered (`CommitMarker`): no longer needed, it
+    /// is deleted in the BEGIN round trip of the session's next write. Forgotten with the session: the marker of a
+    /// COMMIT in doubt must stay for `CommitResolution` (housekeeping deletes it later).
+    var settledMarker: CommitMarker?
 
     private let counters: PostgresCounters
     /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
@@ -101,6 +105,7 @@ final class PostgresConnection {
         handle = nil
         prepared.removeAll()
         sessionTimeout = nil
+        settledMarker = nil
     }
 
     /// The session's own `statement_timeout` in milliseconds (0: none): asked once per session, outside any

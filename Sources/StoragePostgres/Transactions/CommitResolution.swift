@@ -8,10 +8,23 @@ import Storage
 /// While the database is down, asking takes up to `seconds`. Done on the slot, it would hold the slot that long: with
 /// every slot in doubt at a crash (likely on a busy node, where most slots are in COMMIT at any instant), every other
 /// request would wait for a slot instead of getting its 503 at once, as it does when a slot's fresh connection fails.
+///
+/// Only a database that does not answer is asked again (and a COMMIT still in progress, or a standby that answered):
+/// a server that answers the question with an ERROR ends the wait at once, as outcome unknown.
 struct CommitResolution: Sendable {
     let inFlight: InFlightCommit
     /// Why COMMIT failed, kept for the message of what follows.
     let cause: StorageError
+
+    /// What the questions concluded.
+    struct Conclusion: Equatable {
+        /// The last verdict; nil when no server answered in time.
+        var verdict: InFlightCommit.Verdict?
+        /// The questions asked (connection attempts included).
+        var attempts: Int
+        /// The ERROR an answering server gave instead of a status, if it did.
+        var serverError: StorageError?
+    }
 
     /// Waits for the verdict, for up to `seconds` (a restarting or failing-over database answers within that), and
     /// counts it: committed → returns; rolled back → `.busy` (nothing was written, the client may retry: 503);
@@ -20,51 +33,64 @@ struct CommitResolution: Sendable {
         _ configuration: PostgresConfiguration, counters: PostgresCounters, gate: ConnectGate, seconds: TimeInterval,
         pause: useconds_t = 100_000
     ) async throws(StorageError) {
-        let result: Result<Void, StorageError> = await withCheckedContinuation { continuation in
+        let conclusion = await conclude(configuration, counters: counters, gate: gate, seconds: seconds, pause: pause)
+        switch conclusion.verdict {
+        case .committed?:
+            counters.count(.committed)
+        case .rolledBack?:
+            counters.count(.rolledBack)
+            throw StorageError(
+                .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
+        case .unknown?:
+            counters.count(.unknown)
+            let why =
+                conclusion.serverError.map { "the database could not say (\($0.reason))" }
+                ?? "the server restarted"
+            throw StorageError(
+                .io, "PostgreSQL connection lost during COMMIT and \(why): outcome unknown: \(cause.reason)")
+        case .inProgress?, .standby?, nil:
+            counters.count(.unknown)
+            throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
+        }
+    }
+
+    /// Asks until a verdict that needs no second question, or `seconds` passed; counts nothing.
+    func conclude(
+        _ configuration: PostgresConfiguration, counters: PostgresCounters, gate: ConnectGate, seconds: TimeInterval,
+        pause: useconds_t = 100_000
+    ) async -> Conclusion {
+        await withCheckedContinuation { continuation in
             DispatchQueue(label: "passkeyd.postgres.commit-resolution").async {
                 let connection = PostgresConnection(configuration: configuration, counters: counters, gate: gate)
                 defer { connection.disconnect() }
                 continuation.resume(
-                    returning: Result { () throws(StorageError) in
-                        try ask(connection, deadline: Date().addingTimeInterval(seconds), pause: pause)
-                    })
+                    returning: ask(connection, deadline: Date().addingTimeInterval(seconds), pause: pause))
             }
-        }
-        switch result {
-        case .success:
-            counters.count(.committed)
-        case .failure(let error):
-            counters.count(error.code == .busy ? .rolledBack : .unknown)
-            throw error
         }
     }
 
-    private func ask(_ connection: PostgresConnection, deadline: Date, pause: useconds_t) throws(StorageError) {
+    private func ask(_ connection: PostgresConnection, deadline: Date, pause: useconds_t) -> Conclusion {
+        var conclusion = Conclusion(verdict: nil, attempts: 0, serverError: nil)
         while true {
+            conclusion.attempts += 1
             connection.resetFailure()
-            var verdict: InFlightCommit.Verdict?
             do {
                 try connection.connectIfNeeded()
-                verdict = inFlight.verdict(statusValue: try connection.simpleValue(inFlight.statusSelect))
+                conclusion.verdict = inFlight.verdict(statusValue: try connection.simpleValue(inFlight.statusSelect))
             } catch {
-                // Not reachable yet: try again below.
+                // A server that answered with an ERROR (the session still open) will not answer otherwise: stop
+                // here. No answer at all (cannot connect, the connection dropped): try again below.
+                if connection.isConnected {
+                    conclusion.verdict = .unknown
+                    conclusion.serverError = error
+                }
             }
-            switch verdict {
-            case .committed?: return
-            case .rolledBack?:
-                throw StorageError(
-                    .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
-            case .unknown?:
-                throw StorageError(
-                    .io,
-                    "PostgreSQL connection lost during COMMIT and the server restarted: outcome unknown: \(cause.reason)"
-                )
-            case .inProgress?, nil:
-                break  // the old session's COMMIT is still being processed, or no answer yet
+            switch conclusion.verdict {
+            case .committed?, .rolledBack?, .unknown?: return conclusion
+            case .inProgress?, .standby?, nil:
+                break  // the old session's COMMIT is still being processed, a standby answered, or no answer yet
             }
-            guard Date() < deadline else {
-                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
-            }
+            guard Date() < deadline else { return conclusion }
             usleep(pause)
         }
     }

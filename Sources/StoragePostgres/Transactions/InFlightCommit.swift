@@ -1,12 +1,16 @@
 /// A write transaction whose connection may break during COMMIT: what it takes at BEGIN, and what the database's
-/// later answer (`txid_status`) says about whether it committed.
+/// later answer says about whether it committed.
 ///
-/// `txid_status` alone is not enough across a crash or a failover: the server's next transaction id is recovered
+/// On the server that ran it, as long as that server did not restart, `txid_status` tells: committed, aborted or
+/// still in progress. It cannot tell across a crash or a failover: the server's next transaction id is recovered
 /// from the WAL, so an id that never reached the WAL is handed out again, and "committed" may then be another
-/// transaction's status. That happens exactly when this transaction's commit record was not flushed, that is
-/// when it did not commit. So after the server restarted, "committed" tells nothing (the outcome is unknown),
-/// while "aborted" still means rolled back (an id whose commit reached the WAL is never handed out again). The
-/// server's start time, taken at BEGIN and asked again with the status, tells whether it restarted meanwhile.
+/// transaction's status; a promoted standby that never saw the id calls it "in the future". The server's start time,
+/// taken at BEGIN and asked again with the status, tells whether the answering server is the same one, unrestarted.
+/// When it is not, the transaction's `CommitMarker` decides: its row is there exactly when the transaction committed
+/// (present → committed, absent → rolled back; no transaction survives a restart, so nothing is in progress). A
+/// store opened at a schema without markers (before v15, tests of migration) keeps the old rule there: "committed"
+/// is unknown, "aborted" still means rolled back. A standby that answers (a URL without
+/// `target_session_attrs=read-write`) is asked again: it may not have replayed the commit yet.
 struct InFlightCommit: Sendable, Equatable {
     /// What the transaction's BEGIN round trip selects after `BEGIN`: its id and the server's start time.
     static let beginSelect = "SELECT txid_current()::text || '|' || pg_postmaster_start_time()::text"
@@ -15,6 +19,8 @@ struct InFlightCommit: Sendable, Equatable {
     let transactionID: Int64
     /// When the server that runs it started (`pg_postmaster_start_time()`, as text).
     let serverStart: String
+    /// The marker it inserted at BEGIN; nil when the store's schema has no marker table.
+    let marker: CommitMarker?
 
     /// What the answer to `statusSelect` says.
     enum Verdict: Equatable {
@@ -22,40 +28,88 @@ struct InFlightCommit: Sendable, Equatable {
         case committed
         /// It rolled back: nothing was written.
         case rolledBack
-        /// Its COMMIT is still being processed (or, after a restart, its id is another's, still running): ask again.
+        /// Its COMMIT is still being processed (or, after a restart without a marker, its id is another's, still
+        /// running): ask again.
         case inProgress
+        /// A standby answered: it may not have replayed the commit yet; ask again (a promoted one answers).
+        case standby
         /// The database cannot tell.
         case unknown
     }
 
-    /// Parses the value `beginSelect` gave; nil when it is not in that form.
-    init?(beginValue: String?) {
-        guard let parts = beginValue.map(Self.split), let id = Int64(parts.0) else { return nil }
-        transactionID = id
-        serverStart = parts.1
+    /// A transaction as recorded at BEGIN (tests build one directly, e.g. with an id the server never handed out).
+    init(transactionID: Int64, serverStart: String, marker: CommitMarker?) {
+        self.transactionID = transactionID
+        self.serverStart = serverStart
+        self.marker = marker
     }
 
-    /// The statement that asks, on a new connection, what became of the transaction.
+    /// Parses the value `beginSelect` gave, for a transaction that inserted `marker`; nil when it is not in that form.
+    init?(beginValue: String?, marker: CommitMarker? = nil) {
+        guard let parts = beginValue.map(Self.fields), parts.count >= 2, let id = Int64(parts[0]) else { return nil }
+        self.init(transactionID: id, serverStart: parts[1...].joined(separator: "|"), marker: marker)
+    }
+
+    /// The BEGIN round trip of a write transaction, as one simple-query string (one round trip): BEGIN, the DELETE
+    /// of the connection's `settled` marker (its COMMIT answered), the INSERT of `marker`, then `beginSelect` with
+    /// `extraColumns` (", …" or "").
+    static func begin(marker: CommitMarker?, settled: CommitMarker?, extraColumns: String = "") -> String {
+        var statements = ["BEGIN ISOLATION LEVEL READ COMMITTED"]
+        if let settled { statements.append(settled.delete) }
+        if let marker { statements.append(marker.insert) }
+        statements.append(beginSelect + extraColumns)
+        return statements.joined(separator: "; ")
+    }
+
+    /// The statement that asks, on a new connection, what became of the transaction: "status|marker|start".
+    /// `txid_status` raises an ERROR for an id the server has not handed out yet ("in the future": a restarted or
+    /// promoted server that never handed it out), so it is asked only of an id below the question's own
+    /// (`txid_current()`, the newest the server handed out; a snapshot's xmax is not, while older ones are still in
+    /// progress), 'future' otherwise. A standby is not asked (it cannot hand out an id).
     var statusSelect: String {
-        "SELECT coalesce(txid_status(\(transactionID)), 'unknown') || '|' || pg_postmaster_start_time()::text"
+        let id = transactionID
+        let status = """
+            CASE WHEN pg_is_in_recovery() THEN 'standby' \
+            WHEN \(id) < txid_current() THEN coalesce(txid_status(\(id)), 'unknown') ELSE 'future' END
+            """
+        return "SELECT \(status) || '|' || \(marker?.presence ?? "'none'") || '|' || pg_postmaster_start_time()::text"
     }
 
     /// The verdict of the value `statusSelect` gave.
     func verdict(statusValue: String?) -> Verdict {
-        guard let (status, start) = statusValue.map(Self.split) else { return .unknown }
-        let restarted = start != serverStart
+        guard let parts = statusValue.map(Self.fields), parts.count >= 3 else { return .unknown }
+        let (status, marker, start) = (parts[0], parts[1], parts[2...].joined(separator: "|"))
+        if status == "standby" { return .standby }
+        guard start == serverStart else {
+            // Restarted, or another server (a failover): no transaction survived; the marker decides.
+            switch marker {
+            case "present": return .committed
+            case "absent": return .rolledBack
+            default: return Self.withoutMarker(status)
+            }
+        }
         switch status {
-        case "committed": return restarted ? .unknown : .committed
+        case "committed": return .committed
         case "in progress": return .inProgress
         // "aborted" (also what crash recovery makes of an unfinished commit); "unknown" (NULL: too old to know,
-        // impossible seconds later, or an id never handed out again after a restart): nothing was written.
+        // impossible seconds later); "future" (impossible on the server that handed the id out): nothing written.
         default: return .rolledBack
         }
     }
 
-    /// "a|b" → ("a", "b") at the first bar ("b" when there is none).
-    private static func split(_ value: String) -> (String, String) {
-        guard let bar = value.firstIndex(of: "|") else { return (value, "") }
-        return (String(value[..<bar]), String(value[value.index(after: bar)...]))
+    /// After a restart, for a transaction without a marker: "committed" may be another transaction's.
+    private static func withoutMarker(_ status: String) -> Verdict {
+        switch status {
+        case "committed": return .unknown
+        case "in progress": return .inProgress
+        // "aborted": an id whose commit reached the WAL is never handed out again. "unknown", "future": an id this
+        // server never handed out (or no longer knows), so nothing committed here.
+        default: return .rolledBack
+        }
+    }
+
+    /// "a|b|c" → ["a", "b", "c"].
+    private static func fields(_ value: String) -> [String] {
+        value.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
     }
 }

@@ -111,6 +111,9 @@ extension PostgresTransaction {
                 """,
                 [.date(now), .integer(max(0, limit))])
         }
+        // The commit markers left behind (`CommitMarker`): the driver's bookkeeping, so not in the result (which
+        // counts records); leftovers are few (one per closed connection or COMMIT in doubt), a batch keeps up.
+        try connection.execute(CommitMarker.purge, [.integer(max(0, limit))])
         return PurgeResult(
             authSessions: try purge("auth_sessions", "id", "expires_at")
                 + (try purge("srp_sessions", "id", "expires_at")),

@@ -17,7 +17,7 @@ struct PostgresImageImport {
 
     /// Tables that are the driver's bookkeeping or the shape of a mark (`StoreImageMarks`), never copied as rows.
     static let bookkeeping: Set<String> = [
-        "schema_migrations", "heartbeat", "security_event_counter", "audit_pending",
+        "schema_migrations", "heartbeat", "security_event_counter", "audit_pending", "commit_markers",
     ]
     /// Tables the migration seeds with a row the copy replaces.
     static let seeded: Set<String> = ["audit_tree"]
