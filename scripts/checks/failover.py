@@ -50,6 +50,7 @@ faults = []  # what fails the run
 notes = []  # what is reported without failing the run
 errors = []  # (request id, node index, what, began) of every 500
 sent = 0  # requests sent, for their ids
+last = threading.local()  # last.request: (request id, node index, began, ended) of this thread's last request
 readiness = []  # (time, node index, status) of /readyz
 acknowledged = {"sign-ups": [], "logins": [], "chains": []}
 
@@ -77,6 +78,7 @@ def send(node, what, path, body=None, form=None):
     status, _, answer = attempt("POST", arguments.nodes[node] + path, body=body, form=form,
                                 headers={"X-Request-Id": request_id}, timeout=arguments.timeout)
     ended = time.time()
+    last.request = (request_id, node, began, ended)
     with lock:
         results.append((began, ended, node, what, status))
         if status == 500:
@@ -174,7 +176,7 @@ def signer(number):
         done = sign_up(count % 2, f"failover-{number}-{count}-{random.getrandbits(32)}@example.com")
         if done is not None:
             with lock:
-                acknowledged["sign-ups"].append(done[0])
+                acknowledged["sign-ups"].append((done[0], last.request))
         time.sleep(0.02)
 
 
@@ -186,7 +188,7 @@ def logger(number, devices):
         status, tokens, first = log_in(count % 2, devices[count % len(devices)])
         if status == 200:
             with lock:
-                acknowledged["logins"].append(tokens["refresh_token"])
+                acknowledged["logins"].append((tokens["refresh_token"], last.request))
         elif refused(status, tokens) and first is not None:
             detail = tokens.get("error_description", "") if isinstance(tokens, dict) else ""
             committed_although(first, "a login", f"(the login, or the refusal's spending of its auth session): its "
@@ -207,7 +209,7 @@ def rotator(chain):
         status, answer, first = refresh(count % 2, chain[-1][0])
         if status == 200:
             with lock:
-                chain.append([answer["refresh_token"], first is None])
+                chain.append([answer["refresh_token"], first is None, last.request])
             time.sleep(0.02)
             continue
         if refused(status, answer) and first is not None:
@@ -221,7 +223,7 @@ def rotator(chain):
         done = None if stopped() else sign_up(count % 2, f"failover-chain-{count}-{random.getrandbits(32)}@example.com")
         if done is None:
             return
-        chain = [[done[1]["refresh_token"], True]]
+        chain = [[done[1]["refresh_token"], True, last.request]]
         with lock:
             acknowledged["chains"].append(chain)
 
@@ -243,7 +245,7 @@ def seed(count):
         if done is None:
             raise SystemExit(f"failover: FAIL could not sign up before the faults: {faults}")
         devices.append(done[0])
-        chains.append([[done[1]["refresh_token"], True]])
+        chains.append([[done[1]["refresh_token"], True, last.request]])
     return devices, chains
 
 
@@ -286,11 +288,12 @@ def judge_round(number, killed, promoted, ends):
 def verify():
     """Every acknowledged write is there: sign-ups log in, logins' refresh tokens work, chains hold."""
     lost = 0
-    for index, device in enumerate(acknowledged["sign-ups"]):
+    for index, (device, ack) in enumerate(acknowledged["sign-ups"]):
         status, tokens, _ = log_in(index % 2, device, "verification login")
         if status != 200:
             lost += 1
-            faults.append(f"an acknowledged sign-up cannot log in ({status} {tokens}): a lost write")
+            faults.append(f"an acknowledged sign-up cannot log in ({status} {tokens}): a lost write; "
+                          f"{acknowledged_by(ack)}")
     for device, first in acknowledged.get("sign-ups answered 403 on a retry", []):
         status, _, _ = log_in(0, device, "verification login")
         if status == 200:
@@ -298,11 +301,12 @@ def verify():
         else:
             committed_although(first, "a sign-up", "its auth session's spending, not the sign-up: the retry got 403, "
                                "the client must start over (the session is spent first, in a write of its own)")
-    for index, token in enumerate(acknowledged["logins"]):
+    for index, (token, ack) in enumerate(acknowledged["logins"]):
         status, answer, _ = refresh(index % 2, token, "verification refresh")
         if status != 200:
             lost += 1
-            faults.append(f"an acknowledged login's refresh token is refused ({status} {answer}): a lost write")
+            faults.append(f"an acknowledged login's refresh token is refused ({status} {answer}): a lost write; "
+                          f"{acknowledged_by(ack)}")
     rotations = 0
     ended = [chain for chain in acknowledged["chains"] if chain[0] is None]
     if ended:
@@ -316,9 +320,9 @@ def verify():
         if status != 200:
             lost += 1
             faults.append(f"chain {index}: its newest token (after {len(chain) - 1} rotations) got {status}: "
-                          "an acknowledged rotation lost")
+                          f"an acknowledged rotation lost; {acknowledged_by(chain[-1][2])}")
             continue
-        chain.append([answer["refresh_token"], first is None])
+        chain.append([answer["refresh_token"], first is None, last.request])
         # A spent token whose successor has been presented since (so no retry of a lost answer, docs/api.md's retry
         # window), rotated with a 200 at once: presenting it again is reuse, which revokes the family.
         spent = next((chain[i][0] for i in range(len(chain) - 3, -1, -1) if chain[i + 1][1]), None)
@@ -337,9 +341,9 @@ def verify():
     return lost
 
 
-def explain(errors_seen):
-    """Each 500 with what its node logged for that request (the warning that says why)."""
-    logged = {}
+def logged():
+    """What the nodes logged about each request of this script, beside the access log: {request id: [entries]}."""
+    entries = {}
     for path in arguments.logs:
         with open(path, errors="replace") as log:
             for line in log:
@@ -347,11 +351,27 @@ def explain(errors_seen):
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if entry.get("msg") != "request" and entry.get("request_id", "").startswith("failover-"):
-                    logged.setdefault(entry["request_id"], []).append(entry)
+                if entry.get("msg") != "request" and str(entry.get("request_id", "")).startswith("failover-"):
+                    entries.setdefault(entry["request_id"], []).append(entry)
+    return entries
+
+
+def acknowledged_by(ack):
+    """Which request acknowledged a write, when (against the faults) and what its node logged about it."""
+    request_id, node, began, ended = ack
+    when = ", ".join(f"{ended - at:+.1f} s from {name}" for name, at in
+                     ((name, marker(name)) for name in ("round1.killed", "round2.killed")) if at is not None)
+    said = "; ".join(f"{e.get('msg')} {e.get('reason', '')[:160]}" for e in logged().get(request_id, []))
+    return (f"acknowledged by {request_id} on node {node + 1} after {ended - began:.1f} s ({when})"
+            f"{', logged: ' + said if said else ''}")
+
+
+def explain(errors_seen):
+    """Each 500 with what its node logged for that request (the warning that says why)."""
+    entries = logged()
     for request_id, node, what, began in errors_seen:
         when = time.strftime("%H:%M:%S", time.localtime(began))
-        for entry in logged.get(request_id, [{"msg": "(nothing logged)"}]):
+        for entry in entries.get(request_id, [{"msg": "(nothing logged)"}]):
             reason = entry.get("reason", "").replace("\n", " ")
             print(f"failover: 500 for {what} on node {node + 1} (sent {when}, {request_id}), logged: "
                   f"{entry.get('code') or entry.get('msg')}: {reason[:200]}")

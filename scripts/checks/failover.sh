@@ -209,13 +209,14 @@ work="$(mktemp -d)"
 url="${uri/postgres:\/\//postgres://postgres@}&connect_timeout=2"
 openssl rand -out "$work/at-rest.kek" 32
 chmod 600 "$work/at-rest.kek"
-export PASSKEYD_DATABASE_URL="$url" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 PASSKEYD_ADMIN_LISTEN= \
+export PASSKEYD_DATABASE_URL="$url" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
   PASSKEYD_PASSKEYS_USER_VERIFICATION=preferred PASSKEYD_ENCRYPTION_AT_REST_KEY_FILE="$work/at-rest.kek"
 node_ports=("$(free_port)" "$(free_port)")
+admin_ports=("$(free_port)" "$(free_port)")  # /metrics: how the COMMITs in doubt were resolved
 export PASSKEYD_ISSUER="http://127.0.0.1:${node_ports[0]}/"
 for node in 1 2; do
-  "$binary" serve --config Config/passkeyd.json --port "${node_ports[$((node - 1))]}" --data-dir "$work/data$node" \
-    2>"$work/passkeyd$node.log" &
+  PASSKEYD_ADMIN_LISTEN="127.0.0.1:${admin_ports[$((node - 1))]}" "$binary" serve --config Config/passkeyd.json \
+    --port "${node_ports[$((node - 1))]}" --data-dir "$work/data$node" 2>"$work/passkeyd$node.log" &
   servers+=($!)
   wait_ready "${node_ports[$((node - 1))]}" 30 || fail "passkeyd node $node did not become ready"
 done
@@ -264,4 +265,9 @@ date +%s.%N >"$work/stop"
 wait "$load" || status=$?
 load=""
 verdict=1
+for node in 1 2; do
+  doubts="$(curl -fsS "http://127.0.0.1:${admin_ports[$((node - 1))]}/metrics" 2>/dev/null |
+    awk '/^passkeyd_postgres_commits_in_doubt_total/ {sub(/^passkeyd_postgres_commits_in_doubt_total/, ""); printf "%s ", $0}')"
+  echo "failover: node $node's COMMITs in doubt (/metrics): ${doubts:-none}"
+done
 exit "$status"
