@@ -124,6 +124,11 @@ public final class SQLiteStore: Store {
         await writer.setDiskStaysFullForTesting(full)
     }
 
+    /// Makes the writer see `bytes` free on the database's volume (`nil`: the volume's own figure).
+    package func setAvailableBytesForTesting(_ bytes: Int?) async {
+        await writer.setAvailableBytesForTesting(bytes)
+    }
+
     private func nextReader() throws(StorageError) -> SQLiteReaderConnection {
         let index = try state.withLock { (state) throws(StorageError) -> Int in
             guard !state.isClosed else { throw StorageError(.closed, "SQLite store is closed") }

@@ -59,8 +59,8 @@ final class PostgresConnection {
         disconnect()
         if case .refuse(let until) = gate.decide(now: Date(), probeLimit: configuration.connectAttemptLimit) {
             failure = .connectionLost
-            throw StorageError(
-                .busy,
+            throw Self.connectFailure(
+                gate.unavailability,
                 "PostgreSQL at \(configuration) is unreachable (an attempt to connect just failed); the next attempt "
                     + "in \(String(format: "%.1f", max(0, until.timeIntervalSinceNow))) s")
         }
@@ -82,11 +82,12 @@ final class PostgresConnection {
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             counters.connectFailures.add(1, ordering: .relaxed)
-            gate.failed(at: Date())
             let message = Self.trimmed(PQerrorMessage(connection))
+            let unavailability = Self.unavailability(connectMessage: message)
+            gate.failed(at: Date(), unavailability: unavailability)
             PQfinish(connection)
             failure = .connectionLost
-            throw StorageError(.busy, "cannot connect to PostgreSQL at \(configuration): \(message)")
+            throw Self.connectFailure(unavailability, "cannot connect to PostgreSQL at \(configuration): \(message)")
         }
         // NOTICEs (e.g. "relation already exists, skipping") would go to stderr by default: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -257,6 +258,21 @@ final class PostgresConnection {
         if kind == .connectionLost || kind == .readOnlyServer { disconnect() }
         throw PostgresFailure.error(
             sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
+    }
+
+    /// Why libpq refused every server for not taking writes (`target_session_attrs`: "session is read-only" for
+    /// `read-write`, "server is in hot standby mode" for `primary`), or nil when that is not why it failed.
+    static func unavailability(connectMessage message: String) -> StorageError.Unavailability? {
+        message.contains("session is read-only") || message.contains("server is in hot standby mode")
+            ? .readOnly : nil
+    }
+
+    /// A failure to open a session: `.unavailable` when the server would not take writes, else `.busy`
+    /// (unreachable); nothing was written either way.
+    private static func connectFailure(_ unavailability: StorageError.Unavailability?, _ reason: String)
+        -> StorageError
+    {
+        unavailability.map { StorageError.unavailable($0, reason) } ?? StorageError(.busy, reason)
     }
 
     private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -31,10 +31,16 @@ actor SQLiteWriterConnection {
     private var database: SQLiteDatabase?
     /// Copies the WAL into the database file in the background; attached by `SQLiteStore.open` before any write.
     private var checkpointer: SQLiteCheckpointer?
+    /// The database's directory, whose volume's free space `checkpointAfterBatch` watches.
+    private var directory = ""
+    /// The bytes one WAL frame takes: a page and its 24-byte header.
+    private var walFrameBytes = 4_096 + 24
     /// The full disk a write met (SQLITE_FULL), until a checkpoint after it succeeds (`recoverFromFullDisk`).
     private var fullDisk: StorageError?
     /// Test seam: the checkpoint after a full disk fails as on a disk that stays full.
     private var diskStaysFullForTesting = false
+    /// Test seam: the free bytes `isSpaceShort` sees instead of the volume's.
+    private var availableBytesForTesting: Int?
     /// The WAL size, in frames (pages), past which a batch is followed by a passive checkpoint: SQLite's
     /// automatic checkpoint threshold.
     static let checkpointFrames = 1000
@@ -65,12 +71,15 @@ actor SQLiteWriterConnection {
         try Self.checkIntegrity(database, path: configuration.path)
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()
+        directory = configuration.directory
+        let pageSizes = try database.query("PRAGMA page_size") { (row) throws(StorageError) in try row.integer(0) }
+        walFrameBytes = Int(pageSizes.first ?? 4_096) + 24
         // A WAL left behind (a crash, or a close whose checkpoint met a full disk) goes into the database file first,
         // so that the space it holds is free before anything writes. On a disk still full this fails; then the first
         // write tries again before it writes (`recoverFromFullDisk`).
         do {
             try database.checkpointTruncating()
-        } catch where error.unavailability == .diskFull {
+        } catch  where error.unavailability == .diskFull {
             fullDisk = error
         } catch {
             // Busy (another process checkpointing), a read-only file: the background checkpoints copy it later, and
@@ -250,15 +259,26 @@ actor SQLiteWriterConnection {
     /// the WAL from its beginning; copy everything here only past `fallbackCheckpointFrames` (the background not
     /// keeping up). A failed checkpoint loses nothing (the frames
     /// stay in the WAL) and a later batch tries again; an I/O failure behind it surfaces in the next write.
+    /// On a volume with less free space than the WAL would take to reach the threshold (a small volume, a nearly full
+    /// disk), the background checkpoint starts after every batch: the WAL keeps restarting instead of filling the
+    /// disk with old versions of pages, and the database file grows only by the pages it needs.
     private func checkpointAfterBatch(_ database: SQLiteDatabase) {
         guard let checkpointer, damage == nil else { return }
         if checkpointer.takeFinished() {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerTail += 1 } }
         } else if database.walFrameCount >= Self.fallbackCheckpointFrames, !checkpointer.isRunning {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerFallback += 1 } }
-        } else if database.walFrameCount >= Self.checkpointFrames {
+        } else if database.walFrameCount >= Self.checkpointFrames || isSpaceShort(database) {
             checkpointer.start()
         }
+    }
+
+    /// Whether the WAL could not grow to `checkpointFrames` in the free space of the database's volume.
+    private func isSpaceShort(_ database: SQLiteDatabase) -> Bool {
+        guard let available = availableBytesForTesting ?? DatabaseFile.availableBytes(in: directory) else {
+            return false
+        }
+        return available / walFrameBytes < Self.checkpointFrames - database.walFrameCount
     }
 
     /// Latches `error` if it reports a damaged database or a full disk.
@@ -285,7 +305,7 @@ actor SQLiteWriterConnection {
             try database.checkpointTruncating()
             fullDisk = nil
             return nil
-        } catch where error.code == .busy {
+        } catch  where error.code == .busy {
             // A reader still on the WAL, or the background checkpoint running: the write may fit; the next batch
             // tries the checkpoint again.
             return nil
@@ -312,6 +332,11 @@ actor SQLiteWriterConnection {
     /// Makes the checkpoint after a full disk fail (`true`), as on a disk that stays full, or run again (`false`).
     func setDiskStaysFullForTesting(_ full: Bool) {
         diskStaysFullForTesting = full
+    }
+
+    /// Makes the writer see `bytes` free on the database's volume (`nil`: the volume's own figure).
+    func setAvailableBytesForTesting(_ bytes: Int?) {
+        availableBytesForTesting = bytes
     }
 
     /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.
