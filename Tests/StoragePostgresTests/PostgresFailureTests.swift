@@ -49,6 +49,31 @@ struct PostgresFailureTests {
     }
 
     @Test(
+        "a statement after a failed one (25P02) is thrown as the first failure: a full disk stays a full disk",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func abortedTransactionKeepsItsCause() throws {
+        let connection = PostgresConnection(
+            configuration: try PostgresTestDatabase.configuration(poolSize: 1), counters: PostgresCounters())
+        defer { connection.disconnect() }
+        try connection.connectIfNeeded()
+        try connection.command("BEGIN")
+        // As PostgreSQL answers an INSERT that cannot extend its file; the body catches it and goes on (a
+        // compensating DELETE), whose statement the aborted transaction refuses with 25P02.
+        let raise = "DO $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$"
+        for sql in [raise, "SELECT 1"] {
+            do {
+                try connection.command(sql)
+                Issue.record("\(sql) succeeded")
+            } catch {
+                #expect(error.unavailability == .diskFull, "\(sql): \(error)")
+                #expect(error.reason.contains("53100"), "\(sql): \(error)")
+            }
+        }
+        #expect(connection.failure == .other)
+        try connection.command("ROLLBACK")
+    }
+
+    @Test(
         "a database set read-only (default_transaction_read_only) refuses every write, the heartbeat included, as `.unavailable` read-only",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func readOnlyDatabase() async throws {

@@ -15,6 +15,8 @@ final class PostgresConnection {
     /// The first failure since `resetFailure()`: a statement after a failed one fails with 25P02, which must not
     /// hide why the transaction failed.
     private(set) var failure: PostgresFailure?
+    /// The error of that first failed statement: what a later statement's 25P02 is thrown as.
+    private var firstError: StorageError?
     /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
     /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
     /// fails, and the read is run again inside a transaction.
@@ -116,7 +118,10 @@ final class PostgresConnection {
         return value
     }
 
-    func resetFailure() { failure = nil }
+    func resetFailure() {
+        failure = nil
+        firstError = nil
+    }
 
     /// Limits the statements of the next body to `budget` (`nil`: no limit) and clears `exceededBudget`.
     func limitStatements(to budget: Int?) {
@@ -256,8 +261,14 @@ final class PostgresConnection {
         let kind = PostgresFailure(sqlState: sqlState, message: primary, connectionBroken: broken)
         failure = failure ?? kind
         if kind == .connectionLost || kind == .readOnlyServer { disconnect() }
-        throw PostgresFailure.error(
+        // 25P02 in_failed_sql_transaction: a statement after a failed one (a body that caught the error and went on,
+        // such as an insert's compensating delete). The transaction failed for the first error: that is the answer
+        // (a full disk is a 503, not a 500 "current transaction is aborted").
+        if sqlState == "25P02", let firstError { throw firstError }
+        let error = PostgresFailure.error(
             sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
+        firstError = firstError ?? error
+        throw error
     }
 
     /// Why libpq refused every server for not taking writes (`target_session_attrs`: "session is read-only" for
