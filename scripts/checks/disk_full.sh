@@ -28,7 +28,11 @@ trap 'exit 130' INT TERM
 check() { # check DESCRIPTION COMMAND...
   if "${@:2}"; then echo "disk_full: ok   $1"; else echo "disk_full: FAIL $1"; failures=$((failures + 1)); fi
 }
-mount -t tmpfs -o size=2m tmpfs "$volume"
+if ! mount -t tmpfs -o size=2m tmpfs "$volume"; then
+  # A container without CAP_SYS_ADMIN: the Swift suites (SQLiteDiskFullTests, DiskFullTests) still cover the rules.
+  echo "disk_full: skipped (this machine refuses to mount a tmpfs)"
+  exit 0
+fi
 dd if=/dev/zero of="$volume/filler" bs=1k count=256 status=none
 port="$(free_port)"
 client="$(default_client_id)"
