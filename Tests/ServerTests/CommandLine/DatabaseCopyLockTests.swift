@@ -126,6 +126,7 @@ struct DatabaseCopyLockTests {
         let database = try move.database()
 
         let gate = PausingSource.Gate()
+        defer { gate.proceed.signal() }  // never leave the copy's thread waiting, whatever fails below
         let copy = Task { () throws(StorageError) -> StoreImageReport in
             try await PostgresStore.importImage(into: database) { () throws(StorageError) in
                 PausingSource(try SQLiteImageReader(path: file), gate: gate)
