@@ -16,8 +16,13 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case busy = "busy"
         /// The database file is damaged or is not a database.
         case corrupt = "corrupt"
-        /// Reading or writing the database failed (disk full, permissions, I/O error).
+        /// Reading or writing the database failed (permissions, I/O error), or a COMMIT's outcome is unknown: the
+        /// write may or may not have taken effect.
         case io = "io"
+        /// The database cannot take writes right now and nothing was written: its disk is full, it is read-only, or
+        /// it is out of resources; `StorageError.unavailability` says which. The same write may succeed once the
+        /// operator has freed space or made the database writable again.
+        case unavailable = "unavailable"
         /// The schema could not be migrated, or the database is newer than this binary.
         case migration = "migration"
         /// The store was closed.
@@ -71,10 +76,27 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case foreignKey = "foreign_key"
     }
 
+    /// Why the database cannot take writes, carried by `.unavailable` errors.
+    public enum Unavailability: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// The raw spelling.
+        public var description: String { rawValue }
+
+        /// The database's disk is full (SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full).
+        case diskFull = "disk_full"
+        /// The database does not accept writes: a read-only file (SQLITE_READONLY), a standby or a server set
+        /// `default_transaction_read_only` (PostgreSQL's 25006 read_only_sql_transaction).
+        case readOnly = "read_only"
+        /// The database server is out of memory or another resource (PostgreSQL's class 53 but disk full and too
+        /// many connections).
+        case insufficientResources = "insufficient_resources"
+    }
+
     /// The stable code.
     public let code: Code
     /// For `.conflict`: the constraint that was violated.
     public let constraint: Constraint?
+    /// For `.unavailable`: why the database cannot take writes.
+    public let unavailability: Unavailability?
     /// A human-readable reason, for logs.
     public let reason: String
     /// The source file of the throw site.
@@ -84,12 +106,13 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Creates an error, capturing the throw site.
     public init(
-        _ code: Code, _ reason: String, constraint: Constraint? = nil,
+        _ code: Code, _ reason: String, constraint: Constraint? = nil, unavailability: Unavailability? = nil,
         file: String = #fileID, line: Int = #line
     ) {
         self.code = code
         self.reason = reason
         self.constraint = constraint
+        self.unavailability = unavailability
         self.file = file
         self.line = line
     }
@@ -103,12 +126,19 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
             file: file, line: line)
     }
 
+    /// An `.unavailable` error saying why: nothing was written, the database cannot take writes now.
+    public static func unavailable(
+        _ unavailability: Unavailability, _ reason: String, file: String = #fileID, line: Int = #line
+    ) -> StorageError {
+        StorageError(.unavailable, reason, unavailability: unavailability, file: file, line: line)
+    }
+
     /// Equality by code only.
     public static func == (lhs: StorageError, rhs: StorageError) -> Bool { lhs.code == rhs.code }
 
-    /// `code[constraint]: reason (file:line)`.
+    /// `code[constraint or unavailability]: reason (file:line)`.
     public var description: String {
-        let named = constraint.map { "[\($0)]" } ?? ""
+        let named = (constraint?.rawValue ?? unavailability?.rawValue).map { "[\($0)]" } ?? ""
         return "StorageError.\(code)\(named): \(reason) (\(file):\(line))"
     }
 }

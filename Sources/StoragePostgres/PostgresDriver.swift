@@ -15,8 +15,16 @@ public enum PostgresDriver {
     public static func open(
         _ url: String, poolSize: Int?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(StorageError) -> PostgresStore {
+        try await PostgresStore.open(try configuration(url, poolSize: poolSize, environment: environment))
+    }
+
+    /// Parses `url` as `open` does (parts it leaves out from the `PG*` variables of `environment`, `poolSize` when
+    /// given), without connecting.
+    public static func configuration(
+        _ url: String, poolSize: Int?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(StorageError) -> PostgresConfiguration {
         var configuration = try PostgresConfiguration(url, environment: environment)
         if let poolSize { configuration.poolSize = poolSize }
-        return try await PostgresStore.open(configuration)
+        return configuration
     }
 }

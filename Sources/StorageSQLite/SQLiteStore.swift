@@ -111,6 +111,24 @@ public final class SQLiteStore: Store {
     /// How the WAL's frames have been copied into the database file since the store opened.
     public var checkpointStatistics: SQLiteCheckpointStatistics { checkpointer.statistics }
 
+    // MARK: test seams
+
+    /// Sets the writer's `PRAGMA max_page_count` (`nil`: SQLite's maximum): once the database file may grow no
+    /// further, writes meet SQLITE_FULL as on a full disk; raising it is the space freed.
+    package func setMaxPageCountForTesting(_ pages: Int?) async throws {
+        try await writer.setMaxPageCountForTesting(pages)
+    }
+
+    /// Makes the writer's checkpoint after a full disk fail as on a disk that stays full (`true`), or run (`false`).
+    package func setDiskStaysFullForTesting(_ full: Bool) async {
+        await writer.setDiskStaysFullForTesting(full)
+    }
+
+    /// Makes the writer see `bytes` free on the database's volume (`nil`: the volume's own figure).
+    package func setAvailableBytesForTesting(_ bytes: Int?) async {
+        await writer.setAvailableBytesForTesting(bytes)
+    }
+
     private func nextReader() throws(StorageError) -> SQLiteReaderConnection {
         let index = try state.withLock { (state) throws(StorageError) -> Int in
             guard !state.isClosed else { throw StorageError(.closed, "SQLite store is closed") }

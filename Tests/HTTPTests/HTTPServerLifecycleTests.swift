@@ -87,6 +87,38 @@ struct HTTPServerLifecycleTests {
         #expect(events[0].requestID == "late-1")
     }
 
+    @Test("the HTTP layer's refusals are observed under the path's route, else \"transport\", never \"unmatched\"")
+    func transportRefusalRoutes() async throws {
+        let observer = RecordingObserver()
+        let server = HTTPServer(
+            configuration: Self.quiet(.init(port: 0, maxBodyBytes: 10)), responder: HTTPServerTests.router(),
+            observer: observer)
+        let port = try server.start()
+        let requests = [
+            // 413 from the declared length, to a route.
+            "POST /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: big-1\r\nContent-Length: 100\r\n\r\n",
+            // 501, an unsupported transfer coding, to a route.
+            "POST /echo HTTP/1.1\r\nHost: x\r\nX-Request-Id: gzip-1\r\nTransfer-Encoding: gzip\r\n\r\n",
+            // 400, ambiguous framing, to a path that has no route.
+            "POST /nowhere HTTP/1.1\r\nHost: x\r\nX-Request-Id: bad-1\r\nContent-Length: 1\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n",
+        ]
+        var statuses: [Int] = []
+        for request in requests {
+            let client = try RawHTTPClient(port: port)
+            try client.write(request)
+            statuses.append(try await client.response().status)
+        }
+        await server.shutdown(deadline: .milliseconds(100))
+        #expect(statuses == [413, 501, 400])
+        let routes = Dictionary(
+            observer.events.withLock { $0 }.map { ($0.requestID, "\($0.route) \($0.status)") },
+            uniquingKeysWith: { first, _ in first })
+        #expect(routes["big-1"] == "/echo 413")
+        #expect(routes["gzip-1"] == "/echo 501")
+        #expect(routes["bad-1"] == "\(CompletedRequest.transportRoute) 400")
+    }
+
     @Test("Expect: 100-continue with an oversized Content-Length is answered 413 before the body")
     func expectContinue() async throws {
         let server = HTTPServer(

@@ -278,7 +278,8 @@ struct PostgresConfigurationTests {
         let failure = PostgresFailure(sqlState: "25006", connectionBroken: false)
         #expect(failure == .readOnlyServer)
         let error = PostgresFailure.error(sqlState: "25006", constraint: nil, message: "read-only", failure: failure)
-        #expect(error.code == .busy)
+        #expect(error.code == .unavailable)
+        #expect(error.unavailability == .readOnly)
     }
 
     @Test(

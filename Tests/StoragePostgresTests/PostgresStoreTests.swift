@@ -237,7 +237,8 @@ struct PostgresStoreTests {
             // The pool's only session turns read-only, as a connection to a primary set read-only (or a standby).
             try await store.executeForTesting("SET default_transaction_read_only = on")
             let opened = store.statistics.connectionsOpened
-            await #expect(throws: StorageError(.busy, "")) {
+            // 503, as `.unavailable` (read-only): nothing was written.
+            await #expect(throws: StorageError(.unavailable, "")) {
                 try await store.write { try $0.insertAuthSession(AuthSession.sample("refused")) }
             }
             // Dropped: the next write runs on a new session, which accepts writes.

@@ -134,6 +134,8 @@ dpop_client_postgres() {
 independent_checks() {
   # The real binary first (its summary is short); the Swift suites last, so their summary closes the output.
   scripts/checks/smoke.sh .build/debug/passkeyd
+  # A SQLite node on a full 2 MiB tmpfs: 503s, /readyz, recovery once space is freed (root only; skipped otherwise).
+  scripts/checks/disk_full.sh .build/debug/passkeyd
   python_tools
   # The audit log: SoftHSM2-signed checkpoints, an independent Go verifier, tamper tests
   # (scripts/checks/audit_log.sh).

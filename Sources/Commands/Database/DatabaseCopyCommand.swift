@@ -10,9 +10,11 @@ import StorageSQLite
 /// log when several nodes take over (docs/deployment.md, "From one node to several").
 ///
 /// The source is the SQLite database the configuration names, read in one snapshot while the data directory's lock
-/// is held (no node may run on it meanwhile); it is migrated first, as `serve` would. The target is migrated as a
-/// node would, must hold nothing yet, and receives everything in one transaction that is read back and compared
-/// before it commits. Sealed secrets move sealed: the PostgreSQL nodes need the same key-encryption key files.
+/// is held (no node may run on it meanwhile); it is migrated first, as `serve` would. The target must hold nothing
+/// yet (no table of another application either); it is migrated and receives everything in one transaction that
+/// holds the lock a node's migration takes (a node starting on it meanwhile waits, then finds the copy), read back
+/// and compared before it commits: a refused or failed copy leaves nothing behind. Sealed secrets move sealed: the
+/// PostgreSQL nodes need the same key-encryption key files.
 package struct DatabaseCopyCommand: Command, Equatable {
     /// `--to URL`: the PostgreSQL database.
     static let target = Option<String>.nonEmpty("--to", "URL", required: true)
@@ -63,26 +65,28 @@ package struct DatabaseCopyCommand: Command, Equatable {
         let lock = try DatabaseCommandFailure.lockDataDirectory(configuration)
         defer { lock.release() }
         let started = ContinuousClock.now
-        let store: PostgresStore
+        let database: PostgresConfiguration
         do {
             // The source at this binary's schema, as `serve` would leave it.
             let sqlite = try await DatabaseDrivers.openStore(configuration)
             await sqlite.close()
-            store = try await PostgresDriver.open(target, poolSize: 1)
+            database = try PostgresDriver.configuration(target, poolSize: 1)
         } catch {
             throw DatabaseCommandFailure("\(error)")
         }
         let report: StoreImageReport
         do {
-            report = try await store.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
+            // No store is opened on the target: it is migrated inside the copy's transaction, under the lock a
+            // node's migration takes (`PostgresStore.importImage(into:)`).
+            report = try await PostgresStore.importImage(into: database) { () throws(StorageError) in
+                try SQLiteImageReader(path: file)
+            }
         } catch {
-            await store.close()
             throw DatabaseCommandFailure("nothing was copied: \(error)")
         }
-        await store.close()
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         var lines = [
-            "copied \(report.totalRows) rows of \(report.rows.count) tables from \(file) to \(store.configuration) "
+            "copied \(report.totalRows) rows of \(report.rows.count) tables from \(file) to \(database) "
                 + "in \(String(format: "%.1f", seconds)) s; every table read back and compared before COMMIT"
         ]
         for (table, rows) in report.rows.sorted(by: { $0.key < $1.key }) { lines.append("  \(table): \(rows)") }

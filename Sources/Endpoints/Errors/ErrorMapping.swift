@@ -64,6 +64,10 @@ package enum ErrorMapping {
                 "webauthn_failure:\(mapped.logCode)"
             } else { "\(mapped.kind.rawValue):\(mapped.logCode)" }
         context.metrics.count(event: event)
+        if let unavailability = OAuthError.unavailability(ofLogCode: mapped.logCode) {
+            // The database cannot take writes: /readyz says so at once, though its heartbeat may still fit.
+            context.readiness.noteUnavailable(unavailability, reason: mapped.reason)
+        }
         let isBug = mapped.logCode == OAuthError.bugLogCode
         context.logger.log(isBug ? .error : .warning, logMessage(mapped)) { line in
             line.add("request_id", request.requestID)
@@ -75,14 +79,23 @@ package enum ErrorMapping {
     }
 
     /// The log message of `mapped`: a bug says so; a `server_error` whose cause is documented (docs/api.md) says what
-    /// it is, never "bug?"; any other refusal is "request refused".
+    /// it is, never "bug?"; a database that cannot take writes says why; any other refusal is "request refused".
     static func logMessage(_ mapped: OAuthError) -> String {
         if mapped.logCode == OAuthError.bugLogCode { return "request failed (bug?)" }
+        switch mapped.logCode {
+        case OAuthError.unavailableLogCode(.diskFull):
+            return "request refused: database disk full (nothing written; free space on the database's volume)"
+        case OAuthError.unavailableLogCode(.readOnly):
+            return "request refused: database is read-only (nothing written; a read-only file, or a standby)"
+        case OAuthError.unavailableLogCode(.insufficientResources):
+            return "request refused: the database is out of resources (nothing written)"
+        default: break
+        }
         guard mapped.kind == .serverError else { return "request refused" }
         switch mapped.logCode {
         case "storage_io":
-            return "request failed: the database could not complete it (I/O error, disk full, read-only, or a COMMIT "
-                + "whose outcome is unknown)"
+            return "request failed: the database could not complete it (an I/O error, a full disk met after the "
+                + "write may have begun, or a COMMIT whose outcome is unknown)"
         case "storage_closed": return "request failed: the store is closed"
         default: return "request failed"
         }

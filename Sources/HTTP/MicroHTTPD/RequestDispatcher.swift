@@ -161,10 +161,14 @@ final class RequestDispatcher: Sendable {
     }
 
     /// The transport's own answer for `error` (413, 400, 501, 408), completed by the responder
-    /// (`Responder.completeRefusal`) from the request line and header fields.
+    /// (`Responder.completeRefusal`) from the request line and header fields, and labelled with the route its path
+    /// matches (`Responder.route(for:)`), else `CompletedRequest.transportRoute`: the access log and the metrics
+    /// then say where the refusal came from, not "unmatched" as if the router had found no route.
     func refusal(_ error: HTTPError, _ context: RequestContext, url: UnsafePointer<CChar>) -> Response {
+        let head = Self.request(context, url: url, body: [])
         var response = error.response
-        responder.completeRefusal(&response, to: Self.request(context, url: url, body: []))
+        responder.completeRefusal(&response, to: head)
+        response.route = responder.route(for: head) ?? CompletedRequest.transportRoute
         return response
     }
 

@@ -15,11 +15,15 @@ public struct CompletedRequest: Sendable {
     public static let noResponseStatus = 499
     /// The label used for `route` when no route matched.
     public static let unmatchedRoute = "unmatched"
+    /// The label used for `route` when the HTTP layer refused the request before routing (413, 400, 501, 408) and
+    /// its path matches no route: the request never reached the router, so it did not go "unmatched" there.
+    public static let transportRoute = "transport"
 
     /// The request method: one of `HTTPMethod.implemented`, or `HTTPMethod.other` for any other (which was
     /// answered 501), so an observer may use it as a metrics label or log value as it is.
     public let method: HTTPMethod
-    /// The matched route pattern, or `"unmatched"`.
+    /// The matched route pattern, or `"unmatched"` (the router found none), or `"transport"` (the HTTP layer
+    /// refused the request before routing, and its path matches no route).
     public let route: String
     /// The status sent, or `noResponseStatus`.
     public let status: Int

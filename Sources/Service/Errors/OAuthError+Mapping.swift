@@ -43,8 +43,9 @@ extension OAuthError {
     }
 
     /// Storage: a lost race on a uniqueness constraint or a missing row is a refused grant; a database that is
-    /// unreachable, overloaded or damaged is `temporarily_unavailable` (503: nothing was written); an I/O failure or a
-    /// closed store is a `server_error`; anything else is a bug (the log says which).
+    /// unreachable, overloaded, damaged, full or read-only is `temporarily_unavailable` (503: nothing was written); an
+    /// I/O failure (whose outcome may be unknown) or a closed store is a `server_error`; anything else is a bug (the
+    /// log says which).
     package static func storage(_ error: StorageError) -> OAuthError {
         switch error.code {
         case .conflict, .notFound:
@@ -57,6 +58,12 @@ extension OAuthError {
             return OAuthError(
                 .temporarilyUnavailable, "The service is temporarily unavailable.",
                 logCode: "storage_\(error.code.rawValue)", reason: error.description)
+        case .unavailable:
+            // The database cannot take writes now (disk full, read-only, out of resources) and refused this one
+            // before anything of it was written: 503, retry once the operator has fixed it. The log code says which.
+            return OAuthError(
+                .temporarilyUnavailable, "The service is temporarily unavailable.",
+                logCode: unavailableLogCode(error.unavailability), reason: error.description)
         case .io, .closed:
             return OAuthError(
                 .serverError, "Internal server error.", logCode: "storage_\(error.code.rawValue)",
@@ -64,6 +71,17 @@ extension OAuthError {
         case .migration, .invalidConfiguration, .invalidRecord, .notEmpty, .notImplemented, .internalFailure:
             return .bug("storage \(error.description)")
         }
+    }
+
+    /// The log code of a `.unavailable` storage error: `storage_disk_full`, `storage_read_only`,
+    /// `storage_insufficient_resources` (`storage_unavailable` if a driver named no cause).
+    package static func unavailableLogCode(_ unavailability: StorageError.Unavailability?) -> String {
+        "storage_\(unavailability?.rawValue ?? StorageError.Code.unavailable.rawValue)"
+    }
+
+    /// The cause of a `.unavailable` storage error from its log code (`unavailableLogCode`); nil for any other code.
+    package static func unavailability(ofLogCode logCode: String) -> StorageError.Unavailability? {
+        StorageError.Unavailability.allCases.first { unavailableLogCode($0) == logCode }
     }
 
     /// Tokens: a presented refresh token that is not ours is `invalid_grant`; a failure to mint is a bug.

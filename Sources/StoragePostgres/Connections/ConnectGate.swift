@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Synchronization
 
 /// Whether a connection of one store may try to open a session now. Shared by the pool's connections and the
@@ -34,6 +35,8 @@ final class ConnectGate: Sendable {
         var failing = false
         /// While failing: no attempt starts before this (the pause, or a probe's time limit).
         var closedUntil = Date.distantPast
+        /// Why the last failed attempt's server would not take writes, if that is why it failed.
+        var unavailability: StorageError.Unavailability?
     }
 
     private let state = Mutex(State())
@@ -49,12 +52,20 @@ final class ConnectGate: Sendable {
         }
     }
 
-    /// An attempt failed at `now`: refuse the others for `pause`.
-    func failed(at now: Date) {
+    /// An attempt failed at `now` (`unavailability`: because the server would not take writes): refuse the others
+    /// for `pause`.
+    func failed(at now: Date, unavailability: StorageError.Unavailability? = nil) {
         state.withLock {
             $0.failing = true
             $0.closedUntil = now.addingTimeInterval(pause)
+            $0.unavailability = unavailability
         }
+    }
+
+    /// While failing: why the last attempt's server would not take writes, if that is why it failed (a refusal then
+    /// says so too).
+    var unavailability: StorageError.Unavailability? {
+        state.withLock { $0.failing ? $0.unavailability : nil }
     }
 
     /// An attempt succeeded: every connection may connect again.

@@ -15,6 +15,8 @@ final class PostgresConnection {
     /// The first failure since `resetFailure()`: a statement after a failed one fails with 25P02, which must not
     /// hide why the transaction failed.
     private(set) var failure: PostgresFailure?
+    /// The error of that first failed statement: what a later statement's 25P02 is thrown as.
+    private var firstError: StorageError?
     /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
     /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
     /// fails, and the read is run again inside a transaction.
@@ -63,8 +65,8 @@ final class PostgresConnection {
         disconnect()
         if case .refuse(let until) = gate.decide(now: Date(), probeLimit: configuration.connectAttemptLimit) {
             failure = .connectionLost
-            throw StorageError(
-                .busy,
+            throw Self.connectFailure(
+                gate.unavailability,
                 "PostgreSQL at \(configuration) is unreachable (an attempt to connect just failed); the next attempt "
                     + "in \(String(format: "%.1f", max(0, until.timeIntervalSinceNow))) s")
         }
@@ -86,11 +88,12 @@ final class PostgresConnection {
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             counters.connectFailures.add(1, ordering: .relaxed)
-            gate.failed(at: Date())
             let message = Self.trimmed(PQerrorMessage(connection))
+            let unavailability = Self.unavailability(connectMessage: message)
+            gate.failed(at: Date(), unavailability: unavailability)
             PQfinish(connection)
             failure = .connectionLost
-            throw StorageError(.busy, "cannot connect to PostgreSQL at \(configuration): \(message)")
+            throw Self.connectFailure(unavailability, "cannot connect to PostgreSQL at \(configuration): \(message)")
         }
         // NOTICEs (e.g. "relation already exists, skipping") would go to stderr by default: drop them.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -120,7 +123,10 @@ final class PostgresConnection {
         return value
     }
 
-    func resetFailure() { failure = nil }
+    func resetFailure() {
+        failure = nil
+        firstError = nil
+    }
 
     /// Limits the statements of the next body to `budget` (`nil`: no limit) and clears `exceededBudget`.
     func limitStatements(to budget: Int?) {
@@ -260,8 +266,29 @@ final class PostgresConnection {
         let kind = PostgresFailure(sqlState: sqlState, message: primary, connectionBroken: broken)
         failure = failure ?? kind
         if kind == .connectionLost || kind == .readOnlyServer { disconnect() }
-        throw PostgresFailure.error(
+        // 25P02 in_failed_sql_transaction: a statement after a failed one (a body that caught the error and went on,
+        // such as an insert's compensating delete). The transaction failed for the first error: that is the answer
+        // (a full disk is a 503, not a 500 "current transaction is aborted").
+        if sqlState == "25P02", let firstError { throw firstError }
+        let error = PostgresFailure.error(
             sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
+        firstError = firstError ?? error
+        throw error
+    }
+
+    /// Why libpq refused every server for not taking writes (`target_session_attrs`: "session is read-only" for
+    /// `read-write`, "server is in hot standby mode" for `primary`), or nil when that is not why it failed.
+    static func unavailability(connectMessage message: String) -> StorageError.Unavailability? {
+        message.contains("session is read-only") || message.contains("server is in hot standby mode")
+            ? .readOnly : nil
+    }
+
+    /// A failure to open a session: `.unavailable` when the server would not take writes, else `.busy`
+    /// (unreachable); nothing was written either way.
+    private static func connectFailure(_ unavailability: StorageError.Unavailability?, _ reason: String)
+        -> StorageError
+    {
+        unavailability.map { StorageError.unavailable($0, reason) } ?? StorageError(.busy, reason)
     }
 
     private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -13,8 +13,9 @@ enum PostgresFailure: Equatable {
     /// committed; the connection's prepared statements must be dropped and the transaction run again.
     case stalePreparedStatement
     /// 25006 read_only_sql_transaction: the connection is to a server that does not accept writes (a standby, or
-    /// a primary set read-only since the connection was made). Nothing was written; the connection is dropped so
-    /// that the next one finds a writable server (`target_session_attrs`), and the request gets 503.
+    /// a server or database set `default_transaction_read_only`). Nothing was written; the connection is dropped so
+    /// that the next one finds a writable server (`target_session_attrs`), and the request gets 503
+    /// (`.unavailable`, read-only).
     case readOnlyServer
     /// Anything else: reported as it is.
     case other
@@ -40,7 +41,10 @@ enum PostgresFailure: Equatable {
     }
 
     /// The `StorageError` for a failed statement. Connection loss and exhausted retries are `.busy`: the
-    /// database is unavailable for now and the request may be repeated (the server answers 503).
+    /// database is unavailable for now and the request may be repeated (the server answers 503). A server that cannot
+    /// take writes (read-only, disk full, out of memory: class 53) is `.unavailable`, saying which: the statement
+    /// failed with an ERROR, which aborts its transaction, so nothing was written, at COMMIT too (an ERROR there comes
+    /// before the commit record; a failure to write that record is a PANIC, which ends the connection: in doubt).
     static func error(sqlState: String?, constraint: String?, message: String, failure: PostgresFailure)
         -> StorageError
     {
@@ -51,8 +55,10 @@ enum PostgresFailure: Equatable {
         case .connectionLost:
             return StorageError(.busy, "PostgreSQL connection lost (\(state)): \(message)")
         case .readOnlyServer:
-            return StorageError(
-                .busy, "PostgreSQL \(state): the server does not accept writes (a standby?); reconnecting: \(message)")
+            return .unavailable(
+                .readOnly,
+                "PostgreSQL \(state): the database is read-only (a standby, or default_transaction_read_only); "
+                    + "reconnecting: \(message)")
         case .other:
             break
         }
@@ -71,8 +77,15 @@ enum PostgresFailure: Equatable {
             // The operator's statement_timeout or lock_timeout (`options`), or a cancel: the statement failed and its
             // transaction rolls back, nothing written, so the client may retry (503) as after a lost connection.
             return StorageError(.busy, "PostgreSQL \(state), the transaction rolled back: \(message)")
-        case let other where other.hasPrefix("53") || other.hasPrefix("58"):
-            // insufficient resources (disk full, out of memory) and system errors (I/O).
+        case "53100":
+            // disk_full ("could not extend file"): the transaction aborted.
+            return .unavailable(.diskFull, "PostgreSQL 53100: the database's disk is full: \(message)")
+        case let other where other.hasPrefix("53"):
+            // insufficient_resources (53000), out_of_memory (53200), configuration_limit_exceeded (53400): the
+            // transaction aborted.
+            return .unavailable(.insufficientResources, "PostgreSQL \(other): out of resources: \(message)")
+        case let other where other.hasPrefix("58"):
+            // system errors (I/O).
             return StorageError(.io, "PostgreSQL \(other): \(message)")
         case "XX001", "XX002":
             return StorageError(.corrupt, "PostgreSQL \(state): \(message)")

@@ -1,10 +1,13 @@
 import Storage
 
-/// Loads a `StoreImageSource` into an empty, migrated PostgreSQL schema in one transaction
-/// (`passkeyd database copy`): all of it or, on any failure, nothing.
+/// Loads a `StoreImageSource` into an empty, migrated PostgreSQL schema inside the copy's one transaction
+/// (`passkeyd database copy`, `PostgresImageImport+Transaction.swift`): all of it or, on any failure, nothing.
 ///
-/// - The target's tables are locked (EXCLUSIVE: nodes may read, none writes) and must hold nothing yet; the
-///   migration's seed row of `audit_tree` is replaced by the source's.
+/// - The target's tables are locked ACCESS EXCLUSIVE, so that no node reads or writes them until the copy ended: a
+///   node that migrated before the copy began and is about to create its signing keys (it reads that there are
+///   none, then inserts) waits for the copy, then reads the copied keys; one that read or wrote first is waited for,
+///   and what it wrote refuses the copy. The tables must hold nothing yet; the migration's seed row of `audit_tree`
+///   is replaced by the source's.
 /// - The table and column sets of both sides must be the same (the schemas share their versions), so a table a
 ///   later migration adds is copied without a change here, and one that only one driver has stops the copy.
 /// - Values are converted by the target column's type, strictly: a SQLite integer goes into a `boolean` column only
@@ -73,7 +76,7 @@ struct PostgresImageImport {
         try check(sourceTables, against: targetTables)
         let names = targetTables.keys.sorted()
         try connection.command(
-            "LOCK TABLE \(names.map(SQLIdentifier.quoted).joined(separator: ", ")) IN EXCLUSIVE MODE")
+            "LOCK TABLE \(names.map(SQLIdentifier.quoted).joined(separator: ", ")) IN ACCESS EXCLUSIVE MODE")
         try requireEmpty(names)
         for name in Self.seeded.intersection(names) {
             try connection.command("DELETE FROM \(SQLIdentifier.quoted(name))")
@@ -249,47 +252,4 @@ struct PostgresImageImport {
         return sql
     }
 
-}
-
-extension PostgresStore {
-    /// Copies the image `makeSource` opens into this store's schema, in one transaction on one connection (the
-    /// source is made, read and released on that connection's thread): `passkeyd database copy`.
-    /// - Throws: `.migration` when the schemas differ, `.notEmpty` when the target holds data, `.invalidRecord` when
-    ///   a value does not fit its column; nothing is written then.
-    package func importImage(_ makeSource: @escaping @Sendable () throws(StorageError) -> any StoreImageSource)
-        async throws(StorageError) -> StoreImageReport
-    {
-        do {
-            return try await pool.withConnection { connection in
-                try connection.connectIfNeeded()
-                connection.resetFailure()
-                let source = try makeSource()
-                let version = PostgresSchema.migrations.last?.version ?? 0
-                guard source.schemaVersion == version else {
-                    throw StorageError(
-                        .migration,
-                        "the source is at schema version \(source.schemaVersion), this passkeyd's PostgreSQL schema at "
-                            + "\(version)")
-                }
-                try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ")
-                do {
-                    // As for migrations: an operator's timeouts bound requests, not a copy of every table.
-                    try connection.command("SET LOCAL statement_timeout = 0")
-                    try connection.command("SET LOCAL lock_timeout = 0")
-                    let report = try PostgresImageImport(connection: connection).run(source)
-                    guard try connection.command("COMMIT") == "COMMIT" else {
-                        throw StorageError(.internalFailure, "COMMIT of the copy was rolled back")
-                    }
-                    return report
-                } catch {
-                    _ = try? connection.command("ROLLBACK")
-                    throw error
-                }
-            }
-        } catch let error as StorageError {
-            throw error
-        } catch {
-            throw StorageError(.internalFailure, "\(error)")
-        }
-    }
 }

@@ -24,4 +24,13 @@ enum DatabaseFile {
         guard manager.createFile(atPath: configuration.path, contents: nil, attributes: [.posixPermissions: 0o600])
         else { throw StorageError(.io, "cannot create \(configuration.path)") }
     }
+
+    /// The bytes an unprivileged process may still write on the volume holding `directory` (`statvfs(3)`'s
+    /// `f_bavail × f_frsize`); nil if it cannot be asked.
+    static func availableBytes(in directory: String) -> Int? {
+        var volume = statvfs()
+        guard statvfs(directory, &volume) == 0 else { return nil }
+        let (bytes, overflow) = Int(volume.f_bavail).multipliedReportingOverflow(by: Int(volume.f_frsize))
+        return overflow ? Int.max : bytes
+    }
 }

@@ -31,6 +31,16 @@ actor SQLiteWriterConnection {
     private var database: SQLiteDatabase?
     /// Copies the WAL into the database file in the background; attached by `SQLiteStore.open` before any write.
     private var checkpointer: SQLiteCheckpointer?
+    /// The database's directory, whose volume's free space `checkpointAfterBatch` watches.
+    private var directory = ""
+    /// The bytes one WAL frame takes: a page and its 24-byte header.
+    private var walFrameBytes = 4_096 + 24
+    /// The full disk a write met (SQLITE_FULL), until a checkpoint after it succeeds (`recoverFromFullDisk`).
+    private var fullDisk: StorageError?
+    /// Test seam: the checkpoint after a full disk fails as on a disk that stays full.
+    private var diskStaysFullForTesting = false
+    /// Test seam: the free bytes `isSpaceShort` sees instead of the volume's.
+    private var availableBytesForTesting: Int?
     /// The WAL size, in frames (pages), past which a batch is followed by a passive checkpoint: SQLite's
     /// automatic checkpoint threshold.
     static let checkpointFrames = 1000
@@ -61,6 +71,20 @@ actor SQLiteWriterConnection {
         try Self.checkIntegrity(database, path: configuration.path)
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()
+        directory = configuration.directory
+        let pageSizes = try database.query("PRAGMA page_size") { (row) throws(StorageError) in try row.integer(0) }
+        walFrameBytes = Int(pageSizes.first ?? 4_096) + 24
+        // A WAL left behind (a crash, or a close whose checkpoint met a full disk) goes into the database file first,
+        // so that the space it holds is free before anything writes. On a disk still full this fails; then the first
+        // write tries again before it writes (`recoverFromFullDisk`).
+        do {
+            try database.checkpointTruncating()
+        } catch  where error.unavailability == .diskFull {
+            fullDisk = error
+        } catch {
+            // Busy (another process checkpointing), a read-only file: the background checkpoints copy it later, and
+            // a write meets what stops it.
+        }
         self.database = database
     }
 
@@ -163,21 +187,28 @@ actor SQLiteWriterConnection {
                 remaining.forEach { failed.append(($0, Self.refusal(damage))) }
                 break
             }
+            if let refusal = recoverFromFullDisk(database) {
+                // The disk is still full: nothing is written, so the WAL does not take the space freed meanwhile.
+                remaining.forEach { failed.append(($0, refusal)) }
+                break
+            }
             do {
                 try database.execute("BEGIN IMMEDIATE")
             } catch {
-                noteDamage(error)
+                note(error)
                 remaining.forEach { failed.append(($0, error)) }
                 break
             }
             var batchAborted = false
+            var lastFailure: (any Error)?
             while let job = remaining.popFirst() {
                 switch runInSavepoint(job, database) {
                 case .success(let value):
                     succeeded.append((job, value))
                 case .failure(let error):
                     failed.append((job, error))
-                    noteDamage(error)
+                    lastFailure = error
+                    note(error)
                 }
                 if let damage = self.damage {
                     // Never commit over a damaged page: undo the whole transaction, fail the batch's bodies.
@@ -189,8 +220,16 @@ actor SQLiteWriterConnection {
                 }
                 if database.isAutocommit {
                     // SQLite rolled the whole transaction back by itself (disk full, I/O error): the bodies run
-                    // before in this batch are lost too. Fail them, and go on with a new transaction.
-                    let lost = StorageError(.io, "transaction rolled back by SQLite after a failure in the same batch")
+                    // before in this batch are lost too. Fail them, and go on with a new transaction. Rolled back by
+                    // a full disk, nothing of theirs was written: the same 503 as the body that met it.
+                    let lost =
+                        if let cause = lastFailure as? StorageError, cause.code == .unavailable {
+                            StorageError(
+                                .unavailable, "transaction rolled back by SQLite after: \(cause.reason)",
+                                unavailability: cause.unavailability)
+                        } else {
+                            StorageError(.io, "transaction rolled back by SQLite after a failure in the same batch")
+                        }
                     failed += succeeded.map { ($0.0, lost) }
                     succeeded = []
                     batchAborted = true
@@ -199,9 +238,10 @@ actor SQLiteWriterConnection {
             }
             if batchAborted { continue }
             do {
+                // A COMMIT that fails with SQLITE_FULL wrote no commit frame: `.unavailable`, nothing written.
                 try database.execute("COMMIT")
             } catch {
-                noteDamage(error)
+                note(error)
                 if !database.isAutocommit { _ = try? database.execute("ROLLBACK") }  // the COMMIT error is reported
                 failed += succeeded.map { ($0.0, error) }
                 succeeded = []
@@ -219,20 +259,84 @@ actor SQLiteWriterConnection {
     /// the WAL from its beginning; copy everything here only past `fallbackCheckpointFrames` (the background not
     /// keeping up). A failed checkpoint loses nothing (the frames
     /// stay in the WAL) and a later batch tries again; an I/O failure behind it surfaces in the next write.
+    /// On a volume with less free space than the WAL would take to reach the threshold (a small volume, a nearly full
+    /// disk), the background checkpoint starts after every batch: the WAL keeps restarting instead of filling the
+    /// disk with old versions of pages, and the database file grows only by the pages it needs.
     private func checkpointAfterBatch(_ database: SQLiteDatabase) {
         guard let checkpointer, damage == nil else { return }
         if checkpointer.takeFinished() {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerTail += 1 } }
         } else if database.walFrameCount >= Self.fallbackCheckpointFrames, !checkpointer.isRunning {
             if (try? database.checkpointIfDue(frames: 0)) == true { checkpointer.record { $0.writerFallback += 1 } }
-        } else if database.walFrameCount >= Self.checkpointFrames {
+        } else if database.walFrameCount >= Self.checkpointFrames || isSpaceShort(database) {
             checkpointer.start()
         }
     }
 
-    /// Latches `error` if it reports a damaged database.
-    private func noteDamage(_ error: any Error) {
-        if let error = error as? StorageError, error.code == .corrupt { markDamaged(error) }
+    /// Whether the WAL could not grow to `checkpointFrames` in the free space of the database's volume.
+    private func isSpaceShort(_ database: SQLiteDatabase) -> Bool {
+        guard let available = availableBytesForTesting ?? DatabaseFile.availableBytes(in: directory) else {
+            return false
+        }
+        return available / walFrameBytes < Self.checkpointFrames - database.walFrameCount
+    }
+
+    /// Latches `error` if it reports a damaged database or a full disk.
+    private func note(_ error: any Error) {
+        guard let error = error as? StorageError else { return }
+        if error.code == .corrupt { markDamaged(error) }
+        if error.code == .unavailable, error.unavailability == .diskFull { fullDisk = fullDisk ?? error }
+    }
+
+    /// After a full disk, before anything more is written: a TRUNCATE checkpoint. Without it the node stays wedged
+    /// after space is freed: the WAL cannot restart while it holds frames not yet in the database file, so each write
+    /// appends to it and takes the freed space before a checkpoint (which must grow the database file) can use it;
+    /// on a volume smaller than the WAL's checkpoint threshold no checkpoint even starts. So while the disk is known
+    /// full, each batch first copies the WAL into the database file and truncates it (the freed space goes there
+    /// first), and writes only once that succeeded, into an empty WAL.
+    /// - Returns: the refusal for the batch while the checkpoint cannot complete (the disk is still full); nil to
+    ///   write.
+    private func recoverFromFullDisk(_ database: SQLiteDatabase) -> StorageError? {
+        guard let full = fullDisk else { return nil }
+        do throws(StorageError) {
+            if diskStaysFullForTesting {
+                throw StorageError.unavailable(.diskFull, "wal_checkpoint(TRUNCATE): the disk stays full (test)")
+            }
+            try database.checkpointTruncating()
+            fullDisk = nil
+            return nil
+        } catch  where error.code == .busy {
+            // A reader still on the WAL, or the background checkpoint running: the write may fit; the next batch
+            // tries the checkpoint again.
+            return nil
+        } catch {
+            note(error)
+            if error.code == .corrupt { return Self.refusal(error) }
+            if error.code == .unavailable, error.unavailability != .diskFull { return error }
+            return .unavailable(
+                .diskFull,
+                "write refused: the database's disk is full (\(full.reason)); the checkpoint that would make room "
+                    + "failed: \(error.reason)")
+        }
+    }
+
+    // MARK: test seams
+
+    /// Sets `PRAGMA max_page_count` on this connection (`nil`: SQLite's maximum): a database file that may grow no
+    /// further answers SQLITE_FULL, as a full disk does.
+    func setMaxPageCountForTesting(_ pages: Int?) throws(StorageError) {
+        guard let database else { throw StorageError(.closed, "SQLite store is closed") }
+        try database.executeScript("PRAGMA max_page_count = \(pages ?? 4_294_967_294)")
+    }
+
+    /// Makes the checkpoint after a full disk fail (`true`), as on a disk that stays full, or run again (`false`).
+    func setDiskStaysFullForTesting(_ full: Bool) {
+        diskStaysFullForTesting = full
+    }
+
+    /// Makes the writer see `bytes` free on the database's volume (`nil`: the volume's own figure).
+    func setAvailableBytesForTesting(_ bytes: Int?) {
+        availableBytesForTesting = bytes
     }
 
     /// Runs one body inside SAVEPOINT … RELEASE; a throwing body is rolled back to its savepoint only.

@@ -147,6 +147,16 @@ final class SQLiteDatabase {
         guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(PASSIVE)") }
     }
 
+    /// A TRUNCATE checkpoint: copies every WAL frame into the database file, waits (up to the busy timeout) for
+    /// readers still on the WAL, then truncates the WAL to zero bytes, giving its space back to the file system.
+    /// - Throws: `.busy` when another connection is checkpointing or a reader stays on the WAL; `.unavailable`
+    ///   (disk full) when the database file cannot grow by the pages the WAL holds; nothing is lost either way.
+    func checkpointTruncating() throws(StorageError) {
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, context: "wal_checkpoint(TRUNCATE)") }
+        walFrames.value = 0
+    }
+
     /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
     func error(_ rc: Int32, context: String) -> StorageError {
         SQLiteDatabase.error(rc, handle: handle, context: context)
@@ -160,7 +170,20 @@ final class SQLiteDatabase {
             return StorageError(.busy, reason)
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return StorageError(.corrupt, reason)
-        case SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_PROTOCOL, SQLITE_AUTH:
+        case SQLITE_FULL:
+            // A write(2) of the WAL or of the database file returned ENOSPC (or the file reached
+            // `max_page_count`). In WAL mode a transaction commits only with its commit frame, written last and valid
+            // only if written whole: a COMMIT that met a full disk did not commit, nothing of it was written.
+            return .unavailable(.diskFull, "\(reason): the disk is full")
+        case SQLITE_READONLY:
+            // Every SQLITE_READONLY_* is a refusal before anything is written (a read-only file or directory, a
+            // database file moved or replaced under the connection, a hot journal it may not roll back).
+            return .unavailable(.readOnly, "\(reason): the database file is read-only")
+        case SQLITE_IOERR where sqlite3_system_errno(handle) == ENOSPC:
+            // ENOSPC behind an I/O error (growing the -shm file after the WAL frames were written and synced, …): the
+            // write may have taken effect, so it stays `.io`; the reason says the disk is full.
+            return StorageError(.io, "\(reason): the disk is full (ENOSPC), outcome unknown")
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_PROTOCOL, SQLITE_AUTH:
             return StorageError(.io, reason)
         case SQLITE_CONSTRAINT:
             return StorageError(.conflict, reason, constraint: SQLiteConstraintNames.constraint(forMessage: message))

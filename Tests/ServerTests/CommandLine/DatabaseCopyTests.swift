@@ -51,6 +51,9 @@ struct DatabaseCopyTests {
 
         func postgres() async throws -> PostgresStore { try await PostgresDriver.open(target, poolSize: 2) }
 
+        /// The target's configuration, for what connects to it without opening a store.
+        func database() throws -> PostgresConfiguration { try PostgresConfiguration(target, environment: [:]) }
+
         func end() async {
             if let database = try? PostgresConfiguration(target, environment: [:]) {
                 await PostgresStore.dropSchemaForTesting(database)
@@ -336,6 +339,7 @@ struct DatabaseCopyTests {
         _ = try await node.signUp(&authenticator, email: "moved@example.com")
         await node.stopKeepingData()
         let file = try #require(move.configuration.sqliteFile)
+        let database = try move.database()
         let postgres = try await move.postgres()
         let refusals: [(table: String, column: String, value: StoredValue?, code: StorageError.Code, says: String)] = [
             ("credentials", "uv_initialized", .integer(2), .invalidRecord, "credentials.uv_initialized"),
@@ -347,7 +351,7 @@ struct DatabaseCopyTests {
         ]
         for refusal in refusals {
             do {
-                _ = try await postgres.importImage { () throws(StorageError) in
+                _ = try await PostgresStore.importImage(into: database) { () throws(StorageError) in
                     AlteredSource(
                         try SQLiteImageReader(path: file), table: refusal.table, column: refusal.column,
                         replacement: refusal.value)
@@ -363,7 +367,7 @@ struct DatabaseCopyTests {
         }
         // A source at another schema version is refused before anything is read.
         do {
-            _ = try await postgres.importImage { () throws(StorageError) in
+            _ = try await PostgresStore.importImage(into: database) { () throws(StorageError) in
                 AlteredSource(
                     try SQLiteImageReader(path: file), table: "", column: "", replacement: nil,
                     version: (SQLiteSchema.migrations.last?.version ?? 0) - 1)
@@ -375,14 +379,18 @@ struct DatabaseCopyTests {
         // A queue row left in the target by hand makes it a target that holds data.
         try await postgres.executeForTesting("INSERT INTO audit_pending (event_seq) VALUES (7)")
         do {
-            _ = try await postgres.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
+            _ = try await PostgresStore.importImage(into: database) { () throws(StorageError) in
+                try SQLiteImageReader(path: file)
+            }
             Issue.record("a target with a queued audit row was copied into")
         } catch {
             #expect(error.code == .notEmpty && error.reason.contains("audit_pending"), "\(error)")
         }
         try await postgres.executeForTesting("DELETE FROM audit_pending")
         // The same source unaltered then goes in whole.
-        let report = try await postgres.importImage { () throws(StorageError) in try SQLiteImageReader(path: file) }
+        let report = try await PostgresStore.importImage(into: database) { () throws(StorageError) in
+            try SQLiteImageReader(path: file)
+        }
         #expect(report.rows["users"] == 1)
         await postgres.close()
         await move.end()

@@ -98,7 +98,7 @@ enum ImmutableFile {
 @Suite("Readiness reflects writability; a damaged database is reported and never written further")
 struct ReadinessTests {
     @Test(
-        "with a read-only database file the server starts, its writes fail, and /readyz says 503 unavailable",
+        "with a read-only database file the server starts, its writes are refused with 503, and /readyz says 503 unavailable",
         .enabled(if: ImmutableFile.isSupported, "needs chattr +i"))
     func readOnlyFile() async throws {
         let directory = URL(fileURLWithPath: Self.temporaryDirectory())
@@ -113,7 +113,8 @@ struct ReadinessTests {
         let ready = try await server.send("GET", "/readyz")
         #expect(ready.status == 503)
         #expect(String(decoding: ready.body, as: UTF8.self).contains(#""status":"unavailable""#))
-        #expect(try await server.post("/passkey/challenge", ["client_id": "app"]).status == 500)
+        // SQLITE_READONLY: refused before anything was written.
+        #expect(try await server.post("/passkey/challenge", ["client_id": "app"]).status == 503)
         await server.stopKeepingData()
     }
 

@@ -32,7 +32,7 @@ struct ErrorMappingTests {
         "storage codes",
         arguments: [
             (StorageError.Code.conflict, OAuthError.Kind.invalidGrant), (.notFound, .invalidGrant),
-            (.busy, .temporarilyUnavailable),
+            (.busy, .temporarilyUnavailable), (.unavailable, .temporarilyUnavailable),
             (.io, .serverError), (.closed, .serverError), (.corrupt, .temporarilyUnavailable),
             (.internalFailure, .serverError),
             (.invalidRecord, .serverError), (.migration, .serverError),

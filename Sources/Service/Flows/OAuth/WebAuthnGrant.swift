@@ -7,12 +7,14 @@ import WebAuthn
 /// `grant_type=urn:okta:params:oauth:grant-type:webauthn` (Auth0's native passkey flow): completes the ceremony an
 /// `auth_session` started, a sign-up (`+Signup`) or a login (`+Login`), and mints the tokens.
 ///
-/// The session is single-use and spent by the first request that presents it, whatever the outcome.
+/// The session is single-use and spent by the first request that presents it, whatever the outcome — except a 503
+/// (nothing was written, docs/api.md), which leaves it for the client's retry.
 /// Store traffic for a login: one read finds the session, the credential and its user (`loginLookup`, one
 /// statement on PostgreSQL); the assertion is verified; then ONE write consumes the session, compare-and-sets the
 /// counter and stores the refresh token — of concurrent presentations only the one whose write consumes the session
-/// succeeds. Any refusal spends the session in a write of its own before it is answered. A sign-up spends the
-/// session first.
+/// succeeds. A sign-up likewise: the same read, the attestation verified, then one write that consumes the session
+/// and stores the user, the credential and the refresh token. Any other refusal spends the session in a write of its
+/// own before it is answered.
 package struct WebAuthnGrant: Sendable {
     package let context: ServerContext
     /// Judges (and in record mode records) the ceremony.
@@ -67,28 +69,16 @@ package struct WebAuthnGrant: Sendable {
         let lookup = try await context.store.read { reader in
             try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
         }
+        if let found = lookup, now < found.session.expiresAt, found.session.kind == .signup {
+            return try await signup(
+                found.session, parameters, credential: credential, credentialID: credentialID, now: now)
+        }
         guard let found = lookup, now < found.session.expiresAt, found.session.kind == .login else {
-            // Unknown, expired or already used — or a sign-up, whose session is spent before anything else.
-            let consumed = try await spendSession(sessionID, now: now)
-            guard let consumed else {
-                let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
-                await recordRefusal(
-                    .login, error, now: now, clientID: client.clientID,
-                    credentialID: credentialID)
-                throw error
-            }
-            do {
-                let request = try GrantRequest(
-                    consumed, realmName: parameters.realm, client: client, access: parameters.access, now: now,
-                    dpop: parameters.dpopThumbprint)
-                return try await signup(
-                    session: consumed, credential: credential, sent: authnResponse, request: request)
-            } catch {
-                await recordRefusal(
-                    .signup, error, now: now, clientID: client.clientID,
-                    credentialID: credentialID)
-                throw error
-            }
+            // Unknown, expired or already used (an expired one is removed by the attempt to spend it).
+            _ = try await spendSession(sessionID, now: now)
+            let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
+            await recordRefusal(.login, error, now: now, clientID: client.clientID, credentialID: credentialID)
+            throw error
         }
         do {
             let request = try GrantRequest(
@@ -96,19 +86,45 @@ package struct WebAuthnGrant: Sendable {
                 dpop: parameters.dpopThumbprint)
             return try await login(found, credential: credential, sent: authnResponse, request: request)
         } catch {
-            // A 503 means nothing was written (docs/api.md, "temporarily_unavailable"): the database was unavailable
-            // or the request ran out of time before its write. The session stays as it was, so the client's retry of
-            // the same grant can still complete the ceremony before the session expires.
-            if OAuthError.mapping(error).kind == .temporarilyUnavailable { throw error }
-            // A refused login still spends the session (single use, whatever the outcome), and the refusal enters
-            // the audit log in the same write. If the refusal was the store failing otherwise, this may fail too;
-            // the session then expires on its own.
-            let event = AuthenticationAuditEvent.refusal(
-                .login, error, now: now, clientID: client.clientID, userID: found.user?.id,
+            try await refused(
+                .login, error, sessionID: sessionID, now: now, clientID: client.clientID, userID: found.user?.id,
                 credentialID: credentialID)
-            _ = try? await spendSession(sessionID, now: now, recording: event)
-            throw error
         }
+    }
+
+    /// The sign-up `session` (unexpired at `now`, as read) completes: its answer, or its refusal (`refused`).
+    private func signup(
+        _ session: AuthSession, _ parameters: Parameters, credential: Result<PublicKeyCredentialJSON, WebAuthnError>,
+        credentialID: [UInt8]?, now: Date
+    ) async throws -> TokenResponse {
+        do {
+            let request = try GrantRequest(
+                session, realmName: parameters.realm, client: parameters.client, access: parameters.access, now: now,
+                dpop: parameters.dpopThumbprint)
+            return try await signup(
+                session: session, credential: credential, sent: parameters.authnResponse, request: request)
+        } catch {
+            try await refused(
+                .signup, error, sessionID: session.id, now: now, clientID: parameters.client.clientID, userID: nil,
+                credentialID: credentialID)
+        }
+    }
+
+    /// Answers a ceremony's refusal `error`. A 503 means nothing was written (docs/api.md, "temporarily_unavailable"):
+    /// the database was unavailable or the request ran out of time before its write. The session stays as it was,
+    /// so the client's retry of the same grant can still complete the ceremony before the session expires. Any
+    /// other refusal still spends the session (single use, whatever the outcome), and enters the audit log in the
+    /// same write. If the refusal was the store failing otherwise, this may fail too; the session then expires on its
+    /// own.
+    private func refused(
+        _ kind: SecurityEvent.Kind, _ error: any Error, sessionID: String, now: Date, clientID: String,
+        userID: String?, credentialID: [UInt8]?
+    ) async throws -> Never {
+        if OAuthError.mapping(error).kind == .temporarilyUnavailable { throw error }
+        let event = AuthenticationAuditEvent.refusal(
+            kind, error, now: now, clientID: clientID, userID: userID, credentialID: credentialID)
+        _ = try? await spendSession(sessionID, now: now, recording: event)
+        throw error
     }
 
     /// Consumes the session in a write of its own, appending `event` in it if given; `nil` when the session was

@@ -51,9 +51,10 @@ package struct PasskeyEnrolment: Sendable {
     }
 
     /// The passkey `authnResponse` registers on the session `authSession` (both as sent). The session is spent by
-    /// the first presentation; WebAuthn L3 §7.1 verifies the attestation; a credential id already registered (to
-    /// anyone) is refused (§7.1 step 26). With a recovery token, the passkey spends the token in the same write
-    /// (single use: a refused enrolment spends nothing) and the user's other sessions are revoked.
+    /// the first presentation, in the write that stores the passkey or in the refusal's; a 503 (nothing written,
+    /// docs/api.md) leaves it for the client's retry. WebAuthn L3 §7.1 verifies the attestation; a credential id
+    /// already registered (to anyone) is refused (§7.1 step 26). With a recovery token, the passkey spends the token
+    /// in the same write (single use: a refused enrolment spends nothing) and the user's other sessions are revoked.
     /// - Throws: 403 `invalid_grant` for the session or the ceremony, 401 `invalid_token` for a spent recovery token.
     package func add(_ enrolling: EnrollingCaller, authSession: String, authnResponse: JSONValue) async throws
         -> Credential
@@ -66,11 +67,12 @@ package struct PasskeyEnrolment: Sendable {
         }
         let now = context.clock.now()
         let sessionID = handle.sessionID
-        let session = try await context.store.write { try $0.consumeAuthSession(id: sessionID, now: now) }
-        guard let session, session.kind == .signup, session.userHandle == user.userHandle,
-            session.clientID == client.clientID,
+        let found = try await context.store.read { try $0.authSession(id: sessionID) }
+        guard let session = found, now < session.expiresAt, session.kind == .signup,
+            session.userHandle == user.userHandle, session.clientID == client.clientID,
             session.email == nil, session.phoneNumber == nil, session.username == nil
         else {
+            try await spendSession(sessionID, now: now)
             throw OAuthError.invalidSession("session_unknown", reason: "unknown, expired, used or not this user's")
         }
         let credential: Credential
@@ -81,8 +83,9 @@ package struct PasskeyEnrolment: Sendable {
                 userID: user.id, now: now
             ).credential
         } catch {
-            await record(
-                PasskeyLifecycleAuditEvent.make(
+            await refused(
+                error, sessionID: sessionID, now: now,
+                recording: PasskeyLifecycleAuditEvent.make(
                     .passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: user.id, clientID: client.clientID, reasonCode: OAuthError.mapping(error).logCode))
             throw error
@@ -91,6 +94,9 @@ package struct PasskeyEnrolment: Sendable {
         let spentUntil = RecoveryToken.spentUntil(issuedAt: subject.issuedAt)
         do {
             try await context.store.write { writer in
+                guard try writer.consumeAuthSession(id: sessionID, now: now) != nil else {
+                    throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
+                }
                 if viaRecovery {
                     // One statement decides, on any node: of concurrent enrolments with this token exactly one
                     // spends it; the others throw, rolling back their whole write (no second passkey).
@@ -116,19 +122,35 @@ package struct PasskeyEnrolment: Sendable {
         } catch let error as StorageError where error.code == .conflict {
             // §7.1 step 26: a credential id already registered is refused; nothing was written.
             let refusal = OAuthError.ceremonyFailed("credential_exists", reason: error.description)
-            await record(
-                PasskeyLifecycleAuditEvent.make(
+            await refused(
+                refusal, sessionID: sessionID, now: now,
+                recording: PasskeyLifecycleAuditEvent.make(
                     .passkeyAdded, outcome: PasskeyLifecycleAuditEvent.failure, now: now,
                     userID: userID, clientID: client.clientID, credentialID: credential.credentialID,
                     reasonCode: refusal.logCode))
             throw refusal
+        } catch {
+            // A spent recovery token, a concurrent use of the session, the store failing.
+            await refused(error, sessionID: sessionID, now: now, recording: nil)
+            throw error
         }
         context.metrics.count(event: "passkey_added")
         return credential
     }
 
-    /// Appends `event` in a write of its own (best effort: the refusal is answered anyway).
-    private func record(_ event: SecurityEvent) async {
-        _ = try? await context.store.write { writer in _ = try writer.appendSecurityEvent(event) }
+    /// Spends the session `sessionID` in a write of its own, appending `event` in it if given.
+    private func spendSession(_ sessionID: String, now: Date, recording event: SecurityEvent? = nil) async throws {
+        try await context.store.write { writer in
+            if let event { _ = try writer.appendSecurityEvent(event) }
+            _ = try writer.consumeAuthSession(id: sessionID, now: now)
+        }
+    }
+
+    /// A refused enrolment: unless `error` is a 503 (nothing was written, docs/api.md, so the session stays for the
+    /// client's retry), the session is spent and `event` recorded, in one write (best effort: the refusal is
+    /// answered anyway; if the store fails again the session expires on its own).
+    private func refused(_ error: any Error, sessionID: String, now: Date, recording event: SecurityEvent?) async {
+        if OAuthError.mapping(error).kind == .temporarilyUnavailable { return }
+        _ = try? await spendSession(sessionID, now: now, recording: event)
     }
 }
