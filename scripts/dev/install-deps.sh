@@ -18,8 +18,10 @@ case "$level" in
   # systemd: systemd-analyze, which verifies packaging/passkeyd.service (no running systemd needed).
   # chromium, chromium-driver: the real-browser test of the demo web app (scripts/checks/browser_check.sh), test path
   # only.
+  # postgresql-15-auto-failover, pg-auto-failover-cli: the pg_auto_failover formation of the failover test
+  # (scripts/checks/failover.sh: the monitor's extension and pg_autoctl).
   test) packages+=("${check_packages[@]}" python3-venv curl bc golang-go golang-golang-x-mod-dev systemd chromium
-    chromium-driver) ;;
+    chromium-driver postgresql-15-auto-failover pg-auto-failover-cli) ;;
   bench) packages+=(python3 python3-venv openssl curl bc wrk sqlite3 postgresql) ;;
   *) echo "usage: $0 [build|check|test|bench]" >&2; exit 2 ;;
 esac

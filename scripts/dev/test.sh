@@ -166,6 +166,10 @@ independent_checks() {
   # Three nodes on one database: a ceremony spread over them, a refresh token and an auth session raced over all
   # three (exactly one 200 each), a key rotation in every node's JWKS within the reload interval.
   scripts/checks/three_nodes.sh .build/debug/passkeyd
+  # A real failover under load: a pg_auto_failover formation (a monitor, a primary, a synchronous standby) under two
+  # nodes; the primary's PostgreSQL killed, then the new primary's keeper and PostgreSQL: nothing acknowledged lost,
+  # no 500 or 503 for a committed write, no hang, both nodes recover; each round's write outage printed.
+  scripts/checks/failover.sh .build/debug/passkeyd
   # From one node to several: a SQLite node's database moved by `passkeyd database copy` into PostgreSQL, where a
   # node serves the same JWKS and refresh-token families; a second copy into the same database refused.
   scripts/checks/database_copy.sh .build/debug/passkeyd
