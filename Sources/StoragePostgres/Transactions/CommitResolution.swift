@@ -85,6 +85,9 @@ struct CommitResolution: Sendable {
                     conclusion.serverError = error
                 }
             }
+            if conclusion.verdict == .committed, !isReplicated(on: connection) {
+                conclusion.verdict = nil  // not yet known to be durable where a failover would go: ask again
+            }
             switch conclusion.verdict {
             case .committed?, .rolledBack?, .unknown?: return conclusion
             case .inProgress?, .standby?, nil:
@@ -94,4 +97,39 @@ struct CommitResolution: Sendable {
             usleep(pause)
         }
     }
+
+    /// Whether what this server has committed so far is as durable as an acknowledged COMMIT: a transaction that
+    /// writes, committed on the same connection, waits at its COMMIT for the synchronous standbys
+    /// (`synchronous_standby_names`, `synchronous_commit`) to confirm the WAL up to its commit record, which comes
+    /// after the in-doubt transaction's (PostgreSQL 15 §27.2.8). Without this, a primary restarted after a crash
+    /// (its keeper restarts it before the failover manager demotes it), or one whose session broke while COMMIT
+    /// waited for the standby, shows a commit that it flushed but that never reached the standby, which a promotion
+    /// then loses: the write would be answered 200 and vanish. The wait is not cancelled by a `statement_timeout`
+    /// (a cancelled wait lets COMMIT succeed with only a warning): it ends when the standbys confirm, when the
+    /// server is demoted or stopped (the connection is then lost), or when the operator's failover manager stops
+    /// requiring the standby. False when the barrier failed; the connection is then dropped, and the next question
+    /// connects afresh (perhaps to the new primary).
+    private func isReplicated(on connection: PostgresConnection) -> Bool {
+        do {
+            _ = try connection.simpleValue(Self.durabilityBarrier)
+            guard try connection.command("COMMIT") == "COMMIT" else {
+                connection.disconnect()
+                return false
+            }
+            return true
+        } catch {
+            connection.disconnect()
+            return false
+        }
+    }
+
+    /// The barrier's transaction, up to its COMMIT. It must write WAL: a transaction that only took an id commits
+    /// without flushing and without waiting for the standbys (PostgreSQL's RecordTransactionCommit waits only for
+    /// one that wrote). It rewrites the heartbeat row (v3; `/readyz` overwrites it too) with its own value, or
+    /// creates it with the database's clock; and no timeout may cancel the wait.
+    static let durabilityBarrier = """
+        BEGIN; SET LOCAL statement_timeout = 0; \
+        INSERT INTO heartbeat (id, beat_at) VALUES (1, extract(epoch FROM now())) \
+        ON CONFLICT (id) DO UPDATE SET beat_at = heartbeat.beat_at
+        """
 }
