@@ -14,22 +14,8 @@ struct CommitOutcomeReplicationTests {
     @Test("a server that requires a standby that is not there: the verdict waits at the barrier, then is committed")
     func waitsForTheStandby() async throws {
         try await ThrowawayCluster.with { cluster in
-            let configuration = try cluster.configuration()
-            let store = try await PostgresStore.open(configuration)
-            let (connection, inFlight) = try CommitOutcomeAfterRestartTests.begin(configuration, inserting: "waits")
-            #expect(try connection.command("COMMIT") == "COMMIT")
-            connection.disconnect()
-            // From now on every COMMIT that wrote waits for a standby named "absent", as a primary restarted after
-            // a crash waits for the standby that is being promoted instead.
-            let admin = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let (store, admin, probe, asked) = try await Self.askWhileTheStandbyIsAbsent(cluster, inserting: "waits")
             defer { admin.disconnect() }
-            try admin.connectIfNeeded()
-            let probe = try await Self.requireAbsentStandby(admin, configuration)
-            let resolution = CommitResolution(inFlight: inFlight, cause: StorageError(.busy, "answer lost"))
-            let asked = Task {
-                await resolution.conclude(
-                    configuration, counters: PostgresCounters(), gate: ConnectGate(), seconds: 120, pause: 1_000)
-            }
             // The event: the question's barrier waits for synchronous replication (without the barrier the verdict
             // is given at once and no session ever waits).
             var waiting = false
@@ -41,8 +27,7 @@ struct CommitOutcomeReplicationTests {
             }
             #expect(waiting, "the question never waited for the standby")
             // The standby is no longer required (the failover manager's move when the standby is gone for good).
-            try admin.command("ALTER SYSTEM RESET synchronous_standby_names")
-            _ = try admin.simpleValue("SELECT pg_reload_conf()")
+            try Self.releaseTheStandby(admin)
             let conclusion = await asked.value
             await probe.task.value
             #expect(conclusion.verdict == .committed)
@@ -54,20 +39,8 @@ struct CommitOutcomeReplicationTests {
     @Test("a barrier that fails (the session ended while it waited): no verdict from that server, asked again")
     func barrierEndedIsAskedAgain() async throws {
         try await ThrowawayCluster.with { cluster in
-            let configuration = try cluster.configuration()
-            let store = try await PostgresStore.open(configuration)
-            let (connection, inFlight) = try CommitOutcomeAfterRestartTests.begin(configuration, inserting: "ended")
-            #expect(try connection.command("COMMIT") == "COMMIT")
-            connection.disconnect()
-            let admin = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let (store, admin, probe, asked) = try await Self.askWhileTheStandbyIsAbsent(cluster, inserting: "ended")
             defer { admin.disconnect() }
-            try admin.connectIfNeeded()
-            let probe = try await Self.requireAbsentStandby(admin, configuration)
-            let resolution = CommitResolution(inFlight: inFlight, cause: StorageError(.busy, "answer lost"))
-            let asked = Task {
-                await resolution.conclude(
-                    configuration, counters: PostgresCounters(), gate: ConnectGate(), seconds: 120, pause: 1_000)
-            }
             // Each barrier that starts waiting is ended, as a demotion ends the old primary's sessions; the third
             // time, the standby is no longer required.
             // A terminated session may still be listed for a moment: each barrier (its server process) counts once.
@@ -81,8 +54,7 @@ struct CommitOutcomeReplicationTests {
                     barriers.insert(pid)
                     ended += 1
                     if ended == 3 {
-                        try admin.command("ALTER SYSTEM RESET synchronous_standby_names")
-                        _ = try admin.simpleValue("SELECT pg_reload_conf()")
+                        try Self.releaseTheStandby(admin)
                     } else {
                         _ = try admin.simpleValue("SELECT pg_terminate_backend(\(pid))::text")
                     }
@@ -97,6 +69,37 @@ struct CommitOutcomeReplicationTests {
             #expect(conclusion.attempts >= 3)
             await store.close()
         }
+    }
+
+    /// A write that committed, its answer taken as lost; then the server made to require a standby that is not there
+    /// (`requireAbsentStandby`), and the question about the write started. Returns the store, the admin connection
+    /// (the caller disconnects it), the waiting probe and the question's task.
+    static func askWhileTheStandbyIsAbsent(_ cluster: ThrowawayCluster, inserting id: String) async throws -> (
+        PostgresStore, PostgresConnection, Probe, Task<CommitResolution.Conclusion, Never>
+    ) {
+        let configuration = try cluster.configuration()
+        let store = try await PostgresStore.open(configuration)
+        let (connection, inFlight) = try CommitOutcomeAfterRestartTests.begin(configuration, inserting: id)
+        #expect(try connection.command("COMMIT") == "COMMIT")
+        connection.disconnect()
+        let admin = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+        try admin.connectIfNeeded()
+        // From now on every COMMIT that wrote waits for a standby named "absent", as a primary restarted after a
+        // crash waits for the standby that is being promoted instead.
+        let probe = try await requireAbsentStandby(admin, configuration)
+        let resolution = CommitResolution(inFlight: inFlight, cause: StorageError(.busy, "answer lost"))
+        let asked = Task {
+            await resolution.conclude(
+                configuration, counters: PostgresCounters(), gate: ConnectGate(), seconds: 120, pause: 1_000)
+        }
+        return (store, admin, probe, asked)
+    }
+
+    /// No standby is required any more (the failover manager's move when the standby is gone for good): every
+    /// waiting COMMIT returns.
+    static func releaseTheStandby(_ admin: PostgresConnection) throws {
+        try admin.command("ALTER SYSTEM RESET synchronous_standby_names")
+        _ = try admin.simpleValue("SELECT pg_reload_conf()")
     }
 
     /// A probe transaction waiting at its COMMIT for the standby: its task and its server process.
