@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Storage
 import StoragePostgres
@@ -27,14 +28,22 @@ struct SlowDatabaseDeadlineTests {
         environment["PASSKEYD_HTTP_REQUEST_DEADLINE_SECONDS"] = "2"
         let cluster = try await Cluster.start(nodes: 1, environment: environment, poolSize: 1)
         let node = cluster.nodes[0]
-        // A family to revoke: were any revocation written, the token would refresh no more.
-        var authenticator = Passkey()
-        let signedUp = try await node.signUp(&authenticator, email: "locked-out@example.com")
-        let refreshToken = try #require(signedUp["refresh_token"]?.stringValue)
         var lockHolder = cluster.database
         lockHolder.poolSize = 1
         lockHolder.applicationName = "passkeyd-tests-lock-holder"
         let locker = try await PostgresStore.open(lockHolder)
+        // A family of `app`'s to revoke, stored directly (no request under the 2 s deadline before the lock): were
+        // any revocation written, its token would be revoked.
+        let bytes = try SecureRandom.bytes(count: 32)
+        let refreshToken = Base64URL.encode(bytes)
+        let now = Date()
+        try await locker.write { writer in
+            try writer.insertRefreshToken(
+                RefreshToken(
+                    tokenHash: Digest.sha256(bytes), familyID: "family-locked", clientID: "app", userID: "user-locked",
+                    scope: "openid offline_access", authTime: now, createdAt: now,
+                    absoluteExpiresAt: now.addingTimeInterval(86_400), idleExpiresAt: now.addingTimeInterval(86_400)))
+        }
         // The transaction stays open on the locker's only connection until its COMMIT below.
         try await locker.executeForTesting("BEGIN; LOCK TABLE refresh_tokens IN ACCESS EXCLUSIVE MODE")
         let progress = Progress()
@@ -58,10 +67,11 @@ struct SlowDatabaseDeadlineTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(all.filter { $0.status == 503 && $0.whileLocked }.count == 3, "\(all)")
-        // The node serves again once the lock is gone, and no revocation was written: the family still refreshes.
-        let refreshed = try await node.refresh(refreshToken)
-        #expect(refreshed.status == 200, "\(refreshed.body)")
-        #expect(try await RequestCommitmentTests.revoke(port: port).status == 200)
+        // No revocation was written, and the node serves again once the lock is gone.
+        let kept = try await locker.read { try $0.refreshToken(hash: Digest.sha256(bytes)) }
+        #expect(kept != nil && kept?.revokedAt == nil, "a revocation was written: \(String(describing: kept))")
+        #expect(try await RequestCommitmentTests.revoke(port: port, token: refreshToken).status == 200)
+        #expect(try await locker.read { try $0.refreshToken(hash: Digest.sha256(bytes)) }?.revokedAt != nil)
         await locker.close()
         await cluster.stop()
     }
