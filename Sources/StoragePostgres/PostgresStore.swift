@@ -69,7 +69,7 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// Most reads are one statement (a login's `loginLookup`, a user, the device keys), and one statement sees one
+    /// Most reads are one statement (a login's `loginCredential`, a user, the device keys), and one statement sees one
     /// snapshot by itself: so a read first runs outside any transaction, allowed one statement — one round trip
     /// instead of three (BEGIN, the statement, COMMIT). A body that needs a second statement is stopped there and
     /// `nil` returned: the caller runs it again in a REPEATABLE READ transaction (a read body has no effect to

@@ -108,8 +108,15 @@ public enum PasskeydServer {
             let encrypted = try await context.tokens.encryptStoredKeys()
             let verifiers = try await PasswordVerifierSealing.run(
                 store: context.store, keys: try context.secrets.get(), now: context.clock.now())
-            let serverSecretSealed = try await ServerSecretSealing.run(
-                store: context.store, keys: try context.secrets.get(), now: context.clock.now())
+            var serverSecretsSealed: [String] = []
+            for name in ServerSecretSealing.names
+            where try await ServerSecretSealing.run(
+                store: context.store, keys: try context.secrets.get(), now: context.clock.now(), name: name)
+            {
+                serverSecretsSealed.append(name)
+            }
+            // The sealed auth sessions' key, before any endpoint serves (their challenges seal without the store).
+            try await context.loadAuthSessionKey()
             if let fingerprint = context.tokens.keyEncryptionFingerprint {
                 logger.log(
                     .info,
@@ -124,7 +131,9 @@ public enum PasskeydServer {
                             ?? "unwrapped")
                     if !encrypted.isEmpty { line.add("encrypted_now", encrypted.joined(separator: ",")) }
                     if verifiers.sealed > 0 { line.add("verifiers_encrypted_now", verifiers.sealed) }
-                    if serverSecretSealed { line.add("server_secrets_encrypted_now", ServerSecretSealing.name) }
+                    if !serverSecretsSealed.isEmpty {
+                        line.add("server_secrets_encrypted_now", serverSecretsSealed.joined(separator: ","))
+                    }
                 }
                 if !verifiers.unopenable.isEmpty {
                     logger.log(

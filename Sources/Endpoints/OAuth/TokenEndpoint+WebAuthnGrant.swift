@@ -8,7 +8,9 @@ extension TokenEndpoint {
     package func webAuthnGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
         -> Response
     {
-        let authSession = try parameters.string("auth_session", maxLength: 128)
+        // Sealed (`AuthSessionSealer`): any length the body limit lets through is judged by opening it, so that a
+        // value past the sealer's own bound is refused as an unknown session (invalid_grant) like any other.
+        let authSession = try parameters.string("auth_session", maxLength: .max)
         let authnResponse = try parameters.object("authn_response")
         let access = try requestedAccess(parameters, client: client)
         let realm = try parameters.optionalString("realm", maxLength: 128)

@@ -78,6 +78,6 @@ package struct PasskeyEndpoints: Sendable {
         let parameters = try RequestParameters(request)
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
-        return .json(try await challenges.login(client: client, realm: realm))
+        return .json(try challenges.login(client: client, realm: realm))
     }
 }

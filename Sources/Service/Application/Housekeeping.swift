@@ -50,6 +50,7 @@ package enum Housekeeping {
                     line.add("dpop_proofs", result.dpopProofs)
                     line.add("device_enrolment_nonces", result.deviceEnrolmentNonces)
                     line.add("spent_tokens", result.spentTokens)
+                    line.add("spent_auth_sessions", result.spentAuthSessions)
                 }
             }
         } catch {

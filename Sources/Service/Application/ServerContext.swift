@@ -27,6 +27,9 @@ public struct ServerContext: Sendable {
     package let secrets: Result<SecretEncryptionKeys, SecretEncryption.Failure>
     /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
     package let recorder: CeremonyRecorder?
+    /// The key of the sealed `auth_session` values of `/passkey/challenge` and `/passkey/register`, loaded at start
+    /// (`loadAuthSessionKey`).
+    package let authSessionKey = AuthSessionKey()
 
     /// Creates a context; `writeGate` admits each write (the HTTP layer's `RequestCommitmentGate`).
     public init(
@@ -49,5 +52,11 @@ public struct ServerContext: Sendable {
         self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
         self.userRateLimiter = RateLimiter(limit: configuration.rateLimitPerUserPerMinute)
         self.deviceEventLimiter = RateLimiter(limit: configuration.deviceKeys.eventsPerUserPerMinute)
+    }
+
+    /// Loads the auth sessions' sealing key from the store (creating it on a database's first start): once at
+    /// start, before the passkey endpoints serve.
+    package func loadAuthSessionKey() async throws {
+        try await authSessionKey.load(store: store, keys: try secrets.get())
     }
 }

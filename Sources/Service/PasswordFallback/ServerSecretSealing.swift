@@ -2,15 +2,19 @@ import Foundation
 import JSON
 import Storage
 
-/// At start, with a key-encryption key: seals the server secret stored unencrypted (from before the key was
+/// At start, with a key-encryption key: seals each server secret stored unencrypted (from before the key was
 /// configured) or under a key that only opens, replacing it only if still the bytes read (compare-and-set: nodes
 /// starting together seal it once), and records it in the audit log (`server_secret_sealed`).
 package enum ServerSecretSealing {
     /// The secret a start seals: the key of the stand-in salts and of the audit log's identity pseudonyms.
     package static let name = PasswordFallback.fakeSaltSecretName
+    /// Every server secret a start seals: `name` and the key of the sealed auth sessions (`AuthSessionKey`).
+    package static let names = [name, AuthSessionKey.secretName]
 
-    /// Whether this start sealed it.
-    package static func run(store: any Store, keys: SecretEncryptionKeys, now: Date) async throws -> Bool {
+    /// Whether this start sealed the server secret `name`.
+    package static func run(store: any Store, keys: SecretEncryptionKeys, now: Date, name: String = name)
+        async throws -> Bool
+    {
         guard let stored = try await store.read({ try $0.serverSecret(name: name) }),
             let replacement = try keys.resealedNamedSecret(stored, name: name)
         else { return false }

@@ -37,6 +37,8 @@ struct MemoryState: Sendable {
     var recoveryCodes: [String: [RecoveryCode]] = [:]
     /// Spent single-use tokens: their expiry by `jti`.
     var spentTokens: [String: Date] = [:]
+    /// Spent sealed auth sessions: their expiry by session id.
+    var spentAuthSessions: [String: Date] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
 }

@@ -51,6 +51,10 @@ extension MemoryTransaction {
         state.spentTokens[jwtID] != nil
     }
 
+    func isAuthSessionSpent(id: String) throws(StorageError) -> Bool {
+        state.spentAuthSessions[id] != nil
+    }
+
     func deleteUser(id: String) throws(StorageError) -> Bool {
         guard let user = state.users.removeValue(forKey: id) else { return false }
         state.credentials = state.credentials.filter { $0.value.userID != id }

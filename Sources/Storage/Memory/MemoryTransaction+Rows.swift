@@ -25,6 +25,7 @@ extension MemoryTransaction {
             let identity = DPoPProofIdentity(thumbprint: use.thumbprint, jwtID: use.jwtID)
             return add(&state.dpopProofs, identity, use.expiresAt)
         case .spentToken(let jwtID, let expiresAt): return add(&state.spentTokens, jwtID, expiresAt)
+        case .spentAuthSession(let id, let expiresAt): return add(&state.spentAuthSessions, id, expiresAt)
         case .auditCheckpoint(let checkpoint):
             return add(&state.auditCheckpoints, checkpoint.treeSize, checkpoint)
         case .serverSecret(let name, let value): return add(&state.serverSecrets, name, value)

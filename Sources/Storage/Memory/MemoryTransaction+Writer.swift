@@ -165,10 +165,13 @@ extension MemoryTransaction {
         for (nonce, _) in nonces { state.deviceEnrolmentNonces[nonce] = nil }
         let spent = state.spentTokens.filter { $0.value <= now }.sorted { $0.value < $1.value }.prefix(max(0, limit))
         for (jwtID, _) in spent { state.spentTokens[jwtID] = nil }
+        let spentSessions = state.spentAuthSessions.filter { $0.value <= now }.sorted { $0.value < $1.value }
+            .prefix(max(0, limit))
+        for (id, _) in spentSessions { state.spentAuthSessions[id] = nil }
         return PurgeResult(
             authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
             refreshTokens: tokens.count, dpopProofs: proofs.count, deviceEnrolmentNonces: nonces.count,
-            spentTokens: spent.count)
+            spentTokens: spent.count, spentAuthSessions: spentSessions.count)
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Everything a verified passkey login writes, as one unit (`StoreWriter.completeLogin`): the auth session spent,
-/// the credential's counter compare-and-set, the user's locks lifted, the refresh token stored and the login's
+/// Everything a verified passkey login writes, as one unit (`StoreWriter.completeLogin`): the sealed auth session
+/// spent (its id recorded, `StoreWriter.spendAuthSession`), the credential's counter compare-and-set, the user's locks lifted, the refresh token stored and the login's
 /// security event appended.
 public struct LoginCompletion: Sendable, Equatable {
     /// What the write did.
     public enum Outcome: Sendable, Equatable {
-        /// The session was spent meanwhile by another presentation, or had expired: nothing was stored (an
-        /// expired session is deleted all the same).
+        /// The session was already spent (by another presentation, on any node): nothing was stored. Its expiry
+        /// is the caller's to check before (it knows the sealed expiry).
         case sessionGone
         /// The session is spent, but another assertion moved the counter: nothing else was stored.
         case counterRace
@@ -17,8 +17,8 @@ public struct LoginCompletion: Sendable, Equatable {
 
     /// The auth session the assertion answered.
     public var sessionID: String
-    /// When the login happens (the session must not have expired by then).
-    public var now: Date
+    /// When that session expires: its spent record is kept until then.
+    public var sessionExpiresAt: Date
     /// The counter compare-and-set and backup state (WebAuthn L3 §7.2 steps 21–24).
     public var use: CredentialUse
     /// The user who logged in.
@@ -30,11 +30,11 @@ public struct LoginCompletion: Sendable, Equatable {
 
     /// Creates a login completion.
     public init(
-        sessionID: String, now: Date, use: CredentialUse, userID: String, refreshToken: RefreshToken?,
-        event: SecurityEvent
+        sessionID: String, sessionExpiresAt: Date, use: CredentialUse, userID: String,
+        refreshToken: RefreshToken?, event: SecurityEvent
     ) {
         self.sessionID = sessionID
-        self.now = now
+        self.sessionExpiresAt = sessionExpiresAt
         self.use = use
         self.userID = userID
         self.refreshToken = refreshToken

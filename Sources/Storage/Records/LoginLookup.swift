@@ -1,5 +1,6 @@
-/// What a passkey login reads before it verifies the assertion: the auth session and, when the assertion names a
-/// registered credential, that credential and its user (`StoreReader.loginLookup`).
+/// An auth session read with a credential and its user: what a passkey login read before its auth session was
+/// sealed (schema v16). No store operation answers it any more (`LoginCredential` replaced it); PostgreSQL's
+/// former one-statement lookup still builds it.
 public struct LoginLookup: Sendable, Equatable {
     /// The auth session, whatever its kind or expiry (the caller judges both).
     public var session: AuthSession

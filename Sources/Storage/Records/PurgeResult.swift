@@ -12,11 +12,13 @@ public struct PurgeResult: Sendable, Hashable {
     public var deviceEnrolmentNonces: Int
     /// Spent single-use tokens (`StoreWriter.spendToken`) past `expiresAt`.
     public var spentTokens: Int
+    /// Spent sealed auth sessions (`StoreWriter.spendAuthSession`) past their session's `expiresAt`.
+    public var spentAuthSessions: Int
 
     /// Creates a purge result.
     public init(
         authSessions: Int = 0, deviceChallenges: Int = 0, refreshTokens: Int = 0, dpopProofs: Int = 0,
-        deviceEnrolmentNonces: Int = 0, spentTokens: Int = 0
+        deviceEnrolmentNonces: Int = 0, spentTokens: Int = 0, spentAuthSessions: Int = 0
     ) {
         self.authSessions = authSessions
         self.deviceChallenges = deviceChallenges
@@ -24,11 +26,15 @@ public struct PurgeResult: Sendable, Hashable {
         self.dpopProofs = dpopProofs
         self.deviceEnrolmentNonces = deviceEnrolmentNonces
         self.spentTokens = spentTokens
+        self.spentAuthSessions = spentAuthSessions
     }
 
     /// Each kind's count (one list, so that a new kind cannot be left out of `largest` or `total`).
     private var counts: [Int] {
-        [authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens]
+        [
+            authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens,
+            spentAuthSessions,
+        ]
     }
 
     /// The most rows deleted of any one kind (equal to the limit when more may be left).
@@ -44,6 +50,7 @@ public struct PurgeResult: Sendable, Hashable {
             deviceChallenges: left.deviceChallenges + right.deviceChallenges,
             refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs,
             deviceEnrolmentNonces: left.deviceEnrolmentNonces + right.deviceEnrolmentNonces,
-            spentTokens: left.spentTokens + right.spentTokens)
+            spentTokens: left.spentTokens + right.spentTokens,
+            spentAuthSessions: left.spentAuthSessions + right.spentAuthSessions)
     }
 }

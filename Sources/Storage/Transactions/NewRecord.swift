@@ -23,6 +23,8 @@ public enum NewRecord: Sendable {
     case dpopProof(DPoPProofUse)
     /// A spent single-use token (key: its `jti`), kept until `expiresAt`.
     case spentToken(jwtID: String, expiresAt: Date)
+    /// A spent sealed auth session (key: its id), kept until the session's `expiresAt`.
+    case spentAuthSession(id: String, expiresAt: Date)
     /// A signed audit checkpoint (key: its tree size).
     case auditCheckpoint(AuditCheckpointRecord)
     /// A server secret (key: its name).

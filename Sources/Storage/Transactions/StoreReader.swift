@@ -19,8 +19,8 @@ public protocol StoreReader {
     func credentials(userID: String) throws(StorageError) -> [Credential]
     /// The auth session `id`, not consumed.
     func authSession(id: String) throws(StorageError) -> AuthSession?
-    /// The session, the credential (if given and known) and its user: composite, PostgreSQL answers in one join.
-    func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup?
+    /// The credential (if given and known) and its user: composite, PostgreSQL answers in one join.
+    func loginCredential(id credentialID: [UInt8]?) throws(StorageError) -> LoginCredential
     /// The refresh token with `tokenHash`.
     func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken?
     /// The tokens of a family, oldest first.
@@ -29,6 +29,8 @@ public protocol StoreReader {
     func sessionStatus(userID: String, familyID: String?) throws(StorageError) -> SessionStatus
     /// Whether the single-use token `jwtID` is spent (recorded and not yet purged).
     func isTokenSpent(jwtID: String) throws(StorageError) -> Bool
+    /// Whether the sealed auth session `id` is spent (recorded and not yet purged).
+    func isAuthSessionSpent(id: String) throws(StorageError) -> Bool
     /// The unused recovery codes of `userID`, by code hash.
     func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode]
     /// How many rows of each table outside the audit log name `userID` or `userHandle` (tables from the catalogue).

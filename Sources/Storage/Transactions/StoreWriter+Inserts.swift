@@ -57,6 +57,15 @@ extension StoreWriter {
         try insert(.spentToken(jwtID: jwtID, expiresAt: expiresAt))
     }
 
+    /// Spends the sealed auth session `id` (`/passkey/challenge`, `/passkey/register`: nothing is stored when they
+    /// are issued) and returns true, or returns false, writing nothing, when it is already spent. Of any number of
+    /// concurrent callers with one `id`, on any node, exactly one gets true; rolled back with the write's body (a
+    /// failed write spends nothing). The record may be purged from `expiresAt` (the session's own expiry, past
+    /// which it is refused anyway) on.
+    public func spendAuthSession(id: String, expiresAt: Date) throws(StorageError) -> Bool {
+        try insert(.spentAuthSession(id: id, expiresAt: expiresAt))
+    }
+
     /// Stores a signed checkpoint unless one for the same tree size exists. Returns whether it was stored.
     public func insertAuditCheckpoint(_ checkpoint: AuditCheckpointRecord) throws(StorageError) -> Bool {
         try insert(.auditCheckpoint(checkpoint))

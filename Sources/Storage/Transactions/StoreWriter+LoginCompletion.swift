@@ -18,13 +18,13 @@ extension StoreWriter {
         try completeLoginStepByStep(login)
     }
 
-    /// The definition of `completeLogin`, each step by its own operation: the session is consumed (single use);
+    /// The definition of `completeLogin`, each step by its own operation: the session is spent (single use);
     /// only then the counter is compare-and-set (WebAuthn L3 §7.2 step 22 under concurrency); only then the user's
     /// device keys are unlocked (DESIGN.md, device keys), the login's locks lifted, the refresh token inserted and
     /// the event appended.
     public func completeLoginStepByStep(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
-        guard try consumeAuthSession(id: login.sessionID, now: login.now) != nil else { return .sessionGone }
-        // Returned, not thrown, so the session's consumption still commits.
+        guard try spendAuthSession(id: login.sessionID, expiresAt: login.sessionExpiresAt) else { return .sessionGone }
+        // Returned, not thrown, so the session's spending still commits.
         guard try recordCredentialUse(login.use) else { return .counterRace }
         _ = try unlockDeviceKeys(userID: login.userID)
         _ = try liftLoginLocks(userID: login.userID, includingPasswordLock: true)

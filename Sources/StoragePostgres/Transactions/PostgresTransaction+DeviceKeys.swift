@@ -121,7 +121,8 @@ extension PostgresTransaction {
             refreshTokens: try purge("refresh_tokens", "token_hash", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "thumbprint, jti", "expires_at"),
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"),
-            spentTokens: try purge("spent_tokens", "jti", "expires_at"))
+            spentTokens: try purge("spent_tokens", "jti", "expires_at"),
+            spentAuthSessions: try purge("spent_auth_sessions", "id", "expires_at"))
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -1,10 +1,44 @@
+import Foundation
 import Storage
 
 extension PostgresTransaction {
+    /// A login's read in one statement instead of the definition's two (`StoreReader+LoginLookup.swift`); same
+    /// answers (the store behaviour suite runs both).
+    func loginCredential(id credentialID: [UInt8]?) throws(StorageError) -> LoginCredential {
+        guard let credentialID else { return LoginCredential(credential: nil, user: nil) }
+        let found = try one(Self.loginCredentialSQL, [.bytea(credentialID)]) { (row) throws(StorageError) in
+            let userRow = row.skipping(Self.loginCredentialColumnCount)
+            return LoginCredential(
+                credential: try Self.credential(row), user: try userRow.isNull(0) ? nil : try Self.user(userRow))
+        }
+        return found ?? LoginCredential(credential: nil, user: nil)
+    }
+
+    /// The number of columns of a credential (where its user's begin in `loginCredentialSQL`).
+    private static let loginCredentialColumnCount = Int32(loginColumnNames(credentialColumns).count)
+
+    private static let loginCredentialSQL = """
+        SELECT \(loginQualified(credentialColumns, "c")), \(loginQualified(userColumns, "u"))
+        FROM credentials c
+        LEFT JOIN users u ON u.id = c.user_id
+        WHERE c.credential_id = $1
+        """
+
+    /// The names of a record's column list.
+    private static func loginColumnNames(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// A record's column list with every name qualified by `table` (the names repeat across joined tables).
+    private static func loginQualified(_ list: String, _ table: String) -> String {
+        loginColumnNames(list).map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
     /// The whole login write in one statement instead of the definition's eight or more
     /// (`StoreWriter+LoginCompletion.swift`); the store behaviour suite holds it to the definition's effects.
-    /// Each data-modifying step runs only if the one before it returned a row: the session's DELETE (one winner
-    /// among concurrent presentations; an expired session is deleted too, and goes no further), the counter's
+    /// Each data-modifying step runs only if the one before it returned a row: the session's spent record, inserted
+    /// unless present (one winner among concurrent presentations, on any node; the service checked the sealed
+    /// expiry before), the counter's
     /// compare-and-set (WebAuthn L3 §7.2 step 22), then the unlock, the lifted counters, the refresh token and the
     /// security event with its audit queue row (as `appendSecurityEvent`). A duplicate refresh-token hash fails the
     /// whole statement, so nothing is written, as the definition's rollback.
@@ -12,8 +46,8 @@ extension PostgresTransaction {
         let event = login.event.filledFromOrigin()
         let refresh = login.refreshToken
         let arguments: [PostgresValue] = [
-            // $1–$2: the session
-            .text(login.sessionID), .date(login.now),
+            // $1–$2: the session's spent record
+            .text(login.sessionID), .date(login.sessionExpiresAt),
             // $3–$7: the credential's compare-and-set
             .int8(Int64(login.use.newSignCount)), .bool(login.use.backedUp), .date(login.use.usedAt),
             .bytea(login.use.credentialID), .int8(Int64(login.use.expectedSignCount)),
@@ -34,9 +68,9 @@ extension PostgresTransaction {
         ]
         let steps = try one(Self.completeLoginSQL, arguments + Self.securityEventArguments(event) + amr) {
             (row) throws(StorageError) in
-            (live: try row.integer(0), used: try row.integer(1), queued: try row.integer(2))
+            (spent: try row.integer(0), used: try row.integer(1), queued: try row.integer(2))
         }
-        guard let steps, steps.live > 0 else { return .sessionGone }
+        guard let steps, steps.spent > 0 else { return .sessionGone }
         guard steps.used > 0 else { return .counterRace }
         guard steps.queued == 1 else {
             throw StorageError(.internalFailure, "login write stored the counter but queued \(steps.queued) events")
@@ -47,13 +81,11 @@ extension PostgresTransaction {
     /// The counter keys lifted are spelled as `FallbackCounterKey.biometric`, `.identity` and `.recoveryIdentifier`
     /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding).
     private static let completeLoginSQL = """
-        WITH session AS (
-            DELETE FROM auth_sessions WHERE id = $1 RETURNING expires_at
-        ), live AS (
-            SELECT 1 FROM session WHERE $2 < expires_at
+        WITH spent AS (
+            INSERT INTO spent_auth_sessions (id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1
         ), used AS (
             UPDATE credentials SET sign_count = $3, backed_up = $4, last_used_at = $5
-            WHERE credential_id = $6 AND sign_count = $7 AND EXISTS (SELECT 1 FROM live)
+            WHERE credential_id = $6 AND sign_count = $7 AND EXISTS (SELECT 1 FROM spent)
             RETURNING 1
         ), unlocked AS (
             UPDATE device_keys SET status = 'active', failed_attempts = 0, locked_at = NULL
@@ -87,6 +119,6 @@ extension PostgresTransaction {
         ), queued AS (
             INSERT INTO audit_pending (event_seq) SELECT seq FROM event RETURNING event_seq
         )
-        SELECT (SELECT count(*) FROM live), (SELECT count(*) FROM used), (SELECT count(*) FROM queued)
+        SELECT (SELECT count(*) FROM spent), (SELECT count(*) FROM used), (SELECT count(*) FROM queued)
         """
 }

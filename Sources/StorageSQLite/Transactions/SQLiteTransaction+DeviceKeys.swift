@@ -86,7 +86,8 @@ extension SQLiteTransaction {
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
             dpopProofs: try purge("dpop_proofs", "expires_at"),
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"),
-            spentTokens: try purge("spent_tokens", "expires_at"))
+            spentTokens: try purge("spent_tokens", "expires_at"),
+            spentAuthSessions: try purge("spent_auth_sessions", "expires_at"))
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -69,6 +69,11 @@ extension SQLiteTransaction {
             ?? false
     }
 
+    func isAuthSessionSpent(id: String) throws(StorageError) -> Bool {
+        try one("SELECT 1 FROM spent_auth_sessions WHERE id = ?", [.text(id)]) { (_) throws(StorageError) in true }
+            ?? false
+    }
+
     func deleteUser(id: String) throws(StorageError) -> Bool {
         guard let user = try user(id: id) else { return false }
         for table in [

@@ -93,6 +93,8 @@ extension SQLiteTransaction {
                 [.text(use.thumbprint), .text(use.jwtID), .date(use.expiresAt)])
         case .spentToken(let jwtID, let expiresAt):
             return try insert("spent_tokens", "jti, expires_at", [.text(jwtID), .date(expiresAt)])
+        case .spentAuthSession(let id, let expiresAt):
+            return try insert("spent_auth_sessions", "id, expires_at", [.text(id), .date(expiresAt)])
         case .auditCheckpoint(let checkpoint):
             return try insert(
                 "audit_checkpoints", Self.auditCheckpointColumns,

@@ -40,8 +40,8 @@ open class ForwardingStoreReader: StoreReader {
         try reader.authSession(id: id)
     }
 
-    open func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup? {
-        try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
+    open func loginCredential(id credentialID: [UInt8]?) throws(StorageError) -> LoginCredential {
+        try reader.loginCredential(id: credentialID)
     }
 
     open func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken? {
@@ -58,6 +58,10 @@ open class ForwardingStoreReader: StoreReader {
 
     open func isTokenSpent(jwtID: String) throws(StorageError) -> Bool {
         try reader.isTokenSpent(jwtID: jwtID)
+    }
+
+    open func isAuthSessionSpent(id: String) throws(StorageError) -> Bool {
+        try reader.isAuthSessionSpent(id: id)
     }
 
     open func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {

@@ -2,7 +2,7 @@ import Foundation
 import Storage
 
 extension StoreConformance {
-    /// User 1 with credential 1 (counter 5) and the login session "s1"; device keys key-1 (locked) and key-2 of
+    /// User 1 with credential 1 (counter 5), the login session "spent" already spent; device keys key-1 (locked) and key-2 of
     /// user 1, key-9 (locked) of user 2; user 1's password verifier in a realm whose name is not ASCII (its
     /// counter key spells the length in UTF-8 bytes); one counter of each kind for user 1, and counters of others.
     private static func loginFixture(_ store: any Store) async throws -> Credential {
@@ -11,7 +11,7 @@ extension StoreConformance {
         try await store.write { writer in
             try writer.insertUser(S.user(1), credential: credential)
             try writer.insertUser(S.user(2), credential: S.credential(2, userID: "user-2"))
-            try writer.insertAuthSession(S.session("s1"))
+            _ = try writer.spendAuthSession(id: "spent", expiresAt: S.at(60))
             _ = try writer.insertDeviceKey(S.deviceKey("key-1"))
             _ = try writer.insertDeviceKey(S.deviceKey("key-2", deviceID: "device-2"))
             _ = try writer.insertDeviceKey(S.deviceKey("key-9", userID: "user-2"))
@@ -48,7 +48,7 @@ extension StoreConformance {
         -> LoginCompletion
     {
         LoginCompletion(
-            sessionID: "s1", now: S.at(10),
+            sessionID: "s1", sessionExpiresAt: S.at(60),
             use: CredentialUse(
                 credentialID: S.credential(1, userID: "user-1").credentialID, expectedSignCount: count,
                 newSignCount: 6, backedUp: true, usedAt: S.at(10)),
@@ -68,7 +68,7 @@ extension StoreConformance {
 
     /// What the fixture's rows look like after a login write, for comparing against expectations.
     private struct LoginEffects: Equatable, Sendable {
-        var session: AuthSession?
+        var spent: Bool
         var credential: Credential?
         var keyStates: [DeviceKeyState?]
         var counters: [String]
@@ -83,7 +83,7 @@ extension StoreConformance {
 
     private static func effects(_ reader: any StoreReader) throws -> LoginEffects {
         LoginEffects(
-            session: try reader.authSession(id: "s1"),
+            spent: try reader.isAuthSessionSpent(id: "s1"),
             credential: try reader.credential(id: S.credential(1, userID: "user-1").credentialID),
             keyStates: [
                 try reader.deviceKey(id: "key-1", userID: "user-1")?.state,
@@ -128,7 +128,7 @@ extension StoreConformance {
             let outcome = try await store.write { try $0.completeLogin(completion()) }
             try expectEqual(outcome, .stored, "outcome")
             var expected = before
-            expected.session = nil
+            expected.spent = true
             expected.credential = credential
             expected.credential?.signCount = 6
             expected.credential?.backedUp = true
@@ -149,20 +149,20 @@ extension StoreConformance {
             try expectEqual(after.refresh, nil, "refresh token")
             try expectEqual(after.events, ["login success"], "event")
         },
-        Check("a login write on an expired, spent or unknown session writes nothing else") { store in
+        Check("a login write on a spent session writes nothing else") { store in
             _ = try await loginFixture(store)
             let before = try await effects(store)
-            let late = {
-                var late = completion()
-                late.now = S.at(300)
-                return late
+            let spent = {
+                var spent = completion()
+                spent.sessionID = "spent"
+                return spent
             }()
-            try expectEqual(try await store.write { try $0.completeLogin(late) }, .sessionGone, "expired")
-            var expected = before
-            expected.session = nil  // an expired session is deleted all the same
-            try expectEqual(try await effects(store), expected, "after the expired session")
-            try expectEqual(try await store.write { try $0.completeLogin(completion()) }, .sessionGone, "spent")
-            try expectEqual(try await effects(store), expected, "after the spent session")
+            try expectEqual(try await store.write { try $0.completeLogin(spent) }, .sessionGone, "spent before")
+            try expectEqual(try await effects(store), before, "after the session spent before")
+            try expectEqual(try await store.write { try $0.completeLogin(completion()) }, .stored, "first")
+            let after = try await effects(store)
+            try expectEqual(try await store.write { try $0.completeLogin(completion()) }, .sessionGone, "again")
+            try expectEqual(try await effects(store), after, "after the second presentation")
         },
         Check("a login write whose counter moved meanwhile spends the session and writes nothing else") { store in
             _ = try await loginFixture(store)
@@ -170,7 +170,7 @@ extension StoreConformance {
             let outcome = try await store.write { try $0.completeLogin(completion(expecting: 4)) }
             try expectEqual(outcome, .counterRace, "outcome")
             var expected = before
-            expected.session = nil
+            expected.spent = true
             try expectEqual(try await effects(store), expected, "after the race")
         },
         Check("a login write whose refresh token hash exists fails as a conflict and writes nothing") { store in
@@ -186,24 +186,19 @@ extension StoreConformance {
             store in
             _ = try await loginFixture(store)
             try await store.write { try $0.insertRefreshToken(S.refreshToken(8, family: "family-0")) }
-            let late = {
-                var late = completion()
-                late.now = S.at(300)
-                return late
-            }()
             let clash = {
                 var clash = completion()
                 clash.refreshToken = S.refreshToken(8, family: "family-0")
                 return clash
             }()
-            let unknown = {
-                var unknown = completion()
-                unknown.sessionID = "nope"
-                return unknown
+            let spent = {
+                var spent = completion()
+                spent.sessionID = "spent"
+                return spent
             }()
             let cases: [(String, LoginCompletion)] = [
-                ("stored", completion()), ("without a refresh token", completion(refresh: nil)), ("expired", late),
-                ("counter race", completion(expecting: 4)), ("unknown session", unknown),
+                ("stored", completion()), ("without a refresh token", completion(refresh: nil)),
+                ("counter race", completion(expecting: 4)), ("spent session", spent),
                 ("refresh token hash taken", clash),
             ]
             for (name, login) in cases {

@@ -21,10 +21,8 @@ extension StoreConformance {
             }
             let found = try await store.read { try $0.user(id: user.id) }
             try expectEqual(found, user, "user with profile")
-            let lookup = try await store.read {
-                try $0.loginLookup(sessionID: "session-p", credentialID: credential.credentialID)
-            }
-            try expectEqual(lookup?.user?.profile, profile, "profile through the login lookup")
+            let lookup = try await store.read { try $0.loginCredential(id: credential.credentialID) }
+            try expectEqual(lookup.user?.profile, profile, "profile through the login lookup")
             let consumed = try await store.write { try $0.consumeAuthSession(id: "session-p", now: S.at(1)) }
             try expectEqual(consumed, session, "sign-up session with profile")
             let bare = S.user(2)

@@ -35,13 +35,12 @@ extension StoreConformance {
         },
         Check("the login write stores the refresh token's amr") { store in
             try await store.write { try $0.insertUser(S.user(1), credential: S.credential(1, userID: "user-1")) }
-            try await store.write { try $0.insertAuthSession(S.session("session-1")) }
             var stored = S.refreshToken(7, family: "family-login")
             stored.authenticationMethods = ["hwk", "user"]
             let refresh = stored
             let credentialID = S.credential(1, userID: "user-1").credentialID
             let login = LoginCompletion(
-                sessionID: "session-1", now: S.at(1),
+                sessionID: "session-1", sessionExpiresAt: S.at(60),
                 use: CredentialUse(
                     credentialID: credentialID, expectedSignCount: 0, newSignCount: 1, backedUp: false,
                     usedAt: S.at(1)),

@@ -15,45 +15,31 @@ extension StoreConformance {
             try expectEqual(first, session, "first consumption")
             try expectEqual(second, nil, "second consumption")
         },
-        Check("a login's lookup finds the session with the named credential and its user, and only what exists") {
-            store in
+        Check("a login's lookup finds the named credential and its user, and only what exists") { store in
             let user = S.user(1)
             let credential = S.credential(1, userID: user.id)
-            try await store.write { writer in
-                try writer.insertUser(user, credential: credential)
-                try writer.insertAuthSession(S.session("login"))
-                try writer.insertAuthSession(S.session("expired", expiresAt: S.at(1)))
-            }
-            let (found, unknownCredential, noCredential, expired, unknownSession) = try await store.read { reader in
+            try await store.write { try $0.insertUser(user, credential: credential) }
+            let (found, unknownCredential, noCredential) = try await store.read { reader in
                 (
-                    try reader.loginLookup(sessionID: "login", credentialID: credential.credentialID),
-                    try reader.loginLookup(sessionID: "login", credentialID: [0xEE]),
-                    try reader.loginLookup(sessionID: "login", credentialID: nil),
-                    try reader.loginLookup(sessionID: "expired", credentialID: credential.credentialID),
-                    try reader.loginLookup(sessionID: "nope", credentialID: credential.credentialID)
+                    try reader.loginCredential(id: credential.credentialID),
+                    try reader.loginCredential(id: [0xEE]),
+                    try reader.loginCredential(id: nil)
                 )
             }
-            let session = S.session("login")
-            try expectEqual(found, LoginLookup(session: session, credential: credential, user: user), "lookup")
-            try expectEqual(unknownCredential, LoginLookup(session: session, credential: nil, user: nil), "unknown id")
-            try expectEqual(noCredential, LoginLookup(session: session, credential: nil, user: nil), "no id")
-            // Expiry is the caller's to judge: the session comes back as stored.
-            try expectEqual(expired?.session.expiresAt, S.at(1), "expired session")
-            try expectEqual(expired?.user, user, "expired session's user")
-            try expectEqual(unknownSession, nil, "unknown session")
+            try expectEqual(found, LoginCredential(credential: credential, user: user), "lookup")
+            try expectEqual(unknownCredential, LoginCredential(credential: nil, user: nil), "unknown id")
+            try expectEqual(noCredential, LoginCredential(credential: nil, user: nil), "no id")
             // The driver's lookup is the same answer as its step-by-step definition, in every case.
-            let cases: [(String, [UInt8]?)] = [
-                ("login", credential.credentialID), ("login", [0xEE]), ("login", nil),
-                ("expired", credential.credentialID), ("nope", credential.credentialID),
-            ]
-            for (sessionID, credentialID) in cases {
+            let cases: [[UInt8]?] = [credential.credentialID, [0xEE], nil]
+            for credentialID in cases {
                 let (driver, definition) = try await store.read { reader in
                     (
-                        try reader.loginLookup(sessionID: sessionID, credentialID: credentialID),
-                        try reader.loginLookupStepByStep(sessionID: sessionID, credentialID: credentialID)
+                        try reader.loginCredential(id: credentialID),
+                        try reader.loginCredentialStepByStep(id: credentialID)
                     )
                 }
-                try expectEqual(driver, definition, "lookup of \(sessionID) against its definition")
+                try expectEqual(
+                    driver, definition, "lookup of \(String(describing: credentialID)) against its definition")
             }
         },
         Check("a read of several statements sees all of them, even when its body ignores a failed one") { store in

@@ -81,12 +81,16 @@ struct RequestCommitmentTests {
         return (server, try server.start(), responder)
     }
 
-    /// `POST /passkey/challenge`: one write (the auth session).
-    static func challenge(port: Int) async throws -> (status: Int, body: String) {
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/passkey/challenge"))
+    /// `POST /oauth/revoke` of `token` (by default a well-formed refresh token no one was issued): one write, which
+    /// looks the token up and, if `app` was issued it, revokes its family. (`/passkey/challenge` writes nothing
+    /// since its session is sealed.)
+    static func revoke(port: Int, token: String = RevokeRequest.unknownToken) async throws -> (
+        status: Int, body: String
+    ) {
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/oauth/revoke"))
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
-        request.httpBody = Data(#"{"client_id":"app"}"#.utf8)
+        request.httpBody = Data(RevokeRequest.body(token: token).serialized())
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = TimeInterval(TestTimeout.responseSeconds)
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -102,9 +106,8 @@ struct RequestCommitmentTests {
         let store = SlowStore(delay: .milliseconds(4_500))
         let (server, port, _) = try Self.serve(store, deadline: .seconds(3))
         let started = ContinuousClock.now
-        let response = try await Self.challenge(port: port)
+        let response = try await Self.revoke(port: port)
         #expect(response.status == 200, "\(response.body)")
-        #expect(response.body.contains("auth_session"))
         #expect(ContinuousClock.now - started >= .milliseconds(4_400))
         #expect(store.committed.load(ordering: .relaxed) == 1)
         await server.shutdown(deadline: .seconds(1))
@@ -115,7 +118,7 @@ struct RequestCommitmentTests {
         let store = SlowStore(delay: .zero)
         // The pause outlasts the deadline by far; the deadline's cancellation ends it.
         let (server, port, _) = try Self.serve(store, deadline: .seconds(1), pause: .seconds(60))
-        let response = try await Self.challenge(port: port)
+        let response = try await Self.revoke(port: port)
         #expect(response.status == 503)
         #expect(response.body.contains("temporarily_unavailable"))
         // The responder's task is cancelled; were it to go on, its write would reach the store by now.
@@ -128,7 +131,7 @@ struct RequestCommitmentTests {
     func shutdownWaitsForCommittedWrite() async throws {
         let store = SlowStore(delay: .milliseconds(1_000))
         let (server, port, _) = try Self.serve(store, deadline: .seconds(30))
-        async let response = Self.challenge(port: port)
+        async let response = Self.revoke(port: port)
         #expect(try await eventually { store.begun.load(ordering: .relaxed) == 1 }, "the write never began")
         await server.shutdown(deadline: .zero)
         let answer = try await response
@@ -141,7 +144,7 @@ struct RequestCommitmentTests {
         let store = SlowStore(delay: .zero)
         // The pause outlasts the test; the shutdown's cancellation ends it.
         let (server, port, responder) = try Self.serve(store, deadline: .seconds(30), pause: .seconds(60))
-        async let response = Self.challenge(port: port)
+        async let response = Self.revoke(port: port)
         #expect(try await eventually { responder.arrived.load(ordering: .relaxed) == 1 }, "never reached")
         await server.shutdown(deadline: .zero)
         let answer = try await response

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Storage
 import StoragePostgres
@@ -17,11 +18,11 @@ import Testing
         if: Cluster.databaseURL != nil,
         "PASSKEYD_TEST_DATABASE_URL is not set: this test needs PostgreSQL (`make test` starts one)"))
 struct SlowDatabaseDeadlineTests {
-    /// Another session holds `auth_sessions` locked: a challenge's INSERT waits for it on the node's only
-    /// connection, and the challenges behind it wait for that connection. None may hang past the 2 s request
+    /// Another session holds `refresh_tokens` locked: a revocation's write waits for it on the node's only
+    /// connection, and the revocations behind it wait for that connection. None may hang past the 2 s request
     /// deadline, and none may be written: the queued ones were never begun, so the deadline answers them; the begun
     /// one's statement is bounded by the same deadline (`statement_timeout`), so it fails then and rolls back.
-    @Test("challenges behind a lock: every one 503 at its deadline while the lock is held, none kept")
+    @Test("revocations behind a lock: every one 503 at its deadline while the lock is held, none kept")
     func writesMeetTheDeadline() async throws {
         var environment = PasskeyHarness.overrides
         environment["PASSKEYD_HTTP_REQUEST_DEADLINE_SECONDS"] = "2"
@@ -31,14 +32,26 @@ struct SlowDatabaseDeadlineTests {
         lockHolder.poolSize = 1
         lockHolder.applicationName = "passkeyd-tests-lock-holder"
         let locker = try await PostgresStore.open(lockHolder)
+        // A family of `app`'s to revoke, stored directly (no request under the 2 s deadline before the lock): were
+        // any revocation written, its token would be revoked.
+        let bytes = try SecureRandom.bytes(count: 32)
+        let refreshToken = Base64URL.encode(bytes)
+        let now = Date()
+        try await locker.write { writer in
+            try writer.insertRefreshToken(
+                RefreshToken(
+                    tokenHash: Digest.sha256(bytes), familyID: "family-locked", clientID: "app", userID: "user-locked",
+                    scope: "openid offline_access", authTime: now, createdAt: now,
+                    absoluteExpiresAt: now.addingTimeInterval(86_400), idleExpiresAt: now.addingTimeInterval(86_400)))
+        }
         // The transaction stays open on the locker's only connection until its COMMIT below.
-        try await locker.executeForTesting("BEGIN; LOCK TABLE auth_sessions IN ACCESS EXCLUSIVE MODE")
+        try await locker.executeForTesting("BEGIN; LOCK TABLE refresh_tokens IN ACCESS EXCLUSIVE MODE")
         let progress = Progress()
         let port = node.running.port
         let all = try await withThrowingTaskGroup(of: (status: Int, whileLocked: Bool).self) { group in
             for _ in 0..<3 {
                 group.addTask {
-                    let status = try await RequestCommitmentTests.challenge(port: port).status
+                    let status = try await RequestCommitmentTests.revoke(port: port, token: refreshToken).status
                     let whileLocked = !progress.released.load(ordering: .acquiring)
                     progress.answered.add(1, ordering: .releasing)
                     return (status, whileLocked)
@@ -54,18 +67,16 @@ struct SlowDatabaseDeadlineTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(all.filter { $0.status == 503 && $0.whileLocked }.count == 3, "\(all)")
-        // Every auth session stored, purged as expired a month on: none was written.
-        let stored = try await locker.write {
-            try $0.purgeExpired(now: Date().addingTimeInterval(30 * 86_400), limit: 1_000).authSessions
-        }
-        #expect(stored == 0)
-        // The node serves again once the lock is gone.
-        #expect(try await RequestCommitmentTests.challenge(port: port).status == 200)
+        // No revocation was written, and the node serves again once the lock is gone.
+        let kept = try await locker.read { try $0.refreshToken(hash: Digest.sha256(bytes)) }
+        #expect(kept != nil && kept?.revokedAt == nil, "a revocation was written: \(String(describing: kept))")
+        #expect(try await RequestCommitmentTests.revoke(port: port, token: refreshToken).status == 200)
+        #expect(try await locker.read { try $0.refreshToken(hash: Digest.sha256(bytes)) }?.revokedAt != nil)
         await locker.close()
         await cluster.stop()
     }
 
-    /// Whether the lock was released, and how many challenges were answered, shared with the requests' tasks.
+    /// Whether the lock was released, and how many revocations were answered, shared with the requests' tasks.
     final class Progress: Sendable {
         let released = Atomic<Bool>(false)
         let answered = Atomic<Int>(0)

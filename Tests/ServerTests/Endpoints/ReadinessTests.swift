@@ -114,7 +114,10 @@ struct ReadinessTests {
         #expect(ready.status == 503)
         #expect(String(decoding: ready.body, as: UTF8.self).contains(#""status":"unavailable""#))
         // SQLITE_READONLY: refused before anything was written.
-        #expect(try await server.post("/passkey/challenge", ["client_id": "app"]).status == 503)
+        // A sign-up: its register reads, its grant writes (the session spent, the user stored).
+        var authenticator = Passkey()
+        let (options, session) = try await server.registerChallenge(email: "read-only@example.com")
+        #expect(try await server.token(session: session, response: authenticator.register(options)).status == 503)
         await server.stopKeepingData()
     }
 
@@ -206,7 +209,7 @@ struct ReadinessTests {
         }
         let before = DamagedDatabase.contents(in: directory)
         // This write's own pages are intact: it is refused because the damage was met, not by meeting it.
-        let write = await client.post("/passkey/challenge", json: ["client_id": "app"] as JSONValue)
+        let write = await client.post("/oauth/revoke", json: RevokeRequest.body())
         #expect(write.status == 503, "\(write.bodyText)")
         #expect(write.bodyText.contains("temporarily_unavailable"))
         await #expect(throws: StorageError(.corrupt, "")) {

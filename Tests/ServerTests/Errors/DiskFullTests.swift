@@ -42,7 +42,7 @@ struct DiskFullTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, readerCount: 1))
         let harness = try PasskeyHarness(store: store)
-        #expect(await harness.post("/passkey/challenge", ["client_id": "app"]).status == 200)
+        #expect(try await harness.signUpAttempt(email: "first@example.com").status == 200)
         // The disk fills: a write that needs the file to grow meets SQLITE_FULL, and the disk stays full.
         try await store.setMaxPageCountForTesting(1)
         await store.setDiskStaysFullForTesting(true)
@@ -54,7 +54,7 @@ struct DiskFullTests {
                         detail: Array(repeating: 7, count: 20_000)))
             }
         }
-        let refused = await harness.post("/passkey/challenge", ["client_id": "app"])
+        let refused = try await harness.signUpAttempt(email: "second@example.com")
         #expect(refused.status == 503, "\(refused.bodyText)")
         #expect(refused.headers["Retry-After"] == "1")
         #expect(refused.bodyText.contains("temporarily_unavailable"))
@@ -71,7 +71,7 @@ struct DiskFullTests {
         // Space freed: the next write goes through on the same store, without a restart.
         await store.setDiskStaysFullForTesting(false)
         try await store.setMaxPageCountForTesting(nil)
-        #expect(await harness.post("/passkey/challenge", ["client_id": "app"]).status == 200)
+        #expect(try await harness.signUpAttempt(email: "third@example.com").status == 200)
         await store.close()
     }
 
@@ -80,7 +80,7 @@ struct DiskFullTests {
         let store = SwitchableWriteStore()
         store.refusal.withLock { $0 = .unavailable(.readOnly, "PostgreSQL 25006: read-only (test)") }
         let harness = try PasskeyHarness(store: store)
-        let refused = await harness.post("/passkey/challenge", ["client_id": "app"])
+        let refused = await harness.post("/oauth/revoke", RevokeRequest.body())
         #expect(refused.status == 503, "\(refused.bodyText)")
         #expect(refused.headers["Retry-After"] == "1")
         let logged = harness.logLines.all.filter { $0.contains("storage_read_only") }
@@ -99,7 +99,7 @@ struct DiskFullTests {
         let harness = try PasskeyHarness(store: store)
         #expect(await harness.client.get("/readyz").status == 200)
         store.refusal.withLock { $0 = .unavailable(.diskFull, "PostgreSQL 53100: could not extend file (test)") }
-        #expect(await harness.post("/passkey/challenge", ["client_id": "app"]).status == 503)
+        #expect(await harness.post("/oauth/revoke", RevokeRequest.body()).status == 503)
         let writes = store.writes.load(ordering: .relaxed)
         let ready = await harness.client.get("/readyz")
         #expect(ready.status == 503, "\(ready.bodyText)")

@@ -46,8 +46,7 @@ struct UnavailableStoreTests {
     @Test("a write refused because the database is unavailable is 503 temporarily_unavailable with Retry-After")
     func databaseDown() async throws {
         let lines = Lines()
-        let response = try await Self.client(.busy, lines: lines).post(
-            "/passkey/challenge", json: ["client_id": "app"] as JSONValue)
+        let response = try await Self.client(.busy, lines: lines).post("/oauth/revoke", json: RevokeRequest.body())
         #expect(response.status == 503, "\(response.bodyText)")
         #expect(response.bodyText.contains("temporarily_unavailable"))
         #expect(response.headers["Retry-After"] == "1")
@@ -57,8 +56,7 @@ struct UnavailableStoreTests {
     @Test("an I/O failure (disk full, outcome unknown) stays 500, logged as a warning that says what it is")
     func documentedFailureNotABug() async throws {
         let lines = Lines()
-        let response = try await Self.client(.io, lines: lines).post(
-            "/passkey/challenge", json: ["client_id": "app"] as JSONValue)
+        let response = try await Self.client(.io, lines: lines).post("/oauth/revoke", json: RevokeRequest.body())
         #expect(response.status == 500, "\(response.bodyText)")
         #expect(response.headers["Retry-After"] == nil)
         let failed = lines.all.filter { $0.contains("storage_io") }

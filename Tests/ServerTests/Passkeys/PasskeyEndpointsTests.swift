@@ -13,7 +13,7 @@ import Testing
 
 @Suite("POST /passkey/register and /passkey/challenge")
 struct PasskeyEndpointsTests {
-    @Test("register answers Auth0's creation options and an auth_session; the session is stored by its hash")
+    @Test("register answers Auth0's creation options and a sealed auth_session; nothing is stored")
     func registerShape() async throws {
         let harness = try PasskeyHarness()
         let response = await harness.post(
@@ -35,14 +35,20 @@ struct PasskeyEndpointsTests {
         #expect(options["pubKeyCredParams"]?.arrayValue?.allSatisfy { $0["type"]?.stringValue == "public-key" } == true)
         #expect(options["authenticatorSelection"] == ["residentKey": "required", "userVerification": "required"])
         let session = try #require(body["auth_session"]?.stringValue)
-        let id = Base64URL.encode(Digest.sha256(try #require(Base64URL.decode(session))))
-        let stored = try #require(try await harness.context.store.read { try $0.authSession(id: id) })
+        // The session is sealed in the value (nothing stored), and opens to the ceremony's.
+        let stored = try #require(try harness.context.authSessionKey.sealer().open(session))
         #expect(stored.kind == .signup)
         #expect(stored.email == "alice@example.com")
         #expect(stored.name == "Alice")
+        #expect(stored.challenge == Base64URL.decode(try #require(options["challenge"]?.stringValue)))
         // The WebAuthn timeout plus the grace period (passkeys.auth_session_grace_seconds).
         #expect(stored.expiresAt == harness.clock.now().addingTimeInterval(60 + 30))
+        // Opaque: no profile text in the value, and nothing stored under it or its id.
+        #expect(
+            !session.contains("alice")
+                && !(String(bytes: Base64URL.decode(session) ?? [], encoding: .utf8)?.contains("alice") ?? false))
         #expect(try await harness.context.store.read { try $0.authSession(id: session) } == nil)
+        #expect(try await harness.context.store.read { try $0.authSession(id: stored.id) } == nil)
     }
 
     @Test("displayName falls back to the identifier")
@@ -86,7 +92,12 @@ struct PasskeyEndpointsTests {
         #expect(options.objectMembers?.map(\.key) == ["challenge", "timeout", "rpId", "userVerification"])
         #expect(options["rpId"]?.stringValue == "example.com")
         #expect(options["userVerification"]?.stringValue == "required")
-        #expect(body["auth_session"]?.stringValue?.count == 43)
+        // Sealed (nothing stored), compact: the login session of this client and realm.
+        let session = try #require(body["auth_session"]?.stringValue)
+        #expect(session.count < 160, "\(session.count) characters")
+        let opened = try #require(try harness.context.authSessionKey.sealer().open(session))
+        #expect(opened.kind == .login && opened.clientID == "app" && opened.realm == "main")
+        #expect(opened.challenge == Base64URL.decode(try #require(options["challenge"]?.stringValue)))
     }
 
     @Test("a realm with phone numbers and usernames normalises both")

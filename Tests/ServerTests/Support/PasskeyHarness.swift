@@ -65,6 +65,8 @@ struct PasskeyHarness {
         let context = ServerContext(
             configuration: try TestConfiguration.make(overrides), store: store, logger: logger, clock: clock,
             recorder: try recording?(logger))
+        // What a start loads from the store (`ServerContext.loadAuthSessionKey`).
+        context.authSessionKey.install(try AuthSessionSealer(secret: try SecureRandom.bytes(count: 32)))
         self.context = context
         self.clock = clock
         self.logLines = lines
@@ -113,6 +115,16 @@ struct PasskeyHarness {
             session: session, response: try authenticator.register(options, tampering), audience: audience)
         try #require(response.status == 200, "signup: \(response.status) \(response.bodyText)")
         return try response.jsonValue()
+    }
+
+    /// A sign-up of a new authenticator for `email` in its two requests, `/passkey/register` (a read) and the
+    /// webauthn grant (one write: the session spent, the user stored); the grant's answer, whatever it is.
+    func signUpAttempt(email: String) async throws -> Response {
+        var authenticator = Passkey()
+        let challenge = try await registerChallenge(email: email).jsonValue()
+        let options = try #require(challenge["authn_params_public_key"])
+        let session = try #require(challenge["auth_session"]?.stringValue)
+        return await token(session: session, response: try authenticator.register(options))
     }
 
     /// A fresh login challenge: (options, auth_session).

@@ -235,20 +235,36 @@ struct HousekeepingTests {
         }
     }
 
-    @Test("expired auth sessions are purged, live ones kept")
+    @Test("expired auth sessions and spent sealed sessions are purged, live ones kept")
     func purge() async throws {
         let harness = try PasskeyHarness()
-        _ = await harness.loginChallenge()
+        // A login session spent by a refused presentation; the flows that still store sessions (adding a passkey,
+        // recovery) stored one.
+        let (_, first) = try await harness.loginOptions()
+        #expect(await harness.token(session: first, response: ["id": "x"]).status == 403)
+        let now = harness.clock.now()
+        try await harness.context.store.write { writer in
+            try writer.insertAuthSession(
+                AuthSession(
+                    id: "stored-1", clientID: "app", realm: "main", kind: .signup, challenge: [1], createdAt: now,
+                    expiresAt: now.addingTimeInterval(90)))
+        }
         // Past the WebAuthn timeout and the grace period.
         harness.clock.advance(60 + 31)
-        _ = await harness.loginChallenge()
+        let (_, second) = try await harness.loginOptions()
+        #expect(await harness.token(session: second, response: ["id": "x"]).status == 403)
+        let live = try #require(try harness.context.authSessionKey.sealer().open(second))
         await Housekeeping.purge(context: harness.context)
         let purgedAgain = try await harness.context.store.write {
             try $0.purgeExpired(now: harness.clock.now(), limit: 100)
         }
-        #expect(purgedAgain.authSessions == 0)
+        #expect(purgedAgain.authSessions == 0 && purgedAgain.spentAuthSessions == 0)
+        #expect(try await harness.context.store.read { try $0.isAuthSessionSpent(id: live.id) }, "the live one kept")
         #expect(
-            harness.logLines.all.contains { $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1") })
+            harness.logLines.all.contains {
+                $0.contains("purged expired rows") && $0.contains("\"auth_sessions\":1")
+                    && $0.contains("\"spent_auth_sessions\":1")
+            })
     }
 }
 

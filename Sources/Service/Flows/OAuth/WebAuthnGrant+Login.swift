@@ -4,14 +4,13 @@ import Storage
 import WebAuthn
 
 extension WebAuthnGrant {
-    /// A login session: the credential found by `rawId`, WebAuthn L3 §7.2 on the assertion, then one write that
-    /// consumes the session, compare-and-sets the counter, lifts the user's locks and stores the refresh token.
-    /// `credential` is the response as read from `sent` (the `authn_response` JSON).
+    /// A login `session` (opened and unexpired): the credential found by `rawId` (`loaded`), WebAuthn L3 §7.2 on
+    /// the assertion, then one write that spends the session, compare-and-sets the counter, lifts the user's locks
+    /// and stores the refresh token. `credential` is the response as read from `sent` (the `authn_response` JSON).
     package func login(
-        _ loaded: LoginLookup, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
-        request: GrantRequest
+        _ session: AuthSession, _ loaded: LoginCredential, credential: Result<PublicKeyCredentialJSON, WebAuthnError>,
+        sent: JSONValue, request: GrantRequest
     ) async throws -> TokenResponse {
-        let session = loaded.session
         // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
         let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
         // §7.2 steps 5–6: the credential must be registered, to a user of this realm. Refused here, before the
@@ -44,7 +43,8 @@ extension WebAuthnGrant {
             credentialID: stored.credentialID, expectedSignCount: stored.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
         let completion = LoginCompletion(
-            sessionID: session.id, now: request.now, use: use, userID: user.id, refreshToken: refresh?.record,
+            sessionID: session.id, sessionExpiresAt: session.expiresAt, use: use, userID: user.id,
+            refreshToken: refresh?.record,
             // The audit log's entry commits with the login (docs/audit.md).
             event: AuthenticationAuditEvent.make(
                 .login, outcome: AuthenticationAuditEvent.success, now: request.now,

@@ -4,9 +4,10 @@ import Storage
 import WebAuthn
 
 extension WebAuthnGrant {
-    /// A signup session: WebAuthn L3 §7.1 on the attestation, then one transaction that consumes the session and
-    /// stores the user and the credential (with the first refresh token): of concurrent presentations only the one
-    /// whose write consumes the session succeeds, and a write that fails (503) leaves the session unspent.
+    /// A signup session (opened and unexpired): WebAuthn L3 §7.1 on the attestation, then one transaction that spends
+    /// the session and stores the user and the credential (with the first refresh token): of concurrent
+    /// presentations only the one whose write spends the session succeeds, and a write that fails (503) leaves the
+    /// session unspent.
     /// `credential` is the response as read from `sent` (the `authn_response` JSON): a malformed one is a refused
     /// ceremony, judged (and recorded in record mode) like any other.
     package func signup(
@@ -34,9 +35,9 @@ extension WebAuthnGrant {
             for: user, authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified),
             tokens: context.tokens)
         do {
-            let sessionID = session.id
+            let (sessionID, expiresAt) = (session.id, session.expiresAt)
             try await context.store.write { writer in
-                guard try writer.consumeAuthSession(id: sessionID, now: request.now) != nil else {
+                guard try writer.spendAuthSession(id: sessionID, expiresAt: expiresAt) else {
                     throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
                 }
                 try writer.insertUser(user, credential: credential)

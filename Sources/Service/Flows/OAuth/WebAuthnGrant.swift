@@ -7,14 +7,17 @@ import WebAuthn
 /// `grant_type=urn:okta:params:oauth:grant-type:webauthn` (Auth0's native passkey flow): completes the ceremony an
 /// `auth_session` started, a sign-up (`+Signup`) or a login (`+Login`), and mints the tokens.
 ///
-/// The session is single-use and spent by the first request that presents it, whatever the outcome — except a 503
-/// (nothing was written, docs/api.md), which leaves it for the client's retry.
-/// Store traffic for a login: one read finds the session, the credential and its user (`loginLookup`, one
-/// statement on PostgreSQL); the assertion is verified; then ONE write consumes the session, compare-and-sets the
-/// counter and stores the refresh token — of concurrent presentations only the one whose write consumes the session
-/// succeeds. A sign-up likewise: the same read, the attestation verified, then one write that consumes the session
-/// and stores the user, the credential and the refresh token. Any other refusal spends the session in a write of its
-/// own before it is answered.
+/// The session is sealed in the `auth_session` value itself (`AuthSessionSealer`): a value that does not open, or
+/// has expired, is an unknown session. It is single-use and spent by the first request that presents it, whatever
+/// the outcome — except a 503 (nothing was written, docs/api.md), which leaves it for the client's retry. Spending
+/// records its id (`StoreWriter.spendAuthSession`) in the write that completes or refuses the ceremony; a
+/// presentation that finds it recorded already is refused as an unknown session.
+/// Store traffic for a login: one read finds the credential and its user (`loginCredential`, one statement on
+/// PostgreSQL); the assertion is verified; then ONE write spends the session, compare-and-sets the counter and
+/// stores the refresh token — of concurrent presentations, on any node, only the one whose write spends the session
+/// succeeds. A sign-up likewise: the attestation verified, then one write that spends the session and stores the
+/// user, the credential and the refresh token. Any other refusal spends the session, with its audit event, in a
+/// write of its own before it is answered.
 package struct WebAuthnGrant: Sendable {
     package let context: ServerContext
     /// Judges (and in record mode records) the ceremony.
@@ -57,85 +60,67 @@ package struct WebAuthnGrant: Sendable {
     package func complete(_ parameters: Parameters) async throws -> TokenResponse {
         let client = parameters.client
         let authnResponse = parameters.authnResponse
-        guard let handle = AuthSessionHandle(presented: parameters.authSession) else {
-            throw OAuthError.invalidSession("session_malformed")
-        }
-        // Parsed before the session is looked up, only to know which credential to read with it; a parse
-        // failure is reported after the session is spent.
+        // Parsed before the store is read, only to know which credential to read; a parse failure is reported
+        // after the session is spent.
         let credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: authnResponse) }
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
-        let sessionID = handle.sessionID
-        let lookup = try await context.store.read { reader in
-            try reader.loginLookup(sessionID: sessionID, credentialID: credentialID)
+        // A value that does not open (tampered, truncated, another key or version, a handle from before sealing)
+        // and an expired session are both an unknown session: nothing to spend, the refusal is recorded.
+        guard let session = try context.authSessionKey.sealer().open(parameters.authSession),
+            now < session.expiresAt
+        else {
+            await recordRefusal(
+                .login, Self.unknownSession, now: now, clientID: client.clientID, credentialID: credentialID)
+            throw Self.unknownSession
         }
-        if let found = lookup, now < found.session.expiresAt, found.session.kind == .signup {
-            return try await signup(
-                found.session, parameters, credential: credential, credentialID: credentialID, now: now)
-        }
-        guard let found = lookup, now < found.session.expiresAt, found.session.kind == .login else {
-            // Unknown, expired or already used (an expired one is removed by the attempt to spend it).
-            _ = try await spendSession(sessionID, now: now)
-            let error = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
-            await recordRefusal(.login, error, now: now, clientID: client.clientID, credentialID: credentialID)
-            throw error
-        }
+        let kind: SecurityEvent.Kind = session.kind == .signup ? .signup : .login
+        // A login reads the credential the assertion names and its user (a sign-up reads nothing).
+        let found = kind == .login ? try await context.store.read { try $0.loginCredential(id: credentialID) } : nil
         do {
             let request = try GrantRequest(
-                found.session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
+                session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
                 dpop: parameters.dpopThumbprint)
-            return try await login(found, credential: credential, sent: authnResponse, request: request)
+            if session.kind == .signup {
+                return try await signup(session: session, credential: credential, sent: authnResponse, request: request)
+            }
+            return try await login(
+                session, found ?? LoginCredential(credential: nil, user: nil), credential: credential,
+                sent: authnResponse, request: request)
         } catch {
             try await refused(
-                .login, error, sessionID: sessionID, now: now, clientID: client.clientID, userID: found.user?.id,
+                kind, error, session: session, now: now, clientID: client.clientID, userID: found?.user?.id,
                 credentialID: credentialID)
         }
     }
 
-    /// The sign-up `session` (unexpired at `now`, as read) completes: its answer, or its refusal (`refused`).
-    private func signup(
-        _ session: AuthSession, _ parameters: Parameters, credential: Result<PublicKeyCredentialJSON, WebAuthnError>,
-        credentialID: [UInt8]?, now: Date
-    ) async throws -> TokenResponse {
-        do {
-            let request = try GrantRequest(
-                session, realmName: parameters.realm, client: parameters.client, access: parameters.access, now: now,
-                dpop: parameters.dpopThumbprint)
-            return try await signup(
-                session: session, credential: credential, sent: parameters.authnResponse, request: request)
-        } catch {
-            try await refused(
-                .signup, error, sessionID: session.id, now: now, clientID: parameters.client.clientID, userID: nil,
-                credentialID: credentialID)
-        }
-    }
+    /// The refusal of a session that is unknown, expired or already used.
+    static let unknownSession = OAuthError.invalidSession("session_unknown", reason: "unknown, expired or already used")
 
     /// Answers a ceremony's refusal `error`. A 503 means nothing was written (docs/api.md, "temporarily_unavailable"):
-    /// the database was unavailable or the request ran out of time before its write. The session stays as it was,
+    /// the database was unavailable or the request ran out of time before its write. The session stays unspent,
     /// so the client's retry of the same grant can still complete the ceremony before the session expires. Any
-    /// other refusal still spends the session (single use, whatever the outcome), and enters the audit log in the
-    /// same write. If the refusal was the store failing otherwise, this may fail too; the session then expires on its
-    /// own.
+    /// other refusal spends the session (single use, whatever the outcome) and enters the audit log in the same
+    /// write; a session found spent already is refused as an unknown session, as it would have been before its
+    /// ceremony was judged. If the refusal was the store failing otherwise, this may fail too; the session then
+    /// stays unspent until it expires.
     private func refused(
-        _ kind: SecurityEvent.Kind, _ error: any Error, sessionID: String, now: Date, clientID: String,
+        _ kind: SecurityEvent.Kind, _ error: any Error, session: AuthSession, now: Date, clientID: String,
         userID: String?, credentialID: [UInt8]?
     ) async throws -> Never {
         if OAuthError.mapping(error).kind == .temporarilyUnavailable { throw error }
         let event = AuthenticationAuditEvent.refusal(
             kind, error, now: now, clientID: clientID, userID: userID, credentialID: credentialID)
-        _ = try? await spendSession(sessionID, now: now, recording: event)
-        throw error
-    }
-
-    /// Consumes the session in a write of its own, appending `event` in it if given; `nil` when the session was
-    /// unknown, expired or already used.
-    private func spendSession(_ sessionID: String, now: Date, recording event: SecurityEvent? = nil) async throws
-        -> AuthSession?
-    {
-        try await context.store.write { writer in
-            if let event { _ = try writer.appendSecurityEvent(event) }
-            return try writer.consumeAuthSession(id: sessionID, now: now)
+        // Recorded as the refusal of an unknown session is (`complete`).
+        let spentBefore = AuthenticationAuditEvent.refusal(
+            .login, Self.unknownSession, now: now, clientID: clientID, credentialID: credentialID)
+        let (id, expiresAt) = (session.id, session.expiresAt)
+        let spent = try? await context.store.write { writer -> Bool in
+            let spent = try writer.spendAuthSession(id: id, expiresAt: expiresAt)
+            _ = try writer.appendSecurityEvent(spent ? event : spentBefore)
+            return spent
         }
+        throw spent == false ? Self.unknownSession : error
     }
 
     /// Records a refused ceremony in a write of its own (best effort: the refusal is answered anyway).

@@ -5,8 +5,9 @@ import JSON
 import Storage
 
 /// Starting a passkey ceremony (`POST /passkey/register`, `POST /passkey/challenge`, Auth0's native passkeys API):
-/// a single-use auth session and the WebAuthn options handed to the client with its `auth_session`. The token
-/// endpoint's webauthn grant (`WebAuthnGrant`) completes it.
+/// the WebAuthn options handed to the client with its `auth_session`, the ceremony's `AuthSession` sealed
+/// (`AuthSessionSealer`). Nothing is stored: the token endpoint's webauthn grant (`WebAuthnGrant`) opens the
+/// session and spends it (single use) in the write that completes the ceremony.
 package struct CeremonyChallenges: Sendable {
     package let context: ServerContext
 
@@ -58,22 +59,22 @@ package struct CeremonyChallenges: Sendable {
         let profile = try UserProfile(parameters.userProfile, realm: realm)
         let configuration = context.configuration
         let now = context.clock.now()
-        let handle = try AuthSessionHandle.generate()
+        let sealer = try context.authSessionKey.sealer()
         // WebAuthn L3 §13.4.3: at least 16 random bytes; §5.4.3: user.id is opaque, no personal data.
         let challenge = try SecureRandom.bytes(count: 32)
         let userHandle = try SecureRandom.bytes(count: 32)
         let session = AuthSession(
-            id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .signup, challenge: challenge,
+            id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .signup,
+            challenge: challenge,
             email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,
             userHandle: userHandle, createdAt: now,
             expiresAt: Self.sessionExpiry(now: now, configuration: configuration), profile: profile.attributes)
         let identifiers = profile.identifiers
-        // One write: the "already exists" check and the session insert see the same state.
-        let taken = try await context.store.write { writer -> Bool in
-            for identifier in identifiers where try writer.user(realm: realm.name, identifier: identifier) != nil {
+        // One read (the grant's write checks again: an identifier taken since is a lost race there).
+        let taken = try await context.store.read { reader -> Bool in
+            for identifier in identifiers where try reader.user(realm: realm.name, identifier: identifier) != nil {
                 return true
             }
-            try writer.insertAuthSession(session)
             return false
         }
         guard !taken else {
@@ -88,25 +89,25 @@ package struct CeremonyChallenges: Sendable {
             challenge: challenge, userHandle: userHandle, userName: userName, displayName: profile.name ?? userName,
             excluding: [], hints: client.passkeyHints
         ).json(client: client, configuration: configuration)
+        let value = try sealer.seal(session)
         context.metrics.count(event: "passkey_register_challenge")
         return .object([
             JSONMember(key: "authn_params_public_key", value: options),
-            JSONMember(key: "auth_session", value: .string(handle.value)),
+            JSONMember(key: "auth_session", value: .string(value)),
         ])
     }
 
     /// A login (usernameless: the user is found from the credential and its userHandle):
-    /// `{authn_params_public_key, auth_session}`, the request options.
-    package func login(client: ClientConfiguration, realm: RealmConfiguration) async throws -> JSONValue {
+    /// `{authn_params_public_key, auth_session}`, the request options. CPU only: no store round trip.
+    package func login(client: ClientConfiguration, realm: RealmConfiguration) throws -> JSONValue {
         let configuration = context.configuration
         let now = context.clock.now()
-        let handle = try AuthSessionHandle.generate()
         let challenge = try SecureRandom.bytes(count: 32)
         let timeout = configuration.passkeys.challengeTimeoutMilliseconds
         let session = AuthSession(
-            id: handle.sessionID, clientID: client.clientID, realm: realm.name, kind: .login, challenge: challenge,
-            createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration))
-        try await context.store.write { try $0.insertAuthSession(session) }
+            id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .login,
+            challenge: challenge, createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration))
+        let value = try context.authSessionKey.sealer().seal(session)
         return .object([
             JSONMember(
                 key: "authn_params_public_key",
@@ -117,7 +118,7 @@ package struct CeremonyChallenges: Sendable {
                     JSONMember(
                         key: "userVerification", value: .string(configuration.userVerification(for: client).rawValue)),
                 ])),
-            JSONMember(key: "auth_session", value: .string(handle.value)),
+            JSONMember(key: "auth_session", value: .string(value)),
         ])
     }
 }
