@@ -31,7 +31,7 @@ final class PostgresConnection {
     /// COMMIT in doubt must stay for `CommitResolution` (housekeeping deletes it later).
     var settledMarker: CommitMarker?
 
-    private let counters: PostgresCounters
+    let counters: PostgresCounters
     /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
     private let gate: ConnectGate
 
@@ -158,6 +158,7 @@ final class PostgresConnection {
     func command(_ sql: String) throws(StorageError) -> String {
         try spendStatement()
         let handle = try connected()
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -168,6 +169,7 @@ final class PostgresConnection {
     /// returns the first column of the first row of the last statement's result, as text (nil without a row).
     func simpleValue(_ sql: String) throws(StorageError) -> String? {
         let handle = try connected()
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -234,6 +236,7 @@ final class PostgresConnection {
             for buffer in buffers { buffer?.deallocate() }
         }
         let values = buffers.map { $0.map { UnsafePointer($0) } }
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 1)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -247,6 +250,7 @@ final class PostgresConnection {
         if let name = prepared[sql] { return name }
         let name = "p\(prepared.count + 1)"
         let types = arguments.map(\.typeOID)
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQprepare(handle, name, sql, Int32(types.count), types)
         defer { PQclear(result) }
         try check(result, sql: sql)
