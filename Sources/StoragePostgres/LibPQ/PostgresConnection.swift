@@ -6,7 +6,8 @@ internal import CLibPQ
 ///
 /// Confined to one thread: the serial queue of its `PostgresSlot`, which runs one job at a time. Connects lazily
 /// and again after the connection was lost, so a pool outlives a database restart. Every statement with
-/// parameters is prepared once per connection (`PQprepare`) and then run with `PQexecPrepared`, binary in and out.
+/// parameters is prepared once per connection (`PQprepare`) and then run with `PQexecPrepared`, binary in and out;
+/// a transaction's BEGIN round trip goes in one pipeline with its first statement (`+Pipeline`).
 final class PostgresConnection {
     private let configuration: PostgresConfiguration
     private(set) var handle: OpaquePointer?
