@@ -77,6 +77,21 @@ struct PipelineTests {
     }
 
     @Test(
+        "the request's deadline bounds the body's first statement too, which goes in the pipeline whose select sets it",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func deadlineBoundsTheFirstStatement() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { store, _ in
+            let started = ContinuousClock.now
+            await #expect {
+                try await store.write(admission: WriteAdmission(deadline: .now + .milliseconds(500)) {}) { writer in
+                    _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_sleep(20)")
+                }
+            } throws: { StatementDeadlineTests.isStatementTimeout($0) }
+            #expect(ContinuousClock.now - started < .seconds(15))
+        }
+    }
+
+    @Test(
         "a write whose body runs no statement sends nothing: no BEGIN, no COMMIT, no marker",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func emptyWriteSendsNothing() async throws {
