@@ -77,6 +77,47 @@ struct PipelineTests {
     }
 
     @Test(
+        "a connection ended while the pipeline's statement runs: .busy, nothing kept, as when BEGIN went alone; the next write works",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func connectionEndedWhileThePipelineRuns() async throws {
+        var configuration = try PostgresTestDatabase.configuration(poolSize: 1)
+        configuration.applicationName = "passkeyd-pipeline-mid-\(UInt32.random(in: 0...UInt32.max))"
+        let store = try await PostgresStore.open(configuration)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("first")) }
+        let settled = try Self.markers(configuration)
+        let hold = try CommitInDoubtTests.CommitHold(configuration)
+        let key = hold.key
+        let runs = Counter()
+        let write = Task {
+            try await store.write { writer in
+                runs.increment()
+                // The body's first statement, in the pipeline with BEGIN: it waits for the test's lock.
+                _ = try (writer as? PostgresTransaction)?.connection.execute("SELECT pg_advisory_xact_lock(\(key))")
+                try writer.insertAuthSession(AuthSession.sample("second"))
+            }
+        }
+        var waiting = false
+        for _ in 0..<3_000 where !waiting {
+            try await Task.sleep(for: .milliseconds(10))
+            waiting = try hold.isWaitedFor()
+        }
+        #expect(waiting, "the pipeline's statement did not reach the lock within 30 s")
+        try await PostgresTestDatabase.terminateSessions(of: configuration)
+        // The server sends what it answered (BEGIN, the markers, the select) before its FATAL: the transaction began
+        // and was cut before COMMIT, so nothing was written and the write is not run again (503).
+        let error = await #expect(throws: StorageError.self) { try await write.value }
+        #expect(error?.code == .busy, "\(String(describing: error))")
+        hold.release()
+        #expect(runs.value == 1)
+        #expect(try Self.markers(configuration) == settled)
+        #expect(try await store.read { try $0.authSession(id: "second") } == nil)
+        try await store.write { try $0.insertAuthSession(AuthSession.sample("third")) }
+        #expect(try await store.read { try $0.authSession(id: "third") } != nil)
+        await store.close()
+        await PostgresTestDatabase.drop(configuration)
+    }
+
+    @Test(
         "the request's deadline bounds the body's first statement too, which goes in the pipeline whose select sets it",
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func deadlineBoundsTheFirstStatement() async throws {
