@@ -168,7 +168,7 @@ public final class PostgresStore: Store {
         var attempt = 1
         while true {
             connection.resetFailure()
-            var inFlight: InFlightCommit?
+            var marker: CommitMarker?
             // A pooled connection, believed alive (PostgreSQL may have ended it since its last use).
             let reused = connection.isConnected
             do {
@@ -182,14 +182,17 @@ public final class PostgresStore: Store {
                         try deadline.flatMap {
                             StatementDeadline.column(deadline: $0, session: try connection.sessionStatementTimeout())
                         }.map { ", " + $0 } ?? ""
-                    let marker = marks ? CommitMarker() : nil
-                    inFlight = InFlightCommit(
-                        beginValue: try connection.simpleValue(
-                            InFlightCommit.begin(marker: marker, settled: connection.settledMarker, extraColumns: bound)
-                        ),
-                        marker: marker)
+                    marker = marks ? CommitMarker() : nil
+                    let statements = InFlightCommit.beginStatements(
+                        marker: marker, settled: connection.settledMarker, extraColumns: bound)
+                    connection.deferTransaction(
+                        statements.enumerated().map {
+                            .init(sql: $0.element, keepsValue: $0.offset == statements.count - 1)
+                        })
                 } else {
-                    try connection.command("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    connection.deferTransaction([
+                        .init(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", keepsValue: false)
+                    ])
                 }
             } catch {
                 // Nothing ran yet. A pooled connection found dead is replaced at once (the next attempt connects
@@ -203,8 +206,16 @@ public final class PostgresStore: Store {
                 }
                 throw error
             }
+            // BEGIN (and a write's markers and select) is deferred: it goes to the server in one pipeline with the
+            // body's first statement (`PostgresConnection+Pipeline.swift`).
             do {
                 let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
+                if connection.hasDeferred {
+                    // The body ran no statement: no transaction began, there is nothing to commit.
+                    connection.discardDeferred()
+                    return .committed(value)
+                }
+                let inFlight = writes ? InFlightCommit(beginValue: connection.deferredValue, marker: marker) : nil
                 switch try commit(connection, writes: writes, inFlight: inFlight, counters: counters) {
                 case .tag(let tag):
                     // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
@@ -213,14 +224,24 @@ public final class PostgresStore: Store {
                             .internalFailure, "transaction was aborted by an earlier error; COMMIT said \(tag)")
                     }
                     // Its marker is no longer needed (and the one before it went with this transaction).
-                    if writes { connection.settledMarker = inFlight?.marker }
+                    if writes { connection.settledMarker = marker }
                     return .committed(value)
                 case .inDoubt(let resolution):
                     return .inDoubt(value, resolution)
                 }
             } catch {
                 let failure = connection.failure
-                if connection.isConnected { _ = try? connection.command("ROLLBACK") }
+                // A body that failed before its first statement sent nothing: there is no transaction to roll back.
+                let begun = !connection.hasDeferred
+                connection.discardDeferred()
+                if begun, connection.isConnected { _ = try? connection.command("ROLLBACK") }
+                if failure == .connectionLost, reused, !connection.beginAnswered, attempt < maxAttempts {
+                    // The pooled connection was found dead by the pipeline that carried BEGIN: nothing began, as
+                    // when BEGIN went on its own; the transaction runs again on a new connection.
+                    attempt += 1
+                    counters.count(.connectionLost)
+                    continue
+                }
                 if failure == .stalePreparedStatement, attempt < maxAttempts {
                     // Another node migrated the schema under this connection's prepared statements: prepare
                     // them again and run the transaction once more (nothing was committed).

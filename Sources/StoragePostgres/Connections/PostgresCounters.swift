@@ -17,6 +17,9 @@ final class PostgresCounters: Sendable {
     let connectFailures = Atomic<Int>(0)
     let leaseWaits = Atomic<Int>(0)
     let leaseWaitNanoseconds = Atomic<Int>(0)
+    /// The exchanges with the server whose answer a connection waited for (a statement, a prepare, a pipeline): what
+    /// the round-trip tests count.
+    let roundTrips = Atomic<Int>(0)
     /// Rare events (a retry, a COMMIT in doubt): one lock for both tables.
     private let rare = Mutex(
         (

@@ -6,17 +6,18 @@ internal import CLibPQ
 ///
 /// Confined to one thread: the serial queue of its `PostgresSlot`, which runs one job at a time. Connects lazily
 /// and again after the connection was lost, so a pool outlives a database restart. Every statement with
-/// parameters is prepared once per connection (`PQprepare`) and then run with `PQexecPrepared`, binary in and out.
+/// parameters is prepared once per connection (`PQprepare`) and then run with `PQexecPrepared`, binary in and out;
+/// a transaction's BEGIN round trip goes in one pipeline with its first statement (`+Pipeline`).
 final class PostgresConnection {
     private let configuration: PostgresConfiguration
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     /// SQL text → prepared statement name, for this session (cleared when the connection is replaced).
-    private var prepared: [String: String] = [:]
+    var prepared: [String: String] = [:]
     /// The first failure since `resetFailure()`: a statement after a failed one fails with 25P02, which must not
     /// hide why the transaction failed.
-    private(set) var failure: PostgresFailure?
+    var failure: PostgresFailure?
     /// The error of that first failed statement: what a later statement's 25P02 is thrown as.
-    private var firstError: StorageError?
+    private(set) var firstError: StorageError?
     /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
     /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
     /// fails, and the read is run again inside a transaction.
@@ -30,8 +31,16 @@ final class PostgresConnection {
     /// is deleted in the BEGIN round trip of the session's next write. Forgotten with the session: the marker of a
     /// COMMIT in doubt must stay for `CommitResolution` (housekeeping deletes it later).
     var settledMarker: CommitMarker?
+    /// Statements that go to the server with the next statement sent, in one pipeline: a transaction's BEGIN round
+    /// trip (`PostgresConnection+Pipeline.swift`).
+    var deferred: [Deferred] = []
+    /// The value of the deferred statement that keeps one, once its pipeline answered.
+    var deferredValue: String?
+    /// Whether the deferred BEGIN was answered: the transaction began on the server (a connection lost before that
+    /// began nothing, and the transaction may run again on a new one).
+    var beginAnswered = false
 
-    private let counters: PostgresCounters
+    let counters: PostgresCounters
     /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
     private let gate: ConnectGate
 
@@ -63,6 +72,7 @@ final class PostgresConnection {
     func connectIfNeeded() throws(StorageError) {
         if isConnected { return }
         disconnect()
+        deferred = []
         if case .refuse(let until) = gate.decide(now: Date(), probeLimit: configuration.connectAttemptLimit) {
             failure = .connectionLost
             throw Self.connectFailure(
@@ -135,7 +145,7 @@ final class PostgresConnection {
     }
 
     /// Spends one statement of the budget, or fails when it is spent.
-    private func spendStatement() throws(StorageError) {
+    func spendStatement() throws(StorageError) {
         guard let budget = statementBudget else { return }
         guard budget > 0 else {
             exceededBudget = true
@@ -157,7 +167,9 @@ final class PostgresConnection {
     @discardableResult
     func command(_ sql: String) throws(StorageError) -> String {
         try spendStatement()
+        try sendDeferred()
         let handle = try connected()
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -167,7 +179,9 @@ final class PostgresConnection {
     /// Runs `sql` through the simple protocol (several `;`-separated statements allowed, one round trip) and
     /// returns the first column of the first row of the last statement's result, as text (nil without a row).
     func simpleValue(_ sql: String) throws(StorageError) -> String? {
+        try sendDeferred()
         let handle = try connected()
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -202,7 +216,7 @@ final class PostgresConnection {
 
     // MARK: internals
 
-    private func connected() throws(StorageError) -> OpaquePointer {
+    func connected() throws(StorageError) -> OpaquePointer {
         guard let handle else {
             failure = failure ?? .connectionLost
             throw StorageError(.busy, "PostgreSQL connection is not open")
@@ -214,13 +228,31 @@ final class PostgresConnection {
     private func run<T>(
         _ sql: String, _ arguments: [PostgresValue], _ read: (OpaquePointer) throws(StorageError) -> T
     ) throws(StorageError) -> T {
+        // A transaction's deferred BEGIN goes in one pipeline with this statement (and its PQprepare, on its first
+        // use in this session).
+        if hasDeferred { return try runAfterDeferred(sql, arguments, read) }
         try spendStatement()
         let handle = try connected()
         let name = try statementName(sql, arguments, handle: handle)
+        counters.roundTrips.add(1, ordering: .relaxed)
+        let result = Self.withParameters(arguments) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 1)
+        }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        guard let result else { throw StorageError(.internalFailure, "PQexecPrepared returned no result") }
+        return try read(result)
+    }
+
+    /// Calls `send` with `arguments` as libpq takes them, binary: values, lengths and formats that live until it
+    /// returns (an empty value still needs a non-NULL pointer).
+    static func withParameters<R>(
+        _ arguments: [PostgresValue],
+        _ send: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+    ) -> R {
         let encoded = arguments.map(\.binary)
         let lengths = encoded.map { Int32($0?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: arguments.count)
-        // Copies that live until PQexecPrepared returns (an empty value still needs a non-NULL pointer).
         let buffers: [UnsafeMutablePointer<CChar>?] = encoded.map { bytes in
             guard let bytes else { return nil }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
@@ -233,12 +265,7 @@ final class PostgresConnection {
         defer {
             for buffer in buffers { buffer?.deallocate() }
         }
-        let values = buffers.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 1)
-        defer { PQclear(result) }
-        try check(result, sql: sql)
-        guard let result else { throw StorageError(.internalFailure, "PQexecPrepared returned no result") }
-        return try read(result)
+        return send(buffers.map { $0.map { UnsafePointer($0) } }, lengths, formats)
     }
 
     private func statementName(_ sql: String, _ arguments: [PostgresValue], handle: OpaquePointer)
@@ -247,6 +274,7 @@ final class PostgresConnection {
         if let name = prepared[sql] { return name }
         let name = "p\(prepared.count + 1)"
         let types = arguments.map(\.typeOID)
+        counters.roundTrips.add(1, ordering: .relaxed)
         let result = PQprepare(handle, name, sql, Int32(types.count), types)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -255,7 +283,7 @@ final class PostgresConnection {
     }
 
     /// Throws the `StorageError` for a failed `result`, remembering the first failure's kind.
-    private func check(_ result: OpaquePointer?, sql: String) throws(StorageError) {
+    func check(_ result: OpaquePointer?, sql: String) throws(StorageError) {
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
         let broken = handle.map { PQstatus($0) != CONNECTION_OK } ?? true

@@ -9,7 +9,8 @@
 /// (`SystemRandomNumberGenerator`: `getrandom(2)` on Linux) never repeat in practice.
 ///
 /// Markers cost no round trip of their own: the INSERT, and the DELETE of the connection's previous marker (whose
-/// COMMIT answered, so it is no longer needed), go in the same simple-query string as BEGIN. So the table holds
+/// COMMIT answered, so it is no longer needed), go with BEGIN, in the pipeline that carries the transaction's first
+/// statement (`PostgresConnection.deferTransaction`). So the table holds
 /// about one row per open connection; housekeeping deletes what is left behind (the marker of a connection that
 /// closed, of a COMMIT in doubt) after `retention`.
 struct CommitMarker: Sendable, Equatable {

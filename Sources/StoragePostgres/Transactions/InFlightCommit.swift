@@ -54,11 +54,17 @@ struct InFlightCommit: Sendable, Equatable {
     /// of the connection's `settled` marker (its COMMIT answered), the INSERT of `marker`, then `beginSelect` with
     /// `extraColumns` (", …" or "").
     static func begin(marker: CommitMarker?, settled: CommitMarker?, extraColumns: String = "") -> String {
+        beginStatements(marker: marker, settled: settled, extraColumns: extraColumns).joined(separator: "; ")
+    }
+
+    /// The statements of `begin`, one by one: what a transaction defers to go in one pipeline with its first
+    /// statement (`PostgresConnection.deferTransaction`).
+    static func beginStatements(marker: CommitMarker?, settled: CommitMarker?, extraColumns: String = "") -> [String] {
         var statements = ["BEGIN ISOLATION LEVEL READ COMMITTED"]
         if let settled { statements.append(settled.delete) }
         if let marker { statements.append(marker.insert) }
         statements.append(beginSelect + extraColumns)
-        return statements.joined(separator: "; ")
+        return statements
     }
 
     /// The statement that asks, on a new connection, what became of the transaction: "status|marker|start".

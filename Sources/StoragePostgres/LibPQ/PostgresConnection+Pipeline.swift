@@ -1,0 +1,183 @@
+import Foundation
+import Storage
+internal import CLibPQ
+
+/// Statements sent ahead of another, in one libpq pipeline (`PQenterPipelineMode`): a transaction's BEGIN round trip
+/// (BEGIN, the commit markers, its select) is not sent on its own but deferred (`deferTransaction`) and goes to the
+/// server together with the body's first statement, and that statement's `PQprepare` with it on its first use in a
+/// session. One round trip instead of two or three; what the server runs, and in which order, is unchanged.
+///
+/// The answers are read in order after one sync. A statement that fails aborts what follows it up to the sync
+/// (`PGRES_PIPELINE_ABORTED`): the first failure is what the call throws, as a statement after a failed one in a
+/// transaction would. After an explicit BEGIN the transaction stays open, aborted, until the caller's ROLLBACK.
+extension PostgresConnection {
+    /// A statement without parameters (text results) deferred to go ahead of the next statement sent.
+    struct Deferred: Equatable {
+        let sql: String
+        /// Whether its first value is kept in `deferredValue` (the BEGIN round trip's select).
+        let keepsValue: Bool
+    }
+
+    /// Defers `statements` (a transaction's BEGIN round trip) to the next statement sent: `hasDeferred` until then;
+    /// `deferredValue` and `beginAnswered` are cleared.
+    func deferTransaction(_ statements: [Deferred]) {
+        deferred = statements
+        deferredValue = nil
+        beginAnswered = false
+    }
+
+    /// Whether statements wait for the next one sent (the body has sent none yet: no transaction began on the server).
+    var hasDeferred: Bool { !deferred.isEmpty }
+
+    /// Forgets the deferred statements (a body that ran no statement, or failed before its first).
+    func discardDeferred() {
+        deferred = []
+    }
+
+    /// Sends the deferred statements on their own (one round trip): before a statement that cannot go in a pipeline
+    /// (the simple protocol's `command` and `simpleValue`).
+    func sendDeferred() throws(StorageError) {
+        guard hasDeferred else { return }
+        let handle = try connected()
+        try pipeline(handle, statement: nil) { (_) throws(StorageError) in () }
+    }
+
+    /// Runs `sql` with `arguments` after the deferred statements, in one pipeline, and hands its result to `read`.
+    func runAfterDeferred<T>(
+        _ sql: String, _ arguments: [PostgresValue], _ read: (OpaquePointer) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        try spendStatement()
+        let handle = try connected()
+        return try pipeline(handle, statement: (sql, arguments), read)
+    }
+
+    /// Sends the deferred statements, then `statement` (prepared first if this session has not prepared it), syncs,
+    /// and reads every answer; returns what `read` makes of the statement's result (`statement` nil: of nothing).
+    private func pipeline<T>(
+        _ handle: OpaquePointer, statement: (sql: String, arguments: [PostgresValue])?,
+        _ read: (OpaquePointer) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        let ahead = deferred
+        deferred = []
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw StorageError(.internalFailure, "PQenterPipelineMode failed: \(Self.message(handle))")
+        }
+        var preparing: String?
+        var name = ""
+        var sent = true
+        for item in ahead where sent {
+            sent = PQsendQueryParams(handle, item.sql, 0, nil, nil, nil, nil, 0) == 1
+        }
+        if sent, let statement {
+            if let known = prepared[statement.sql] {
+                name = known
+            } else {
+                name = "p\(prepared.count + 1)"
+                preparing = name
+                let types = statement.arguments.map(\.typeOID)
+                sent = PQsendPrepare(handle, name, statement.sql, Int32(types.count), types) == 1
+            }
+            sent =
+                sent
+                && Self.withParameters(statement.arguments) { values, lengths, formats in
+                    PQsendQueryPrepared(
+                        handle, name, Int32(statement.arguments.count), values, lengths, formats, 1) == 1
+                }
+        }
+        sent = sent && PQpipelineSync(handle) == 1
+        counters.roundTrips.add(1, ordering: .relaxed)
+        guard sent else { return try lose(handle, sql: statement?.sql ?? ahead.first?.sql ?? "") }
+        var error: StorageError?
+        // The deferred statements' answers.
+        for (index, item) in ahead.enumerated() {
+            guard let result = nextResult(handle) else { return try lose(handle, sql: item.sql) }
+            defer { PQclear(result) }
+            if let failed = failure(of: result, sql: item.sql) {
+                error = error ?? failed
+                guard self.handle == handle else { throw failed }  // the connection was lost: closed by `check`
+                continue
+            }
+            if index == 0, PQresultStatus(result) == PGRES_COMMAND_OK { beginAnswered = true }
+            if item.keepsValue { deferredValue = Self.firstValue(result) }
+        }
+        var value: T?
+        if let statement {
+            if let preparing {
+                guard let result = nextResult(handle) else { return try lose(handle, sql: statement.sql) }
+                defer { PQclear(result) }
+                if let failed = failure(of: result, sql: statement.sql) {
+                    error = error ?? failed
+                    guard self.handle == handle else { throw failed }
+                } else if PQresultStatus(result) == PGRES_COMMAND_OK {
+                    prepared[statement.sql] = preparing
+                }
+            }
+            guard let result = nextResult(handle) else { return try lose(handle, sql: statement.sql) }
+            defer { PQclear(result) }
+            if let failed = failure(of: result, sql: statement.sql) {
+                error = error ?? failed
+                guard self.handle == handle else { throw failed }
+            } else if error == nil {
+                do { value = try read(result) } catch let failed { error = failed }
+            }
+        } else if error == nil {
+            value = try read(handle)
+        }
+        // The sync's answer; then the connection leaves pipeline mode, idle (or in the transaction BEGIN opened).
+        guard let sync = nextResult(handle) else { return try lose(handle, sql: "sync") }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced, PQexitPipelineMode(handle) == 1 else { return try lose(handle, sql: "sync") }
+        if let error { throw error }
+        guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
+        return value
+    }
+
+    /// The next command's result, with the NULL that ends it consumed (none follows a sync); nil when the
+    /// connection gave none.
+    private func nextResult(_ handle: OpaquePointer) -> OpaquePointer? {
+        guard let result = PQgetResult(handle) else { return nil }
+        if PQresultStatus(result) != PGRES_PIPELINE_SYNC {
+            // A command's results end with NULL; a broken connection ends them too (bounded all the same).
+            for _ in 0..<8 {
+                guard let extra = PQgetResult(handle) else { break }
+                PQclear(extra)
+            }
+        }
+        return result
+    }
+
+    /// The error of a failed `result` (nil when it succeeded, or was skipped after an earlier failure in the pipeline).
+    private func failure(of result: OpaquePointer, sql: String) -> StorageError? {
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED { return nil }
+        do {
+            try check(result, sql: sql)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The pipeline broke off (the connection failed, or libpq refused a command): the connection is closed, as
+    /// after any lost connection, and the error thrown is the first the pipeline met, else a lost connection's.
+    private func lose<T>(_ handle: OpaquePointer, sql: String) throws(StorageError) -> T {
+        let reason = self.handle == handle ? Self.message(handle) : "connection closed"
+        if self.handle == handle { disconnect() }
+        failure = failure ?? .connectionLost
+        throw firstError
+            ?? PostgresFailure.error(
+                sqlState: nil, constraint: nil, message: "\(reason) [\(sql.prefix(60))]", failure: .connectionLost)
+    }
+
+    /// The first column of the first row of `result`, as text; nil without one.
+    private static func firstValue(_ result: OpaquePointer) -> String? {
+        guard PQntuples(result) > 0, PQnfields(result) > 0, PQgetisnull(result, 0, 0) == 0,
+            let value = PQgetvalue(result, 0, 0)
+        else { return nil }
+        return String(cString: value)
+    }
+
+    private static func message(_ handle: OpaquePointer) -> String {
+        PQerrorMessage(handle).map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    }
+}
