@@ -77,42 +77,6 @@ final class PostgresTransaction: StoreWriter {
         try one("SELECT \(Self.authSessionColumns) FROM auth_sessions WHERE id = $1", [.text(id)], Self.authSession)
     }
 
-    func loginLookup(sessionID: String, credentialID: [UInt8]?) throws(StorageError) -> LoginLookup? {
-        // One statement instead of the definition's three (StoreReader+LoginLookup.swift); same answers.
-        try one(Self.loginLookupSQL, [.text(sessionID), .optionalBytea(credentialID)]) {
-            (row) throws(StorageError) in
-            let session = try Self.authSession(row)
-            let credentialRow = row.skipping(Self.authSessionColumnCount)
-            // credential_id is NOT NULL in the table: NULL here means the join found no credential.
-            guard try !credentialRow.isNull(0) else { return LoginLookup(session: session, credential: nil, user: nil) }
-            let userRow = credentialRow.skipping(Self.credentialColumnCount)
-            return LoginLookup(
-                session: session, credential: try Self.credential(credentialRow),
-                user: try userRow.isNull(0) ? nil : try Self.user(userRow))
-        }
-    }
-
-    private static let authSessionColumnCount = Int32(columnNames(authSessionColumns).count)
-    private static let credentialColumnCount = Int32(columnNames(credentialColumns).count)
-
-    private static let loginLookupSQL = """
-        SELECT \(qualified(authSessionColumns, "s")), \(qualified(credentialColumns, "c")), \(qualified(userColumns, "u"))
-        FROM auth_sessions s
-        LEFT JOIN credentials c ON c.credential_id = $2
-        LEFT JOIN users u ON u.id = c.user_id
-        WHERE s.id = $1
-        """
-
-    /// The names of a record's column list.
-    private static func columnNames(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    /// A record's column list with every name qualified by `table` (the names repeat across joined tables).
-    private static func qualified(_ list: String, _ table: String) -> String {
-        columnNames(list).map { "\(table).\($0)" }.joined(separator: ", ")
-    }
-
     func refreshToken(hash tokenHash: [UInt8]) throws(StorageError) -> RefreshToken? {
         try one(
             "SELECT \(Self.refreshTokenColumns) FROM refresh_tokens WHERE token_hash = $1", [.bytea(tokenHash)],
