@@ -30,6 +30,11 @@ public struct AdminApplication: Responder {
         await router.respond(to: request)
     }
 
+    /// The router's inline answer (`Router.respondInline(to:)`): `/healthz` and `/metrics`.
+    public func respondInline(to request: Request) -> Response? {
+        router.respondInline(to: request)
+    }
+
     public func route(for request: Request) -> String? {
         router.route(for: request)
     }

@@ -35,11 +35,20 @@ public struct Application: Responder {
     public var routes: [(method: HTTPMethod, pattern: String)] { responder.router.registeredRoutes }
 
     public func respond(to request: Request) async -> Response {
-        // The request's id and address go with every security event it records (docs/audit.md).
-        let origin = SecurityEventOrigin(
+        await SecurityEventOrigin.$current.withValue(origin(of: request)) { await responder.respond(to: request) }
+    }
+
+    /// `respond(to:)`'s answer when it needs no suspension (`CrossOriginResponder.respondInline(to:)`), with the
+    /// same `SecurityEventOrigin` bound (a task-local, bound here on the transport's thread).
+    public func respondInline(to request: Request) -> Response? {
+        SecurityEventOrigin.$current.withValue(origin(of: request)) { responder.respondInline(to: request) }
+    }
+
+    /// The request's id and address, which go with every security event it records (docs/audit.md).
+    private func origin(of request: Request) -> SecurityEventOrigin {
+        SecurityEventOrigin(
             requestID: request.requestID, clientAddress: request.remoteAddress,
             nodeID: context.configuration.audit.nodeID)
-        return await SecurityEventOrigin.$current.withValue(origin) { await responder.respond(to: request) }
     }
 
     public func completeRefusal(_ response: inout Response, to request: Request) {

@@ -11,10 +11,10 @@ package enum AssociationEndpoints {
     package static func register(in router: inout Router, context: ServerContext) {
         let apple = appleAppSiteAssociation(context.configuration.clients).serialized()
         let android = assetLinks(context.configuration.clients).serialized()
-        router.add(.get, "/.well-known/apple-app-site-association") { _ in
+        router.addInline(.get, "/.well-known/apple-app-site-association") { _ in
             DiscoveryEndpoints.cacheable(apple, maxAge: 3600)
         }
-        router.add(.get, "/.well-known/assetlinks.json") { _ in
+        router.addInline(.get, "/.well-known/assetlinks.json") { _ in
             DiscoveryEndpoints.cacheable(android, maxAge: 3600)
         }
     }

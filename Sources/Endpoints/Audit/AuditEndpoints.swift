@@ -20,7 +20,7 @@ package enum AuditEndpoints {
                 return .text(checkpoint.note, contentType: "text/plain; charset=utf-8")
             }
         }
-        router.add(.get, "/audit/key") { _ in
+        router.addInline(.get, "/audit/key") { _ in
             guard let signer else { return notFound("audit.signer is \"none\": checkpoints are not signed") }
             return .text(signer.verifierKey.description + "\n", contentType: "text/plain; charset=utf-8")
         }

@@ -11,27 +11,43 @@ package struct CrossOriginResponder: Responder {
     package var logger: Logger?
 
     package func respond(to request: Request) async -> Response {
-        // Fetch §3.2.2: a preflight is an OPTIONS request with `Origin` and `Access-Control-Request-Method`.
-        // Any other OPTIONS request, and a preflight for an endpoint outside CORS, gets the router's answer.
-        if request.method == .options, let origin = request.headers["Origin"],
+        if let response = preflightAnswer(to: request) { return response }
+        return withFields(await router.respond(to: request), for: request)
+    }
+
+    /// `respond(to:)`'s answer when it needs no suspension: a preflight, or the router's inline answer
+    /// (`Router.respondInline(to:)`) with the same fields.
+    package func respondInline(to request: Request) -> Response? {
+        if let response = preflightAnswer(to: request) { return response }
+        return router.respondInline(to: request).map { withFields($0, for: request) }
+    }
+
+    /// The answer to `request` when it is a preflight for an endpoint that takes part in CORS; otherwise `nil`.
+    /// Fetch §3.2.2: a preflight is an OPTIONS request with `Origin` and `Access-Control-Request-Method`. Any other
+    /// OPTIONS request, and a preflight for an endpoint outside CORS, gets the router's answer.
+    private func preflightAnswer(to request: Request) -> Response? {
+        guard request.method == .options, let origin = request.headers["Origin"],
             let requestedMethod = request.headers["Access-Control-Request-Method"],
             let resolved = router.methods(for: request.path), let access = policy.access(route: resolved.route)
-        {
-            var response = preflight(
-                origin: origin, requestedMethod: HTTPMethod(rawValue: requestedMethod), methods: resolved.methods,
-                access: access)
-            response.route = resolved.route
-            if response.status == 403 {
-                // The operator's only clue which origin a page used: log it (bounded; LogLine escapes it).
-                logger?.log(.warning, "preflight refused") { line in
-                    line.add("request_id", request.requestID)
-                    line.add("route", resolved.route)
-                    line.add("origin", String(origin.prefix(256)))
-                }
+        else { return nil }
+        var response = preflight(
+            origin: origin, requestedMethod: HTTPMethod(rawValue: requestedMethod), methods: resolved.methods,
+            access: access)
+        response.route = resolved.route
+        if response.status == 403 {
+            // The operator's only clue which origin a page used: log it (bounded; LogLine escapes it).
+            logger?.log(.warning, "preflight refused") { line in
+                line.add("request_id", request.requestID)
+                line.add("route", resolved.route)
+                line.add("origin", String(origin.prefix(256)))
             }
-            return response
         }
-        var response = await router.respond(to: request)
+        return response
+    }
+
+    /// The router's `response` to `request` with the CORS fields of its route, if it takes part.
+    private func withFields(_ response: Response, for request: Request) -> Response {
+        var response = response
         if let route = response.route, let access = policy.access(route: route) {
             addFields(to: &response, origin: request.headers["Origin"], access: access)
         }

@@ -9,13 +9,15 @@ import Tokens
 package enum DiscoveryEndpoints {
     package static func register(in router: inout Router, context: ServerContext) {
         let document = discoveryDocument(context.configuration).serialized()
-        router.add(.get, "/.well-known/openid-configuration") { _ in
+        router.addInline(.get, "/.well-known/openid-configuration") { _ in
             cacheable(document, maxAge: 3600)
         }
+        // Short caching: a rotated key must reach verifiers before it signs for long. Answered from the cached keys
+        // on the thread that read the request, unless they are due to be read again (at most once a second).
         router.add(
             .get, "/.well-known/jwks.json",
-            EndpointHandler.make(context) { _ in
-                // Short caching: a rotated key must reach verifiers before it signs for long.
+            inlineWhenPossible: { _ in context.tokens.cachedJWKSBytes().map { cacheable($0, maxAge: 60) } },
+            otherwise: EndpointHandler.make(context) { _ in
                 cacheable(try await context.tokens.jwksBytes(), maxAge: 60)
             })
     }

@@ -12,14 +12,41 @@ package enum EndpointHandler {
         _ body: @escaping @Sendable (Request) async throws -> Response
     ) -> Router.Handler {
         { request in
+            if let refusal = admission(request, context: context, rateLimited: rateLimited) { return refusal }
             do {
-                if rateLimited {
-                    try checkRateLimit(request, context: context)
-                }
                 return try await body(request)
             } catch {
                 return ErrorMapping.response(for: error, request: request, context: context)
             }
+        }
+    }
+
+    /// `make`'s handler for a `body` whose work is CPU only (no store, no await), for `Router.addInline`: the same
+    /// rate limit and error mapping, answered on the thread that read the request. Moving an endpoint between the
+    /// two is `make` → `makeInline` and `add` → `addInline`.
+    package static func makeInline(
+        _ context: ServerContext, rateLimited: Bool = false,
+        _ body: @escaping @Sendable (Request) throws -> Response
+    ) -> Router.InlineHandler {
+        { request in
+            if let refusal = admission(request, context: context, rateLimited: rateLimited) { return refusal }
+            do {
+                return try body(request)
+            } catch {
+                return ErrorMapping.response(for: error, request: request, context: context)
+            }
+        }
+    }
+
+    /// The answer for a request refused before its endpoint runs (the per-IP limit, when `rateLimited`), else
+    /// `nil`.
+    private static func admission(_ request: Request, context: ServerContext, rateLimited: Bool) -> Response? {
+        guard rateLimited else { return nil }
+        do {
+            try checkRateLimit(request, context: context)
+            return nil
+        } catch {
+            return ErrorMapping.response(for: error, request: request, context: context)
         }
     }
 

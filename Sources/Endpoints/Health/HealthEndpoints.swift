@@ -8,7 +8,7 @@ import Storage
 package enum HealthEndpoints {
     /// `/healthz` and `/readyz`, served on the public listener and on the admin listener.
     package static func register(in router: inout Router, context: ServerContext) {
-        router.add(.get, "/healthz") { _ in
+        router.addInline(.get, "/healthz") { _ in
             Response(
                 status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
                 body: Array(#"{"status":"ok"}"#.utf8))
@@ -38,7 +38,7 @@ package enum HealthEndpoints {
     package static func registerMetrics(
         in router: inout Router, context: ServerContext, storeMetrics: @escaping @Sendable () -> String
     ) {
-        router.add(.get, "/metrics") { _ in
+        router.addInline(.get, "/metrics") { _ in
             .text(
                 context.metrics.render() + storeMetrics(),
                 contentType: "text/plain; version=0.0.4; charset=utf-8")

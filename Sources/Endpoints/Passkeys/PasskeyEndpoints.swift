@@ -19,10 +19,11 @@ package struct PasskeyEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true) { request in
                 try await endpoints.signupChallenge(request)
             })
-        router.add(
+        // CPU only (the session is sealed, nothing is stored): answered on the thread that read the request.
+        router.addInline(
             .post, "/passkey/challenge",
-            EndpointHandler.make(context, rateLimited: true) { request in
-                try await endpoints.loginChallenge(request)
+            EndpointHandler.makeInline(context, rateLimited: true) { request in
+                try endpoints.loginChallenge(request)
             })
     }
 
@@ -74,7 +75,7 @@ package struct PasskeyEndpoints: Sendable {
     }
 
     /// `POST /passkey/challenge` `{client_id, realm?}` → `{authn_params_public_key, auth_session}`.
-    package func loginChallenge(_ request: Request) async throws -> Response {
+    package func loginChallenge(_ request: Request) throws -> Response {
         let parameters = try RequestParameters(request)
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)

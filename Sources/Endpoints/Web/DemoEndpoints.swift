@@ -28,7 +28,7 @@ package enum DemoEndpoints {
 
     private static func add(_ router: inout Router, _ path: String, _ text: String, contentType: String) {
         let body = Array(text.utf8)
-        router.add(.get, path) { _ in
+        router.addInline(.get, path) { _ in
             Response(
                 status: 200,
                 headers: [

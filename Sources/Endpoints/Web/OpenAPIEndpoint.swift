@@ -10,7 +10,7 @@ package enum OpenAPIEndpoint {
     package static let document = Array(EmbeddedAssets.openAPIJSON.utf8)
 
     package static func register(in router: inout Router) {
-        router.add(.get, "/openapi.json") { _ in
+        router.addInline(.get, "/openapi.json") { _ in
             Response(
                 status: 200,
                 headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=3600"],

@@ -1,13 +1,16 @@
 internal import CMicroHTTPD
 import Synchronization
 
-/// The libmicrohttpd side of the server: turns access-handler calls into `Request`s, runs the responder
-/// in a `Task` while the connection is suspended, and queues the response after the resume.
+/// The libmicrohttpd side of the server: turns access-handler calls into `Request`s, answers at once the requests
+/// the responder can answer without suspending (`Responder.respondInline(to:)`), runs the responder in a `Task`
+/// while the connection is suspended for every other, and queues the response after the resume.
 ///
 /// The access handler never waits on Swift concurrency (STYLE.md, Concurrency 3): on the final call of a
-/// request it suspends the connection and returns; the task resumes the connection when the response is
+/// request it first asks the responder for an inline answer (CPU-only work, run to completion on this thread) and
+/// queues it; otherwise it suspends the connection and returns; the task resumes the connection when the response is
 /// ready (MHD_resume_connection is thread-safe), and MHD calls the handler again, on its own thread, to
-/// queue it. Suspended connections do not time out, so each one has a deadline enforced by `sweep`.
+/// queue it. Both answers go through the same `queue`. Suspended connections do not time out, so each one has a
+/// deadline enforced by `sweep`.
 final class RequestDispatcher: Sendable {
     /// A suspended request, the instant its responder must be done by, and what a 503 in its place needs.
     struct Suspension: Sendable {
@@ -186,11 +189,15 @@ final class RequestDispatcher: Sendable {
         )
     }
 
-    /// The final call: builds the request, suspends the connection and starts the responder.
+    /// The final call: builds the request and queues the responder's inline answer, if it has one; otherwise
+    /// suspends the connection and starts the responder in a task.
     private func dispatch(_ context: RequestContext, url: UnsafePointer<CChar>) -> MHD_Result {
         let connection = context.connection
         let request = Self.request(context, url: url, body: context.body)
         context.body = []  // the request owns the bytes now
+        if let response = inlineAnswer(to: request) {
+            return queue(response, for: context, closing: false)
+        }
         var head = request
         head.body = []
         let deadline = ContinuousClock.now + requestDeadline
@@ -221,6 +228,15 @@ final class RequestDispatcher: Sendable {
         // Only while still suspended: a task that already finished has removed its entry.
         suspended.withLock { $0.entries[ObjectIdentifier(context)]?.task = task }
         return .YES
+    }
+
+    /// The responder's answer to `request` on this thread, with no suspension (`Responder.respondInline(to:)`), or
+    /// `nil` when it needs a task. Once shutdown has closed the registry, always `nil`: the request then takes the
+    /// suspending path's own answer for a closing server (the 503 with `Connection: close`), so a closing server
+    /// answers every request alike.
+    private func inlineAnswer(to request: Request) -> Response? {
+        guard !suspended.withLock({ $0.isClosed }) else { return nil }
+        return responder.respondInline(to: request)
     }
 
     /// Delivers `response` if the request is still waiting for one (it may have timed out meanwhile).

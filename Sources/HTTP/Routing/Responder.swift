@@ -6,6 +6,13 @@ public protocol Responder: Sendable {
     /// Produces the response for `request`. Never throws: errors become responses.
     func respond(to request: Request) async -> Response
 
+    /// The response for `request` when it can be produced at once, on the calling thread, with no suspension (the
+    /// request's work is CPU only: no store, no await); `nil` when it needs `respond(to:)`. The transport asks this
+    /// first and answers from the thread that read the request, with no task and no hop to the cooperative pool
+    /// ("Run to completion", docs/design-notes.md). A non-nil answer must be the one `respond(to:)` gives for the
+    /// same request. Runs on the transport's threads: it must not block.
+    func respondInline(to request: Request) -> Response?
+
     /// Completes an answer the transport gives by itself, in place of `respond(to:)`'s: the 413 for a body over
     /// the limit, and the 503 for a request whose responder overran its deadline or that shutdown cut short.
     /// `request` has the method, path, query and headers, and no body. A responder may add header fields (CORS,
@@ -20,6 +27,9 @@ public protocol Responder: Sendable {
 }
 
 extension Responder {
+    /// Nothing inline: every request goes to `respond(to:)`.
+    public func respondInline(to request: Request) -> Response? { nil }
+
     /// Adds nothing.
     public func completeRefusal(_ response: inout Response, to request: Request) {}
 

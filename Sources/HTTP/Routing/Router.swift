@@ -4,13 +4,36 @@
 /// - A route matches the path but not the method: 405 with `Allow` listing the methods (RFC 9110 §15.5.6).
 /// - `HEAD` runs the `GET` handler when no `HEAD` handler exists (RFC 9110 §9.3.2); the daemon drops the body.
 /// - Among routes matching a path, the most specific wins (a literal segment beats a parameter).
+/// - A route registered with `addInline` (CPU only: no store, no await) is answered by `respondInline(to:)`, on
+///   the thread that read the request; so are the 404 and the 405. Every other route needs `respond(to:)`.
 public struct Router: Responder {
     /// A request handler.
     public typealias Handler = @Sendable (Request) async -> Response
+    /// A handler whose work is CPU only (no store, no await): answered on the thread that read the request.
+    public typealias InlineHandler = @Sendable (Request) -> Response
+    /// A handler that answers on the thread that read the request when it can (e.g. from a cache), and returns
+    /// `nil` when the route's `Handler` must run instead.
+    public typealias InlineAttempt = @Sendable (Request) -> Response?
+
+    /// How one method of a route is answered.
+    private enum Endpoint: Sendable {
+        /// In a task (`respond(to:)` only).
+        case suspending(Handler)
+        /// At once, on the calling thread.
+        case inline(InlineHandler)
+        /// At once when the attempt answers, else in a task by the handler.
+        case inlineFirst(InlineAttempt, Handler)
+    }
 
     private struct Route: Sendable {
         let pattern: RoutePattern
-        var handlers: [HTTPMethod: Handler]
+        var handlers: [HTTPMethod: Endpoint]
+    }
+
+    /// What routing a request found: an answer of the router's own (404, 405), or the endpoint to run.
+    private enum Resolution {
+        case answered(Response)
+        case routed(Request, Endpoint, route: String)
     }
 
     private var routes: [Route] = []
@@ -21,12 +44,32 @@ public struct Router: Responder {
     /// Registers `handler` for `method` on `pattern` (e.g. `/device-keys/{key_id}`).
     /// Registering the same method and pattern twice is a programming error.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        register(method, pattern, .suspending(handler))
+    }
+
+    /// Registers `handler`, whose work is CPU only, for `method` on `pattern`: its requests are answered on the
+    /// thread that read them (`respondInline(to:)`). Moving a route between `add` and `addInline` changes nothing
+    /// else about it.
+    public mutating func addInline(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping InlineHandler) {
+        register(method, pattern, .inline(handler))
+    }
+
+    /// Registers a route answered by `attempt` on the thread that read the request when it can, and by `handler`
+    /// (in a task) when `attempt` returns `nil`.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, inlineWhenPossible attempt: @escaping InlineAttempt,
+        otherwise handler: @escaping Handler
+    ) {
+        register(method, pattern, .inlineFirst(attempt, handler))
+    }
+
+    private mutating func register(_ method: HTTPMethod, _ pattern: String, _ endpoint: Endpoint) {
         let parsed = RoutePattern(pattern)
         if let index = routes.firstIndex(where: { $0.pattern == parsed }) {
             precondition(routes[index].handlers[method] == nil, "\(method) \(pattern) registered twice")
-            routes[index].handlers[method] = handler
+            routes[index].handlers[method] = endpoint
         } else {
-            routes.append(Route(pattern: parsed, handlers: [method: handler]))
+            routes.append(Route(pattern: parsed, handlers: [method: endpoint]))
         }
     }
 
@@ -41,9 +84,32 @@ public struct Router: Responder {
     /// Routes `request` and runs the handler; sets `pathParameters` and `route` on the request the handler
     /// sees and `route` on the response. A 503 gets its `Retry-After` (`Response.applyRetryAfterRule`).
     public func respond(to request: Request) async -> Response {
-        var response = await dispatch(request)
-        response.applyRetryAfterRule()
-        return response
+        switch resolve(request) {
+        case .answered(let response):
+            return Self.completed(response, route: nil)
+        case .routed(let routed, .inline(let handler), let route):
+            return Self.completed(handler(routed), route: route)
+        case .routed(let routed, .inlineFirst(let attempt, let handler), let route):
+            if let response = attempt(routed) { return Self.completed(response, route: route) }
+            return Self.completed(await handler(routed), route: route)
+        case .routed(let routed, .suspending(let handler), let route):
+            return Self.completed(await handler(routed), route: route)
+        }
+    }
+
+    /// `respond(to:)`'s answer when it needs no suspension: a route registered with `addInline` (or whose
+    /// `InlineAttempt` answers), the 404 and the 405; `nil` for a route whose handler must run in a task.
+    public func respondInline(to request: Request) -> Response? {
+        switch resolve(request) {
+        case .answered(let response):
+            return Self.completed(response, route: nil)
+        case .routed(let routed, .inline(let handler), let route):
+            return Self.completed(handler(routed), route: route)
+        case .routed(let routed, .inlineFirst(let attempt, _), let route):
+            return attempt(routed).map { Self.completed($0, route: route) }
+        case .routed(_, .suspending, _):
+            return nil
+        }
     }
 
     /// The route pattern `respond(to:)` labels `request`'s response with: the handler's route, or for a method the
@@ -54,37 +120,45 @@ public struct Router: Responder {
         return methods(for: request.path)?.route
     }
 
-    /// Runs the handler `request` resolves to, or answers 404 or 405.
-    private func dispatch(_ request: Request) async -> Response {
+    /// What every answer of the router gets, however it was produced: the route's label (`route`, when a handler
+    /// answered) and a 503's `Retry-After` (`Response.applyRetryAfterRule`).
+    private static func completed(_ response: Response, route: String?) -> Response {
+        var response = response
+        if let route { response.route = route }
+        response.applyRetryAfterRule()
+        return response
+    }
+
+    /// The endpoint `request` resolves to, with the request it sees (path parameters and route set), or the 404 or
+    /// 405.
+    private func resolve(_ request: Request) -> Resolution {
         // RFC 9112 §3.2.1: an origin-form target starts with '/'; anything else ("*", absolute-form) has no route.
         guard request.path.hasPrefix("/") else {
-            return .error(status: 404, error: "not_found", description: "No resource at this path.")
+            return .answered(.error(status: 404, error: "not_found", description: "No resource at this path."))
         }
         if let best = handler(for: request) {
             var routed = request
             routed.pathParameters = best.parameters
             routed.route = best.route.pattern.text
-            var response = await best.handler(routed)
-            response.route = best.route.pattern.text
-            return response
+            return .routed(routed, best.handler, route: best.route.pattern.text)
         }
         // No handler for this method: 405 if the path has a route at all (the rare case, so a second scan).
         guard let resolved = methods(for: request.path) else {
-            return .error(status: 404, error: "not_found", description: "No resource at this path.")
+            return .answered(.error(status: 404, error: "not_found", description: "No resource at this path."))
         }
         var response = Response.error(
             status: 405, error: "method_not_allowed", description: "This method is not allowed on this resource.")
         response.headers.add(name: "Allow", value: resolved.methods.map(\.rawValue).joined(separator: ", "))
         response.route = resolved.route
-        return response
+        return .answered(response)
     }
 
     /// The most specific route with a handler for `request`'s method and path, that handler and the path's
     /// parameters; `nil` for none.
-    private func handler(for request: Request) -> (route: Route, handler: Handler, parameters: [String: String])? {
+    private func handler(for request: Request) -> (route: Route, handler: Endpoint, parameters: [String: String])? {
         guard request.path.hasPrefix("/") else { return nil }
         let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        var best: (route: Route, handler: Handler, parameters: [String: String])?
+        var best: (route: Route, handler: Endpoint, parameters: [String: String])?
         for route in routes {
             guard let parameters = route.pattern.match(pathSegments) else { continue }
             let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil)

@@ -42,9 +42,10 @@ public final class TokenService: Sendable {
     /// configured), read when the service is made. A file that cannot serve is reported by `bootstrap()`, so the
     /// server does not start, and by every later read of the keys.
     package let keyEncryption: Result<SecretEncryptionKeys, SecretEncryption.Failure>
-    private let ring = Mutex<SigningKeyRing?>(nil)
+    /// The loaded keys (`nil` before `bootstrap()`); read without the store by `cachedJWKSBytes()`.
+    let ring = Mutex<SigningKeyRing?>(nil)
     /// When a token naming an unknown key or a JWKS request last made this node read its keys again.
-    private let lastOnDemandReload = Mutex<Date?>(nil)
+    let lastOnDemandReload = Mutex<Date?>(nil)
 
     /// A token service over `store`'s signing keys.
     public convenience init(configuration: ServerConfiguration, store: any Store, clock: any WallClock) {
@@ -149,11 +150,17 @@ public final class TokenService: Sendable {
     package func ringReloadedOnDemand() async throws -> SigningKeyRing? {
         let now = clock.now()
         let due = lastOnDemandReload.withLock { (last) -> Bool in
-            if let last, now.timeIntervalSince(last) < Self.onDemandReloadInterval, now >= last { return false }
+            guard Self.isOnDemandReloadDue(last: last, now: now) else { return false }
             last = now
             return true
         }
         return due ? try await reload() : nil
+    }
+
+    /// Whether keys last read on demand at `last` may be read on demand again at `now`.
+    static func isOnDemandReloadDue(last: Date?, now: Date) -> Bool {
+        guard let last, now >= last else { return true }
+        return now.timeIntervalSince(last) >= onDemandReloadInterval
     }
 
     private func reload() async throws -> SigningKeyRing {
@@ -229,24 +236,6 @@ public final class TokenService: Sendable {
             }
         }
         return (keys.map(\.kid), activation)
-    }
-
-    /// The JWKS document bytes (RFC 7517 §5), from keys read at most `onDemandReloadInterval` ago. A key another
-    /// node signs with at once (`keys rotate --now`, the first key of an algorithm on an upgraded cluster) is thus
-    /// published by this node within a second, not after its `reloadInterval`: a resource server that fetches the
-    /// JWKS again for a `kid` it does not know finds it whichever node answers.
-    package func jwksBytes() async throws -> [UInt8] {
-        let now = clock.now()
-        if let cached = ring.withLock({ $0 }), now >= cached.loadedAt,
-            now.timeIntervalSince(cached.loadedAt) < Self.onDemandReloadInterval
-        {
-            return cached.jwksBytes
-        }
-        // Not due (another request read them less than a second ago: its ring is the fresh one), or the store
-        // failed: the cached ring, as before, while it is younger than `reloadInterval` (a database blip does
-        // not take the JWKS down).
-        if let reloaded = try? await ringReloadedOnDemand() { return reloaded.jwksBytes }
-        return try await currentRing().jwksBytes
     }
 
     // MARK: minting

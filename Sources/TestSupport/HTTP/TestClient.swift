@@ -33,7 +33,13 @@ public struct TestClient: Sendable {
         }
         var request = Request(method: method, target: target, headers: allHeaders, body: body)
         request.remoteAddress = remoteAddress
-        var response = await responder.respond(to: request)
+        // As the daemon does: the inline answer when the responder has one, else the suspending path.
+        var response: Response
+        if let inline = responder.respondInline(to: request) {
+            response = inline
+        } else {
+            response = await responder.respond(to: request)
+        }
         response.headers.replace(name: RequestID.headerName, value: request.requestID)
         if method == .head {
             response.body = []

@@ -156,6 +156,36 @@ struct TokenServiceTests {
         await #expect(throws: StorageError.self) { try await node.jwksBytes() }
     }
 
+    @Test(
+        "the JWKS is answered without the store (inline) exactly when jwksBytes would read nothing: never before the keys are loaded, not when an on-demand read is due, and from the cached keys while the store fails"
+    )
+    func cachedJWKS() async throws {
+        let store = SwitchableStore()
+        let clock = TestClock()
+        let node = TokenService(configuration: try TestConfiguration.make(), store: store, clock: clock)
+        #expect(node.cachedJWKSBytes() == nil, "no keys loaded yet")
+        try await node.bootstrap()
+        let loaded = try #require(node.cachedJWKSBytes())
+        #expect(try await node.jwksBytes() == loaded)
+        let (newKids, _) = try await TokenService.rotateKeys(store: store, now: clock.now(), immediately: true)
+        clock.advance(TokenService.onDemandReloadInterval)
+        #expect(node.cachedJWKSBytes() == nil, "an on-demand read is due")
+        let reloaded = try await node.jwksBytes()
+        #expect(try Self.kids(reloaded).isSuperset(of: newKids))
+        #expect(node.cachedJWKSBytes() == reloaded)
+        // The store fails: the read that was due fails, and the cached keys are served without the store until
+        // the next read is due, as jwksBytes serves them.
+        store.failing.store(true, ordering: .relaxed)
+        clock.advance(TokenService.onDemandReloadInterval)
+        #expect(node.cachedJWKSBytes() == nil)
+        #expect(try await node.jwksBytes() == reloaded)
+        let readsBefore = store.reads.load(ordering: .relaxed)
+        #expect(node.cachedJWKSBytes() == reloaded)
+        #expect(store.reads.load(ordering: .relaxed) == readsBefore)
+        clock.advance(TokenService.reloadInterval)
+        #expect(node.cachedJWKSBytes() == nil, "the keys are older than the reload interval")
+    }
+
     /// The `kid`s of a JWKS document.
     private static func kids(_ jwks: [UInt8]) throws -> Set<String> {
         let keys = try #require(try JSONValue(parsing: jwks)["keys"]?.arrayValue)
