@@ -286,6 +286,7 @@ final class PollLoop {
                 result.successes += 1
                 result.latencies.append(UInt32(min((ended - began) / 1000, UInt64(UInt32.max))))
             }
+            if ended >= measureFrom && ended <= deadline { result.completedInWindow += 1 }
             clients[index].next = (clients[index].next + 1) % clients[index].credentials.count
             start(index, now: ended)
         case .disconnected, .waiting, .done:

@@ -27,6 +27,12 @@ struct LoadgenSettings: Sendable {
           --transport KIND       poll (default: --login multiplexes the clients over one poll(2) loop per
                                  core; sign-ups use socket), socket (one blocking thread per client) or
                                  urlsession (Foundation's client, one thread per client)
+          --server-pid PID       with --login: read this server process's CPU time and its threads' context
+                                 switches (/proc) when the measured window opens and when it closes; the
+                                 output adds server_window_cpu_seconds and server_window_context_switches,
+                                 to divide by completed_in_window (the logins that ended in the window)
+          --database-pid PID     with --login: the same for a database server's CPU time, the process and
+                                 its children (PostgreSQL's postmaster); adds database_window_cpu_seconds
         OUTPUT
           one JSON line per mode on stdout; errors on stderr; exit 1 if any ceremony failed
         """
@@ -50,6 +56,10 @@ struct LoadgenSettings: Sendable {
     var transport = TransportKind.poll
     /// Logins per second offered by `--rate` (open loop); `nil`: closed loop.
     var rate: Double?
+    /// `--server-pid`: the server process sampled at the measured window's edges; `nil`: none.
+    var serverPID: Int32?
+    /// `--database-pid`: the database server process (and its children) sampled likewise; `nil`: none.
+    var databasePID: Int32?
 
     var baseURL: String { "http://\(host):\(port)" }
 
@@ -64,6 +74,12 @@ struct LoadgenSettings: Sendable {
         func number(_ option: String, _ range: ClosedRange<Double>) throws(LoadgenError) -> Double {
             guard let parsed = Double(try value(option)), range.contains(parsed) else {
                 throw LoadgenError(.usage, "\(option) needs a number in \(range)")
+            }
+            return parsed
+        }
+        func processID(_ option: String) throws(LoadgenError) -> Int32 {
+            guard let parsed = Int32(try value(option)), parsed > 0 else {
+                throw LoadgenError(.usage, "\(option) needs a process id")
             }
             return parsed
         }
@@ -93,6 +109,8 @@ struct LoadgenSettings: Sendable {
             case "--scope": settings.scope = try value(argument)
             case "--audience": settings.audience = try value(argument)
             case "--rate": settings.rate = try number(argument, 1...1_000_000)
+            case "--server-pid": settings.serverPID = try processID(argument)
+            case "--database-pid": settings.databasePID = try processID(argument)
             case "--transport":
                 let kind = try value(argument)
                 guard let parsed = TransportKind(rawValue: kind) else {
@@ -104,6 +122,9 @@ struct LoadgenSettings: Sendable {
         }
         guard settings.once || settings.signupCount > 0 || settings.login else {
             throw LoadgenError(.usage, "give --once, --signup N or --login")
+        }
+        if settings.serverPID != nil || settings.databasePID != nil, !settings.login {
+            throw LoadgenError(.usage, "--server-pid and --database-pid sample the processes of --login only")
         }
         if settings.rate != nil, !settings.login || settings.transport != .poll {
             throw LoadgenError(.usage, "--rate paces --login with --transport poll only")

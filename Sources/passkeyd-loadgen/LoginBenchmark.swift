@@ -19,6 +19,9 @@ struct LoginBenchmark {
         var clientWorkNanoseconds: UInt64 = 0
         var firstErrors: [String] = []
         var connects = 0
+        /// Successful logins that ended inside the measured window, wherever they began: the logins the window's
+        /// server CPU (`--server-pid`) was spent on, give or take the ones in flight at its edges.
+        var completedInWindow = 0
     }
 
     func run() -> String {
@@ -29,11 +32,19 @@ struct LoginBenchmark {
         let measureFrom = start + UInt64(settings.warmup * 1e9)
         let deadline = measureFrom + UInt64(settings.seconds * 1e9)
         let cpuBefore = Self.processCPUSeconds()
+        let sampler =
+            settings.serverPID == nil && settings.databasePID == nil
+            ? nil
+            : WindowSampler(
+                serverPID: settings.serverPID, databasePID: settings.databasePID, measureFrom: measureFrom,
+                deadline: deadline)
         if settings.transport == .poll {
             let results = EventLoopLogin(
                 clients: clients, credentials: credentials, measureFrom: measureFrom, deadline: deadline, start: start
             ).run()
-            return Self.report(results, settings: settings, loadgenCPUSeconds: Self.processCPUSeconds() - cpuBefore)
+            return Self.report(
+                results, settings: settings, loadgenCPUSeconds: Self.processCPUSeconds() - cpuBefore,
+                window: sampler?.result())
         }
         let results = clients.run(count: count) { index in
             let client = clients.makeClient()
@@ -54,6 +65,7 @@ struct LoginBenchmark {
                         result.successes += 1
                         result.latencies.append(UInt32(min((ended - began) / 1000, UInt64(UInt32.max))))
                     }
+                    if ended >= measureFrom && ended <= deadline { result.completedInWindow += 1 }
                 } catch {
                     if began >= measureFrom { result.failures += 1 }
                     if result.firstErrors.count < 3 { result.firstErrors.append("\(error)") }
@@ -64,10 +76,13 @@ struct LoginBenchmark {
             return result
         }
         let cpu = Self.processCPUSeconds() - cpuBefore
-        return Self.report(results, settings: settings, loadgenCPUSeconds: cpu)
+        return Self.report(results, settings: settings, loadgenCPUSeconds: cpu, window: sampler?.result())
     }
 
-    static func report(_ results: [ThreadResult], settings: LoadgenSettings, loadgenCPUSeconds: Double) -> String {
+    /// The JSON line of a run; `window` adds what `--server-pid` and `--database-pid` measured.
+    static func report(
+        _ results: [ThreadResult], settings: LoadgenSettings, loadgenCPUSeconds: Double, window: WindowCounters?
+    ) -> String {
         let successes = results.reduce(0) { $0 + $1.successes }
         let failures = results.reduce(0) { $0 + $1.failures }
         let latencies = results.flatMap(\.latencies).sorted()
@@ -80,7 +95,7 @@ struct LoginBenchmark {
         let attempts = max(1, results.reduce(0) { $0 + $1.successes + $1.failures })
         let errors = Array(Set(results.flatMap(\.firstErrors))).prefix(3)
         for error in errors { FileHandle.standardError.write(Data("passkeyd-loadgen: \(error)\n".utf8)) }
-        let fields: [String] = [
+        var fields: [String] = [
             "\"mode\":\"login\"",
             "\"transport\":\"\(settings.transport.rawValue)\"",
             "\"concurrency\":\(settings.concurrency)",
@@ -96,7 +111,13 @@ struct LoginBenchmark {
             "\"client_work_us_per_login\":\(format(Double(work) / 1000 / Double(attempts)))",
             "\"loadgen_cpu_seconds\":\(format(loadgenCPUSeconds))",
             "\"connections\":\(results.reduce(0) { $0 + $1.connects })",
+            "\"completed_in_window\":\(results.reduce(0) { $0 + $1.completedInWindow })",
         ]
+        if let cpu = window?.serverCPUSeconds { fields.append("\"server_window_cpu_seconds\":\(format(cpu))") }
+        if let switches = window?.serverContextSwitches {
+            fields.append("\"server_window_context_switches\":\(switches)")
+        }
+        if let cpu = window?.databaseCPUSeconds { fields.append("\"database_window_cpu_seconds\":\(format(cpu))") }
         return "{" + fields.joined(separator: ",") + "}"
     }
 

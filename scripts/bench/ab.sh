@@ -7,11 +7,14 @@
 # not touched. `passkeyd-loadgen` comes from NEW and drives both servers, each run with its own ref's
 # Config/passkeyd.json. Then BENCH_ROUNDS (default 5) paired rounds, A then B in odd rounds and B then A in even ones (so that running
 # second, on a warmer or busier host, favours neither side): `replay --bench` of both on
-# the same generated workload, pinned to one core, then the login load of `make bench`'s target run (200 users
-# signed up at 16 clients, then 64 clients over `poll` in a closed loop, 1 s warm-up, 10 s measured), each server on
-# a fresh data directory, durable SQLite, measured as bench.sh measures it (scripts/bench/lib/common.sh). The table
-# gives each figure's median for A and B, B ÷ A, and every round's B ÷ A: a shared host drifts by several per cent
-# within minutes, and a round's pair ran back to back.
+# the same generated workload, pinned to one core, then the login load of `make bench`'s target runs (200 users
+# signed up at 16 clients, then 64 clients over `poll` in a closed loop, 1 s warm-up, 10 s measured, through the
+# RS256 client and then the ES256 one of the benchmark configuration, bench_write_config over each ref's own file),
+# each server on a fresh data directory, durable SQLite, measured as bench.sh measures it
+# (scripts/bench/lib/common.sh: server CPU and context switches per login over the measured window). Each round
+# starts with the cryptographic floor of a login (`bench-floor login`), which both builds' CPU per login that round
+# is divided by. The table gives each figure's median for A and B, B ÷ A, and every round's B ÷ A: a shared host
+# drifts by several per cent within minutes, and a round's pair ran back to back.
 #
 # Exits non-zero only when something fails to run (a build, a server, a benchmark), never on a regression.
 set -euo pipefail
@@ -37,7 +40,8 @@ fail() {
 a_commit="$(git rev-parse --verify --quiet "$old_ref^{commit}")" || fail "$old_ref is not a commit"
 b_commit="$(git rev-parse --verify --quiet "$new_ref^{commit}")" || fail "$new_ref is not a commit"
 mkdir -p "$work" docs
-rm -f "$work"/replay-* "$work"/login-* "$work"/metrics-* "$work"/run-* "$work"/signup-* "$work"/server-*.log
+rm -f "$work"/replay-* "$work"/login-* "$work"/metrics-* "$work"/run-* "$work"/signup-* "$work"/server-*.log \
+  "$work"/floor-*.json
 
 # checkout SLOT COMMIT: the worktree build/ab/SLOT at COMMIT, detached; added when missing (-f: also when a removed
 # build/ left it registered), reused otherwise.
@@ -69,6 +73,10 @@ build a passkeyd
 build b passkeyd passkeyd-loadgen
 declare -A binaries=([a]="$ab/a/.build/release/passkeyd" [b]="$ab/b/.build/release/passkeyd")
 loadgen="$ab/b/.build/release/passkeyd-loadgen"
+# The benchmark configuration of each ref (its own Config/passkeyd.json plus the ES256 client) and the floor program
+# (this working tree's scripts/bench/bench-floor.c).
+for slot in a b; do bench_write_config "$ab/$slot/Config/passkeyd.json" "$work/config-$slot.json"; done
+bench_floor_build "$work/bench-floor" 2>"$work/floor.err" || fail "scripts/bench/bench-floor.c did not build (see $work/floor.err)"
 
 shared="$(bench_shared_dir)" || fail "the shared benchmark folder (../shared/bench or /work/shared/bench) was not found"
 bench_workload "$shared" "$work/workload.jsonl" "$work/gen.log" || fail "gen_ceremonies.py failed (see $work/gen.log)"
@@ -81,23 +89,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# logins SLOT ROUND: the login load against SLOT's server on a fresh data directory (on disk, as in bench.sh), its
-# result in build/ab/work/run-SLOT-ROUND.json.
+# logins SLOT ROUND: the login loads against SLOT's server on a fresh data directory (on disk, as in bench.sh), RS256
+# ID tokens and then ES256 ones, their results in build/ab/work/run-SLOT-ROUND-ALG.json.
 logins() {
   local slot=$1 round=$2 port admin_port
   login_data="$(mktemp -d "$PWD/$work/login-data.XXXXXX")"
   port=$(free_port)
   admin_port=$(free_port)
   while [ "$admin_port" = "$port" ]; do admin_port=$(free_port); done
-  binary=${binaries[$slot]} bench_config="$ab/$slot/Config/passkeyd.json" \
+  binary=${binaries[$slot]} bench_config="$work/config-$slot.json" \
     bench_sqlite_server "$port" "$login_data" "$work/server-$slot.log" "127.0.0.1:$admin_port"
   server=$!
   wait_ready "$port" || fail "the $slot server did not start (see $work/server-$slot.log)"
   bench_signup "$port" "$login_data/credentials.jsonl" "$work/signup-$slot-$round.json" ||
     fail "the sign-ups against the $slot server failed"
-  bench_login_run "$server" "$port" "$admin_port" "$login_data/credentials.jsonl" "$login_run" "$work" \
-    "$slot-$round" >"$work/run-$slot-$round.json" ||
-    fail "the login run against the $slot server failed (see $work/login-$slot-$round.json)"
+  local alg
+  for alg in RS256 ES256; do
+    bench_login_run "$server" "$port" "$admin_port" "$login_data/credentials.jsonl" "$login_run" "$work" \
+      "$slot-$round-$alg" "$alg" >"$work/run-$slot-$round-$alg.json" ||
+      fail "the login run against the $slot server failed (see $work/login-$slot-$round-$alg.json)"
+  done
   kill -TERM "$server" 2>/dev/null || true
   wait "$server" || true
   server=""
@@ -108,6 +119,8 @@ logins() {
 loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
   echo "round $round of $rounds"
+  bench_floor_login "$work/bench-floor" "$work/floor-$round.json" 2>>"$work/floor.err" ||
+    fail "bench-floor login failed (see $work/floor.err)"
   order="a b"
   if [ $((round % 2)) -eq 0 ]; then order="b a"; fi
   for slot in $order; do

@@ -1,8 +1,10 @@
 """The table of scripts/bench/ab.sh (docs/benchmarks-ab.md): per figure, A's median, B's median, B ÷ A of the
-medians, every round's B ÷ A (each round's A and B ran back to back) and in how many rounds B did better.
+medians, every round's B ÷ A (each round's A and B ran back to back) and in how many rounds B did better; then each
+build's server CPU per login against the round's cryptographic floor and issue #35's targets.
 
 Usage: ab_report.py WORK ROUNDS OLD_REF OLD_COMMIT NEW_REF NEW_COMMIT MACHINE LOADAVG LOGIN_RUN
-WORK holds replay-SLOT-ROUND.json (`passkeyd replay --bench`) and run-SLOT-ROUND.json (bench_login_run), SLOT a or b.
+WORK holds replay-SLOT-ROUND.json (`passkeyd replay --bench`), run-SLOT-ROUND-ALG.json (bench_login_run; ALG RS256
+or ES256, the ID tokens' algorithm) and floor-ROUND.json (`bench-floor login`), SLOT a or b.
 """
 import datetime
 import json
@@ -20,12 +22,22 @@ def load(path):
     return json.loads(open(path).read().strip().splitlines()[-1])
 
 
+ALGS = ("RS256", "ES256")
+# Issue #35's targets: server CPU per login at most this many times the floor of its ID token's algorithm.
+TARGETS = {"RS256": 1.6, "ES256": 3.0}
 replays = {slot: [load(f"{work}/replay-{slot}-{n}.json") for n in range(1, rounds + 1)] for slot in "ab"}
-logins = {slot: [load(f"{work}/run-{slot}-{n}.json") for n in range(1, rounds + 1)] for slot in "ab"}
+floors = [load(f"{work}/floor-{n}.json") for n in range(1, rounds + 1)]
+# Each login run carries its round's floor, so that a figure of one run can be divided by it.
+logins = {alg: {slot: [dict(load(f"{work}/run-{slot}-{n}-{alg}.json"), floor=floors[n - 1])
+                       for n in range(1, rounds + 1)] for slot in "ab"} for alg in ALGS}
 
 
 def per_login(field):
     return lambda run: run[field] / max(1, run["logins"]) * 1e6
+
+
+def floor_ratio(alg):
+    return lambda run: run["server_cpu_us_per_login"] / run["floor"][f"floor_{alg.lower()}_us"]
 
 
 def route(name):
@@ -37,15 +49,20 @@ figures = []
 for category in sorted(replays["a"][0].keys() & replays["b"][0].keys()):
     figures.append((f"`replay --bench` {category} (ceremonies/s, one core)", replays,
                     lambda run, c=category: run[c]["per_second"], True, "{:,.0f}"))
-figures += [
-    ("logins/s", logins, lambda run: run["logins_per_second"], True, "{:,.0f}"),
-    ("login p50 (ms)", logins, lambda run: run["p50_ms"], False, "{:.1f}"),
-    ("login p99 (ms)", logins, lambda run: run["p99_ms"], False, "{:.1f}"),
-    ("server CPU per login (µs)", logins, per_login("server_cpu_seconds"), False, "{:,.0f}"),
-    ("load generator CPU per login (µs)", logins, per_login("loadgen_cpu_seconds"), False, "{:,.0f}"),
-    ("server mean `/passkey/challenge` (ms)", logins, route("/passkey/challenge"), False, "{:.2f}"),
-    ("server mean `/oauth/token` (ms)", logins, route("/oauth/token"), False, "{:.2f}"),
-]
+for alg in ALGS:
+    runs = logins[alg]
+    figures += [
+        (f"{alg}: logins/s", runs, lambda run: run["logins_per_second"], True, "{:,.0f}"),
+        (f"{alg}: login p50 (ms)", runs, lambda run: run["p50_ms"], False, "{:.1f}"),
+        (f"{alg}: login p99 (ms)", runs, lambda run: run["p99_ms"], False, "{:.1f}"),
+        (f"{alg}: server CPU per login (µs)", runs, lambda run: run["server_cpu_us_per_login"], False, "{:,.0f}"),
+        (f"{alg}: server CPU per login ÷ floor", runs, floor_ratio(alg), False, "{:.2f}"),
+        (f"{alg}: context switches per login", runs, lambda run: run.get("context_switches_per_login"), False,
+         "{:.1f}"),
+        (f"{alg}: load generator CPU per login (µs)", runs, per_login("loadgen_cpu_seconds"), False, "{:,.0f}"),
+        (f"{alg}: server mean `/passkey/challenge` (ms)", runs, route("/passkey/challenge"), False, "{:.2f}"),
+        (f"{alg}: server mean `/oauth/token` (ms)", runs, route("/oauth/token"), False, "{:.2f}"),
+    ]
 
 
 def subject(commit):
@@ -67,11 +84,16 @@ print(f"{rounds} paired round{'s' if rounds != 1 else ''}, A then B and B then A
       f"workload, pinned to one core (each figure the median of its five repetitions), then end-to-end logins: "
       f"B's `passkeyd-loadgen` against each release server on a fresh data directory (SQLite, `synchronous=full`, "
       f"on disk; each ref's own `Config/passkeyd.json`), 200 users signed up at 16 clients, then {concurrency} "
-      f"clients over `{transport}` in a closed loop, 1 s warm-up, {seconds} s measured. Server and load generator "
-      f"CPU per login as in `make bench` (the processes' CPU counters around the run, warm-up included, over the "
-      f"successful logins). Each row: the median of A's rounds and of B's, B ÷ A of those medians, every round's "
-      f"B ÷ A, and the rounds in which B did better. Failed logins: A {sum(r['failures'] for r in logins['a'])}, "
-      f"B {sum(r['failures'] for r in logins['b'])}.")
+      f"clients over `{transport}` in a closed loop, 1 s warm-up, {seconds} s measured, through the client with RS256 "
+      f"ID tokens (the default) and then one with ES256 ID tokens (`bench-es256`, added to each ref's configuration). "
+      f"Server CPU and context switches per login as in `make bench`: over the measured window alone (the load "
+      f"generator samples the server's /proc at its edges), over the logins that ended in it; ÷ floor divides by "
+      f"that round's cryptographic floor of a login (`bench-floor login`, measured at the round's start: one P-256 "
+      f"verify + one P-256 sign + one RSA-2048 sign with RS256 ID tokens, + one P-256 sign with ES256 ones). Load "
+      f"generator CPU per login around the whole run over the measured logins. Each row: the median of A's rounds "
+      f"and of B's, B ÷ A of those medians, every round's B ÷ A, and the rounds in which B did better. Failed "
+      f"logins: A {sum(r['failures'] for alg in ALGS for r in logins[alg]['a'])}, "
+      f"B {sum(r['failures'] for alg in ALGS for r in logins[alg]['b'])}.")
 print()
 print("| figure | better | A median | B median | B ÷ A | every round's B ÷ A | B better in |")
 print("|---|:---:|---:|---:|---:|---|---:|")
@@ -88,6 +110,21 @@ for label, runs, value, higher, fmt in figures:
     better = sum(1 for a, b in pairs if (b > a if higher else b < a))
     print(f"| {label} | {'higher' if higher else 'lower'} | {fmt.format(a_median)} | {fmt.format(b_median)} "
           f"| {ratio} | {every} | {better} of {len(pairs)} |")
+print()
+floor_medians = {key: statistics.median(f[key] for f in floors) for key in floors[0]}
+print(f"The floor, median of the rounds: P-256 verify {floor_medians['verify_us']:.1f} µs, P-256 sign "
+      f"{floor_medians['es256_us']:.1f} µs, RSA-2048 sign {floor_medians['rs256_us']:.1f} µs: "
+      f"{floor_medians['floor_rs256_us']:.0f} µs a login with RS256 ID tokens, {floor_medians['floor_es256_us']:.0f} µs "
+      "with ES256 ones. Issue #35's targets, on the median of each build's rounds:")
+print()
+print("| ID token | target | A ÷ floor | A met | B ÷ floor | B met |")
+print("|---|---:|---:|:---:|---:|:---:|")
+for alg, target in TARGETS.items():
+    cells = []
+    for slot in "ab":
+        ratio = statistics.median(floor_ratio(alg)(run) for run in logins[alg][slot])
+        cells += [f"{ratio:.2f}×", "yes" if ratio <= target else "**no**"]
+    print(f"| {alg} | ≤ {target:g}× | " + " | ".join(cells) + " |")
 print()
 print("A ratio inside the spread of its rounds' ratios is noise on this host (`make bench`'s figures drift by "
       "about ±20% between runs, a few per cent between runs made back to back); a regression shows as B ÷ A on the "

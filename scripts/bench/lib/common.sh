@@ -66,26 +66,68 @@ bench_signup() {
   "$loadgen" --url "http://127.0.0.1:$1" --signup 200 --concurrency 16 --credentials "$2" >"$3"
 }
 
-# bench_login_run SERVER_PID PORT ADMIN_PORT CREDENTIALS RUN DIR NAME: one measured login run of $loadgen against the
-# server (PID SERVER_PID, listening on PORT, /metrics on ADMIN_PORT) with the signed-up CREDENTIALS. RUN is
-# CONCURRENCY:TRANSPORT:SECONDS[:RATE] (a rate makes it an open loop, `--rate`); 1 s warm-up. Prints the load
-# generator's JSON line with the server's CPU seconds around the run (`server_cpu_seconds`, warm-up included) and its
-# mean time per /passkey and /oauth route (`server_mean_ms_by_route`, from /metrics); keeps the raw files as
-# DIR/login-NAME.json and DIR/metrics-{before,after}-NAME.txt. Fails when the load generator printed no result.
+# The client of the benchmark configuration whose ID tokens are ES256 (bench_write_config); the default client's are
+# RS256 (OIDC's default `id_token_signed_response_alg`).
+bench_es256_client=bench-es256
+
+# bench_write_config IN OUT: the benchmarks' configuration file: IN (a Config/passkeyd.json) with a second client,
+# $bench_es256_client, a copy of the first (the load generator's default, demo-native-app) that sets
+# `id_token_signed_response_alg: ES256`. The same users log in through either (they belong to the realm).
+bench_write_config() {
+  python3 - "$1" "$2" "$bench_es256_client" <<'PY'
+import copy, json, sys
+config = json.load(open(sys.argv[1]))
+client = copy.deepcopy(config["clients"][0])
+client.update(client_id=sys.argv[3], name="Benchmark client with ES256 ID tokens", id_token_signed_response_alg="ES256")
+config["clients"].append(client)
+json.dump(config, open(sys.argv[2], "w"), indent=2)
+PY
+}
+
+# bench_client ALG: the benchmark configuration's client whose ID tokens are ALG (RS256 or ES256).
+bench_client() {
+  if [ "$1" = ES256 ]; then echo "$bench_es256_client"; else default_client_id; fi
+}
+
+# bench_floor_build OUT: compiles scripts/bench/bench-floor.c (the OpenSSL floor programs) to OUT with any C
+# compiler: $CC, the system's cc, or the clang that comes with the Swift toolchain. Fails when none builds it.
+bench_floor_build() {
+  "${CC:-$(command -v cc || command -v clang || echo cc)}" -O2 -o "$1" scripts/bench/bench-floor.c -lcrypto
+}
+
+# bench_floor_login PROGRAM OUT: the cryptographic floor of one login (`bench-floor login`, pinned to one core), its
+# JSON line into OUT; removes OUT and fails when the program fails.
+bench_floor_login() {
+  "${one_core[@]}" "$1" login >"$2" || {
+    rm -f "$2"
+    return 1
+  }
+}
+
+# bench_login_run SERVER_PID PORT ADMIN_PORT CREDENTIALS RUN DIR NAME [ALG]: one measured login run of $loadgen
+# against the server (PID SERVER_PID, listening on PORT, /metrics on ADMIN_PORT) with the signed-up CREDENTIALS,
+# through the client whose ID tokens are ALG (default RS256; ES256 needs the configuration of bench_write_config).
+# RUN is CONCURRENCY:TRANSPORT:SECONDS[:RATE] (a rate makes it an open loop, `--rate`); 1 s warm-up. Prints the load
+# generator's JSON line with `id_token_alg`, the server's CPU seconds around the run (`server_cpu_seconds`, warm-up
+# included), its CPU and context switches per login over the measured window alone (`server_cpu_us_per_login`,
+# `context_switches_per_login`: the load generator samples the server's /proc at the window's edges, `--server-pid`,
+# and divides by the logins that ended in it) and its mean time per /passkey and /oauth route
+# (`server_mean_ms_by_route`, from /metrics); keeps the raw files as DIR/login-NAME.json and
+# DIR/metrics-{before,after}-NAME.txt. Fails when the load generator printed no result.
 bench_login_run() {
-  local pid=$1 port=$2 admin_port=$3 credentials=$4 run=$5 dir=$6 name=$7
+  local pid=$1 port=$2 admin_port=$3 credentials=$4 run=$5 dir=$6 name=$7 alg=${8:-RS256}
   local concurrency transport seconds rate cpu_before cpu_after
   IFS=: read -r concurrency transport seconds rate <<<"$run"
   local pacing=()
   [ -n "$rate" ] && pacing=(--rate "$rate")
   cpu_before=$(bench_process_cpu "$pid")
   bench_metrics_sums "$admin_port" >"$dir/metrics-before-$name.txt"
-  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$credentials" \
+  "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$credentials" --client-id "$(bench_client "$alg")" \
     --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" "${pacing[@]}" \
-    >"$dir/login-$name.json" ||
+    --server-pid "$pid" >"$dir/login-$name.json" ||
     true
   cpu_after=$(bench_process_cpu "$pid")
   bench_metrics_sums "$admin_port" >"$dir/metrics-after-$name.txt"
   python3 scripts/bench/lib/login_run.py "$dir/login-$name.json" "$cpu_before" "$cpu_after" \
-    "$dir/metrics-before-$name.txt" "$dir/metrics-after-$name.txt"
+    "$dir/metrics-before-$name.txt" "$dir/metrics-after-$name.txt" "$alg"
 }

@@ -1,7 +1,8 @@
 """One measured login run's JSON line (scripts/bench/lib/common.sh, bench_login_run): the load generator's result
-with the server's CPU seconds around the run and its mean time per /passkey and /oauth route from /metrics.
+with the ID token algorithm of its client, the server's CPU seconds around the run, its CPU and context switches per
+login over the measured window, and its mean time per /passkey and /oauth route from /metrics.
 
-Usage: login_run.py LOADGEN_JSON CPU_BEFORE CPU_AFTER METRICS_BEFORE METRICS_AFTER
+Usage: login_run.py LOADGEN_JSON CPU_BEFORE CPU_AFTER METRICS_BEFORE METRICS_AFTER [ID_TOKEN_ALG]
 """
 import json
 import re
@@ -9,6 +10,16 @@ import sys
 
 result = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 result["server_cpu_seconds"] = round(float(sys.argv[3]) - float(sys.argv[2]), 2)
+result["id_token_alg"] = sys.argv[6] if len(sys.argv) > 6 else "RS256"
+# Per login over the measured window alone (the load generator's --server-pid samples, over the logins that ended in
+# the window); without them (an older load generator), the CPU around the whole run over the measured logins.
+completed = result.get("completed_in_window") or 0
+if completed and "server_window_cpu_seconds" in result:
+    result["server_cpu_us_per_login"] = round(result["server_window_cpu_seconds"] / completed * 1e6, 1)
+    result["context_switches_per_login"] = round(result["server_window_context_switches"] / completed, 2)
+else:
+    result["server_cpu_us_per_login"] = round(result["server_cpu_seconds"] / max(1, result["logins"]) * 1e6, 1)
+    result["context_switches_per_login"] = None
 
 
 def sums(path):
