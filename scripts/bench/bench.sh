@@ -337,4 +337,8 @@ TEXT
 for section in build/bench/section-*.md; do
   [ -f "$section" ] && cat "$section" >>"$out"
 done
+# Recorded comparisons (before/after figures of past changes, from earlier runs), kept across regenerations.
+for note in scripts/bench/notes/*.md; do
+  [ -f "$note" ] && { echo; cat "$note"; } >>"$out"
+done
 echo "wrote $out"
