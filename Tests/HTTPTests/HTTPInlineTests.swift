@@ -84,8 +84,14 @@ struct HTTPInlineTests {
         return CountingResponder(router: router, recorder: recorder)
     }
 
+    /// Idle and read timeouts far beyond any test's length: the tests send a connection's next request only after
+    /// awaiting the previous answer, and on a loaded machine (the whole suite in parallel on 2 cores) that await can
+    /// last longer than the defaults' 10 s read timeout and 30 s idle timeout, which would close the connection
+    /// under the test (a CI run saw that EOF).
     static func configuration() -> HTTPServer.Configuration {
-        var configuration = HTTPServer.Configuration(port: 0, maxBodyBytes: 1024, perAddressConnectionLimit: 0)
+        var configuration = HTTPServer.Configuration(
+            port: 0, maxBodyBytes: 1024, connectionTimeout: .seconds(3_600), requestReadTimeout: .seconds(3_600),
+            perAddressConnectionLimit: 0)
         configuration.logsLibraryErrors = false
         return configuration
     }
