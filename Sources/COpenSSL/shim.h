@@ -19,6 +19,7 @@
 #include <openssl/pem.h>
 #include <openssl/ecdsa.h>
 #include <openssl/hmac.h>
+#include <openssl/kdf.h>
 
 // OPENSSL_free is a macro (it passes __FILE__/__LINE__ to CRYPTO_free).
 static inline void COpenSSL_free(void *ptr) { OPENSSL_free(ptr); }

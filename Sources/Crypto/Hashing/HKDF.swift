@@ -1,11 +1,16 @@
-/// HKDF with SHA-256 (RFC 5869): derives keys of a purpose from one secret, over `HMAC.sha256`.
+internal import COpenSSL
+
+/// HKDF with SHA-256 (RFC 5869), computed by OpenSSL (`EVP_PKEY_HKDF`, extract then expand): derives keys of a
+/// purpose from one secret.
 public enum HKDF {
     /// The output of SHA-256, in bytes (`HashLen`).
     private static let hashLength = 32
 
     /// `length` bytes of output keying material from `secret` (the input keying material), `salt` (none: HashLen
-    /// zero bytes, RFC 5869 §2.2) and `info` (the purpose label, binding the key to one use).
-    /// - Throws: `.invalidKey` for an empty secret or a length outside 1…255·HashLen (§2.3).
+    /// zero bytes, RFC 5869 §2.2, as OpenSSL does without one) and `info` (the purpose label, binding the key to one
+    /// use).
+    /// - Throws: `.invalidKey` for an empty secret or a length outside 1…255·HashLen (§2.3); `.internalFailure` when
+    ///   OpenSSL cannot compute it.
     public static func sha256(secret: [UInt8], salt: [UInt8] = [], info: [UInt8], length: Int) throws(CryptoError)
         -> [UInt8]
     {
@@ -13,18 +18,28 @@ public enum HKDF {
         guard (1...255 * hashLength).contains(length) else {
             throw CryptoError(.invalidKey, "HKDF output length \(length) is outside 1...\(255 * hashLength)")
         }
-        // §2.2 Extract: PRK = HMAC-Hash(salt, IKM).
-        let pseudorandomKey = try HMAC.sha256(
-            key: salt.isEmpty ? [UInt8](repeating: 0, count: hashLength) : salt, message: secret)
-        // §2.3 Expand: T(i) = HMAC-Hash(PRK, T(i-1) | info | i).
-        var output: [UInt8] = []
-        var block: [UInt8] = []
-        var counter: UInt8 = 1
-        while output.count < length {
-            block = try HMAC.sha256(key: pseudorandomKey, message: block + info + [counter])
-            output += block
-            counter &+= 1
+        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, nil) else {
+            throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_CTX_new_id(HKDF)")
         }
-        return Array(output.prefix(length))
+        defer { EVP_PKEY_CTX_free(context) }
+        var written = length
+        var output = [UInt8](repeating: 0, count: length)
+        let ok =
+            EVP_PKEY_derive_init(context) == 1
+            && EVP_PKEY_CTX_set_hkdf_md(context, MessageDigestMethod.of(.sha256).pointer) == 1
+            && secret.withUnsafeBufferPointer {
+                EVP_PKEY_CTX_set1_hkdf_key(context, $0.baseAddress, Int32($0.count)) == 1
+            }
+            && (salt.isEmpty
+                || salt.withUnsafeBufferPointer {
+                    EVP_PKEY_CTX_set1_hkdf_salt(context, $0.baseAddress, Int32($0.count)) == 1
+                })
+            && (info.isEmpty
+                || info.withUnsafeBufferPointer {
+                    EVP_PKEY_CTX_add1_hkdf_info(context, $0.baseAddress, Int32($0.count)) == 1
+                })
+            && output.withUnsafeMutableBufferPointer { EVP_PKEY_derive(context, $0.baseAddress, &written) == 1 }
+        guard ok, written == length else { throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_derive(HKDF)") }
+        return output
     }
 }
