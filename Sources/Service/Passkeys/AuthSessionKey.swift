@@ -22,15 +22,9 @@ package final class AuthSessionKey: Sendable {
     /// inserting at once, all use the first one stored.
     package func load(store: any Store, keys: SecretEncryptionKeys) async throws {
         let name = Self.secretName
-        let stored: [UInt8]
-        if let existing = try await store.read({ try $0.serverSecret(name: name) }) {
-            stored = existing
-        } else {
-            let candidate = try keys.storedNamedSecret(
-                try SecureRandom.bytes(count: SecretEncryptionKeys.namedSecretLength), name: name)
-            stored = try await store.write { try $0.insertServerSecret(name: name, value: candidate) }
-        }
-        let sealer = try AuthSessionSealer(secret: try keys.namedSecret(stored, name: name))
+        let stored = try await store.read { try $0.serverSecret(name: name) }
+        let sealer = try AuthSessionSealer(
+            secret: try await NamedServerSecret.secret(name, stored: stored, keys: keys, store: store))
         loaded.withLock { $0 = sealer }
     }
 

@@ -12,13 +12,8 @@ package enum SRPStandIn {
     package static func secret(stored: [UInt8]?, keys: SecretEncryptionKeys, store: any Store) async throws
         -> [UInt8]
     {
-        let name = PasswordFallback.fakeSaltSecretName
-        if let stored { return try keys.namedSecret(stored, name: name) }
-        // Sealed at rest with a key-encryption key.
-        let candidate = try keys.storedNamedSecret(
-            try SecureRandom.bytes(count: SecretEncryptionKeys.namedSecretLength), name: name)
-        let inserted = try await store.write { try $0.insertServerSecret(name: name, value: candidate) }
-        return try keys.namedSecret(inserted, name: name)
+        try await NamedServerSecret.secret(
+            PasswordFallback.fakeSaltSecretName, stored: stored, keys: keys, store: store)
     }
 
     /// The stand-in salt of `identity` in `realm`: `PasswordFallback.saltLength` bytes, the length of an enrolled
