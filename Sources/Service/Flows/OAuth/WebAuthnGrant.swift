@@ -66,7 +66,8 @@ package struct WebAuthnGrant: Sendable {
         let credentialID = try? credential.get().rawID
         let now = context.clock.now()
         // A value that does not open (tampered, truncated, another key or version, a handle from before sealing)
-        // and an expired session are both an unknown session: nothing to spend, the refusal is recorded.
+        // and an expired session are both an unknown session: nothing to spend, the refusal is recorded. WebAuthn L3
+        // §13.4.3: the challenge is the server's, random, and used once (spent in the ceremony's write).
         guard let session = try context.authSessionKey.sealer().open(parameters.authSession),
             now < session.expiresAt
         else {
