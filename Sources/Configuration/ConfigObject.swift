@@ -68,7 +68,7 @@ package final class ConfigObject {
     }
 
     /// JSONSerialization returns JSON booleans as a distinct NSNumber subclass; numbers 0 and 1 are not booleans.
-    private static func isBoolean(_ number: NSNumber) -> Bool {
+    package static func isBoolean(_ number: NSNumber) -> Bool {
         type(of: number) == type(of: NSNumber(value: true))
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// Builds the configuration from a JSON file, then `PASSKEYD_…` environment variables, then flags —
 /// later sources win. Every setting of the file has an environment variable (see `EnvironmentOverrides`); both
-/// come from the settings table (`Settings`).
+/// come from the settings table (`Settings`). A loopback issuer on the file's own port follows a port given by the
+/// environment or a flag (`LoopbackIssuer`).
 public enum ConfigurationLoader {
     /// The default configuration file, relative to the working directory.
     public static let defaultPath = "Config/passkeyd.json"
@@ -56,6 +57,8 @@ public enum ConfigurationLoader {
         guard var document = parsed as? [String: Any] else {
             throw ConfigurationError(field: source, reason: "must hold a JSON object")
         }
+        // Read before the environment and the flags change the document: the file's own issuer and port.
+        let loopbackIssuer = LoopbackIssuer(file: document)
         try EnvironmentOverrides.apply(environment, to: &document)
         let flagged: [(SettingDescriptor, Any?)] = [
             (Settings.Listen.port.descriptor, flags.port), (Settings.Listen.host.descriptor, flags.host),
@@ -65,6 +68,7 @@ public enum ConfigurationLoader {
         for case (let setting, let value?) in flagged {
             EnvironmentOverrides.set(&document, path: setting.path, value: value)
         }
+        loopbackIssuer?.follow(in: &document, environment: environment)
         var configuration = try ServerConfiguration(document: document, checkDatabaseURL: checkDatabaseURL)
         configuration.readPINs(from: environment)
         return configuration

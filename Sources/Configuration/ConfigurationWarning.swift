@@ -12,10 +12,11 @@ package struct ConfigurationWarning: Sendable, Equatable, CustomStringConvertibl
 }
 
 extension ServerConfiguration {
-    /// The warnings of this configuration: an issuer with a path, and a realm used as the default that is not marked
-    /// so.
+    /// The warnings of this configuration: an issuer with a path, an issuer on another port than the listener's, and
+    /// a realm used as the default that is not marked so.
     package var warnings: [ConfigurationWarning] {
         var warnings: [ConfigurationWarning] = []
+        if let warning = issuerPortWarning { warnings.append(warning) }
         // OIDC Discovery §4: the discovery document is at the issuer + `.well-known/openid-configuration`, and passkeyd
         // serves it, and its endpoints, at the root of its listener.
         if let path = URLComponents(string: issuer)?.path, path != "/" {
@@ -36,5 +37,28 @@ extension ServerConfiguration {
                         + "it \"default\": true to say so (with a second realm, one must be)"))
         }
         return warnings
+    }
+
+    /// The issuer names another port than the one the server listens on (a `--port` or `PASSKEYD_LISTEN_PORT` that
+    /// it did not follow, `LoopbackIssuer`): discovery, the tokens' `iss` and the demo page then point at a port this
+    /// server does not answer on, unless something forwards that port to it. Said for an issuer that names its port
+    /// and for a loopback one; an issuer on its scheme's default port on another host is the documented deployment
+    /// behind a reverse proxy (README, "Connection limits and a reverse proxy"), and the listener is not its port.
+    /// Port 0 is picked at start and never known here.
+    private var issuerPortWarning: ConfigurationWarning? {
+        guard listen.port != 0, let url = URLComponents(string: issuer), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased()
+        else { return nil }
+        // RFC 9110 §4.2.1, §4.2.2: the default ports of http and https.
+        let issuerPort = url.port ?? (scheme == "https" ? 443 : 80)
+        guard url.port != nil || LoopbackIssuer.loopbackHosts.contains(host), issuerPort != listen.port else {
+            return nil
+        }
+        return ConfigurationWarning(
+            field: "issuer",
+            reason:
+                "\(issuer) is on port \(issuerPort) while the server listens on \(listen.port): discovery, the tokens' "
+                + "iss and the demo page name port \(issuerPort); set PASSKEYD_ISSUER to the URL clients reach this "
+                + "server at (an http://localhost issuer on the file's own listen.port follows --port by itself)")
     }
 }

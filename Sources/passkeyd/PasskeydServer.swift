@@ -71,6 +71,14 @@ public enum PasskeydServer {
         configuration: ServerConfiguration, logger: Logger, clock: any WallClock = SystemClock()
     ) async throws -> Running {
         let lock = try DataDirectoryLock.acquire(directory: configuration.dataDirectory)
+        // What check-config warns about, said at start too, where the operator is looking (an issuer on another port
+        // than the listener's: a --port it did not follow).
+        for warning in configuration.warnings {
+            logger.log(.warning, "configuration warning") { line in
+                line.add("setting", warning.field)
+                line.add("reason", warning.reason)
+            }
+        }
         let recording = configuration.recording
         let recorder = try recording.directory.map { directory throws(StartError) in
             try CeremonyRecorder.open(
@@ -212,6 +220,7 @@ public enum PasskeydServer {
         logger.log(.info, "listening") { line in
             line.add("host", configuration.listen.host)
             line.add("port", running.port)
+            line.add("issuer", configuration.issuer)
             if let admin = configuration.adminListen, let adminPort = running.adminPort {
                 line.add("admin", "\(admin.host):\(adminPort)")
             }

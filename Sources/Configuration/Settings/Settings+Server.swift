@@ -43,7 +43,14 @@ extension Settings {
         package static let host = TextSetting(
             "listen.host", default: "127.0.0.1", allowsEmpty: false, flag: "--host", doc: "address to bind")
         package static let port = IntegerSetting(
-            "listen.port", default: 8080, range: 0...65_535, flag: "--port", doc: "TCP port; `0` picks a free one")
+            "listen.port", default: 8080, range: 0...65_535, flag: "--port",
+            doc: """
+                TCP port; `0` picks a free one. A loopback `issuer` on the file's own port (`http://localhost:8080/` \
+                in `Config/passkeyd.json`) follows a port given by `--port` or this variable, and so do the \
+                `web_origins` equal to its origin, unless `PASSKEYD_ISSUER` is set; an issuer that names another \
+                port than this one (or a loopback issuer on another port) draws a warning at start and in \
+                `check-config`
+                """)
         static let all = [host.descriptor, port.descriptor]
     }
 
