@@ -69,7 +69,7 @@ var targets: [Target] = [
         name: "Commands",
         dependencies: [
             "Service", "Configuration", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite",
-            "StoragePostgres", "PKCS11Signer",
+            "StoragePostgres", "PKCS11Signer", "SoftwareClient",
         ],
         swiftSettings: strict
     ),
@@ -81,10 +81,15 @@ var targets: [Target] = [
             "PKCS11Signer", "JSON",
         ],
         swiftSettings: strict),
-    .executableTarget(name: "passkeyd-loadgen", dependencies: ["TestSupport", "Crypto"], swiftSettings: strict),
+    // A native app's side of the API in software (a virtual authenticator, an HTTP/1.1 client, the sign-up and login
+    // requests): the tests' authenticator, the load generator's clients and `passkeyd try`.
+    .target(name: "SoftwareClient", dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn"], swiftSettings: strict),
+    .executableTarget(name: "passkeyd-loadgen", dependencies: ["SoftwareClient", "Crypto"], swiftSettings: strict),
     .target(
         name: "TestSupport",
-        dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP", "Addresses"],
+        dependencies: [
+            "Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP", "Addresses", "SoftwareClient",
+        ],
         swiftSettings: strict
     ),
 
@@ -93,7 +98,7 @@ var targets: [Target] = [
     .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], swiftSettings: strict),
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(
-        name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport"],
+        name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport", "SoftwareClient"],
         swiftSettings: strict),
     .testTarget(
         name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"],
@@ -119,10 +124,12 @@ var targets: [Target] = [
             "passkeyd", "Service", "Configuration", "Endpoints", "Commands", "Assets", "HTTP", "Storage",
             "StorageSQLite",
             "StoragePostgres",
-            "Replay", "PKCS11Signer", "TestSupport", "Addresses",
+            "Replay", "PKCS11Signer", "TestSupport", "SoftwareClient", "Addresses",
         ],
         swiftSettings: strict),
-    .testTarget(name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "TestSupport"], swiftSettings: strict),
+    .testTarget(
+        name: "LoadgenTests", dependencies: ["passkeyd-loadgen", "SoftwareClient", "TestSupport"], swiftSettings: strict
+    ),
 ]
 
 var products: [Product] = [

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TestSupport
+import SoftwareClient
 
 /// The credentials `--signup` creates, one JSON line each (`{"id","user","key"}`, base64url; `key` is the ES256
 /// private key as PKCS#8 DER), so later `--login` runs can use them. Test keys only.

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import TestSupport
+import SoftwareClient
 
 /// `--login` with `--transport poll`: the virtual clients' keep-alive connections are multiplexed over a few
 /// poll(2) loops (one thread each) instead of one blocked thread per client. Each client runs the same login as the
@@ -136,7 +136,7 @@ final class PollLoop {
                 poll(entries.baseAddress, nfds_t(entries.count), timeout)
             }
             if ready < 0 && errno != EINTR {
-                record(LoadgenError(.transport, "poll: errno \(errno)"))
+                record(SoftwareClientError(.transport, "poll: errno \(errno)"))
                 break
             }
             if ready > 0 {
@@ -211,7 +211,7 @@ final class PollLoop {
                 body: client.challengeRequest), to: index)
     }
 
-    private func connect(_ index: Int) throws(LoadgenError) {
+    private func connect(_ index: Int) throws(SoftwareClientError) {
         let descriptor = try SocketConnection.connectedSocket(host: settings.host, port: settings.port)
         descriptors[index].fd = descriptor
         clients[index].pending.removeAll(keepingCapacity: true)
@@ -223,7 +223,7 @@ final class PollLoop {
             let code = errno
             let began = inFlightSince(index)
             disconnect(index)
-            fail(index, LoadgenError(.transport, "send: errno \(code)"), began: began)
+            fail(index, SoftwareClientError(.transport, "send: errno \(code)"), began: began)
             return
         }
     }
@@ -245,7 +245,7 @@ final class PollLoop {
             // End of stream or a socket error: whatever login was in flight failed.
             let began = inFlightSince(index)
             disconnect(index)
-            fail(index, LoadgenError(.transport, "connection closed by the server"), began: began)
+            fail(index, SoftwareClientError(.transport, "connection closed by the server"), began: began)
             return
         }
         do {
@@ -257,7 +257,7 @@ final class PollLoop {
                     return
                 }
             }
-        } catch let error as LoadgenError where error.code == .unexpectedStatus {
+        } catch let error as SoftwareClientError where error.code == .unexpectedStatus {
             // An HTTP-level refusal: the connection is fine and the response was read whole; start over on it.
             fail(index, error, began: inFlightSince(index))
         } catch {
@@ -290,7 +290,7 @@ final class PollLoop {
             clients[index].next = (clients[index].next + 1) % clients[index].credentials.count
             start(index, now: ended)
         case .disconnected, .waiting, .done:
-            throw LoadgenError(.malformedResponse, "a response nobody asked for")
+            throw SoftwareClientError(.malformedResponse, "a response nobody asked for")
         }
     }
 

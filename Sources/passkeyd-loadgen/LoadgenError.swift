@@ -1,14 +1,9 @@
-/// The load generator's error: a transport failure, an unexpected status, or bad arguments.
+/// The load generator's own error: bad arguments, or a credentials file it cannot use. A failed exchange with the
+/// server is the clients' `SoftwareClientError`.
 struct LoadgenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable identifier of what went wrong: a closed set, spelled in snake_case.
     enum Code: String, Hashable, Sendable, CaseIterable {
 
-        /// Connecting, writing or reading the socket failed.
-        case transport = "transport"
-        /// The response was not HTTP/1.1 with Content-Length framing.
-        case malformedResponse = "malformed_response"
-        /// The server answered with a status other than 200.
-        case unexpectedStatus = "unexpected_status"
         /// The command line could not be understood.
         case usage = "usage"
         /// The credentials file could not be read or written.

@@ -1,3 +1,5 @@
+import SoftwareClient
+
 /// What `passkeyd-loadgen` was asked to do, from its command line.
 struct LoadgenSettings: Sendable {
     static let usage = """
@@ -62,6 +64,12 @@ struct LoadgenSettings: Sendable {
     var databasePID: Int32?
 
     var baseURL: String { "http://\(host):\(port)" }
+
+    /// What every virtual client sends besides the ceremonies' values.
+    var clientParameters: PasskeyClient.Parameters {
+        PasskeyClient.Parameters(
+            clientID: clientID, realm: realm, scope: scope, audience: audience, origin: origin, rpID: rpID)
+    }
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(LoadgenError) -> LoadgenSettings {

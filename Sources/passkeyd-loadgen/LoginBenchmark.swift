@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import TestSupport
+import SoftwareClient
 
 /// The `--login` mode: every virtual client loops over full logins until the deadline; the whole login
 /// (challenge request, signing, token request) is timed, and the figures are reported as one JSON line. With

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SoftwareClient
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -17,7 +18,7 @@ final class URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
-    func post(_ path: String, body: [UInt8]) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
+    func post(_ path: String, body: [UInt8]) throws(SoftwareClientError) -> (status: Int, body: [UInt8]) {
         var request = try makeRequest(path)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -25,28 +26,30 @@ final class URLSessionTransport: HTTPTransport {
         return try perform(request)
     }
 
-    func get(_ path: String) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
+    func get(_ path: String) throws(SoftwareClientError) -> (status: Int, body: [UInt8]) {
         try perform(try makeRequest(path))
     }
 
-    private func makeRequest(_ path: String) throws(LoadgenError) -> URLRequest {
-        guard let url = URL(string: path, relativeTo: base) else { throw LoadgenError(.usage, "bad path \(path)") }
+    private func makeRequest(_ path: String) throws(SoftwareClientError) -> URLRequest {
+        guard let url = URL(string: path, relativeTo: base) else {
+            throw SoftwareClientError(.transport, "bad path \(path)")
+        }
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         return request
     }
 
-    private func perform(_ request: URLRequest) throws(LoadgenError) -> (status: Int, body: [UInt8]) {
+    private func perform(_ request: URLRequest) throws(SoftwareClientError) -> (status: Int, body: [UInt8]) {
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: request) { data, response, error in
-            let result: Result<(Int, [UInt8]), LoadgenError>
+            let result: Result<(Int, [UInt8]), SoftwareClientError>
             if let error {
-                result = .failure(LoadgenError(.transport, "\(error)"))
+                result = .failure(SoftwareClientError(.transport, "\(error)"))
             } else if let http = response as? HTTPURLResponse {
                 result = .success((http.statusCode, Array(data ?? Data())))
             } else {
-                result = .failure(LoadgenError(.malformedResponse, "not an HTTP response"))
+                result = .failure(SoftwareClientError(.malformedResponse, "not an HTTP response"))
             }
             outcome.value.withLock { $0 = result }
             done.signal()
@@ -56,12 +59,12 @@ final class URLSessionTransport: HTTPTransport {
         switch outcome.value.withLock({ $0 }) {
         case .success(let value): return value
         case .failure(let error): throw error
-        case nil: throw LoadgenError(.transport, "no outcome")
+        case nil: throw SoftwareClientError(.transport, "no outcome")
         }
     }
 }
 
 /// Where the completion handler leaves the result for the waiting thread.
 private final class Outcome: Sendable {
-    let value = Mutex<Result<(Int, [UInt8]), LoadgenError>?>(nil)
+    let value = Mutex<Result<(Int, [UInt8]), SoftwareClientError>?>(nil)
 }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
-import TestSupport
+import SoftwareClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -37,7 +37,7 @@ struct VirtualClients {
     /// synced passkey), so clients that share a credential never trip the counter rule.
     func makeClient() -> PasskeyClient {
         PasskeyClient(
-            transport: makeTransport(), settings: settings,
+            transport: makeTransport(), parameters: settings.clientParameters,
             authenticator: VirtualAuthenticator(flags: .passkey, counterStep: 0))
     }
 

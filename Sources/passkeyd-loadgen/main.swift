@@ -1,7 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
-import TestSupport
+import SoftwareClient
 
 // passkeyd-loadgen: many software authenticators driving passkeyd's passkey sign-up and login over HTTP, for
 // `make bench` (logins/s, p50/p99) and for the independent token check of `make test` (--once).

@@ -1,3 +1,4 @@
+import SoftwareClient
 import Testing
 
 @testable import passkeyd_loadgen
@@ -54,6 +55,6 @@ struct HTTP1FramingTests {
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
         ])
     func malformed(head: String) {
-        #expect(throws: LoadgenError.self) { try HTTP1Framing.response(in: Self.bytes(head)) }
+        #expect(throws: SoftwareClientError.self) { try HTTP1Framing.response(in: Self.bytes(head)) }
     }
 }

@@ -1,3 +1,4 @@
+import SoftwareClient
 import Testing
 
 @testable import passkeyd_loadgen

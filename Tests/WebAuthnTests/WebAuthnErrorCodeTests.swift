@@ -1,3 +1,4 @@
+import SoftwareClient
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct WebAuthnErrorCodeTests {
 
     @Test("the TestSupport authenticators' codes follow the rule too")
     func testSupportSpelling() {
-        #expect(ErrorCodeSpelling.violations(of: TestSupportError.Code.self) == [])
+        #expect(ErrorCodeSpelling.violations(of: SoftwareClientError.Code.self) == [])
     }
 
     @Test("the rule: snake_case words of lower-case letters and digits")

@@ -1,3 +1,4 @@
+import SoftwareClient
 import CBOR
 import Crypto
 import Foundation

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTP
 import JSON
+import SoftwareClient
 import TestSupport
 import Testing
 import Tokens

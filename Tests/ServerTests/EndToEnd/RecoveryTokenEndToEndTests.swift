@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTP
 import JSON
+import SoftwareClient
 import Storage
 import TestSupport
 import Testing

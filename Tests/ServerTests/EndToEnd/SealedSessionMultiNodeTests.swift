@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import SoftwareClient
 import Storage
 import StoragePostgres
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import SoftwareClient
 import Storage
 import Synchronization
 import TestSupport

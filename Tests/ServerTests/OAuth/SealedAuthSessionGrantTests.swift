@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JSON
+import SoftwareClient
 import Storage
 import Synchronization
 import TestSupport

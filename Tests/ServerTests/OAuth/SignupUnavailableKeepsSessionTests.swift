@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import JSON
+import SoftwareClient
 import Storage
 import Synchronization
 import TestSupport

@@ -1,4 +1,5 @@
 import HTTP
+import SoftwareClient
 import TestSupport
 import Testing
 import WebAuthn

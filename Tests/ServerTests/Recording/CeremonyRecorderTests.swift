@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import Replay
+import SoftwareClient
 import TestSupport
 import Testing
 

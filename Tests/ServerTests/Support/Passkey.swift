@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import SoftwareClient
 import TestSupport
 
 /// One passkey on TestSupport's `VirtualAuthenticator`, answering the server's options in the JSON an app posts.

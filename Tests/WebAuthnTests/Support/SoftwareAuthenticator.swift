@@ -1,6 +1,7 @@
 import CBOR
 import Crypto
 import Foundation
+import SoftwareClient
 import TestSupport
 
 @testable import WebAuthn

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SoftwareClient
 import TestSupport
 import Testing
 import WebAuthn
@@ -93,7 +94,7 @@ struct VirtualAuthenticatorTests {
             "{",
         ])
     func refusesMalformedOptions(json: String) {
-        #expect(throws: TestSupportError(.malformedOptions, "")) {
+        #expect(throws: SoftwareClientError(.malformedOptions, "")) {
             try PublicKeyCredentialRequestOptions(json: Array(json.utf8))
         }
     }
@@ -101,7 +102,7 @@ struct VirtualAuthenticatorTests {
     @Test("creation options without pubKeyCredParams are refused")
     func refusesCreationOptionsWithoutAlgorithms() {
         let json = #"{"challenge":"AA","rp":{"id":"x"},"user":{"id":"AA","name":"n"}}"#
-        #expect(throws: TestSupportError(.malformedOptions, "")) {
+        #expect(throws: SoftwareClientError(.malformedOptions, "")) {
             try PublicKeyCredentialCreationOptions(json: Array(json.utf8))
         }
     }
@@ -117,7 +118,7 @@ struct VirtualAuthenticatorTests {
             try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin).credential.key
                 .algorithm == .rs256)
         options.algorithms = [-35]
-        #expect(throws: TestSupportError(.unsupportedAlgorithm, "")) {
+        #expect(throws: SoftwareClientError(.unsupportedAlgorithm, "")) {
             try VirtualAuthenticator().makeCredential(options: options, origin: Self.origin)
         }
     }

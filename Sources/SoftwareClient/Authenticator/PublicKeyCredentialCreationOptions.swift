@@ -31,8 +31,8 @@ public struct PublicKeyCredentialCreationOptions: Sendable {
     public var hints: [String] = []
 
     /// Parses the options object, or a whole `/passkey/register` response (`{authn_params_public_key, auth_session}`).
-    /// - Throws: `TestSupportError.malformedOptions` when a member is missing or of the wrong type.
-    public init(json: [UInt8]) throws(TestSupportError) {
+    /// - Throws: `SoftwareClientError.malformedOptions` when a member is missing or of the wrong type.
+    public init(json: [UInt8]) throws(SoftwareClientError) {
         let (options, session) = try OptionsJSON.parse(json)
         let rp = try options.object("rp")
         let user = try options.object("user")
@@ -43,7 +43,7 @@ public struct PublicKeyCredentialCreationOptions: Sendable {
         userName = try options.string("name", in: user)
         userDisplayName = (user["displayName"] as? String) ?? userName
         guard let parameters = options.object["pubKeyCredParams"] as? [[String: Any]] else {
-            throw TestSupportError(.malformedOptions, "pubKeyCredParams is missing or not an array of objects")
+            throw SoftwareClientError(.malformedOptions, "pubKeyCredParams is missing or not an array of objects")
         }
         algorithms = parameters.compactMap { OptionsJSON.integer($0["alg"]) }
         let selection = options.object["authenticatorSelection"] as? [String: Any]

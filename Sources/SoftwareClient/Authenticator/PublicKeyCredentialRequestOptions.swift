@@ -25,8 +25,8 @@ public struct PublicKeyCredentialRequestOptions: Sendable {
     }
 
     /// Parses the options object, or a whole `/passkey/challenge` response (`{authn_params_public_key, auth_session}`).
-    /// - Throws: `TestSupportError.malformedOptions` when a member is missing or of the wrong type.
-    public init(json: [UInt8]) throws(TestSupportError) {
+    /// - Throws: `SoftwareClientError.malformedOptions` when a member is missing or of the wrong type.
+    public init(json: [UInt8]) throws(SoftwareClientError) {
         let (options, session) = try OptionsJSON.parse(json)
         challenge = try options.bytes("challenge")
         rpID = try options.string("rpId")

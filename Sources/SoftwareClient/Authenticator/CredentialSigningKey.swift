@@ -11,7 +11,7 @@ public enum CredentialSigningKey: Sendable {
     case rs256(RSASigningKey)
 
     /// Generates a fresh key for `algorithm`.
-    public init(generating algorithm: CredentialAlgorithm) throws(TestSupportError) {
+    public init(generating algorithm: CredentialAlgorithm) throws(SoftwareClientError) {
         do {
             switch algorithm {
             case .es256: self = .es256(try P256SigningKey())
@@ -19,7 +19,7 @@ public enum CredentialSigningKey: Sendable {
             case .rs256: self = .rs256(try RSASigningKey(bits: 2048))
             }
         } catch {
-            throw TestSupportError(.internalFailure, "generating a \(algorithm) key: \(error)")
+            throw SoftwareClientError(.internalFailure, "generating a \(algorithm) key: \(error)")
         }
     }
 
@@ -64,17 +64,17 @@ public enum CredentialSigningKey: Sendable {
     }
 
     /// The COSE_Key encoded with CBOREncoder, as it goes into attested credential data.
-    public func coseKeyBytes() throws(TestSupportError) -> [UInt8] {
+    public func coseKeyBytes() throws(SoftwareClientError) -> [UInt8] {
         do {
             return try CBOREncoder.encode(coseKey)
         } catch {
-            throw TestSupportError(.internalFailure, "encoding the COSE key: \(error)")
+            throw SoftwareClientError(.internalFailure, "encoding the COSE key: \(error)")
         }
     }
 
     /// Signs `message` the way a WebAuthn authenticator does for this algorithm: ECDSA as X9.62 DER
     /// (WebAuthn L3 §6.5.6), Ed25519 as the 64-byte RFC 8032 signature, RSA as PKCS#1 v1.5 over SHA-256.
-    public func signature(for message: [UInt8]) throws(TestSupportError) -> [UInt8] {
+    public func signature(for message: [UInt8]) throws(SoftwareClientError) -> [UInt8] {
         do {
             switch self {
             case .es256(let key): return try key.signature(for: message)
@@ -82,7 +82,7 @@ public enum CredentialSigningKey: Sendable {
             case .rs256(let key): return try key.signature(for: message, hash: .sha256, padding: .pkcs1v15)
             }
         } catch {
-            throw TestSupportError(.internalFailure, "signing with \(algorithm): \(error)")
+            throw SoftwareClientError(.internalFailure, "signing with \(algorithm): \(error)")
         }
     }
 }

@@ -1,6 +1,7 @@
-/// The error of the TestSupport module: a software authenticator or a test client could not do what it was asked
-/// (options it cannot read, a key it cannot make). Equality compares codes only.
-public struct TestSupportError: Error, Sendable, Equatable, CustomStringConvertible {
+/// The error of the SoftwareClient module: the software authenticator could not do what it was asked (options it
+/// cannot read, a key it cannot make), or the exchange with the server failed (the connection, a response that is not
+/// HTTP/1.1 as framed here, a status other than 200). Equality compares codes only.
+public struct SoftwareClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stable identifier of what went wrong: a closed set, spelled in snake_case.
     public enum Code: String, Hashable, Sendable, CaseIterable {
 
@@ -10,11 +11,17 @@ public struct TestSupportError: Error, Sendable, Equatable, CustomStringConverti
         case unsupportedAlgorithm = "unsupported_algorithm"
         /// Key generation, signing or CBOR encoding failed.
         case internalFailure = "internal_failure"
+        /// Connecting, writing or reading the socket failed.
+        case transport = "transport"
+        /// The response was not HTTP/1.1 with Content-Length framing, or not the JSON the server documents.
+        case malformedResponse = "malformed_response"
+        /// The server answered with a status other than 200.
+        case unexpectedStatus = "unexpected_status"
     }
 
     /// What went wrong.
     public let code: Code
-    /// Details for the log.
+    /// Details for the log; for `unexpectedStatus`, the path, the status and the start of the server's answer.
     public let reason: String
     /// Where it was thrown.
     public let file: String
@@ -33,5 +40,5 @@ public struct TestSupportError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { "\(code.rawValue): \(reason) (\(file):\(line))" }
 
     /// Errors are equal when their codes are.
-    public static func == (lhs: TestSupportError, rhs: TestSupportError) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: SoftwareClientError, rhs: SoftwareClientError) -> Bool { lhs.code == rhs.code }
 }

@@ -1,8 +1,8 @@
-/// Tiny JSON helpers for the hot loop: a string member found by scanning bytes, and string quoting.
-enum JSONScan {
+/// Tiny JSON helpers for the load generator's hot loop: a string member found by scanning bytes, and string quoting.
+package enum JSONScan {
     /// The value of the first `"key": "value"` member in `json` when the value has no escapes; nil otherwise
     /// (the caller then parses properly).
-    static func string(_ key: String, in json: [UInt8]) -> String? {
+    package static func string(_ key: String, in json: [UInt8]) -> String? {
         let needle = Array("\"\(key)\"".utf8)
         guard let keyStart = find(needle, in: json) else { return nil }
         var index = keyStart + needle.count
@@ -22,7 +22,7 @@ enum JSONScan {
     }
 
     /// `text` as a JSON string literal (RFC 8259 §7).
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         // Session handles, client ids and scopes never need escaping: skip the per-scalar walk for them.
         if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) { return "\"" + text + "\"" }
         var result = "\""

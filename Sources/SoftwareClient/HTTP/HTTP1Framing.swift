@@ -1,19 +1,20 @@
-/// The bytes of the load generator's HTTP/1.1 exchanges, shared by the blocking and the event-loop clients: a
-/// request with Content-Length, and a response framed by Content-Length (RFC 9112 §6.3 rule 6; no chunked bodies,
-/// which passkeyd never sends). This is benchmark tooling only: the server parses HTTP with libmicrohttpd.
-enum HTTP1Framing {
+/// The bytes of a software client's HTTP/1.1 exchanges, shared by the blocking client (`passkeyd try`, the load
+/// generator's sign-ups) and the load generator's event loop: a request with Content-Length, and a response framed by
+/// Content-Length (RFC 9112 §6.3 rule 6; no chunked bodies, which passkeyd never sends). Client tooling only: the
+/// server parses HTTP with libmicrohttpd.
+package enum HTTP1Framing {
     /// One parsed response and how many bytes of the buffer it took.
-    struct Response {
-        let status: Int
-        let body: [UInt8]
+    package struct Response {
+        package let status: Int
+        package let body: [UInt8]
         /// Bytes of the buffer the response occupied (head and body).
-        let length: Int
+        package let length: Int
         /// Whether the server announced `Connection: close`.
-        let closes: Bool
+        package let closes: Bool
     }
 
     /// A POST of a JSON body.
-    static func post(_ path: String, host: String, port: UInt16, body: [UInt8]) -> [UInt8] {
+    package static func post(_ path: String, host: String, port: UInt16, body: [UInt8]) -> [UInt8] {
         let head =
             "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
             + "Accept: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
@@ -21,7 +22,7 @@ enum HTTP1Framing {
     }
 
     /// A GET asking for JSON.
-    static func get(_ path: String, host: String, port: UInt16) -> [UInt8] {
+    package static func get(_ path: String, host: String, port: UInt16) -> [UInt8] {
         Array("GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAccept: application/json\r\n\r\n".utf8)
     }
 
@@ -30,13 +31,13 @@ enum HTTP1Framing {
     /// Read as bytes, not as a String: splitting and lower-casing the head as text cost more CPU than signing the
     /// assertion, on the same two cores as the server being measured.
     /// - Throws: `.malformedResponse` for a head this client cannot frame.
-    static func response(in buffer: [UInt8]) throws(LoadgenError) -> Response? {
+    package static func response(in buffer: [UInt8]) throws(SoftwareClientError) -> Response? {
         // RFC 9112 §2.1: status-line CRLF *(field-line CRLF) CRLF [message-body]
         guard let end = headEnd(in: buffer) else { return nil }
         let head = buffer[0..<end]
         let firstLineEnd = lineEnd(in: head, from: 0)
         guard let status = statusCode(head[0..<firstLineEnd]) else {
-            throw LoadgenError(.malformedResponse, "bad status line \(text(head[0..<firstLineEnd]))")
+            throw SoftwareClientError(.malformedResponse, "bad status line \(text(head[0..<firstLineEnd]))")
         }
         var contentLength = 0
         var closes = false
@@ -50,11 +51,11 @@ enum HTTP1Framing {
             let value = trimmed(head[(colon + 1)..<lineStop])
             if equalsIgnoringCase(name, "content-length") {
                 guard let length = decimal(value) else {
-                    throw LoadgenError(.malformedResponse, "bad Content-Length \(text(value))")
+                    throw SoftwareClientError(.malformedResponse, "bad Content-Length \(text(value))")
                 }
                 contentLength = length
             } else if equalsIgnoringCase(name, "transfer-encoding") {
-                throw LoadgenError(
+                throw SoftwareClientError(
                     .malformedResponse, "Transfer-Encoding \(text(value)) is not supported by this client")
             } else if equalsIgnoringCase(name, "connection") {
                 closes = text(value).lowercased().contains("close")

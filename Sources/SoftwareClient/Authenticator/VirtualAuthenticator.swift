@@ -40,7 +40,7 @@ public struct VirtualAuthenticator: Sendable {
     public func makeCredential(
         options: PublicKeyCredentialCreationOptions, origin: String, algorithm: CredentialAlgorithm? = nil,
         attestation: AttestationChoice = .none, tampering: CeremonyTampering = .none
-    ) throws(TestSupportError) -> (credential: VirtualCredential, response: PublicKeyCredential) {
+    ) throws(SoftwareClientError) -> (credential: VirtualCredential, response: PublicKeyCredential) {
         let chosen: CredentialAlgorithm
         if let algorithm { chosen = algorithm } else { chosen = try Self.preferredAlgorithm(options.algorithms) }
         let key = try CredentialSigningKey(generating: chosen)
@@ -48,7 +48,7 @@ public struct VirtualAuthenticator: Sendable {
         do {
             credentialID = try tampering.reusedCredentialID ?? SecureRandom.bytes(count: credentialIDLength)
         } catch {
-            throw TestSupportError(.internalFailure, "drawing a credential ID: \(error)")
+            throw SoftwareClientError(.internalFailure, "drawing a credential ID: \(error)")
         }
         let credential = VirtualCredential(
             id: credentialID, key: key, rpID: options.rpID, userHandle: options.userID, signCount: 0,
@@ -92,7 +92,7 @@ public struct VirtualAuthenticator: Sendable {
                     CBORMapEntry(key: .text("authData"), value: .bytes(authData)),
                 ]))
         } catch {
-            throw TestSupportError(.internalFailure, "encoding the attestation object: \(error)")
+            throw SoftwareClientError(.internalFailure, "encoding the attestation object: \(error)")
         }
         let reportedID = tampering.rawID ?? credentialID
         let response = PublicKeyCredential(
@@ -108,7 +108,7 @@ public struct VirtualAuthenticator: Sendable {
     public func getAssertion(
         options: PublicKeyCredentialRequestOptions, origin: String, credential: inout VirtualCredential,
         tampering: CeremonyTampering = .none
-    ) throws(TestSupportError) -> PublicKeyCredential {
+    ) throws(SoftwareClientError) -> PublicKeyCredential {
         let signCount: UInt32
         if let fixed = tampering.signCount {
             signCount = fixed
@@ -134,12 +134,12 @@ public struct VirtualAuthenticator: Sendable {
     }
 
     /// ES256 when offered (what platform passkeys use), else the first offered algorithm implemented here.
-    static func preferredAlgorithm(_ offered: [Int]) throws(TestSupportError) -> CredentialAlgorithm {
+    static func preferredAlgorithm(_ offered: [Int]) throws(SoftwareClientError) -> CredentialAlgorithm {
         if offered.contains(CredentialAlgorithm.es256.coseIdentifier) { return .es256 }
         for identifier in offered {
             if let algorithm = CredentialAlgorithm(rawValue: identifier) { return algorithm }
         }
-        throw TestSupportError(.unsupportedAlgorithm, "none of \(offered) is ES256, EdDSA or RS256")
+        throw SoftwareClientError(.unsupportedAlgorithm, "none of \(offered) is ES256, EdDSA or RS256")
     }
 
     /// WebAuthn L3 §5.8.1.1: the client data's members in the order the spec's serialisation writes them;
