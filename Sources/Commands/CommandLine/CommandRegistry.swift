@@ -7,7 +7,7 @@ package struct CommandRegistry: Sendable {
     /// The commands of `passkeyd`, with `serve` as the executable defines it.
     package init(serve: any Command.Type) {
         self.init(commands: [
-            serve, CheckConfigCommand.self, ReplayCeremoniesCommand.self, KeysRotateCommand.self,
+            serve, CheckConfigCommand.self, TryCommand.self, ReplayCeremoniesCommand.self, KeysRotateCommand.self,
             KeysListCommand.self, EncryptionKeyWrapCommand.self, DatabaseCopyCommand.self, DatabaseBackupCommand.self,
             DatabaseRestoreCommand.self, AuditExportCommand.self, AuditVerifyCommand.self, UsersListCommand.self,
             UsersShowCommand.self, UsersDeleteCommand.self, UsersUnlockCommand.self, PasskeysListCommand.self,
