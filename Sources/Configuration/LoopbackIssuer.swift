@@ -29,7 +29,7 @@ package struct LoopbackIssuer: Sendable, Equatable {
             port == Self.listenPort(in: document) ?? Settings.Listen.port.defaultValue
         else { return nil }
         self.issuer = issuer
-        self.origin = "http://\(url.host ?? host):\(port)"
+        self.origin = Self.origin(of: issuer)
         self.port = port
     }
 
@@ -43,7 +43,7 @@ package struct LoopbackIssuer: Sendable, Equatable {
         else { return }
         url.port = listenPort
         guard let moved = url.string else { return }
-        let movedOrigin = "http://\(url.host ?? "localhost"):\(listenPort)"
+        let movedOrigin = Self.origin(of: moved)
         EnvironmentOverrides.set(&document, path: Settings.issuer.descriptor.path, value: moved)
         let key = Settings.webOrigins.descriptor.path[0]
         if let origins = document[key] as? [Any] {
@@ -58,6 +58,12 @@ package struct LoopbackIssuer: Sendable, Equatable {
                 return client
             }
         }
+    }
+
+    /// The origin of an issuer without a path (RFC 6454 §6.1: scheme, host and port): the issuer without its slash,
+    /// the host spelt as the issuer spells it (`[::1]` with its brackets).
+    static func origin(of issuer: String) -> String {
+        issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
     }
 
     /// `listen.port` of `document` when it is an integer; nil when absent or of another type (the loader refuses
