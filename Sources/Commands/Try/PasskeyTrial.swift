@@ -16,17 +16,17 @@ struct PasskeyTrial: Sendable {
     /// Runs the steps; throws the first failure (a refusal carries the server's answer).
     func run() throws {
         let transport = SocketConnection(host: server.host, port: server.port)
-        output("passkeyd try: \(server.url), client \(clientID)")
-        let discovery = try answer(
-            transport.get("/.well-known/openid-configuration"), "/.well-known/openid-configuration")
-        output("GET /.well-known/openid-configuration: 200, issuer \(member("issuer", of: discovery) ?? "?")")
-
         // A synced platform passkey, as iOS and Android make them (its counter stays 0).
         var client = PasskeyClient(
             transport: transport, parameters: PasskeyClient.Parameters(clientID: clientID),
             authenticator: VirtualAuthenticator(flags: .passkey, counterStep: 0))
-        let random = (try? SecureRandom.bytes(count: 6)) ?? Array(repeating: 0, count: 6)
-        let email = "try-\(Base64URL.encode(random).lowercased())@example.com"
+        output("passkeyd try: \(server.url), client \(clientID)")
+        let discovery = try client.expectOK(
+            transport.get("/.well-known/openid-configuration"), "/.well-known/openid-configuration")
+        output("GET /.well-known/openid-configuration: 200, issuer \(member("issuer", of: discovery) ?? "?")")
+
+        let random = try SecureRandom.bytes(count: 6)
+        let email = "try-\(Hex.encode(random))@example.com"
         let creation = try client.startSignUp(email: email, name: "passkeyd try")
         output("POST /passkey/register (\(email)): 200, RP ID \(creation.rpID), a challenge and an auth_session")
         client.parameters.rpID = creation.rpID
@@ -51,16 +51,6 @@ struct PasskeyTrial: Sendable {
                 output("  \($0.key): \(String(decoding: $0.value.serialized(), as: UTF8.self))")
             }
         }
-    }
-
-    /// The body of a 200 answer, else a failure naming `path` with the server's answer.
-    private func answer(_ exchange: (status: Int, body: [UInt8]), _ path: String) throws -> [UInt8] {
-        guard exchange.status == 200 else {
-            throw SoftwareClientError(
-                .unexpectedStatus,
-                "\(path) answered \(exchange.status): \(String(decoding: exchange.body, as: UTF8.self))")
-        }
-        return exchange.body
     }
 
     /// The string member `name` of a JSON object's text.
