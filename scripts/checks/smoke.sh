@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end smoke test of the real binary, as the README's run command starts it: a fresh data directory,
-# /healthz, /readyz, and /metrics on the admin listener (404 on the public port), a database backup beside it, then
+# /healthz, /readyz, and /metrics on the admin listener (404 on the public port), `passkeyd try` (a sign-up and a
+# login, the issuer on --port's port), a database backup beside it, then
 # SIGTERM while requests are in flight: every request that was accepted gets its answer, and the process exits 0
 # within 5 seconds; then the backup restored.
 # Usage: scripts/checks/smoke.sh [BINARY]   (default .build/debug/passkeyd)
@@ -30,6 +31,11 @@ check "GET /metrics is 404 on the public port" \
   test "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")" = 404
 metrics="$(curl -s "http://127.0.0.1:$admin_port/metrics")"
 check "/metrics counts the requests just made" grep -q 'passkeyd_http_requests_total{route="/healthz",method="GET",status="200"} 2' <<<"$metrics"
+# The README's "Try it": a sign-up and a login with a software passkey, through the shipped issuer, which followed --port.
+try_output="$("$binary" try --url "http://127.0.0.1:$port" 2>&1 || true)"
+check "passkeyd try signs up and logs in and prints the ID token's claims" grep -q '^ID token claims:$' <<<"$try_output"
+check "the shipped issuer followed --port" \
+  grep -qx "GET /.well-known/openid-configuration: 200, issuer http://localhost:$port/" <<<"$try_output"
 # A backup beside the running server (docs: README, database backup), restored below once it has stopped.
 check "database backup beside the running server writes a 0600 file" \
   bash -c '"$0" database backup --out "$1/backup.sqlite" --config Config/passkeyd.json --data-dir "$1/data" >/dev/null &&
