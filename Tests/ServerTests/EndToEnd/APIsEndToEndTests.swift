@@ -252,7 +252,9 @@ struct APIsEndToEndTests {
         #expect(try Self.header(rsToken)["alg"]?.stringValue == "RS256")
         #expect(try await Self.verify(rsToken, type: "JWT", audience: "app", server).subject != nil)
         let access = try #require(rs.body["access_token"]?.stringValue)
-        #expect(try Self.header(access)["alg"]?.stringValue == "ES256", "the issuer's API signs ES256")
+        #expect(
+            try Self.header(access)["alg"]?.stringValue == "RS256",
+            "the issuer's API signs RS256 (tokens.access_token_signing_alg's default)")
 
         var carol = Passkey()
         let es = try await Self.signUp(server, &carol, email: "carol@example.com", clientID: "es-app")
