@@ -158,6 +158,7 @@ extension ServerConfiguration {
                     + "name none)")
         }
         try root.rejectUnknownKeys()
+        try checkRefreshTokenPolicies()
     }
 
     /// The certificates of the PEM file named by `key` (none when the key is absent or empty).
