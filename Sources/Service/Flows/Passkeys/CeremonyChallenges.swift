@@ -77,12 +77,8 @@ package struct CeremonyChallenges: Sendable {
             }
             return false
         }
-        guard !taken else {
-            // Auth0: the client should run the login flow instead.
-            throw OAuthError(
-                .invalidRequest, "A user with this identifier already exists.", logCode: "identifier_taken",
-                reason: "realm \(realm.name)")
-        }
+        // Auth0: the client should run the login flow instead.
+        guard !taken else { throw OAuthError.identifierTaken(realm: realm.name) }
         let userName = profile.email ?? profile.phoneNumber ?? profile.username ?? ""
         // A new user has no credentials to exclude; adding a passkey (`/me/passkeys/challenge`) lists the user's.
         let options = CreationOptions(
