@@ -186,6 +186,9 @@ package enum EmbeddedAssets {
                   "name": "Alice",
                   "given_name": "Alice",
                   "family_name": "Liddell"
+                },
+                "user_metadata": {
+                  "signup_source": "ios_app"
                 }
               }
             },
@@ -213,6 +216,10 @@ package enum EmbeddedAssets {
                   "user_profile": {
                     "type": "string",
                     "description": "the user_profile object's JSON text"
+                  },
+                  "user_metadata": {
+                    "type": "string",
+                    "description": "the user_metadata object's JSON text"
                   }
                 }
               }
@@ -352,7 +359,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "token",
         "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`. With the refresh_token grant, `audience` may name an API of the client's\n`refresh_token_policies` (Auth0's multi-resource refresh tokens, docs/api.md); another API outside the\nrefresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -398,7 +405,7 @@ package enum EmbeddedAssets {
             }
           },
           "400": {
-            "description": "`invalid_request` (including a request naming an `organization`), `invalid_scope`,\n`unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce` (with the `DPoP-Nonce` to use).\n",
+            "description": "`invalid_request` (including a request naming an `organization`, and a sign-up whose identifier was\ntaken since `/passkey/register`: \"A user with this identifier already exists.\"), `invalid_scope`,\n`unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce` (with the `DPoP-Nonce` to use).\n",
             "headers": {
               "DPoP-Nonce": {
                 "$ref": "#/components/headers/DPoPNonce"
@@ -3051,7 +3058,7 @@ package enum EmbeddedAssets {
       },
       "UserProfile": {
         "type": "object",
-        "description": "The realm's identifiers (as it enables them), an optional display name and Auth0's sign-up profile fields;\nnothing else (`invalid_request`). The profile fields are stored with the user and released with the\n`profile` scope in the ID token and at `/userinfo` (`user_metadata` only under `tokens.user_metadata_claim`,\nwhen configured).\n",
+        "description": "The realm's identifiers (as it enables them), an optional display name and Auth0's sign-up profile fields;\nnothing else (`invalid_request`; `user_metadata` belongs at the request's top level, `SignupRequest`). The\nprofile fields are stored with the user and released with the `profile` scope in the ID token and at\n`/userinfo`.\n",
         "properties": {
           "email": {
             "type": "string"
@@ -3088,10 +3095,6 @@ package enum EmbeddedAssets {
             "format": "uri",
             "maxLength": 2048,
             "description": "an absolute `https` URL"
-          },
-          "user_metadata": {
-            "type": "object",
-            "description": "A JSON object of at most 4096 bytes in its RFC 8785 form, nested at most 4 deep."
           }
         },
         "additionalProperties": false
@@ -3119,6 +3122,20 @@ package enum EmbeddedAssets {
           },
           "user_profile": {
             "$ref": "#/components/schemas/UserProfile"
+          },
+          "user_metadata": {
+            "type": "object",
+            "maxProperties": 10,
+            "propertyNames": {
+              "minLength": 1,
+              "maxLength": 100,
+              "pattern": "^[^.$]+$"
+            },
+            "additionalProperties": {
+              "type": "string",
+              "maxLength": 500
+            },
+            "description": "Where Auth0's SDKs send it (Auth0's sign-up rules: at most 10 properties, names of at most 100\ncharacters without `.` or `$`, string values of at most 500 characters; `invalid_request` otherwise).\nStored with the user and released with the `profile` scope in the ID token and at `/userinfo` under the\nnamespaced claim `tokens.user_metadata_claim`, when configured.\n"
           }
         }
       },

@@ -49,6 +49,21 @@ public struct ClientConfiguration: Sendable, Equatable {
         case never
     }
 
+    /// One multi-resource refresh token policy (Auth0's `refresh_token.policies[]`, MRRT): a refresh token of this
+    /// client may be exchanged for an access token for `audience`, with at most `scopes` of its scopes, though the
+    /// login named another API.
+    public struct RefreshTokenPolicy: Sendable, Equatable {
+        /// The API's identifier.
+        public var audience: String
+        /// The API scopes the exchange may grant (within the client's grant for the API).
+        public var scopes: [String]
+
+        package init(audience: String, scopes: [String]) {
+            self.audience = audience
+            self.scopes = scopes
+        }
+    }
+
     public var clientID: String
     public var name: String
     public var grantTypes: [String]
@@ -77,6 +92,15 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// load: a password alone never enrols a device key, approves an action or manages the account
     /// (docs/password-fallback.md). Resolved by `ServerConfiguration.resolvingPasswordLoginAudiences`.
     public var passwordLoginAudiences: [String] = []
+    /// The multi-resource refresh token policies (`refresh_token_policies`, Auth0's `refresh_token.policies`): the
+    /// APIs beyond the login's own that a refresh may ask for. Checked against the APIs and client grants by
+    /// `ServerConfiguration.checkRefreshTokenPolicies`.
+    public var refreshTokenPolicies: [RefreshTokenPolicy] = []
+
+    /// The policy of this client for `audience`, if any.
+    package func refreshTokenPolicy(for audience: String) -> RefreshTokenPolicy? {
+        refreshTokenPolicies.first { $0.audience == audience }
+    }
 
     /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
     public static let webAuthnGrant = GrantType.webAuthn.rawValue

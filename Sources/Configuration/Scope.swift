@@ -43,6 +43,14 @@ package struct Scope: Sendable, Equatable {
     /// The tokens for which `isIncluded` holds, order kept.
     package func filter(_ isIncluded: (String) -> Bool) -> Scope { Scope(uncheckedTokens: tokens.filter(isIncluded)) }
 
+    /// This scope and then those of `others` it lacks, each once: for scope tokens the configuration checked (a
+    /// client's refresh token policy), never for request input.
+    package func adding(_ others: [String]) -> Scope {
+        var tokens = self.tokens
+        for token in others where !tokens.contains(token) { tokens.append(token) }
+        return Scope(uncheckedTokens: tokens)
+    }
+
     /// Whether every token of `self` is in `other`.
     package func isSubset(of other: Scope) -> Bool { tokens.allSatisfy(other.contains) }
 

@@ -5,7 +5,8 @@ extension ServerConfiguration {
     public var issuerAPI: APIConfiguration {
         APIConfiguration(
             identifier: issuer, name: "\(relyingParty.name) (userinfo)", scopes: [],
-            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
+            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: tokens.accessTokenSigningAlgorithm,
+            allowsOfflineAccess: true)
     }
 
     /// The device-key API (`device_keys.audience`): the audience the device-key endpoints require, with the OIDC
@@ -13,7 +14,8 @@ extension ServerConfiguration {
     public var deviceKeyAPI: APIConfiguration {
         APIConfiguration(
             identifier: deviceKeys.audience, name: "\(relyingParty.name) (device keys)", scopes: [],
-            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
+            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: tokens.accessTokenSigningAlgorithm,
+            allowsOfflineAccess: true)
     }
 
     /// The account API (`<issuer>me/`, the shape of Auth0's My Account API): the only audience passkeyd's account
@@ -22,7 +24,8 @@ extension ServerConfiguration {
     public var accountAPI: APIConfiguration {
         APIConfiguration(
             identifier: accountAudience, name: "\(relyingParty.name) (account)", scopes: [],
-            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
+            accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: tokens.accessTokenSigningAlgorithm,
+            allowsOfflineAccess: true)
     }
 
     /// `<issuer>me/`: the account API's identifier (the issuer ends with `/`).
@@ -86,8 +89,10 @@ extension ServerConfiguration {
     }
 
     /// Reads `apis`: each API's identifier is unique and none is the issuer or the device-key audience (those two
-    /// are built in).
-    package static func readAPIs(_ root: ConfigObject, reserved: [String], defaultLifetime: Int)
+    /// are built in). An API without `signing_alg` signs with `defaultAlgorithm` (`tokens.access_token_signing_alg`).
+    package static func readAPIs(
+        _ root: ConfigObject, reserved: [String], defaultLifetime: Int, defaultAlgorithm: TokenSigningAlgorithm
+    )
         throws(ConfigurationError)
         -> [APIConfiguration]
     {
@@ -118,7 +123,7 @@ extension ServerConfiguration {
                 scopes.append(.init(value: value, description: try scopeObject.string("description", default: "")))
                 try scopeObject.rejectUnknownKeys()
             }
-            let algorithmText = try object.string("signing_alg", default: TokenSigningAlgorithm.es256.rawValue)
+            let algorithmText = try object.string("signing_alg", default: defaultAlgorithm.rawValue)
             guard let algorithm = TokenSigningAlgorithm(rawValue: algorithmText) else {
                 throw object.error("signing_alg", "must be ES256 or RS256")
             }

@@ -88,6 +88,8 @@ extension ServerConfiguration {
         client.passkeyHints = hints
         // Resolved and checked against the APIs once they are read (`resolvingPasswordLoginAudiences`).
         client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
+        // Checked against the APIs and client grants once they are read (`checkRefreshTokenPolicies`).
+        client.refreshTokenPolicies = try readRefreshTokenPolicies(object)
         try object.rejectUnknownKeys()
         return client
     }

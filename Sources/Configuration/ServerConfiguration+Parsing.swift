@@ -128,7 +128,7 @@ extension ServerConfiguration {
                 issuer, deviceKeys.audience, Self.accountAudience(issuer: issuer),
                 Self.recoveryAudience(issuer: issuer),
             ],
-            defaultLifetime: tokens.accessTokenLifetime)
+            defaultLifetime: tokens.accessTokenLifetime, defaultAlgorithm: tokens.accessTokenSigningAlgorithm)
         self.apis = apis
         clientGrants = try Self.readClientGrants(root, clients: clients, apis: apis)
         configuredDefaultAudience = try Self.readDefaultAudience(
@@ -158,6 +158,7 @@ extension ServerConfiguration {
                     + "name none)")
         }
         try root.rejectUnknownKeys()
+        try checkRefreshTokenPolicies()
     }
 
     /// The certificates of the PEM file named by `key` (none when the key is absent or empty).
@@ -322,7 +323,8 @@ extension ServerConfiguration {
             // The action token buys one sensitive action, right after its approval: at most five minutes.
             actionTokenLifetime: try object.value(Settings.Tokens.actionTokenLifetimeSeconds),
             refreshTokenReuseGrace: try object.value(Settings.Tokens.refreshTokenReuseGraceSeconds),
-            userMetadataClaim: try readUserMetadataClaim(object)
+            userMetadataClaim: try readUserMetadataClaim(object),
+            accessTokenSigningAlgorithm: try object.value(Settings.Tokens.accessTokenSigningAlg)
         )
         guard settings.refreshTokenIdleLifetime <= settings.refreshTokenAbsoluteLifetime else {
             throw object.error(

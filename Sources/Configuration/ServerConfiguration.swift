@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// The namespaced claim (`tokens.user_metadata_claim`, an http(s) URL as Auth0 requires of custom claims)
         /// under which ID tokens and `/userinfo` carry the user's `user_metadata`; `nil`: never carried.
         public var userMetadataClaim: String? = nil
+        /// How access tokens are signed (`tokens.access_token_signing_alg`): the built-in audiences' (the issuer's,
+        /// the device-key, account and recovery ones) and every API's without a `signing_alg` of its own.
+        public var accessTokenSigningAlgorithm: TokenSigningAlgorithm = Settings.Tokens.accessTokenSigningAlg
+            .defaultValue
     }
 
     /// WebAuthn ceremony settings.

@@ -45,14 +45,15 @@ pg_version="$("$PG_BIN/postgres" --version)"
 
 # Both nodes share one configuration, as in a deployment (docs/deployment.md): the issuer names node 1. The
 # same flags and variables as the SQLite server of bench.sh, with PASSKEYD_DATABASE_URL instead of synchronous=full;
-# database.pool_size stays at its default (2 × cores per node).
+# database.pool_size stays at its default (2 × cores per node). Access tokens are pinned to ES256, as in
+# bench_write_config, so that its rows compare with the SQLite ones.
 port1="$(free_port)"
 port2="$(free_port)"
 port3="$(free_port)"
 start_node() { # start_node PORT DATA_DIR LOG [DATABASE_URL] (in the background: its PID is $!)
   PASSKEYD_LOG_LEVEL=warning PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=1000000 PASSKEYD_DATABASE_URL="${4:-$database_url}" \
     PASSKEYD_HTTP_PER_ADDRESS_CONNECTION_LIMIT=0 PASSKEYD_ISSUER="http://127.0.0.1:$port1/" PASSKEYD_ADMIN_LISTEN= \
-    "$binary" serve --config Config/passkeyd.json --port "$1" --data-dir "$2" >"$3" 2>&1 &
+    PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG=ES256 "$binary" serve --config Config/passkeyd.json --port "$1" --data-dir "$2" >"$3" 2>&1 &
 }
 
 # CPU seconds (user + system) of the given passkeyd PIDs, and of the cluster: the postmaster (its own time and its

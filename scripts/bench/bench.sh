@@ -166,7 +166,8 @@ PY
 # --- End-to-end logins: passkeyd-loadgen against the release server, durable SQLite ---------------------------
 # A data directory on disk (not tmpfs), synchronous=full, a rate limit above what the benchmark sends, warning-level
 # logs. The load generator shares the 2 cores with the server. The configuration adds a client with ES256 ID tokens
-# to Config/passkeyd.json (bench_write_config); the default client's are RS256.
+# to Config/passkeyd.json and pins access tokens to ES256 (bench_write_config); the default client's ID tokens are
+# RS256.
 bench_config="$work/passkeyd-bench.json"
 bench_write_config Config/passkeyd.json "$bench_config"
 login_data="$(mktemp -d "$PWD/$work/login-data.XXXXXX")"
@@ -300,7 +301,8 @@ in this run, since this shared host's speed drifts by ±20% between runs:
   clients in a closed loop. Server CPU per login is the server process's CPU time over the measured window divided
   by the logins that ended in it (the load generator samples /proc at the window's edges, `--server-pid`). The
   **cryptographic floor** is what a login cannot avoid: one P-256 ECDSA verify (the assertion), one P-256 sign (the
-  access token: the built-in audience's tokens are ES256) and one sign for the ID token, RSA-2048 PKCS #1 v1.5
+  access token: the benchmark configuration pins `tokens.access_token_signing_alg` to ES256, RS256 being the
+  default) and one sign for the ID token, RSA-2048 PKCS #1 v1.5
   (RS256) or P-256 (ES256); the refresh token is random bytes, not signed. Each operation is timed alone by
   `scripts/bench/bench-floor.c login` (OpenSSL's `EVP_PKEY_sign` / `ECDSA_do_verify` on a SHA-256 digest with a
   reused context, as `openssl speed ecdsap256 rsa2048` times them; µs of CPU time, median of five runs, one core),

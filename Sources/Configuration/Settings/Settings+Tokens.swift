@@ -1,9 +1,16 @@
 extension Settings {
-    /// `tokens`: lifetimes and the user-metadata claim.
+    /// `tokens`: lifetimes, the access tokens' algorithm and the user-metadata claim.
     package enum Tokens {
         package static let accessTokenLifetimeSeconds = IntegerSetting(
             "tokens.access_token_lifetime_seconds", default: 3_600, range: 60...86_400,
             doc: "`expires_in` of access tokens, and of an API's that sets none of its own")
+        package static let accessTokenSigningAlg = ChoiceSetting<TokenSigningAlgorithm>(
+            "tokens.access_token_signing_alg", default: .rs256,
+            doc: """
+                `RS256` or `ES256`: how access tokens are signed, for the built-in audiences (the issuer's, the \
+                device-key, account and recovery ones) and every API without a `signing_alg` of its own; RS256 as \
+                Auth0's (its API quickstarts accept only RS256)
+                """)
         package static let idTokenLifetimeSeconds = IntegerSetting(
             "tokens.id_token_lifetime_seconds", default: 3_600, range: 60...86_400, doc: "how long an ID token is valid"
         )
@@ -33,7 +40,7 @@ extension Settings {
             doc: "how long an action token (one approved device-key action) is valid")
 
         static let all = [
-            accessTokenLifetimeSeconds.descriptor, idTokenLifetimeSeconds.descriptor,
+            accessTokenLifetimeSeconds.descriptor, accessTokenSigningAlg.descriptor, idTokenLifetimeSeconds.descriptor,
             refreshTokenIdleLifetimeSeconds.descriptor, refreshTokenAbsoluteLifetimeSeconds.descriptor,
             refreshTokenReuseGraceSeconds.descriptor, userMetadataClaim.descriptor,
             actionTokenLifetimeSeconds.descriptor,

@@ -32,6 +32,12 @@ package struct RequestParameters: Sendable {
         return try string(name, maxLength: maxLength)
     }
 
+    /// An optional JSON object parameter (as `object(_:)` reads it); absent or `null` is `nil`.
+    package func optionalObject(_ name: String) throws -> JSONValue? {
+        guard let value = values[name], !value.isNull else { return nil }
+        return try object(name)
+    }
+
     /// A required JSON object parameter. In a form body (or when a client sends JSON text) the value is the
     /// object's JSON text, as Auth0 accepts `authn_response` in form-encoded token requests.
     package func object(_ name: String) throws -> JSONValue {

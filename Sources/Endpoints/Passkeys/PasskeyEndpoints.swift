@@ -63,15 +63,16 @@ package struct PasskeyEndpoints: Sendable {
             named: try parameters.optionalString("realm", maxLength: 128), configuration: context.configuration)
     }
 
-    /// `POST /passkey/register` `{client_id, realm?, user_profile}` → `{authn_params_public_key, auth_session}`.
+    /// `POST /passkey/register` `{client_id, realm?, user_profile, user_metadata?}` →
+    /// `{authn_params_public_key, auth_session}`.
     package func signupChallenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
         let profile = try parameters.object("user_profile")
-        return .json(
-            try await challenges.signup(
-                CeremonyChallenges.SignupParameters(client: client, realm: realm, userProfile: profile)))
+        var signup = CeremonyChallenges.SignupParameters(client: client, realm: realm, userProfile: profile)
+        signup.userMetadata = try parameters.optionalObject("user_metadata")
+        return .json(try await challenges.signup(signup))
     }
 
     /// `POST /passkey/challenge` `{client_id, realm?}` → `{authn_params_public_key, auth_session}`.

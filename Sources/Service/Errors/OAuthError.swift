@@ -204,6 +204,17 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
         OAuthError(.invalidGrant, "Invalid or expired auth_session.", logCode: logCode, reason: reason)
     }
 
+    /// An identifier of a sign-up already belongs to a user of the realm: 400 `invalid_request`, the answer Auth0's
+    /// `POST /passkey/register` documents for a user that already exists (its Authentication API reference: "if any
+    /// submitted identifier resolves to an existing user, the request fails with `invalid_request`"), so that the
+    /// app offers a login instead. The same answer from `/passkey/register` and from the grant that lost the race
+    /// to another sign-up of the identifier since.
+    package static func identifierTaken(realm: String) -> OAuthError {
+        OAuthError(
+            .invalidRequest, "A user with this identifier already exists.", logCode: "identifier_taken",
+            reason: "realm \(realm)")
+    }
+
     /// The one description of every failed passkey check.
     package static let ceremonyDescription = "The passkey could not be verified."
 

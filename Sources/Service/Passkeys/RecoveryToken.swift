@@ -30,13 +30,14 @@ package enum RecoveryToken {
     package static func audience(issuer: String) -> String { ServerConfiguration.recoveryAudience(issuer: issuer) }
 
     /// What the token is minted for, as the token service mints any access token (`TokenService.tokenResponse`):
-    /// an API of its own (not configurable, never offered to a login) whose one scope is `scope`, ES256 (the
-    /// built-in APIs' algorithm), no refresh token, and `scope` alone granted, so no ID token.
-    package static func access(issuer: String) -> AuthorizedAccess {
+    /// an API of its own (not configurable, never offered to a login) whose one scope is `scope`, signed with
+    /// `algorithm` (`tokens.access_token_signing_alg`, as the other built-in APIs), no refresh token, and `scope` alone
+    /// granted, so no ID token.
+    package static func access(issuer: String, algorithm: TokenSigningAlgorithm) -> AuthorizedAccess {
         let api = APIConfiguration(
             identifier: audience(issuer: issuer), name: "passkeyd recovery",
             scopes: [APIConfiguration.Scope(value: scope, description: "Add one passkey after account recovery")],
-            accessTokenLifetime: lifetime, signingAlgorithm: .es256, allowsOfflineAccess: false)
+            accessTokenLifetime: lifetime, signingAlgorithm: algorithm, allowsOfflineAccess: false)
         return AuthorizedAccess(api: api, scope: Scope.only(scope))
     }
 

@@ -11,13 +11,10 @@ package struct UserProfile: Sendable, Equatable {
     package var username: String?
     /// The display name (not an identifier, not unique).
     package var name: String?
-    /// `given_name`, `family_name`, `nickname`, `picture` and `user_metadata` (Auth0's signup profile).
+    /// `given_name`, `family_name`, `nickname` and `picture` (Auth0's signup profile), and `user_metadata`, which
+    /// comes from the request's top level (`UserMetadata`), never from `user_profile`.
     package var attributes = ProfileAttributes()
 
-    /// Longest `user_metadata`, serialised, in bytes.
-    package static let maximumMetadataBytes = 4096
-    /// Deepest `user_metadata` nesting (the object itself is depth 1).
-    package static let maximumMetadataDepth = 4
     /// Longest `picture` URL, in bytes.
     package static let maximumPictureBytes = 2048
 
@@ -31,20 +28,27 @@ package struct UserProfile: Sendable, Equatable {
     }
 
     /// Reads `user_profile` for `realm`.
-    /// - Throws: 400 `invalid_request` for an unknown or disabled member, a missing required identifier, an
-    ///   invalid identifier, or no identifier at all.
+    /// - Throws: 400 `invalid_request` for an unknown or disabled member (`user_metadata` among them: Auth0 takes it
+    ///   at the request's top level and refuses members of `user_profile` it does not define), a missing required
+    ///   identifier, an invalid identifier, or no identifier at all.
     package init(_ value: JSONValue, realm: RealmConfiguration) throws {
         guard let members = value.objectMembers else {
             throw OAuthError.invalidParameter("user_profile", reason: "not an object")
         }
         var seen: [String: String] = [:]
         for member in members {
+            guard member.key != "user_metadata" else {
+                throw OAuthError(
+                    .invalidRequest,
+                    "Invalid parameter: user_profile.user_metadata (send user_metadata at the top level of the request)",
+                    logCode: "invalid_parameter", reason: "user_profile.user_metadata is not a profile field")
+            }
             let enabled: Bool =
                 switch member.key {
                 case "email": realm.email != .off
                 case "phone_number": realm.phoneNumber != .off
                 case "username": realm.username != .off
-                case "name", "given_name", "family_name", "nickname", "picture", "user_metadata": true
+                case "name", "given_name", "family_name", "nickname", "picture": true
                 default: false
                 }
             guard enabled else {
@@ -52,10 +56,6 @@ package struct UserProfile: Sendable, Equatable {
                     "user_profile", reason: "member \(member.key) is not accepted by realm \(realm.name)")
             }
             if member.value.isNull { continue }
-            if member.key == "user_metadata" {
-                attributes.userMetadata = try Self.validatedMetadata(member.value)
-                continue
-            }
             guard let text = member.value.stringValue else {
                 throw OAuthError.invalidParameter("user_profile.\(member.key)", reason: "not a string")
             }
@@ -148,33 +148,6 @@ package struct UserProfile: Sendable, Equatable {
                 "user_profile.picture", reason: "is not an https URL of 2048 bytes or less")
         }
         return text
-    }
-
-    /// `user_metadata`: a JSON object of at most `maximumMetadataBytes` serialised and `maximumMetadataDepth` deep,
-    /// stored in its RFC 8785 canonical form.
-    package static func validatedMetadata(_ value: JSONValue) throws -> String {
-        guard value.objectMembers != nil else {
-            throw OAuthError.invalidParameter("user_profile.user_metadata", reason: "not an object")
-        }
-        guard depth(of: value) <= maximumMetadataDepth else {
-            throw OAuthError.invalidParameter(
-                "user_profile.user_metadata", reason: "nested deeper than \(maximumMetadataDepth)")
-        }
-        guard let bytes = try? JCS.canonicalBytes(value), bytes.count <= maximumMetadataBytes else {
-            throw OAuthError.invalidParameter(
-                "user_profile.user_metadata", reason: "larger than \(maximumMetadataBytes) bytes or not canonicalisable"
-            )
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The nesting depth of arrays and objects (a scalar is 0, `{}` is 1).
-    private static func depth(of value: JSONValue) -> Int {
-        switch value {
-        case .array(let elements): 1 + (elements.map(depth(of:)).max() ?? 0)
-        case .object(let members): 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
-        case .string, .number, .bool, .null: 0
-        }
     }
 
     private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

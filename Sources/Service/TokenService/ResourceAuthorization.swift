@@ -62,8 +62,15 @@ package struct ResourceAuthorization: Sendable {
     /// login had), so a grant or a password audience removed since then narrows or refuses the refresh. A family
     /// whose login methods are unknown (stored before they were, schema v12) may not refresh for the device-key API:
     /// it may have been a password login.
-    /// - Throws: 403 `access_denied` for another audience, `invalid_scope` for a wider scope, `invalid_grant` for a
-    ///   device-key refresh of a family of unknown login.
+    ///
+    /// The client's refresh token policy for the audience (multi-resource refresh tokens, Auth0's
+    /// `refresh_token.policies`) widens this as Auth0 does: another API than the login's may be asked for, with the
+    /// policy's scopes and the OIDC scopes of the original grant; for the login's own API the policy's scopes are
+    /// added to the original ones. Under a policy a scope beyond these is left out of the answer, as Auth0 ignores
+    /// it ("invalid or unauthorized scopes requested are silently ignored"); without `scope`, all of them are asked
+    /// for. The family itself keeps its original grant.
+    /// - Throws: 403 `access_denied` for another audience without a policy, `invalid_scope` for a wider scope without
+    ///   one, `invalid_grant` for a device-key refresh of a family of unknown login.
     package func reauthorize(
         client: ClientConfiguration, grantedAudience: String, grantedScope: Scope, audience requested: String?,
         scope requestedScope: Scope?, loginMethods: [String]?
@@ -71,17 +78,26 @@ package struct ResourceAuthorization: Sendable {
         let audience = requested ?? grantedAudience
         let withinGrant =
             audience == grantedAudience || (audience == configuration.issuer && grantedScope.contains("openid"))
-        guard withinGrant else {
-            throw OAuthError(
-                .accessDenied, "The requested audience is outside the original grant.", logCode: "audience_widened",
-                reason: String(audience.prefix(128)))
-        }
-        if let requestedScope {
-            // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
-            guard requestedScope.isSubset(of: grantedScope) else {
+        let scope: Scope
+        if let policy = client.refreshTokenPolicy(for: audience) {
+            // The original grant's scope for its own API, only its OIDC scopes (who the user is) for another.
+            let base = withinGrant ? grantedScope : grantedScope.filter(APIConfiguration.oidcScopes.contains)
+            let allowed = base.adding(policy.scopes)
+            scope = requestedScope?.filter(allowed.contains) ?? allowed
+        } else {
+            guard withinGrant else {
                 throw OAuthError(
-                    .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+                    .accessDenied, "The requested audience is outside the original grant.",
+                    logCode: "audience_widened", reason: String(audience.prefix(128)))
             }
+            if let requestedScope {
+                // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
+                guard requestedScope.isSubset(of: grantedScope) else {
+                    throw OAuthError(
+                        .invalidScope, "The requested scope exceeds the granted scope.", logCode: "scope_widened")
+                }
+            }
+            scope = requestedScope ?? grantedScope
         }
         guard let loginMethods else {
             guard audience != configuration.deviceKeys.audience else {
@@ -89,10 +105,10 @@ package struct ResourceAuthorization: Sendable {
                     .invalidGrant, "Log in again with a passkey to use device keys.",
                     logCode: "refresh_login_unknown_for_device_keys")
             }
-            return try authorize(client: client, audience: audience, scope: requestedScope ?? grantedScope)
+            return try authorize(client: client, audience: audience, scope: scope)
         }
         return try authorize(
-            client: client, audience: audience, scope: requestedScope ?? grantedScope,
+            client: client, audience: audience, scope: scope,
             passwordLogin: PasswordLogin.isPasswordLogin(loginMethods))
     }
 }

@@ -22,7 +22,7 @@ package struct SigningKeyRing: Sendable {
     /// key's first (nonces are handed out under it), then those of the other published ES256 keys (still accepted).
     package let dpopNonceKeys: [[UInt8]]
 
-    /// The ES256 signer: action tokens and the device-key API's access tokens.
+    /// The ES256 signer: action tokens (access tokens take their API's algorithm, `TokenSigners.signer(_:)`).
     package var signer: JWTSigner { signers.es256 }
 
     /// Bits of the RSA keys passkeyd generates (RFC 7518 §3.3: 2048 or more).

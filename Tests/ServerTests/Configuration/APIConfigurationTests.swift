@@ -46,7 +46,39 @@ struct APIConfigurationTests {
         ])
         #expect(configuration.defaultAudience == "https://api.example.com/")
         #expect(configuration.clientGrant(clientID: "app", audience: "https://api.example.com/")?.scopes == ["read:x"])
-        #expect(configuration.api(identifier: "https://api.example.com/")?.signingAlgorithm == .es256)
+        // No `signing_alg`: `tokens.access_token_signing_alg`, RS256 by default.
+        #expect(configuration.api(identifier: "https://api.example.com/")?.signingAlgorithm == .rs256)
+    }
+
+    @Test(
+        "access tokens are RS256 by default, built-in audiences included; tokens.access_token_signing_alg sets the default, an API's signing_alg overrides it"
+    )
+    func accessTokenAlgorithm() throws {
+        let byDefault = try TestConfiguration.make(["PASSKEYD_APIS": Self.api])
+        #expect(byDefault.tokens.accessTokenSigningAlgorithm == .rs256)
+        for audience in [byDefault.issuer, byDefault.deviceKeys.audience, byDefault.accountAudience] {
+            #expect(byDefault.api(identifier: audience)?.signingAlgorithm == .rs256, "\(audience)")
+        }
+        let es256 = try TestConfiguration.make([
+            "PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG": "ES256",
+            "PASSKEYD_APIS": #"""
+            [{"identifier": "https://api.example.com/"},
+             {"identifier": "https://rs.example.com/", "signing_alg": "RS256"}]
+            """#,
+        ])
+        for audience in [es256.issuer, es256.deviceKeys.audience, es256.accountAudience, "https://api.example.com/"] {
+            #expect(es256.api(identifier: audience)?.signingAlgorithm == .es256, "\(audience)")
+        }
+        #expect(es256.api(identifier: "https://rs.example.com/")?.signingAlgorithm == .rs256)
+        let override = try TestConfiguration.make([
+            "PASSKEYD_APIS": #"[{"identifier": "https://api.example.com/", "signing_alg": "ES256"}]"#
+        ])
+        #expect(override.api(identifier: "https://api.example.com/")?.signingAlgorithm == .es256)
+        #expect(override.api(identifier: override.issuer)?.signingAlgorithm == .rs256)
+        #expect(Self.refusedField(["PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG": "HS256"]) != nil)
+        let recovery = RecoveryToken.access(
+            issuer: byDefault.issuer, algorithm: byDefault.tokens.accessTokenSigningAlgorithm)
+        #expect(recovery.api.signingAlgorithm == .rs256)
     }
 
     @Test("each bad API, grant or setting is refused with its field")

@@ -59,14 +59,20 @@ extension LiveServer {
         guard status == 200, let keys = try JSONValue(parsing: [UInt8](data))["keys"]?.arrayValue else {
             throw URLError(.badServerResponse)
         }
-        var published: [String: ECPublicKey] = [:]
+        var published: [String: JWTVerificationKey] = [:]
         for jwk in keys {
+            guard let kid = jwk["kid"]?.stringValue else { continue }
+            func bytes(_ name: String) -> [UInt8]? { jwk[name]?.stringValue.flatMap { Base64URL.decode($0) } }
             // RFC 7518 §6.2.1: x and y are the 32-byte affine coordinates; X9.62 is 0x04 || x || y.
-            guard jwk["kty"]?.stringValue == "EC", jwk["crv"]?.stringValue == "P-256",
-                let kid = jwk["kid"]?.stringValue, let x = jwk["x"]?.stringValue.flatMap({ Base64URL.decode($0) }),
-                let y = jwk["y"]?.stringValue.flatMap({ Base64URL.decode($0) })
-            else { continue }
-            published[kid] = try ECPublicKey(x963Representation: [0x04] + x + y, curve: .p256)
+            if jwk["kty"]?.stringValue == "EC", jwk["crv"]?.stringValue == "P-256", let x = bytes("x"),
+                let y = bytes("y")
+            {
+                published[kid] = .es256(try ECPublicKey(x963Representation: [0x04] + x + y, curve: .p256))
+            }
+            // RFC 7518 §6.3.1: the modulus and the exponent (access tokens are RS256 by default).
+            if jwk["kty"]?.stringValue == "RSA", let modulus = bytes("n"), let exponent = bytes("e") {
+                published[kid] = .rs256(try RSAPublicKey(modulus: modulus, exponent: exponent))
+            }
         }
         return JWTVerifier(keys: published)
     }

@@ -121,12 +121,13 @@ struct PasskeyLifecycleEndToEndTests {
         #expect(tokenBody["id_token"] == nil)
         #expect(tokenBody["token_type"]?.stringValue == "Bearer")
         let restricted = try #require(tokenBody["access_token"]?.stringValue)
-        // RFC 9068: its own audience only, the one scope, amr otp, a jti, ES256 like the built-in APIs.
+        // RFC 9068: its own audience only, the one scope, amr otp, a jti, RS256 like the built-in APIs
+        // (tokens.access_token_signing_alg).
         let parts = restricted.split(separator: ".")
         let header = try JSONValue(parsing: try #require(Base64URL.decode(parts[0])))
         let claims = try JSONValue(parsing: try #require(Base64URL.decode(parts[1])))
         let issuer = server.running.context.configuration.issuer
-        #expect(header["alg"]?.stringValue == "ES256")
+        #expect(header["alg"]?.stringValue == "RS256")
         #expect(claims["aud"]?.stringValue == issuer + "recovery")  // one audience: a string (RFC 7519 §4.1.3)
         #expect(claims["scope"]?.stringValue == "enroll:passkey")
         #expect(claims["amr"]?.arrayValue?.compactMap(\.stringValue) == ["otp"])

@@ -46,7 +46,8 @@ struct TokenServiceTests {
         "a rotated key is published at once and signs after every node has published it; the old one stays published until its tokens have expired"
     )
     func rotation() async throws {
-        let harness = try PasskeyHarness()
+        // The ES256 key's rotation, seen through access tokens pinned to ES256 (RS256 by default).
+        let harness = try PasskeyHarness(["PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG": "ES256"])
         var authenticator = Passkey()
         let before = try await harness.signUp(&authenticator)
         let oldKeys = try await harness.context.store.read { try $0.signingKeys() }
@@ -79,7 +80,7 @@ struct TokenServiceTests {
 
     @Test("keys rotate --now: the new key signs at once")
     func immediateRotation() async throws {
-        let harness = try PasskeyHarness()
+        let harness = try PasskeyHarness(["PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG": "ES256"])
         var authenticator = Passkey()
         _ = try await harness.signUp(&authenticator)
         let (newKids, signsFrom) = try await TokenService.rotateKeys(

@@ -45,7 +45,8 @@ print("Each virtual client loops over a full Auth0-style login: `POST /passkey/c
       f"per core. {signup['users']} users signed up first ({signup['signups_per_second']:.0f} sign-ups/s at 16 "
       "clients); each run 1 s warm-up, then 10 s measured, all on one server (each run adds its refresh tokens to "
       "the same database). The same users log in through two clients of the benchmark's configuration (written at "
-      "run time: Config/passkeyd.json plus a copy of its client): the default one, whose ID tokens are RS256 (OIDC's "
+      "run time: Config/passkeyd.json plus a copy of its client, with access tokens pinned to ES256 by "
+      "`tokens.access_token_signing_alg`, RS256 by default): the default one, whose ID tokens are RS256 (OIDC's "
       "default `id_token_signed_response_alg`), and `bench-es256`, set to ES256; their closed-loop runs alternate, "
       f"three each, then one paced run each. Load average just before the runs: {loadavg}.")
 print()
@@ -58,7 +59,7 @@ if floor:
                      for m in measured)
     print(f"The floor, measured just before and just after the login runs (`bench-floor login`, µs of CPU: {each}; "
           f"their mean is used): one P-256 verify (the assertion, {floor['verify_us']:.1f} µs) + one P-256 sign (the "
-          f"access token: the built-in audience's tokens are ES256, {floor['es256_us']:.1f} µs) + one sign for the "
+          f"access token, ES256 as the benchmark configuration pins it, {floor['es256_us']:.1f} µs) + one sign for the "
           f"ID token, RSA-2048 ({floor['rs256_us']:.1f} µs) or P-256: **{floor['floor_rs256_us']:.0f} µs** with "
           f"RS256 ID tokens, **{floor['floor_es256_us']:.0f} µs** with ES256 ones. The refresh token is random bytes, "
           "not signed.")

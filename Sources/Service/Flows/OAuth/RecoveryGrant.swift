@@ -121,7 +121,10 @@ package struct RecoveryGrant: Sendable {
         // One restricted access token (RFC 6749 §5.1) with `jti` `tokenID` (RFC 9068 §2.2; what its single use
         // spends), nothing else, minted by the token service as every access token.
         let grant = TokenService.Grant(
-            user: user, clientID: client.clientID, access: RecoveryToken.access(issuer: context.configuration.issuer),
+            user: user, clientID: client.clientID,
+            access: RecoveryToken.access(
+                issuer: context.configuration.issuer,
+                algorithm: context.configuration.tokens.accessTokenSigningAlgorithm),
             authTime: now, authenticationMethods: RecoveryToken.authenticationMethods,
             dpopThumbprint: parameters.dpopThumbprint)
         return try await context.tokens.tokenResponse(for: grant, refreshToken: nil, now: now, jwtID: tokenID)

@@ -20,8 +20,8 @@ import Tokens
 ///   parsed), the client unknown or without the grant, the signing key not loadable (500);
 /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
 ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
-///   `scope` wider than the granted one (`invalid_scope`) or an `audience` outside the family's grant
-///   (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, and a DPoP-bound token without a
+///   `scope` wider than the granted one (`invalid_scope`) or an `audience` outside the family's grant and the
+///   client's refresh token policies (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, and a DPoP-bound token without a
 ///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
 ///   policy alone, so a replay with other parameters is still reuse);
 /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a

@@ -49,10 +49,15 @@ extension WebAuthnGrant {
                         familyID: refresh?.record.familyID))
             }
         } catch let error as StorageError where error.code == .conflict {
-            // §7.1 step 26: a credential id already registered is refused; an identifier taken since
-            // /passkey/register lost the race. Either way nothing was written.
-            let code = error.constraint == .credentialID ? "credential_exists" : "identifier_taken"
-            throw OAuthError.ceremonyFailed(code, reason: error.description)
+            // Nothing was written either way. §7.1 step 26: a credential id already registered is a failed
+            // ceremony. An identifier taken since /passkey/register lost the race to another sign-up: answered as
+            // /passkey/register answers a taken identifier (the app offers a login), not as a failed passkey.
+            switch error.constraint {
+            case .userEmail, .userPhoneNumber, .userUsername: throw OAuthError.identifierTaken(realm: user.realm)
+            case .credentialID: throw OAuthError.ceremonyFailed("credential_exists", reason: error.description)
+            // Random ids (`sub`, the user handle) that collided: as before, a refused ceremony.
+            default: throw OAuthError.ceremonyFailed("identifier_taken", reason: error.description)
+            }
         }
         return try await ceremonyTokens(
             event: "signup", user: user, userVerified: registered.userVerified, refreshToken: refresh?.value,

@@ -17,6 +17,9 @@ package struct CeremonyChallenges: Sendable {
         package var realm: RealmConfiguration
         /// `user_profile` as sent, validated against the realm's identifier rules here (`UserProfile`).
         package var userProfile: JSONValue
+        /// The top-level `user_metadata` as sent (where Auth0's SDKs send it), validated here (`UserMetadata`);
+        /// `nil` when absent.
+        package var userMetadata: JSONValue?
 
         package init(client: ClientConfiguration, realm: RealmConfiguration, userProfile: JSONValue) {
             self.client = client
@@ -51,12 +54,13 @@ package struct CeremonyChallenges: Sendable {
     }
 
     /// A sign-up: `{authn_params_public_key, auth_session}`, the creation options for a new user.
-    /// - Throws: 400 `invalid_request` for a profile the realm refuses, or an identifier that already exists (the
-    ///   client should log in).
+    /// - Throws: 400 `invalid_request` for a profile the realm refuses, `user_metadata` that breaks Auth0's rules, or
+    ///   an identifier that already exists (the client should log in).
     package func signup(_ parameters: SignupParameters) async throws -> JSONValue {
         let client = parameters.client
         let realm = parameters.realm
-        let profile = try UserProfile(parameters.userProfile, realm: realm)
+        var profile = try UserProfile(parameters.userProfile, realm: realm)
+        profile.attributes.userMetadata = try parameters.userMetadata.map(UserMetadata.validated)
         let configuration = context.configuration
         let now = context.clock.now()
         let sealer = try context.authSessionKey.sealer()
@@ -77,12 +81,8 @@ package struct CeremonyChallenges: Sendable {
             }
             return false
         }
-        guard !taken else {
-            // Auth0: the client should run the login flow instead.
-            throw OAuthError(
-                .invalidRequest, "A user with this identifier already exists.", logCode: "identifier_taken",
-                reason: "realm \(realm.name)")
-        }
+        // Auth0: the client should run the login flow instead.
+        guard !taken else { throw OAuthError.identifierTaken(realm: realm.name) }
         let userName = profile.email ?? profile.phoneNumber ?? profile.username ?? ""
         // A new user has no credentials to exclude; adding a passkey (`/me/passkeys/challenge`) lists the user's.
         let options = CreationOptions(
