@@ -18,10 +18,12 @@ extension ServerConfiguration {
 
     /// The account API (`<issuer>me/`, the shape of Auth0's My Account API): the only audience passkeyd's account
     /// management (`/me/…`) accepts. A client asks for it explicitly with `audience`; it is never a default
-    /// audience and never added to another API's token, so a token minted for an API cannot manage the account.
+    /// audience and never added to another API's token, so a token minted for an API cannot manage the account. It
+    /// defines Auth0's My Account API scopes (`AccountAPIScope`).
     public var accountAPI: APIConfiguration {
         APIConfiguration(
-            identifier: accountAudience, name: "\(relyingParty.name) (account)", scopes: [],
+            identifier: accountAudience, name: "\(relyingParty.name) (account)",
+            scopes: AccountAPIScope.allCases.map(\.apiScope),
             accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: .es256, allowsOfflineAccess: true)
     }
 
