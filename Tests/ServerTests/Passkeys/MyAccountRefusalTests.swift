@@ -98,6 +98,22 @@ struct MyAccountRefusalTests {
         #expect(anonymous.headers["WWW-Authenticate"] == "Bearer realm=\"passkeyd\"")
     }
 
+    @Test("the recovery token is passkeyd's own: /me/passkeys/challenge takes it, the My Account API does not")
+    func recoveryToken() async throws {
+        let recovery = try RecoveryHarness()
+        var passkey = Passkey()
+        let codes = try await recovery.signUpWithCodes(&passkey)
+        let recovered = try await recovery.recover(identifier: "alice@example.com", code: codes[0])
+        let token = try #require(try recovered.jsonValue()["access_token"]?.stringValue)
+        let client = recovery.passkeys.client
+        let refused = await client.post(
+            PasskeyHarness.methodsPath, json: ["type": "passkey"], headers: PasskeyHarness.bearer(token))
+        _ = try Self.problem(refused, status: 401, type: "invalid_token")
+        let own = await client.post(
+            "/me/passkeys/challenge", json: [String: String](), headers: PasskeyHarness.bearer(token))
+        #expect(own.status == 200, "\(own.bodyText)")
+    }
+
     @Test("unknown, malformed and another user's ids are the same 404 problem; the other user's passkey stays")
     func notFound() async throws {
         let harness = try PasskeyHarness()
