@@ -12,7 +12,7 @@ package enum EmbeddedAssets {
     "title": "passkeyd",
     "version": "1",
     "summary": "WebAuthn / passkey relying-party server with Auth0-compatible endpoints.",
-    "description": "The HTTP API of passkeyd. docs/api.md is the narrative reference; this document is its machine-readable\nform, checked in the test command by openapi-spec-validator and by schemathesis against a live server\n(scripts/checks/openapi_check.sh). docs/openapi.json is generated from this file by scripts/dev/embed_assets.py\nand served by the server at `GET /openapi.json` (`openapi.listener`: the admin listener by default).\n\nEvery refusal has Auth0's shape `{\"error\": …, \"error_description\": …}` (schema `Error`), with the\nRFC 6749 §5.2 status; a login with a credential the server does not know adds\n`\"passkey_error\": \"unknown_credential\"`. Binary WebAuthn values are base64url without padding (RFC 4648 §5).\n\nOperations tagged `admin` are served on the admin listener (`admin.listen`, default 127.0.0.1:9090)\nonly; operations tagged `demo` only when `web.demo` is on.\n",
+    "description": "The HTTP API of passkeyd. docs/api.md is the narrative reference; this document is its machine-readable\nform, checked in the test command by openapi-spec-validator and by schemathesis against a live server\n(scripts/checks/openapi_check.sh). docs/openapi.json is generated from this file by scripts/dev/embed_assets.py\nand served by the server at `GET /openapi.json` (`openapi.listener`: the admin listener by default).\n\nEvery refusal has Auth0's shape `{\"error\": …, \"error_description\": …}` (schema `Error`), with the\nRFC 6749 §5.2 status; a login with a credential the server does not know adds\n`\"passkey_error\": \"unknown_credential\"`. The My Account API operations (tag `my-account`) answer the same\nrefusals as RFC 9457 problem details (schema `Problem`). Binary WebAuthn values are base64url without padding\n(RFC 4648 §5).\n\nOperations tagged `admin` are served on the admin listener (`admin.listen`, default 127.0.0.1:9090)\nonly; operations tagged `demo` only when `web.demo` is on.\n",
     "license": {
       "name": "see the repository"
     }
@@ -47,6 +47,10 @@ package enum EmbeddedAssets {
     {
       "name": "passkey-lifecycle",
       "description": "The signed-in user's passkeys, recovery codes and account (`/me…`), and account recovery with a recovery code\n(docs/passkey-lifecycle.md). The `/me…` operations need an access token for the issuer's own API (as\n`/userinfo`); adding or removing a passkey, generating recovery codes and deleting the account also need a\nfresh login (RFC 9470, 300 s).\n"
+    },
+    {
+      "name": "my-account",
+      "description": "The user's passkeys in the shape of Auth0's My Account API (`/me/v1/authentication-methods…`, as Auth0.swift,\nAuth0.Android and auth0/myaccount-js call it): the same flows as `/me/passkeys`, for an account-API token with\nAuth0's `…:me:authentication_methods` scopes; refusals are RFC 9457 problem details (schema `Problem`).\n"
     },
     {
       "name": "operations",
@@ -1570,6 +1574,386 @@ package enum EmbeddedAssets {
         }
       }
     },
+    "/me/v1/authentication-methods": {
+      "post": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "startAuthenticationMethodEnrollment",
+        "summary": "Starts the enrolment of a passkey (Auth0 My Account API).",
+        "description": "Needs `create:me:authentication_methods` (403 `insufficient_scope` otherwise) and a fresh login (401\n`insufficient_user_authentication`); the recovery token is not accepted here. `type` must be `passkey`;\n`connection` and `identity_user_id`, when sent, must be the user's realm and the user's id (400 with\n`validation_errors` otherwise). The answer is `POST /me/passkeys/challenge`'s, with 202 and the `Location`\nof the enrolment (`…/authentication-methods/passkey%7Cnew`), whose last path segment the SDKs take as the\nmethod id for `…/{id}/verify`.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "type"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "passkey"
+                    ]
+                  },
+                  "connection": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 128
+                  },
+                  "identity_user_id": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255
+                  }
+                }
+              },
+              "example": {
+                "type": "passkey"
+              }
+            }
+          }
+        },
+        "responses": {
+          "202": {
+            "description": "The creation options and the auth_session.",
+            "headers": {
+              "Location": {
+                "description": "The enrolment, `<issuer>me/v1/authentication-methods/passkey%7Cnew`.",
+                "schema": {
+                  "type": "string"
+                }
+              },
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "auth_session",
+                    "authn_params_public_key"
+                  ],
+                  "properties": {
+                    "auth_session": {
+                      "type": "string",
+                      "minLength": 1
+                    },
+                    "authn_params_public_key": {
+                      "$ref": "#/components/schemas/CreationOptions"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "get": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "listAuthenticationMethods",
+        "summary": "The user's passkeys as authentication methods (Auth0 My Account API).",
+        "description": "Needs `read:me:authentication_methods`. A `type` other than `passkey` lists nothing: passkeys are the only\nauthentication methods here.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          },
+          {
+            "name": "type",
+            "in": "query",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The user's passkeys.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "authentication_methods"
+                  ],
+                  "properties": {
+                    "authentication_methods": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/PasskeyAuthenticationMethod"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/me/v1/authentication-methods/{authentication_method_id}": {
+      "get": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "getAuthenticationMethod",
+        "summary": "One of the user's passkeys (Auth0 My Account API).",
+        "description": "Needs `read:me:authentication_methods`. 404 for an id that is not one of the user's passkeys.",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AuthenticationMethodID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The passkey.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PasskeyAuthenticationMethod"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "delete": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "deleteAuthenticationMethod",
+        "summary": "Removes one of the user's passkeys (Auth0 My Account API).",
+        "description": "Needs `delete:me:authentication_methods` and a fresh login. 404 for an id that is not one of the user's\npasskeys; 409 `last_passkey` for the only passkey unless the user has recovery codes or a password verifier.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AuthenticationMethodID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "responses": {
+          "204": {
+            "description": "Removed."
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/ProblemConflict"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
+    "/me/v1/authentication-methods/{authentication_method_id}/verify": {
+      "post": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "verifyAuthenticationMethodEnrollment",
+        "summary": "Completes a passkey enrolment with the attestation (Auth0 My Account API).",
+        "description": "Needs `create:me:authentication_methods` and a fresh login. The id is the one the `Location` named\n(`passkey|new`, 404 otherwise); `auth_session` and `authn_response` are those of `POST /me/passkeys`, verified\nthe same way (403 `invalid_grant`).\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AuthenticationMethodID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "auth_session",
+                  "authn_response"
+                ],
+                "properties": {
+                  "auth_session": {
+                    "type": "string"
+                  },
+                  "authn_response": {
+                    "$ref": "#/components/schemas/AuthnResponse"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The new passkey.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PasskeyAuthenticationMethod"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      }
+    },
     "/me/recovery-codes": {
       "post": {
         "tags": [
@@ -2776,6 +3160,16 @@ package enum EmbeddedAssets {
           "type": "string",
           "minLength": 1
         }
+      },
+      "AuthenticationMethodID": {
+        "name": "authentication_method_id",
+        "in": "path",
+        "required": true,
+        "description": "`passkey|<base64url credential id>` (percent-encoded in the path: `passkey%7C…`).",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
       }
     },
     "headers": {
@@ -2817,6 +3211,99 @@ package enum EmbeddedAssets {
       }
     },
     "responses": {
+      "ProblemBadRequest": {
+        "description": "`invalid_request` (with `validation_errors` naming the member at fault) and the endpoint's other 400 types.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemUnauthenticated": {
+        "description": "`invalid_token`, `invalid_dpop_proof`, `use_dpop_nonce` or `insufficient_user_authentication`, with a challenge.",
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWWAuthenticate"
+          },
+          "DPoP-Nonce": {
+            "$ref": "#/components/headers/DPoPNonce"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemForbidden": {
+        "description": "`insufficient_scope` (the challenge names the scope, RFC 6750 §3.1) or `invalid_grant` (the enrolment).",
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWWAuthenticate"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemNotFound": {
+        "description": "`not_found`: the id is not one of the user's passkeys (another user's is not found either).",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemConflict": {
+        "description": "`last_passkey`.",
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemTooManyRequests": {
+        "description": "`too_many_requests`, with `Retry-After`.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/RetryAfter"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
+      "ProblemUnavailable": {
+        "description": "`temporarily_unavailable`, with `Retry-After`.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/RetryAfterUnavailable"
+          }
+        },
+        "content": {
+          "application/problem+json": {
+            "schema": {
+              "$ref": "#/components/schemas/Problem"
+            }
+          }
+        }
+      },
       "BadRequest": {
         "description": "`invalid_request` (a parameter missing or malformed, an unusable Content-Type) and the endpoint's other 400 codes.",
         "content": {
@@ -3225,6 +3712,136 @@ package enum EmbeddedAssets {
           "aaguid": {
             "type": "string",
             "format": "uuid"
+          }
+        }
+      },
+      "PasskeyAuthenticationMethod": {
+        "type": "object",
+        "description": "A passkey as Auth0's My Account API shows it. `created_at` and `last_auth_at` are RFC 3339 UTC with\nmilliseconds; `public_key` is the COSE key in base64 (with padding), `key_id` the credential id and\n`user_handle` the user handle in base64url; `credential_device_type` is `multi_device` for a backup-eligible\ncredential.\n",
+        "required": [
+          "id",
+          "type",
+          "created_at",
+          "usage",
+          "identity_user_id",
+          "key_id",
+          "public_key",
+          "user_handle",
+          "credential_device_type",
+          "credential_backed_up",
+          "aaguid",
+          "relying_party_id"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "`passkey|<base64url credential id>`"
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "passkey"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          },
+          "usage": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "primary"
+              ]
+            }
+          },
+          "identity_user_id": {
+            "type": "string"
+          },
+          "key_id": {
+            "$ref": "#/components/schemas/Base64URL"
+          },
+          "public_key": {
+            "type": "string"
+          },
+          "user_handle": {
+            "$ref": "#/components/schemas/Base64URL"
+          },
+          "credential_device_type": {
+            "type": "string",
+            "enum": [
+              "single_device",
+              "multi_device"
+            ]
+          },
+          "credential_backed_up": {
+            "type": "boolean"
+          },
+          "transports": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "aaguid": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "relying_party_id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "last_auth_at": {
+            "type": "string"
+          }
+        }
+      },
+      "Problem": {
+        "type": "object",
+        "description": "RFC 9457 problem details, as Auth0's My Account API answers: `type` is the `error` code of the OAuth-shaped\nanswer (`invalid_token`, `insufficient_scope`, `not_found`, …), `title` the status's reason phrase, `detail`\nthe fixed description.\n",
+        "required": [
+          "type",
+          "status",
+          "title",
+          "detail"
+        ],
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer"
+          },
+          "title": {
+            "type": "string"
+          },
+          "detail": {
+            "type": "string"
+          },
+          "validation_errors": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "detail"
+              ],
+              "properties": {
+                "detail": {
+                  "type": "string"
+                },
+                "field": {
+                  "type": "string"
+                },
+                "pointer": {
+                  "type": "string"
+                },
+                "source": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       },

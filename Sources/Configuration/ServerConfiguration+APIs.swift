@@ -20,10 +20,12 @@ extension ServerConfiguration {
 
     /// The account API (`<issuer>me/`, the shape of Auth0's My Account API): the only audience passkeyd's account
     /// management (`/me/…`) accepts. A client asks for it explicitly with `audience`; it is never a default
-    /// audience and never added to another API's token, so a token minted for an API cannot manage the account.
+    /// audience and never added to another API's token, so a token minted for an API cannot manage the account. It
+    /// defines Auth0's My Account API scopes (`AccountAPIScope`).
     public var accountAPI: APIConfiguration {
         APIConfiguration(
-            identifier: accountAudience, name: "\(relyingParty.name) (account)", scopes: [],
+            identifier: accountAudience, name: "\(relyingParty.name) (account)",
+            scopes: AccountAPIScope.allCases.map(\.apiScope),
             accessTokenLifetime: tokens.accessTokenLifetime, signingAlgorithm: tokens.accessTokenSigningAlgorithm,
             allowsOfflineAccess: true)
     }
@@ -81,6 +83,16 @@ extension ServerConfiguration {
     /// The grant of `clientID` for the API `audience`, if configured (`client_grants`).
     public func clientGrant(clientID: String, audience: String) -> ClientGrant? {
         clientGrants.first { $0.clientID == clientID && $0.audience == audience }
+    }
+
+    /// Whether `clientID` may be granted the API scope `scope` of `api`: the API defines it, and it is listed in the
+    /// client's grant for the API, or the API is a built-in one (the account API's `AccountAPIScope`), whose scopes
+    /// go with the API every client may use without a grant. The one rule behind a login's scope and a refresh token
+    /// policy's (`checkRefreshTokenPolicies`).
+    package func mayGrant(apiScope scope: String, of api: APIConfiguration, to clientID: String) -> Bool {
+        guard api.defines(scope) else { return false }
+        if isBuiltInAudience(api.identifier) { return true }
+        return clientGrant(clientID: clientID, audience: api.identifier)?.scopes.contains(scope) == true
     }
 
     /// The longest access-token lifetime of any API, in seconds (how long a retired signing key stays published).

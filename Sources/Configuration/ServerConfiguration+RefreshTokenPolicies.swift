@@ -39,11 +39,10 @@ extension ServerConfiguration {
                         reason: "\(client.clientID) has no client grant for \"\(api.identifier)\"")
                 }
                 for (scopeIndex, scope) in policy.scopes.enumerated()
-                where !(api.defines(scope) && grant?.scopes.contains(scope) == true) {
+                where !mayGrant(apiScope: scope, of: api, to: client.clientID) {
                     throw ConfigurationError(
                         field: "\(field).scope[\(scopeIndex)]",
-                        reason:
-                            "\"\(scope)\" is not among the scopes of \(client.clientID)'s grant for \(api.identifier)")
+                        reason: "\"\(scope)\" is not a scope \(client.clientID) may be granted for \(api.identifier)")
                 }
             }
         }

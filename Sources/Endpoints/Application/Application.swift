@@ -26,6 +26,7 @@ public struct Application: Responder {
             DemoEndpoints.register(in: &router, demo: demo, accountAudience: context.configuration.accountAudience)
         }
         PasskeyLifecycleEndpoints.register(in: &router, context: context)
+        MyAccountEndpoints.register(in: &router, context: context)
         RecoveryEndpoints.register(in: &router, context: context)
         self.responder = CrossOriginResponder(
             policy: CrossOriginPolicy(configuration: context.configuration), router: router, logger: context.logger)

@@ -9,6 +9,10 @@ package enum BearerChallenge {
         if !error.credentialsMissing {
             value += ", error=\"\(error.kind.rawValue)\", error_description=\"\(error.clientDescription)\""
         }
+        if let scope = error.requiredScope {
+            // RFC 6750 §3: the scope the request needs, with `insufficient_scope`.
+            value += ", scope=\"\(scope)\""
+        }
         if let maxAge = error.maxAge {
             // RFC 9470 §3: the longest acceptable time since the user's last authentication.
             value += ", max_age=\"\(maxAge)\""

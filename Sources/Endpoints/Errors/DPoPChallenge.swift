@@ -10,6 +10,10 @@ package enum DPoPChallenge {
         if !error.credentialsMissing {
             value += ", error=\"\(error.kind.rawValue)\", error_description=\"\(error.clientDescription)\""
         }
+        if let scope = error.requiredScope {
+            // RFC 6750 §3 (RFC 9449 §7.1 reuses its attributes): the scope the request needs.
+            value += ", scope=\"\(scope)\""
+        }
         return value
     }
 }

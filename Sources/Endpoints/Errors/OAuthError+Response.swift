@@ -23,7 +23,7 @@ extension OAuthError {
             // RFC 9449 §8: the nonce the client must put in its next proof.
             response.headers.replace(name: "DPoP-Nonce", value: dpopNonce)
         }
-        if kind == .invalidToken || kind == .insufficientUserAuthentication {
+        if kind == .invalidToken || kind == .insufficientUserAuthentication || kind == .insufficientScope {
             // RFC 6750 §3 (RFC 9470 §3 for a step-up): a refused bearer request carries the challenge.
             response.headers.replace(
                 name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
@@ -36,12 +36,13 @@ extension OAuthError {
     }
 
     /// RFC 9449 §7.1: a refused `DPoP` request to a protected resource is 401 with a `DPoP` challenge naming the
-    /// error (none when no credentials came) and the accepted algorithms; other refusals keep their status.
+    /// error (none when no credentials came) and the accepted algorithms; other refusals keep their status (a 403
+    /// `insufficient_scope` with its challenge, RFC 6750 §3.1).
     private var dpopResourceResponse: Response {
         let authentication: Set<Kind> = [.invalidToken, .invalidDPoPProof, .useDPoPNonce]
         let status = authentication.contains(kind) ? 401 : kind.status
         var response = Response.error(status: status, error: kind.rawValue, description: clientDescription)
-        if authentication.contains(kind) {
+        if authentication.contains(kind) || kind == .insufficientScope {
             response.headers.replace(name: "WWW-Authenticate", value: DPoPChallenge.header(for: self))
         }
         if let dpopNonce { response.headers.replace(name: "DPoP-Nonce", value: dpopNonce) }

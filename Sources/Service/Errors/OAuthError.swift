@@ -18,6 +18,8 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
             case .serverError: 500
             case .temporarilyUnavailable: 503
             case .invalidToken, .insufficientUserAuthentication: 401
+            // RFC 6750 §3.1: a valid token without the scope the request needs.
+            case .insufficientScope: 403
             // Device keys (Server/DeviceKeys/DeviceKeyRefusal.swift): never 403 for another user's key.
             case .notFound: 404
             case .keyLocked, .keyRevoked, .loginRequired, .deviceProofRequired: 403
@@ -68,6 +70,8 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// RFC 9470 §3: the token is valid but its authentication is not recent or strong enough for this call
         /// (401, with `max_age` in the challenge): log in again, then retry.
         case insufficientUserAuthentication = "insufficient_user_authentication"
+        /// RFC 6750 §3.1: the access token lacks the scope the request needs (403, `requiredScope`).
+        case insufficientScope = "insufficient_scope"
 
         // MARK: device keys (answered in Server/DeviceKeys/DeviceKeyRefusal.swift)
         // Values beyond RFC 6749's are ours (documented in docs/device-keys.md); `invalid_authorization_details`
@@ -143,6 +147,12 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// `PublicKeyCredential.signalUnknownCredential()`, WebAuthn L3 §5.1.10).
     package var passkeyError: PasskeyErrorCode?
 
+    /// RFC 6750 §3 `scope` of the challenge: the scope the request needs (`insufficient_scope` only).
+    package var requiredScope: String?
+    /// The request parameter that is missing or malformed (`missingParameter`, `invalidParameter`), for answers that
+    /// name it (the problem details' `validation_errors`).
+    package var parameter: String?
+
     /// RFC 6750 §3.1: the request carried no credentials at all (`missingAccessToken`), so its challenge has no
     /// `error` attribute.
     package var credentialsMissing = false
@@ -178,13 +188,18 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
 
     /// A required parameter is missing or has the wrong type.
     package static func missingParameter(_ name: String) -> OAuthError {
-        OAuthError(.invalidRequest, "Missing required parameter: \(name)", logCode: "missing_parameter", reason: name)
+        var error = OAuthError(
+            .invalidRequest, "Missing required parameter: \(name)", logCode: "missing_parameter", reason: name)
+        error.parameter = name
+        return error
     }
 
     /// A parameter is present but malformed.
     package static func invalidParameter(_ name: String, reason: String = "") -> OAuthError {
-        OAuthError(
+        var error = OAuthError(
             .invalidRequest, "Invalid parameter: \(name)", logCode: "invalid_parameter", reason: "\(name) \(reason)")
+        error.parameter = name
+        return error
     }
 
     /// The client id is not configured.

@@ -18,7 +18,8 @@ package struct AuthorizedAccess: Sendable, Equatable {
 ///   client's `password_login_audiences` (by default the issuer's, for `/userinfo`): never the device-key or account
 ///   API (docs/password-fallback.md);
 /// - the scope granted is the requested one intersected with the OIDC scopes (`offline_access` only when the API
-///   allows offline access) and the API's scopes the client's grant lists; the response's `scope` says which.
+///   allows offline access) and the API's scopes the client's grant lists (a built-in API's scopes need no grant);
+///   the response's `scope` says which.
 package struct ResourceAuthorization: Sendable {
     package let configuration: ServerConfiguration
 
@@ -50,8 +51,7 @@ package struct ResourceAuthorization: Sendable {
         let granted = scope.filter { token in
             if token == "offline_access" { return api.allowsOfflineAccess }
             if APIConfiguration.oidcScopes.contains(token) { return true }
-            // An API scope: defined by the API and listed in the client's grant.
-            return api.defines(token) && grant?.scopes.contains(token) == true
+            return configuration.mayGrant(apiScope: token, of: api, to: client.clientID)
         }
         return AuthorizedAccess(api: api, scope: granted)
     }

@@ -155,7 +155,15 @@ struct MultiResourceRefreshTests {
                 "PASSKEYD_APIS": #"[{"identifier": "\#(Self.api)"}]"#,
             ])
         }
-        // A built-in audience needs no grant.
+        // A built-in audience needs no grant, and its own scopes (the account API's) go with it; others do not.
         _ = try Self.harness(policies: #"[{"audience": "\#(TestConfiguration.accountAudience)"}]"#)
+        _ = try Self.harness(
+            policies:
+                #"[{"audience": "\#(TestConfiguration.accountAudience)", "scope": ["read:me:authentication_methods"]}]"#
+        )
+        #expect(throws: ConfigurationError.self) {
+            _ = try Self.harness(
+                policies: #"[{"audience": "\#(TestConfiguration.accountAudience)", "scope": ["read:billing"]}]"#)
+        }
     }
 }

@@ -33,38 +33,48 @@ package struct AccountAuthentication: Sendable {
         self.userRateLimit = userRateLimit
     }
 
-    /// The signed-in user of an access token for the account API, within the per-user rate limit.
-    /// - Throws: 401 `invalid_token` (the token, or its user gone), 429 from the rate limit.
-    package func signedIn(_ credentials: PresentedCredentials) async throws -> AccountCaller {
+    /// The signed-in user of an access token for the account API, within the per-user rate limit; with `scope`
+    /// (Auth0's My Account API routes), a token granted that scope.
+    /// - Throws: 401 `invalid_token` (the token, or its user gone), 403 `insufficient_scope`, 429 from the rate limit.
+    package func signedIn(_ credentials: PresentedCredentials, requiring scope: AccountAPIScope? = nil) async throws
+        -> AccountCaller
+    {
         let subject = try await context.tokens.authenticate(credentials, audience: context.tokens.accountAudience)
+        try Self.requireScope(scope, of: subject)
         try userRateLimit(subject)
         return AccountCaller(subject: subject, user: try await user(subject), viaRecovery: false)
     }
 
     /// `signedIn`, with a login at most `FreshLoginRequirement.accountChangeMaxAge` old.
     /// - Throws: also 401 `insufficient_user_authentication` with `max_age` (RFC 9470 step-up) naming `change`.
-    package func freshlySignedIn(_ credentials: PresentedCredentials, change: String) async throws -> AccountCaller {
-        let caller = try await signedIn(credentials)
+    package func freshlySignedIn(
+        _ credentials: PresentedCredentials, change: String, requiring scope: AccountAPIScope? = nil
+    ) async throws -> AccountCaller {
+        let caller = try await signedIn(credentials, requiring: scope)
         try requireFreshLogin(caller.subject, change: change)
         return caller
     }
 
     /// Who may add a passkey: a freshly signed-in user, or the holder of an unspent recovery token (then
-    /// `viaRecovery`); with the token's client.
+    /// `viaRecovery`); with the token's client. With `scope` (Auth0's My Account API routes) only an account-API
+    /// token granted that scope: the recovery token is passkeyd's own, for `/me/passkeys` only.
     /// - Throws: as `freshlySignedIn`; 401 `invalid_token` for a spent recovery token or a client no longer
     ///   configured.
-    package func enrolling(_ credentials: PresentedCredentials) async throws -> EnrollingCaller {
+    package func enrolling(_ credentials: PresentedCredentials, requiring scope: AccountAPIScope? = nil) async throws
+        -> EnrollingCaller
+    {
         let subject: AuthenticatedSubject
         let viaRecovery: Bool
         do {
             subject = try await context.tokens.authenticate(credentials, audience: context.tokens.accountAudience)
             viaRecovery = false
         } catch let ordinary {
-            guard let recovery = try await unspentRecoveryToken(credentials) else { throw ordinary }
+            guard scope == nil, let recovery = try await unspentRecoveryToken(credentials) else { throw ordinary }
             subject = recovery
             viaRecovery = true
         }
         if !viaRecovery {
+            try Self.requireScope(scope, of: subject)
             try userRateLimit(subject)
             try requireFreshLogin(subject, change: "Adding a passkey")
         }
@@ -98,6 +108,19 @@ package struct AccountAuthentication: Sendable {
         }
         try await context.tokens.checkSession(recovery)
         return recovery
+    }
+
+    /// RFC 6750 §3.1: a token without `scope` (when one is required) is refused 403 `insufficient_scope`, its
+    /// challenge naming the scope.
+    private static func requireScope(_ scope: AccountAPIScope?, of subject: AuthenticatedSubject) throws {
+        guard let scope, !subject.scope.contains(scope.rawValue) else { return }
+        var refusal = OAuthError(
+            .insufficientScope, "The access token does not grant \(scope.rawValue).", logCode: "scope_missing",
+            reason: "token scope lacks \(scope.rawValue)")
+        refusal.requiredScope = scope.rawValue
+        // RFC 9449 §7.1: a DPoP-bound token's request is answered with a DPoP challenge.
+        if subject.dpopThumbprint != nil { refusal.resourceScheme = .dpop }
+        throw refusal
     }
 
     private func requireFreshLogin(_ subject: AuthenticatedSubject, change: String) throws {

@@ -18,12 +18,26 @@ package struct PasskeyLifecycle: Sendable {
     /// `{user: {id, user_handle, name, display_name}, passkeys: [...]}`: what a page needs for the Signal API
     /// (`signalAllAcceptedCredentials` takes the user handle and the ids, `signalCurrentUserDetails` the names).
     package func list(_ caller: AccountCaller) async throws -> JSONValue {
-        let userID = caller.user.id
-        let credentials = try await context.store.read { try $0.credentials(userID: userID) }
+        let credentials = try await passkeys(caller)
         return .object([
             JSONMember(key: "user", value: PasskeyRepresentation.userJSON(caller.user)),
             JSONMember(key: "passkeys", value: .array(credentials.map(PasskeyRepresentation.passkeyJSON))),
         ])
+    }
+
+    /// The caller's passkeys, in the store's order (both account surfaces list these).
+    package func passkeys(_ caller: AccountCaller) async throws -> [Credential] {
+        let userID = caller.user.id
+        return try await context.store.read { try $0.credentials(userID: userID) }
+    }
+
+    /// The caller's passkey `credentialID`.
+    /// - Throws: 404 `not_found` for an id that is not one of the caller's passkeys (another user's included).
+    package func passkey(_ caller: AccountCaller, credentialID: [UInt8]) async throws -> Credential {
+        let userID = caller.user.id
+        let found = try await context.store.read { try $0.credential(id: credentialID) }
+        guard let found, found.userID == userID else { throw PasskeyLifecycleRefusal.passkeyNotFound }
+        return found
     }
 
     /// Renames the caller's passkey `credentialID` to `name`: 1 to 64 characters without control characters, stored
