@@ -43,7 +43,7 @@ extension SQLiteTransaction {
                     .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                     .optionalText(token.dpopThumbprint), .optionalText(token.audience),
                     .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
-                    .optionalBlob(token.successorHash),
+                    .optionalBlob(token.successorHash), .optionalText(token.organizationID),
                 ])
         case .signingKey(let key):
             return try insert(
@@ -101,6 +101,17 @@ extension SQLiteTransaction {
                 [.integer(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)])
         case .serverSecret(let name, let value):
             return try insert("server_secrets", "name, value", [.text(name), .blob(value)])
+        case .organization(let organization):
+            return try insert(
+                "organizations", Self.organizationColumns,
+                [
+                    .text(organization.id), .text(organization.name), .optionalText(organization.displayName),
+                    .date(organization.createdAt),
+                ])
+        case .organizationMember(let member):
+            return try insert(
+                "organization_members", Self.organizationMemberColumns,
+                [.text(member.organizationID), .text(member.userID), .date(member.addedAt)])
         }
     }
 
@@ -115,6 +126,10 @@ extension SQLiteTransaction {
                 == 1
         case .fallbackCounter(let key):
             try database.execute("DELETE FROM fallback_counters WHERE counter_key = ?", [.text(key)]) == 1
+        case .organizationMember(let organizationID, let userID):
+            try database.execute(
+                "DELETE FROM organization_members WHERE organization_id = ? AND user_id = ?",
+                [.text(organizationID), .text(userID)]) == 1
         }
     }
 
