@@ -10,4 +10,6 @@ public enum OrganizationAdminRequest: Sendable, Equatable {
     case addMember(organization: String, user: String)
     /// `orgs remove-member ORG USER`.
     case removeMember(organization: String, user: String)
+    /// `orgs delete ORG`: the organization and its memberships.
+    case delete(organization: String)
 }

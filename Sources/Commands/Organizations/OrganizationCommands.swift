@@ -35,6 +35,28 @@ public enum OrganizationCommands {
             return done(
                 json: json, .array(listed.map { organizationJSON($0.0, members: $0.1) }),
                 text: listed.map { "\($0.0.id)\t\($0.0.name)\t\($0.0.displayName ?? "")\t\($0.1)" })
+        case .delete(let organizationText):
+            let deleted = try await store.write { writer -> (id: String, members: Int)? in
+                guard let organization = try Self.organization(organizationText, writer) else { return nil }
+                let members = try writer.organizationMembers(organizationID: organization.id).count
+                guard try writer.deleteOrganization(id: organization.id) else { return nil }
+                _ = try writer.appendSecurityEvent(
+                    PasskeyLifecycleAuditEvent.make(
+                        .organizationDeleted, now: now, userID: nil, reasonCode: "operator", attempts: members,
+                        detail: JSONValue.object([
+                            JSONMember(key: "actor", value: .string(actorName)),
+                            JSONMember(key: "organization_id", value: .string(organization.id)),
+                        ]).serialized()))
+                return (organization.id, members)
+            }
+            guard let deleted else {
+                return failed(
+                    "not_found", "no organization \(organizationText)", json: json,
+                    extra: ["what": .string("organization")])
+            }
+            return done(
+                json: json, ["deleted": .string(deleted.id), "members": JSONValue(deleted.members)],
+                text: ["deleted organization \(deleted.id) and its \(deleted.members) membership(s)"])
         case .addMember(let organizationText, let userText), .removeMember(let organizationText, let userText):
             let adding = request == .addMember(organization: organizationText, user: userText)
             let realm = configuration.defaultRealm?.name

@@ -59,6 +59,10 @@ extension MemoryTransaction {
                 state.organizationMembers[organizationID] = nil
             }
             return true
+        case .organization(let id):
+            guard state.organizations.removeValue(forKey: id) != nil else { return false }
+            state.organizationMembers[id] = nil
+            return true
         }
     }
 

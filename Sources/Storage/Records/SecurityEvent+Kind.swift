@@ -48,6 +48,8 @@ extension SecurityEvent {
         case organizationMemberAdded = "organization_member_added"
         /// A user's membership of an organization ended by an operator (`passkeyd orgs remove-member`).
         case organizationMemberRemoved = "organization_member_removed"
+        /// An organization deleted, with its memberships, by an operator (`passkeyd orgs delete`).
+        case organizationDeleted = "organization_deleted"
 
         // MARK: password fallback
         /// A successful SRP login (the name the vault's audit trail uses).

@@ -9,4 +9,6 @@ public enum RecordKey: Sendable, Hashable {
     case fallbackCounter(key: String)
     /// The membership of `userID` in the organization `organizationID`.
     case organizationMember(organizationID: String, userID: String)
+    /// The organization `id`, with every membership of it (a driver deletes both or neither).
+    case organization(id: String)
 }

@@ -28,6 +28,12 @@ extension StoreWriter {
         return try insert(.organizationMember(member))
     }
 
+    /// Deletes the organization `id` and every membership of it; returns false when there is no such organization.
+    /// The refresh-token families of logins in it keep its id, and stop refreshing (their users are no members).
+    public func deleteOrganization(id: String) throws(StorageError) -> Bool {
+        try delete(.organization(id: id))
+    }
+
     /// Ends the membership of `userID` in `organizationID`; returns false when there was none.
     public func removeOrganizationMember(organizationID: String, userID: String) throws(StorageError) -> Bool {
         try delete(.organizationMember(organizationID: organizationID, userID: userID))

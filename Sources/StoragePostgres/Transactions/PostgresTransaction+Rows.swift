@@ -132,6 +132,13 @@ extension PostgresTransaction {
             try connection.execute(
                 "DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2",
                 [.text(organizationID), .text(userID)]) == 1
+        case .organization(let id):
+            // One statement: the memberships go with the organization.
+            try connection.execute(
+                """
+                WITH members AS (DELETE FROM organization_members WHERE organization_id = $1)
+                DELETE FROM organizations WHERE id = $1
+                """, [.text(id)]) == 1
         }
     }
 

@@ -130,7 +130,15 @@ extension SQLiteTransaction {
             try database.execute(
                 "DELETE FROM organization_members WHERE organization_id = ? AND user_id = ?",
                 [.text(organizationID), .text(userID)]) == 1
+        case .organization(let id):
+            try deleteOrganization(id)
         }
+    }
+
+    /// The organization `id` and its memberships: two statements in the caller's transaction, both or neither.
+    private func deleteOrganization(_ id: String) throws(StorageError) -> Bool {
+        _ = try database.execute("DELETE FROM organization_members WHERE organization_id = ?", [.text(id)])
+        return try database.execute("DELETE FROM organizations WHERE id = ?", [.text(id)]) == 1
     }
 
     func replace(_ value: SealedValue, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {

@@ -118,6 +118,31 @@ extension StoreConformance {
                 "a failed write adds no member")
             try expectEqual(try await store.read { try $0.organization(name: "late") }, nil, "nor an organization")
         },
+        Check("deleting an organization deletes its memberships, and no other organization's") { store in
+            let acme = Organization(id: "org_acme000000000001", name: "acme", createdAt: S.at(1))
+            let beta = Organization(id: "org_beta000000000001", name: "beta", createdAt: S.at(1))
+            try await store.write { writer in
+                try writer.insertUser(S.user(1), credential: S.credential(1, userID: "user-1"))
+                try writer.insertOrganization(acme)
+                try writer.insertOrganization(beta)
+                for organization in [acme, beta] {
+                    _ = try writer.addOrganizationMember(
+                        OrganizationMember(organizationID: organization.id, userID: "user-1", addedAt: S.at(2)))
+                }
+            }
+            try expect(try await store.write { try $0.deleteOrganization(id: acme.id) }, "deleted")
+            try expect(!(try await store.write { try $0.deleteOrganization(id: acme.id) }), "deleted twice")
+            try expectEqual(try await store.read { try $0.organizations() }, [beta], "the other stays")
+            try expectEqual(
+                try await store.read { try $0.organizationMembers(organizationID: acme.id) }, [], "its members went")
+            try expect(
+                try await store.read { try $0.isOrganizationMember(organizationID: beta.id, userID: "user-1") },
+                "the other's member stays")
+            // Its name is free again.
+            try await store.write {
+                try $0.insertOrganization(Organization(id: "org_acme000000000002", name: "acme", createdAt: S.at(3)))
+            }
+        },
         Check("a refresh token keeps its family's organization, through a rotation too") { store in
             let (first, second) = {
                 var first = S.refreshToken(1)

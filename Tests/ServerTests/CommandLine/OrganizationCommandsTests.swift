@@ -25,6 +25,7 @@ struct OrganizationCommandsTests {
                 == true)
         #expect(
             try parse(["orgs", "remove-member", "org_1", "u1"])?.1 == .removeMember(organization: "org_1", user: "u1"))
+        #expect(try parse(["orgs", "delete", "acme"])?.1 == .delete(organization: "acme"))
         for name in ["Acme", "acme corp", "", String(repeating: "a", count: 51), "acmé"] {
             #expect(throws: UsageError.self, "\(name)") { try parse(["orgs", "create", name]) }
         }
@@ -74,9 +75,19 @@ struct OrganizationCommandsTests {
         #expect(try await run(.removeMember(organization: id, user: "u1")).status == 0)
         #expect(try await run(.removeMember(organization: id, user: "u1")).status == 1, "no membership left")
         #expect(!(try await store.read { try $0.isOrganizationMember(organizationID: id, userID: "u1") }))
+        #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
+        let deleted = try await run(.delete(organization: "acme"), json: false)
+        #expect(deleted.output == "deleted organization \(id) and its 1 membership(s)")
+        #expect(try await store.read { try $0.organizations() } == [])
+        #expect(try await run(.delete(organization: id)).status == 1, "deleted twice")
+        let all = try await store.read { try $0.securityEvents(after: 0, limit: 10) }
+        #expect(all.last?.kind == "organization_deleted" && all.last?.attempts == 1)
         let events = try await store.read { try $0.securityEvents(userID: "u1", limit: 10) }
-        #expect(events.map(\.kind) == ["organization_member_removed", "organization_member_added"])
-        let detail = try JSONValue(parsing: try #require(events.first?.detail))
+        #expect(
+            events.map(\.kind) == [
+                "organization_member_added", "organization_member_removed", "organization_member_added",
+            ])
+        let detail = try JSONValue(parsing: try #require(events.last?.detail))
         #expect(detail["actor"]?.stringValue == "operator:ops" && detail["organization_id"]?.stringValue == id)
     }
 }
