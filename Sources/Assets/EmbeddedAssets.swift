@@ -175,7 +175,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "passkeySignupChallenge",
         "summary": "Starts a sign-up; answers the WebAuthn creation options and an auth_session.",
-        "description": "Cross-origin readable by the configured web origins (CORS). An identifier that already belongs to a\nuser of the realm is refused with `invalid_request` (\"A user with this identifier already exists.\").\nA request naming an `organization` is refused with `invalid_request` (\"Organizations are not supported by\nthis server.\"); a client without the webauthn grant gets `unauthorized_client` with 400 (as Auth0\ndocuments this endpoint); a request whose `Origin` header is not an origin the client accepts gets 403\n`access_denied`. Members the endpoint does not read (such as `audience`, which `/oauth/token` decides) are\nignored.\n",
+        "description": "Cross-origin readable by the configured web origins (CORS). An identifier that already belongs to a\nuser of the realm is refused with `invalid_request` (\"A user with this identifier already exists.\").\n`organization` (an Auth0 organization's id, or its name with `allow_organization_name_in_authentication_api`)\nsigns the user up in that organization, which they become a member of; the client's `organization_usage`\ndecides whether it may (`deny`, the default: 400 `invalid_request` \"parameter organization is not allowed for\nthis client\") or must (`require`: \"parameter organization is required for this client\") be sent; an unknown\none is \"parameter organization is invalid: …\" (docs/api.md, \"Organizations\"). A client without the webauthn grant gets `unauthorized_client` with 400 (as Auth0\ndocuments this endpoint); a request whose `Origin` header is not an origin the client accepts gets 403\n`access_denied`. Members the endpoint does not read (such as `audience`, which `/oauth/token` decides) are\nignored.\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -287,7 +287,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "passkeyLoginChallenge",
         "summary": "Starts a usernameless login; answers the WebAuthn request options and an auth_session.",
-        "description": "Cross-origin readable by the configured web origins (CORS). `organization` is refused (400\n`invalid_request`), a client without the webauthn grant gets 400 `unauthorized_client`, a foreign `Origin`\nheader 403 `access_denied`, as at `/passkey/register`.\n",
+        "description": "Cross-origin readable by the configured web origins (CORS). `organization` starts a login in that\norganization, judged as at `/passkey/register`; a client without the webauthn grant gets 400\n`unauthorized_client`, a foreign `Origin` header 403 `access_denied`, as at `/passkey/register`.\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -363,7 +363,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "token",
         "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. A request naming an `organization` is\n400 `invalid_request`. With the refresh_token grant, `audience` may name an API of the client's\n`refresh_token_policies` (Auth0's multi-resource refresh tokens, docs/api.md); another API outside the\nrefresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -409,7 +409,7 @@ package enum EmbeddedAssets {
             }
           },
           "400": {
-            "description": "`invalid_request` (including a request naming an `organization`, and a sign-up whose identifier was\ntaken since `/passkey/register`: \"A user with this identifier already exists.\"), `invalid_scope`,\n`unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce` (with the `DPoP-Nonce` to use).\n",
+            "description": "`invalid_request` (including an `organization` refused, docs/api.md \"Organizations\", and a sign-up whose\nidentifier was taken since `/passkey/register`: \"A user with this identifier already exists.\"),\n`invalid_scope`,\n`unsupported_grant_type`, `invalid_dpop_proof`, or `use_dpop_nonce` (with the `DPoP-Nonce` to use).\n",
             "headers": {
               "DPoP-Nonce": {
                 "$ref": "#/components/headers/DPoPNonce"
@@ -3383,7 +3383,7 @@ package enum EmbeddedAssets {
         }
       },
       "CeremonyBadRequest": {
-        "description": "`invalid_request` (a parameter missing or malformed, an unusable Content-Type, an unknown `realm`, a request\nnaming an `organization`; at `/passkey/register` also an invalid `user_profile` or an identifier that already\nexists) or `unauthorized_client` (the client lacks the webauthn grant: 400 at the passkey endpoints, as Auth0\ndocuments them).\n",
+        "description": "`invalid_request` (a parameter missing or malformed, an unusable Content-Type, an unknown `realm`, an\n`organization` refused (docs/api.md, \"Organizations\"); at `/passkey/register` also an invalid `user_profile` or an identifier that already\nexists) or `unauthorized_client` (the client lacks the webauthn grant: 400 at the passkey endpoints, as Auth0\ndocuments them).\n",
         "content": {
           "application/json": {
             "schema": {
@@ -3605,7 +3605,7 @@ package enum EmbeddedAssets {
           },
           "organization": {
             "type": "string",
-            "description": "refused: 400 `invalid_request`"
+            "description": "the organization (id, or name with `allow_organization_name_in_authentication_api`) the user signs up\nin and becomes a member of; per the client's `organization_usage`\n"
           },
           "user_profile": {
             "$ref": "#/components/schemas/UserProfile"
@@ -3644,7 +3644,7 @@ package enum EmbeddedAssets {
           },
           "organization": {
             "type": "string",
-            "description": "refused: 400 `invalid_request`"
+            "description": "the organization (id, or name with `allow_organization_name_in_authentication_api`) the login is made\nin; per the client's `organization_usage`\n"
           }
         }
       },
@@ -4086,7 +4086,7 @@ package enum EmbeddedAssets {
           },
           "organization": {
             "type": "string",
-            "description": "refused: 400 `invalid_request`"
+            "description": "webauthn grant only; must name the session's organization"
           },
           "realm": {
             "type": "string"

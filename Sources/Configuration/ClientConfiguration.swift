@@ -64,6 +64,17 @@ public struct ClientConfiguration: Sendable, Equatable {
         }
     }
 
+    /// Whether the client's logins and sign-ups may, or must, be made in an organization (`organization_usage`,
+    /// Auth0's client setting of that name).
+    public enum OrganizationUsage: String, Sendable, Equatable {
+        /// A request naming an `organization` is refused: the client's users log in as individuals.
+        case deny
+        /// With or without an `organization`.
+        case allow
+        /// Every login and sign-up names an `organization`.
+        case require
+    }
+
     public var clientID: String
     public var name: String
     public var grantTypes: [String]
@@ -101,6 +112,10 @@ public struct ClientConfiguration: Sendable, Equatable {
     package func refreshTokenPolicy(for audience: String) -> RefreshTokenPolicy? {
         refreshTokenPolicies.first { $0.audience == audience }
     }
+
+    /// Whether the client's passkey logins and sign-ups may (`allow`) or must (`require`) name an `organization`;
+    /// `deny`, the default, refuses one (`organization_usage`).
+    public var organizationUsage: OrganizationUsage = .deny
 
     /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
     public static let webAuthnGrant = GrantType.webAuthn.rawValue

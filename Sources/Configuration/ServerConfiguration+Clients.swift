@@ -86,6 +86,11 @@ extension ServerConfiguration {
             deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
             idTokenSigningAlgorithm: idTokenAlgorithm)
         client.passkeyHints = hints
+        let organizationUsage = try object.string("organization_usage", default: "deny")
+        guard let usage = ClientConfiguration.OrganizationUsage(rawValue: organizationUsage) else {
+            throw object.error("organization_usage", "must be deny, allow or require")
+        }
+        client.organizationUsage = usage
         // Resolved and checked against the APIs once they are read (`resolvingPasswordLoginAudiences`).
         client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
         // Checked against the APIs and client grants once they are read (`checkRefreshTokenPolicies`).

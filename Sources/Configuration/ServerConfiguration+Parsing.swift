@@ -133,6 +133,7 @@ extension ServerConfiguration {
         clientGrants = try Self.readClientGrants(root, clients: clients, apis: apis)
         configuredDefaultAudience = try Self.readDefaultAudience(
             root, known: [issuer, deviceKeys.audience] + apis.map(\.identifier))
+        allowOrganizationNameInAuthenticationAPI = try root.value(Settings.allowOrganizationNameInAuthenticationAPI)
         self.clients = try Self.resolvingPasswordLoginAudiences(
             clients, issuer: issuer, apis: apis, forbidden: [deviceKeys.audience, Self.accountAudience(issuer: issuer)])
 

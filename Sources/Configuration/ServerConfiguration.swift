@@ -199,6 +199,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var clientGrants: [ClientGrant] = []
     /// `default_audience` when set: the API of a request that names none.
     public var configuredDefaultAudience: String? = nil
+    /// `allow_organization_name_in_authentication_api`: an `organization` may be named by its name too, and the
+    /// tokens of a login in one carry `org_name` besides `org_id`.
+    public var allowOrganizationNameInAuthenticationAPI = false
     public var realms: [RealmConfiguration]
     /// The probative audit log (`audit`, docs/audit.md).
     public var audit: AuditConfiguration

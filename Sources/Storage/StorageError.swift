@@ -72,6 +72,10 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case srpSessionID = "srp_session_id"
         /// `device_enrolment_nonces.nonce`.
         case deviceEnrolmentNonce = "device_enrolment_nonce"
+        /// Two organizations share an id.
+        case organizationID = "organization_id"
+        /// Two organizations share a name.
+        case organizationName = "organization_name"
         /// A row refers to a parent that does not exist (e.g. a credential for an unknown user).
         case foreignKey = "foreign_key"
     }

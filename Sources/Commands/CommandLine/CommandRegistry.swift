@@ -12,7 +12,8 @@ package struct CommandRegistry: Sendable {
             DatabaseRestoreCommand.self, AuditExportCommand.self, AuditVerifyCommand.self, UsersListCommand.self,
             UsersShowCommand.self, UsersDeleteCommand.self, UsersUnlockCommand.self, PasskeysListCommand.self,
             PasskeysRevokeCommand.self, SessionsRevokeCommand.self, SessionsRevokeAllCommand.self,
-            DeviceKeysRevokeCommand.self, VersionCommand.self, HelpCommand.self,
+            DeviceKeysRevokeCommand.self, OrgsCreateCommand.self, OrgsListCommand.self, OrgsAddMemberCommand.self,
+            OrgsRemoveMemberCommand.self, OrgsDeleteCommand.self, VersionCommand.self, HelpCommand.self,
         ])
     }
 
@@ -74,7 +75,7 @@ package struct CommandRegistry: Sendable {
             lines.append("  \(command.synopsis)")
             lines += command.summary.split(separator: "\n", omittingEmptySubsequences: false).map { "      \($0)" }
         }
-        lines += ["", "OPERATOR COMMANDS (users, passkeys, sessions, device-keys)"]
+        lines += ["", "OPERATOR COMMANDS (users, passkeys, sessions, device-keys, orgs)"]
         lines += AccountOptions.note.split(separator: "\n").map { "  \($0)" }
         lines += [
             "", "SIGNALS",

@@ -18,6 +18,15 @@ extension Settings {
             `device_keys.audience` or one of `apis`
             """)
 
+    /// `allow_organization_name_in_authentication_api` (Auth0's tenant setting of that name).
+    package static let allowOrganizationNameInAuthenticationAPI = BooleanSetting(
+        "allow_organization_name_in_authentication_api", default: false,
+        doc: """
+            `organization` on `/passkey/register`, `/passkey/challenge` and `/oauth/token` may be an organization's \
+            name as well as its id, and the ID and access tokens of a login in an organization carry `org_name` \
+            besides `org_id` (Auth0's tenant setting); `false`: ids only, `org_id` only
+            """)
+
     /// `realms`, read by `ServerConfiguration.readRealm`.
     package static let realms = RecordsSetting(
         "realms", requiredRecord: "realm",
@@ -28,6 +37,7 @@ extension Settings {
             """)
 
     static let records = [
-        clients.descriptor, apis.descriptor, clientGrants.descriptor, defaultAudience.descriptor, realms.descriptor,
+        clients.descriptor, apis.descriptor, clientGrants.descriptor, defaultAudience.descriptor,
+        allowOrganizationNameInAuthenticationAPI.descriptor, realms.descriptor,
     ]
 }

@@ -4,7 +4,8 @@ import Service
 
 extension TokenEndpoint {
     /// `grant_type=urn:okta:params:oauth:grant-type:webauthn` with `auth_session` and `authn_response`, optional
-    /// `audience`, `scope` and `realm`: completes the passkey ceremony the session started (`WebAuthnGrant`).
+    /// `audience`, `scope`, `realm` and `organization` (the SDKs send the challenge's again; it must name the
+    /// session's): completes the passkey ceremony the session started (`WebAuthnGrant`).
     package func webAuthnGrant(_ parameters: RequestParameters, client: ClientConfiguration, dpop: String?) async throws
         -> Response
     {
@@ -14,10 +15,11 @@ extension TokenEndpoint {
         let authnResponse = try parameters.object("authn_response")
         let access = try requestedAccess(parameters, client: client)
         let realm = try parameters.optionalString("realm", maxLength: 128)
-        return .token(
-            try await webAuthn.complete(
-                WebAuthnGrant.Parameters(
-                    authSession: authSession, authnResponse: authnResponse, access: access, realm: realm,
-                    client: client, dpopThumbprint: dpop)))
+        let organization = try parameters.optionalString("organization", maxLength: 256)
+        var grant = WebAuthnGrant.Parameters(
+            authSession: authSession, authnResponse: authnResponse, access: access, realm: realm, client: client,
+            dpopThumbprint: dpop)
+        grant.organization = organization
+        return .token(try await webAuthn.complete(grant))
     }
 }

@@ -50,8 +50,11 @@ package struct TokenEndpoint: Sendable {
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
         }
-        try PasskeyEndpoints.refuseOrganization(parameters)
         let client = try ClientResolution.client(parameters, allowing: grantType, context: context)
+        // Only the passkey grant logs in an organization (a refreshed token keeps its family's).
+        if grant != .webAuthn, try parameters.optionalString("organization", maxLength: 256) != nil {
+            throw OAuthError.organizationNotAllowed(grant: grantType)
+        }
         // RFC 9449 §5: a valid proof binds the tokens to its key; checked before the grant spends anything.
         let proof = try await context.tokens.checkGrantProof(PresentedCredentials(request), client: client)
         var response: Response

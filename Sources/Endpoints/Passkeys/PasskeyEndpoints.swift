@@ -19,22 +19,26 @@ package struct PasskeyEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true) { request in
                 try await endpoints.signupChallenge(request)
             })
-        // CPU only (the session is sealed, nothing is stored): answered on the thread that read the request.
-        router.addInline(
+        // CPU only (the session is sealed, nothing is stored): answered on the thread that read the request, but
+        // for a request naming an organization, which is read from the store first (in a task).
+        let inline = EndpointHandler.makeInline(context, rateLimited: true) { request in
+            try endpoints.loginChallenge(request)
+        }
+        router.add(
             .post, "/passkey/challenge",
-            EndpointHandler.makeInline(context, rateLimited: true) { request in
-                try endpoints.loginChallenge(request)
+            inlineWhenPossible: { request in Self.namesOrganization(request) ? nil : inline(request) },
+            otherwise: EndpointHandler.make(context, rateLimited: true) { request in
+                try await endpoints.organizationLoginChallenge(request)
             })
     }
 
     /// The client of a ceremony request, after the checks both passkey endpoints make:
-    /// - `organization` is refused (400 `invalid_request`, `refuseOrganization`);
     /// - the client must exist and have the webauthn grant; `unauthorized_client` is 400 here, as Auth0 documents
     ///   for these endpoints;
     /// - a request with an `Origin` header (a browser) must come from an origin the client accepts
     ///   (`CeremonyVerifier.checkRequestOrigin`): 403 `access_denied` otherwise.
+    /// `organization` is the caller's, judged against this client (`organization(_:client:)`).
     package func ceremonyClient(_ parameters: RequestParameters, request: Request) throws -> ClientConfiguration {
-        try Self.refuseOrganization(parameters)
         let client: ClientConfiguration
         do {
             client = try ClientResolution.client(
@@ -47,13 +51,23 @@ package struct PasskeyEndpoints: Sendable {
         return client
     }
 
-    /// Auth0 Organizations are not supported: a request naming one is refused rather than answered without the
-    /// `org_id` claim that SDKs then require (and tokens without it would be refused by them anyway).
-    /// - Throws: 400 `invalid_request`.
-    package static func refuseOrganization(_ parameters: RequestParameters) throws {
-        if try parameters.optionalString("organization", maxLength: 256) != nil {
-            throw OAuthError.organizationsUnsupported()
-        }
+    /// `organization` (an Auth0 organization's id, or its name when `allow_organization_name_in_authentication_api`
+    /// is on), judged against `client`'s `organization_usage` (`OrganizationRequest.checked`); `nil` for none.
+    /// - Throws: 400 `invalid_request` with Auth0's description.
+    package func organization(_ parameters: RequestParameters, client: ClientConfiguration) throws
+        -> OrganizationRequest?
+    {
+        try OrganizationRequest.checked(
+            try parameters.optionalString("organization", maxLength: 256), client: client,
+            configuration: context.configuration)
+    }
+
+    /// Whether `request`'s body names an `organization` (a well-formed one: a body that does not parse, or an
+    /// `organization` that is no string, is refused inline as before).
+    static func namesOrganization(_ request: Request) -> Bool {
+        guard let parameters = try? RequestParameters(request) else { return false }
+        // `try?` flattens: nil for no `organization`, and for one that is no string.
+        return (try? parameters.optionalString("organization", maxLength: 256)) != nil
     }
 
     /// The realm named by `realm`, or the default realm (`CeremonyChallenges.realm(named:configuration:)`).
@@ -69,17 +83,35 @@ package struct PasskeyEndpoints: Sendable {
         let parameters = try RequestParameters(request)
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
+        let organization = try self.organization(parameters, client: client)
         let profile = try parameters.object("user_profile")
-        var signup = CeremonyChallenges.SignupParameters(client: client, realm: realm, userProfile: profile)
+        var signup = CeremonyChallenges.SignupParameters(
+            client: client, realm: realm, userProfile: profile, organization: organization)
         signup.userMetadata = try parameters.optionalObject("user_metadata")
         return .json(try await challenges.signup(signup))
     }
 
-    /// `POST /passkey/challenge` `{client_id, realm?}` → `{authn_params_public_key, auth_session}`.
+    /// `POST /passkey/challenge` `{client_id, realm?, organization?}` → `{authn_params_public_key, auth_session}`,
+    /// for a request naming no organization (none is read from the store).
     package func loginChallenge(_ request: Request) throws -> Response {
         let parameters = try RequestParameters(request)
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
+        // A client that requires one refuses a request without it.
+        _ = try organization(parameters, client: client)
         return .json(try challenges.login(client: client, realm: realm))
+    }
+
+    /// `POST /passkey/challenge` naming an `organization`: the same, with the organization read from the store
+    /// first (an unknown one is refused) and sealed into the session.
+    package func organizationLoginChallenge(_ request: Request) async throws -> Response {
+        let parameters = try RequestParameters(request)
+        let client = try ceremonyClient(parameters, request: request)
+        let realm = try Self.realm(parameters, context: context)
+        guard let asked = try organization(parameters, client: client) else {
+            return .json(try challenges.login(client: client, realm: realm))
+        }
+        let organization = try await challenges.organization(asked)
+        return .json(try challenges.login(client: client, realm: realm, organization: organization))
     }
 }

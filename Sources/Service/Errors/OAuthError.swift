@@ -251,12 +251,6 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
         return error
     }
 
-    /// Auth0's answer for a request naming an organization, which passkeyd does not have.
-    package static func organizationsUnsupported() -> OAuthError {
-        OAuthError(
-            .invalidRequest, "Organizations are not supported by this server.", logCode: "organization_unsupported")
-    }
-
     /// The refresh token is unknown, rotated, revoked, expired or another client's.
     package static func invalidRefreshToken(_ logCode: String, reason: String = "") -> OAuthError {
         OAuthError(.invalidGrant, "Unknown or invalid refresh token.", logCode: logCode, reason: reason)

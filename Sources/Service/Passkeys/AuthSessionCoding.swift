@@ -9,7 +9,8 @@ import Storage
 /// `id` (16 bytes, the session id's base64url decoded) ‖ kind (0 login, 1 sign-up) ‖ created ‖ expires (8 bytes
 /// each) ‖ challenge (1-byte length) ‖ client id ‖ realm (2-byte length, UTF-8), then for a sign-up only: the user
 /// handle (1-byte length), a 2-byte mask of the optional profile strings present, and each present one (2-byte
-/// length, UTF-8) in the order of `profileFields`.
+/// length, UTF-8) in the order of `profileFields`; last, for every session (format version 2, `AuthSessionSealer`),
+/// the organization: a byte 0 for none, or 1 and its id and its name (2-byte length, UTF-8 each).
 package enum AuthSessionCoding {
     /// The length of a session id's bytes.
     package static let idByteCount = 16
@@ -33,14 +34,22 @@ package enum AuthSessionCoding {
         try appendShort(session.challenge, to: &bytes)
         try append(session.clientID, to: &bytes)
         try append(session.realm, to: &bytes)
-        guard session.kind == .signup else { return bytes }
-        try appendShort(session.userHandle ?? [], to: &bytes)
-        var mask: UInt16 = 0
-        for (index, field) in profileFields.enumerated() where session[keyPath: field] != nil {
-            mask |= 1 << UInt16(index)
+        if session.kind == .signup {
+            try appendShort(session.userHandle ?? [], to: &bytes)
+            var mask: UInt16 = 0
+            for (index, field) in profileFields.enumerated() where session[keyPath: field] != nil {
+                mask |= 1 << UInt16(index)
+            }
+            bytes += [UInt8(mask >> 8), UInt8(mask & 0xFF)]
+            for field in profileFields { if let text = session[keyPath: field] { try append(text, to: &bytes) } }
         }
-        bytes += [UInt8(mask >> 8), UInt8(mask & 0xFF)]
-        for field in profileFields { if let text = session[keyPath: field] { try append(text, to: &bytes) } }
+        if let organizationID = session.organizationID {
+            bytes.append(1)
+            try append(organizationID, to: &bytes)
+            try append(session.organizationName ?? "", to: &bytes)
+        } else {
+            bytes.append(0)
+        }
         return bytes
     }
 
@@ -63,6 +72,12 @@ package enum AuthSessionCoding {
                 guard let text = reader.string() else { return nil }
                 session[keyPath: field] = text
             }
+        }
+        guard let organization = reader.take(1)?.first, organization <= 1 else { return nil }
+        if organization == 1 {
+            guard let id = reader.string(), let name = reader.string() else { return nil }
+            session.organizationID = id
+            session.organizationName = name.isEmpty ? nil : name
         }
         return reader.isAtEnd ? session : nil
     }

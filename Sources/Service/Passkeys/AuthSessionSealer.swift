@@ -11,8 +11,9 @@ import Storage
 /// purpose and the version, so neither another envelope of the server's nor another version opens as a session.
 /// Opaque to the client (Auth0's `auth_session` is an opaque string too).
 package struct AuthSessionSealer: Sendable {
-    /// The format written, and the only one opened.
-    package static let version: UInt8 = 1
+    /// The format written, and the only one opened: 2 since the plaintext carries the organization
+    /// (`AuthSessionCoding`); a version-1 value from before is an unknown session.
+    package static let version: UInt8 = 2
     /// The longest value opened, in characters: a sign-up's profile at every bound `UserProfile` sets (about
     /// 12 KB sealed) fits; anything longer is refused unread.
     package static let maximumValueLength = 16_384

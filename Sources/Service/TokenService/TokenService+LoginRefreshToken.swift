@@ -18,15 +18,17 @@ extension TokenService {
     /// the access call for one (`issuesRefreshToken`): the first of the family `familyID` (the login's session), with
     /// the login's instant `now` as `auth_time` and the policy's first expiry. Bound to `dpopThumbprint` when the
     /// login carried a DPoP proof (RFC 9449 §5: a public client's refresh token is bound to the key of the login's
-    /// proof). Every grant that logs a user in (passkey, SRP-6a) mints its refresh token here.
+    /// proof). The family keeps the login's organization (`organizationID`), if any. Every grant that logs a user
+    /// in (passkey, SRP-6a) mints its refresh token here.
     package func loginRefreshToken(
         userID: String, client: ClientConfiguration, access: AuthorizedAccess, familyID: String, now: Date,
-        authenticationMethods: [String], dpopThumbprint: String?
+        authenticationMethods: [String], dpopThumbprint: String?, organizationID: String? = nil
     ) throws -> (value: String, record: Storage.RefreshToken)? {
         guard Self.issuesRefreshToken(client: client, access: access) else { return nil }
         return try newRefreshToken(
             familyID: familyID, clientID: client.clientID, userID: userID, scope: access.scope.text,
             audience: access.api.identifier, authTime: now, authenticationMethods: authenticationMethods, now: now,
-            expiry: refreshPolicy.firstExpiry(issuedAt: now), dpopThumbprint: dpopThumbprint)
+            expiry: refreshPolicy.firstExpiry(issuedAt: now), dpopThumbprint: dpopThumbprint,
+            organizationID: organizationID)
     }
 }

@@ -261,11 +261,16 @@ public final class TokenService: Sendable {
         /// session id, which is how `FreshLoginRequirement` tells the login's token from one a refresh mints in the
         /// same second.
         package var isLogin = false
+        /// The organization the login was made in (`org_id`), if any.
+        package var organizationID: String? = nil
+        /// Its name: `org_name` when `allow_organization_name_in_authentication_api` is on.
+        package var organizationName: String? = nil
 
         /// Creates the value from its stored properties.
         package init(
             user: User, clientID: String, access: AuthorizedAccess, authTime: Date, authenticationMethods: [String],
-            dpopThumbprint: String? = nil, sessionID: String? = nil, isLogin: Bool = false
+            dpopThumbprint: String? = nil, sessionID: String? = nil, isLogin: Bool = false,
+            organizationID: String? = nil, organizationName: String? = nil
         ) {
             self.user = user
             self.clientID = clientID
@@ -275,6 +280,8 @@ public final class TokenService: Sendable {
             self.dpopThumbprint = dpopThumbprint
             self.sessionID = sessionID
             self.isLogin = isLogin
+            self.organizationID = organizationID
+            self.organizationName = organizationName
         }
     }
 
@@ -283,13 +290,15 @@ public final class TokenService: Sendable {
     /// `authenticationMethods` is the `amr` of the family's login, which every token minted from the family carries.
     package func newRefreshToken(
         familyID: String, clientID: String, userID: String, scope: String, audience: String, authTime: Date,
-        authenticationMethods: [String]?, now: Date, expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil
+        authenticationMethods: [String]?, now: Date, expiry: RefreshTokenExpiry, dpopThumbprint: String? = nil,
+        organizationID: String? = nil
     ) throws -> (value: String, record: Storage.RefreshToken) {
         let token = try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
         let record = Storage.RefreshToken(
             tokenHash: token.hash, familyID: familyID, clientID: clientID, userID: userID, scope: scope,
             authTime: authTime, createdAt: now, absoluteExpiresAt: expiry.absolute, idleExpiresAt: expiry.idle,
-            dpopThumbprint: dpopThumbprint, audience: audience, authenticationMethods: authenticationMethods)
+            dpopThumbprint: dpopThumbprint, audience: audience, authenticationMethods: authenticationMethods,
+            organizationID: organizationID)
         return (token.value, record)
     }
 
@@ -339,7 +348,8 @@ public final class TokenService: Sendable {
             jwtID: try jwtID ?? (grant.isLogin ? grant.sessionID : nil) ?? Self.randomIdentifier(),
             authTime: grant.authTime,
             authenticationMethods: grant.authenticationMethods, confirmationThumbprint: grant.dpopThumbprint,
-            sessionID: grant.sessionID)
+            sessionID: grant.sessionID, organizationID: grant.organizationID,
+            organizationName: organizationNameClaim(grant))
         // Access tokens follow their API's algorithm.
         let accessToken = try signers.signer(api.signingAlgorithm).sign(access)
         var members: [JSONMember] = [JSONMember(key: "access_token", value: .string(accessToken))]
@@ -371,6 +381,8 @@ public final class TokenService: Sendable {
             // The address was not verified by passkeyd (no mail loop): say so.
             emailVerified: released.email.map { _ in false }, phoneNumber: released.phoneNumber,
             phoneNumberVerified: released.phoneNumber.map { _ in false }, name: released.name)
+        id.organizationID = grant.organizationID
+        id.organizationName = organizationNameClaim(grant)
         id.givenName = released.givenName
         id.familyName = released.familyName
         id.nickname = released.nickname

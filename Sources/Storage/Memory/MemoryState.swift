@@ -41,6 +41,9 @@ struct MemoryState: Sendable {
     var spentAuthSessions: [String: Date] = [:]
     /// The last readiness heartbeat.
     var heartbeat: Date?
+    var organizations: [String: Organization] = [:]
+    /// Memberships by organization id, then user id.
+    var organizationMembers: [String: [String: OrganizationMember]] = [:]
 }
 
 /// The identity of a remembered DPoP proof: its key's thumbprint and its `jti`.

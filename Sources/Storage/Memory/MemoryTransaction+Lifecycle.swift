@@ -26,6 +26,7 @@ extension MemoryTransaction {
             "srp_sessions": state.srpSessions.values.count { $0.userID == userID },
             "fallback_counters": state.fallbackCounters.keys.count { $0.contains(userID) },
             "recovery_codes": state.recoveryCodes[userID]?.count ?? 0,
+            "organization_members": state.organizationMembers.values.count { $0[userID] != nil },
         ]
         return counts.filter { $0.value > 0 }
     }
@@ -67,6 +68,12 @@ extension MemoryTransaction {
         state.srpSessions = state.srpSessions.filter { $0.value.userID != id }
         state.recoveryCodes[id] = nil
         state.sessionsRevokedAt[id] = nil
+        for organizationID in state.organizationMembers.keys {
+            state.organizationMembers[organizationID]?[id] = nil
+            if state.organizationMembers[organizationID]?.isEmpty == true {
+                state.organizationMembers[organizationID] = nil
+            }
+        }
         return true
     }
 }

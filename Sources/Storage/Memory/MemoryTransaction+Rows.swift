@@ -29,6 +29,12 @@ extension MemoryTransaction {
         case .auditCheckpoint(let checkpoint):
             return add(&state.auditCheckpoints, checkpoint.treeSize, checkpoint)
         case .serverSecret(let name, let value): return add(&state.serverSecrets, name, value)
+        case .organization(let organization):
+            // The name is unique too, as the SQL tables' UNIQUE (name) makes it.
+            guard !state.organizations.values.contains(where: { $0.name == organization.name }) else { return false }
+            return add(&state.organizations, organization.id, organization)
+        case .organizationMember(let member):
+            return add(&state.organizationMembers[member.organizationID, default: [:]], member.userID, member)
         }
     }
 
@@ -47,6 +53,16 @@ extension MemoryTransaction {
             return true
         case .fallbackCounter(let key):
             return state.fallbackCounters.removeValue(forKey: key) != nil
+        case .organizationMember(let organizationID, let userID):
+            guard state.organizationMembers[organizationID]?.removeValue(forKey: userID) != nil else { return false }
+            if state.organizationMembers[organizationID]?.isEmpty == true {
+                state.organizationMembers[organizationID] = nil
+            }
+            return true
+        case .organization(let id):
+            guard state.organizations.removeValue(forKey: id) != nil else { return false }
+            state.organizationMembers[id] = nil
+            return true
         }
     }
 

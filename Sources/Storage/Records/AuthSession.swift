@@ -37,12 +37,19 @@ public struct AuthSession: Sendable, Hashable {
     public var expiresAt: Date
     /// Signup only: the profile claims the user will be created with.
     public var profile: ProfileAttributes
+    /// The organization the ceremony is made in (`organization`), if any: a login's user must be a member, a
+    /// sign-up's becomes one, and the tokens carry it. Carried by the sealed `auth_session` only (the stored
+    /// sessions of `auth_sessions` are never in one).
+    public var organizationID: String?
+    /// That organization's name, for the tokens' `org_name` (`allow_organization_name_in_authentication_api`).
+    public var organizationName: String?
 
     /// Creates an auth-session record.
     public init(
         id: String, clientID: String, realm: String, kind: Kind, challenge: [UInt8], email: String? = nil,
         phoneNumber: String? = nil, username: String? = nil, name: String? = nil, userHandle: [UInt8]? = nil,
-        createdAt: Date, expiresAt: Date, profile: ProfileAttributes = ProfileAttributes()
+        createdAt: Date, expiresAt: Date, profile: ProfileAttributes = ProfileAttributes(),
+        organizationID: String? = nil, organizationName: String? = nil
     ) {
         self.id = id
         self.clientID = clientID
@@ -57,5 +64,7 @@ public struct AuthSession: Sendable, Hashable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.profile = profile
+        self.organizationID = organizationID
+        self.organizationName = organizationName
     }
 }

@@ -75,7 +75,7 @@ extension RecordDecoding {
     package static var refreshTokenColumns: String {
         """
             token_hash, family_id, client_id, user_id, scope, auth_time, created_at, absolute_expires_at, \
-            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience, amr, successor_hash
+            idle_expires_at, rotated_at, revoked_at, dpop_jkt, audience, amr, successor_hash, organization_id
         """
     }
 
@@ -86,7 +86,21 @@ extension RecordDecoding {
             absoluteExpiresAt: try row.date(7), idleExpiresAt: try row.date(8), rotatedAt: try row.optionalDate(9),
             revokedAt: try row.optionalDate(10), dpopThumbprint: try row.optionalText(11),
             audience: try row.optionalText(12), authenticationMethods: try AuthenticationMethodsColumn.decode(row, 13),
-            successorHash: try row.optionalBytes(14))
+            successorHash: try row.optionalBytes(14), organizationID: try row.optionalText(15))
+    }
+
+    package static var organizationColumns: String { "id, name, display_name, created_at" }
+
+    package static func organization(_ row: Row) throws(StorageError) -> Organization {
+        Organization(
+            id: try row.text(0), name: try row.text(1), displayName: try row.optionalText(2),
+            createdAt: try row.date(3))
+    }
+
+    package static var organizationMemberColumns: String { "organization_id, user_id, added_at" }
+
+    package static func organizationMember(_ row: Row) throws(StorageError) -> OrganizationMember {
+        OrganizationMember(organizationID: try row.text(0), userID: try row.text(1), addedAt: try row.date(2))
     }
 
     package static var signingKeyColumns: String { "kid, algorithm, private_key, public_key, created_at, retired_at" }

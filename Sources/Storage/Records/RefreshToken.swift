@@ -40,13 +40,16 @@ public struct RefreshToken: Sendable, Hashable {
     /// another: `StoreWriter.reissueRefreshToken`). `nil` while the token is not rotated, for a token rotated
     /// before schema v14, and for a successor a retry superseded (presenting it is then reuse).
     public var successorHash: [UInt8]?
+    /// The organization the family's login was made in (`org_id`), carried across rotations so every token of the
+    /// family says it; `nil` for a login in no organization, and for families from before schema v17.
+    public var organizationID: String?
 
     /// Creates a refresh-token record.
     public init(
         tokenHash: [UInt8], familyID: String, clientID: String, userID: String, scope: String, authTime: Date,
         createdAt: Date, absoluteExpiresAt: Date, idleExpiresAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil,
         dpopThumbprint: String? = nil, audience: String? = nil, authenticationMethods: [String]? = nil,
-        successorHash: [UInt8]? = nil
+        successorHash: [UInt8]? = nil, organizationID: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.familyID = familyID
@@ -63,5 +66,6 @@ public struct RefreshToken: Sendable, Hashable {
         self.audience = audience
         self.authenticationMethods = authenticationMethods
         self.successorHash = successorHash
+        self.organizationID = organizationID
     }
 }

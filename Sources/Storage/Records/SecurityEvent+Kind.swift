@@ -44,6 +44,12 @@ extension SecurityEvent {
         case accountDeleted = "account_deleted"
         /// A user's password and recovery locks lifted by an operator (`passkeyd users unlock`).
         case loginLocksLifted = "login_locks_lifted"
+        /// A user made a member of an organization by an operator (`passkeyd orgs add-member`).
+        case organizationMemberAdded = "organization_member_added"
+        /// A user's membership of an organization ended by an operator (`passkeyd orgs remove-member`).
+        case organizationMemberRemoved = "organization_member_removed"
+        /// An organization deleted, with its memberships, by an operator (`passkeyd orgs delete`).
+        case organizationDeleted = "organization_deleted"
 
         // MARK: password fallback
         /// A successful SRP login (the name the vault's audit trail uses).

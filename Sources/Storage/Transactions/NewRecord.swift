@@ -29,4 +29,8 @@ public enum NewRecord: Sendable {
     case auditCheckpoint(AuditCheckpointRecord)
     /// A server secret (key: its name).
     case serverSecret(name: String, value: [UInt8])
+    /// An organization (key: its id; its name is unique too, `StoreWriter.insertOrganization` tells which clashed).
+    case organization(Organization)
+    /// A user's membership of an organization (key: the organization's id and the user's).
+    case organizationMember(OrganizationMember)
 }

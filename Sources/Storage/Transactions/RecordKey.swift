@@ -7,4 +7,8 @@ public enum RecordKey: Sendable, Hashable {
     case recoveryCode(userID: String, codeHash: [UInt8])
     /// The fallback counter `key`.
     case fallbackCounter(key: String)
+    /// The membership of `userID` in the organization `organizationID`.
+    case organizationMember(organizationID: String, userID: String)
+    /// The organization `id`, with every membership of it (a driver deletes both or neither).
+    case organization(id: String)
 }

@@ -36,6 +36,19 @@ public protocol StoreReader {
     /// How many rows of each table outside the audit log name `userID` or `userHandle` (tables from the catalogue).
     func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int]
 
+    // MARK: Organizations
+
+    /// The organization with `id`.
+    func organization(id: String) throws(StorageError) -> Organization?
+    /// The organization named `name` (compared exactly: names are stored lower-case).
+    func organization(name: String) throws(StorageError) -> Organization?
+    /// Every organization, by name.
+    func organizations() throws(StorageError) -> [Organization]
+    /// The members of the organization `organizationID`, by user id.
+    func organizationMembers(organizationID: String) throws(StorageError) -> [OrganizationMember]
+    /// Whether `userID` is a member of the organization `organizationID`.
+    func isOrganizationMember(organizationID: String, userID: String) throws(StorageError) -> Bool
+
     // MARK: Keys and device keys
 
     /// Every signing key, retired ones included, oldest first (in a write, locked against other writers of keys).

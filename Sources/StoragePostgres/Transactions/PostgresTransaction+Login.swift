@@ -61,10 +61,10 @@ extension PostgresTransaction {
             .optionalDate(refresh?.rotatedAt), .optionalDate(refresh?.revokedAt),
             .optionalText(refresh?.dpopThumbprint), .optionalText(refresh?.audience),
         ]
-        // $23–$39: the security event; $40–$41: the refresh token's amr and successor
+        // $23–$39: the security event; $40–$42: the refresh token's amr, successor and organization
         let amr: [PostgresValue] = [
             .optionalText(AuthenticationMethodsColumn.encode(refresh?.authenticationMethods)),
-            .optionalBytea(refresh?.successorHash),
+            .optionalBytea(refresh?.successorHash), .optionalText(refresh?.organizationID),
         ]
         let steps = try one(Self.completeLoginSQL, arguments + Self.securityEventArguments(event) + amr) {
             (row) throws(StorageError) in
@@ -105,7 +105,7 @@ extension PostgresTransaction {
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))
-            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $40, $41
+            SELECT $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $40, $41, $42
             WHERE $9 AND EXISTS (SELECT 1 FROM used)
             RETURNING 1
         ), event AS (

@@ -44,7 +44,7 @@ extension PostgresTransaction {
                     .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                     .optionalText(token.dpopThumbprint), .optionalText(token.audience),
                     .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
-                    .optionalBytea(token.successorHash),
+                    .optionalBytea(token.successorHash), .optionalText(token.organizationID),
                 ])
         case .signingKey(let key):
             return try insert(
@@ -102,6 +102,17 @@ extension PostgresTransaction {
                 [.int8(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)])
         case .serverSecret(let name, let value):
             return try insert("server_secrets", "name, value", [.text(name), .bytea(value)])
+        case .organization(let organization):
+            return try insert(
+                "organizations", Self.organizationColumns,
+                [
+                    .text(organization.id), .text(organization.name), .optionalText(organization.displayName),
+                    .date(organization.createdAt),
+                ])
+        case .organizationMember(let member):
+            return try insert(
+                "organization_members", Self.organizationMemberColumns,
+                [.text(member.organizationID), .text(member.userID), .date(member.addedAt)])
         }
     }
 
@@ -117,6 +128,17 @@ extension PostgresTransaction {
                 == 1
         case .fallbackCounter(let key):
             try connection.execute("DELETE FROM fallback_counters WHERE counter_key = $1", [.text(key)]) == 1
+        case .organizationMember(let organizationID, let userID):
+            try connection.execute(
+                "DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2",
+                [.text(organizationID), .text(userID)]) == 1
+        case .organization(let id):
+            // One statement: the memberships go with the organization.
+            try connection.execute(
+                """
+                WITH members AS (DELETE FROM organization_members WHERE organization_id = $1)
+                DELETE FROM organizations WHERE id = $1
+                """, [.text(id)]) == 1
         }
     }
 

@@ -78,7 +78,7 @@ extension SQLiteTransaction {
         guard let user = try user(id: id) else { return false }
         for table in [
             "credentials", "refresh_tokens", "device_challenges", "device_keys", "device_enrolment_nonces",
-            "password_verifiers", "srp_sessions", "recovery_codes",
+            "password_verifiers", "srp_sessions", "recovery_codes", "organization_members",
         ] {
             try database.execute("DELETE FROM \(table) WHERE user_id = ?", [.text(id)])
         }

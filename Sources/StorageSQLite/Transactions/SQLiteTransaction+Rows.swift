@@ -43,7 +43,7 @@ extension SQLiteTransaction {
                     .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
                     .optionalText(token.dpopThumbprint), .optionalText(token.audience),
                     .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
-                    .optionalBlob(token.successorHash),
+                    .optionalBlob(token.successorHash), .optionalText(token.organizationID),
                 ])
         case .signingKey(let key):
             return try insert(
@@ -101,6 +101,17 @@ extension SQLiteTransaction {
                 [.integer(checkpoint.treeSize), .text(checkpoint.note), .date(checkpoint.signedAt)])
         case .serverSecret(let name, let value):
             return try insert("server_secrets", "name, value", [.text(name), .blob(value)])
+        case .organization(let organization):
+            return try insert(
+                "organizations", Self.organizationColumns,
+                [
+                    .text(organization.id), .text(organization.name), .optionalText(organization.displayName),
+                    .date(organization.createdAt),
+                ])
+        case .organizationMember(let member):
+            return try insert(
+                "organization_members", Self.organizationMemberColumns,
+                [.text(member.organizationID), .text(member.userID), .date(member.addedAt)])
         }
     }
 
@@ -115,7 +126,19 @@ extension SQLiteTransaction {
                 == 1
         case .fallbackCounter(let key):
             try database.execute("DELETE FROM fallback_counters WHERE counter_key = ?", [.text(key)]) == 1
+        case .organizationMember(let organizationID, let userID):
+            try database.execute(
+                "DELETE FROM organization_members WHERE organization_id = ? AND user_id = ?",
+                [.text(organizationID), .text(userID)]) == 1
+        case .organization(let id):
+            try deleteOrganization(id)
         }
+    }
+
+    /// The organization `id` and its memberships: two statements in the caller's transaction, both or neither.
+    private func deleteOrganization(_ id: String) throws(StorageError) -> Bool {
+        _ = try database.execute("DELETE FROM organization_members WHERE organization_id = ?", [.text(id)])
+        return try database.execute("DELETE FROM organizations WHERE id = ?", [.text(id)]) == 1
     }
 
     func replace(_ value: SealedValue, expected: [UInt8], replacement: [UInt8]) throws(StorageError) -> Bool {

@@ -64,6 +64,26 @@ open class ForwardingStoreReader: StoreReader {
         try reader.isAuthSessionSpent(id: id)
     }
 
+    open func organization(id: String) throws(StorageError) -> Organization? {
+        try reader.organization(id: id)
+    }
+
+    open func organization(name: String) throws(StorageError) -> Organization? {
+        try reader.organization(name: name)
+    }
+
+    open func organizations() throws(StorageError) -> [Organization] {
+        try reader.organizations()
+    }
+
+    open func organizationMembers(organizationID: String) throws(StorageError) -> [OrganizationMember] {
+        try reader.organizationMembers(organizationID: organizationID)
+    }
+
+    open func isOrganizationMember(organizationID: String, userID: String) throws(StorageError) -> Bool {
+        try reader.isOrganizationMember(organizationID: organizationID, userID: userID)
+    }
+
     open func recoveryCodes(userID: String) throws(StorageError) -> [RecoveryCode] {
         try reader.recoveryCodes(userID: userID)
     }

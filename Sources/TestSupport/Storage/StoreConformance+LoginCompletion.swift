@@ -63,6 +63,7 @@ extension StoreConformance {
         var token = S.refreshToken(7)
         token.audience = "https://api.example.com/"
         token.dpopThumbprint = "dpop-thumbprint"
+        token.organizationID = "org_login0000000001"
         return token
     }()
 

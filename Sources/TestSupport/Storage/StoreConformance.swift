@@ -38,7 +38,7 @@ public enum StoreConformance {
         userChecks + sessionChecks + refreshTokenChecks + signingKeyChecks + deviceKeyChecks + eventChecks
         + transactionChecks + heartbeatChecks + auditChecks + dpopChecks + passwordFallbackChecks
         + fallbackCounterChecks + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks
-        + spentTokenChecks + sessionSecurityChecks + refreshRetryChecks + spentAuthSessionChecks
+        + spentTokenChecks + sessionSecurityChecks + refreshRetryChecks + spentAuthSessionChecks + organizationChecks
 
     /// Runs every check, each on a fresh store from `makeStore`, closing it afterwards.
     public static func run(makeStore: @Sendable () async throws -> any Store) async throws {

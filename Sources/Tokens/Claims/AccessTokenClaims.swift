@@ -31,12 +31,17 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
     /// the id of its refresh-token family when it has one; what lets the issuer refuse the token once that
     /// session is revoked.
     public var sessionID: String?
+    /// `org_id` (Auth0): the organization the login was made in, if any.
+    public var organizationID: String?
+    /// `org_name` (Auth0, with `allow_organization_name_in_authentication_api`): that organization's name.
+    public var organizationName: String?
 
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
         issuer: String, subject: String, audience: [String], clientID: String, scope: [String],
         issuedAt: Date, expiresAt: Date, jwtID: String, authTime: Date? = nil, authenticationMethods: [String] = [],
-        confirmationThumbprint: String? = nil, sessionID: String? = nil
+        confirmationThumbprint: String? = nil, sessionID: String? = nil, organizationID: String? = nil,
+        organizationName: String? = nil
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -50,6 +55,8 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         self.authenticationMethods = authenticationMethods
         self.confirmationThumbprint = confirmationThumbprint
         self.sessionID = sessionID
+        self.organizationID = organizationID
+        self.organizationName = organizationName
     }
 
     /// The RFC 9068 payload.
@@ -84,6 +91,8 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
             guard !sessionID.isEmpty else { throw TokenError(.invalidClaim, "sid must be non-empty") }
             writer.set("sid", .string(sessionID))
         }
+        writer.set("org_id", organizationID.map { .string($0) })
+        writer.set("org_name", organizationName.map { .string($0) })
         return writer.bytes()
     }
 }

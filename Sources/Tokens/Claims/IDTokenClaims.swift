@@ -45,6 +45,10 @@ public struct IDTokenClaims: JWTClaims {
     /// Namespaced claims (OIDC Core §5.1.2: collision-resistant names) with their JSON values, written as given:
     /// the caller passes serialised JSON only.
     public var namespacedClaims: [(name: String, json: [UInt8])] = []
+    /// `org_id` (Auth0): the organization the login was made in, if any.
+    public var organizationID: String?
+    /// `org_name` (Auth0, with `allow_organization_name_in_authentication_api`): that organization's name.
+    public var organizationName: String?
 
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
@@ -93,6 +97,8 @@ public struct IDTokenClaims: JWTClaims {
         writer.set("family_name", familyName.map { .string($0) })
         writer.set("nickname", nickname.map { .string($0) })
         writer.set("picture", picture.map { .string($0) })
+        writer.set("org_id", organizationID.map { .string($0) })
+        writer.set("org_name", organizationName.map { .string($0) })
         for claim in namespacedClaims { writer.set(claim.name, .raw(claim.json)) }
         return writer.bytes()
     }

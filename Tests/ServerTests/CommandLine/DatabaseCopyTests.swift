@@ -99,6 +99,11 @@ struct DatabaseCopyTests {
                 userID: userID,
                 with: [RecoveryCode(userID: userID, codeHash: [7, 7], salt: [8], createdAt: now)])
             _ = try writer.spendToken(jwtID: "spent-1", expiresAt: now.addingTimeInterval(600))
+            // An organization and its member (schema v17).
+            try writer.insertOrganization(
+                Organization(id: "org_copy000000000001", name: "copied", displayName: "Copied", createdAt: now))
+            _ = try writer.addOrganizationMember(
+                OrganizationMember(organizationID: "org_copy000000000001", userID: userID, addedAt: now))
             // A stored auth session, as adding a passkey or a recovery stores one (a login's is sealed).
             try writer.insertAuthSession(
                 AuthSession(
@@ -247,7 +252,7 @@ struct DatabaseCopyTests {
             #expect(count > 0, "\(table) has no rows in this test, so its copy is not checked")
             #expect(lines.contains("  \(table): \(count)"), "\(table): \(count) rows reported")
         }
-        #expect(expected.count == 21)
+        #expect(expected.count == 23)
         await move.end()
     }
 

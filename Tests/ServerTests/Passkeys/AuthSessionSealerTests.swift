@@ -53,6 +53,25 @@ struct AuthSessionSealerTests {
         #expect(try sealer.seal(try Self.login()).count < 160)
     }
 
+    @Test("a login's and a sign-up's organization, id and name, travel in the sealed session")
+    func organization() throws {
+        let sealer = try Self.sealer()
+        for var session in [try Self.login(), try Self.signup()] {
+            (session.organizationID, session.organizationName) = ("org_aaAA1aa11aAAAA1a", "acme-corp")
+            let opened = sealer.open(try sealer.seal(session))
+            #expect(opened == session)
+            #expect(opened?.organizationID == "org_aaAA1aa11aAAAA1a" && opened?.organizationName == "acme-corp")
+        }
+        #expect(sealer.open(try sealer.seal(try Self.login()))?.organizationID == nil, "a session in none")
+        // The plaintext ends with the organization: a value of the format before it is not a session.
+        var withOrganization = try Self.login()
+        withOrganization.organizationID = "org_x"
+        let encoded = try AuthSessionCoding.encode(withOrganization)
+        #expect(AuthSessionCoding.decode(Array(encoded.dropLast(2))) == nil, "truncated in the organization")
+        #expect(AuthSessionCoding.decode(try AuthSessionCoding.encode(try Self.login()).dropLast().map { $0 }) == nil)
+        #expect(AuthSessionSealer.version == 2)
+    }
+
     @Test("two sealings of one session differ (a fresh nonce each), and the value shows none of its contents")
     func opaque() throws {
         let sealer = try Self.sealer()

@@ -13,6 +13,11 @@ package struct GrantRequest: Sendable {
     package let dpopThumbprint: String?
     /// The login's session: the access token's `sid` and, when a refresh token is issued, its family's id.
     package let sessionID: String
+    /// The organization the login is made in (the session's), if any: the tokens' `org_id`, kept by the refresh
+    /// token's family.
+    package var organizationID: String? = nil
+    /// That organization's name (`org_name`, when the server allows it).
+    package var organizationName: String? = nil
 
     /// The request of a session opened by `sessionClientID` in `sessionRealm`: the session must be `client`'s, and
     /// of the realm the request names (`realmName`), if any (`SessionOwnership`).
@@ -48,6 +53,7 @@ package struct GrantRequest: Sendable {
     )? {
         try tokens.loginRefreshToken(
             userID: user.id, client: client, access: access, familyID: sessionID, now: now,
-            authenticationMethods: authenticationMethods, dpopThumbprint: dpopThumbprint)
+            authenticationMethods: authenticationMethods, dpopThumbprint: dpopThumbprint,
+            organizationID: organizationID)
     }
 }

@@ -21,9 +21,10 @@ import Tokens
 /// - in the write, before the rotation: the token unknown or another client's; the policy's decision (reuse
 ///   revokes the family and that commits; revoked or expired change nothing); for a token that may rotate, a
 ///   `scope` wider than the granted one (`invalid_scope`) or an `audience` outside the family's grant and the
-///   client's refresh token policies (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, and a DPoP-bound token without a
-///   proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`) (a spent token is judged by the
-///   policy alone, so a replay with other parameters is still reuse);
+///   client's refresh token policies (`access_denied`, both `ResourceAuthorization.reauthorize`), the user gone, a
+///   DPoP-bound token without a proof by its key (`invalid_dpop_proof`, RFC 9449 §5; `DPoPRefreshBinding`), and a
+///   family of a login in an organization whose user is no longer its member (`access_denied`) (a spent token is
+///   judged by the policy alone, so a replay with other parameters is still reuse);
 /// - the rotation itself: lost to a concurrent presentation of the same token, which is then judged again as a
 ///   second presentation (reuse; two presentations at once are no client's retry);
 /// - after the rotation, in the same write: minting (a failure throws, which rolls the rotation back).
@@ -178,12 +179,19 @@ package struct RefreshGrant: Sendable {
         guard let user = try writer.user(id: stored.userID) else {
             return .refused(.userGone)
         }
+        // A family of a login in an organization refreshes while its user is a member still (`orgs remove-member`
+        // ends that): refused as Auth0 refuses a non-member's login, the token left as it was.
+        if let organizationID = stored.organizationID,
+            !(try writer.isOrganizationMember(organizationID: organizationID, userID: user.id))
+        {
+            return .refused(.request(.notOrganizationMember(userID: user.id, organizationID: organizationID)))
+        }
         let replacement = try tokens.newRefreshToken(
             // The family keeps its original grant: a narrowed refresh narrows these tokens only.
             familyID: stored.familyID, clientID: clientID, userID: stored.userID, scope: stored.scope,
             audience: stored.audience ?? tokens.defaultAudience, authTime: stored.authTime,
             authenticationMethods: stored.authenticationMethods, now: now, expiry: expiry,
-            dpopThumbprint: stored.dpopThumbprint)
+            dpopThumbprint: stored.dpopThumbprint, organizationID: stored.organizationID)
         let applied =
             if let superseded {
                 try writer.reissueRefreshToken(
@@ -200,6 +208,12 @@ package struct RefreshGrant: Sendable {
             return try Self.refusalAfterLostRotation(
                 tokenHash: presented.hash, policy: tokens.refreshPolicy, writer: writer, now: now)
         }
+        // The family's organization keeps its `org_id`; its name is read for `org_name` only when the tokens
+        // carry one (an organization gone since leaves `org_id` alone).
+        let organizationName =
+            try stored.organizationID.flatMap { id in
+                tokens.configuration.allowOrganizationNameInAuthenticationAPI ? try writer.organization(id: id) : nil
+            }?.name
         // Minted inside the write: if signing fails, the throw rolls the rotation back.
         let answer = try tokens.tokenResponse(
             for: TokenService.Grant(
@@ -209,7 +223,8 @@ package struct RefreshGrant: Sendable {
                 user: user, clientID: clientID, access: access, authTime: stored.authTime,
                 authenticationMethods: stored.authenticationMethods ?? ["hwk"],
                 // The family's key, or the proof's for an unbound family (its access token only).
-                dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID),
+                dpopThumbprint: stored.dpopThumbprint ?? dpop, sessionID: stored.familyID,
+                organizationID: stored.organizationID, organizationName: organizationName),
             refreshToken: replacement.value, now: now, signers: signers)
         return superseded == nil ? .rotated(answer) : .retried(answer)
     }

@@ -7,9 +7,12 @@ extension WebAuthnGrant {
     /// A login `session` (opened and unexpired): the credential found by `rawId` (`loaded`), WebAuthn L3 §7.2 on
     /// the assertion, then one write that spends the session, compare-and-sets the counter, lifts the user's locks
     /// and stores the refresh token. `credential` is the response as read from `sent` (the `authn_response` JSON).
+    /// `isMember`: whether the user is a member of the session's organization (true for a session in none); a user
+    /// who is not is refused once the assertion is verified (Auth0's `access_denied`), so that the answer tells
+    /// nothing to whoever holds no passkey of theirs.
     package func login(
         _ session: AuthSession, _ loaded: LoginCredential, credential: Result<PublicKeyCredentialJSON, WebAuthnError>,
-        sent: JSONValue, request: GrantRequest
+        sent: JSONValue, request: GrantRequest, isMember: Bool = true
     ) async throws -> TokenResponse {
         // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
         let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
@@ -36,6 +39,9 @@ extension WebAuthnGrant {
         // changed BS is stored below.
         let verified = try verifier.verifiedAssertion(
             assertion, sent: sent, side: side, credentialID: stored.credentialID, now: request.now)
+        if let organizationID = session.organizationID, !isMember {
+            throw OAuthError.notOrganizationMember(userID: user.id, organizationID: organizationID)
+        }
         let refresh = try request.refreshToken(
             for: user, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified),
             tokens: context.tokens)

@@ -41,6 +41,11 @@ extension WebAuthnGrant {
                     throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
                 }
                 try writer.insertUser(user, credential: credential)
+                // A sign-up in an organization makes the user its member, in the user's own write.
+                if let organizationID = session.organizationID {
+                    _ = try writer.addOrganizationMember(
+                        OrganizationMember(organizationID: organizationID, userID: user.id, addedAt: request.now))
+                }
                 if let refresh { try writer.insertRefreshToken(refresh.record) }
                 _ = try writer.appendSecurityEvent(
                     AuthenticationAuditEvent.make(
@@ -58,6 +63,9 @@ extension WebAuthnGrant {
             // Random ids (`sub`, the user handle) that collided: as before, a refused ceremony.
             default: throw OAuthError.ceremonyFailed("identifier_taken", reason: error.description)
             }
+        } catch let error as StorageError where error.code == .notFound {
+            // The session's organization is gone (deleted since /passkey/register).
+            throw OAuthError.organizationInvalid(session.organizationID ?? "")
         }
         return try await ceremonyTokens(
             event: "signup", user: user, userVerified: registered.userVerified, refreshToken: refresh?.value,

@@ -36,6 +36,9 @@ package struct WebAuthnGrant: Sendable {
         package var client: ClientConfiguration
         /// The thumbprint of the request's verified DPoP proof (RFC 9449 §5), if any.
         package var dpopThumbprint: String?
+        /// `organization` as sent, if at all: judged against the client's `organization_usage`, and then it must
+        /// name the session's organization (Auth0's SDKs send the challenge's again).
+        package var organization: String? = nil
 
         package init(
             authSession: String, authnResponse: JSONValue, access: AuthorizedAccess, realm: String?,
@@ -76,22 +79,54 @@ package struct WebAuthnGrant: Sendable {
             throw Self.unknownSession
         }
         let kind: SecurityEvent.Kind = session.kind == .signup ? .signup : .login
-        // A login reads the credential the assertion names and its user (a sign-up reads nothing).
-        let found = kind == .login ? try await context.store.read { try $0.loginCredential(id: credentialID) } : nil
+        // A login reads the credential the assertion names and its user, and, in an organization, whether that user
+        // is a member (a sign-up reads nothing).
+        let found =
+            kind == .login ? try await context.store.read { try Self.loginRead($0, credentialID, session) } : nil
         do {
-            let request = try GrantRequest(
+            try Self.checkOrganization(parameters.organization, session: session, client: client, context: context)
+            var request = try GrantRequest(
                 session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
                 dpop: parameters.dpopThumbprint)
+            request.organizationID = session.organizationID
+            request.organizationName = session.organizationName
             if session.kind == .signup {
                 return try await signup(session: session, credential: credential, sent: authnResponse, request: request)
             }
             return try await login(
-                session, found ?? LoginCredential(credential: nil, user: nil), credential: credential,
-                sent: authnResponse, request: request)
+                session, found?.credential ?? LoginCredential(credential: nil, user: nil), credential: credential,
+                sent: authnResponse, request: request, isMember: found?.isMember ?? false)
         } catch {
             try await refused(
-                kind, error, session: session, now: now, clientID: client.clientID, userID: found?.user?.id,
-                credentialID: credentialID)
+                kind, error, session: session, now: now, clientID: client.clientID,
+                userID: found?.credential.user?.id, credentialID: credentialID)
+        }
+    }
+
+    /// A login's read: the credential and its user (`loginCredential`), and whether that user is a member of the
+    /// session's organization (true when the session is in none).
+    private static func loginRead(_ reader: any StoreReader, _ credentialID: [UInt8]?, _ session: AuthSession) throws
+        -> (credential: LoginCredential, isMember: Bool)
+    {
+        let found = try reader.loginCredential(id: credentialID)
+        guard let organizationID = session.organizationID else { return (found, true) }
+        guard let user = found.user else { return (found, false) }
+        return (found, try reader.isOrganizationMember(organizationID: organizationID, userID: user.id))
+    }
+
+    /// The token request's `organization` against the session's: judged against the client's `organization_usage`
+    /// (`OrganizationRequest.checked`) — a client that requires one refuses a session in none, too — and, when sent,
+    /// it must name the session's organization.
+    /// - Throws: 400 `invalid_request` with Auth0's description.
+    private static func checkOrganization(
+        _ value: String?, session: AuthSession, client: ClientConfiguration, context: ServerContext
+    ) throws {
+        let asked = try OrganizationRequest.checked(value, client: client, configuration: context.configuration)
+        if let asked, !asked.names(id: session.organizationID, name: session.organizationName) {
+            throw OAuthError.organizationInvalid(value ?? "")
+        }
+        if client.organizationUsage == .require, session.organizationID == nil {
+            throw OAuthError.organizationRequired()
         }
     }
 
@@ -148,7 +183,8 @@ package struct WebAuthnGrant: Sendable {
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
                 authenticationMethods: Self.authenticationMethods(userVerified: userVerified),
-                dpopThumbprint: request.dpopThumbprint, sessionID: request.sessionID, isLogin: true),
+                dpopThumbprint: request.dpopThumbprint, sessionID: request.sessionID, isLogin: true,
+                organizationID: request.organizationID, organizationName: request.organizationName),
             refreshToken: refreshToken, now: request.now)
     }
 }

@@ -20,11 +20,18 @@ package struct CeremonyChallenges: Sendable {
         /// The top-level `user_metadata` as sent (where Auth0's SDKs send it), validated here (`UserMetadata`);
         /// `nil` when absent.
         package var userMetadata: JSONValue?
+        /// `organization`, checked against the client's `organization_usage` (`OrganizationRequest.checked`):
+        /// resolved here, in the read that looks for the identifiers; the new user becomes its member.
+        package var organization: OrganizationRequest?
 
-        package init(client: ClientConfiguration, realm: RealmConfiguration, userProfile: JSONValue) {
+        package init(
+            client: ClientConfiguration, realm: RealmConfiguration, userProfile: JSONValue,
+            organization: OrganizationRequest? = nil
+        ) {
             self.client = client
             self.realm = realm
             self.userProfile = userProfile
+            self.organization = organization
         }
     }
 
@@ -54,8 +61,8 @@ package struct CeremonyChallenges: Sendable {
     }
 
     /// A sign-up: `{authn_params_public_key, auth_session}`, the creation options for a new user.
-    /// - Throws: 400 `invalid_request` for a profile the realm refuses, `user_metadata` that breaks Auth0's rules, or
-    ///   an identifier that already exists (the client should log in).
+    /// - Throws: 400 `invalid_request` for a profile the realm refuses, `user_metadata` that breaks Auth0's rules, an
+    ///   unknown organization, or an identifier that already exists (the client should log in).
     package func signup(_ parameters: SignupParameters) async throws -> JSONValue {
         let client = parameters.client
         let realm = parameters.realm
@@ -67,20 +74,24 @@ package struct CeremonyChallenges: Sendable {
         // WebAuthn L3 §13.4.3: at least 16 random bytes; §5.4.3: user.id is opaque, no personal data.
         let challenge = try SecureRandom.bytes(count: 32)
         let userHandle = try SecureRandom.bytes(count: 32)
-        let session = AuthSession(
+        var session = AuthSession(
             id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .signup,
             challenge: challenge,
             email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,
             userHandle: userHandle, createdAt: now,
             expiresAt: Self.sessionExpiry(now: now, configuration: configuration), profile: profile.attributes)
         let identifiers = profile.identifiers
+        let asked = parameters.organization
         // One read (the grant's write checks again: an identifier taken since is a lost race there).
-        let taken = try await context.store.read { reader -> Bool in
+        let (taken, organization) = try await context.store.read { reader -> (Bool, Organization?) in
+            let organization = try asked?.resolve(reader)
             for identifier in identifiers where try reader.user(realm: realm.name, identifier: identifier) != nil {
-                return true
+                return (true, organization)
             }
-            return false
+            return (false, organization)
         }
+        session.organizationID = organization?.id
+        session.organizationName = organization?.name
         // Auth0: the client should run the login flow instead.
         guard !taken else { throw OAuthError.identifierTaken(realm: realm.name) }
         let userName = profile.email ?? profile.phoneNumber ?? profile.username ?? ""
@@ -98,15 +109,19 @@ package struct CeremonyChallenges: Sendable {
     }
 
     /// A login (usernameless: the user is found from the credential and its userHandle):
-    /// `{authn_params_public_key, auth_session}`, the request options. CPU only: no store round trip.
-    package func login(client: ClientConfiguration, realm: RealmConfiguration) throws -> JSONValue {
+    /// `{authn_params_public_key, auth_session}`, the request options. CPU only: no store round trip (the
+    /// `organization`, when there is one, was resolved by the caller: `organization(_:)`).
+    package func login(client: ClientConfiguration, realm: RealmConfiguration, organization: Organization? = nil)
+        throws -> JSONValue
+    {
         let configuration = context.configuration
         let now = context.clock.now()
         let challenge = try SecureRandom.bytes(count: 32)
         let timeout = configuration.passkeys.challengeTimeoutMilliseconds
         let session = AuthSession(
             id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .login,
-            challenge: challenge, createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration))
+            challenge: challenge, createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration),
+            organizationID: organization?.id, organizationName: organization?.name)
         let value = try context.authSessionKey.sealer().seal(session)
         return .object([
             JSONMember(
@@ -120,5 +135,11 @@ package struct CeremonyChallenges: Sendable {
                 ])),
             JSONMember(key: "auth_session", value: .string(value)),
         ])
+    }
+
+    /// The organization a login asks for (`OrganizationRequest.resolve`), in one read.
+    /// - Throws: 400 `invalid_request` for an unknown one.
+    package func organization(_ asked: OrganizationRequest) async throws -> Organization {
+        try await context.store.read { try asked.resolve($0) }
     }
 }

@@ -1,0 +1,159 @@
+import Configuration
+import Foundation
+import JSON
+import Service
+import Storage
+
+/// The operator commands on organizations (`OrganizationAdminRequest`), run against the configured store beside a
+/// running server: each change is one store write; a membership's change is an audit event naming the operator
+/// (`operator:<name>` in the event's detail, with the organization's id). Exit status 0 done, 1 when the
+/// organization or the user is unknown, the name taken, or the membership absent.
+public enum OrganizationCommands {
+    /// Runs `request` on `store`; `configuration` names the default realm, where USER is looked up as an
+    /// identifier when it is no user's id.
+    public static func run(
+        _ request: OrganizationAdminRequest, store: any Store, configuration: ServerConfiguration, json: Bool,
+        actor: String, now: Date = Date()
+    ) async throws -> AdminCommands.Outcome {
+        let actorName = "operator:\(actor)"
+        switch request {
+        case .create(let name, let displayName):
+            let organization = Organization(
+                id: try OrganizationNaming.newID(), name: name, displayName: displayName, createdAt: now)
+            do {
+                try await store.write { try $0.insertOrganization(organization) }
+            } catch let error as StorageError where error.constraint == .organizationName {
+                return failed("name_taken", "organization name \(name) is taken", json: json)
+            }
+            return done(
+                json: json, organizationJSON(organization, members: 0),
+                text: ["created organization \(organization.id) \(name)"])
+        case .list:
+            let listed = try await store.read { reader in
+                try reader.organizations().map { ($0, try reader.organizationMembers(organizationID: $0.id).count) }
+            }
+            return done(
+                json: json, .array(listed.map { organizationJSON($0.0, members: $0.1) }),
+                text: listed.map { "\($0.0.id)\t\($0.0.name)\t\($0.0.displayName ?? "")\t\($0.1)" })
+        case .delete(let organizationText):
+            let deleted = try await store.write { writer -> (id: String, members: Int)? in
+                guard let organization = try Self.organization(organizationText, writer) else { return nil }
+                let members = try writer.organizationMembers(organizationID: organization.id).count
+                guard try writer.deleteOrganization(id: organization.id) else { return nil }
+                _ = try writer.appendSecurityEvent(
+                    PasskeyLifecycleAuditEvent.make(
+                        .organizationDeleted, now: now, userID: nil, reasonCode: "operator", attempts: members,
+                        detail: JSONValue.object([
+                            JSONMember(key: "actor", value: .string(actorName)),
+                            JSONMember(key: "organization_id", value: .string(organization.id)),
+                        ]).serialized()))
+                return (organization.id, members)
+            }
+            guard let deleted else {
+                return failed(
+                    "not_found", "no organization \(organizationText)", json: json,
+                    extra: ["what": .string("organization")])
+            }
+            return done(
+                json: json, ["deleted": .string(deleted.id), "members": JSONValue(deleted.members)],
+                text: ["deleted organization \(deleted.id) and its \(deleted.members) membership(s)"])
+        case .addMember(let organizationText, let userText), .removeMember(let organizationText, let userText):
+            let adding = request == .addMember(organization: organizationText, user: userText)
+            let realm = configuration.defaultRealm?.name
+            let outcome = try await store.write { writer -> Outcome in
+                guard let organization = try Self.organization(organizationText, writer) else {
+                    return .missing("organization", organizationText)
+                }
+                guard let user = try Self.user(userText, realm: realm, writer) else {
+                    return .missing("user", userText)
+                }
+                let member = OrganizationMember(organizationID: organization.id, userID: user.id, addedAt: now)
+                let changed =
+                    adding
+                    ? try writer.addOrganizationMember(member)
+                    : try writer.removeOrganizationMember(organizationID: organization.id, userID: user.id)
+                guard changed || adding else { return .missing("membership", "\(user.id) in \(organization.id)") }
+                if changed {
+                    _ = try writer.appendSecurityEvent(
+                        PasskeyLifecycleAuditEvent.make(
+                            adding ? .organizationMemberAdded : .organizationMemberRemoved, now: now, userID: user.id,
+                            reasonCode: "operator",
+                            detail: JSONValue.object([
+                                JSONMember(key: "actor", value: .string(actorName)),
+                                JSONMember(key: "organization_id", value: .string(organization.id)),
+                            ]).serialized()))
+                }
+                return .changed(organization: organization.id, user: user.id, changed: changed)
+            }
+            switch outcome {
+            case .missing(let what, let text):
+                return failed("not_found", "no \(what) \(text)", json: json, extra: ["what": .string(what)])
+            case .changed(let organizationID, let userID, let changed):
+                let verb = adding ? (changed ? "added" : "already a member:") : "removed"
+                return done(
+                    json: json,
+                    [
+                        "organization_id": .string(organizationID), "user_id": .string(userID),
+                        (adding ? "added" : "removed"): .bool(changed),
+                    ],
+                    text: ["\(verb) \(userID) \(adding ? "to" : "from") \(organizationID)"])
+            }
+        }
+    }
+
+    /// What a membership's write found.
+    private enum Outcome: Sendable {
+        case missing(String, String)
+        case changed(organization: String, user: String, changed: Bool)
+    }
+
+    /// The organization `text` names: its id, else its name.
+    private static func organization(_ text: String, _ reader: any StoreReader) throws -> Organization? {
+        if let found = try reader.organization(id: text) { return found }
+        return try reader.organization(name: text.lowercased())
+    }
+
+    /// The user `text` names: their id, else an email, phone number or username of `realm` (normalised as
+    /// `/passkey/register` stores them).
+    private static func user(_ text: String, realm: String?, _ reader: any StoreReader) throws -> User? {
+        if let found = try reader.user(id: text) { return found }
+        guard let realm else { return nil }
+        var identifiers: [UserIdentifier] = []
+        if let email = try? UserProfile.normalizedEmail(text) { identifiers.append(.email(email)) }
+        if let phone = try? UserProfile.normalizedPhoneNumber(text) { identifiers.append(.phoneNumber(phone)) }
+        identifiers.append(.username(text.lowercased()))
+        for identifier in identifiers {
+            if let found = try reader.user(realm: realm, identifier: identifier) { return found }
+        }
+        return nil
+    }
+
+    static func organizationJSON(_ organization: Organization, members: Int) -> JSONValue {
+        .object(
+            [
+                JSONMember(key: "id", value: .string(organization.id)),
+                JSONMember(key: "name", value: .string(organization.name)),
+            ]
+                + (organization.displayName.map { [JSONMember(key: "display_name", value: .string($0))] } ?? [])
+                + [
+                    JSONMember(key: "members", value: JSONValue(members)),
+                    JSONMember(key: "created_at", value: RFC3339.timestamp(organization.createdAt)),
+                ])
+    }
+
+    private static func done(json: Bool, _ value: JSONValue, text: [String]) -> AdminCommands.Outcome {
+        AdminCommands.Outcome(
+            status: 0, output: json ? String(decoding: value.serialized(), as: UTF8.self) : text.joined(separator: "\n")
+        )
+    }
+
+    private static func failed(
+        _ code: String, _ message: String, json: Bool, extra: [String: JSONValue] = [:]
+    ) -> AdminCommands.Outcome {
+        var members = [JSONMember(key: "error", value: .string(code))]
+        members += extra.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: $0.value) }
+        members.append(JSONMember(key: "message", value: .string(message)))
+        return AdminCommands.Outcome(
+            status: 1, output: json ? String(decoding: JSONValue.object(members).serialized(), as: UTF8.self) : message)
+    }
+}

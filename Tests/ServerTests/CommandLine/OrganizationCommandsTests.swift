@@ -1,0 +1,93 @@
+import Foundation
+import JSON
+import Storage
+import TestSupport
+import Testing
+
+@testable import Commands
+@testable import Service
+@testable import passkeyd
+
+@Suite("Operator commands on organizations: orgs create, list, add-member, remove-member")
+struct OrganizationCommandsTests {
+    @Test("orgs commands parse with the account commands' flags; a name breaking Auth0's rules is a usage error")
+    func parsing() throws {
+        func parse(_ arguments: [String]) throws -> (AccountOptions, OrganizationAdminRequest)? {
+            (try CommandRegistry.passkeyd.parse(arguments) as? any OrganizationCommand).map { ($0.options, $0.request) }
+        }
+        #expect(
+            try parse(["orgs", "create", "acme-corp_2", "--display-name", "Acme Corp", "--json"])
+                .map { $0.1 == .create(name: "acme-corp_2", displayName: "Acme Corp") && $0.0.json } == true)
+        #expect(try parse(["orgs", "list", "--config", "c.json"])?.1 == .list)
+        #expect(
+            try parse(["orgs", "add-member", "acme", "ann@example.com", "--actor", "ops"])
+                .map { $0.1 == .addMember(organization: "acme", user: "ann@example.com") && $0.0.actor == "ops" }
+                == true)
+        #expect(
+            try parse(["orgs", "remove-member", "org_1", "u1"])?.1 == .removeMember(organization: "org_1", user: "u1"))
+        #expect(try parse(["orgs", "delete", "acme"])?.1 == .delete(organization: "acme"))
+        for name in ["Acme", "acme corp", "", String(repeating: "a", count: 51), "acmé"] {
+            #expect(throws: UsageError.self, "\(name)") { try parse(["orgs", "create", name]) }
+        }
+        #expect(throws: UsageError.self) { try parse(["orgs", "add-member", "acme"]) }
+        #expect(throws: UsageError.self) { try parse(["orgs", "create", "acme", "--display-name", ""]) }
+        #expect(CommandRegistry.passkeyd.help.contains("passkeyd orgs add-member ORG USER"))
+    }
+
+    @Test("create, list, add and remove members by id, name, user id or email; audited; exit 1 when unknown")
+    func run() async throws {
+        let configuration = try TestConfiguration.make(PasskeyHarness.overrides)
+        let store = MemoryStore()
+        try await store.write { writer in
+            try writer.insertUser(
+                User(
+                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
+                    username: nil, name: nil, createdAt: Date()),
+                credential: Credential(
+                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
+                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
+                    attestationFormat: "none", createdAt: Date()))
+        }
+        func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
+            try await OrganizationCommands.run(
+                request, store: store, configuration: configuration, json: json, actor: "ops")
+        }
+        let created = try await run(.create(name: "acme", displayName: "Acme"))
+        #expect(created.status == 0)
+        let id = try #require(try JSONValue(parsing: Array(created.output.utf8))["id"]?.stringValue)
+        #expect(OrganizationNaming.isID(id) && id.count == 20)
+        let taken = try await run(.create(name: "acme", displayName: nil))
+        #expect(taken.status == 1)
+        #expect(try JSONValue(parsing: Array(taken.output.utf8))["error"]?.stringValue == "name_taken")
+
+        // By name and email, then by id and user id.
+        let added = try await run(.addMember(organization: "acme", user: "Ann@Example.com"))
+        #expect(added.status == 0, "\(added.output)")
+        #expect(try await store.read { try $0.isOrganizationMember(organizationID: id, userID: "u1") })
+        #expect(try await run(.addMember(organization: id, user: "u1")).status == 0, "already a member")
+        let listed = try await run(.list, json: false)
+        #expect(listed.output == "\(id)\tacme\tAcme\t1")
+        for (organization, user, what) in [("globex", "u1", "organization"), ("acme", "nobody", "user")] {
+            let missing = try await run(.addMember(organization: organization, user: user))
+            #expect(missing.status == 1)
+            #expect(try JSONValue(parsing: Array(missing.output.utf8))["what"]?.stringValue == what)
+        }
+        #expect(try await run(.removeMember(organization: id, user: "u1")).status == 0)
+        #expect(try await run(.removeMember(organization: id, user: "u1")).status == 1, "no membership left")
+        #expect(!(try await store.read { try $0.isOrganizationMember(organizationID: id, userID: "u1") }))
+        #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
+        let deleted = try await run(.delete(organization: "acme"), json: false)
+        #expect(deleted.output == "deleted organization \(id) and its 1 membership(s)")
+        #expect(try await store.read { try $0.organizations() } == [])
+        #expect(try await run(.delete(organization: id)).status == 1, "deleted twice")
+        let all = try await store.read { try $0.securityEvents(after: 0, limit: 10) }
+        #expect(all.last?.kind == "organization_deleted" && all.last?.attempts == 1)
+        let events = try await store.read { try $0.securityEvents(userID: "u1", limit: 10) }
+        #expect(
+            events.map(\.kind) == [
+                "organization_member_added", "organization_member_removed", "organization_member_added",
+            ])
+        let detail = try JSONValue(parsing: try #require(events.last?.detail))
+        #expect(detail["actor"]?.stringValue == "operator:ops" && detail["organization_id"]?.stringValue == id)
+    }
+}
