@@ -107,7 +107,7 @@ def main():
           f"{status} {tokens}")
     nonce = headers.get("DPoP-Nonce") or nonce
     access, refresh = tokens["access_token"], tokens["refresh_token"]
-    claims = jwt.decode(access, jwks.get_signing_key_from_jwt(access).key, algorithms=["ES256"],
+    claims = jwt.decode(access, jwks.get_signing_key_from_jwt(access).key, algorithms=["RS256"],
                         audience=discovery["issuer"], issuer=discovery["issuer"])
     check("the access token's cnf.jkt is the RFC 7638 thumbprint of the proof key",
           claims.get("cnf", {}).get("jkt") == key.thumbprint(), f"{claims.get('cnf')} {key.thumbprint()}")

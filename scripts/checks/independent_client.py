@@ -94,7 +94,7 @@ def verify_tokens(tokens, keys, issuer, client_id, what):
     response verify with PyJWT against `keys` (a PyJWKClient); returns their claims, or (None, None)."""
     try:
         access_key = keys.get_signing_key_from_jwt(tokens["access_token"]).key
-        access = jwt.decode(tokens["access_token"], access_key, algorithms=["ES256"], audience=issuer, issuer=issuer)
+        access = jwt.decode(tokens["access_token"], access_key, algorithms=["RS256"], audience=issuer, issuer=issuer)
         header = jwt.get_unverified_header(tokens["access_token"])
         id_key = keys.get_signing_key_from_jwt(tokens["id_token"]).key
         identity = jwt.decode(tokens["id_token"], id_key, algorithms=["RS256"], audience=client_id, issuer=issuer)

@@ -41,26 +41,30 @@ wait_ready "$port"
 # audience here, and the account API `<issuer>me/`, which /me/… takes), each then refreshed (plus the issuer, for
 # /userinfo), so schemathesis reaches past the 401 of /userinfo, /device-keys…, /me/password-verifier and
 # /me/passkeys…. A refreshed token is not a fresh login: DELETE /me and the other step-up operations answer 401, so
-# the user survives the run.
+# the user survives the run. The account token carries the My Account API's scopes, so that its operations are
+# reached past the 403 insufficient_scope too.
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
+# Auth0's My Account API scopes, which /me/v1/authentication-methods… take (tag my-account).
+my_account_scopes="create:me:authentication_methods read:me:authentication_methods delete:me:authentication_methods"
 "$loadgen" --url "http://127.0.0.1:$port" --once >"$work/tokens.json"
-"$loadgen" --url "http://127.0.0.1:$port" --once --audience "http://localhost:$port/me/" >"$work/account.json"
+"$loadgen" --url "http://127.0.0.1:$port" --once --audience "http://localhost:$port/me/" \
+  --scope "openid profile email offline_access $my_account_scopes" >"$work/account.json"
 refreshed_token() {
-  "$python" - "http://127.0.0.1:$port" "$1" "$2" <<'PY'
+  "$python" - "http://127.0.0.1:$port" "$1" "$2" "${3:-}" <<'PY'
 import json, sys
 sys.path.insert(0, "scripts/checks")
 from passkeyd_http import Client, get_json
-base, path, audience = sys.argv[1], sys.argv[2], sys.argv[3]
+base, path, audience, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 refresh = json.load(open(path))["refresh_token"]
 issuer = get_json(base + "/.well-known/openid-configuration")["issuer"]
 _, _, tokens = Client(base, "demo-native-app").token(
     {"grant_type": "refresh_token", "refresh_token": refresh, "audience": issuer + audience,
-     "scope": "openid profile email"})
+     "scope": ("openid profile email " + extra).strip()})
 print(tokens["access_token"])
 PY
 }
 access_token="$(refreshed_token "$work/tokens.json" device-keys)"
-account_token="$(refreshed_token "$work/account.json" me/)"
+account_token="$(refreshed_token "$work/account.json" me/ "$my_account_scopes")"
 
 status=0
 run_schemathesis() {
@@ -79,6 +83,11 @@ run_schemathesis "http://127.0.0.1:$port" --include-tag device-keys --include-op
   --include-operation-id userinfoPost -H "Authorization: Bearer $access_token"
 run_schemathesis "http://127.0.0.1:$port" --include-operation-id storePasswordVerifier --include-tag passkey-lifecycle \
   -H "Authorization: Bearer $account_token"
+# The My Account API's operations with the same token, in a run of their own on one worker: with two, Hypothesis
+# (6.x, Python 3.11) fails now and then describing a path parameter's filter (`KeyError` in lambda_sources, a race
+# in its own cache), a fault of the tool that says nothing about the server.
+run_schemathesis "http://127.0.0.1:$port" --include-tag my-account -H "Authorization: Bearer $account_token" \
+  --workers 1
 # Admin listener: metrics, the audit log, the document itself.
 run_schemathesis "http://127.0.0.1:$admin_port" --include-tag admin
 # The daemon must still be up and must have logged no bug (a 500 is logged as one).

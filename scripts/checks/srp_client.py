@@ -138,7 +138,7 @@ def main():
     check("srp accepts the server's M2 (the server knew the verifier)", user.authenticated())
     check("the challenge's salt is the enrolled one", unb64url(first["salt"]) == salt)
     access = jwt.decode(
-        tokens["access_token"], jwks.get_signing_key_from_jwt(tokens["access_token"]).key, algorithms=["ES256"],
+        tokens["access_token"], jwks.get_signing_key_from_jwt(tokens["access_token"]).key, algorithms=["RS256"],
         options={"verify_aud": False})
     check("the access token says amr [\"pwd\"] and auth_time", access.get("amr") == ["pwd"] and "auth_time" in access,
           f"{access}")

@@ -118,12 +118,12 @@ def rotate_keys(arguments):
     except Exception as error:
         check("passkeyd keys rotate runs", False, repr(error))
         return None
-    # "new signing keys <ES256 kid>, <RS256 kid> (ES256, RS256); ...": access tokens are ES256 (the default API's
-    # algorithm), so the ES256 kid is the one that will sign them.
+    # "new signing keys <ES256 kid>, <RS256 kid> (ES256, RS256); ...": access tokens are RS256
+    # (`tokens.access_token_signing_alg`'s default, as Auth0's), so the RS256 kid is the one that will sign them.
     found = re.search(r"new signing keys (\S+), (\S+) \(ES256, RS256\);", done.stdout)
     check("passkeyd keys rotate against the database: a new kid of each algorithm",
           done.returncode == 0 and found is not None, f"exit {done.returncode}: {done.stdout} {done.stderr}")
-    return found.group(1) if found else None
+    return found.group(2) if found else None
 
 
 def main():

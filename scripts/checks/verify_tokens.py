@@ -3,10 +3,11 @@
 
 Starts nothing itself. Usage:
     verify_tokens.py BASE_URL [TOKEN_RESPONSE_FILE]   (default: the token response JSON on stdin)
-        [--client-id demo-native-app] [--audience AUD] [--id-token-alg RS256|ES256]
+        [--client-id demo-native-app] [--audience AUD] [--access-token-alg RS256|ES256] [--id-token-alg RS256|ES256]
 
 Checks: GET BASE_URL/.well-known/openid-configuration names an issuer and a jwks_uri; the access token is an
-RFC 9068 JWT (header typ "at+jwt", ES256, a kid published in the JWKS) whose signature, iss, aud (default: the
+RFC 9068 JWT (header typ "at+jwt", --access-token-alg: default RS256, passkeyd's `tokens.access_token_signing_alg`
+default as Auth0's; a kid published in the JWKS) whose signature, iss, aud (default: the
 issuer), exp, iat, sub, client_id, scope and jti hold; the ID token (OIDC Core §2, §3.1.3.7) is signed with
 --id-token-alg (default RS256, OIDC's default; ES256 for a client with id_token_signed_response_alg ES256) by a key
 the JWKS publishes with that alg and use "sig", and verifies with aud = client_id, the same iss and sub, and exp,
@@ -29,6 +30,7 @@ def main():
     parser.add_argument("token_response", nargs="?", help="file with the token response JSON (default: stdin)")
     parser.add_argument("--client-id", default="demo-native-app")
     parser.add_argument("--audience", help="expected access-token aud (default: the issuer)")
+    parser.add_argument("--access-token-alg", default="RS256", choices=["RS256", "ES256"])
     parser.add_argument("--id-token-alg", default="RS256", choices=["RS256", "ES256"])
     args = parser.parse_args()
 
@@ -54,24 +56,25 @@ def main():
     access_token = tokens.get("access_token", "")
     header = jwt.get_unverified_header(access_token)
     check("access token header: typ at+jwt (RFC 9068 §2.1)", header.get("typ", "").lower() == "at+jwt", header)
-    check("access token header: alg ES256 with a kid", header.get("alg") == "ES256" and "kid" in header, header)
+    alg = args.access_token_alg
+    check(f"access token header: alg {alg} with a kid", header.get("alg") == alg and "kid" in header, header)
     key = jwks_client.get_signing_key_from_jwt(access_token)
     try:
         claims = jwt.decode(
-            access_token, key.key, algorithms=["ES256"], audience=audience, issuer=issuer,
+            access_token, key.key, algorithms=[alg], audience=audience, issuer=issuer,
             options={"require": ["iss", "sub", "aud", "exp", "iat", "jti"]})
-        check("access token: ES256 signature, iss, aud, exp verify with PyJWT", True)
+        check(f"access token: {alg} signature, iss, aud, exp verify with PyJWT", True)
         check("access token: client_id and scope (RFC 9068 §2.2)",
               claims.get("client_id") == args.client_id and isinstance(claims.get("scope"), str), claims)
     except jwt.PyJWTError as error:
-        check("access token: ES256 signature, iss, aud, exp verify with PyJWT", False, repr(error))
+        check(f"access token: {alg} signature, iss, aud, exp verify with PyJWT", False, repr(error))
         claims = {}
 
     # One altered byte in the signature must make PyJWT refuse the token.
     head, payload, signature = access_token.split(".")
     altered = signature[:-2] + ("A" if signature[-2] != "A" else "B") + signature[-1]
     try:
-        jwt.decode(f"{head}.{payload}.{altered}", key.key, algorithms=["ES256"], audience=audience, issuer=issuer)
+        jwt.decode(f"{head}.{payload}.{altered}", key.key, algorithms=[alg], audience=audience, issuer=issuer)
         check("access token with an altered signature is refused", False)
     except jwt.InvalidSignatureError:
         check("access token with an altered signature is refused", True)

@@ -57,21 +57,21 @@ stop_server() {
 }
 
 # Independent token check: one sign-up and login by passkeyd-loadgen's software authenticator, and the tokens
-# verified by PyJWT from discovery and the JWKS: the ID token RS256 (the default), or ES256 when the demo client sets
-# id_token_signed_response_alg (`verify_tokens ES256`).
+# verified by PyJWT from discovery and the JWKS: both tokens RS256 (the defaults), or both ES256 when the demo client
+# sets id_token_signed_response_alg and tokens.access_token_signing_alg is ES256 (`verify_tokens ES256`).
 verify_tokens() {
   local status=0 alg="${1:-RS256}"
   if [ "$alg" = RS256 ]; then
     start_server
   else
-    start_server PASSKEYD_CLIENTS="$(python3 -c 'import json, sys
+    start_server PASSKEYD_TOKENS_ACCESS_TOKEN_SIGNING_ALG="$alg" PASSKEYD_CLIENTS="$(python3 -c 'import json, sys
 clients = json.load(open("Config/passkeyd.json"))["clients"]
 clients[0]["id_token_signed_response_alg"] = sys.argv[1]
 print(json.dumps(clients))' "$alg")"
   fi
   if .build/debug/passkeyd-loadgen --url "http://127.0.0.1:$port" --once >"$work/tokens.json"; then
     build/venv/bin/python scripts/checks/verify_tokens.py "http://127.0.0.1:$port" "$work/tokens.json" \
-      --id-token-alg "$alg" || status=$?
+      --access-token-alg "$alg" --id-token-alg "$alg" || status=$?
   else
     status=$?
     echo "verify_tokens: FAIL passkeyd-loadgen --once could not sign up and log in"
