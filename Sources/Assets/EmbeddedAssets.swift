@@ -46,7 +46,7 @@ package enum EmbeddedAssets {
     },
     {
       "name": "passkey-lifecycle",
-      "description": "The signed-in user's passkeys, recovery codes and account (`/me…`), and account recovery with a recovery code\n(docs/passkey-lifecycle.md). The `/me…` operations need an access token for the issuer's own API (as\n`/userinfo`); adding or removing a passkey, generating recovery codes and deleting the account also need a\nfresh login (RFC 9470, 300 s).\n"
+      "description": "The signed-in user's passkeys, recovery codes and account (`/me…`), and account recovery with a recovery code\n(docs/passkey-lifecycle.md). The `/me…` operations need an access token for the account API `<issuer>me/`\n(never a password login's); adding or removing a passkey, generating recovery codes and deleting the account also need a\nfresh login (RFC 9470, 300 s).\n"
     },
     {
       "name": "my-account",
@@ -1808,6 +1808,98 @@ package enum EmbeddedAssets {
           },
           "404": {
             "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ProblemTooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/ProblemUnavailable"
+          }
+        }
+      },
+      "patch": {
+        "tags": [
+          "my-account"
+        ],
+        "operationId": "updateAuthenticationMethod",
+        "summary": "Renames one of the user's passkeys (Auth0 My Account API).",
+        "description": "Needs `update:me:authentication_methods` (no fresh login, as `PATCH /me/passkeys/{credential_id}`). `name`:\n1–64 characters after trimming spaces, without control, format or separator characters; `null` (or no\n`name`) restores the provider's name. `preferred_authentication_method` is Auth0's member for phone methods:\n400 here. 404 for an id that is not one of the user's passkeys.\n",
+        "security": [
+          {
+            "bearer": []
+          },
+          {
+            "dpop": []
+          }
+        ],
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AuthenticationMethodID"
+          },
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "properties": {
+                  "name": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "preferred_authentication_method": {
+                    "type": "string",
+                    "enum": [
+                      "sms",
+                      "voice"
+                    ]
+                  }
+                }
+              },
+              "example": {
+                "name": "Work laptop"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The renamed passkey.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/PasskeyAuthenticationMethod"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ProblemBadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/ProblemUnauthenticated"
+          },
+          "403": {
+            "$ref": "#/components/responses/ProblemForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/ProblemNotFound"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
           },
           "429": {
             "$ref": "#/components/responses/ProblemTooManyRequests"

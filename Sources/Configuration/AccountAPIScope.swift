@@ -6,6 +6,8 @@ public enum AccountAPIScope: String, CaseIterable, Sendable {
     case createAuthenticationMethods = "create:me:authentication_methods"
     /// List the user's passkeys and read one (`GET /me/v1/authentication-methods`, `…/{id}`).
     case readAuthenticationMethods = "read:me:authentication_methods"
+    /// Rename one of the user's passkeys (`PATCH /me/v1/authentication-methods/{id}`).
+    case updateAuthenticationMethods = "update:me:authentication_methods"
     /// Remove one of the user's passkeys (`DELETE /me/v1/authentication-methods/{id}`).
     case deleteAuthenticationMethods = "delete:me:authentication_methods"
 
@@ -16,6 +18,8 @@ public enum AccountAPIScope: String, CaseIterable, Sendable {
             APIConfiguration.Scope(value: rawValue, description: "Add passkeys to your account")
         case .readAuthenticationMethods:
             APIConfiguration.Scope(value: rawValue, description: "See the passkeys of your account")
+        case .updateAuthenticationMethods:
+            APIConfiguration.Scope(value: rawValue, description: "Rename the passkeys of your account")
         case .deleteAuthenticationMethods:
             APIConfiguration.Scope(value: rawValue, description: "Remove passkeys from your account")
         }

@@ -45,7 +45,9 @@ wait_ready "$port"
 # reached past the 403 insufficient_scope too.
 loadgen="$(dirname "$binary")/passkeyd-loadgen"
 # Auth0's My Account API scopes, which /me/v1/authentication-methods… take (tag my-account).
-my_account_scopes="create:me:authentication_methods read:me:authentication_methods delete:me:authentication_methods"
+my_account_scopes="create:me:authentication_methods read:me:authentication_methods update:me:authentication_methods
+  delete:me:authentication_methods"
+my_account_scopes="$(echo $my_account_scopes)"
 "$loadgen" --url "http://127.0.0.1:$port" --once >"$work/tokens.json"
 "$loadgen" --url "http://127.0.0.1:$port" --once --audience "http://localhost:$port/me/" \
   --scope "openid profile email offline_access $my_account_scopes" >"$work/account.json"

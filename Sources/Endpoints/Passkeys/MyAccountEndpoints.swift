@@ -5,7 +5,8 @@ import Service
 import Storage
 
 /// The user's passkeys in the shape of Auth0's My Account API (`/me/v1/authentication-methods…`), which Auth0.swift,
-/// Auth0.Android and auth0/myaccount-js call: enrol (a challenge, then its verification), list, read one, remove.
+/// Auth0.Android and auth0/myaccount-js call: enrol (a challenge, then its verification), list, read one, rename,
+/// remove.
 /// The same flows as `/me/passkeys` (`PasskeyEnrolment`, `PasskeyLifecycle`) behind the same guards (the account
 /// audience, fresh login, the per-user rate limit, the audit events); the differences are the representation
 /// (`AuthenticationMethodRepresentation`), Auth0's scopes (`AccountAPIScope`, 403 `insufficient_scope` without them)
@@ -27,6 +28,7 @@ package struct MyAccountEndpoints: Sendable {
         router.add(.post, item + "/verify", handler { try await endpoints.verifyEnrolment($0) })
         router.add(.get, collectionPath, handler { try await endpoints.list($0) })
         router.add(.get, item, handler { try await endpoints.method($0) })
+        router.add(.patch, item, handler { try await endpoints.update($0) })
         router.add(.delete, item, handler { try await endpoints.remove($0) })
     }
 
@@ -94,6 +96,22 @@ package struct MyAccountEndpoints: Sendable {
             PresentedCredentials(request), requiring: .readAuthenticationMethods)
         let credential = try await account.lifecycle.passkey(caller, credentialID: try pathCredentialID(request))
         return .json(represent(credential, caller))
+    }
+
+    /// `PATCH /me/v1/authentication-methods/{id}` `{name}` (`update:me:authentication_methods`) → 200 with the passkey
+    /// (`PasskeyLifecycle.rename`, as `PATCH /me/passkeys/{id}`: `null` restores the provider's name; 404 for an id
+    /// that is not the user's). Auth0's other member, `preferred_authentication_method`, is for phone methods: 400.
+    package func update(_ request: Request) async throws -> Response {
+        let caller = try await account.authentication.signedIn(
+            PresentedCredentials(request), requiring: .updateAuthenticationMethods)
+        let credentialID = try pathCredentialID(request)
+        let body = try RequestParameters(request)
+        if try body.optionalString("preferred_authentication_method", maxLength: 16) != nil {
+            throw OAuthError.invalidParameter("preferred_authentication_method", reason: "is for phone methods only")
+        }
+        let name = try body.optionalString("name", maxLength: 4 * PasskeyLifecycle.maximumNameLength)
+        let renamed = try await account.lifecycle.rename(caller, credentialID: credentialID, name: name)
+        return .json(represent(renamed, caller))
     }
 
     /// `DELETE /me/v1/authentication-methods/{id}` (fresh login, `delete:me:authentication_methods`) → 204

@@ -10,9 +10,10 @@ import Tokens
 /// The steps of the My Account API tests (`/me/v1/authentication-methods…`): a login for the account API with
 /// Auth0's scopes, and tokens minted with other scopes, login times or a DPoP key.
 extension PasskeyHarness {
-    /// Auth0's My Account API scopes for authentication methods, all three.
+    /// Auth0's My Account API scopes for authentication methods, all four.
     static let authenticationMethodScopes = [
-        "create:me:authentication_methods", "read:me:authentication_methods", "delete:me:authentication_methods",
+        "create:me:authentication_methods", "read:me:authentication_methods", "update:me:authentication_methods",
+        "delete:me:authentication_methods",
     ]
 
     /// The collection path, as Auth0.swift builds it (`<domain>/me/v1` + `authentication-methods`).
