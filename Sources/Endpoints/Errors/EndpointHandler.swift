@@ -38,6 +38,26 @@ package enum EndpointHandler {
         }
     }
 
+    /// An inline attempt (`Router.InlineAttempt`) that reads what it needs of the request once (`prepare`): `nil`
+    /// from `prepare` hands the request to the route's task handler before anything is counted (the handler admits
+    /// it then), otherwise it is admitted and answered here as `makeInline` answers, `body` taking what `prepare`
+    /// read.
+    package static func makeInlineAttempt<Prepared: Sendable>(
+        _ context: ServerContext, rateLimited: Bool = false,
+        prepare: @escaping @Sendable (Request) -> Prepared?,
+        _ body: @escaping @Sendable (Request, Prepared) throws -> Response
+    ) -> Router.InlineAttempt {
+        { request in
+            guard let prepared = prepare(request) else { return nil }
+            if let refusal = admission(request, context: context, rateLimited: rateLimited) { return refusal }
+            do {
+                return try body(request, prepared)
+            } catch {
+                return ErrorMapping.response(for: error, request: request, context: context)
+            }
+        }
+    }
+
     /// The answer for a request refused before its endpoint runs (the per-IP limit, when `rateLimited`), else
     /// `nil`.
     private static func admission(_ request: Request, context: ServerContext, rateLimited: Bool) -> Response? {

@@ -19,14 +19,15 @@ package struct PasskeyEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true) { request in
                 try await endpoints.signupChallenge(request)
             })
-        // CPU only (the session is sealed, nothing is stored): answered on the thread that read the request, but
-        // for a request naming an organization, which is read from the store first (in a task).
-        let inline = EndpointHandler.makeInline(context, rateLimited: true) { request in
-            try endpoints.loginChallenge(request)
-        }
+        // CPU only (the session is sealed, nothing is stored): answered on the thread that read the request, its
+        // body read once, but for a request naming an organization, which is read from the store first (in a task).
         router.add(
             .post, "/passkey/challenge",
-            inlineWhenPossible: { request in Self.namesOrganization(request) ? nil : inline(request) },
+            inlineWhenPossible: EndpointHandler.makeInlineAttempt(
+                context, rateLimited: true, prepare: Self.inlineLoginParameters
+            ) { request, parameters in
+                try endpoints.loginChallenge(try parameters.get(), request: request)
+            },
             otherwise: EndpointHandler.make(context, rateLimited: true) { request in
                 try await endpoints.organizationLoginChallenge(request)
             })
@@ -62,12 +63,18 @@ package struct PasskeyEndpoints: Sendable {
             configuration: context.configuration)
     }
 
-    /// Whether `request`'s body names an `organization` (a well-formed one: a body that does not parse, or an
-    /// `organization` that is no string, is refused inline as before).
-    static func namesOrganization(_ request: Request) -> Bool {
-        guard let parameters = try? RequestParameters(request) else { return false }
+    /// The parameters of a `/passkey/challenge` request answered inline, read once (a body that does not parse
+    /// included: it is refused inline), or `nil` for a request naming an `organization`, which is read from the
+    /// store first (in a task). An `organization` that is no string is refused inline.
+    static func inlineLoginParameters(_ request: Request) -> Result<RequestParameters, any Error>? {
+        let parameters = Result { () throws -> RequestParameters in try RequestParameters(request) }
         // `try?` flattens: nil for no `organization`, and for one that is no string.
-        return (try? parameters.optionalString("organization", maxLength: 256)) != nil
+        if case .success(let parsed) = parameters,
+            (try? parsed.optionalString("organization", maxLength: 256)) != nil
+        {
+            return nil
+        }
+        return parameters
     }
 
     /// The realm named by `realm`, or the default realm (`CeremonyChallenges.realm(named:configuration:)`).
@@ -93,8 +100,7 @@ package struct PasskeyEndpoints: Sendable {
 
     /// `POST /passkey/challenge` `{client_id, realm?, organization?}` → `{authn_params_public_key, auth_session}`,
     /// for a request naming no organization (none is read from the store).
-    package func loginChallenge(_ request: Request) throws -> Response {
-        let parameters = try RequestParameters(request)
+    package func loginChallenge(_ parameters: RequestParameters, request: Request) throws -> Response {
         let client = try ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
         // A client that requires one refuses a request without it.
