@@ -2,7 +2,6 @@ import Configuration
 import Crypto
 import Foundation
 import JSON
-import JSON
 import Service
 import Storage
 
@@ -162,7 +161,8 @@ public enum AdminCommands {
         ])
     }
 
-    private static func done(json: Bool, _ value: JSONValue, text: [String]) -> Outcome {
+    /// A command's success: `value` as JSON with `--json`, else `text`, a line each; status 0.
+    package static func done(json: Bool, _ value: JSONValue, text: [String]) -> Outcome {
         Outcome(
             status: 0, output: json ? String(decoding: value.serialized(), as: UTF8.self) : text.joined(separator: "\n")
         )

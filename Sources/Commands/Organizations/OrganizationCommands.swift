@@ -25,14 +25,14 @@ public enum OrganizationCommands {
             } catch let error as StorageError where error.constraint == .organizationName {
                 return failed("name_taken", "organization name \(name) is taken", json: json)
             }
-            return done(
+            return AdminCommands.done(
                 json: json, organizationJSON(organization, members: 0),
                 text: ["created organization \(organization.id) \(name)"])
         case .list:
             let listed = try await store.read { reader in
                 try reader.organizations().map { ($0, try reader.organizationMembers(organizationID: $0.id).count) }
             }
-            return done(
+            return AdminCommands.done(
                 json: json, .array(listed.map { organizationJSON($0.0, members: $0.1) }),
                 text: listed.map { "\($0.0.id)\t\($0.0.name)\t\($0.0.displayName ?? "")\t\($0.1)" })
         case .delete(let organizationText):
@@ -54,7 +54,7 @@ public enum OrganizationCommands {
                     "not_found", "no organization \(organizationText)", json: json,
                     extra: ["what": .string("organization")])
             }
-            return done(
+            return AdminCommands.done(
                 json: json, ["deleted": .string(deleted.id), "members": JSONValue(deleted.members)],
                 text: ["deleted organization \(deleted.id) and its \(deleted.members) membership(s)"])
         case .addMember(let organizationText, let userText), .removeMember(let organizationText, let userText):
@@ -90,7 +90,7 @@ public enum OrganizationCommands {
                 return failed("not_found", "no \(what) \(text)", json: json, extra: ["what": .string(what)])
             case .changed(let organizationID, let userID, let changed):
                 let verb = adding ? (changed ? "added" : "already a member:") : "removed"
-                return done(
+                return AdminCommands.done(
                     json: json,
                     [
                         "organization_id": .string(organizationID), "user_id": .string(userID),
@@ -113,19 +113,12 @@ public enum OrganizationCommands {
         return try reader.organization(name: text.lowercased())
     }
 
-    /// The user `text` names: their id, else an email, phone number or username of `realm` (normalised as
-    /// `/passkey/register` stores them).
+    /// The user `text` names: their id, else an email, phone number or username of `realm`, read as account
+    /// recovery reads an identifier (`AccountRecovery`: normalised as `/passkey/register` stores it).
     private static func user(_ text: String, realm: String?, _ reader: any StoreReader) throws -> User? {
         if let found = try reader.user(id: text) { return found }
-        guard let realm else { return nil }
-        var identifiers: [UserIdentifier] = []
-        if let email = try? UserProfile.normalizedEmail(text) { identifiers.append(.email(email)) }
-        if let phone = try? UserProfile.normalizedPhoneNumber(text) { identifiers.append(.phoneNumber(phone)) }
-        identifiers.append(.username(text.lowercased()))
-        for identifier in identifiers {
-            if let found = try reader.user(realm: realm, identifier: identifier) { return found }
-        }
-        return nil
+        guard let realm, let identifier = AccountRecovery.normalized(text) else { return nil }
+        return try AccountRecovery.lookup(reader, realm: realm, identifier: identifier)
     }
 
     static func organizationJSON(_ organization: Organization, members: Int) -> JSONValue {
@@ -139,12 +132,6 @@ public enum OrganizationCommands {
                     JSONMember(key: "members", value: JSONValue(members)),
                     JSONMember(key: "created_at", value: RFC3339.timestamp(organization.createdAt)),
                 ])
-    }
-
-    private static func done(json: Bool, _ value: JSONValue, text: [String]) -> AdminCommands.Outcome {
-        AdminCommands.Outcome(
-            status: 0, output: json ? String(decoding: value.serialized(), as: UTF8.self) : text.joined(separator: "\n")
-        )
     }
 
     private static func failed(

@@ -29,12 +29,6 @@ package enum AuthenticationMethodRepresentation {
         return Base64URL.decode(String(encoded))
     }
 
-    /// `created_at` and `last_auth_at`: RFC 3339 UTC with milliseconds, the form Auth0.swift's decoder requires
-    /// (`ISO8601DateFormatter` with `.withFractionalSeconds`; without them it refuses the whole method).
-    package static func timestamp(_ date: Date) -> JSONValue {
-        .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-    }
-
     /// One passkey of `user` as an authentication method. Every member Auth0.swift's `PasskeyAuthenticationMethod`
     /// decodes as required is present (`id`, `type`, `identity_user_id`, `created_at`, `aaguid`, `relying_party_id`,
     /// and the credential's `key_id`, `public_key`, `user_handle`, `credential_device_type`,
@@ -43,7 +37,9 @@ package enum AuthenticationMethodRepresentation {
         var members = [
             JSONMember(key: "id", value: .string(methodID(credential))),
             JSONMember(key: "type", value: .string(passkeyType)),
-            JSONMember(key: "created_at", value: timestamp(credential.createdAt)),
+            // With milliseconds: Auth0.swift's decoder (`ISO8601DateFormatter`, `.withFractionalSeconds`) refuses the
+            // whole method without them.
+            JSONMember(key: "created_at", value: RFC3339.timestampWithMilliseconds(credential.createdAt)),
             // A passkey is a first factor: it logs the user in.
             JSONMember(key: "usage", value: .array([.string("primary")])),
             JSONMember(key: "identity_user_id", value: .string(user.id)),
@@ -62,7 +58,7 @@ package enum AuthenticationMethodRepresentation {
             JSONMember(key: "name", value: .string(credential.name ?? AAGUIDNames.name(for: credential.aaguid))),
         ]
         if let lastUsedAt = credential.lastUsedAt {
-            members.append(JSONMember(key: "last_auth_at", value: timestamp(lastUsedAt)))
+            members.append(JSONMember(key: "last_auth_at", value: RFC3339.timestampWithMilliseconds(lastUsedAt)))
         }
         return .object(members)
     }

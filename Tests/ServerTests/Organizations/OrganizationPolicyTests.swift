@@ -90,6 +90,37 @@ struct OrganizationPolicyTests {
         #expect(try unknown.oauthError() == ("invalid_request", "parameter organization is invalid: initech"))
     }
 
+    @Test("require: a login session in no organization (sealed before the client required one) is refused at the grant")
+    func requireAtGrant() async throws {
+        let orgs = try await OrganizationHarness()
+        var passkey = Passkey()
+        let signedUp = try await orgs.signUp(
+            &passkey, email: "q@example.com", clientID: "business", organization: OrganizationHarness.acme.id)
+        #expect(signedUp.status == 200, "\(signedUp.bodyText)")
+        // The challenge as it was answered while `business` did not require an organization: sealed in none.
+        let context = orgs.harness.context
+        let client = try #require(context.configuration.client(id: "business"))
+        let realm = try #require(context.configuration.defaultRealm)
+        let challenge = try CeremonyChallenges(context: context).login(client: client, realm: realm)
+        let answer = await orgs.token(
+            session: try #require(challenge["auth_session"]?.stringValue),
+            response: try passkey.assert(try #require(challenge["authn_params_public_key"])), clientID: "business",
+            organization: nil)
+        #expect(answer.status == 400)
+        #expect(try answer.oauthError() == ("invalid_request", Self.required))
+        // Naming one does not help: it is not the session's.
+        let again = try CeremonyChallenges(context: context).login(client: client, realm: realm)
+        let named = await orgs.token(
+            session: try #require(again["auth_session"]?.stringValue),
+            response: try passkey.assert(try #require(again["authn_params_public_key"])), clientID: "business",
+            organization: OrganizationHarness.acme.id)
+        #expect(named.status == 400)
+        #expect(
+            try named.oauthError() == (
+                "invalid_request", "parameter organization is invalid: \(OrganizationHarness.acme.id)"
+            ))
+    }
+
     @Test("the grant's organization must name the session's, or be left out")
     func grantOrganization() async throws {
         let orgs = try await OrganizationHarness()

@@ -15,16 +15,17 @@ package struct GrantRequest: Sendable {
     package let sessionID: String
     /// The organization the login is made in (the session's), if any: the tokens' `org_id`, kept by the refresh
     /// token's family.
-    package var organizationID: String? = nil
+    package let organizationID: String?
     /// That organization's name (`org_name`, when the server allows it).
-    package var organizationName: String? = nil
+    package let organizationName: String?
 
     /// The request of a session opened by `sessionClientID` in `sessionRealm`: the session must be `client`'s, and
     /// of the realm the request names (`realmName`), if any (`SessionOwnership`).
     /// - Throws: 403 `invalid_grant` (`session_other_client`, `session_other_realm`).
     package init(
         sessionClientID: String, sessionRealm: String, realmName: String?, client: ClientConfiguration,
-        access: AuthorizedAccess, now: Date, dpop: String?
+        access: AuthorizedAccess, now: Date, dpop: String?, organizationID: String? = nil,
+        organizationName: String? = nil
     ) throws {
         try SessionOwnership.check(
             sessionClientID: sessionClientID, sessionRealm: sessionRealm, client: client, realmName: realmName)
@@ -32,18 +33,21 @@ package struct GrantRequest: Sendable {
         self.access = access
         self.now = now
         self.dpopThumbprint = dpop
+        self.organizationID = organizationID
+        self.organizationName = organizationName
         // UUIDv7 family ids append to the family index instead of dirtying a random leaf (TimeOrderedIdentifier).
         self.sessionID = try TimeOrderedIdentifier.make(now: now)
     }
 
-    /// The request of a passkey `session` (the rule above).
+    /// The request of a passkey `session` (the rule above), in the session's organization, if any.
     package init(
         _ session: AuthSession, realmName: String?, client: ClientConfiguration, access: AuthorizedAccess, now: Date,
         dpop: String?
     ) throws {
         try self.init(
             sessionClientID: session.clientID, sessionRealm: session.realm, realmName: realmName, client: client,
-            access: access, now: now, dpop: dpop)
+            access: access, now: now, dpop: dpop, organizationID: session.organizationID,
+            organizationName: session.organizationName)
     }
 
     /// The login's first refresh token for `user`, whose `amr` is `authenticationMethods`, when the client and scope

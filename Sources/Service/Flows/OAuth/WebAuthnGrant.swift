@@ -85,11 +85,9 @@ package struct WebAuthnGrant: Sendable {
             kind == .login ? try await context.store.read { try Self.loginRead($0, credentialID, session) } : nil
         do {
             try Self.checkOrganization(parameters.organization, session: session, client: client, context: context)
-            var request = try GrantRequest(
+            let request = try GrantRequest(
                 session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
                 dpop: parameters.dpopThumbprint)
-            request.organizationID = session.organizationID
-            request.organizationName = session.organizationName
             if session.kind == .signup {
                 return try await signup(session: session, credential: credential, sent: authnResponse, request: request)
             }
@@ -115,8 +113,8 @@ package struct WebAuthnGrant: Sendable {
     }
 
     /// The token request's `organization` against the session's: judged against the client's `organization_usage`
-    /// (`OrganizationRequest.checked`) — a client that requires one refuses a session in none, too — and, when sent,
-    /// it must name the session's organization.
+    /// (`OrganizationRequest.checked`: a client that requires one refuses a request without it), and, when sent, it
+    /// must name the session's organization (so a session in none is refused too).
     /// - Throws: 400 `invalid_request` with Auth0's description.
     private static func checkOrganization(
         _ value: String?, session: AuthSession, client: ClientConfiguration, context: ServerContext
@@ -124,9 +122,6 @@ package struct WebAuthnGrant: Sendable {
         let asked = try OrganizationRequest.checked(value, client: client, configuration: context.configuration)
         if let asked, !asked.names(id: session.organizationID, name: session.organizationName) {
             throw OAuthError.organizationInvalid(value ?? "")
-        }
-        if client.organizationUsage == .require, session.organizationID == nil {
-            throw OAuthError.organizationRequired()
         }
     }
 
