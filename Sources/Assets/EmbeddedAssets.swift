@@ -942,6 +942,62 @@ package enum EmbeddedAssets {
         }
       }
     },
+    "/.well-known/webauthn": {
+      "get": {
+        "tags": [
+          "discovery"
+        ],
+        "operationId": "relatedOrigins",
+        "summary": "The related origins of the RP ID (WebAuthn L3 §5.11), every realm's `related_origins`.",
+        "description": "Answered for a `Host` that is the RP ID only, and only when some realm has related origins; readable from any origin (`Access-Control-Allow-Origin: *`). A browser fetches it from `https://<rp id>/.well-known/webauthn` to let a page of a listed origin use the RP ID (§5.11.1).",
+        "responses": {
+          "200": {
+            "description": "`{\"origins\": [\"https://example.co.uk\"]}`",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/Cacheable"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "origins"
+                  ],
+                  "properties": {
+                    "origins": {
+                      "type": "array",
+                      "minItems": 1,
+                      "items": {
+                        "type": "string",
+                        "format": "uri"
+                      }
+                    }
+                  }
+                },
+                "example": {
+                  "origins": [
+                    "https://example.co.uk",
+                    "https://shop.example.net"
+                  ]
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "Another host than the RP ID, or no related origins configured.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/srp/challenge": {
       "post": {
         "tags": [

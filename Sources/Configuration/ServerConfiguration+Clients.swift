@@ -128,9 +128,11 @@ extension ServerConfiguration {
             throw policyObject.error("min_length", "must not exceed max_length")
         }
         try policyObject.rejectUnknownKeys()
+        let relatedOrigins = try object.stringArray("related_origins")
+        try OriginRules.validateRelated(relatedOrigins, field: "\(object.path).related_origins")
         try object.rejectUnknownKeys()
         return RealmConfiguration(
             name: name, isDefault: isDefault, email: email, phoneNumber: phone, username: username,
-            usernamePolicy: policy)
+            usernamePolicy: policy, relatedOrigins: relatedOrigins)
     }
 }

@@ -29,7 +29,8 @@ extension WebAuthnGrant {
             throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
         }
         let side = CeremonyRecording.AuthenticationSide(
-            rpID: verifier.relyingPartyID.value, originPolicy: try verifier.originPolicy(for: request.client),
+            rpID: verifier.relyingPartyID.value,
+            originPolicy: try verifier.originPolicy(for: request.client, realm: session.realm),
             challenge: session.challenge, userVerificationRequired: verifier.userVerificationRequired(request.client),
             storedKey: stored.publicKey, storedSignCount: stored.signCount,
             storedBackupState: BackupStateResult.Stored(

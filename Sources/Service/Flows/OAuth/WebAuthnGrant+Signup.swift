@@ -24,8 +24,9 @@ extension WebAuthnGrant {
         }
         let userID = try Self.newUserID()
         let registered = try verifier.registeredCredential(
-            challenge: session.challenge, credential: credential, sent: sent, client: request.client, userID: userID,
-            now: request.now)
+            challenge: session.challenge, credential: credential, sent: sent, client: request.client,
+            realm: session.realm,
+            userID: userID, now: request.now)
         let credential = registered.credential
         let user = User(
             id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
