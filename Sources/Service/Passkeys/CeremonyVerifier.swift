@@ -22,6 +22,10 @@ package struct CeremonyVerifier: Sendable {
     /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
     package let recorder: CeremonyRecorder?
     private let configuration: ServerConfiguration
+    /// The hosted login page's origins: the issuer's origin, where the page is served (RFC 6454 §4).
+    package let hostedOrigins: OriginPolicy
+    /// The hosted page's origins in each realm: the issuer's and the realm's related origins, keyed by realm name.
+    private let hostedOriginPolicies: [String: OriginPolicy]
 
     /// The verifier of `configuration`'s clients, recording through `recorder` when given.
     package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?) {
@@ -42,6 +46,30 @@ package struct CeremonyVerifier: Sendable {
         }
         originPolicies = policies
         ceremonyOriginPolicies = ceremonyPolicies
+        let issuerOrigin = Self.origin(of: configuration.issuer)
+        hostedOrigins = OriginPolicy(allowedOrigins: [issuerOrigin])
+        var hosted: [String: OriginPolicy] = [:]
+        for realm in configuration.realms {
+            hosted[realm.name] = OriginPolicy(allowedOrigins: OriginRules.ceremonyOrigins([issuerOrigin], realm: realm))
+        }
+        hostedOriginPolicies = hosted
+    }
+
+    /// The origins a ceremony of the hosted page in `realm` may come from: the issuer's origin, where the page is
+    /// served, and the realm's related origins (WebAuthn L3 §5.11), where it may be served too; not the clients' app
+    /// origins. The issuer's origin alone for a realm the configuration does not hold.
+    package func hostedOriginPolicy(realm: String) -> OriginPolicy {
+        hostedOriginPolicies[realm] ?? hostedOrigins
+    }
+
+    /// The origin (RFC 6454 §4: scheme, host, port when not the default) of the URL `issuer`.
+    package static func origin(of issuer: String) -> String {
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host else {
+            return issuer
+        }
+        // URLComponents reports an IPv6 literal without its brackets.
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The verifier of the context's configuration and recorder.

@@ -58,6 +58,19 @@ struct RelatedOriginsTests {
         #expect(harness.counted("webauthn_failure:origin_mismatch"))
     }
 
+    @Test("the hosted page's origins in a realm are the issuer's and the realm's related origins, no client's")
+    func hostedOrigins() throws {
+        let harness = try PasskeyHarness(Self.realms)
+        let verifier = CeremonyVerifier(context: harness.context)
+        let main = verifier.hostedOriginPolicy(realm: "main")
+        #expect(main.allows(origin: "https://auth.example.com"))
+        #expect(main.allows(origin: "https://shop.example.net:8443"))
+        #expect(!main.allows(origin: "https://phones.example.org"))
+        #expect(!main.allows(origin: "https://example.com"))
+        #expect(verifier.hostedOriginPolicy(realm: "phones").allows(origin: "https://phones.example.org"))
+        #expect(!verifier.hostedOriginPolicy(realm: "nope").allows(origin: "https://example.co.uk"))
+    }
+
     @Test("GET /.well-known/webauthn lists every realm's related origins once, as JSON any origin may read")
     func document() async throws {
         let harness = try PasskeyHarness(Self.realms)
