@@ -62,7 +62,7 @@ extension StoreConformance {
                 "user-1's live one")
             try expectEqual(
                 try await store.read { try $0.loginSession(idHash: S.bytes(0x52)) }?.endedAt, nil, "user-2's is live")
-            // A user's sessions end with their refresh tokens (recovery, `passkeyd users revoke-sessions`).
+            // A user's sessions end with their refresh tokens (recovery, `passkeyd sessions revoke`).
             _ = try await store.write { try $0.revokeRefreshTokens(userID: "user-2", now: S.at(30)) }
             try expectEqual(
                 try await store.read { try $0.loginSession(idHash: S.bytes(0x52)) }?.endedAt, S.at(30), "revoked")
