@@ -95,6 +95,11 @@ extension ServerConfiguration {
         client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
         // Checked against the APIs and client grants once they are read (`checkRefreshTokenPolicies`).
         client.refreshTokenPolicies = try readRefreshTokenPolicies(object)
+        client.redirectURIs = try RedirectURIRules.read(object, "redirect_uris")
+        client.postLogoutRedirectURIs = try RedirectURIRules.read(object, "post_logout_redirect_uris")
+        if client.allows(.authorizationCode), client.redirectURIs.isEmpty {
+            throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
+        }
         try object.rejectUnknownKeys()
         return client
     }

@@ -18,6 +18,8 @@ package struct CeremonyVerifier: Sendable {
     /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
     package let recorder: CeremonyRecorder?
     private let configuration: ServerConfiguration
+    /// The hosted login page's origins: the issuer's origin, where the page is served (RFC 6454 §4).
+    package let hostedOrigins: OriginPolicy
 
     /// The verifier of `configuration`'s clients, recording through `recorder` when given.
     package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?) {
@@ -31,6 +33,23 @@ package struct CeremonyVerifier: Sendable {
                     rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
         }
         originPolicies = policies
+        hostedOrigins = OriginPolicy(allowedOrigins: [Self.origin(of: configuration.issuer)])
+    }
+
+    /// The origins a ceremony of the hosted page in `realm` may come from: the issuer's origin (not the clients' app
+    /// origins; the page is served under the issuer).
+    package func hostedOriginPolicy(realm: String) -> OriginPolicy {
+        hostedOrigins
+    }
+
+    /// The origin (RFC 6454 §4: scheme, host, port when not the default) of the URL `issuer`.
+    package static func origin(of issuer: String) -> String {
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host else {
+            return issuer
+        }
+        // URLComponents reports an IPv6 literal without its brackets.
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The verifier of the context's configuration and recorder.
