@@ -11,7 +11,8 @@ struct HostedTransactionSealerTests {
 
     static func transaction() throws -> HostedTransaction {
         var transaction = HostedTransaction(
-            clientID: "web", redirectURI: "https://app.example.com/callback", codeChallenge: String(repeating: "c", count: 43),
+            clientID: "web", redirectURI: "https://app.example.com/callback",
+            codeChallenge: String(repeating: "c", count: 43),
             scope: "openid profile", csrf: try HostedTransactionSealer.newCSRFValue(),
             expiresAt: instant.addingTimeInterval(HostedTransaction.lifetime))
         (transaction.audience, transaction.organization, transaction.nonce) = ("https://api", "org_1", "n-0")
@@ -46,7 +47,9 @@ struct HostedTransactionSealerTests {
         #expect(sealer.open(Base64URL.encode(bytes), now: Self.instant) == nil)
         #expect(sealer.open(String(value.dropLast(4)), now: Self.instant) == nil)
         #expect(sealer.open("", now: Self.instant) == nil)
-        #expect(try HostedTransactionSealer(secret: try SecureRandom.bytes(count: 32)).open(value, now: Self.instant) == nil)
+        #expect(
+            try HostedTransactionSealer(secret: try SecureRandom.bytes(count: 32)).open(value, now: Self.instant) == nil
+        )
         // The auth sessions' sealer, under the same secret, opens no transaction, and the reverse.
         let sessions = try AuthSessionSealer(secret: secret)
         #expect(sessions.open(value) == nil)
