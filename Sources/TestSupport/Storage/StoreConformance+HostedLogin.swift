@@ -32,16 +32,19 @@ extension StoreConformance {
                 try writer.insertHostedLogin(session: session, code: codes[0])
                 try writer.insertHostedLogin(session: nil, code: codes[1])
             }
-            try expectEqual(try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }, Optional(session), "session")
+            let read = try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }
+            try expectEqual(read, session, "session")
             for code in codes {
-                try expectEqual(try await store.read { try $0.authorizationCode(hash: code.codeHash) }, Optional(code), "code")
+                let stored = try await store.read { try $0.authorizationCode(hash: code.codeHash) }
+                try expectEqual(stored, code, "code")
             }
             try expectEqual(try await store.read { try $0.loginSession(idHash: S.bytes(0x59)) }, nil, "unknown")
             try expectEqual(try await store.read { try $0.authorizationCode(hash: S.bytes(0x69)) }, nil, "unknown")
             let other = loginSession(0x50, userID: "user-2")
             try expect(!(try await store.write { try $0.insert(.loginSession(other)) }), "session key taken")
             try expect(!(try await store.write { try $0.insert(.authorizationCode(codes[1])) }), "code key taken")
-            try expectEqual(try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }, Optional(session), "unchanged")
+            let kept = try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }
+            try expectEqual(kept, session, "unchanged")
         },
         Check("a login session ends once; ending a user's ends only their live ones; nil ends everyone's") { store in
             try await store.write { writer in
