@@ -15,7 +15,11 @@ import WebAuthn
 /// - Everything else (device keys, health, metrics, association files) sends no CORS headers, so browsers
 ///   keep other origins' scripts from reading it.
 ///
-/// No `Access-Control-Allow-Credentials`: passkeyd uses no cookies; tokens travel in bodies and `Authorization`.
+/// - The hosted login page's routes (`/authorize`, `/u/*`, the logout endpoints) take no part: the page calls its
+///   own origin, and its POSTs' custom CSRF header makes any other origin's script need a preflight they never get.
+///
+/// No `Access-Control-Allow-Credentials`: the API's tokens travel in bodies and `Authorization`; the hosted login's
+/// cookies are never sent cross-origin with a readable answer.
 package struct CrossOriginPolicy: Sendable {
     /// Who may read an endpoint cross-origin.
     package enum Access: Sendable, Equatable {

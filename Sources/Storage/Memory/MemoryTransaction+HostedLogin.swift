@@ -17,8 +17,8 @@ extension MemoryTransaction {
         return true
     }
 
-    func endLoginSessions(userID: String, at: Date) throws(StorageError) -> Int {
-        let live = state.loginSessions.values.filter { $0.userID == userID && $0.endedAt == nil }
+    func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int {
+        let live = state.loginSessions.values.filter { (userID == nil || $0.userID == userID) && $0.endedAt == nil }
         for var session in live {
             session.endedAt = at
             state.loginSessions[session.idHash] = session

@@ -22,8 +22,11 @@ extension PostgresTransaction {
             [.date(at), .bytea(idHash)]) == 1
     }
 
-    func endLoginSessions(userID: String, at: Date) throws(StorageError) -> Int {
-        try connection.execute(
+    func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int {
+        guard let userID else {
+            return try connection.execute("UPDATE login_sessions SET ended_at = $1 WHERE ended_at IS NULL", [.date(at)])
+        }
+        return try connection.execute(
             "UPDATE login_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL",
             [.date(at), .text(userID)])
     }

@@ -22,8 +22,11 @@ extension SQLiteTransaction {
             [.date(at), .blob(idHash)]) == 1
     }
 
-    func endLoginSessions(userID: String, at: Date) throws(StorageError) -> Int {
-        try database.execute(
+    func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int {
+        guard let userID else {
+            return try database.execute("UPDATE login_sessions SET ended_at = ? WHERE ended_at IS NULL", [.date(at)])
+        }
+        return try database.execute(
             "UPDATE login_sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL",
             [.date(at), .text(userID)])
     }

@@ -208,7 +208,7 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
         try writer.endLoginSession(idHash: idHash, at: at)
     }
 
-    open func endLoginSessions(userID: String, at: Date) throws(StorageError) -> Int {
+    open func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int {
         try writer.endLoginSessions(userID: userID, at: at)
     }
 
