@@ -6,8 +6,9 @@ document and validates each ID token (signature from the JWKS, iss, aud, nonce, 
 user verification) drives the hosted page and follows the redirects to a catcher on another loopback port (an
 http.server run here), whose requests give the redirect's code, state and iss.
 
-The flow: a sign-up on the hosted page (identifier, then passkey-signup), a sign-in (prompt=login, passkey-login),
-a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
+The flow: a sign-up on the hosted page (identifier, then passkey-signup), a sign-in (prompt=login, passkey-login;
+the page loaded as in a browser without conditional mediation), another through conditional mediation (the page's
+autofill request, which Chromium's virtual authenticator answers by itself), a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
 (RP-Initiated Logout), then prompt=none answered error=login_required. Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
@@ -18,7 +19,7 @@ Usage: hosted_login.py ISSUER CLIENT_ID CATCHER_PORT RELATED_ORIGIN SCREENSHOT
                   whose post-logout redirect URI is http://127.0.0.1:CATCHER_PORT/signed-out
   CATCHER_PORT    a free loopback port for the catcher
   RELATED_ORIGIN  a related origin configured on the default realm (GET /.well-known/webauthn lists it)
-  SCREENSHOT      where to write a screenshot of the hosted page
+  SCREENSHOT      where to write a screenshot of the hosted page (the sign-in's)
 """
 import http.server
 import os
@@ -35,6 +36,7 @@ from authlib.jose import JsonWebKey, JsonWebToken
 from authlib.oidc.core import CodeIDToken
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -94,9 +96,13 @@ def wait_for_redirect(driver, prefix, seconds=30):
     def arrived(_):
         if driver.current_url.startswith(prefix):
             return True
-        errors = driver.find_elements(By.ID, "error")
-        if errors and errors[0].text.strip():
-            raise AssertionError(f"the hosted page shows an error: {errors[0].text.strip()}")
+        try:
+            errors = driver.find_elements(By.ID, "error")
+            text = errors[0].text.strip() if errors else ""
+        except StaleElementReferenceException:  # the page navigated away meanwhile
+            return False
+        if text:
+            raise AssertionError(f"the hosted page shows an error: {text}")
         return False
 
     WebDriverWait(driver, seconds).until(arrived)
@@ -191,18 +197,20 @@ def main():
 
     driver = browser()
     try:
-        # Sign-up: the hosted page, an identifier, the passkey-signup button, a ceremony, the redirect.
-        driver.get(rp.authorization_url())
+        # The virtual authenticator first (it stays with the tab), so that the page's first request finds it.
+        driver.get(issuer + ".well-known/openid-configuration")
         driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
         authenticator = driver.execute_cdp_cmd(
             "WebAuthn.addVirtualAuthenticator",
             {"options": {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
                          "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True}},
         )["authenticatorId"]
+
+        # Sign-up: the hosted page, an identifier, the passkey-signup button, a ceremony, the redirect.
+        driver.get(rp.authorization_url())
         WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "passkey-signup"))
         check("the hosted page has passkey-login, identifier and passkey-signup",
               all(driver.find_elements(By.ID, name) for name in ("passkey-login", "identifier", "passkey-signup")))
-        driver.save_screenshot(screenshot)
         email = f"hosted-{uuid.uuid4().hex[:12]}@example.com"
         driver.find_element(By.ID, "identifier").send_keys(email)
         driver.find_element(By.ID, "passkey-signup").click()
@@ -234,14 +242,27 @@ def main():
         check("the login session cookie is set, HttpOnly and SameSite=Lax",
               session is not None and session.get("httpOnly") and session.get("sameSite") == "Lax", str(cookies))
 
-        # Sign-in: prompt=login shows the page although a session is live; passkey-login, a ceremony, the redirect.
+        # Sign-in with the button: prompt=login shows the page although a session is live. Chromium's virtual
+        # authenticator answers a conditional (autofill) request by itself once it holds a credential, so this page
+        # load runs as in a browser without conditional mediation (the page then waits for the button).
+        no_autofill = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
         driver.get(rp.authorization_url(prompt="login"))
         WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "passkey-login"))
+        driver.save_screenshot(screenshot)
         driver.find_element(By.ID, "passkey-login").click()
         url = wait_for_redirect(driver, callback)
-        check_callback(rp, url, callback, "sign-in")
+        check_callback(rp, url, callback, "sign-in (passkey-login)")
         token, claims = rp.redeem(url)
         check("sign-in: authlib validated the ID token, the same user", claims["sub"] == subject, claims["sub"])
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": no_autofill["identifier"]})
+
+        # Sign-in through conditional mediation: the page's autofill request, answered by the virtual authenticator.
+        driver.get(rp.authorization_url(prompt="login"))
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "sign-in (conditional mediation)")
+        token, claims = rp.redeem(url)
+        check("sign-in (conditional mediation): the same user", claims["sub"] == subject, claims["sub"])
         count_after_login, _ = sign_count(driver, authenticator)
         refreshed = rp.session.refresh_token(rp.metadata["token_endpoint"], refresh_token=token["refresh_token"])
         check("sign-in: authlib refreshes the tokens (offline_access)",
@@ -256,8 +277,10 @@ def main():
         count, _ = sign_count(driver, authenticator)
         check("silent /authorize: no ceremony ran (the authenticator signed nothing)", count == count_after_login,
               f"{count_after_login} -> {count}")
-        check("silent /authorize: the catcher was reached once", len(catcher.received) == pages_before + 1,
-              str(catcher.received[pages_before:]))
+        # (The browser's own /favicon.ico requests aside.)
+        arrivals = [path for path in catcher.received[pages_before:] if not path.startswith("/favicon")]
+        check("silent /authorize: the browser went straight to the redirect URI, once",
+              len(arrivals) == 1 and arrivals[0].startswith("/callback?code="), str(arrivals))
         token, silent = rp.redeem(url)
         check("silent /authorize: the same user, the same auth_time",
               silent["sub"] == subject and silent.get("auth_time") == claims.get("auth_time"), str(dict(silent)))

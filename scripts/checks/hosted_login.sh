@@ -6,7 +6,7 @@
 # loopback redirect URI and a post-logout URI on the catcher's port) and a realm with a related origin; the catcher
 # is a python http.server on another loopback port, run by hosted_login.py.
 # Usage: scripts/checks/hosted_login.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
-# Writes build/hosted-login-page.png (the hosted page before the sign-up).
+# Writes build/hosted-login-page.png (the hosted page before the sign-in).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/dev/lib.sh
