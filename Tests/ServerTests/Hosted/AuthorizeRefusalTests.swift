@@ -15,8 +15,8 @@ struct AuthorizeRefusalTests {
             ["redirect_uri": "https://app.example.com/cb"],
         ] as [[String: String?]])
     func errorPage(changes: [String: String?]) async throws {
-        let harness = try HostedHarness()
-        let response = await harness.authorize(HostedHarness.parameters(changes))
+        let harness = try HostedPageHarness()
+        let response = await harness.authorize(HostedPageHarness.parameters(changes))
         #expect(response.status == 400)
         #expect(response.headers["Location"] == nil)
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
@@ -45,12 +45,12 @@ struct AuthorizeRefusalTests {
             (["audience": "https://unknown.example.com/"], "access_denied"),
         ] as [([String: String?], String)])
     func redirected(changes: [String: String?], error: String) async throws {
-        let harness = try HostedHarness()
-        let response = await harness.authorize(HostedHarness.parameters(changes))
+        let harness = try HostedPageHarness()
+        let response = await harness.authorize(HostedPageHarness.parameters(changes))
         #expect(response.status == 302, "\(response.bodyText)")
         let location = try #require(response.headers["Location"])
-        #expect(location.hasPrefix(HostedHarness.redirectURI + "?"))
-        let query = try HostedHarness.query(location)
+        #expect(location.hasPrefix(HostedPageHarness.redirectURI + "?"))
+        let query = try HostedPageHarness.query(location)
         #expect(query["error"] == error)
         #expect(query["error_description"]?.isEmpty == false)
         #expect(query["state"] == "st-1 &x")
@@ -61,18 +61,18 @@ struct AuthorizeRefusalTests {
 
     @Test("a redirect URI's own query is kept, and the response's parameters are added to it (RFC 6749 §3.1.2)")
     func redirectURIQueryKept() async throws {
-        let harness = try HostedHarness()
+        let harness = try HostedPageHarness()
         let response = await harness.authorize(
-            HostedHarness.parameters(["redirect_uri": "https://app.example.com/cb?tenant=1", "prompt": "none"]))
+            HostedPageHarness.parameters(["redirect_uri": "https://app.example.com/cb?tenant=1", "prompt": "none"]))
         let location = try #require(response.headers["Location"])
         #expect(location.hasPrefix("https://app.example.com/cb?tenant=1&error=login_required&"))
     }
 
     @Test("a loopback redirect URI matches with any port (RFC 8252 §7.3)")
     func loopbackPort() async throws {
-        let harness = try HostedHarness()
+        let harness = try HostedPageHarness()
         let response = await harness.authorize(
-            HostedHarness.parameters([
+            HostedPageHarness.parameters([
                 "client_id": "native", "redirect_uri": "http://127.0.0.1:53124/cb", "prompt": "none",
             ]))
         #expect(response.status == 302)
@@ -81,13 +81,13 @@ struct AuthorizeRefusalTests {
 
     @Test("prompt=none without a login session: login_required; unknown parameters are ignored")
     func loginRequired() async throws {
-        let harness = try HostedHarness()
+        let harness = try HostedPageHarness()
         for cookies in [[], ["__Host-passkeyd_session=" + String(repeating: "A", count: 43)]] {
             let response = await harness.authorize(
-                HostedHarness.parameters(["prompt": "none", "auth0Client": "eyJuYW1lIjoiQXV0aDAuc3dpZnQifQ"]),
+                HostedPageHarness.parameters(["prompt": "none", "auth0Client": "eyJuYW1lIjoiQXV0aDAuc3dpZnQifQ"]),
                 cookies: cookies)
             #expect(response.status == 302)
-            let query = try HostedHarness.query(response.headers["Location"])
+            let query = try HostedPageHarness.query(response.headers["Location"])
             #expect(query["error"] == "login_required")
             #expect(query["state"] == "st-1 &x")
             #expect(query["iss"] == "https://auth.example.com/")

@@ -9,9 +9,9 @@ import Testing
 struct HostedPageTests {
     @Test("the page: no inline script, CSP with frame-ancestors 'none', the sealed transaction, the CSRF cookie")
     func page() async throws {
-        let harness = try HostedHarness()
-        let response = await harness.authorize(HostedHarness.parameters(["login_hint": "zoë\"<@example.com"]))
-        let page = try HostedHarness.page(response)
+        let harness = try HostedPageHarness()
+        let response = await harness.authorize(HostedPageHarness.parameters(["login_hint": "zoë\"<@example.com"]))
+        let page = try HostedPageHarness.page(response)
         let csp = try #require(response.headers["Content-Security-Policy"])
         for directive in [
             "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
@@ -40,19 +40,19 @@ struct HostedPageTests {
             try harness.context.authSessionKey.transactionSealer().open(page.transaction, now: harness.base.clock.now())
         )
         #expect(transaction.clientID == "web")
-        #expect(transaction.redirectURI == HostedHarness.redirectURI)
-        #expect(transaction.codeChallenge == HostedHarness.challenge)
+        #expect(transaction.redirectURI == HostedPageHarness.redirectURI)
+        #expect(transaction.codeChallenge == HostedPageHarness.challenge)
         #expect(transaction.state == "st-1 &x")
         #expect(transaction.nonce == "n-1")
         #expect(transaction.csrf == page.csrf)
         // Two pages, two CSRF values.
-        let second = try HostedHarness.page(await harness.authorize())
+        let second = try HostedPageHarness.page(await harness.authorize())
         #expect(second.csrf != page.csrf)
     }
 
     @Test("the script and style are served under the same policy; the script uses no eval")
     func assets() async throws {
-        let harness = try HostedHarness()
+        let harness = try HostedPageHarness()
         let script = await harness.client.get("/u/login.js")
         #expect(script.status == 200)
         #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
@@ -66,9 +66,9 @@ struct HostedPageTests {
 
     /// The four ways a POST fails the CSRF check, each 403 with nothing done.
     static let forgeries: [(String, String?, Bool, String?)] = [
-        ("no header", nil, true, HostedHarness.origin),
-        ("a wrong header", "AAAA", true, HostedHarness.origin),
-        ("no cookie", "page", false, HostedHarness.origin),
+        ("no header", nil, true, HostedPageHarness.origin),
+        ("a wrong header", "AAAA", true, HostedPageHarness.origin),
+        ("no cookie", "page", false, HostedPageHarness.origin),
         ("a foreign Origin", "page", true, "https://evil.example.net"),
     ]
 
@@ -76,10 +76,10 @@ struct HostedPageTests {
         "a POST without the CSRF header, with a wrong one, without the cookie or from another origin: 403, nothing done"
     )
     func csrf() async throws {
-        let harness = try HostedHarness()
-        let page = try HostedHarness.page(await harness.authorize())
+        let harness = try HostedPageHarness()
+        let page = try HostedPageHarness.page(await harness.authorize())
         var passkey = Passkey()
-        passkey.origin = HostedHarness.origin
+        passkey.origin = HostedPageHarness.origin
         // A ceremony started by the page itself, to complete by forged requests.
         let start = try await harness.post(
             "/u/passkey/register", [JSONMember(key: "identifier", value: "zoe@example.com")], page: page
@@ -107,8 +107,8 @@ struct HostedPageTests {
             }
         }
         // A transaction whose CSRF value is another page's: refused too.
-        let other = try HostedHarness.page(await harness.authorize())
-        let mixed = HostedHarness.Page(transaction: other.transaction, csrf: page.csrf, csrfCookie: page.csrfCookie)
+        let other = try HostedPageHarness.page(await harness.authorize())
+        let mixed = HostedPageHarness.Page(transaction: other.transaction, csrf: page.csrf, csrfCookie: page.csrfCookie)
         #expect(await harness.post("/u/passkey/challenge", page: mixed).status == 403)
         // Nothing was done: the forged completions did not spend the ceremony, the page's own request completes it.
         let done = await harness.post("/u/passkey/complete", complete, page: page)
@@ -117,8 +117,8 @@ struct HostedPageTests {
 
     @Test("a POST without Origin passes on header and cookie; a form body is refused; an expired page is refused")
     func otherRefusals() async throws {
-        let harness = try HostedHarness()
-        let page = try HostedHarness.page(await harness.authorize())
+        let harness = try HostedPageHarness()
+        let page = try HostedPageHarness.page(await harness.authorize())
         #expect(await harness.post("/u/passkey/challenge", page: page, origin: nil).status == 200)
         var headers = HTTPHeaders()
         headers.add(name: "X-Passkeyd-CSRF", value: page.csrf)

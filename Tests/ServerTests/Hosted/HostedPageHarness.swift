@@ -11,7 +11,7 @@ import Testing
 /// The hosted login through the router: `PasskeyHarness` with clients that opt in (`web`: https redirect and
 /// post-logout URIs; `native`: a loopback redirect URI), and the browser's side of `/authorize`, the page and its
 /// POSTs (cookies carried by hand).
-struct HostedHarness {
+struct HostedPageHarness {
     let base: PasskeyHarness
     var client: TestClient { base.client }
     var context: ServerContext { base.context }
@@ -88,7 +88,7 @@ struct HostedHarness {
     /// A page POST: the transaction added to `body`; the CSRF header, cookie and `Origin` as given.
     func post(
         _ path: String, _ body: [JSONMember] = [], page: Page, csrfHeader: String?? = .none,
-        cookies: [String]? = nil, origin: String? = HostedHarness.origin
+        cookies: [String]? = nil, origin: String? = HostedPageHarness.origin
     ) async -> Response {
         var headers = HTTPHeaders()
         if let header = csrfHeader ?? page.csrf { headers.add(name: "X-Passkeyd-CSRF", value: header) }
@@ -130,7 +130,7 @@ struct HostedHarness {
     }
 
     /// `POST /oauth/token` with the authorization code grant for `web`.
-    func redeem(_ code: String, verifier: String = HostedHarness.verifier) async -> Response {
+    func redeem(_ code: String, verifier: String = HostedPageHarness.verifier) async -> Response {
         await client.post(
             "/oauth/token",
             form: [
