@@ -132,3 +132,23 @@ struct HostedPageTests {
         #expect(try expired.jsonValue()["error"] == "invalid_request")
     }
 }
+
+@Suite("The hosted login's cookies on a plain-HTTP localhost issuer")
+struct HostedLoopbackCookieTests {
+    @Test("without the __Host- prefix and without Secure; the session cookie is read under that name")
+    func plainHTTP() async throws {
+        let harness = try HostedPageHarness(["PASSKEYD_ISSUER": "http://localhost:8080/"])
+        let response = await harness.authorize()
+        #expect(response.status == 200)
+        let csrf = try #require(response.setCookies.first)
+        #expect(csrf.hasPrefix("passkeyd_csrf="))
+        #expect(csrf.hasSuffix("; Path=/; Max-Age=600; HttpOnly; SameSite=Strict"))
+        let cookies = HostedCookies(configuration: harness.context.configuration)
+        #expect(cookies.sessionName == "passkeyd_session")
+        #expect(!cookies.secure)
+        let now = harness.base.clock.now()
+        #expect(
+            cookies.session("v", expiresAt: now.addingTimeInterval(60), now: now).fieldValue
+                == "passkeyd_session=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax")
+    }
+}
