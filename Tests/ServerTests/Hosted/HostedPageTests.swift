@@ -115,6 +115,21 @@ struct HostedPageTests {
         #expect(done.status == 200, "\(done.bodyText)")
     }
 
+    @Test("the page's routes take no part in CORS: a preflight from a configured web origin gets no grant")
+    func noCORS() async throws {
+        let harness = try HostedPageHarness()
+        for path in ["/u/passkey/challenge", "/u/passkey/register", "/u/passkey/complete"] {
+            let response = await harness.client.execute(
+                .options, path,
+                headers: [
+                    "Origin": "https://example.com", "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "content-type, x-passkeyd-csrf",
+                ])
+            #expect(response.headers["Access-Control-Allow-Origin"] == nil, "\(path)")
+            #expect(response.headers["Access-Control-Allow-Headers"] == nil, "\(path)")
+        }
+    }
+
     @Test("a POST without Origin passes on header and cookie; a form body is refused; an expired page is refused")
     func otherRefusals() async throws {
         let harness = try HostedPageHarness()
