@@ -115,6 +115,21 @@ struct HostedPageTests {
         #expect(done.status == 200, "\(done.bodyText)")
     }
 
+    @Test("the page's routes take no part in CORS: a preflight from a configured web origin gets no grant")
+    func noCORS() async throws {
+        let harness = try HostedPageHarness()
+        for path in ["/u/passkey/challenge", "/u/passkey/register", "/u/passkey/complete"] {
+            let response = await harness.client.execute(
+                .options, path,
+                headers: [
+                    "Origin": "https://example.com", "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "content-type, x-passkeyd-csrf",
+                ])
+            #expect(response.headers["Access-Control-Allow-Origin"] == nil, "\(path)")
+            #expect(response.headers["Access-Control-Allow-Headers"] == nil, "\(path)")
+        }
+    }
+
     @Test("a POST without Origin passes on header and cookie; a form body is refused; an expired page is refused")
     func otherRefusals() async throws {
         let harness = try HostedPageHarness()
@@ -130,5 +145,25 @@ struct HostedPageTests {
         let expired = await harness.post("/u/passkey/challenge", page: page)
         #expect(expired.status == 400)
         #expect(try expired.jsonValue()["error"] == "invalid_request")
+    }
+}
+
+@Suite("The hosted login's cookies on a plain-HTTP localhost issuer")
+struct HostedLoopbackCookieTests {
+    @Test("without the __Host- prefix and without Secure; the session cookie is read under that name")
+    func plainHTTP() async throws {
+        let harness = try HostedPageHarness(["PASSKEYD_ISSUER": "http://localhost:8080/"])
+        let response = await harness.authorize()
+        #expect(response.status == 200)
+        let csrf = try #require(response.setCookies.first)
+        #expect(csrf.hasPrefix("passkeyd_csrf="))
+        #expect(csrf.hasSuffix("; Path=/; Max-Age=600; HttpOnly; SameSite=Strict"))
+        let cookies = HostedCookies(configuration: harness.context.configuration)
+        #expect(cookies.sessionName == "passkeyd_session")
+        #expect(!cookies.secure)
+        let now = harness.base.clock.now()
+        #expect(
+            cookies.session("v", expiresAt: now.addingTimeInterval(60), now: now).fieldValue
+                == "passkeyd_session=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax")
     }
 }

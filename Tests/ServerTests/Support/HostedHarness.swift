@@ -18,10 +18,10 @@ struct HostedHarness {
     var context: ServerContext { passkeys.context }
     var clock: TestClock { passkeys.clock }
 
-    /// `web` (authorization_code + refresh, https and loopback redirect URIs), `web2` (another code client), `app`
-    /// (the native passkey grant).
+    /// `web` (authorization_code + refresh, https and loopback redirect URIs, organizations allowed), `web2` (another
+    /// code client), `dpop` (requires DPoP), `app` (the native passkey grant).
     static let clients = """
-        [{"client_id": "web", "grant_types": ["authorization_code", "refresh_token"],
+        [{"client_id": "web", "grant_types": ["authorization_code", "refresh_token"], "organization_usage": "allow",
           "redirect_uris": ["https://app.example.com/callback", "http://127.0.0.1/cb"],
           "post_logout_redirect_uris": ["https://app.example.com/"]},
          {"client_id": "web2", "grant_types": ["authorization_code"], "redirect_uris": ["https://two.example.com/cb"]},
