@@ -116,6 +116,11 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// Whether the client's passkey logins and sign-ups may (`allow`) or must (`require`) name an `organization`;
     /// `deny`, the default, refuses one (`organization_usage`).
     public var organizationUsage: OrganizationUsage = .deny
+    /// `redirect_uris`: where the hosted login may send this client's authorization responses (RFC 6749 §3.1.2),
+    /// matched by `RedirectURIRules`; a client with `authorization_code` has at least one (checked at load).
+    public var redirectURIs: [String] = []
+    /// `post_logout_redirect_uris` (OIDC RP-Initiated Logout 1.0 §3.1): where a logout may send the browser back.
+    public var postLogoutRedirectURIs: [String] = []
 
     /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
     public static let webAuthnGrant = GrantType.webAuthn.rawValue

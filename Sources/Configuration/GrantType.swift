@@ -11,4 +11,6 @@ package enum GrantType: String, Sendable, CaseIterable {
     case srp = "urn:passkeyd:params:oauth:grant-type:srp6a"
     /// Account recovery with a recovery code (`/recovery/challenge`, then the code).
     case recoveryCode = "urn:passkeyd:params:oauth:grant-type:recovery-code"
+    /// RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5): the code the hosted login issued (`GET /authorize`) for tokens.
+    case authorizationCode = "authorization_code"
 }

@@ -17,4 +17,8 @@ public struct RealmConfiguration: Sendable, Equatable {
     public var phoneNumber: Requirement
     public var username: Requirement
     public var usernamePolicy: UsernamePolicy
+    /// `related_origins`: web origins of other domains whose ceremonies for the RP ID are accepted in this realm
+    /// (WebAuthn L3 §5.11), published at `GET /.well-known/webauthn` for browsers' related origins validation
+    /// procedure (§5.11.1). Validated at load by `OriginRules.validateRelated`.
+    public var relatedOrigins: [String] = []
 }

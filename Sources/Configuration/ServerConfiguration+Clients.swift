@@ -95,6 +95,11 @@ extension ServerConfiguration {
         client.passwordLoginAudiences = try object.stringArray("password_login_audiences")
         // Checked against the APIs and client grants once they are read (`checkRefreshTokenPolicies`).
         client.refreshTokenPolicies = try readRefreshTokenPolicies(object)
+        client.redirectURIs = try RedirectURIRules.read(object, "redirect_uris")
+        client.postLogoutRedirectURIs = try RedirectURIRules.read(object, "post_logout_redirect_uris")
+        if client.allows(.authorizationCode), client.redirectURIs.isEmpty {
+            throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
+        }
         try object.rejectUnknownKeys()
         return client
     }
@@ -128,9 +133,11 @@ extension ServerConfiguration {
             throw policyObject.error("min_length", "must not exceed max_length")
         }
         try policyObject.rejectUnknownKeys()
+        let relatedOrigins = try object.stringArray("related_origins")
+        try OriginRules.validateRelated(relatedOrigins, field: "\(object.path).related_origins")
         try object.rejectUnknownKeys()
         return RealmConfiguration(
             name: name, isDefault: isDefault, email: email, phoneNumber: phone, username: username,
-            usernamePolicy: policy)
+            usernamePolicy: policy, relatedOrigins: relatedOrigins)
     }
 }

@@ -99,6 +99,9 @@ extension ServerConfiguration {
             nonceLifetimeSeconds: try dpopObject.value(Settings.DPoP.nonceLifetimeSeconds))
         try dpopObject.rejectUnknownKeys()
         srp = try Self.readSRP(try root.section("srp"))
+        let hostedObject = try root.section("hosted_login")
+        hostedLoginSessionLifetime = try hostedObject.value(Settings.HostedLogin.sessionLifetimeSeconds)
+        try hostedObject.rejectUnknownKeys()
 
         let rateObject = try root.section("rate_limit")
         rateLimitPerMinute = try rateObject.value(Settings.RateLimit.requestsPerMinute)

@@ -42,6 +42,12 @@ struct HTTPServerTests {
         router.add(.get, "/inject") { _ in
             Response(status: 200, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: [])
         }
+        router.add(.get, "/cookies") { _ in
+            var response = Response(status: 204)
+            response.setCookie(SetCookie(name: "a", value: "1", maxAge: 60, secure: true, sameSite: .lax))
+            response.setCookie(SetCookie(name: "b", value: "2", maxAge: 0, secure: true, sameSite: .strict))
+            return response
+        }
         router.add(.get, "/large") { _ in
             Response(status: 200, body: [UInt8](repeating: UInt8(ascii: "a"), count: largeBodyBytes))
         }
@@ -277,6 +283,22 @@ struct HTTPServerTests {
             #expect(response.header("X-Good") == "yes")
             #expect(response.header("Set-Cookie") == nil)
             #expect(response.header("X-Bad") == nil)
+        }
+    }
+
+    @Test("two cookies go on the wire as two Set-Cookie fields, in order")
+    func twoCookies() async throws {
+        try await Self.withServer { _, port in
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /cookies HTTP/1.1\r\nHost: x\r\n\r\n")
+            let response = try await client.response()
+            #expect(response.status == 204)
+            let cookies = response.headers.filter { $0.0.lowercased() == "set-cookie" }.map(\.1)
+            #expect(
+                cookies == [
+                    "a=1; Path=/; Max-Age=60; Secure; HttpOnly; SameSite=Lax",
+                    "b=2; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict",
+                ])
         }
     }
 

@@ -41,6 +41,12 @@ python_tools() {
     build/venv/bin/pip install -q --disable-pip-version-check PyYAML==6.0.4 openapi-spec-validator==0.9.0 \
       schemathesis==4.32.5 selenium==4.51.0
   fi
+  # The hosted login's acceptance check (scripts/checks/hosted_login.sh): authlib, an independent OpenID Connect
+  # client (discovery, PKCE S256, ID-token validation from the JWKS), over requests. 1.6: later ones need a
+  # cryptography >= 45, which soft-webauthn's fido2 1.2 refuses.
+  if ! build/venv/bin/python -c 'import authlib, requests' 2>/dev/null; then
+    build/venv/bin/pip install -q --disable-pip-version-check authlib==1.6.12 requests==2.34.2
+  fi
 }
 
 # bench_sqlite_server PORT DATA_DIR LOG ADMIN_LISTEN: the release server ($binary) as the benchmarks measure it on

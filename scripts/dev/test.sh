@@ -157,6 +157,9 @@ independent_checks() {
   PYTHON=build/venv/bin/python scripts/checks/openapi_check.sh .build/debug/passkeyd
   # The demo web app in headless Chromium with a virtual authenticator; a screenshot in build/demo-signed-in.png.
   PYTHON=build/venv/bin/python scripts/checks/browser_check.sh .build/debug/passkeyd
+  # The hosted login (issue 38): authlib's code flow with PKCE while headless Chromium drives the hosted page (sign-up,
+  # sign-in, a silent /authorize, logout, prompt=none); a screenshot of the page in build/hosted-login-page.png.
+  PYTHON=build/venv/bin/python scripts/checks/hosted_login.sh .build/debug/passkeyd
   # PostgreSQL stopped for three seconds under load, then started again: 503s, then recovery without a restart,
   # no acknowledged write lost; once stopped cleanly, once killed as in a crash.
   scripts/checks/postgres_faults.sh .build/debug/passkeyd fast

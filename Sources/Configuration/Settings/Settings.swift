@@ -10,7 +10,8 @@ package enum Settings {
     /// Every setting, in the README's order.
     package static let all: [SettingDescriptor] =
         root + Listen.all + Admin.all + RelyingParty.all + [webOrigins.descriptor, dataDirectory.descriptor]
-        + Database.all + HTTP.all + Tokens.all + Passkeys.all + DeviceKeys.all + DPoP.all + SRP.all + OpenAPI.all
+        + Database.all + HTTP.all + Tokens.all + Passkeys.all + DeviceKeys.all + DPoP.all + SRP.all + HostedLogin.all
+        + OpenAPI.all
         + Web.all + RateLimit.all + Audit.all + Recording.all + EncryptionAtRest.all + records
 
     /// The setting whose environment variable is `variable`.

@@ -6,7 +6,8 @@ import Service
 /// The associated-domain files that let native apps use passkeys of the RP ID, built from every client's
 /// device settings at start and served as `application/json`:
 /// `GET /.well-known/apple-app-site-association` (Apple "Supporting associated domains": `webcredentials.apps`)
-/// and `GET /.well-known/assetlinks.json` (Digital Asset Links, with `get_login_creds` for Credential Manager).
+/// and `GET /.well-known/assetlinks.json` (Digital Asset Links, with `get_login_creds` for Credential Manager); and
+/// the related origins document of the web (`RelatedOriginsEndpoint`).
 package enum AssociationEndpoints {
     package static func register(in router: inout Router, context: ServerContext) {
         let apple = appleAppSiteAssociation(context.configuration.clients).serialized()
@@ -17,6 +18,7 @@ package enum AssociationEndpoints {
         router.addInline(.get, "/.well-known/assetlinks.json") { _ in
             DiscoveryEndpoints.cacheable(android, maxAge: 3600)
         }
+        RelatedOriginsEndpoint.register(in: &router, configuration: context.configuration)
     }
 
     /// `{"webcredentials":{"apps":["TEAMID.bundle.id", …]}}`.

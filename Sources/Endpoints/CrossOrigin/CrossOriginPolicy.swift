@@ -10,11 +10,16 @@ import WebAuthn
 ///   (Auth0's "Allowed Web Origins"). The request names its client in the body, which a preflight does not
 ///   carry, so the allowed set is the union over all clients; the ceremony itself is still checked against
 ///   the presenting client's own origins (WebAuthn L3 §7.1 step 9, §7.2 step 13).
-/// - The public discovery documents (OIDC Discovery §4, the JWKS) answer any origin with `*`.
+/// - The public discovery documents (OIDC Discovery §4, the JWKS) and the related origins document (WebAuthn L3
+///   §5.11) answer any origin with `*`.
 /// - Everything else (device keys, health, metrics, association files) sends no CORS headers, so browsers
 ///   keep other origins' scripts from reading it.
 ///
-/// No `Access-Control-Allow-Credentials`: passkeyd uses no cookies; tokens travel in bodies and `Authorization`.
+/// - The hosted login page's routes (`/authorize`, `/u/*`, the logout endpoints) take no part: the page calls its
+///   own origin, and its POSTs' custom CSRF header makes any other origin's script need a preflight they never get.
+///
+/// No `Access-Control-Allow-Credentials`: the API's tokens travel in bodies and `Authorization`; the hosted login's
+/// cookies are never sent cross-origin with a readable answer.
 package struct CrossOriginPolicy: Sendable {
     /// Who may read an endpoint cross-origin.
     package enum Access: Sendable, Equatable {
@@ -51,6 +56,7 @@ package struct CrossOriginPolicy: Sendable {
         origins = OriginPolicy(allowedOrigins: webOrigins)
         var routes: [String: Access] = [
             "/.well-known/openid-configuration": .anyOrigin, "/.well-known/jwks.json": .anyOrigin,
+            RelatedOriginsEndpoint.path: .anyOrigin,
         ]
         for route in ["/passkey/register", "/passkey/challenge", "/oauth/token", "/oauth/revoke", "/userinfo"] {
             routes[route] = .webOrigins

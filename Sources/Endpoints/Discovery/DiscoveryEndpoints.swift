@@ -36,15 +36,25 @@ package enum DiscoveryEndpoints {
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         return .object([
             JSONMember(key: "issuer", value: .string(issuer)),
+            JSONMember(key: "authorization_endpoint", value: .string(configuration.url(of: "/authorize"))),
             JSONMember(key: "token_endpoint", value: .string(configuration.url(of: "/oauth/token"))),
             JSONMember(key: "revocation_endpoint", value: .string(configuration.url(of: "/oauth/revoke"))),
             JSONMember(key: "userinfo_endpoint", value: .string(configuration.url(of: "/userinfo"))),
             JSONMember(key: "jwks_uri", value: .string(configuration.url(of: "/.well-known/jwks.json"))),
+            // OIDC RP-Initiated Logout 1.0 §2.1.
+            JSONMember(key: "end_session_endpoint", value: .string(configuration.url(of: "/oidc/logout"))),
             JSONMember(
                 key: "grant_types_supported",
                 // RFC 8414 §2: every grant the token endpoint supports.
                 value: strings(GrantType.allCases.map(\.rawValue))),
-            JSONMember(key: "response_types_supported", value: strings(["token"])),
+            // The authorization code flow only (RFC 9700 §2.1.2: no implicit grant), answered in the query.
+            JSONMember(key: "response_types_supported", value: strings(["code"])),
+            JSONMember(key: "response_modes_supported", value: strings(["query"])),
+            // RFC 7636 §4.3, RFC 9700 §2.1.1: S256 only, required of every client.
+            JSONMember(key: "code_challenge_methods_supported", value: strings(["S256"])),
+            JSONMember(key: "prompt_values_supported", value: strings(AuthorizationRequest.promptValues)),
+            // RFC 9207 §3: every authorization response carries `iss`.
+            JSONMember(key: "authorization_response_iss_parameter_supported", value: .bool(true)),
             JSONMember(key: "subject_types_supported", value: strings(["public"])),
             // OIDC Discovery §3: RS256 MUST be listed; ES256 for the clients that ask for it.
             JSONMember(

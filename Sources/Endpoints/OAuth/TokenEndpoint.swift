@@ -4,7 +4,8 @@ import JSON
 import Service
 
 /// `POST /oauth/token` (RFC 6749 §3.2), JSON or form-encoded: the webauthn grant of Auth0's native passkey
-/// flow, the refresh_token grant, the recovery-code grant and the SRP-6a grant; `/oauth/revoke` (RFC 7009) and
+/// flow, the refresh_token grant, the recovery-code grant, the SRP-6a grant and the hosted login's authorization
+/// code grant; `/oauth/revoke` (RFC 7009) and
 /// `/userinfo` (OIDC Core §5.3). Each parses the request into its flow's parameters, runs the flow (`WebAuthnGrant`,
 /// `RefreshGrant`, `RecoveryGrant`, `TokenRevocation`, `UserInfo`) and renders the outcome.
 package struct TokenEndpoint: Sendable {
@@ -15,12 +16,15 @@ package struct TokenEndpoint: Sendable {
     package let refresh: RefreshGrant
     /// A recovery code for the restricted token that adds a passkey.
     package let recovery: RecoveryGrant
+    /// A hosted login's authorization code for tokens.
+    package let authorizationCode: AuthorizationCodeGrant
 
     package init(context: ServerContext) {
         self.context = context
         webAuthn = WebAuthnGrant(context: context, verifier: CeremonyVerifier(context: context))
         refresh = RefreshGrant(context: context)
         recovery = RecoveryGrant(context: context)
+        authorizationCode = AuthorizationCodeGrant(context: context)
     }
 
     package static func register(in router: inout Router, context: ServerContext) {
@@ -67,6 +71,8 @@ package struct TokenEndpoint: Sendable {
             response = try await recoveryGrant(
                 parameters, client: client, dpop: proof?.thumbprint, address: request.remoteAddress ?? "unknown")
         case .webAuthn: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case .authorizationCode:
+            response = try await authorizationCodeGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {

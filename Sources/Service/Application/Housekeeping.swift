@@ -51,6 +51,8 @@ package enum Housekeeping {
                     line.add("device_enrolment_nonces", result.deviceEnrolmentNonces)
                     line.add("spent_tokens", result.spentTokens)
                     line.add("spent_auth_sessions", result.spentAuthSessions)
+                    line.add("login_sessions", result.loginSessions)
+                    line.add("authorization_codes", result.authorizationCodes)
                 }
             }
         } catch {

@@ -3,11 +3,12 @@ import Foundation
 import Storage
 
 /// The sealed `auth_session` of `/passkey/challenge` and `/passkey/register`: the whole `AuthSession`, encrypted
-/// and authenticated with AES-256-GCM under a key every node of one database shares (`AuthSessionKey`), so that the
+/// and authenticated in the server's `SealedEnvelope` under a key every node of one database shares
+/// (`AuthSessionKey`), so that the
 /// challenge endpoints store nothing and any node completes the ceremony. Single use is the token grant's: it
 /// records the session's id as spent in the write that completes or refuses it (`StoreWriter.spendAuthSession`).
 ///
-/// The value is base64url of version (1 byte) ‖ nonce (12) ‖ ciphertext ‖ tag (16); the associated data names the
+/// The value is the envelope's (version ‖ nonce ‖ ciphertext ‖ tag, base64url), its associated data naming the
 /// purpose and the version, so neither another envelope of the server's nor another version opens as a session.
 /// Opaque to the client (Auth0's `auth_session` is an opaque string too).
 package struct AuthSessionSealer: Sendable {
@@ -20,14 +21,13 @@ package struct AuthSessionSealer: Sendable {
     /// What the sealing key is derived for from the stored secret (HKDF-SHA-256 `info`).
     package static let keyPurpose = Array("passkeyd auth_session AES-256-GCM key v1".utf8)
 
-    private static let associatedData = Array("passkeyd auth_session\u{0}".utf8) + [version]
-
-    private let cipher: AES256GCM
+    private let envelope: SealedEnvelope
 
     /// A sealer under the key derived from `secret`, the stored server secret (`AuthSessionKey.secretName`).
     package init(secret: [UInt8]) throws {
-        cipher = try AES256GCM(
-            key: try HKDF.sha256(secret: secret, info: Self.keyPurpose, length: AES256GCM.keyByteCount))
+        envelope = try SealedEnvelope(
+            secret: secret, keyPurpose: Self.keyPurpose, label: "passkeyd auth_session", version: Self.version,
+            maximumValueLength: Self.maximumValueLength)
     }
 
     /// A new random session id: 16 bytes, base64url (22 characters).
@@ -39,8 +39,7 @@ package struct AuthSessionSealer: Sendable {
     /// - Throws: 400 `invalid_request` when the value would be longer than `maximumValueLength` (a profile the
     ///   realm's bounds allow never is), `OAuthError.bug` for a session the server cannot have made.
     package func seal(_ session: AuthSession) throws -> String {
-        let sealed = try cipher.seal(try AuthSessionCoding.encode(session), associatedData: Self.associatedData)
-        let value = Base64URL.encode([Self.version] + sealed)
+        let value = try envelope.seal(try AuthSessionCoding.encode(session))
         guard value.utf8.count <= Self.maximumValueLength else {
             throw OAuthError.invalidParameter("user_profile", reason: "too large for an auth_session")
         }
@@ -51,10 +50,6 @@ package struct AuthSessionSealer: Sendable {
     /// version, truncated, altered, or sealed under another key. The caller answers all of these as an unknown
     /// session.
     package func open(_ value: String) -> AuthSession? {
-        guard value.utf8.count <= Self.maximumValueLength, let bytes = Base64URL.decode(value),
-            bytes.first == Self.version,
-            let plaintext = try? cipher.open(Array(bytes.dropFirst()), associatedData: Self.associatedData)
-        else { return nil }
-        return AuthSessionCoding.decode(plaintext)
+        envelope.open(value).flatMap(AuthSessionCoding.decode)
     }
 }

@@ -11,17 +11,19 @@ extension CeremonyVerifier {
         package let userVerified: Bool
     }
 
-    /// WebAuthn L3 §7.1 on `credential` (an attestation, as read from `sent`) against `challenge` for `client`, then
+    /// WebAuthn L3 §7.1 on `credential` (an attestation, as read from `sent`) against `challenge` for `client` in
+    /// `realm` (whose related origins are accepted, `originPolicy(for:realm:)`), then
     /// the ceremony policy, through `verifiedRegistration` (the one place a registration is judged, and recorded in
     /// record mode): the credential record of `userID` it registers. Used by the sign-up and by adding a passkey
-    /// (`POST /me/passkeys`).
+    /// (`POST /me/passkeys`). `origins`: the expected origins when not the client's (the hosted page's).
     /// - Throws: the verifier's `WebAuthnError` or the policy's refusal (mapped to 403 `invalid_grant`).
     package func registeredCredential(
         challenge: [UInt8], credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
-        client: ClientConfiguration, userID: String, now: Date
+        client: ClientConfiguration, realm: String, userID: String, now: Date, originPolicy origins: OriginPolicy? = nil
     ) throws -> RegisteredCredential {
         let expectations = RegistrationExpectations(
-            challenge: challenge, rpID: relyingPartyID, originPolicy: try originPolicy(for: client),
+            challenge: challenge, rpID: relyingPartyID,
+            originPolicy: try origins ?? originPolicy(for: client, realm: realm),
             userVerificationRequired: userVerificationRequired(client),
             // §7.1 step 19: only what the creation options offered in pubKeyCredParams.
             allowedAlgorithms: PasskeyAlgorithms.offered, verificationTime: now)

@@ -8,8 +8,12 @@ import WebAuthn
 /// user-verification policy, the decision on the outcomes the verifiers report, and record mode's recorder. The one
 /// place a registration (sign-up, adding a passkey) or an assertion (login) is judged, and recorded in record mode.
 package struct CeremonyVerifier: Sendable {
-    /// Each client's accepted origins, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13).
+    /// Each client's accepted origins (`ClientConfiguration.acceptedOrigins`), parsed once: what a browser request's
+    /// `Origin` is checked against (`checkRequestOrigin`).
     package let originPolicies: [String: OriginPolicy]
+    /// Each client's accepted origins in each realm, parsed once (WebAuthn L3 §7.1 step 9 / §7.2 step 13): the
+    /// client's own plus the realm's related origins (§5.11), keyed by client id, then realm name.
+    private let ceremonyOriginPolicies: [String: [String: OriginPolicy]]
     /// The configured RP ID with its hash, computed once (WebAuthn L3 §7.1 step 13 / §7.2 step 15).
     package let relyingPartyID: RelyingPartyID
     /// The decision on the outcomes the verifiers report (counter, backup state, attestation trust): the default
@@ -18,6 +22,10 @@ package struct CeremonyVerifier: Sendable {
     /// Record mode's writer (`recording.directory`), `nil` when record mode is off.
     package let recorder: CeremonyRecorder?
     private let configuration: ServerConfiguration
+    /// The hosted login page's origins: the issuer's origin, where the page is served (RFC 6454 §4).
+    package let hostedOrigins: OriginPolicy
+    /// The hosted page's origins in each realm: the issuer's and the realm's related origins, keyed by realm name.
+    private let hostedOriginPolicies: [String: OriginPolicy]
 
     /// The verifier of `configuration`'s clients, recording through `recorder` when given.
     package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?) {
@@ -25,12 +33,43 @@ package struct CeremonyVerifier: Sendable {
         self.recorder = recorder
         relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
         var policies: [String: OriginPolicy] = [:]
+        var ceremonyPolicies: [String: [String: OriginPolicy]] = [:]
         for client in configuration.clients {
-            policies[client.clientID] = OriginPolicy(
-                allowedOrigins: client.acceptedOrigins(
-                    rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins))
+            let origins = client.acceptedOrigins(
+                rpID: configuration.relyingParty.id, sharedWebOrigins: configuration.webOrigins)
+            policies[client.clientID] = OriginPolicy(allowedOrigins: origins)
+            var byRealm: [String: OriginPolicy] = [:]
+            for realm in configuration.realms {
+                byRealm[realm.name] = OriginPolicy(allowedOrigins: OriginRules.ceremonyOrigins(origins, realm: realm))
+            }
+            ceremonyPolicies[client.clientID] = byRealm
         }
         originPolicies = policies
+        ceremonyOriginPolicies = ceremonyPolicies
+        let issuerOrigin = Self.origin(of: configuration.issuer)
+        hostedOrigins = OriginPolicy(allowedOrigins: [issuerOrigin])
+        var hosted: [String: OriginPolicy] = [:]
+        for realm in configuration.realms {
+            hosted[realm.name] = OriginPolicy(allowedOrigins: OriginRules.ceremonyOrigins([issuerOrigin], realm: realm))
+        }
+        hostedOriginPolicies = hosted
+    }
+
+    /// The origins a ceremony of the hosted page in `realm` may come from: the issuer's origin, where the page is
+    /// served, and the realm's related origins (WebAuthn L3 §5.11), where it may be served too; not the clients' app
+    /// origins. The issuer's origin alone for a realm the configuration does not hold.
+    package func hostedOriginPolicy(realm: String) -> OriginPolicy {
+        hostedOriginPolicies[realm] ?? hostedOrigins
+    }
+
+    /// The origin (RFC 6454 §4: scheme, host, port when not the default) of the URL `issuer`.
+    package static func origin(of issuer: String) -> String {
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host else {
+            return issuer
+        }
+        // URLComponents reports an IPv6 literal without its brackets.
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The verifier of the context's configuration and recorder.
@@ -38,11 +77,12 @@ package struct CeremonyVerifier: Sendable {
         self.init(configuration: context.configuration, recorder: context.recorder)
     }
 
-    /// The accepted origins of `client`.
-    /// - Throws: a bug (500) for a client the configuration does not hold.
-    package func originPolicy(for client: ClientConfiguration) throws -> OriginPolicy {
-        guard let policy = originPolicies[client.clientID] else {
-            throw OAuthError.bug("client \(client.clientID) without origin policy")
+    /// The origins accepted in the client data of `client`'s ceremonies in `realm` (a realm name): the client's own
+    /// and the realm's related origins (WebAuthn L3 §5.11).
+    /// - Throws: a bug (500) for a client or realm the configuration does not hold.
+    package func originPolicy(for client: ClientConfiguration, realm: String) throws -> OriginPolicy {
+        guard let policy = ceremonyOriginPolicies[client.clientID]?[realm] else {
+            throw OAuthError.bug("client \(client.clientID) in realm \(realm) without origin policy")
         }
         return policy
     }
@@ -58,7 +98,10 @@ package struct CeremonyVerifier: Sendable {
     /// - Throws: 403 `access_denied`.
     package func checkRequestOrigin(_ origin: String?, client: ClientConfiguration) throws {
         guard let origin else { return }
-        guard try originPolicy(for: client).allows(origin: origin) else {
+        guard let policy = originPolicies[client.clientID] else {
+            throw OAuthError.bug("client \(client.clientID) without origin policy")
+        }
+        guard policy.allows(origin: origin) else {
             throw OAuthError(
                 .accessDenied, "The request's Origin is not accepted for this client.",
                 logCode: "origin_not_accepted", reason: "origin \(origin.prefix(256)) for \(client.clientID)")

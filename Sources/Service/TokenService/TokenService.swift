@@ -265,6 +265,8 @@ public final class TokenService: Sendable {
         package var organizationID: String? = nil
         /// Its name: `org_name` when `allow_organization_name_in_authentication_api` is on.
         package var organizationName: String? = nil
+        /// The authorization request's `nonce` (OIDC Core §3.1.2.1), echoed in the ID token (the code grant).
+        package var nonce: String? = nil
 
         /// Creates the value from its stored properties.
         package init(
@@ -382,6 +384,7 @@ public final class TokenService: Sendable {
             emailVerified: released.email.map { _ in false }, phoneNumber: released.phoneNumber,
             phoneNumberVerified: released.phoneNumber.map { _ in false }, name: released.name)
         id.organizationID = grant.organizationID
+        id.nonce = grant.nonce
         id.organizationName = organizationNameClaim(grant)
         id.givenName = released.givenName
         id.familyName = released.familyName

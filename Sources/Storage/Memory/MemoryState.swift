@@ -44,6 +44,10 @@ struct MemoryState: Sendable {
     var organizations: [String: Organization] = [:]
     /// Memberships by organization id, then user id.
     var organizationMembers: [String: [String: OrganizationMember]] = [:]
+    /// Hosted-login sessions by the hash of their cookie value.
+    var loginSessions: [[UInt8]: LoginSession] = [:]
+    /// Authorization codes by the hash of the code.
+    var authorizationCodes: [[UInt8]: AuthorizationCode] = [:]
 }
 
 /// The identity of a remembered DPoP proof: its key's thumbprint and its `jti`.

@@ -27,6 +27,8 @@ extension MemoryTransaction {
             "fallback_counters": state.fallbackCounters.keys.count { $0.contains(userID) },
             "recovery_codes": state.recoveryCodes[userID]?.count ?? 0,
             "organization_members": state.organizationMembers.values.count { $0[userID] != nil },
+            "login_sessions": state.loginSessions.values.count { $0.userID == userID },
+            "authorization_codes": state.authorizationCodes.values.count { $0.userID == userID },
         ]
         return counts.filter { $0.value > 0 }
     }
@@ -68,6 +70,8 @@ extension MemoryTransaction {
         state.srpSessions = state.srpSessions.filter { $0.value.userID != id }
         state.recoveryCodes[id] = nil
         state.sessionsRevokedAt[id] = nil
+        state.loginSessions = state.loginSessions.filter { $0.value.userID != id }
+        state.authorizationCodes = state.authorizationCodes.filter { $0.value.userID != id }
         for organizationID in state.organizationMembers.keys {
             state.organizationMembers[organizationID]?[id] = nil
             if state.organizationMembers[organizationID]?.isEmpty == true {

@@ -35,6 +35,8 @@ extension MemoryTransaction {
             return add(&state.organizations, organization.id, organization)
         case .organizationMember(let member):
             return add(&state.organizationMembers[member.organizationID, default: [:]], member.userID, member)
+        case .loginSession(let session): return add(&state.loginSessions, session.idHash, session)
+        case .authorizationCode(let code): return add(&state.authorizationCodes, code.codeHash, code)
         }
     }
 

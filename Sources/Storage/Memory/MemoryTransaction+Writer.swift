@@ -168,10 +168,12 @@ extension MemoryTransaction {
         let spentSessions = state.spentAuthSessions.filter { $0.value <= now }.sorted { $0.value < $1.value }
             .prefix(max(0, limit))
         for (id, _) in spentSessions { state.spentAuthSessions[id] = nil }
-        return PurgeResult(
+        var result = PurgeResult(
             authSessions: sessions.count + srpSessions.count, deviceChallenges: challenges.count,
             refreshTokens: tokens.count, dpopProofs: proofs.count, deviceEnrolmentNonces: nonces.count,
             spentTokens: spent.count, spentAuthSessions: spentSessions.count)
+        (result.loginSessions, result.authorizationCodes) = purgeExpiredHostedLogin(now: now, limit: limit)
+        return result
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -27,6 +27,10 @@ public struct LoginCompletion: Sendable, Equatable {
     public var refreshToken: RefreshToken?
     /// The login's security event (appended as `StoreWriter.appendSecurityEvent` does).
     public var event: SecurityEvent
+    /// A hosted login's session (`HostedLogin.complete`), stored with the login when given.
+    public var loginSession: LoginSession? = nil
+    /// A hosted login's authorization code, stored with the login when given.
+    public var authorizationCode: AuthorizationCode? = nil
 
     /// Creates a login completion.
     public init(

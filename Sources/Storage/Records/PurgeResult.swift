@@ -14,6 +14,10 @@ public struct PurgeResult: Sendable, Hashable {
     public var spentTokens: Int
     /// Spent sealed auth sessions (`StoreWriter.spendAuthSession`) past their session's `expiresAt`.
     public var spentAuthSessions: Int
+    /// Hosted-login sessions past `expiresAt` (ended or not).
+    public var loginSessions: Int = 0
+    /// Authorization codes past `expiresAt` (redeemed or not).
+    public var authorizationCodes: Int = 0
 
     /// Creates a purge result.
     public init(
@@ -33,7 +37,7 @@ public struct PurgeResult: Sendable, Hashable {
     private var counts: [Int] {
         [
             authSessions, deviceChallenges, refreshTokens, dpopProofs, deviceEnrolmentNonces, spentTokens,
-            spentAuthSessions,
+            spentAuthSessions, loginSessions, authorizationCodes,
         ]
     }
 
@@ -45,12 +49,15 @@ public struct PurgeResult: Sendable, Hashable {
 
     /// The sum of two results, kind by kind.
     public static func + (left: PurgeResult, right: PurgeResult) -> PurgeResult {
-        PurgeResult(
+        var sum = PurgeResult(
             authSessions: left.authSessions + right.authSessions,
             deviceChallenges: left.deviceChallenges + right.deviceChallenges,
             refreshTokens: left.refreshTokens + right.refreshTokens, dpopProofs: left.dpopProofs + right.dpopProofs,
             deviceEnrolmentNonces: left.deviceEnrolmentNonces + right.deviceEnrolmentNonces,
             spentTokens: left.spentTokens + right.spentTokens,
             spentAuthSessions: left.spentAuthSessions + right.spentAuthSessions)
+        sum.loginSessions = left.loginSessions + right.loginSessions
+        sum.authorizationCodes = left.authorizationCodes + right.authorizationCodes
+        return sum
     }
 }

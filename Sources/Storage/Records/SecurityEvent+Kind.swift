@@ -18,6 +18,12 @@ extension SecurityEvent {
         case refreshRetry = "refresh_retry"
         /// A refresh-token family revoked by its client (RFC 7009).
         case revocation
+        /// An authorization code of the hosted login redeemed at the token endpoint (RFC 6749 §4.1.3).
+        case codeRedeemed = "code_redeemed"
+        /// A redeemed authorization code presented again: the tokens its redemption issued revoked (RFC 6749 §4.1.2).
+        case codeReuse = "code_reuse"
+        /// A hosted-login session ended by a logout (OIDC RP-Initiated Logout, Auth0's `/v2/logout`).
+        case logout
         /// A new token-signing key took over (`passkeyd keys rotate`).
         case signingKeyRotated = "signing_key_rotated"
         /// A stored token-signing key sealed (again) under the configured key-encryption key, at a start.

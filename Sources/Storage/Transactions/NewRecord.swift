@@ -33,4 +33,8 @@ public enum NewRecord: Sendable {
     case organization(Organization)
     /// A user's membership of an organization (key: the organization's id and the user's).
     case organizationMember(OrganizationMember)
+    /// A hosted-login session (key: the hash of its cookie value).
+    case loginSession(LoginSession)
+    /// An authorization code (key: its hash).
+    case authorizationCode(AuthorizationCode)
 }

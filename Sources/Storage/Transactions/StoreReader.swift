@@ -36,6 +36,13 @@ public protocol StoreReader {
     /// How many rows of each table outside the audit log name `userID` or `userHandle` (tables from the catalogue).
     func rowsMentioningUser(id userID: String, userHandle: [UInt8]) throws(StorageError) -> [String: Int]
 
+    // MARK: Hosted login
+
+    /// The login session whose cookie value hashes to `idHash`, ended or not.
+    func loginSession(idHash: [UInt8]) throws(StorageError) -> LoginSession?
+    /// The authorization code whose hash is `codeHash`, redeemed or not.
+    func authorizationCode(hash codeHash: [UInt8]) throws(StorageError) -> AuthorizationCode?
+
     // MARK: Organizations
 
     /// The organization with `id`.

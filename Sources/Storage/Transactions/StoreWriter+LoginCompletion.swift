@@ -30,6 +30,18 @@ extension StoreWriter {
         _ = try liftLoginLocks(userID: login.userID, includingPasswordLock: true)
         if let refreshToken = login.refreshToken { try insertRefreshToken(refreshToken) }
         _ = try appendSecurityEvent(login.event)
+        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
         return .stored
+    }
+
+    /// Stores a hosted login's session and authorization code, when given (a login's or a sign-up's write).
+    /// - Throws: `.internalFailure` when a row with the same key exists (random 32-byte values: a bug).
+    public func insertHostedLogin(session: LoginSession?, code: AuthorizationCode?) throws(StorageError) {
+        if let session, try !insert(.loginSession(session)) {
+            throw StorageError(.internalFailure, "login session hash already stored")
+        }
+        if let code, try !insert(.authorizationCode(code)) {
+            throw StorageError(.internalFailure, "authorization code hash already stored")
+        }
     }
 }

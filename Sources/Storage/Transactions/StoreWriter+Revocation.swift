@@ -11,15 +11,19 @@ extension StoreWriter {
 
     /// Revokes at `now` every unrevoked refresh token of `userID` (all its families: the user's sessions), and
     /// records `now` as the instant from which the user's access tokens are refused by passkeyd's own endpoints
-    /// (`SessionStatus.sessionsRevokedAt`). Returns how many families had a live token.
+    /// (`SessionStatus.sessionsRevokedAt`); the user's hosted-login sessions end too. Returns how many families had
+    /// a live token.
     public func revokeRefreshTokens(userID: String, now: Date) throws(StorageError) -> Int {
-        try revokeRefreshTokens(.user(id: userID), now: now)
+        _ = try endLoginSessions(userID: userID, at: now)
+        return try revokeRefreshTokens(.user(id: userID), now: now)
     }
 
     /// Revokes at `now` every unrevoked refresh token of every user (an operator's answer to a restore that brought
     /// rotated tokens back, or to a suspected theft at large), and records `now` for every user as
-    /// `revokeRefreshTokens(userID:now:)` does. Returns how many families had a live token.
+    /// `revokeRefreshTokens(userID:now:)` does, and ends every hosted-login session. Returns how many families had a
+    /// live token.
     public func revokeAllRefreshTokens(now: Date) throws(StorageError) -> Int {
-        try revokeRefreshTokens(.all, now: now)
+        _ = try endLoginSessions(userID: nil, at: now)
+        return try revokeRefreshTokens(.all, now: now)
     }
 }

@@ -35,6 +35,17 @@ public protocol StoreWriter: StoreReader {
     func consumeDeviceChallenge(id challengeID: String, keyID: String, userID: String, now: Date)
         throws(StorageError) -> DeviceChallengeConsumption
 
+    // MARK: Hosted login
+
+    /// Sets `endedAt` of the login session `idHash` to `at` if it is not ended yet; returns whether it did (of
+    /// concurrent callers, one gets true).
+    func endLoginSession(idHash: [UInt8], at: Date) throws(StorageError) -> Bool
+    /// Ends every live login session of `userID` (of every user when nil) at `at`; returns how many it ended.
+    func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int
+    /// Marks the authorization code `codeHash` redeemed at `at` under the refresh family `refreshFamily` iff it is
+    /// not redeemed yet (compare-and-set); returns whether it did (of concurrent callers, on any node, one gets true).
+    func redeemAuthorizationCode(hash codeHash: [UInt8], at: Date, refreshFamily: String) throws(StorageError) -> Bool
+
     // MARK: Tokens and keys
 
     /// Marks the token `presentedHash` rotated into `replacement` (its `successorHash`) and stores `replacement` iff

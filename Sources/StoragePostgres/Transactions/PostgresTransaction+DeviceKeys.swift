@@ -114,7 +114,7 @@ extension PostgresTransaction {
         // The commit markers left behind (`CommitMarker`): the driver's bookkeeping, so not in the result (which
         // counts records); leftovers are few (one per closed connection or COMMIT in doubt), a batch keeps up.
         try connection.execute(CommitMarker.purge, [.integer(max(0, limit))])
-        return PurgeResult(
+        var result = PurgeResult(
             authSessions: try purge("auth_sessions", "id", "expires_at")
                 + (try purge("srp_sessions", "id", "expires_at")),
             deviceChallenges: try purge("device_challenges", "challenge_id", "expires_at"),
@@ -123,6 +123,9 @@ extension PostgresTransaction {
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "nonce", "expires_at"),
             spentTokens: try purge("spent_tokens", "jti", "expires_at"),
             spentAuthSessions: try purge("spent_auth_sessions", "id", "expires_at"))
+        result.loginSessions = try purge("login_sessions", "id_hash", "expires_at")
+        result.authorizationCodes = try purge("authorization_codes", "code_hash", "expires_at")
+        return result
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

@@ -82,7 +82,8 @@ extension PostgresTransaction {
         guard let user = try user(id: id) else { return false }
         for table in [
             "credentials", "refresh_tokens", "device_challenges", "device_keys", "device_enrolment_nonces",
-            "password_verifiers", "srp_sessions", "recovery_codes", "organization_members",
+            "password_verifiers", "srp_sessions", "recovery_codes", "organization_members", "login_sessions",
+            "authorization_codes",
         ] {
             try connection.execute("DELETE FROM \(table) WHERE user_id = $1", [.text(id)])
         }

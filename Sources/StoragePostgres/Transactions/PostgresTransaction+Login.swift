@@ -75,6 +75,8 @@ extension PostgresTransaction {
         guard steps.queued == 1 else {
             throw StorageError(.internalFailure, "login write stored the counter but queued \(steps.queued) events")
         }
+        // A hosted login's session and code: in the same transaction, after the statement that decided the login.
+        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
         return .stored
     }
 

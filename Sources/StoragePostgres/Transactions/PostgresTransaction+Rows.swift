@@ -113,6 +113,10 @@ extension PostgresTransaction {
             return try insert(
                 "organization_members", Self.organizationMemberColumns,
                 [.text(member.organizationID), .text(member.userID), .date(member.addedAt)])
+        case .loginSession(let session):
+            return try insert("login_sessions", Self.loginSessionColumns, Self.values(session))
+        case .authorizationCode(let code):
+            return try insert("authorization_codes", Self.authorizationCodeColumns, Self.values(code))
         }
     }
 

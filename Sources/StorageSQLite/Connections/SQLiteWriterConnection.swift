@@ -104,7 +104,10 @@ actor SQLiteWriterConnection {
             throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(error.reason)")
         }
         guard findings != ["ok"] else { return }
-        throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(findings.first ?? "no answer")")
+        // One row may hold several lines ("*** in database main ***", then a line per page): the first complaint is
+        // the first line that is not such a header, so that the error stays one line.
+        let complaints = findings.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("***") }
+        throw StorageError(.corrupt, "PRAGMA quick_check on \(path): \(complaints.first ?? "no answer")")
     }
 
     /// Records that a connection met a damaged page: from now on every write is refused with `.corrupt` before it

@@ -80,7 +80,7 @@ extension SQLiteTransaction {
                 "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(column) <= ? ORDER BY \(column) LIMIT ?)",
                 [.date(now), .integer(Int64(max(0, limit)))])
         }
-        return PurgeResult(
+        var result = PurgeResult(
             authSessions: try purge("auth_sessions", "expires_at") + (try purge("srp_sessions", "expires_at")),
             deviceChallenges: try purge("device_challenges", "expires_at"),
             refreshTokens: try purge("refresh_tokens", "absolute_expires_at"),
@@ -88,6 +88,9 @@ extension SQLiteTransaction {
             deviceEnrolmentNonces: try purge("device_enrolment_nonces", "expires_at"),
             spentTokens: try purge("spent_tokens", "expires_at"),
             spentAuthSessions: try purge("spent_auth_sessions", "expires_at"))
+        result.loginSessions = try purge("login_sessions", "expires_at")
+        result.authorizationCodes = try purge("authorization_codes", "expires_at")
+        return result
     }
 
     func recordHeartbeat(at: Date) throws(StorageError) {

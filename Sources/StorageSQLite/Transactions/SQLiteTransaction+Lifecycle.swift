@@ -78,7 +78,8 @@ extension SQLiteTransaction {
         guard let user = try user(id: id) else { return false }
         for table in [
             "credentials", "refresh_tokens", "device_challenges", "device_keys", "device_enrolment_nonces",
-            "password_verifiers", "srp_sessions", "recovery_codes", "organization_members",
+            "password_verifiers", "srp_sessions", "recovery_codes", "organization_members", "login_sessions",
+            "authorization_codes",
         ] {
             try database.execute("DELETE FROM \(table) WHERE user_id = ?", [.text(id)])
         }

@@ -64,6 +64,14 @@ open class ForwardingStoreReader: StoreReader {
         try reader.isAuthSessionSpent(id: id)
     }
 
+    open func loginSession(idHash: [UInt8]) throws(StorageError) -> LoginSession? {
+        try reader.loginSession(idHash: idHash)
+    }
+
+    open func authorizationCode(hash codeHash: [UInt8]) throws(StorageError) -> AuthorizationCode? {
+        try reader.authorizationCode(hash: codeHash)
+    }
+
     open func organization(id: String) throws(StorageError) -> Organization? {
         try reader.organization(id: id)
     }
@@ -194,6 +202,20 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
 
     open func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
         try writer.recordCredentialUse(use)
+    }
+
+    open func endLoginSession(idHash: [UInt8], at: Date) throws(StorageError) -> Bool {
+        try writer.endLoginSession(idHash: idHash, at: at)
+    }
+
+    open func endLoginSessions(userID: String?, at: Date) throws(StorageError) -> Int {
+        try writer.endLoginSessions(userID: userID, at: at)
+    }
+
+    open func redeemAuthorizationCode(hash codeHash: [UInt8], at: Date, refreshFamily: String)
+        throws(StorageError) -> Bool
+    {
+        try writer.redeemAuthorizationCode(hash: codeHash, at: at, refreshFamily: refreshFamily)
     }
 
     open func renameCredential(id credentialID: [UInt8], userID: String, name: String?) throws(StorageError) -> Bool {

@@ -67,7 +67,7 @@ struct PasskeyHarness {
             configuration: try TestConfiguration.make(overrides), store: store, logger: logger, clock: clock,
             recorder: try recording?(logger))
         // What a start loads from the store (`ServerContext.loadAuthSessionKey`).
-        context.authSessionKey.install(try AuthSessionSealer(secret: try SecureRandom.bytes(count: 32)))
+        try context.authSessionKey.install(secret: try SecureRandom.bytes(count: 32))
         self.context = context
         self.clock = clock
         self.logLines = lines

@@ -60,7 +60,9 @@ struct OpenAPIDocumentTests {
         #expect(operations.values.allSatisfy { !$0.isEmpty }, "every operation has a tag")
     }
 
-    @Test("the embedded document is docs/openapi.json, and the embedded demo files are web/demo's, byte for byte")
+    @Test(
+        "the embedded document is docs/openapi.json, and the embedded demo and hosted page files are web/demo's and web/hosted's, byte for byte"
+    )
     func embeddedAssetsMatchTheirSources() throws {
         func file(_ path: String) throws -> String {
             try String(contentsOf: Self.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
@@ -69,6 +71,12 @@ struct OpenAPIDocumentTests {
         #expect(EmbeddedAssets.demoPage == (try file("web/demo/index.html")), "run scripts/dev/embed_assets.py")
         #expect(EmbeddedAssets.demoScript == (try file("web/demo/demo.js")), "run scripts/dev/embed_assets.py")
         #expect(EmbeddedAssets.demoStyle == (try file("web/demo/demo.css")), "run scripts/dev/embed_assets.py")
+        #expect(
+            EmbeddedAssets.hostedLoginPage == (try file("web/hosted/login.html")), "run scripts/dev/embed_assets.py")
+        #expect(
+            EmbeddedAssets.hostedLoginScript == (try file("web/hosted/login.js")), "run scripts/dev/embed_assets.py")
+        #expect(
+            EmbeddedAssets.hostedLoginStyle == (try file("web/hosted/login.css")), "run scripts/dev/embed_assets.py")
     }
 
     @Test("GET /openapi.json is on the admin listener by default, on the public one or nowhere when configured")

@@ -49,9 +49,11 @@ struct SecurityEventKindTests {
         #expect(
             SecurityEvent.Kind.allCases.map(\.rawValue).sorted() == [
                 "PASSWORD_AUTH_FALLBACK", "account_deleted", "biometric_failure", "biometric_success",
-                "device_approval", "device_challenge", "device_key_locked", "device_key_password_required",
+                "code_redeemed", "code_reuse", "device_approval", "device_challenge", "device_key_locked",
+                "device_key_password_required",
                 "device_key_registered", "device_key_request", "device_key_revoked", "device_key_unlocked",
-                "key_invalidated", "login", "login_locks_lifted", "organization_deleted", "organization_member_added",
+                "key_invalidated", "login", "login_locks_lifted", "logout", "organization_deleted",
+                "organization_member_added",
                 "organization_member_removed", "passkey_added", "passkey_removed", "passkey_renamed",
                 "password_fallback", "password_verifier_sealed", "password_verifier_stored", "recovery_attempt",
                 "recovery_challenge", "recovery_codes_generated", "recovery_locked", "refresh", "refresh_retry",

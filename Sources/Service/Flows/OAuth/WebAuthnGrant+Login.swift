@@ -6,14 +6,14 @@ import WebAuthn
 extension WebAuthnGrant {
     /// A login `session` (opened and unexpired): the credential found by `rawId` (`loaded`), WebAuthn L3 §7.2 on
     /// the assertion, then one write that spends the session, compare-and-sets the counter, lifts the user's locks
-    /// and stores the refresh token. `credential` is the response as read from `sent` (the `authn_response` JSON).
+    /// and stores what `completion` adds (the refresh token, or the hosted page's session and code). `credential` is the response as read from `sent` (the `authn_response` JSON).
     /// `isMember`: whether the user is a member of the session's organization (true for a session in none); a user
     /// who is not is refused once the assertion is verified (Auth0's `access_denied`), so that the answer tells
     /// nothing to whoever holds no passkey of theirs.
     package func login(
         _ session: AuthSession, _ loaded: LoginCredential, credential: Result<PublicKeyCredentialJSON, WebAuthnError>,
-        sent: JSONValue, request: GrantRequest, isMember: Bool = true
-    ) async throws -> TokenResponse {
+        sent: JSONValue, request: GrantRequest, isMember: Bool = true, completion: CeremonyCompletion = .tokens
+    ) async throws -> CompletedCeremony {
         // The response's members are decoded first: a malformed response is refused as such, whatever else is wrong.
         let assertion = Result { () throws(WebAuthnError) in try credential.get().authentication() }
         // §7.2 steps 5–6: the credential must be registered, to a user of this realm. Refused here, before the
@@ -29,7 +29,9 @@ extension WebAuthnGrant {
             throw OAuthError.ceremonyFailed("realm_mismatch", reason: "credential of realm \(user.realm)")
         }
         let side = CeremonyRecording.AuthenticationSide(
-            rpID: verifier.relyingPartyID.value, originPolicy: try verifier.originPolicy(for: request.client),
+            rpID: verifier.relyingPartyID.value,
+            originPolicy: try completion.hosted?.originPolicy
+                ?? verifier.originPolicy(for: request.client, realm: session.realm),
             challenge: session.challenge, userVerificationRequired: verifier.userVerificationRequired(request.client),
             storedKey: stored.publicKey, storedSignCount: stored.signCount,
             storedBackupState: BackupStateResult.Stored(
@@ -42,13 +44,16 @@ extension WebAuthnGrant {
         if let organizationID = session.organizationID, !isMember {
             throw OAuthError.notOrganizationMember(userID: user.id, organizationID: organizationID)
         }
-        let refresh = try request.refreshToken(
-            for: user, authenticationMethods: Self.authenticationMethods(userVerified: verified.userVerified),
-            tokens: context.tokens)
+        let methods = Self.authenticationMethods(userVerified: verified.userVerified)
+        let refresh =
+            completion.issuesRefreshToken
+            ? try request.refreshToken(for: user, authenticationMethods: methods, tokens: context.tokens) : nil
+        let hosted = completion.hosted?.records(
+            user: user, authenticationMethods: methods, organizationID: session.organizationID, now: request.now)
         let use = CredentialUse(
             credentialID: stored.credentialID, expectedSignCount: stored.signCount,
             newSignCount: verified.newSignCount, backedUp: verified.backedUp, usedAt: request.now)
-        let completion = LoginCompletion(
+        var write = LoginCompletion(
             sessionID: session.id, sessionExpiresAt: session.expiresAt, use: use, userID: user.id,
             refreshToken: refresh?.record,
             // The audit log's entry commits with the login (docs/audit.md).
@@ -56,10 +61,11 @@ extension WebAuthnGrant {
                 .login, outcome: AuthenticationAuditEvent.success, now: request.now,
                 userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
                 familyID: refresh?.record.familyID))
+        (write.loginSession, write.authorizationCode) = (hosted?.session, hosted?.code)
         // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
         // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
         // stored (StoreWriter+LoginCompletion.swift).
-        let outcome = try await context.store.write { try $0.completeLogin(completion) }
+        let outcome = try await context.store.write { [write] in try $0.completeLogin(write) }
         switch outcome {
         case .sessionGone:
             throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
@@ -68,7 +74,8 @@ extension WebAuthnGrant {
         case .stored:
             break
         }
-        return try await ceremonyTokens(
+        context.metrics.count(event: "login")
+        return CompletedCeremony(
             event: "login", user: user, userVerified: verified.userVerified, refreshToken: refresh?.value,
             request: request)
     }

@@ -5,15 +5,16 @@ import WebAuthn
 
 extension WebAuthnGrant {
     /// A signup session (opened and unexpired): WebAuthn L3 §7.1 on the attestation, then one transaction that spends
-    /// the session and stores the user and the credential (with the first refresh token): of concurrent
+    /// the session and stores the user and the credential (with what `completion` adds: the first refresh token, or
+    /// the hosted page's session and code): of concurrent
     /// presentations only the one whose write spends the session succeeds, and a write that fails (503) leaves the
     /// session unspent.
     /// `credential` is the response as read from `sent` (the `authn_response` JSON): a malformed one is a refused
     /// ceremony, judged (and recorded in record mode) like any other.
     package func signup(
         session: AuthSession, credential: Result<PublicKeyCredentialJSON, WebAuthnError>, sent: JSONValue,
-        request: GrantRequest
-    ) async throws -> TokenResponse {
+        request: GrantRequest, completion: CeremonyCompletion = .tokens
+    ) async throws -> CompletedCeremony {
         guard let userHandle = session.userHandle else {
             throw OAuthError.bug("signup session without user handle")
         }
@@ -24,16 +25,19 @@ extension WebAuthnGrant {
         }
         let userID = try Self.newUserID()
         let registered = try verifier.registeredCredential(
-            challenge: session.challenge, credential: credential, sent: sent, client: request.client, userID: userID,
-            now: request.now)
+            challenge: session.challenge, credential: credential, sent: sent, client: request.client,
+            realm: session.realm, userID: userID, now: request.now, originPolicy: completion.hosted?.originPolicy)
         let credential = registered.credential
         let user = User(
             id: userID, userHandle: userHandle, realm: session.realm, email: session.email,
             phoneNumber: session.phoneNumber, username: session.username, name: session.name, createdAt: request.now,
             profile: session.profile)
-        let refresh = try request.refreshToken(
-            for: user, authenticationMethods: Self.authenticationMethods(userVerified: registered.userVerified),
-            tokens: context.tokens)
+        let methods = Self.authenticationMethods(userVerified: registered.userVerified)
+        let refresh =
+            completion.issuesRefreshToken
+            ? try request.refreshToken(for: user, authenticationMethods: methods, tokens: context.tokens) : nil
+        let hosted = completion.hosted?.records(
+            user: user, authenticationMethods: methods, organizationID: session.organizationID, now: request.now)
         do {
             let (sessionID, expiresAt) = (session.id, session.expiresAt)
             try await context.store.write { writer in
@@ -47,6 +51,7 @@ extension WebAuthnGrant {
                         OrganizationMember(organizationID: organizationID, userID: user.id, addedAt: request.now))
                 }
                 if let refresh { try writer.insertRefreshToken(refresh.record) }
+                try writer.insertHostedLogin(session: hosted?.session, code: hosted?.code)
                 _ = try writer.appendSecurityEvent(
                     AuthenticationAuditEvent.make(
                         .signup, outcome: AuthenticationAuditEvent.success, now: request.now,
@@ -67,7 +72,8 @@ extension WebAuthnGrant {
             // The session's organization is gone (deleted since /passkey/register).
             throw OAuthError.organizationInvalid(session.organizationID ?? "")
         }
-        return try await ceremonyTokens(
+        context.metrics.count(event: "signup")
+        return CompletedCeremony(
             event: "signup", user: user, userVerified: registered.userVerified, refreshToken: refresh?.value,
             request: request)
     }

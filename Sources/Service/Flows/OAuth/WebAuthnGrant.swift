@@ -58,9 +58,36 @@ package struct WebAuthnGrant: Sendable {
         self.verifier = verifier
     }
 
+    /// A ceremony completed by its one write: what its answer is made of.
+    package struct CompletedCeremony: Sendable {
+        /// `login` or `signup` (the metric counted).
+        package let event: String
+        /// The user who logged in or signed up.
+        package let user: User
+        /// Whether the authenticator verified the user (the `amr`).
+        package let userVerified: Bool
+        /// The login's first refresh token, when the write stored one (`CeremonyCompletion.tokens`).
+        package let refreshToken: String?
+        /// The settled request (client, access, instant, DPoP key, session id, organization).
+        package let request: GrantRequest
+    }
+
     /// The token response of the ceremony `parameters` complete.
     /// - Throws: `OAuthError` (`invalid_grant` for the session or the ceremony) or the verifier's `WebAuthnError`.
     package func complete(_ parameters: Parameters) async throws -> TokenResponse {
+        let done = try await ceremony(parameters, completing: .tokens)
+        return try await ceremonyTokens(
+            event: done.event, user: done.user, userVerified: done.userVerified, refreshToken: done.refreshToken,
+            request: done.request)
+    }
+
+    /// The one implementation of a passkey ceremony's completion, the grant's and the hosted page's: the sealed
+    /// session opened, the reads, the organization rules, `CeremonyVerifier`, the counter and the refusal handling;
+    /// `completion` decides only what the one write adds and which origins are expected.
+    /// - Throws: as `complete`.
+    package func ceremony(_ parameters: Parameters, completing completion: CeremonyCompletion) async throws
+        -> CompletedCeremony
+    {
         let client = parameters.client
         let authnResponse = parameters.authnResponse
         // Parsed before the store is read, only to know which credential to read; a parse failure is reported
@@ -89,11 +116,13 @@ package struct WebAuthnGrant: Sendable {
                 session, realmName: parameters.realm, client: client, access: parameters.access, now: now,
                 dpop: parameters.dpopThumbprint)
             if session.kind == .signup {
-                return try await signup(session: session, credential: credential, sent: authnResponse, request: request)
+                return try await signup(
+                    session: session, credential: credential, sent: authnResponse, request: request,
+                    completion: completion)
             }
             return try await login(
                 session, found?.credential ?? LoginCredential(credential: nil, user: nil), credential: credential,
-                sent: authnResponse, request: request, isMember: found?.isMember ?? false)
+                sent: authnResponse, request: request, isMember: found?.isMember ?? false, completion: completion)
         } catch {
             try await refused(
                 kind, error, session: session, now: now, clientID: client.clientID,
@@ -168,13 +197,12 @@ package struct WebAuthnGrant: Sendable {
         userVerified ? ["hwk", "user"] : ["hwk"]
     }
 
-    /// The token response after a verified passkey ceremony (sign-up or login): counted, then minted with the
-    /// ceremony's instant as `auth_time` and its `amr`.
+    /// The token response after a verified passkey ceremony (sign-up or login), minted with the ceremony's instant
+    /// as `auth_time` and its `amr`.
     package func ceremonyTokens(
         event: String, user: User, userVerified: Bool, refreshToken: String?, request: GrantRequest
     ) async throws -> TokenResponse {
-        context.metrics.count(event: event)
-        return try await context.tokens.tokenResponse(
+        try await context.tokens.tokenResponse(
             for: TokenService.Grant(
                 user: user, clientID: request.client.clientID, access: request.access, authTime: request.now,
                 authenticationMethods: Self.authenticationMethods(userVerified: userVerified),

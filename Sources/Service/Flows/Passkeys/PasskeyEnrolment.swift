@@ -80,7 +80,7 @@ package struct PasskeyEnrolment: Sendable {
             let parsed = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: authnResponse) }
             credential = try verifier.registeredCredential(
                 challenge: session.challenge, credential: parsed, sent: authnResponse, client: client,
-                userID: user.id, now: now
+                realm: user.realm, userID: user.id, now: now
             ).credential
         } catch {
             await refused(

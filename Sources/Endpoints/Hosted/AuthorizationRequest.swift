@@ -1,0 +1,192 @@
+import Crypto
+import Configuration
+import Foundation
+import Service
+
+/// `GET /authorize`'s parameters, checked (OIDC Core §3.1.2.1, RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 9700 §2.1.1) in
+/// the order that decides how a refusal is answered: first the client and its redirect URI, which must be right
+/// before anything is sent there (an error page otherwise, RFC 6749 §4.1.2.1); then everything else, refused by a
+/// redirect with `error`, `state` and `iss`. Unknown parameters (Auth0's `auth0Client`, …) are ignored
+/// (RFC 6749 §3.1).
+package struct AuthorizationRequest: Sendable {
+    /// How a request is refused.
+    package enum Refusal: Error, Sendable, Equatable {
+        /// The error page (400), never a redirect: the client or the redirect URI is not known to be right.
+        case page(String)
+        /// A redirect to the client's redirect URI with `error` and `error_description` (RFC 6749 §4.1.2.1).
+        case redirect(error: String, description: String)
+    }
+
+    /// A parse's outcome: the request, or the refusal with what is known of where to send it (the redirect URI only
+    /// once it is known to be the client's).
+    package enum Parsed: Sendable {
+        case accepted(AuthorizationRequest)
+        case refused(Refusal, redirectURI: String?, state: String?)
+    }
+
+    /// The `prompt` values supported (OIDC Core §3.1.2.1), as discovery lists them.
+    package static let promptValues = ["none", "login"]
+    /// Longest `state`, `nonce` and `login_hint` accepted, in bytes.
+    package static let maximumStateLength = 2048
+    package static let maximumNonceLength = 512
+    package static let maximumLoginHintLength = 256
+
+    /// The client, known and allowed the authorization code grant.
+    package let client: ClientConfiguration
+    /// `redirect_uri` as sent, one of the client's (`RedirectURIRules`).
+    package let redirectURI: String
+    /// `state`, echoed with every answer that goes back to the client.
+    package let state: String?
+    /// The rest, ready to seal: set once the whole request has been checked.
+    package private(set) var transaction: HostedTransaction
+
+    /// Whether `prompt` has `none`: no page may be shown (OIDC Core §3.1.2.1).
+    package var promptNone: Bool { transaction.prompt == "none" }
+    /// Whether `prompt` has `login`: a live session is not enough.
+    package var promptLogin: Bool { transaction.prompt == "login" }
+
+    /// The client and the redirect URI of `query`.
+    /// - Throws: `.page` for an unknown client, one without the authorization code grant, or a missing or
+    ///   unregistered `redirect_uri`.
+    private static func clientAndRedirect(_ query: [String: String], configuration: ServerConfiguration)
+        throws(Refusal) -> (ClientConfiguration, String)
+    {
+        guard let clientID = query["client_id"], !clientID.isEmpty else {
+            throw .page("The request names no client (client_id).")
+        }
+        guard let client = configuration.client(id: clientID),
+            client.grantTypes.contains(GrantType.authorizationCode.rawValue)
+        else { throw .page("The client is unknown or may not use this sign-in page.") }
+        // OIDC Core §3.1.2.1: redirect_uri is required; RFC 9700 §2.1: exact match (RedirectURIRules).
+        guard let redirectURI = query["redirect_uri"], !redirectURI.isEmpty,
+            RedirectURIRules.match(redirectURI, in: client.redirectURIs) != nil
+        else { throw .page("The redirect URI is missing or not registered for this client.") }
+        return (client, redirectURI)
+    }
+
+    /// The checked request of `query`, its transaction expiring `HostedTransaction.lifetime` after `now` and carrying
+    /// `csrf`.
+    package static func parse(
+        _ query: [String: String], configuration: ServerConfiguration, csrf: String, now: Date
+    ) -> Parsed {
+        let client: ClientConfiguration
+        let redirectURI: String
+        do throws(Refusal) {
+            (client, redirectURI) = try clientAndRedirect(query, configuration: configuration)
+        } catch {
+            return .refused(error, redirectURI: nil, state: nil)
+        }
+        // The state goes back even with an error about it (unless it is itself the error: then none goes back).
+        let state = query["state"].flatMap { $0.utf8.count <= maximumStateLength ? $0 : nil }
+        do throws(Refusal) {
+            let transaction = try checkedTransaction(
+                query, client: client, redirectURI: redirectURI, configuration: configuration, csrf: csrf, now: now)
+            return .accepted(
+                AuthorizationRequest(client: client, redirectURI: redirectURI, state: state, transaction: transaction))
+        } catch {
+            return .refused(error, redirectURI: redirectURI, state: state)
+        }
+    }
+
+    private static func invalid(_ description: String) -> Refusal {
+        .redirect(error: "invalid_request", description: description)
+    }
+
+    /// Every parameter after the client and the redirect URI.
+    private static func checkedTransaction(
+        _ query: [String: String], client: ClientConfiguration, redirectURI: String,
+        configuration: ServerConfiguration, csrf: String, now: Date
+    ) throws(Refusal) -> HostedTransaction {
+        // OIDC Core §6.1/§6.2: request objects are not supported.
+        if query["request"] != nil {
+            throw .redirect(error: "request_not_supported", description: "Request objects are not supported.")
+        }
+        if query["request_uri"] != nil {
+            throw .redirect(error: "request_uri_not_supported", description: "request_uri is not supported.")
+        }
+        // RFC 6749 §4.1.1, §4.1.2.1: response_type is required; only "code" (RFC 9700 §2.1.2: no implicit grant).
+        guard let responseType = query["response_type"], !responseType.isEmpty else {
+            throw invalid("response_type is required.")
+        }
+        guard responseType == "code" else {
+            throw .redirect(error: "unsupported_response_type", description: "Only response_type=code is supported.")
+        }
+        // OAuth 2.0 Multiple Response Type Encoding Practices §2.1: the default mode of "code" is "query", the one
+        // mode supported.
+        if let mode = query["response_mode"], mode != "query" {
+            throw invalid("Only response_mode=query is supported.")
+        }
+        // RFC 7636 §4.3/§4.4.1, RFC 9700 §2.1.1: PKCE with S256 for every client (all are public); a missing method
+        // means "plain", refused as "plain" is.
+        guard let challenge = query["code_challenge"], !challenge.isEmpty else {
+            throw invalid("code_challenge is required (PKCE, S256).")
+        }
+        guard query["code_challenge_method"] == "S256" else {
+            throw invalid("code_challenge_method must be S256.")
+        }
+        // RFC 7636 §4.2: S256's challenge is base64url of a SHA-256 digest, without padding: 43 characters.
+        guard challenge.utf8.count == 43, let digest = Base64URL.decode(challenge), digest.count == 32 else {
+            throw invalid("code_challenge is not an S256 challenge.")
+        }
+        let prompt = try checkedPrompt(query["prompt"])
+        let maxAge = try checkedMaxAge(query["max_age"])
+        let scopeText = query["scope"] ?? Scope.default.tokens.joined(separator: " ")
+        guard Scope(parsing: scopeText) != nil, !scopeText.isEmpty else {
+            throw .redirect(error: "invalid_scope", description: "The scope is malformed.")
+        }
+        if let audience = query["audience"] {
+            guard audience.utf8.count <= 512, ServerConfiguration.isAudience(audience) else {
+                throw invalid("The audience is malformed.")
+            }
+        }
+        if let state = query["state"], state.utf8.count > maximumStateLength { throw invalid("state is too long.") }
+        if let nonce = query["nonce"], nonce.utf8.count > maximumNonceLength { throw invalid("nonce is too long.") }
+        if let hint = query["login_hint"], hint.utf8.count > maximumLoginHintLength {
+            throw invalid("login_hint is too long.")
+        }
+        let organization = query["organization"].flatMap { $0.isEmpty ? nil : $0 }
+        if let organization, organization.utf8.count > 256 { throw invalid("The organization is malformed.") }
+        do {
+            _ = try OrganizationRequest.checked(organization, client: client, configuration: configuration)
+        } catch let error as OAuthError {
+            throw .redirect(error: error.kind.rawValue, description: error.clientDescription)
+        } catch {
+            throw invalid("The organization is malformed.")
+        }
+        var transaction = HostedTransaction(
+            clientID: client.clientID, redirectURI: redirectURI, codeChallenge: challenge, scope: scopeText, csrf: csrf,
+            expiresAt: now.addingTimeInterval(HostedTransaction.lifetime))
+        transaction.audience = query["audience"]
+        transaction.organization = organization
+        transaction.nonce = query["nonce"].flatMap { $0.isEmpty ? nil : $0 }
+        transaction.state = query["state"]
+        transaction.prompt = prompt
+        transaction.maxAge = maxAge
+        transaction.loginHint = query["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
+        return transaction
+    }
+
+    /// `prompt` (OIDC Core §3.1.2.1): a space-separated list of `promptValues`; `none` with any other value is an
+    /// error, and so is a value this server does not support (`consent`, `select_account`, anything else).
+    private static func checkedPrompt(_ text: String?) throws(Refusal) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        let values = Set(text.split(separator: " ").map(String.init))
+        guard values.isSubset(of: promptValues) else {
+            throw invalid("prompt may be none or login.")
+        }
+        if values.contains("none") {
+            guard values.count == 1 else { throw invalid("prompt=none cannot be combined with another value.") }
+            return "none"
+        }
+        return values.isEmpty ? nil : "login"
+    }
+
+    /// `max_age` (OIDC Core §3.1.2.1): a non-negative number of seconds.
+    private static func checkedMaxAge(_ text: String?) throws(Refusal) -> Int? {
+        guard let text else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 10, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let seconds = Int(text)
+        else { throw invalid("max_age is not a number of seconds.") }
+        return seconds
+    }
+}

@@ -1,0 +1,82 @@
+import Configuration
+import HTTP
+import Service
+
+/// `GET /authorize` (OIDC Core §3.1.2, RFC 6749 §4.1.1): the request checked (`AuthorizationRequest`); within a live
+/// login session a code at once (unless `prompt=login`, or `max_age` has passed); `prompt=none` without one
+/// `login_required` (OIDC Core §3.1.2.6); otherwise the hosted page with the request sealed (`HostedTransaction`).
+package struct AuthorizeEndpoint: Sendable {
+    package let context: ServerContext
+    package let login: HostedLogin
+    package let cookies: HostedCookies
+
+    package static func register(in router: inout Router, context: ServerContext) {
+        let endpoint = AuthorizeEndpoint(
+            context: context, login: HostedLogin(context: context),
+            cookies: HostedCookies(configuration: context.configuration))
+        router.add(
+            .get, "/authorize", EndpointHandler.make(context, rateLimited: true) { try await endpoint.answer($0) })
+        HostedPage.registerAssets(in: &router)
+    }
+
+    /// The answer to one `/authorize` request.
+    func answer(_ request: Request) async throws -> Response {
+        let configuration = context.configuration
+        let csrf = try HostedTransactionSealer.newCSRFValue()
+        switch AuthorizationRequest.parse(
+            request.query, configuration: configuration, csrf: csrf, now: context.clock.now())
+        {
+        case .refused(.page(let message), _, _):
+            return AuthorizationResponse.errorPage(message)
+        case .refused(.redirect(let error, let description), let redirectURI?, let state):
+            return AuthorizationResponse.errorRedirect(
+                redirectURI: redirectURI, error: error, description: description, state: state,
+                configuration: configuration)
+        case .refused(.redirect, nil, _):
+            // A redirect refusal always comes with the redirect URI; without it, the page.
+            return AuthorizationResponse.errorPage("The request cannot be answered.")
+        case .accepted(let authorization):
+            do {
+                return try await answer(authorization, request: request)
+            } catch let error as OAuthError {
+                // RFC 6749 §4.1.2.1: once the redirect URI is known to be right, errors go back to the client.
+                return redirect(authorization, error: error.kind.rawValue, description: error.clientDescription)
+            } catch {
+                let mapped = ErrorMapping.response(for: error, request: request, context: context)
+                return redirect(
+                    authorization, error: mapped.status == 503 ? "temporarily_unavailable" : "server_error",
+                    description: "The sign-in is unavailable. Try again later.")
+            }
+        }
+    }
+
+    private func redirect(_ authorization: AuthorizationRequest, error: String, description: String) -> Response {
+        AuthorizationResponse.errorRedirect(
+            redirectURI: authorization.redirectURI, error: error, description: description, state: authorization.state,
+            configuration: context.configuration)
+    }
+
+    /// A checked request: a code from the live session, `login_required`, or the page.
+    private func answer(_ authorization: AuthorizationRequest, request: Request) async throws -> Response {
+        let transaction = authorization.transaction
+        let issuance = try HostedIssuance.issuance(transaction, context: context)
+        if !authorization.promptLogin {
+            let outcome = try await login.issueCode(
+                for: issuance, sessionCookie: request.cookie(named: cookies.sessionName), maxAge: transaction.maxAge)
+            if case .code(let code) = outcome {
+                return AuthorizationResponse.redirect(
+                    to: AuthorizationResponse.codeLocation(
+                        redirectURI: authorization.redirectURI, code: code, state: authorization.state,
+                        configuration: context.configuration))
+            }
+        }
+        // OIDC Core §3.1.2.6: prompt=none and no usable session.
+        if authorization.promptNone {
+            return redirect(authorization, error: "login_required", description: "The user must sign in.")
+        }
+        let sealed = try context.authSessionKey.transactionSealer().seal(transaction)
+        return HostedPage.page(
+            sealed: sealed, transaction: transaction, client: authorization.client,
+            realm: try HostedIssuance.realm(context.configuration), cookies: cookies)
+    }
+}

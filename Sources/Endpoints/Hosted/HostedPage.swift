@@ -1,0 +1,70 @@
+import Assets
+import Configuration
+import HTTP
+import Service
+
+/// The hosted login page (web/hosted/, compiled into the binary by scripts/dev/embed_assets.py): served by
+/// `GET /authorize` itself with the request's sealed transaction and CSRF value, and its script and style at
+/// `/u/login.js` and `/u/login.css`.
+package enum HostedPage {
+    /// The demo page's policy (no inline script or style, no eval, fetches to its own origin only), framing refused
+    /// (`frame-ancestors 'none'`, CSP Level 3 §6.4.2: no clickjacking of the passkey button) and no form posts.
+    package static let contentSecurityPolicy = DemoEndpoints.contentSecurityPolicy
+
+    /// The headers of every hosted page and asset: the policy, never cached (the page carries a CSRF value), no
+    /// `Referer` leaving it (its URL carries the request), no framing for browsers without CSP 3.
+    static func headers(contentType: String) -> HTTPHeaders {
+        [
+            "Content-Type": contentType, "Cache-Control": "no-store",
+            "Content-Security-Policy": contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
+            "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cross-Origin-Opener-Policy": "same-origin",
+        ]
+    }
+
+    /// An HTML response under the hosted page's headers.
+    package static func response(status: Int, html: String) -> Response {
+        Response(status: status, headers: headers(contentType: "text/html; charset=utf-8"), body: Array(html.utf8))
+    }
+
+    /// Registers `/u/login.js` and `/u/login.css`.
+    package static func registerAssets(in router: inout Router) {
+        for (path, text, type) in [
+            ("/u/login.js", EmbeddedAssets.hostedLoginScript, "text/javascript; charset=utf-8"),
+            ("/u/login.css", EmbeddedAssets.hostedLoginStyle, "text/css; charset=utf-8"),
+        ] {
+            let body = Array(text.utf8)
+            router.addInline(.get, path) { _ in Response(status: 200, headers: headers(contentType: type), body: body) }
+        }
+    }
+
+    /// The page for `transaction`, sealed as `sealed`, with the CSRF cookie set: 200.
+    package static func page(
+        sealed: String, transaction: HostedTransaction, client: ClientConfiguration, realm: RealmConfiguration?,
+        cookies: HostedCookies
+    ) -> Response {
+        // Every value goes into an attribute or text: escaped as HTML attribute text (HTML §13.1.2.3), which is
+        // also safe as text.
+        let html = EmbeddedAssets.hostedLoginPage
+            .replacingOccurrences(of: "{{TRANSACTION}}", with: DemoEndpoints.escapedAttribute(sealed))
+            .replacingOccurrences(of: "{{CSRF}}", with: DemoEndpoints.escapedAttribute(transaction.csrf))
+            .replacingOccurrences(
+                of: "{{CLIENT_NAME}}",
+                with: DemoEndpoints.escapedAttribute(client.name.isEmpty ? client.clientID : client.name)
+            )
+            .replacingOccurrences(of: "{{IDENTIFIER_LABEL}}", with: identifierLabel(realm))
+            .replacingOccurrences(
+                of: "{{LOGIN_HINT}}", with: DemoEndpoints.escapedAttribute(transaction.loginHint ?? ""))
+        var response = response(status: 200, html: html)
+        response.setCookie(cookies.csrf(transaction.csrf))
+        return response
+    }
+
+    /// The sign-up field's label: the identifier the realm asks for first.
+    static func identifierLabel(_ realm: RealmConfiguration?) -> String {
+        switch HostedSignup.identifierField(realm) {
+        case "phone_number": "Phone number"
+        case "username": "Username"
+        default: "Email"
+        }
+    }
+}

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""The hosted login (docs/hosted-login.md) end to end with software that shares no code with passkeyd: authlib
+(PyPI), an OpenID Connect client library, runs the authorization code flow with PKCE (S256) from the discovery
+document and validates each ID token (signature from the JWKS, iss, aud, nonce, exp, iat); headless Chromium
+(Debian's chromium + chromedriver, selenium) with a WebAuthn virtual authenticator (CTAP2, internal, resident keys,
+user verification) drives the hosted page and follows the redirects to a catcher on another loopback port (an
+http.server run here), whose requests give the redirect's code, state and iss.
+
+The flow: a sign-up on the hosted page (identifier, then passkey-signup), a sign-in (prompt=login, passkey-login;
+the page loaded as in a browser without conditional mediation), another through conditional mediation (the page's
+autofill request, which Chromium's virtual authenticator answers by itself), a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
+(RP-Initiated Logout), then prompt=none answered error=login_required. Besides: the discovery metadata, the login
+session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
+origins document.
+
+Usage: hosted_login.py ISSUER CLIENT_ID CATCHER_PORT RELATED_ORIGIN SCREENSHOT
+  ISSUER          the daemon's issuer (http://localhost:PORT/)
+  CLIENT_ID       a client with authorization_code whose redirect URI is http://127.0.0.1:CATCHER_PORT/callback and
+                  whose post-logout redirect URI is http://127.0.0.1:CATCHER_PORT/signed-out
+  CATCHER_PORT    a free loopback port for the catcher
+  RELATED_ORIGIN  a related origin configured on the default realm (GET /.well-known/webauthn lists it)
+  SCREENSHOT      where to write a screenshot of the hosted page (the sign-in's)
+"""
+import http.server
+import os
+import secrets
+import sys
+import threading
+import urllib.parse
+import uuid
+
+import requests
+from authlib.common.security import generate_token
+from authlib.integrations.requests_client import OAuth2Session
+from authlib.jose import JsonWebKey, JsonWebToken
+from authlib.oidc.core import CodeIDToken
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from passkeyd_http import check, run
+
+SCOPE = "openid profile email offline_access"
+
+
+class Catcher:
+    """The client's redirect target: a loopback HTTP server answering every GET with a small page and recording the
+    request targets it received, in order."""
+
+    def __init__(self, port):
+        received = self.received = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                received.append(self.path)
+                body = b"<!doctype html><title>caught</title><p>caught</p>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def browser():
+    # selenium-manager stays offline: the Debian chromedriver and chromium, nothing downloaded.
+    os.environ["SE_OFFLINE"] = "true"
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,1000"):
+        options.add_argument(argument)
+    return webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
+
+
+def query(url):
+    """The query parameters of `url`, one value each."""
+    return {key: values[0] for key, values in urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).items()}
+
+
+def wait_for_redirect(driver, prefix, seconds=30):
+    """The browser's URL once it starts with `prefix` (the catcher); fails with the hosted page's error region's text
+    when that shows first."""
+
+    def arrived(_):
+        if driver.current_url.startswith(prefix):
+            return True
+        try:
+            errors = driver.find_elements(By.ID, "error")
+            text = errors[0].text.strip() if errors else ""
+        except StaleElementReferenceException:  # the page navigated away meanwhile
+            return False
+        if text:
+            raise AssertionError(f"the hosted page shows an error: {text}")
+        return False
+
+    WebDriverWait(driver, seconds).until(arrived)
+    return driver.current_url
+
+
+def sign_count(driver, authenticator):
+    credentials = driver.execute_cdp_cmd("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    return sum(credential["signCount"] for credential in credentials), credentials
+
+
+class RelyingParty:
+    """An OpenID Connect client as a web app would run it with authlib: discovery first, then one authorization
+    request at a time (its state, nonce and PKCE verifier kept), the code redeemed and the ID token validated."""
+
+    def __init__(self, issuer, client_id, redirect_uri):
+        self.issuer, self.client_id, self.redirect_uri = issuer, client_id, redirect_uri
+        self.metadata = requests.get(issuer + ".well-known/openid-configuration", timeout=10).json()
+        self.keys = JsonWebKey.import_key_set(requests.get(self.metadata["jwks_uri"], timeout=10).json())
+        # Only the algorithms the discovery document names (never "none").
+        self.jwt = JsonWebToken(self.metadata["id_token_signing_alg_values_supported"])
+
+    def authorization_url(self, **extra):
+        """A new authorization request: its URL, with state, nonce and the S256 challenge of a fresh verifier."""
+        self.session = OAuth2Session(
+            self.client_id, redirect_uri=self.redirect_uri, scope=SCOPE, code_challenge_method="S256",
+            token_endpoint_auth_method="none")
+        self.verifier = generate_token(64)
+        self.nonce = secrets.token_urlsafe(16)
+        url, self.state = self.session.create_authorization_url(
+            self.metadata["authorization_endpoint"], code_verifier=self.verifier, nonce=self.nonce, **extra)
+        return url
+
+    def redeem(self, callback_url):
+        """The token response for the code in `callback_url` (authlib checks its state), and the validated ID token's
+        claims."""
+        token = self.session.fetch_token(
+            self.metadata["token_endpoint"], authorization_response=callback_url, code_verifier=self.verifier)
+        return token, self.validate(token["id_token"])
+
+    def validate(self, id_token):
+        """OIDC Core §3.1.3.7 through authlib: the signature with the JWKS, iss, aud (and azp), exp, iat, nonce."""
+        claims = self.jwt.decode(
+            id_token, self.keys, claims_cls=CodeIDToken,
+            claims_options={"iss": {"essential": True, "value": self.issuer},
+                            "aud": {"essential": True, "value": self.client_id}},
+            claims_params={"nonce": self.nonce, "client_id": self.client_id})
+        claims.validate(leeway=5)
+        return claims
+
+
+def check_discovery(rp):
+    metadata = rp.metadata
+    check("discovery names the issuer", metadata.get("issuer") == rp.issuer, str(metadata.get("issuer")))
+    check("discovery has authorization_endpoint and end_session_endpoint",
+          bool(metadata.get("authorization_endpoint")) and bool(metadata.get("end_session_endpoint")), str(metadata))
+    check("discovery: response_types_supported is [code]", metadata.get("response_types_supported") == ["code"],
+          str(metadata.get("response_types_supported")))
+    check("discovery: code_challenge_methods_supported is [S256]",
+          metadata.get("code_challenge_methods_supported") == ["S256"],
+          str(metadata.get("code_challenge_methods_supported")))
+    check("discovery: grant_types_supported lists authorization_code",
+          "authorization_code" in metadata.get("grant_types_supported", []),
+          str(metadata.get("grant_types_supported")))
+    check("discovery: authorization_response_iss_parameter_supported (RFC 9207)",
+          metadata.get("authorization_response_iss_parameter_supported") is True)
+
+
+def check_callback(rp, url, callback, ceremony):
+    """The redirect of a successful authorization: at the redirect URI, with code, the request's state and iss."""
+    parameters = query(url)
+    check(f"{ceremony}: redirected to the redirect URI", url.startswith(callback + "?"), url)
+    check(f"{ceremony}: the redirect carries a code and the request's state",
+          bool(parameters.get("code")) and parameters.get("state") == rp.state, str(parameters))
+    check(f"{ceremony}: the redirect's iss is the issuer (RFC 9207)", parameters.get("iss") == rp.issuer,
+          str(parameters.get("iss")))
+
+
+def main():
+    issuer, client_id, catcher_port, related_origin, screenshot = sys.argv[1:6]
+    catcher_origin = f"http://127.0.0.1:{catcher_port}"
+    callback = catcher_origin + "/callback"
+    signed_out = catcher_origin + "/signed-out"
+    catcher = Catcher(int(catcher_port))
+    rp = RelyingParty(issuer, client_id, callback)
+    check_discovery(rp)
+
+    related = requests.get(issuer + ".well-known/webauthn", timeout=10)
+    check("GET /.well-known/webauthn lists the realm's related origin (WebAuthn L3 §5.11)",
+          related.status_code == 200 and related.headers.get("Content-Type") == "application/json"
+          and related.json().get("origins") == [related_origin], f"{related.status_code} {related.text}")
+
+    driver = browser()
+    try:
+        # The virtual authenticator first (it stays with the tab), so that the page's first request finds it.
+        driver.get(issuer + ".well-known/openid-configuration")
+        driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
+        authenticator = driver.execute_cdp_cmd(
+            "WebAuthn.addVirtualAuthenticator",
+            {"options": {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+                         "hasUserVerification": True, "isUserVerified": True, "automaticPresenceSimulation": True}},
+        )["authenticatorId"]
+
+        # Sign-up: the hosted page, an identifier, the passkey-signup button, a ceremony, the redirect.
+        driver.get(rp.authorization_url())
+        WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "passkey-signup"))
+        check("the hosted page has passkey-login, identifier and passkey-signup",
+              all(driver.find_elements(By.ID, name) for name in ("passkey-login", "identifier", "passkey-signup")))
+        email = f"hosted-{uuid.uuid4().hex[:12]}@example.com"
+        driver.find_element(By.ID, "identifier").send_keys(email)
+        driver.find_element(By.ID, "passkey-signup").click()
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "sign-up")
+        token, claims = rp.redeem(url)
+        check("sign-up: authlib validated the ID token (JWKS signature, iss, aud, nonce, exp)", True)
+        check("sign-up: the ID token names the new user's email", claims.get("email") == email, str(dict(claims)))
+        check("sign-up: the ID token has auth_time and amr",
+              isinstance(claims.get("auth_time"), int) and bool(claims.get("amr")), str(dict(claims)))
+        subject = claims["sub"]
+        _, credentials = sign_count(driver, authenticator)
+        check("sign-up: one resident credential in the authenticator",
+              len(credentials) == 1 and credentials[0]["isResidentCredential"], str(credentials))
+
+        # A second redemption of the same code: invalid_grant (RFC 6749 §4.1.2).
+        code = query(url)["code"]
+        again = requests.post(rp.metadata["token_endpoint"], timeout=10, data={
+            "grant_type": "authorization_code", "code": code, "redirect_uri": callback,
+            "code_verifier": rp.verifier, "client_id": client_id})
+        check("a second redemption of the code is invalid_grant",
+              400 <= again.status_code < 500 and again.json().get("error") == "invalid_grant",
+              f"{again.status_code} {again.text}")
+
+        # The login session cookie (HttpOnly, SameSite=Lax; not Secure on a plain-HTTP localhost issuer).
+        driver.get(issuer + ".well-known/openid-configuration")
+        cookies = {cookie["name"]: cookie for cookie in driver.get_cookies()}
+        session = cookies.get("passkeyd_session") or cookies.get("__Host-passkeyd_session")
+        check("the login session cookie is set, HttpOnly and SameSite=Lax",
+              session is not None and session.get("httpOnly") and session.get("sameSite") == "Lax", str(cookies))
+
+        # Sign-in with the button: prompt=login shows the page although a session is live. Chromium's virtual
+        # authenticator answers a conditional (autofill) request by itself once it holds a credential, so this page
+        # load runs as in a browser without conditional mediation (the page then waits for the button).
+        no_autofill = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": "PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);"})
+        driver.get(rp.authorization_url(prompt="login"))
+        WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "passkey-login"))
+        driver.save_screenshot(screenshot)
+        driver.find_element(By.ID, "passkey-login").click()
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "sign-in (passkey-login)")
+        token, claims = rp.redeem(url)
+        check("sign-in: authlib validated the ID token, the same user", claims["sub"] == subject, claims["sub"])
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": no_autofill["identifier"]})
+
+        # Sign-in through conditional mediation: the page's autofill request, answered by the virtual authenticator.
+        driver.get(rp.authorization_url(prompt="login"))
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "sign-in (conditional mediation)")
+        token, claims = rp.redeem(url)
+        check("sign-in (conditional mediation): the same user", claims["sub"] == subject, claims["sub"])
+        count_after_login, _ = sign_count(driver, authenticator)
+        refreshed = rp.session.refresh_token(rp.metadata["token_endpoint"], refresh_token=token["refresh_token"])
+        check("sign-in: authlib refreshes the tokens (offline_access)",
+              bool(refreshed.get("access_token")) and refreshed.get("refresh_token") != token["refresh_token"],
+              str(refreshed.keys()))
+
+        # A silent /authorize in the same browser session: a code at once, no page, no ceremony.
+        pages_before = len(catcher.received)
+        driver.get(rp.authorization_url())
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "silent /authorize")
+        count, _ = sign_count(driver, authenticator)
+        check("silent /authorize: no ceremony ran (the authenticator signed nothing)", count == count_after_login,
+              f"{count_after_login} -> {count}")
+        # (The browser's own /favicon.ico requests aside.)
+        arrivals = [path for path in catcher.received[pages_before:] if not path.startswith("/favicon")]
+        check("silent /authorize: the browser went straight to the redirect URI, once",
+              len(arrivals) == 1 and arrivals[0].startswith("/callback?code="), str(arrivals))
+        token, silent = rp.redeem(url)
+        check("silent /authorize: the same user, the same auth_time",
+              silent["sub"] == subject and silent.get("auth_time") == claims.get("auth_time"), str(dict(silent)))
+
+        # Logout through end_session_endpoint (OIDC RP-Initiated Logout 1.0 §2): back to the post-logout URI.
+        logout_state = secrets.token_urlsafe(8)
+        driver.get(rp.metadata["end_session_endpoint"] + "?" + urllib.parse.urlencode({
+            "id_token_hint": token["id_token"], "client_id": client_id, "post_logout_redirect_uri": signed_out,
+            "state": logout_state}))
+        url = wait_for_redirect(driver, signed_out)
+        check("logout: redirected to the post-logout URI with the state",
+              query(url).get("state") == logout_state, url)
+        driver.get(issuer + ".well-known/openid-configuration")
+        names = {cookie["name"] for cookie in driver.get_cookies()}
+        check("logout: the login session cookie is gone",
+              not {"passkeyd_session", "__Host-passkeyd_session"} & names, str(names))
+
+        # prompt=none without a session: error=login_required at the redirect URI (OIDC Core §3.1.2.6).
+        driver.get(rp.authorization_url(prompt="none"))
+        url = wait_for_redirect(driver, callback)
+        parameters = query(url)
+        check("prompt=none after logout: error=login_required with the state and iss",
+              parameters.get("error") == "login_required" and parameters.get("state") == rp.state
+              and parameters.get("iss") == issuer and "code" not in parameters, str(parameters))
+    finally:
+        driver.quit()
+        catcher.close()
+
+
+if __name__ == "__main__":
+    run("hosted_login", main)

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The hosted login (issue 38, docs/hosted-login.md) end to end with independent software
+# (scripts/checks/hosted_login.py): authlib (PyPI, an OpenID Connect client library) runs the authorization code flow
+# with PKCE from the discovery document while headless Chromium (Debian's chromium + chromium-driver, selenium) with
+# a virtual authenticator drives the hosted page. The daemon runs with a client that opts in (authorization_code, a
+# loopback redirect URI and a post-logout URI on the catcher's port) and a realm with a related origin; the catcher
+# is a python http.server on another loopback port, run by hosted_login.py.
+# Usage: scripts/checks/hosted_login.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
+# Writes build/hosted-login-page.png (the hosted page before the sign-in).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/dev/lib.sh
+binary="${1:-.build/debug/passkeyd}"
+python="${PYTHON:-build/venv/bin/python}"
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  echo "hosted_login: FAIL chromium and chromium-driver are not installed (scripts/dev/install-deps.sh test)" >&2
+  exit 1
+fi
+mkdir -p build
+work="$(mktemp -d)"
+port="$(free_port)"
+catcher_port="$(free_port)"
+client_id="hosted-login-check"
+redirect_uri="http://127.0.0.1:$catcher_port/callback"
+post_logout_uri="http://127.0.0.1:$catcher_port/signed-out"
+related_origin="https://login.example.net"
+server=""
+cleanup() {
+  if [ -n "$server" ]; then
+    kill -TERM "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+clients="[{\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
+  \"grant_types\": [\"authorization_code\", \"refresh_token\"], \"refresh_tokens\": \"offline_access\",
+  \"redirect_uris\": [\"$redirect_uri\"], \"post_logout_redirect_uris\": [\"$post_logout_uri\"]}]"
+realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
+  \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]}]"
+env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
+  PASSKEYD_REALMS="$realms" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
+  PASSKEYD_RATE_LIMIT_REQUESTS_PER_USER_PER_MINUTE=0 \
+  "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
+server=$!
+if ! wait_ready "$port"; then
+  echo "hosted_login: FAIL the daemon did not start; its log:" >&2
+  tail -20 "$work/server.log" >&2
+  exit 1
+fi
+status=0
+"$python" scripts/checks/hosted_login.py "http://localhost:$port/" "$client_id" "$catcher_port" \
+  "$related_origin" "$PWD/build/hosted-login-page.png" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "server log (tail):"
+  tail -20 "$work/server.log"
+fi
+exit "$status"

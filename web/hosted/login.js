@@ -1,0 +1,180 @@
+// The passkeyd hosted login page: passkey-first, no password. It talks to the server that serves it through
+// /u/passkey/challenge (sign-in), /u/passkey/register (sign-up) and /u/passkey/complete, each POST carrying the
+// sealed authorization request (`transaction`) and the CSRF value (header X-Passkeyd-CSRF; the server compares it
+// with the transaction's and with an HttpOnly cookie). On success the server answers where to go: the client's
+// redirect URI with the authorization code.
+// No build step, no library, no inline script (the page's Content-Security-Policy allows none).
+"use strict";
+
+const transaction = document.querySelector('meta[name="passkeyd-transaction"]').content;
+const csrf = document.querySelector('meta[name="passkeyd-csrf"]').content;
+const errorRegion = document.getElementById("error");
+const statusRegion = document.getElementById("status");
+const buttons = [document.getElementById("passkey-login"), document.getElementById("passkey-signup")];
+// The pending conditional (autofill) request, aborted before a modal one starts (WebAuthn L3 §5.1.4.1).
+let conditional = null;
+
+// base64url without padding (RFC 4648 §5): the form of every binary value of WebAuthn's JSON.
+function fromBase64URL(text) {
+  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+}
+
+function toBase64URL(buffer) {
+  let binary = "";
+  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function showError(text) {
+  errorRegion.textContent = text;
+  errorRegion.hidden = false;
+  statusRegion.textContent = "";
+}
+
+function setBusy(busy, text) {
+  for (const button of buttons) button.disabled = busy;
+  statusRegion.textContent = text || "";
+  if (busy) errorRegion.hidden = true;
+}
+
+class ServerError extends Error {}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-Passkeyd-CSRF": csrf },
+    body: JSON.stringify({ transaction, ...body }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new ServerError(answer.error_description || `The server answered ${response.status}.`);
+  }
+  return answer;
+}
+
+// WebAuthn L3 §5.1.9/§5.1.10: the browser's own JSON parsing where it has it, else the binary members by hand.
+function requestOptions(json) {
+  if (PublicKeyCredential.parseRequestOptionsFromJSON) return PublicKeyCredential.parseRequestOptionsFromJSON(json);
+  const options = { ...json, challenge: fromBase64URL(json.challenge) };
+  if (json.allowCredentials) {
+    options.allowCredentials = json.allowCredentials.map((c) => ({ ...c, id: fromBase64URL(c.id) }));
+  }
+  return options;
+}
+
+function creationOptions(json) {
+  if (PublicKeyCredential.parseCreationOptionsFromJSON) return PublicKeyCredential.parseCreationOptionsFromJSON(json);
+  const options = { ...json, challenge: fromBase64URL(json.challenge), user: { ...json.user, id: fromBase64URL(json.user.id) } };
+  if (json.excludeCredentials) {
+    options.excludeCredentials = json.excludeCredentials.map((c) => ({ ...c, id: fromBase64URL(c.id) }));
+  }
+  return options;
+}
+
+// WebAuthn L3 §5.1 toJSON() where the browser has it, else the members the server reads.
+function credentialJSON(credential) {
+  if (typeof credential.toJSON === "function") return credential.toJSON();
+  const source = credential.response;
+  const response = { clientDataJSON: toBase64URL(source.clientDataJSON) };
+  if (source.attestationObject) {
+    response.attestationObject = toBase64URL(source.attestationObject);
+    if (source.getTransports) response.transports = source.getTransports();
+  } else {
+    response.authenticatorData = toBase64URL(source.authenticatorData);
+    response.signature = toBase64URL(source.signature);
+    if (source.userHandle) response.userHandle = toBase64URL(source.userHandle);
+  }
+  return {
+    id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response,
+    clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {},
+  };
+}
+
+async function complete(start, credential) {
+  setBusy(true, "Signing you in…");
+  const answer = await post("/u/passkey/complete", {
+    auth_session: start.auth_session, authn_response: credentialJSON(credential),
+  });
+  window.location.assign(answer.redirect_to);
+}
+
+function describe(error) {
+  if (error instanceof ServerError) return error.message;
+  if (error && error.name === "NotAllowedError") return "The passkey request was cancelled or timed out. Try again.";
+  if (error && error.name === "InvalidStateError") return "This device already has a passkey for this account. Sign in instead.";
+  if (error && error.name === "SecurityError") return "Passkeys cannot be used on this address.";
+  return "Something went wrong. Try again.";
+}
+
+function abortConditional() {
+  if (conditional) {
+    conditional.abort();
+    conditional = null;
+  }
+}
+
+async function signIn() {
+  abortConditional();
+  setBusy(true, "Waiting for your passkey…");
+  try {
+    const start = await post("/u/passkey/challenge", {});
+    const credential = await navigator.credentials.get({ publicKey: requestOptions(start.authn_params_public_key) });
+    await complete(start, credential);
+  } catch (error) {
+    setBusy(false);
+    showError(describe(error));
+  }
+}
+
+async function signUp(event) {
+  event.preventDefault();
+  const identifier = document.getElementById("identifier").value.trim();
+  if (!identifier) {
+    showError("Enter an identifier to create a passkey.");
+    return;
+  }
+  abortConditional();
+  setBusy(true, "Creating your passkey…");
+  try {
+    const start = await post("/u/passkey/register", { identifier });
+    const credential = await navigator.credentials.create({ publicKey: creationOptions(start.authn_params_public_key) });
+    await complete(start, credential);
+  } catch (error) {
+    setBusy(false);
+    showError(describe(error));
+  }
+}
+
+// Autofill: the passkeys offered in the identifier field's suggestions, where the browser supports it.
+async function startConditional() {
+  if (!window.PublicKeyCredential || !PublicKeyCredential.isConditionalMediationAvailable) return;
+  if (!(await PublicKeyCredential.isConditionalMediationAvailable())) return;
+  const controller = new AbortController();
+  conditional = controller;
+  try {
+    const start = await post("/u/passkey/challenge", {});
+    if (controller.signal.aborted) return;
+    const credential = await navigator.credentials.get({
+      publicKey: requestOptions(start.authn_params_public_key), mediation: "conditional", signal: controller.signal,
+    });
+    conditional = null;
+    await complete(start, credential);
+  } catch (error) {
+    if (controller.signal.aborted || (error && error.name === "AbortError")) return;
+    conditional = null;
+    setBusy(false);
+    showError(describe(error));
+  }
+}
+
+document.getElementById("passkey-login").addEventListener("click", signIn);
+document.getElementById("signup-form").addEventListener("submit", signUp);
+if (!window.PublicKeyCredential) {
+  showError("This browser does not support passkeys.");
+  for (const button of buttons) button.disabled = true;
+} else {
+  startConditional();
+}
