@@ -44,6 +44,20 @@ struct RouterTests {
         #expect(await Self.client.get("/device-keys/mine").bodyText == "literal")
     }
 
+    @Test("a literal route without the request's method leaves it to a parameter route that has it")
+    func literalWithoutMethodFallsThrough() async {
+        var router = Router()
+        router.add(.get, "/device-keys/mine") { _ in .text("literal") }
+        router.add(.delete, "/device-keys/{key_id}") { request in .text(request.pathParameters["key_id"] ?? "") }
+        let client = TestClient(responder: router)
+        #expect(await client.get("/device-keys/mine").bodyText == "literal")
+        #expect(await client.head("/device-keys/mine").status == 200)
+        let deleted = await client.delete("/device-keys/mine")
+        #expect(deleted.bodyText == "mine")
+        #expect(deleted.route == "/device-keys/{key_id}")
+        #expect(await client.post("/device-keys/mine", json: [:] as JSONValue).status == 405)
+    }
+
     @Test("query parameters are decoded ('+' as space, percent-escapes)")
     func query() async {
         #expect(await Self.client.get("/search?q=a+b%26c&q=second").bodyText == "a b&c")

@@ -37,6 +37,10 @@ public struct Router: Responder {
     }
 
     private var routes: [Route] = []
+    /// The index in `routes` of each pattern without parameters, by its text: such a pattern is more specific
+    /// than any other that matches the same path, so `handler(for:)` takes it without the scan when it has a
+    /// handler for the method.
+    private var literalRoutes: [String: Int] = [:]
 
     /// An empty router.
     public init() {}
@@ -69,6 +73,7 @@ public struct Router: Responder {
             precondition(routes[index].handlers[method] == nil, "\(method) \(pattern) registered twice")
             routes[index].handlers[method] = endpoint
         } else {
+            if parsed.segments.allSatisfy(\.isLiteral) { literalRoutes[parsed.text] = routes.count }
             routes.append(Route(pattern: parsed, handlers: [method: endpoint]))
         }
     }
@@ -157,6 +162,12 @@ public struct Router: Responder {
     /// parameters; `nil` for none.
     private func handler(for request: Request) -> (route: Route, handler: Endpoint, parameters: [String: String])? {
         guard request.path.hasPrefix("/") else { return nil }
+        if let index = literalRoutes[request.path] {
+            let route = routes[index]
+            if let handler = route.handlers[request.method] ?? (request.method == .head ? route.handlers[.get] : nil) {
+                return (route, handler, [:])
+            }
+        }
         let pathSegments = request.path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var best: (route: Route, handler: Endpoint, parameters: [String: String])?
         for route in routes {

@@ -67,7 +67,7 @@ actor SQLiteWriterConnection {
         // synchronous=FULL in WAL mode: every commit fsyncs the WAL (see SQLiteConfiguration.Synchronous).
         try database.executeScript(
             "PRAGMA synchronous = \(configuration.synchronous.pragmaValue); PRAGMA foreign_keys = ON; "
-                + SQLiteDatabase.cachePragmas(configuration))
+                + SQLiteDatabase.cachePragmas(configuration) + "; " + SQLiteDatabase.writerPragmas)
         try Self.checkIntegrity(database, path: configuration.path)
         try SQLiteMigrator.migrate(database, migrations: migrations)
         database.takeOverCheckpoints()

@@ -105,6 +105,15 @@ final class SQLiteDatabase {
         "PRAGMA cache_size = -\(configuration.cacheKibibytes)"
     }
 
+    /// The writer's savepoint journal in memory (`PRAGMA temp_store = MEMORY`). Each write body runs in a SAVEPOINT
+    /// (`SQLiteWriterConnection`), and SQLite keeps the first version of every page a body changes in a
+    /// sub-journal to roll the body back alone; past 64 KiB (a few bodies of a batch) that sub-journal went to a
+    /// temporary file created, written with pwrite(2) and deleted in every batch. It is never read after a crash
+    /// (a transaction that did not commit is simply not in the WAL), so keeping it in memory changes nothing of
+    /// durability; its size is the old copies of the pages a batch's bodies change (a few MiB for 64 logins; a
+    /// body rewriting a whole table, which the server never runs, would hold that table's pages).
+    static let writerPragmas = "PRAGMA temp_store = MEMORY"
+
     // MARK: WAL checkpoints
 
     /// Frames in the WAL after the last commit, as SQLite's WAL hook reports them; only kept once

@@ -44,11 +44,13 @@ final class SQLiteStatement {
     }
 
     private func bindText(_ text: String, at index: Int32) throws(StorageError) -> Int32 {
-        let bytes = Array(text.utf8)
-        guard bytes.count < Int32.max else { throw StorageError(.invalidRecord, "text of \(bytes.count) bytes") }
+        // The string's own UTF-8 (a native string's storage, no copy into an array first; SQLite copies it).
+        var text = text
+        let count = text.utf8.count
+        guard count < Int32.max else { throw StorageError(.invalidRecord, "text of \(count) bytes") }
         // An empty buffer may have no base address, which SQLite would bind as NULL: bind "" explicitly.
-        guard !bytes.isEmpty else { return "".withCString { CSQLite_bind_text_transient(handle, index, $0, 0) } }
-        return bytes.withUnsafeBufferPointer { buffer in
+        guard count > 0 else { return "".withCString { CSQLite_bind_text_transient(handle, index, $0, 0) } }
+        return text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 CSQLite_bind_text_transient(handle, index, $0.baseAddress, Int32(buffer.count))
             }

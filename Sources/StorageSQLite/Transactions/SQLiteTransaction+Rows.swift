@@ -35,16 +35,7 @@ extension SQLiteTransaction {
                     .optionalText(session.profile.picture), .optionalText(session.profile.userMetadata),
                 ])
         case .refreshToken(let token):
-            return try insert(
-                "refresh_tokens", Self.refreshTokenColumns,
-                [
-                    .blob(token.tokenHash), .text(token.familyID), .text(token.clientID), .text(token.userID),
-                    .text(token.scope), .date(token.authTime), .date(token.createdAt), .date(token.absoluteExpiresAt),
-                    .date(token.idleExpiresAt), .optionalDate(token.rotatedAt), .optionalDate(token.revokedAt),
-                    .optionalText(token.dpopThumbprint), .optionalText(token.audience),
-                    .optionalText(AuthenticationMethodsColumn.encode(token.authenticationMethods)),
-                    .optionalBlob(token.successorHash), .optionalText(token.organizationID),
-                ])
+            return try insert("refresh_tokens", Self.refreshTokenColumns, Self.refreshTokenValues(token))
         case .signingKey(let key):
             return try insert(
                 "signing_keys", Self.signingKeyColumns,

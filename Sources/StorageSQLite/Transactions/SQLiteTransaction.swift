@@ -18,8 +18,12 @@ final class SQLiteTransaction: StoreWriter {
     }
 
     func user(id: String) throws(StorageError) -> User? {
-        try one("SELECT \(Self.userColumns) FROM users WHERE id = ?", [.text(id)], Self.user)
+        try one(Self.userByIDSQL, [.text(id)], Self.user)
     }
+
+    /// The login read's two statements (`loginCredentialStepByStep`), spelled once rather than per call.
+    private static let userByIDSQL = "SELECT \(userColumns) FROM users WHERE id = ?"
+    private static let credentialByIDSQL = "SELECT \(credentialColumns) FROM credentials WHERE credential_id = ?"
 
     func user(userHandle: [UInt8]) throws(StorageError) -> User? {
         try one("SELECT \(Self.userColumns) FROM users WHERE user_handle = ?", [.blob(userHandle)], Self.user)
@@ -42,9 +46,7 @@ final class SQLiteTransaction: StoreWriter {
     }
 
     func credential(id credentialID: [UInt8]) throws(StorageError) -> Credential? {
-        try one(
-            "SELECT \(Self.credentialColumns) FROM credentials WHERE credential_id = ?", [.blob(credentialID)],
-            Self.credential)
+        try one(Self.credentialByIDSQL, [.blob(credentialID)], Self.credential)
     }
 
     func credentials(userID: String) throws(StorageError) -> [Credential] {

@@ -5,12 +5,18 @@ extension StoreConformance {
     /// User 1 with credential 1 (counter 5), the login session "spent" already spent; device keys key-1 (locked) and key-2 of
     /// user 1, key-9 (locked) of user 2; user 1's password verifier in a realm whose name is not ASCII (its
     /// counter key spells the length in UTF-8 bytes); one counter of each kind for user 1, and counters of others.
+    /// User 3 has an email, a phone number and a username, with a recovery counter on the last two; user 4 has no
+    /// lock at all (a login's common case).
     private static func loginFixture(_ store: any Store) async throws -> Credential {
         let credential = S.credential(1, userID: "user-1", signCount: 5)
         let locked = DeviceKeyState(status: .locked, failedAttempts: 5, lockedAt: S.at(3))
         try await store.write { writer in
             try writer.insertUser(S.user(1), credential: credential)
             try writer.insertUser(S.user(2), credential: S.credential(2, userID: "user-2"))
+            var three = S.user(3, username: "user.three")
+            three.phoneNumber = "+15550100003"
+            try writer.insertUser(three, credential: S.credential(3, userID: "user-3"))
+            try writer.insertUser(S.user(4), credential: S.credential(4, userID: "user-4"))
             _ = try writer.spendAuthSession(id: "spent", expiresAt: S.at(60))
             _ = try writer.insertDeviceKey(S.deviceKey("key-1"))
             _ = try writer.insertDeviceKey(S.deviceKey("key-2", deviceID: "device-2"))
@@ -42,20 +48,23 @@ extension StoreConformance {
         FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "u2@example.com"),
         FallbackCounterKey.recoveryIdentifier(realm: "rëalm", identifier: "u1@example.com"),
         FallbackCounterKey.recoveryAddress(network: "192.0.2.0/24"),
+        FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "+15550100003"),
+        FallbackCounterKey.recoveryIdentifier(realm: "main", identifier: "user.three"),
     ]
 
-    private static func completion(expecting count: UInt32 = 5, refresh: RefreshToken? = loginRefresh)
-        -> LoginCompletion
-    {
-        LoginCompletion(
+    private static func completion(
+        expecting count: UInt32 = 5, refresh: RefreshToken? = loginRefresh, user n: Int = 1
+    ) -> LoginCompletion {
+        let credential = S.credential(n, userID: "user-\(n)")
+        return LoginCompletion(
             sessionID: "s1", sessionExpiresAt: S.at(60),
             use: CredentialUse(
-                credentialID: S.credential(1, userID: "user-1").credentialID, expectedSignCount: count,
-                newSignCount: 6, backedUp: true, usedAt: S.at(10)),
-            userID: "user-1", refreshToken: refresh,
+                credentialID: credential.credentialID, expectedSignCount: count, newSignCount: 6, backedUp: true,
+                usedAt: S.at(10)),
+            userID: credential.userID, refreshToken: refresh,
             event: SecurityEvent(
-                occurredAt: S.at(10), kind: .login, userID: "user-1", clientID: "client-1", outcome: "success",
-                credentialID: S.credential(1, userID: "user-1").credentialID, familyID: refresh?.familyID))
+                occurredAt: S.at(10), kind: .login, userID: credential.userID, clientID: "client-1",
+                outcome: "success", credentialID: credential.credentialID, familyID: refresh?.familyID))
     }
 
     /// The refresh token a login stores: every column set, the family's API included.
@@ -76,6 +85,9 @@ extension StoreConformance {
         var refresh: RefreshToken?
         var events: [String]
         var pending: Int
+        /// Credentials 2–4 and their users' events (the other users' logins).
+        var otherCredentials: [Credential?] = []
+        var otherEvents: [[String]] = []
     }
 
     private static func effects(_ store: any Store) async throws -> LoginEffects {
@@ -94,7 +106,11 @@ extension StoreConformance {
             counters: try (userOneCounters + otherCounters).filter { try reader.fallbackCounter(key: $0) != nil },
             refresh: try reader.refreshToken(hash: S.refreshToken(7).tokenHash),
             events: try reader.securityEvents(userID: "user-1", limit: 10).map { "\($0.kind) \($0.outcome)" },
-            pending: try reader.pendingSecurityEventCount())
+            pending: try reader.pendingSecurityEventCount(),
+            otherCredentials: try (2...4).map { try reader.credential(id: S.credential($0, userID: "").credentialID) },
+            otherEvents: try (2...4).map { n in
+                try reader.securityEvents(userID: "user-\(n)", limit: 10).map { "\($0.kind) \($0.outcome)" }
+            })
     }
 
     /// The outcome of `login` and, when it wrote, what it left, from the fixture, in a write rolled back after.
@@ -201,6 +217,10 @@ extension StoreConformance {
                 ("stored", completion()), ("without a refresh token", completion(refresh: nil)),
                 ("counter race", completion(expecting: 4)), ("spent session", spent),
                 ("refresh token hash taken", clash),
+                ("another user: a locked key, no password verifier", completion(expecting: 0, user: 2)),
+                ("a user with a phone number and a username", completion(expecting: 0, user: 3)),
+                ("a user with no lock to lift", completion(expecting: 0, user: 4)),
+                ("another user's counter race", completion(expecting: 3, user: 3)),
             ]
             for (name, login) in cases {
                 let driver = try await bothWays(store, login, stepByStep: false)
