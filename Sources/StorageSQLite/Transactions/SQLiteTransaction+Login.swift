@@ -8,7 +8,7 @@ extension SQLiteTransaction {
     /// Spends the session (a primary key decides between concurrent presentations), then compare-and-sets the
     /// counter (WebAuthn L3 §7.2 step 22), then unlocks the user's locked device keys and lifts the login's locks
     /// (each one statement that finds nothing in the common case, instead of reading the user, their device keys
-    /// and their password verifier), then stores the refresh token and the event. A refresh token whose hash exists
+    /// and their password verifier), then stores the refresh token, the event and a hosted login's session and code. A refresh token whose hash exists
     /// throws `.conflict(.refreshTokenHash)` after the earlier steps, as the definition does; the body's savepoint
     /// takes them back.
     func completeLogin(_ login: LoginCompletion) throws(StorageError) -> LoginCompletion.Outcome {
@@ -25,6 +25,8 @@ extension SQLiteTransaction {
             }
         }
         _ = try appendSecurityEvent(login.event)
+        // A hosted login's session and code (`HostedLogin.complete`), as the definition stores them.
+        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
         return .stored
     }
 

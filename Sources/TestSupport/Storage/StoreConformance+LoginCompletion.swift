@@ -67,6 +67,14 @@ extension StoreConformance {
                 outcome: "success", credentialID: credential.credentialID, familyID: refresh?.familyID))
     }
 
+    /// A hosted login's write (`HostedLogin.complete`): no refresh token, a login session and an authorization code.
+    private static func hostedCompletion(expecting count: UInt32 = 5) -> LoginCompletion {
+        var login = completion(expecting: count, refresh: nil)
+        login.loginSession = loginSession(0x70)
+        login.authorizationCode = authorizationCode(0x71)
+        return login
+    }
+
     /// The refresh token a login stores: every column set, the family's API included.
     private static let loginRefresh: RefreshToken = {
         var token = S.refreshToken(7)
@@ -83,6 +91,9 @@ extension StoreConformance {
         var keyStates: [DeviceKeyState?]
         var counters: [String]
         var refresh: RefreshToken?
+        /// A hosted login's session and code (`hostedCompletion`), as stored.
+        var loginSession: LoginSession? = nil
+        var authorizationCode: AuthorizationCode? = nil
         var events: [String]
         var pending: Int
         /// Credentials 2–4 and their users' events (the other users' logins).
@@ -105,6 +116,8 @@ extension StoreConformance {
             ],
             counters: try (userOneCounters + otherCounters).filter { try reader.fallbackCounter(key: $0) != nil },
             refresh: try reader.refreshToken(hash: S.refreshToken(7).tokenHash),
+            loginSession: try reader.loginSession(idHash: loginSession(0x70).idHash),
+            authorizationCode: try reader.authorizationCode(hash: authorizationCode(0x71).codeHash),
             events: try reader.securityEvents(userID: "user-1", limit: 10).map { "\($0.kind) \($0.outcome)" },
             pending: try reader.pendingSecurityEventCount(),
             otherCredentials: try (2...4).map { try reader.credential(id: S.credential($0, userID: "").credentialID) },
@@ -221,12 +234,22 @@ extension StoreConformance {
                 ("a user with a phone number and a username", completion(expecting: 0, user: 3)),
                 ("a user with no lock to lift", completion(expecting: 0, user: 4)),
                 ("another user's counter race", completion(expecting: 3, user: 3)),
+                ("a hosted login: a session and a code", hostedCompletion()),
+                ("a hosted login's counter race", hostedCompletion(expecting: 4)),
             ]
             for (name, login) in cases {
                 let driver = try await bothWays(store, login, stepByStep: false)
                 let definition = try await bothWays(store, login, stepByStep: true)
                 try expectEqual(driver, definition, "\(name): the driver's answer against the definition's")
             }
+        },
+        Check("a hosted login write stores its session and code with the login") { store in
+            _ = try await loginFixture(store)
+            try expectEqual(try await store.write { try $0.completeLogin(hostedCompletion()) }, .stored, "outcome")
+            let after = try await effects(store)
+            try expectEqual(after.loginSession, loginSession(0x70), "login session")
+            try expectEqual(after.authorizationCode, authorizationCode(0x71), "authorization code")
+            try expectEqual(after.refresh, nil, "refresh token")
         },
         Check("lifting a login's locks without the password lock leaves the password counter") { store in
             _ = try await loginFixture(store)
