@@ -5503,6 +5503,9 @@ async function startConditional() {
   } catch (error) {
     if (controller.signal.aborted || (error && error.name === "AbortError")) return;
     conditional = null;
+    // An autofill request the browser ended without a choice (no passkey here, or dismissed) is not an error the
+    // user made: the buttons stay as they were, with nothing shown.
+    if (error && error.name === "NotAllowedError") return;
     setBusy(false);
     showError(describe(error));
   }
