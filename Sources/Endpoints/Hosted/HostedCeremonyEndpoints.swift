@@ -34,7 +34,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     ///   a transaction that does not open (altered, of another server, or expired: the page must be loaded again).
     func checked(_ request: Request) throws -> (RequestParameters, HostedTransaction) {
         let realm = try HostedIssuance.realm(context.configuration)
-        let origins = CeremonyVerifier(context: context).hostedOriginPolicy(realm: realm.name)
+        let origins = login.grant.verifier.hostedOriginPolicy(realm: realm.name)
         let header = try HostedCSRF.checkRequest(request, cookies: cookies, origins: origins)
         let parameters = RequestParameters(values: try request.jsonObject())
         let sealed = try parameters.string("transaction", maxLength: HostedTransactionSealer.maximumValueLength)
