@@ -48,9 +48,13 @@ package struct AuthorizationRequest: Sendable {
     /// The client and the redirect URI of `query`.
     /// - Throws: `.page` for an unknown client, one without the authorization code grant, or a missing or
     ///   unregistered `redirect_uri`.
-    private static func clientAndRedirect(_ query: [String: String], configuration: ServerConfiguration)
-        throws(Refusal) -> (ClientConfiguration, String)
-    {
+    private static func clientAndRedirect(
+        _ query: [String: String], repeated: [String], configuration: ServerConfiguration
+    ) throws(Refusal) -> (ClientConfiguration, String) {
+        // RFC 6749 §3.1: no parameter more than once; which client or redirect URI was meant is unknown, so the page.
+        for name in ["client_id", "redirect_uri"] where repeated.contains(name) {
+            throw .page("The request names more than one \(name).")
+        }
         guard let clientID = query["client_id"], !clientID.isEmpty else {
             throw .page("The request names no client (client_id).")
         }
@@ -67,18 +71,21 @@ package struct AuthorizationRequest: Sendable {
     /// The checked request of `query`, its transaction expiring `HostedTransaction.lifetime` after `now` and carrying
     /// `csrf`.
     package static func parse(
-        _ query: [String: String], configuration: ServerConfiguration, csrf: String, now: Date
+        _ query: [String: String], repeated: [String] = [], configuration: ServerConfiguration, csrf: String,
+        now: Date
     ) -> Parsed {
         let client: ClientConfiguration
         let redirectURI: String
         do throws(Refusal) {
-            (client, redirectURI) = try clientAndRedirect(query, configuration: configuration)
+            (client, redirectURI) = try clientAndRedirect(query, repeated: repeated, configuration: configuration)
         } catch {
             return .refused(error, redirectURI: nil, state: nil)
         }
         // The state goes back even with an error about it (unless it is itself the error: then none goes back).
         let state = query["state"].flatMap { $0.utf8.count <= maximumStateLength ? $0 : nil }
         do throws(Refusal) {
+            // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once."
+            if let name = repeated.first { throw invalid("\(name) is included more than once.") }
             let transaction = try checkedTransaction(
                 query, client: client, redirectURI: redirectURI, configuration: configuration, csrf: csrf, now: now)
             return .accepted(

@@ -24,7 +24,8 @@ package struct AuthorizeEndpoint: Sendable {
         let configuration = context.configuration
         let csrf = try HostedTransactionSealer.newCSRFValue()
         switch AuthorizationRequest.parse(
-            request.query, configuration: configuration, csrf: csrf, now: context.clock.now())
+            request.query, repeated: request.repeatedQueryNames, configuration: configuration, csrf: csrf,
+            now: context.clock.now())
         {
         case .refused(.page(let message), _, _):
             return AuthorizationResponse.errorPage(message)

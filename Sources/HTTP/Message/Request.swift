@@ -6,6 +6,9 @@ public struct Request: Sendable {
     public var path: String
     /// Query parameters ('+' as space, percent-decoded); for a repeated name the first value wins.
     public var query: [String: String]
+    /// The query names that appeared more than once (each once, in order), for the endpoints that must refuse them
+    /// (RFC 6749 §3.1: the authorization endpoint's parameters "MUST NOT be included more than once").
+    public var repeatedQueryNames: [String] = []
     /// The header fields, in the order received.
     public var headers: HTTPHeaders
     /// The raw body bytes, exactly as received (never re-serialised).
@@ -52,9 +55,13 @@ public struct Request: Sendable {
         let queryStart = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         let path = FormURLEncoding.lenientlyDecoded(bytes[..<queryStart], plusAsSpace: false)
         var query: [String: String] = [:]
+        var repeated: [String] = []
         if queryStart < bytes.endIndex {
-            for (name, value) in FormURLEncoding.lenientPairs(bytes[bytes.index(after: queryStart)...])
-            where query[name] == nil {
+            for (name, value) in FormURLEncoding.lenientPairs(bytes[bytes.index(after: queryStart)...]) {
+                guard query[name] == nil else {
+                    if !repeated.contains(name) { repeated.append(name) }
+                    continue
+                }
                 query[name] = value
             }
         }
@@ -66,5 +73,6 @@ public struct Request: Sendable {
             body: body,
             requestID: RequestID.accepting(headers["X-Request-Id"])
         )
+        repeatedQueryNames = repeated
     }
 }

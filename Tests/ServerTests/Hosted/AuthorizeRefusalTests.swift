@@ -93,4 +93,26 @@ struct AuthorizeRefusalTests {
             #expect(query["iss"] == "https://auth.example.com/")
         }
     }
+
+    @Test("a parameter sent twice (RFC 6749 §3.1): the error page for the client or the redirect URI, else a redirect")
+    func repeatedParameters() async throws {
+        let harness = try HostedPageHarness()
+        for name in ["client_id", "redirect_uri"] {
+            let parameters = HostedPageHarness.parameters()
+            let twice = try #require(parameters.first { $0.0 == name })
+            let response = await harness.authorize(parameters + [twice])
+            #expect(response.status == 400, "\(name)")
+            #expect(response.headers["Location"] == nil, "\(name)")
+        }
+        for name in ["scope", "state", "code_challenge"] {
+            let parameters = HostedPageHarness.parameters()
+            let twice = try #require(parameters.first { $0.0 == name })
+            let response = await harness.authorize(parameters + [twice])
+            #expect(response.status == 302, "\(name)")
+            let query = try HostedPageHarness.query(response.headers["Location"])
+            #expect(query["error"] == "invalid_request", "\(name)")
+            #expect(query["error_description"] == "\(name) is included more than once.", "\(name)")
+            #expect(query["iss"] == "https://auth.example.com/", "\(name)")
+        }
+    }
 }
