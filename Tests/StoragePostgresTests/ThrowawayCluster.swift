@@ -65,7 +65,8 @@ struct ThrowawayCluster: Sendable {
 
     /// Runs `command` in bash after sourcing the script; returns its standard output. Spawned and waited for
     /// directly (`posix_spawn`, `waitpid` on a thread of its own): the server the script starts outlives the shell,
-    /// and its output goes to a file, so nothing of the test's is held open by it.
+    /// its output goes to a file, and it inherits no descriptor of the tests beyond 0–2, so nothing of the test's
+    /// is held open by it.
     private static func script(_ command: String) async throws -> String {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-cluster-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
@@ -91,6 +92,14 @@ struct ThrowawayCluster: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of this process reaches the script or the server it starts: a descriptor the tests hold at
+        // that instant without FD_CLOEXEC (the write end of another test's `Pipe`, which Foundation creates without
+        // it) would stay open in the server for its whole life, and that test's read would never see its end.
+        // glibc ≥ 2.34's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not import
+        // (declared only under _GNU_SOURCE): looked up by name. Without it the spawn fails rather than leak.
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return -1 }
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3) == 0 else { return -1 }
         let argv = arguments.map { strdup($0) } + [nil]
         defer {
             for pointer in argv { free(pointer) }
