@@ -20,8 +20,8 @@ struct HostedLoginTests {
         #expect(done.sessionExpiresAt == now.addingTimeInterval(604_800))
         let (session, code) = try await harness.context.store.read { reader in
             (
-                try reader.loginSession(idHash: HostedLogin.hash(done.sessionCookie)),
-                try reader.authorizationCode(hash: HostedLogin.hash(done.code))
+                try reader.loginSession(idHash: HostedHarness.storedHash(done.sessionCookie)),
+                try reader.authorizationCode(hash: HostedHarness.storedHash(done.code))
             )
         }
         let stored = try #require(session)
@@ -50,9 +50,8 @@ struct HostedLoginTests {
         harness.clock.advance(100)
         let second = try await harness.logIn(&passkey, issuance)
         #expect(second.sessionCookie != first.sessionCookie && second.code != first.code)
-        let session = try #require(
-            try await harness.context.store.read { try $0.loginSession(idHash: HostedLogin.hash(second.sessionCookie)) }
-        )
+        let secondHash = HostedHarness.storedHash(second.sessionCookie)
+        let session = try #require(try await harness.context.store.read { try $0.loginSession(idHash: secondHash) })
         #expect(session.authTime == harness.clock.now())
         let events = try await harness.events()
         #expect(events.map(\.knownKind) == [.signup, .login])
@@ -86,7 +85,7 @@ struct HostedLoginTests {
             return
         }
         let stored = try #require(
-            try await harness.context.store.read { try $0.authorizationCode(hash: HostedLogin.hash(code)) })
+            try await harness.context.store.read { try $0.authorizationCode(hash: HostedHarness.storedHash(code)) })
         #expect(stored.authTime == authTime && stored.authenticationMethods == ["hwk", "user"])
         #expect(stored.expiresAt == harness.clock.now().addingTimeInterval(60))
         #expect(

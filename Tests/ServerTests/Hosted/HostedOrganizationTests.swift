@@ -21,7 +21,7 @@ struct HostedOrganizationTests {
         let outsiderLogin = try await harness.signUp(&outsider, email: "outsider@example.com", plain)
         let memberID = try #require(
             try await harness.context.store.read {
-                try $0.loginSession(idHash: HostedLogin.hash(memberLogin.sessionCookie))
+                try $0.loginSession(idHash: HostedHarness.storedHash(memberLogin.sessionCookie))
             }?.userID)
         try await harness.context.store.write { writer in
             try writer.insertOrganization(Self.organization)

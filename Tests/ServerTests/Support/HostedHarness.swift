@@ -1,4 +1,5 @@
 import Configuration
+import Crypto
 import Foundation
 import HTTP
 import JSON
@@ -13,6 +14,12 @@ import Testing
 /// ceremony started as the hosted page starts it (`CeremonyChallenges`, the `/passkey/...` flows) and completed by
 /// `HostedLogin`, and the code grant through the router.
 struct HostedHarness {
+    /// What the store keys a session cookie value or a code by, computed here and not by `HostedLogin`: the SHA-256
+    /// of the 32 bytes the value spells (the refresh tokens' rule), nothing for anything else.
+    static func storedHash(_ value: String) -> [UInt8] {
+        Base64URL.decode(value).map(Digest.sha256) ?? []
+    }
+
     let passkeys: PasskeyHarness
     let hosted: HostedLogin
     var context: ServerContext { passkeys.context }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import JSON
 import Storage
+import Tokens
 
 /// The hosted login page's back end (issue 38): completes the page's passkey ceremony with a login session and an
 /// authorization code (`complete`), answers a silent `/authorize` within a live session (`issueCode`), and ends a
@@ -53,11 +54,11 @@ package struct HostedLogin: Sendable {
     package func complete(_ issuance: CodeIssuance, authSession: String, authnResponse: JSONValue) async throws
         -> Completion
     {
-        let sessionCookie = try Self.randomValue()
-        let code = try Self.randomValue()
+        let sessionCookie = try Self.newValue()
+        let code = try Self.newValue()
         let lifetime = TimeInterval(context.configuration.hostedLoginSessionLifetime)
         let records = CeremonyCompletion.HostedRecords(
-            issuance: issuance, sessionHash: Self.hash(sessionCookie), codeHash: Self.hash(code),
+            issuance: issuance, sessionHash: sessionCookie.hash, codeHash: code.hash,
             sessionLifetime: lifetime, originPolicy: grant.verifier.hostedOriginPolicy(realm: issuance.realm))
         var parameters = WebAuthnGrant.Parameters(
             authSession: authSession, authnResponse: authnResponse, access: issuance.access, realm: issuance.realm,
@@ -65,7 +66,8 @@ package struct HostedLogin: Sendable {
         parameters.organization = issuance.organization
         let done = try await grant.ceremony(parameters, completing: .hosted(records))
         return Completion(
-            sessionCookie: sessionCookie, sessionExpiresAt: done.request.now.addingTimeInterval(lifetime), code: code)
+            sessionCookie: sessionCookie.value, sessionExpiresAt: done.request.now.addingTimeInterval(lifetime),
+            code: code.value)
     }
 
     /// A code for `issuance` in the login session whose cookie value is `sessionCookie`, without a ceremony (a second
@@ -80,8 +82,8 @@ package struct HostedLogin: Sendable {
         guard let sessionHash = sessionCookie.flatMap(Self.hashOfPresented) else { return .loginRequired }
         let asked = try OrganizationRequest.checked(
             issuance.organization, client: issuance.client, configuration: context.configuration)
-        let code = try Self.randomValue()
-        let codeHash = Self.hash(code)
+        let code = try Self.newValue()
+        let codeHash = code.hash
         let now = context.clock.now()
         let issued = try await context.store.write { writer -> Bool in
             // Read in the write: a logout committed before it is seen.
@@ -101,7 +103,7 @@ package struct HostedLogin: Sendable {
                 code: issuance.code(hash: codeHash, session: session, organizationID: organizationID, now: now))
             return true
         }
-        return issued ? .code(code) : .loginRequired
+        return issued ? .code(code.value) : .loginRequired
     }
 
     /// OIDC Core §3.1.2.1: with `max_age`, a session authenticated longer ago must authenticate again.
@@ -110,18 +112,16 @@ package struct HostedLogin: Sendable {
         return now.timeIntervalSince(session.authTime) <= TimeInterval(max(0, maxAge))
     }
 
-    /// A new session cookie value or code: 32 random bytes, base64url (43 characters).
-    static func randomValue() throws -> String {
-        Base64URL.encode(try SecureRandom.bytes(count: 32))
+    /// A new session cookie value or code. Both follow the project's one rule for opaque secrets, that of refresh
+    /// tokens (`RefreshToken`): 32 random bytes from OpenSSL's CSPRNG, base64url, one spelling, only the SHA-256
+    /// of the bytes stored.
+    static func newValue() throws -> Tokens.RefreshToken {
+        try Tokens.RefreshToken(randomBytes: SecureRandom.bytes(count: Tokens.RefreshToken.byteCount))
     }
 
-    /// The stored form of a session cookie value or a code: its SHA-256.
-    package static func hash(_ value: String) -> [UInt8] {
-        Digest.sha256(Array(value.utf8))
-    }
-
-    /// The hash of a presented value, nil when it cannot be one of ours (more than 128 characters: not hashed).
+    /// The hash of a presented value, nil when it cannot be one of ours (not the canonical base64url of 32 bytes:
+    /// `RefreshToken(presented:)`), so nothing else is hashed or looked up.
     package static func hashOfPresented(_ value: String) -> [UInt8]? {
-        value.isEmpty || value.utf8.count > 128 ? nil : hash(value)
+        try? Tokens.RefreshToken(presented: value).hash
     }
 }

@@ -6,7 +6,8 @@ import WebAuthn
 extension WebAuthnGrant {
     /// A login `session` (opened and unexpired): the credential found by `rawId` (`loaded`), WebAuthn L3 §7.2 on
     /// the assertion, then one write that spends the session, compare-and-sets the counter, lifts the user's locks
-    /// and stores what `completion` adds (the refresh token, or the hosted page's session and code). `credential` is the response as read from `sent` (the `authn_response` JSON).
+    /// and stores what `completion` adds (the refresh token, or the hosted page's session and code). `credential` is
+    /// the response as read from `sent` (the `authn_response` JSON).
     /// `isMember`: whether the user is a member of the session's organization (true for a session in none); a user
     /// who is not is refused once the assertion is verified (Auth0's `access_denied`), so that the answer tells
     /// nothing to whoever holds no passkey of theirs.
