@@ -166,6 +166,26 @@ struct MetadataBLOBVerifierTests {
         for text in ["", ".", "..", "...", "a.b.c", "\u{0}", String(repeating: "A", count: 10_000)] {
             #expect(try code(text) == .malformed)
         }
+        // Signed, so the payload parser itself sees every truncation of a real payload and every byte flipped to a
+        // quote, a brace or a NUL: each is malformed or, when it still reads, a BLOB.
+        let payload = Array(Base64URL.decode(jws.split(separator: ".")[1]) ?? [])
+        let header = JSONValue.object([
+            JSONMember(key: "alg", value: .string("ES256")),
+            JSONMember(key: "x5c", value: .array(authority.x5c(.es256).map(JSONValue.string))),
+        ])
+        var mutants: [[UInt8]] = []
+        for position in stride(from: 0, to: payload.count, by: max(1, payload.count / 61)) {
+            mutants.append(Array(payload.prefix(position)))
+            for byte: UInt8 in [0x22, 0x7D, 0x00] {
+                var flipped = payload
+                flipped[position] = byte
+                mutants.append(flipped)
+            }
+        }
+        for mutant in mutants {
+            let code = try code(authority.jws(header: header, payload: mutant, signWith: .es256))
+            #expect(code == nil || code == .malformed)
+        }
         let oversized = String(repeating: "A", count: MetadataBLOBVerifier.maximumJWSBytes + 1)
         #expect(try code(oversized) == .malformed)
     }
