@@ -43,6 +43,9 @@ struct MetadataBLOBVerifierTests {
         #expect(blob.jws == jws)
         #expect(blob.sha256 == Digest.sha256(Array(jws.utf8)))
         #expect(blob.skippedStatements == 0)
+        // As read from a file: the final newline (and whitespace around the JWS) is not part of it.
+        let fromFile = try MetadataBLOBVerifier(roots: [authority.root]).verify(" \r\n" + jws + "\n", at: Support.now)
+        #expect(fromFile.jws == jws && fromFile.sha256 == blob.sha256)
     }
 
     @Test("a changed payload, header or signature is bad_signature; the signature of the other signer too")
