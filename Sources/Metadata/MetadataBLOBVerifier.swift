@@ -3,14 +3,15 @@ import Foundation
 import JSON
 import WebAuthn
 
-/// Verifies a FIDO MDS3 metadata BLOB offline (FIDO Metadata Service v3.0 §3.2): a compact JWS, `alg` RS256 or
+/// Verifies a FIDO MDS3 metadata BLOB (FIDO Metadata Service v3.0 §3.1.7) offline, after the BLOB processing
+/// rules (§3.2): a compact JWS, `alg` RS256 or
 /// ES256, signed by the leaf of its `x5c` chain, which leads to one of `roots` at the time of use (and is not
 /// revoked by any of `crls`, when given), with a payload whose `nextUpdate` is not before the time of use's day.
 /// Pure: the caller hands in the JWS text, the roots, the CRLs and the time; nothing is fetched.
 package struct MetadataBLOBVerifier: Sendable {
     /// The largest JWS accepted (the real BLOB is about 5 MB).
     package static let maximumJWSBytes = 32 * 1024 * 1024
-    /// The JWS algorithms MDS3 signs with (FIDO MDS3 §3.2: "RS256 or ES256").
+    /// The JWS algorithms accepted: those the FIDO MDS signs its BLOB (§3.1.7) with, an allow-list (RFC 8725 §3.1).
     package static let algorithms: Set<String> = ["RS256", "ES256"]
 
     /// The trust anchors of the signing chain.
@@ -27,10 +28,11 @@ package struct MetadataBLOBVerifier: Sendable {
     /// Verifies `jws` at `timeOfUse` and reads its payload.
     /// - Throws: `.malformed`, `.unsupportedAlgorithm`, `.missingCertificateChain`, `.untrustedChain`,
     ///   `.revoked`, `.badSignature` or `.stale`, in the order the checks run (shape, header, chain, signature,
-    ///   payload, freshness): nothing of the payload is read before the signature verifies.
+    ///   payload, freshness): before the signature verifies the payload is only parsed as I-JSON (size-capped,
+    ///   depth-limited), none of its members read.
     package func verify(_ jws: String, at timeOfUse: Date) throws(MetadataError) -> MetadataBLOB {
         let blob = try verifySignedPayload(jws, at: timeOfUse)
-        // FIDO MDS3 §3.2 step 6 (relying party): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
+        // FIDO MDS3 §3.2 (BLOB processing rules): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
         // a UTC day; the BLOB is current through that whole day.
         guard blob.nextUpdate >= MetadataDay.startOfDay(timeOfUse) else {
             throw MetadataError(
@@ -88,7 +90,7 @@ package struct MetadataBLOBVerifier: Sendable {
         guard let algorithm = members["alg"]?.stringValue else {
             throw MetadataError(.malformed, "JWS header alg is missing or not a string")
         }
-        // RFC 8725 §3.1 / FIDO MDS3 §3.2: only the algorithms MDS signs with; `none` and HMAC never.
+        // RFC 8725 §3.1: only the algorithms the MDS signs with; `none` and HMAC never.
         guard Self.algorithms.contains(algorithm) else {
             throw MetadataError(.unsupportedAlgorithm, "JWS alg \(algorithm.prefix(20)) is not RS256 or ES256")
         }
