@@ -81,7 +81,10 @@ extension PostgresTransaction {
     }
 
     /// The counter keys lifted are spelled as `FallbackCounterKey.biometric`, `.identity` and `.recoveryIdentifier`
-    /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding).
+    /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding). They are collected
+    /// into an array first (`= ANY (ARRAY(…))`, an InitPlan) and the counters found by their primary key: `IN (…)`
+    /// made PostgreSQL build a hash table of the keys and a nested loop on every login, for a user who has, in
+    /// the common case, no counter at all.
     private static let completeLoginSQL = """
         WITH spent AS (
             INSERT INTO spent_auth_sessions (id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1
@@ -95,7 +98,7 @@ extension PostgresTransaction {
             RETURNING 1
         ), lifted AS (
             DELETE FROM fallback_counters
-            WHERE EXISTS (SELECT 1 FROM used) AND counter_key IN (
+            WHERE EXISTS (SELECT 1 FROM used) AND counter_key = ANY (ARRAY(
                 SELECT 'biometric:' || key_id FROM device_keys WHERE user_id = $8
                 UNION ALL
                 SELECT 'srp_identity:' || octet_length(realm) || ':' || realm || ':' || identity
@@ -103,7 +106,7 @@ extension PostgresTransaction {
                 UNION ALL
                 SELECT 'recovery_identity:' || octet_length(users.realm) || ':' || users.realm || ':' || identifier
                 FROM users, unnest(ARRAY[users.email, users.phone_number, users.username]) AS identifier
-                WHERE users.id = $8 AND identifier IS NOT NULL)
+                WHERE users.id = $8 AND identifier IS NOT NULL))
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))
