@@ -15,24 +15,14 @@ extension PostgresTransaction {
     }
 
     /// The number of columns of a credential (where its user's begin in `loginCredentialSQL`).
-    private static let loginCredentialColumnCount = Int32(loginColumnNames(credentialColumns).count)
+    private static let loginCredentialColumnCount = Int32(columnNames(credentialColumns).count)
 
     private static let loginCredentialSQL = """
-        SELECT \(loginQualified(credentialColumns, "c")), \(loginQualified(userColumns, "u"))
+        SELECT \(qualified(credentialColumns, "c")), \(qualified(userColumns, "u"))
         FROM credentials c
         LEFT JOIN users u ON u.id = c.user_id
         WHERE c.credential_id = $1
         """
-
-    /// The names of a record's column list.
-    private static func loginColumnNames(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    /// A record's column list with every name qualified by `table` (the names repeat across joined tables).
-    private static func loginQualified(_ list: String, _ table: String) -> String {
-        loginColumnNames(list).map { "\(table).\($0)" }.joined(separator: ", ")
-    }
 
     /// The whole login write in one statement instead of the definition's eight or more
     /// (`StoreWriter+LoginCompletion.swift`); the store behaviour suite holds it to the definition's effects.
