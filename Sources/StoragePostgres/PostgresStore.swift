@@ -178,17 +178,17 @@ public final class PostgresStore: Store {
                     // round trip: if the connection breaks during COMMIT, they tell whether the commit happened
                     // (`CommitResolution`). A request's deadline bounds the statements in the same round trip (a
                     // second column).
-                    let bound =
-                        try deadline.flatMap {
-                            StatementDeadline.column(deadline: $0, session: try connection.sessionStatementTimeout())
-                        }.map { ", " + $0 } ?? ""
+                    let bound = try deadline.flatMap {
+                        StatementDeadline.bound(deadline: $0, session: try connection.sessionStatementTimeout())
+                    }
                     marker = marks ? CommitMarker() : nil
-                    let statements = InFlightCommit.beginStatements(
-                        marker: marker, settled: connection.settledMarker, extraColumns: bound)
-                    connection.deferTransaction(
-                        statements.enumerated().map {
-                            .init(sql: $0.element, keepsValue: $0.offset == statements.count - 1)
-                        })
+                    connection.deferTransaction([
+                        .init(sql: "BEGIN ISOLATION LEVEL READ COMMITTED", keepsValue: false),
+                        .init(
+                            sql: WriteStart.sql(marks: marker != nil), keepsValue: true,
+                            arguments: WriteStart.arguments(
+                                marker: marker, settled: connection.settledMarker, timeoutMilliseconds: bound)),
+                    ])
                 } else {
                     connection.deferTransaction([
                         .init(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", keepsValue: false)

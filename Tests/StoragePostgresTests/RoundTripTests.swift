@@ -94,4 +94,35 @@ struct RoundTripTests {
             #expect(warm.write <= 2, "the login's write: \(warm.write) round trips")
         }
     }
+
+    @Test(
+        "a write's start (markers, transaction id, deadline) is one statement prepared once per session, not parsed per write",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func writeStartPrepared() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { store, _ in
+            try await store.write { try $0.insertUser(Self.user(1), credential: Self.credential(1)) }
+            for n in 0..<3 {
+                let outcome = try await store.write(admission: Self.admission()) {
+                    try $0.completeLogin(Self.completion("session-\(n)", count: UInt32(n), token: UInt8(n + 1)))
+                }
+                #expect(outcome == .stored)
+            }
+            // The one connection's prepared statements, as the server lists them: the start is there once, and
+            // the statements it replaced (spelled with the markers' values) never were.
+            let starts = try await store.read { reader in
+                try (reader as? PostgresTransaction)?.connection.simpleValue(
+                    """
+                    SELECT count(*) FILTER (WHERE statement LIKE 'WITH settled AS%') || '|' || \
+                    count(*) FILTER (WHERE statement LIKE '%INSERT INTO commit_markers (marker) VALUES (decode%') \
+                    FROM pg_prepared_statements
+                    """)
+            }
+            #expect(starts == "1|0")
+            // Each write still left its marker and deleted the one before: one row for the connection.
+            let markers = try await store.read { reader in
+                try (reader as? PostgresTransaction)?.connection.simpleValue("SELECT count(*) FROM commit_markers")
+            }
+            #expect(markers == "1")
+        }
+    }
 }

@@ -3,19 +3,22 @@ import Storage
 internal import CLibPQ
 
 /// Statements sent ahead of another, in one libpq pipeline (`PQenterPipelineMode`): a transaction's BEGIN round trip
-/// (BEGIN, the commit markers, its select) is not sent on its own but deferred (`deferTransaction`) and goes to the
-/// server together with the body's first statement, and that statement's `PQprepare` with it on its first use in a
-/// session. One round trip instead of two or three; what the server runs, and in which order, is unchanged.
+/// (BEGIN, then a write's start: the commit markers and its select, `WriteStart`) is not sent on its own but deferred
+/// (`deferTransaction`) and goes to the server together with the body's first statement, each prepared statement's
+/// `PQprepare` with it on its first use in a session. One round trip instead of two or three; what the server runs, and in which order, is unchanged.
 ///
 /// The answers are read in order after one sync. A statement that fails aborts what follows it up to the sync
 /// (`PGRES_PIPELINE_ABORTED`): the first failure is what the call throws, as a statement after a failed one in a
 /// transaction would. After an explicit BEGIN the transaction stays open, aborted, until the caller's ROLLBACK.
 extension PostgresConnection {
-    /// A statement without parameters (text results) deferred to go ahead of the next statement sent.
-    struct Deferred: Equatable {
+    /// A statement (text results) deferred to go ahead of the next statement sent.
+    struct Deferred {
         let sql: String
         /// Whether its first value is kept in `deferredValue` (the BEGIN round trip's select).
         let keepsValue: Bool
+        /// Its parameters, when it is prepared once per session like any other statement with parameters (the
+        /// write's start, `WriteStart`); nil for one sent as it is, unprepared (BEGIN).
+        var arguments: [PostgresValue]? = nil
     }
 
     /// Defers `statements` (a transaction's BEGIN round trip) to the next statement sent: `hasDeferred` until then;
@@ -62,27 +65,25 @@ extension PostgresConnection {
         guard PQenterPipelineMode(handle) == 1 else {
             throw StorageError(.internalFailure, "PQenterPipelineMode failed: \(Self.message(handle))")
         }
+        // The names each statement is being prepared under in this pipeline (nil: sent as it is, or known).
+        var preparingAhead: [String?] = []
         var preparing: String?
-        var name = ""
         var sent = true
         for item in ahead where sent {
-            sent = PQsendQueryParams(handle, item.sql, 0, nil, nil, nil, nil, 0) == 1
+            if let arguments = item.arguments {
+                let sending = sendPrepared(handle, item.sql, arguments, pending: preparingAhead, binary: false)
+                sent = sending.sent
+                preparingAhead.append(sending.preparing)
+            } else {
+                sent = PQsendQueryParams(handle, item.sql, 0, nil, nil, nil, nil, 0) == 1
+                preparingAhead.append(nil)
+            }
         }
         if sent, let statement {
-            if let known = prepared[statement.sql] {
-                name = known
-            } else {
-                name = "p\(prepared.count + 1)"
-                preparing = name
-                let types = statement.arguments.map(\.typeOID)
-                sent = PQsendPrepare(handle, name, statement.sql, Int32(types.count), types) == 1
-            }
-            sent =
-                sent
-                && Self.withParameters(statement.arguments) { values, lengths, formats in
-                    PQsendQueryPrepared(
-                        handle, name, Int32(statement.arguments.count), values, lengths, formats, 1) == 1
-                }
+            let sending = sendPrepared(
+                handle, statement.sql, statement.arguments, pending: preparingAhead, binary: true)
+            sent = sending.sent
+            preparing = sending.preparing
         }
         sent = sent && PQpipelineSync(handle) == 1
         counters.roundTrips.add(1, ordering: .relaxed)
@@ -90,6 +91,16 @@ extension PostgresConnection {
         var error: StorageError?
         // The deferred statements' answers.
         for (index, item) in ahead.enumerated() {
+            if let name = preparingAhead[index] {
+                guard let result = nextResult(handle) else { return try lose(handle, sql: item.sql) }
+                defer { PQclear(result) }
+                if let failed = failure(of: result, sql: item.sql) {
+                    error = error ?? failed
+                    guard self.handle == handle else { throw failed }
+                } else if PQresultStatus(result) == PGRES_COMMAND_OK {
+                    prepared[item.sql] = name
+                }
+            }
             guard let result = nextResult(handle) else { return try lose(handle, sql: item.sql) }
             defer { PQclear(result) }
             if let failed = failure(of: result, sql: item.sql) {
@@ -131,6 +142,32 @@ extension PostgresConnection {
         if let error { throw error }
         guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
         return value
+    }
+
+    /// Sends `sql` as a prepared statement with `arguments` (binary parameters; results binary or text), preceded by
+    /// its `PQsendPrepare` when this session has not prepared it: then the name it is being prepared under, which
+    /// becomes known once that answer arrives. `pending` are the names already being prepared in this pipeline.
+    private func sendPrepared(
+        _ handle: OpaquePointer, _ sql: String, _ arguments: [PostgresValue], pending: [String?], binary: Bool
+    ) -> (sent: Bool, preparing: String?) {
+        var preparing: String?
+        var sent = true
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "p\(prepared.count + pending.compactMap { $0 }.count + 1)"
+            preparing = name
+            let types = arguments.map(\.typeOID)
+            sent = PQsendPrepare(handle, name, sql, Int32(types.count), types) == 1
+        }
+        sent =
+            sent
+            && Self.withParameters(arguments) { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(arguments.count), values, lengths, formats, binary ? 1 : 0)
+                    == 1
+            }
+        return (sent, preparing)
     }
 
     /// The next command's result, with the NULL that ends it consumed (none follows a sync); nil when the

@@ -52,13 +52,13 @@ struct InFlightCommit: Sendable, Equatable {
 
     /// The BEGIN round trip of a write transaction, as one simple-query string (one round trip): BEGIN, the DELETE
     /// of the connection's `settled` marker (its COMMIT answered), the INSERT of `marker`, then `beginSelect` with
-    /// `extraColumns` (", …" or "").
+    /// `extraColumns` (", …" or ""). Tests open a marked transaction by hand with it; the store's writes run the
+    /// same effects as one prepared statement after BEGIN (`WriteStart`).
     static func begin(marker: CommitMarker?, settled: CommitMarker?, extraColumns: String = "") -> String {
         beginStatements(marker: marker, settled: settled, extraColumns: extraColumns).joined(separator: "; ")
     }
 
-    /// The statements of `begin`, one by one: what a transaction defers to go in one pipeline with its first
-    /// statement (`PostgresConnection.deferTransaction`).
+    /// The statements of `begin`, one by one.
     static func beginStatements(marker: CommitMarker?, settled: CommitMarker?, extraColumns: String = "") -> [String] {
         var statements = ["BEGIN ISOLATION LEVEL READ COMMITTED"]
         if let settled { statements.append(settled.delete) }

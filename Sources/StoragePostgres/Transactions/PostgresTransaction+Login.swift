@@ -15,24 +15,14 @@ extension PostgresTransaction {
     }
 
     /// The number of columns of a credential (where its user's begin in `loginCredentialSQL`).
-    private static let loginCredentialColumnCount = Int32(loginColumnNames(credentialColumns).count)
+    private static let loginCredentialColumnCount = Int32(columnNames(credentialColumns).count)
 
     private static let loginCredentialSQL = """
-        SELECT \(loginQualified(credentialColumns, "c")), \(loginQualified(userColumns, "u"))
+        SELECT \(qualified(credentialColumns, "c")), \(qualified(userColumns, "u"))
         FROM credentials c
         LEFT JOIN users u ON u.id = c.user_id
         WHERE c.credential_id = $1
         """
-
-    /// The names of a record's column list.
-    private static func loginColumnNames(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    /// A record's column list with every name qualified by `table` (the names repeat across joined tables).
-    private static func loginQualified(_ list: String, _ table: String) -> String {
-        loginColumnNames(list).map { "\(table).\($0)" }.joined(separator: ", ")
-    }
 
     /// The whole login write in one statement instead of the definition's eight or more
     /// (`StoreWriter+LoginCompletion.swift`); the store behaviour suite holds it to the definition's effects.
@@ -81,7 +71,10 @@ extension PostgresTransaction {
     }
 
     /// The counter keys lifted are spelled as `FallbackCounterKey.biometric`, `.identity` and `.recoveryIdentifier`
-    /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding).
+    /// spell them (`octet_length`: the realm's length in UTF-8 bytes, the database's encoding). They are collected
+    /// into an array first (`= ANY (ARRAY(…))`, an InitPlan) and the counters found by their primary key: `IN (…)`
+    /// made PostgreSQL build a hash table of the keys and a nested loop on every login, for a user who has, in
+    /// the common case, no counter at all.
     private static let completeLoginSQL = """
         WITH spent AS (
             INSERT INTO spent_auth_sessions (id, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1
@@ -95,7 +88,7 @@ extension PostgresTransaction {
             RETURNING 1
         ), lifted AS (
             DELETE FROM fallback_counters
-            WHERE EXISTS (SELECT 1 FROM used) AND counter_key IN (
+            WHERE EXISTS (SELECT 1 FROM used) AND counter_key = ANY (ARRAY(
                 SELECT 'biometric:' || key_id FROM device_keys WHERE user_id = $8
                 UNION ALL
                 SELECT 'srp_identity:' || octet_length(realm) || ':' || realm || ':' || identity
@@ -103,7 +96,7 @@ extension PostgresTransaction {
                 UNION ALL
                 SELECT 'recovery_identity:' || octet_length(users.realm) || ':' || users.realm || ':' || identifier
                 FROM users, unnest(ARRAY[users.email, users.phone_number, users.username]) AS identifier
-                WHERE users.id = $8 AND identifier IS NOT NULL)
+                WHERE users.id = $8 AND identifier IS NOT NULL))
             RETURNING 1
         ), refresh AS (
             INSERT INTO refresh_tokens (\(refreshTokenColumns))

@@ -18,9 +18,18 @@ enum StatementDeadline {
     static func column(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant = .now, session: Int64)
         -> String?
     {
+        bound(deadline: deadline, now: now, session: session).map { "set_config('statement_timeout', '\($0)', true)" }
+    }
+
+    /// The `statement_timeout` in milliseconds that bounds the transaction's statements by `deadline` as seen at
+    /// `now`, or nil when the session's own (milliseconds, 0: none) is no longer than the time left: the value
+    /// `WriteStart` sets, as `column` spells it.
+    static func bound(deadline: ContinuousClock.Instant, now: ContinuousClock.Instant = .now, session: Int64)
+        -> Int64?
+    {
         let left = milliseconds(left: deadline - now)
         guard session == 0 || left < session else { return nil }
-        return "set_config('statement_timeout', '\(left)', true)"
+        return left
     }
 
     /// Whole milliseconds in `left`, rounded up, at least 1 (0 would mean no bound at all).

@@ -79,19 +79,34 @@ final class SQLiteStatement {
 
     // MARK: Columns (bounds- and type-checked)
 
-    private func checkedType(_ index: Int32) throws(StorageError) -> Int32 {
-        guard index >= 0, index < sqlite3_column_count(handle) else {
-            throw StorageError(.internalFailure, "column \(index) out of range")
+    /// Added to every column index read: non-zero only inside `reading(from:_:)`.
+    private var columnOffset: Int32 = 0
+
+    /// Runs `body` with column indexes counted from `offset`, so that a record's decoder (which counts from 0) reads
+    /// a record that a join put after other columns (as `PostgresRow.skipping`).
+    func reading<T>(from offset: Int32, _ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        let saved = columnOffset
+        columnOffset = saved + offset
+        defer { columnOffset = saved }
+        return try body()
+    }
+
+    /// The statement's column for `index`, checked against the column count, and the type stored there.
+    private func checked(_ index: Int32) throws(StorageError) -> (column: Int32, type: Int32) {
+        let column = index + columnOffset
+        guard index >= 0, column < sqlite3_column_count(handle) else {
+            throw StorageError(.internalFailure, "column \(column) out of range")
         }
-        return sqlite3_column_type(handle, index)
+        return (column, sqlite3_column_type(handle, column))
     }
 
     /// Column `index` as it is stored, whatever its type (copying a table without decoding its records).
     func stored(_ index: Int32) throws(StorageError) -> StoredValue {
-        switch try checkedType(index) {
+        let (column, type) = try checked(index)
+        switch type {
         case SQLITE_NULL: return .null
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT: return .text(try text(index))
         default: return .bytes(try blob(index))
         }
@@ -99,42 +114,46 @@ final class SQLiteStatement {
 
     /// Whether column `index` is NULL.
     func isNull(_ index: Int32) throws(StorageError) -> Bool {
-        try checkedType(index) == SQLITE_NULL
+        try checked(index).type == SQLITE_NULL
     }
 
     /// An INTEGER column.
     func integer(_ index: Int32) throws(StorageError) -> Int64 {
-        guard try checkedType(index) == SQLITE_INTEGER else {
-            throw StorageError(.invalidRecord, "column \(index) is not an integer")
+        let (column, type) = try checked(index)
+        guard type == SQLITE_INTEGER else {
+            throw StorageError(.invalidRecord, "column \(column) is not an integer")
         }
-        return sqlite3_column_int64(handle, index)
+        return sqlite3_column_int64(handle, column)
     }
 
     /// A REAL column.
     func real(_ index: Int32) throws(StorageError) -> Double {
-        guard try checkedType(index) == SQLITE_FLOAT else {
-            throw StorageError(.invalidRecord, "column \(index) is not a real")
+        let (column, type) = try checked(index)
+        guard type == SQLITE_FLOAT else {
+            throw StorageError(.invalidRecord, "column \(column) is not a real")
         }
-        return sqlite3_column_double(handle, index)
+        return sqlite3_column_double(handle, column)
     }
 
     /// A TEXT column.
     func text(_ index: Int32) throws(StorageError) -> String {
-        guard try checkedType(index) == SQLITE_TEXT else {
-            throw StorageError(.invalidRecord, "column \(index) is not text")
+        let (column, type) = try checked(index)
+        guard type == SQLITE_TEXT else {
+            throw StorageError(.invalidRecord, "column \(column) is not text")
         }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard count > 0, let pointer = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_text(handle, column) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// A BLOB column.
     func blob(_ index: Int32) throws(StorageError) -> [UInt8] {
-        guard try checkedType(index) == SQLITE_BLOB else {
-            throw StorageError(.invalidRecord, "column \(index) is not a blob")
+        let (column, type) = try checked(index)
+        guard type == SQLITE_BLOB else {
+            throw StorageError(.invalidRecord, "column \(column) is not a blob")
         }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }

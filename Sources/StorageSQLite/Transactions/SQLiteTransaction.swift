@@ -21,7 +21,7 @@ final class SQLiteTransaction: StoreWriter {
         try one(Self.userByIDSQL, [.text(id)], Self.user)
     }
 
-    /// The login read's two statements (`loginCredentialStepByStep`), spelled once rather than per call.
+    /// Lookups by id (also the login read's definition, `loginCredentialStepByStep`), spelled once rather than per call.
     private static let userByIDSQL = "SELECT \(userColumns) FROM users WHERE id = ?"
     private static let credentialByIDSQL = "SELECT \(credentialColumns) FROM credentials WHERE credential_id = ?"
 
