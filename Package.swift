@@ -44,14 +44,14 @@ var targets: [Target] = [
     // (the passkeyd executable), the only target that imports both HTTP and a storage driver (docs/architecture.md).
     .target(
         name: "Configuration",
-        dependencies: ["JSON", "Crypto", "Storage"],
+        dependencies: ["JSON", "Crypto", "Storage", "Metadata"],
         swiftSettings: strict
     ),
     .target(
         name: "Service",
         dependencies: [
             "Configuration", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage", "Replay",
-            "PKCS11Signer", "Addresses",
+            "PKCS11Signer", "Addresses", "Metadata",
         ],
         swiftSettings: strict
     ),
@@ -124,7 +124,7 @@ var targets: [Target] = [
             "passkeyd", "Service", "Configuration", "Endpoints", "Commands", "Assets", "HTTP", "Storage",
             "StorageSQLite",
             "StoragePostgres",
-            "Replay", "PKCS11Signer", "TestSupport", "SoftwareClient", "Addresses",
+            "Replay", "PKCS11Signer", "TestSupport", "SoftwareClient", "Addresses", "Metadata",
         ],
         swiftSettings: strict),
     .testTarget(

@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// (`passkeys.auth_session_grace_seconds`): a user who finishes just before the timeout is not refused
         /// for the time the answer takes to reach the server.
         public var authSessionGraceSeconds: Int = Settings.Passkeys.authSessionGraceSeconds.defaultValue
+        /// The certificates of `passkeys.attestation_root_files`: roots every passkey attestation may chain to
+        /// (`AttestationTrustAnchors.extra`).
+        public var attestationRoots: [Certificate] = []
     }
 
     /// App-bound device key settings.
