@@ -27,6 +27,8 @@ var targets: [Target] = [
     .target(name: "DeviceKeys", dependencies: ["Crypto", "CBOR", "JSON", "WebAuthn"], swiftSettings: strict),
     .target(name: "Tokens", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
     .target(name: "Audit", dependencies: ["Crypto", "JSON"], swiftSettings: strict),
+    // FIDO Metadata Service (MDS3) BLOBs verified offline, their entries and statuses: pure, over WebAuthn.
+    .target(name: "Metadata", dependencies: ["Crypto", "JSON", "WebAuthn"], swiftSettings: strict),
     // The recorded-ceremony format, replay and its benchmark: a tool over WebAuthn, not part of it.
     .target(name: "Replay", dependencies: ["WebAuthn", "Crypto", "JSON"], swiftSettings: strict),
 
@@ -88,7 +90,8 @@ var targets: [Target] = [
     .target(
         name: "TestSupport",
         dependencies: [
-            "Crypto", "CBOR", "JSON", "WebAuthn", "Replay", "Storage", "HTTP", "Addresses", "SoftwareClient",
+            "Crypto", "CBOR", "JSON", "WebAuthn", "Metadata", "Replay", "Storage", "HTTP", "Addresses",
+            "SoftwareClient",
         ],
         swiftSettings: strict
     ),
@@ -99,6 +102,9 @@ var targets: [Target] = [
     .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"], swiftSettings: strict),
     .testTarget(
         name: "WebAuthnTests", dependencies: ["WebAuthn", "Crypto", "CBOR", "JSON", "TestSupport", "SoftwareClient"],
+        swiftSettings: strict),
+    .testTarget(
+        name: "MetadataTests", dependencies: ["Metadata", "WebAuthn", "Crypto", "JSON", "TestSupport"],
         swiftSettings: strict),
     .testTarget(
         name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"],

@@ -24,6 +24,11 @@ public struct CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
         case untrustedRoot = "untrusted_root"
         /// A certificate in the chain is expired or not yet valid at the validation time.
         case certificateExpired = "certificate_expired"
+        /// A certificate of the chain is listed on a CRL its issuer signed (RFC 5280 §6.3).
+        case certificateRevoked = "certificate_revoked"
+        /// CRLs were given, but none of them is the issuer's CRL for a certificate of the chain, so its revocation
+        /// status is unknown (OpenSSL `X509_V_ERR_UNABLE_TO_GET_CRL`).
+        case revocationListMissing = "revocation_list_missing"
         /// An authenticated ciphertext (AES-GCM) whose tag does not verify under the key, nonce and associated data
         /// given: tampered, truncated, or sealed under another key.
         case authenticationFailed = "authentication_failed"

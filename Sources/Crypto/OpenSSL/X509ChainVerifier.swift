@@ -4,9 +4,11 @@ import Foundation
 /// `X509_verify_cert` with an `X509_STORE` of roots and untrusted intermediates. Every C object
 /// here lives and dies inside `verify`.
 enum X509ChainVerifier {
-    /// Verifies and returns the built path (DER, leaf first).
+    /// Verifies and returns the built path (DER, leaf first). Non-empty `crls` turn on revocation checking of
+    /// every certificate of the path (`X509_V_FLAG_CRL_CHECK | X509_V_FLAG_CRL_CHECK_ALL`).
     static func verify(
-        leaf: X509Object, intermediates: [X509Object], roots: [X509Object], at time: Date
+        leaf: X509Object, intermediates: [X509Object], roots: [X509Object], crls: [X509CRLObject] = [],
+        at time: Date
     ) throws(CryptoError) -> [[UInt8]] {
         let seconds = time.timeIntervalSince1970.rounded(.down)
         guard seconds.isFinite, seconds >= Double(Int64.min / 2), seconds <= Double(Int64.max / 2) else {
@@ -18,6 +20,12 @@ enum X509ChainVerifier {
             // X509_STORE_add_cert takes its own reference; a duplicate root is not an error.
             guard X509_STORE_add_cert(store, root.pointer) == 1 else {
                 throw OpenSSLErrorQueue.failure(.internalFailure, "X509_STORE_add_cert")
+            }
+        }
+        for crl in crls {
+            // X509_STORE_add_crl takes its own reference.
+            guard X509_STORE_add_crl(store, crl.pointer) == 1 else {
+                throw OpenSSLErrorQueue.failure(.internalFailure, "X509_STORE_add_crl")
             }
         }
         guard let untrusted = COpenSSL_sk_X509_new_null() else {
@@ -44,10 +52,12 @@ enum X509ChainVerifier {
         X509_VERIFY_PARAM_set_time(parameters, time_t(seconds))
         // Partial chains let a non-self-signed root anchor a path; only X509_STORE members are
         // ever trusted, so untrusted intermediates still cannot act as anchors.
-        guard
-            X509_VERIFY_PARAM_set_flags(
-                parameters, UInt(X509_V_FLAG_USE_CHECK_TIME) | UInt(X509_V_FLAG_PARTIAL_CHAIN)) == 1
-        else {
+        var flags = UInt(X509_V_FLAG_USE_CHECK_TIME) | UInt(X509_V_FLAG_PARTIAL_CHAIN)
+        if !crls.isEmpty {
+            // RFC 5280 §6.3: the CRL of each certificate's issuer, not only the leaf's (CRL_CHECK_ALL).
+            flags |= UInt(X509_V_FLAG_CRL_CHECK) | UInt(X509_V_FLAG_CRL_CHECK_ALL)
+        }
+        guard X509_VERIFY_PARAM_set_flags(parameters, flags) == 1 else {
             throw OpenSSLErrorQueue.failure(.internalFailure, "X509_VERIFY_PARAM_set_flags")
         }
         guard X509_verify_cert(context) == 1 else {
@@ -73,6 +83,10 @@ enum X509ChainVerifier {
         switch error {
         case X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID:
             return .certificateExpired
+        case X509_V_ERR_CERT_REVOKED:
+            return .certificateRevoked
+        case X509_V_ERR_UNABLE_TO_GET_CRL:
+            return .revocationListMissing
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
             X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
             X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:

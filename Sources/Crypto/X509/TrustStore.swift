@@ -24,8 +24,22 @@ public struct TrustStore: Sendable {
     public func validate(leaf: Certificate, intermediates: [Certificate], at time: Date) throws(CryptoError)
         -> [Certificate]
     {
+        try validate(leaf: leaf, intermediates: intermediates, at: time, crls: [])
+    }
+
+    /// `validate(leaf:intermediates:at:)`, and when `crls` is non-empty, revocation too (RFC 5280 §6.3, OpenSSL
+    /// `X509_V_FLAG_CRL_CHECK | X509_V_FLAG_CRL_CHECK_ALL`): every certificate of the path below its anchor must
+    /// be covered by its issuer's CRL among `crls`, that CRL must verify under the issuer and be current at `time`
+    /// (thisUpdate ≤ time ≤ nextUpdate), and must not list the certificate. With no CRLs, no revocation check.
+    /// - Throws: as `validate(leaf:intermediates:at:)`, plus `.certificateRevoked` (a CRL lists a certificate of
+    ///   the path) and `.revocationListMissing` (no CRL of an issuer of the path among `crls`); an expired,
+    ///   not-yet-valid or badly signed CRL is `.chainInvalid` with OpenSSL's reason.
+    public func validate(
+        leaf: Certificate, intermediates: [Certificate], at time: Date, crls: [CertificateRevocationList]
+    ) throws(CryptoError) -> [Certificate] {
         let path = try X509ChainVerifier.verify(
-            leaf: leaf.x509, intermediates: intermediates.map(\.x509), roots: roots.map(\.x509), at: time)
+            leaf: leaf.x509, intermediates: intermediates.map(\.x509), roots: roots.map(\.x509),
+            crls: crls.map(\.crl), at: time)
         // Hand back the caller's own values (with their raw bytes) wherever the DER matches.
         let known = [leaf] + intermediates + roots
         var result: [Certificate] = []
