@@ -105,7 +105,7 @@ var targets: [Target] = [
         swiftSettings: strict),
     .testTarget(
         name: "MetadataTests", dependencies: ["Metadata", "WebAuthn", "Crypto", "JSON", "TestSupport"],
-        swiftSettings: strict),
+        exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
         name: "ReplayTests", dependencies: ["Replay", "WebAuthn", "Crypto", "JSON", "TestSupport"],
         swiftSettings: strict),

@@ -13,9 +13,9 @@ package struct MetadataBLOB: Sendable {
     package let legalHeader: String
     /// The entries in BLOB order.
     package let entries: [MetadataEntry]
-    /// The compact JWS text as given.
+    /// The compact JWS text as given, without surrounding whitespace (a file's final newline).
     package let jws: String
-    /// SHA-256 of the JWS text's UTF-8.
+    /// SHA-256 of `jws`'s UTF-8.
     package let sha256: [UInt8]
     /// How many entries were kept without their statement because it did not parse.
     package var skippedStatements: Int { skippedStatementReasons.count }

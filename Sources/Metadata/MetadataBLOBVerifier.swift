@@ -29,6 +29,21 @@ package struct MetadataBLOBVerifier: Sendable {
     ///   `.revoked`, `.badSignature` or `.stale`, in the order the checks run (shape, header, chain, signature,
     ///   payload, freshness): nothing of the payload is read before the signature verifies.
     package func verify(_ jws: String, at timeOfUse: Date) throws(MetadataError) -> MetadataBLOB {
+        let blob = try verifySignedPayload(jws, at: timeOfUse)
+        // FIDO MDS3 §3.2 step 6 (relying party): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
+        // a UTC day; the BLOB is current through that whole day.
+        guard blob.nextUpdate >= MetadataDay.startOfDay(timeOfUse) else {
+            throw MetadataError(
+                .stale,
+                "nextUpdate \(MetadataDay.format(blob.nextUpdate)) is before \(MetadataDay.format(timeOfUse))")
+        }
+        return blob
+    }
+
+    /// Every check of `verify(_:at:)` but freshness: shape, header, chain, signature, payload. Internal: a BLOB is
+    /// handed out only by `verify`; tests use this for a published example BLOB whose `nextUpdate` precedes its
+    /// chain's validity.
+    func verifySignedPayload(_ jws: String, at timeOfUse: Date) throws(MetadataError) -> MetadataBLOB {
         let text = jws.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.utf8.count <= Self.maximumJWSBytes else {
             throw MetadataError(
@@ -51,15 +66,7 @@ package struct MetadataBLOBVerifier: Sendable {
             throw MetadataError(
                 error.kind == .unsupportedAlgorithm ? .unsupportedAlgorithm : .badSignature, error.reason)
         }
-        let blob = try MetadataBLOB(payload: parsed.payload, jws: text)
-        // FIDO MDS3 §3.2 step 6 (relying party): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
-        // a UTC day; the BLOB is current through that whole day.
-        guard blob.nextUpdate >= MetadataDay.startOfDay(timeOfUse) else {
-            throw MetadataError(
-                .stale,
-                "nextUpdate \(MetadataDay.format(blob.nextUpdate)) is before \(MetadataDay.format(timeOfUse))")
-        }
-        return blob
+        return try MetadataBLOB(payload: parsed.payload, jws: text)
     }
 
     /// The protected header's `alg` and `x5c` chain (RFC 7515 §4.1).

@@ -33,7 +33,9 @@ package enum MetadataDay {
 
     /// `YYYY-MM-DD` of the UTC day `date` falls on.
     package static func format(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / secondsPerDay).rounded(.down))
+        // Far beyond any date an MDS field or a clock gives; keeps the arithmetic (and Int conversion) in range.
+        let seconds = min(max(date.timeIntervalSince1970, -1e13), 1e13)
+        let days = Int(((seconds.isFinite ? seconds : 0) / secondsPerDay).rounded(.down))
         // The inverse of `daysFromEpoch` (eras of 400 years, March-based years).
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097

@@ -53,7 +53,7 @@ struct CertificateTests {
     func allRoots() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: TestFixtures.url("trust").path)
             .filter { $0.hasSuffix(".pem") }
-        #expect(names.count == 8)
+        #expect(names.count == 9)
         for name in names {
             let certs = try Certificate.certificates(fromPEM: TestFixtures.text("trust/\(name)"))
             #expect(certs.count == 1, "\(name)")
