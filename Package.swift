@@ -71,7 +71,7 @@ var targets: [Target] = [
         name: "Commands",
         dependencies: [
             "Service", "Configuration", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite",
-            "StoragePostgres", "PKCS11Signer", "SoftwareClient",
+            "StoragePostgres", "PKCS11Signer", "SoftwareClient", "Metadata",
         ],
         swiftSettings: strict
     ),

@@ -103,6 +103,7 @@ extension ServerConfiguration {
         let hostedObject = try root.section("hosted_login")
         hostedLoginSessionLifetime = try hostedObject.value(Settings.HostedLogin.sessionLifetimeSeconds)
         try hostedObject.rejectUnknownKeys()
+        metadata = try MetadataSettings.read(try root.section("metadata"))
 
         let rateObject = try root.section("rate_limit")
         rateLimitPerMinute = try rateObject.value(Settings.RateLimit.requestsPerMinute)

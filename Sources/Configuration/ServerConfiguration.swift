@@ -191,6 +191,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var srp: SRPSettings
     /// `hosted_login.session_lifetime_seconds`: the absolute lifetime of a hosted-login session.
     public var hostedLoginSessionLifetime = Settings.HostedLogin.sessionLifetimeSeconds.defaultValue
+    /// The FIDO MDS3 BLOB's file, roots, CRLs and refresh (`metadata`).
+    public var metadata = MetadataSettings()
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
     /// Requests per minute per user (the access token's subject) on the device-key endpoints and

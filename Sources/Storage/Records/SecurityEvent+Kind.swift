@@ -62,6 +62,9 @@ extension SecurityEvent {
         case organizationMemberRemoved = "organization_member_removed"
         /// An organization deleted, with its memberships, by an operator (`passkeyd orgs delete`).
         case organizationDeleted = "organization_deleted"
+        /// A FIDO MDS3 metadata BLOB verified and stored (by a server from `metadata.blob_file`, or `passkeyd metadata
+        /// load`): its serial, entries, source and SHA-256.
+        case metadataLoaded = "metadata_loaded"
 
         // MARK: password fallback
         /// A successful SRP login (the name the vault's audit trail uses).
