@@ -36,6 +36,7 @@ struct AuthenticatorPolicyHarness {
         authority = try Self.shared.get()
         var overrides = extra
         overrides["PASSKEYD_CLIENTS"] = clients
+        overrides["PASSKEYD_METADATA_ROOT_CERTIFICATE_FILE"] = try Self.rootFile.get()
         passkeys = try PasskeyHarness(overrides)
     }
 
@@ -99,3 +100,23 @@ struct AuthenticatorPolicyHarness {
     }
 }
 
+extension AuthenticatorPolicyHarness {
+    /// The test MDS root as a PEM file, what `metadata.root_certificate_file` names (written once per process).
+    static let rootFile = Result { () throws -> String in
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-test-mds-root-\(UUID()).pem")
+        try Data(try shared.get().root.pemText.utf8).write(to: file)
+        return file.path
+    }
+
+    /// `jws` verified, stored and picked up as a start or another node's `passkeyd metadata load` would have it:
+    /// stored through `MetadataBLOBStorage`, then the registry's `refresh()` reads it from the store, verifying it again.
+    func installMetadata(_ jws: String) async throws {
+        let context = passkeys.context
+        let now = passkeys.clock.now()
+        let blob = try context.metadata.verifier.verify(jws, at: now)
+        let outcome = try await MetadataBLOBStorage.store(blob, source: "test", now: now, in: context.store)
+        try #require(outcome == .stored, "\(outcome)")
+        await context.metadata.refresh()
+        try #require(context.metadata.current()?.blob.serial == blob.serial, "the registry did not pick it up")
+    }
+}
