@@ -1,8 +1,8 @@
 import Crypto
 
 /// The FIDO Metadata Service root passkeyd ships (the default of `metadata.root_certificate_file`): GlobalSign Root
-/// CA - R3, which the FIDO Alliance names as the root of the MDS3 BLOB signing chain (FIDO Metadata Service v3.0
-/// §3.2). A public certificate, the same bytes as Fixtures/trust/fido_mds_root_globalsign_r3.pem (a test holds them
+/// CA - R3 ("GS-R3"), the root of the FIDO Alliance's Metadata Service PKI, run by GlobalSign (fidoalliance.org's
+/// metadata pages link it). A public certificate, the same bytes as Fixtures/trust/fido_mds_root_globalsign_r3.pem (a test holds them
 /// equal and to the published SHA-256 fingerprint cbb522d7…c963c53b). Valid until 2029-03-18.
 package enum BuiltinMetadataRoot {
     /// The root, parsed once. Empty only if the embedded PEM did not parse, which the test rules out.

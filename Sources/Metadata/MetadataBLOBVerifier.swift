@@ -3,14 +3,15 @@ import Foundation
 import JSON
 import WebAuthn
 
-/// Verifies a FIDO MDS3 metadata BLOB offline (FIDO Metadata Service v3.0 §3.2): a compact JWS, `alg` RS256 or
+/// Verifies a FIDO MDS3 metadata BLOB (FIDO Metadata Service v3.0 §3.1.7) offline, after the BLOB processing
+/// rules (§3.2): a compact JWS, `alg` RS256 or
 /// ES256, signed by the leaf of its `x5c` chain, which leads to one of `roots` at the time of use (and is not
 /// revoked by any of `crls`, when given), with a payload whose `nextUpdate` is not before the time of use's day.
 /// Pure: the caller hands in the JWS text, the roots, the CRLs and the time; nothing is fetched.
 package struct MetadataBLOBVerifier: Sendable {
     /// The largest JWS accepted (the real BLOB is about 5 MB).
     package static let maximumJWSBytes = 32 * 1024 * 1024
-    /// The JWS algorithms MDS3 signs with (FIDO MDS3 §3.2: "RS256 or ES256").
+    /// The JWS algorithms accepted: those the FIDO MDS signs its BLOB (§3.1.7) with, an allow-list (RFC 8725 §3.1).
     package static let algorithms: Set<String> = ["RS256", "ES256"]
 
     /// The trust anchors of the signing chain.
@@ -27,10 +28,11 @@ package struct MetadataBLOBVerifier: Sendable {
     /// Verifies `jws` at `timeOfUse` and reads its payload.
     /// - Throws: `.malformed`, `.unsupportedAlgorithm`, `.missingCertificateChain`, `.untrustedChain`,
     ///   `.revoked`, `.badSignature` or `.stale`, in the order the checks run (shape, header, chain, signature,
-    ///   payload, freshness): nothing of the payload is read before the signature verifies.
+    ///   payload, freshness): before the signature verifies the payload is only parsed as I-JSON (size-capped,
+    ///   depth-limited), none of its members read.
     package func verify(_ jws: String, at timeOfUse: Date) throws(MetadataError) -> MetadataBLOB {
         let blob = try verifySignedPayload(jws, at: timeOfUse)
-        // FIDO MDS3 §3.2 step 6 (relying party): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
+        // FIDO MDS3 §3.2 (BLOB processing rules): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
         // a UTC day; the BLOB is current through that whole day.
         guard blob.nextUpdate >= MetadataDay.startOfDay(timeOfUse) else {
             throw MetadataError(
@@ -44,14 +46,17 @@ package struct MetadataBLOBVerifier: Sendable {
     /// handed out only by `verify`; tests use this for a published example BLOB whose `nextUpdate` precedes its
     /// chain's validity.
     func verifySignedPayload(_ jws: String, at timeOfUse: Date) throws(MetadataError) -> MetadataBLOB {
-        let text = jws.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.utf8.count <= Self.maximumJWSBytes else {
+        guard jws.utf8.count <= Self.maximumJWSBytes else {
             throw MetadataError(
-                .malformed, "the BLOB is \(text.utf8.count) bytes, more than the \(Self.maximumJWSBytes) accepted")
+                .malformed, "the BLOB is \(jws.utf8.count) bytes, more than the \(Self.maximumJWSBytes) accepted")
         }
+        // A file's final newline (or other ASCII whitespace around the JWS) is not part of it. Bytes, not
+        // Foundation's trimming: that walks a 5 MB string by Character, most of the load time.
+        let bytes = Self.trimmed(Array(jws.utf8))
+        let text = bytes.count == jws.utf8.count ? jws : String(decoding: bytes, as: UTF8.self)
         let parsed: X5CSignedJWS
         do {
-            parsed = try X5CSignedJWS(compact: Array(text.utf8))
+            parsed = try X5CSignedJWS(compact: bytes)
         } catch {
             throw MetadataError(.malformed, "not a compact JWS: \(error.reason)")
         }
@@ -69,13 +74,23 @@ package struct MetadataBLOBVerifier: Sendable {
         return try MetadataBLOB(payload: parsed.payload, jws: text)
     }
 
+    /// `bytes` without leading and trailing space, tab, CR and LF.
+    private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else {
+            return []
+        }
+        return first == bytes.startIndex && last == bytes.endIndex - 1 ? bytes : Array(bytes[first...last])
+    }
+
     /// The protected header's `alg` and `x5c` chain (RFC 7515 §4.1).
     private func header(_ header: JSONValue) throws(MetadataError) -> (String, [Certificate]) {
         guard let members = header.objectValue else { throw MetadataError(.malformed, "JWS header is not an object") }
         guard let algorithm = members["alg"]?.stringValue else {
             throw MetadataError(.malformed, "JWS header alg is missing or not a string")
         }
-        // RFC 8725 §3.1 / FIDO MDS3 §3.2: only the algorithms MDS signs with; `none` and HMAC never.
+        // RFC 8725 §3.1: only the algorithms the MDS signs with; `none` and HMAC never.
         guard Self.algorithms.contains(algorithm) else {
             throw MetadataError(.unsupportedAlgorithm, "JWS alg \(algorithm.prefix(20)) is not RS256 or ES256")
         }

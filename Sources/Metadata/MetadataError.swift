@@ -11,7 +11,7 @@ package struct MetadataError: Error, Sendable, Equatable, CustomStringConvertibl
         /// Not a compact JWS, a header or payload that is not the MDS3 shape, a date that is not `YYYY-MM-DD`,
         /// an entry that does not parse, or a JWS over the size cap.
         case malformed = "malformed"
-        /// The JWS `alg` is not RS256 or ES256 (FIDO MDS3 §3.2), e.g. `none` or HS256.
+        /// The JWS `alg` is not RS256 or ES256, e.g. `none` or HS256.
         case unsupportedAlgorithm = "unsupported_algorithm"
         /// The header has no `x5c` chain; an `x5u` (a URL to fetch it from) is refused: verification is offline.
         case missingCertificateChain = "missing_certificate_chain"

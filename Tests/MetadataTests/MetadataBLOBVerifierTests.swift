@@ -43,6 +43,9 @@ struct MetadataBLOBVerifierTests {
         #expect(blob.jws == jws)
         #expect(blob.sha256 == Digest.sha256(Array(jws.utf8)))
         #expect(blob.skippedStatements == 0)
+        // As read from a file: the final newline (and whitespace around the JWS) is not part of it.
+        let fromFile = try MetadataBLOBVerifier(roots: [authority.root]).verify(" \r\n" + jws + "\n", at: Support.now)
+        #expect(fromFile.jws == jws && fromFile.sha256 == blob.sha256)
     }
 
     @Test("a changed payload, header or signature is bad_signature; the signature of the other signer too")
@@ -117,6 +120,10 @@ struct MetadataBLOBVerifierTests {
     @Test("nextUpdate before the time of use's UTC day is stale; the nextUpdate day itself is not")
     func staleness() throws {
         let authority = try #require(Support.authority)
+        let byDate = try authority.blob(serial: 1, nextUpdate: Date().addingTimeInterval(10 * 86_400), entries: [])
+        #expect(
+            try MetadataBLOBVerifier(roots: [authority.root]).verify(byDate, at: Support.now).nextUpdate
+                == MetadataDay.parse(Support.day(10), field: "t"))
         let jws = try authority.blob(serial: 1, nextUpdate: Support.day(10), entries: [])
         let nextUpdate = try MetadataDay.parse(Support.day(10), field: "t")
         #expect(try code(jws, at: nextUpdate.addingTimeInterval(86_399)) == nil)

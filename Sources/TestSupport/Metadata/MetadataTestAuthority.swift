@@ -119,6 +119,16 @@ package final class MetadataTestAuthority: @unchecked Sendable {
         return try jws(header: header, payload: payload.serialized(), signWith: alg)
     }
 
+    /// `blob(serial:nextUpdate:entries:alg:legalHeader:)` with `nextUpdate` the UTC day `nextUpdate` falls on.
+    package func blob(
+        serial: Int64, nextUpdate: Date, entries: [JSONValue], alg: Algorithm = .es256,
+        legalHeader: String = "Test metadata: no legal meaning."
+    ) throws -> String {
+        try blob(
+            serial: serial, nextUpdate: MetadataDay.format(nextUpdate), entries: entries, alg: alg,
+            legalHeader: legalHeader)
+    }
+
     /// A compact JWS over `header` and `payload` (each serialised as given) signed by `signWith`'s signer, for
     /// tests that need a header or payload no valid BLOB has.
     package func jws(header: JSONValue, payload: [UInt8], signWith: Algorithm) throws -> String {

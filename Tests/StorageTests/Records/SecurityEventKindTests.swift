@@ -53,7 +53,7 @@ struct SecurityEventKindTests {
                 "code_redeemed", "code_reuse", "device_approval", "device_challenge", "device_key_locked",
                 "device_key_password_required",
                 "device_key_registered", "device_key_request", "device_key_revoked", "device_key_unlocked",
-                "key_invalidated", "login", "login_locks_lifted", "logout", "organization_deleted",
+                "key_invalidated", "login", "login_locks_lifted", "logout", "metadata_loaded", "organization_deleted",
                 "organization_member_added",
                 "organization_member_removed", "passkey_added", "passkey_removed", "passkey_renamed",
                 "password_fallback", "password_verifier_sealed", "password_verifier_stored", "recovery_attempt",
