@@ -272,4 +272,23 @@ struct RegistrationPolicyTests {
             try await without.signUp(&refused, clientID: "corp"), without, reason: "untrusted_attestation",
             "its attestation does not lead to a trusted root")
     }
+
+    @Test("the hosted page's sign-up is judged by the same policy: refused, no user, authenticator_refused recorded")
+    func hostedSignup() async throws {
+        let clients = """
+            [{"client_id": "web", "grant_types": ["authorization_code"], "redirect_uris": ["\(HostedHarness.redirectURI)"],
+              "authenticators": {"denied_aaguids": ["b2222222-2222-2222-2222-222222222222"]}}]
+            """
+        let hosted = try HostedHarness(["PASSKEYD_CLIENTS": clients])
+        var denied = Harness.passkey(aaguid: Harness.otherAAGUID, ca: nil)
+        let refusal = await #expect(throws: OAuthError.self) {
+            try await hosted.signUp(&denied, try hosted.issuance())
+        }
+        #expect(refusal?.kind == .accessDenied && refusal?.logCode == "authenticator_refused")
+        #expect(refusal?.clientDescription.contains("denied authenticators") == true)
+        #expect(try await hosted.context.store.read { try $0.users(afterID: nil, limit: 10) }.isEmpty)
+        #expect(try await hosted.events().filter { $0.kind == "authenticator_refused" }.count == 1)
+        var accepted = Harness.passkey(aaguid: Harness.certifiedAAGUID, ca: nil)
+        _ = try await hosted.signUp(&accepted, email: "bob@example.com", try hosted.issuance())
+    }
 }
