@@ -46,14 +46,14 @@ var targets: [Target] = [
     // (the passkeyd executable), the only target that imports both HTTP and a storage driver (docs/architecture.md).
     .target(
         name: "Configuration",
-        dependencies: ["JSON", "Crypto", "Storage"],
+        dependencies: ["JSON", "Crypto", "Storage", "Metadata"],
         swiftSettings: strict
     ),
     .target(
         name: "Service",
         dependencies: [
             "Configuration", "JSON", "Crypto", "WebAuthn", "DeviceKeys", "Tokens", "Audit", "Storage", "Replay",
-            "PKCS11Signer", "Addresses",
+            "PKCS11Signer", "Addresses", "Metadata",
         ],
         swiftSettings: strict
     ),
@@ -71,7 +71,7 @@ var targets: [Target] = [
         name: "Commands",
         dependencies: [
             "Service", "Configuration", "JSON", "Crypto", "Tokens", "Audit", "Replay", "Storage", "StorageSQLite",
-            "StoragePostgres", "PKCS11Signer", "SoftwareClient",
+            "StoragePostgres", "PKCS11Signer", "SoftwareClient", "Metadata",
         ],
         swiftSettings: strict
     ),
@@ -130,7 +130,7 @@ var targets: [Target] = [
             "passkeyd", "Service", "Configuration", "Endpoints", "Commands", "Assets", "HTTP", "Storage",
             "StorageSQLite",
             "StoragePostgres",
-            "Replay", "PKCS11Signer", "TestSupport", "SoftwareClient", "Addresses",
+            "Replay", "PKCS11Signer", "TestSupport", "SoftwareClient", "Addresses", "Metadata",
         ],
         swiftSettings: strict),
     .testTarget(

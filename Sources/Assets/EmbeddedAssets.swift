@@ -4451,7 +4451,7 @@ package enum EmbeddedAssets {
       },
       "Passkey": {
         "type": "object",
-        "description": "One of the user's passkeys. `name` is the user's name for it, else the provider's name from its AAGUID,\nelse `Passkey`; `backed_up` tells a synced passkey from a device-bound one.\n",
+        "description": "One of the user's passkeys. `name` is the user's name for it, else its authenticator's name;\n`backed_up` tells a synced passkey from a device-bound one. `authenticator` describes the authenticator model\n(its AAGUID) from the FIDO metadata (MDS3) the server has loaded, else from the built-in provider names.\n",
         "required": [
           "id",
           "name",
@@ -4460,7 +4460,8 @@ package enum EmbeddedAssets {
           "backup_eligible",
           "backed_up",
           "transports",
-          "aaguid"
+          "aaguid",
+          "authenticator"
         ],
         "properties": {
           "id": {
@@ -4493,6 +4494,35 @@ package enum EmbeddedAssets {
           "aaguid": {
             "type": "string",
             "format": "uuid"
+          },
+          "authenticator": {
+            "$ref": "#/components/schemas/PasskeyAuthenticator"
+          }
+        }
+      },
+      "PasskeyAuthenticator": {
+        "type": "object",
+        "description": "The authenticator model of a passkey. `name`: the FIDO metadata statement's `description` for its AAGUID,\nelse the provider's name from the built-in list, else `Passkey`. `icon`: the statement's icon, a\n`data:image/…` URL (null without one). `status`: the latest FIDO MDS3 status report in effect\n(`FIDO_CERTIFIED_L1`, `REVOKED`, …), null when the loaded metadata has no entry for the AAGUID or none is\nloaded.\n",
+        "required": [
+          "name",
+          "icon",
+          "status"
+        ],
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "icon": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "status": {
+            "type": [
+              "string",
+              "null"
+            ]
           }
         }
       },

@@ -103,6 +103,12 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// load: a password alone never enrols a device key, approves an action or manages the account
     /// (docs/password-fallback.md). Resolved by `ServerConfiguration.resolvingPasswordLoginAudiences`.
     public var passwordLoginAudiences: [String] = []
+    /// `attestation`: the attestation conveyance of this client's creation options (WebAuthn L3 §5.4.7); `none`, the
+    /// default, leaves the member out.
+    public var attestation: AttestationConveyance = .none
+    /// `authenticators`: the authenticators this client accepts and its answer to a reported one at login
+    /// (docs/authenticator-policy.md).
+    public var authenticators = AuthenticatorPolicy()
     /// The multi-resource refresh token policies (`refresh_token_policies`, Auth0's `refresh_token.policies`): the
     /// APIs beyond the login's own that a refresh may ask for. Checked against the APIs and client grants by
     /// `ServerConfiguration.checkRefreshTokenPolicies`.

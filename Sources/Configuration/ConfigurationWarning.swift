@@ -12,8 +12,8 @@ package struct ConfigurationWarning: Sendable, Equatable, CustomStringConvertibl
 }
 
 extension ServerConfiguration {
-    /// The warnings of this configuration: an issuer with a path, an issuer on another port than the listener's, and
-    /// a realm used as the default that is not marked so.
+    /// The warnings of this configuration: an issuer with a path, an issuer on another port than the listener's,
+    /// a realm used as the default that is not marked so, and a client's `allowed_aaguids` that no attestation proves.
     package var warnings: [ConfigurationWarning] {
         var warnings: [ConfigurationWarning] = []
         if let warning = issuerPortWarning { warnings.append(warning) }
@@ -35,6 +35,9 @@ extension ServerConfiguration {
                     reason:
                         "is not set: \"\(realm.name)\", the only realm, is the realm of requests that name none; mark "
                         + "it \"default\": true to say so (with a second realm, one must be)"))
+        }
+        for (index, client) in clients.enumerated() {
+            warnings += client.authenticatorWarnings(field: "clients[\(index)]")
         }
         return warnings
     }

@@ -86,6 +86,12 @@ extension ServerConfiguration {
             deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
             idTokenSigningAlgorithm: idTokenAlgorithm)
         client.passkeyHints = hints
+        let conveyance = try object.string("attestation", default: AttestationConveyance.none.rawValue)
+        guard let attestationConveyance = AttestationConveyance(rawValue: conveyance) else {
+            throw object.error("attestation", "must be none, indirect, direct or enterprise (WebAuthn L3 §5.4.7)")
+        }
+        client.attestation = attestationConveyance
+        client.authenticators = try AuthenticatorPolicy.read(object, attestation: attestationConveyance)
         let organizationUsage = try object.string("organization_usage", default: "deny")
         guard let usage = ClientConfiguration.OrganizationUsage(rawValue: organizationUsage) else {
             throw object.error("organization_usage", "must be deny, allow or require")

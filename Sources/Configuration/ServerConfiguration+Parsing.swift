@@ -66,7 +66,8 @@ extension ServerConfiguration {
             challengeTimeoutMilliseconds: try passkeyObject.value(Settings.Passkeys.challengeTimeoutMilliseconds),
             userVerification: try UserVerificationPolicy.read(passkeyObject)
                 ?? Settings.Passkeys.userVerification.defaultValue,
-            authSessionGraceSeconds: try passkeyObject.value(Settings.Passkeys.authSessionGraceSeconds)
+            authSessionGraceSeconds: try passkeyObject.value(Settings.Passkeys.authSessionGraceSeconds),
+            attestationRoots: try Self.readRootFiles(passkeyObject, Settings.Passkeys.attestationRootFiles)
         )
         try passkeyObject.rejectUnknownKeys()
 
@@ -102,6 +103,7 @@ extension ServerConfiguration {
         let hostedObject = try root.section("hosted_login")
         hostedLoginSessionLifetime = try hostedObject.value(Settings.HostedLogin.sessionLifetimeSeconds)
         try hostedObject.rejectUnknownKeys()
+        metadata = try MetadataSettings.read(try root.section("metadata"))
 
         let rateObject = try root.section("rate_limit")
         rateLimitPerMinute = try rateObject.value(Settings.RateLimit.requestsPerMinute)
@@ -188,6 +190,30 @@ extension ServerConfiguration {
         } catch {
             throw object.error(key, "\(path): \(error.reason)")
         }
+    }
+
+    /// The certificates of the PEM files `setting` lists (each must hold at least one).
+    private static func readRootFiles(_ object: ConfigObject, _ setting: ListSetting) throws(ConfigurationError)
+        -> [Certificate]
+    {
+        let key = setting.descriptor.name
+        var roots: [Certificate] = []
+        for (index, path) in try object.value(setting).enumerated() {
+            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw object.error("\(key)[\(index)]", "cannot read \(path)")
+            }
+            let certificates: [Certificate]
+            do {
+                certificates = try Certificate.certificates(fromPEM: contents)
+            } catch {
+                throw object.error("\(key)[\(index)]", "\(path): \(error.reason)")
+            }
+            guard !certificates.isEmpty else {
+                throw object.error("\(key)[\(index)]", "\(path) holds no PEM certificate")
+            }
+            roots += certificates
+        }
+        return roots
     }
 
     private static func validateIssuer(_ issuer: String, root: ConfigObject) throws(ConfigurationError) {

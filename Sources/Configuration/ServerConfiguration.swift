@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         /// (`passkeys.auth_session_grace_seconds`): a user who finishes just before the timeout is not refused
         /// for the time the answer takes to reach the server.
         public var authSessionGraceSeconds: Int = Settings.Passkeys.authSessionGraceSeconds.defaultValue
+        /// The certificates of `passkeys.attestation_root_files`: roots every passkey attestation may chain to
+        /// (`AttestationTrustAnchors.extra`).
+        public var attestationRoots: [Certificate] = []
     }
 
     /// App-bound device key settings.
@@ -188,6 +191,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var srp: SRPSettings
     /// `hosted_login.session_lifetime_seconds`: the absolute lifetime of a hosted-login session.
     public var hostedLoginSessionLifetime = Settings.HostedLogin.sessionLifetimeSeconds.defaultValue
+    /// The FIDO MDS3 BLOB's file, roots, CRLs and refresh (`metadata`).
+    public var metadata = MetadataSettings()
     /// Requests per minute per client IP on the passkey and token endpoints; 0 disables the limit.
     public var rateLimitPerMinute: Int
     /// Requests per minute per user (the access token's subject) on the device-key endpoints and

@@ -33,6 +33,8 @@ public enum PasskeydServer {
         private let housekeeping: Task<Void, Never>
         /// The audit log's sequencer and checkpoint signer.
         private let audit: Task<Void, Never>
+        /// The metadata BLOB's refresh (`metadata.refresh_interval_seconds`).
+        private let metadataRefresh: Task<Void, Never>
 
         package init(
             port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?,
@@ -46,17 +48,20 @@ public enum PasskeydServer {
             self.lock = lock
             self.housekeeping = Housekeeping.start(context: context)
             self.audit = audit.start()
+            self.metadataRefresh = context.metadata.start()
         }
 
         /// Stops accepting connections, lets requests in flight finish within the configured grace period,
         /// closes the store, then releases the data directory.
         public func stop() async {
             housekeeping.cancel()
+            metadataRefresh.cancel()
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
             await admin?.shutdown(deadline: .seconds(1))
             // Every ceremony answered is recorded before the process exits (record mode).
             await context.recorder?.drain()
             await housekeeping.value
+            await metadataRefresh.value
             // The last acknowledged events are sequenced and signed before the store closes.
             audit.cancel()
             await audit.value
@@ -173,6 +178,8 @@ public enum PasskeydServer {
         }
         logAuditSigner(configuration.audit, signer: signer, logger: logger)
         await AuditKeyContinuity.check(store: store, signer: signer, logger: logger)
+        // The metadata BLOB (the configured file, else the stored one) before the first registration or login.
+        await context.metadata.refresh()
         let http = HTTPServer(
             configuration: httpConfiguration(configuration), responder: Application(context: context),
             observer: RequestLogObserver(metrics: context.metrics, logger: logger))

@@ -21,14 +21,20 @@ public enum AdminCommands {
         _ request: AdminRequest, configuration: ServerConfiguration, json: Bool, actor: String, now: Date = Date()
     ) async throws -> Outcome {
         try await DatabaseDrivers.withStore(configuration) { store in
-            try await run(request, store: store, json: json, actor: actor, now: now)
+            // Passkeys are named from the stored FIDO metadata, verified as a server verifies it.
+            let metadata =
+                request.namesPasskeys
+                ? try await StoredMetadataBLOB.read(from: store, settings: configuration.metadata)?.snapshot : nil
+            return try await run(request, store: store, json: json, actor: actor, now: now, metadata: metadata)
         }
     }
 
-    /// Runs `request` on `store`.
-    public static func run(_ request: AdminRequest, store: any Store, json: Bool, actor: String, now: Date)
-        async throws -> Outcome
-    {
+    /// Runs `request` on `store`, naming passkeys from `metadata` when given.
+    package static func run(
+        _ request: AdminRequest, store: any Store, json: Bool, actor: String, now: Date,
+        metadata: MetadataSnapshot? = nil
+    ) async throws -> Outcome {
+        let names = AuthenticatorNames(snapshot: metadata, now: now)
         let actorName = "operator:\(actor)"
         switch request {
         case .listUsers(let after, let limit):
@@ -44,7 +50,9 @@ public enum AdminCommands {
                         JSONMember(
                             key: "passkeys",
                             value: .array(
-                                try reader.credentials(userID: userID).map(PasskeyRepresentation.passkeyJSON))),
+                                try reader.credentials(userID: userID).map {
+                                    PasskeyRepresentation.passkeyJSON($0, names: names)
+                                })),
                         JSONMember(
                             key: "device_keys",
                             value: .array(try reader.deviceKeys(userID: userID).map(DeviceKeyRepresentation.json))),
@@ -81,17 +89,11 @@ public enum AdminCommands {
             return done(
                 json: json, ["unlocked": .string(userID), "counters_cleared": JSONValue(lifted)],
                 text: ["unlocked \(userID): \(lifted) failure counter(s) cleared"])
-        case .listPasskeys(let userID):
-            let found = try await store.read { reader -> [Credential]? in
-                guard try reader.user(id: userID) != nil else { return nil }
-                return try reader.credentials(userID: userID)
-            }
-            guard let found else { return notFound("user", userID, json: json) }
-            return done(
-                json: json, .array(found.map(PasskeyRepresentation.passkeyJSON)),
-                text: found.map {
-                    "\(Base64URL.encode($0.credentialID))\t\($0.name ?? AAGUIDNames.name(for: $0.aaguid))"
-                })
+        case .listPasskeys(let userID, let aaguid):
+            return try await listPasskeys(userID: userID, aaguid: aaguid, store: store, json: json, names: names)
+        case .listPasskeysOfAuthenticator(let aaguid, let after, let limit):
+            return try await listPasskeys(
+                aaguid: aaguid, after: after, limit: limit, store: store, json: json, names: names)
         case .revokePasskey(let userID, let text):
             guard let credentialID = Base64URL.decode(text) else { return notFound("passkey", text, json: json) }
             let removed = try await store.write { writer -> Bool in
@@ -168,7 +170,7 @@ public enum AdminCommands {
         )
     }
 
-    private static func notFound(_ what: String, _ id: String, json: Bool) -> Outcome {
+    package static func notFound(_ what: String, _ id: String, json: Bool) -> Outcome {
         let value: JSONValue = ["error": "not_found", "what": .string(what), "id": .string(id)]
         return Outcome(
             status: 1, output: json ? String(decoding: value.serialized(), as: UTF8.self) : "no \(what) \(id)")

@@ -13,7 +13,8 @@ package struct CommandRegistry: Sendable {
             UsersShowCommand.self, UsersDeleteCommand.self, UsersUnlockCommand.self, PasskeysListCommand.self,
             PasskeysRevokeCommand.self, SessionsRevokeCommand.self, SessionsRevokeAllCommand.self,
             DeviceKeysRevokeCommand.self, OrgsCreateCommand.self, OrgsListCommand.self, OrgsAddMemberCommand.self,
-            OrgsRemoveMemberCommand.self, OrgsDeleteCommand.self, VersionCommand.self, HelpCommand.self,
+            OrgsRemoveMemberCommand.self, OrgsDeleteCommand.self, MetadataLoadCommand.self, MetadataShowCommand.self,
+            MetadataStatusCommand.self, VersionCommand.self, HelpCommand.self,
         ])
     }
 

@@ -42,6 +42,7 @@ package struct ParsedArguments: Sendable {
             throw UsageError("\(command) needs \(missing.name)")
         }
         for operand in declared {
+            if words.isEmpty, operand.isOptional { break }
             guard !words.isEmpty else {
                 throw UsageError("\(command) needs \(operand.isRepeated ? "at least one " : "")\(operand.name)")
             }

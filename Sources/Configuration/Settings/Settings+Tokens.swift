@@ -65,8 +65,18 @@ extension Settings {
                 `required`, `preferred` or `discouraged`; for clients that set no `user_verification` of their own
                 """)
 
+        /// Read into `PasskeySettings.attestationRoots` (each file's certificates).
+        package static let attestationRootFiles = ListSetting(
+            "passkeys.attestation_root_files",
+            doc: """
+                PEM files of further roots a passkey's attestation may chain to, for every client and authenticator, \
+                besides the metadata statement's roots for its AAGUID (e.g. an enterprise's own CA for `enterprise` \
+                attestation; docs/authenticator-policy.md)
+                """)
+
         static let all = [
             challengeTimeoutMilliseconds.descriptor, authSessionGraceSeconds.descriptor, userVerification.descriptor,
+            attestationRootFiles.descriptor,
         ]
     }
 

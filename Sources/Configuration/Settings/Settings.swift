@@ -12,6 +12,7 @@ package enum Settings {
         root + Listen.all + Admin.all + RelyingParty.all + [webOrigins.descriptor, dataDirectory.descriptor]
         + Database.all + HTTP.all + Tokens.all + Passkeys.all + DeviceKeys.all + DPoP.all + SRP.all + HostedLogin.all
         + OpenAPI.all
+        + Metadata.all
         + Web.all + RateLimit.all + Audit.all + Recording.all + EncryptionAtRest.all + records
 
     /// The setting whose environment variable is `variable`.

@@ -40,7 +40,7 @@ package enum HealthEndpoints {
     ) {
         router.addInline(.get, "/metrics") { _ in
             .text(
-                context.metrics.render() + storeMetrics(),
+                context.metrics.render() + storeMetrics() + context.metadata.metricsText(now: context.clock.now()),
                 contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
     }

@@ -59,7 +59,8 @@ package struct PasskeyLifecycleEndpoints: Sendable {
         let authSession = try parameters.string("auth_session", maxLength: 128)
         let authnResponse = try parameters.object("authn_response")
         let credential = try await enrolment.add(enrolling, authSession: authSession, authnResponse: authnResponse)
-        return .json(PasskeyRepresentation.passkeyJSON(credential), status: 201)
+        return .json(
+            PasskeyRepresentation.passkeyJSON(credential, names: AuthenticatorNames(context: context)), status: 201)
     }
 
     /// The credential id of the path; 404 when it is not base64url (it names no passkey).
@@ -78,7 +79,7 @@ package struct PasskeyLifecycleEndpoints: Sendable {
         let body = try RequestParameters(request)
         let name = try body.optionalString("name", maxLength: 4 * PasskeyLifecycle.maximumNameLength)
         let renamed = try await lifecycle.rename(caller, credentialID: credentialID, name: name)
-        return .json(PasskeyRepresentation.passkeyJSON(renamed))
+        return .json(PasskeyRepresentation.passkeyJSON(renamed, names: AuthenticatorNames(context: context)))
     }
 
     /// `DELETE /me/passkeys/{id}` → 204 (fresh login); 409 `last_passkey` for the user's only way in, 404 for

@@ -30,6 +30,9 @@ public struct ServerContext: Sendable {
     /// The key of the sealed `auth_session` values of `/passkey/challenge` and `/passkey/register`, loaded at start
     /// (`loadAuthSessionKey`).
     package let authSessionKey = AuthSessionKey()
+    /// The FIDO MDS3 BLOB in use (`metadata`): `metadata.current()` on every registration and login; loaded at start
+    /// and refreshed by the server (`MetadataRegistry.refresh()`).
+    package let metadata: MetadataRegistry
 
     /// Creates a context; `writeGate` admits each write (the HTTP layer's `RequestCommitmentGate`).
     public init(
@@ -52,6 +55,8 @@ public struct ServerContext: Sendable {
         self.rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
         self.userRateLimiter = RateLimiter(limit: configuration.rateLimitPerUserPerMinute)
         self.deviceEventLimiter = RateLimiter(limit: configuration.deviceKeys.eventsPerUserPerMinute)
+        self.metadata = MetadataRegistry(
+            settings: configuration.metadata, store: gated, clock: clock, logger: logger)
     }
 
     /// Loads the auth sessions' sealing key from the store (creating it on a database's first start): once at

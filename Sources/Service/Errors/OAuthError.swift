@@ -1,4 +1,5 @@
 import JSON
+import Storage
 
 /// An error answered in Auth0's shape, `{"error": …, "error_description": …}`, with the RFC 6749 §5.2 status.
 ///
@@ -152,6 +153,10 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// The request parameter that is missing or malformed (`missingParameter`, `invalidParameter`), for answers that
     /// name it (the problem details' `validation_errors`).
     package var parameter: String?
+
+    /// Audit events the refusal's write appends besides the ceremony's own refusal event (an authenticator policy
+    /// refusal's `authenticator_refused` or `authenticator_reported`), so that they commit with it.
+    package var securityEvents: [SecurityEvent] = []
 
     /// RFC 6750 §3.1: the request carried no credentials at all (`missingAccessToken`), so its challenge has no
     /// `error` attribute.

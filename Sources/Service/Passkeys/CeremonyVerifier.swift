@@ -26,11 +26,18 @@ package struct CeremonyVerifier: Sendable {
     package let hostedOrigins: OriginPolicy
     /// The hosted page's origins in each realm: the issuer's and the realm's related origins, keyed by realm name.
     private let hostedOriginPolicies: [String: OriginPolicy]
+    /// The loaded FIDO metadata, judged against by the clients' authenticator policies (`nil`: none is ever loaded).
+    package let metadata: MetadataRegistry?
+    /// The attestation trust anchors of the loaded BLOB and `passkeys.attestation_root_files`, built once per BLOB.
+    package let attestationAnchors: AttestationAnchorCache
 
-    /// The verifier of `configuration`'s clients, recording through `recorder` when given.
-    package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?) {
+    /// The verifier of `configuration`'s clients, recording through `recorder` when given, judging the clients'
+    /// authenticator policies against `metadata`'s current BLOB.
+    package init(configuration: ServerConfiguration, recorder: CeremonyRecorder?, metadata: MetadataRegistry? = nil) {
         self.configuration = configuration
         self.recorder = recorder
+        self.metadata = metadata
+        attestationAnchors = AttestationAnchorCache(extra: configuration.passkeys.attestationRoots)
         relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
         var policies: [String: OriginPolicy] = [:]
         var ceremonyPolicies: [String: [String: OriginPolicy]] = [:]
@@ -72,9 +79,9 @@ package struct CeremonyVerifier: Sendable {
         return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
 
-    /// The verifier of the context's configuration and recorder.
+    /// The verifier of the context's configuration, recorder and metadata.
     package init(context: ServerContext) {
-        self.init(configuration: context.configuration, recorder: context.recorder)
+        self.init(configuration: context.configuration, recorder: context.recorder, metadata: context.metadata)
     }
 
     /// The origins accepted in the client data of `client`'s ceremonies in `realm` (a realm name): the client's own

@@ -78,6 +78,11 @@ package struct CreationOptions: Sendable {
         if !hints.isEmpty {
             members.append(JSONMember(key: "hints", value: .array(hints.map { .string($0) })))
         }
+        // §5.4 `attestation` (§5.4.7): what the client's authenticator policy needs to judge; left out for `none`,
+        // the member's default.
+        if client.attestation != .none {
+            members.append(JSONMember(key: "attestation", value: .string(client.attestation.rawValue)))
+        }
         return .object(members)
     }
 

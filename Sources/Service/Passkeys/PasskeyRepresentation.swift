@@ -21,11 +21,12 @@ package enum PasskeyRepresentation {
         ])
     }
 
-    /// One passkey: its user-set name, else the provider's name from the AAGUID, else "Passkey".
-    package static func passkeyJSON(_ credential: Credential) -> JSONValue {
+    /// One passkey: its name (`AuthenticatorNames`: the user's, else its authenticator's) and its authenticator
+    /// (`{name, icon, status}` from the FIDO metadata in use, else the built-in names).
+    package static func passkeyJSON(_ credential: Credential, names: AuthenticatorNames) -> JSONValue {
         .object([
             JSONMember(key: "id", value: .string(Base64URL.encode(credential.credentialID))),
-            JSONMember(key: "name", value: .string(credential.name ?? AAGUIDNames.name(for: credential.aaguid))),
+            JSONMember(key: "name", value: .string(names.name(of: credential))),
             JSONMember(key: "created_at", value: RFC3339.timestamp(credential.createdAt)),
             JSONMember(
                 key: "last_used_at", value: credential.lastUsedAt.map(RFC3339.timestamp) ?? .null),
@@ -33,6 +34,7 @@ package enum PasskeyRepresentation {
             JSONMember(key: "backed_up", value: .bool(credential.backedUp)),
             JSONMember(key: "transports", value: .array(credential.transports.map { .string($0) })),
             JSONMember(key: "aaguid", value: .string(UUIDText.format(credential.aaguid))),
+            JSONMember(key: "authenticator", value: names.json(aaguid: credential.aaguid)),
         ])
     }
 }

@@ -81,6 +81,17 @@ public struct VirtualAuthenticator: Sendable {
                 CBORMapEntry(key: .text("alg"), value: CBORValue(chosen.coseIdentifier)),
                 CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
             ])
+        case .packedFull(let identity):
+            // WebAuthn L3 §8.2 (full attestation): sig over authenticatorData || clientDataHash by the attestation
+            // key, whose certificate chain is x5c, leaf first.
+            format = "packed"
+            var signature = try identity.key.signature(for: authData + Digest.sha256(clientData))
+            if tampering.corruptsSignature { Self.flipBit(&signature) }
+            statement = .map([
+                CBORMapEntry(key: .text("alg"), value: CBORValue(identity.key.algorithm.coseIdentifier)),
+                CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
+                CBORMapEntry(key: .text("x5c"), value: .array(identity.certificates.map { .bytes($0) })),
+            ])
         }
         let attestationObject: [UInt8]
         do {

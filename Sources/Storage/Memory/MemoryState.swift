@@ -48,6 +48,8 @@ struct MemoryState: Sendable {
     var loginSessions: [[UInt8]: LoginSession] = [:]
     /// Authorization codes by the hash of the code.
     var authorizationCodes: [[UInt8]: AuthorizationCode] = [:]
+    /// The newest stored metadata BLOB (`metadata_blobs` keeps only it).
+    var metadataBLOB: MetadataBLOBRecord?
 }
 
 /// The identity of a remembered DPoP proof: its key's thumbprint and its `jti`.

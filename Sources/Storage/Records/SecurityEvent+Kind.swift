@@ -34,6 +34,12 @@ extension SecurityEvent {
         case passkeyAdded = "passkey_added"
         /// A passkey renamed.
         case passkeyRenamed = "passkey_renamed"
+        /// A registration (sign-up or added passkey) refused by the client's authenticator policy (reason: why;
+        /// detail: the AAGUID, metadata status and name; docs/authenticator-policy.md).
+        case authenticatorRefused = "authenticator_refused"
+        /// A login with a passkey whose authenticator the FIDO metadata reports compromised, warned (`success`) or
+        /// refused (`failure`) per the client's `compromised_at_login`.
+        case authenticatorReported = "authenticator_reported"
         /// A passkey removed (by the user, or `operator`), or refused (`last_passkey`).
         case passkeyRemoved = "passkey_removed"
         /// A new set of recovery codes generated, the old set revoked (reason `created` or `replaced`).
@@ -56,6 +62,9 @@ extension SecurityEvent {
         case organizationMemberRemoved = "organization_member_removed"
         /// An organization deleted, with its memberships, by an operator (`passkeyd orgs delete`).
         case organizationDeleted = "organization_deleted"
+        /// A FIDO MDS3 metadata BLOB verified and stored (by a server from `metadata.blob_file`, or `passkeyd metadata
+        /// load`): its serial, entries, source and SHA-256.
+        case metadataLoaded = "metadata_loaded"
 
         // MARK: password fallback
         /// A successful SRP login (the name the vault's audit trail uses).

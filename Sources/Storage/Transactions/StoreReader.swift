@@ -43,6 +43,16 @@ public protocol StoreReader {
     /// The authorization code whose hash is `codeHash`, redeemed or not.
     func authorizationCode(hash codeHash: [UInt8]) throws(StorageError) -> AuthorizationCode?
 
+    // MARK: Authenticator metadata (FIDO MDS3, schema v19)
+
+    /// The stored metadata BLOB (only the newest is kept), nil before the first load.
+    func latestMetadataBLOB() throws(StorageError) -> MetadataBLOBRecord?
+    /// The stored BLOB's serial alone: the cheap question a node asks at every refresh.
+    func latestMetadataSerial() throws(StorageError) -> Int64?
+    /// Up to `limit` credentials of every user whose AAGUID is `aaguid`, after `afterCredentialID` (from the first
+    /// when nil), in bytewise credential-id order (indexed: `credentials_aaguid`).
+    func credentials(aaguid: [UInt8], afterCredentialID: [UInt8]?, limit: Int) throws(StorageError) -> [Credential]
+
     // MARK: Organizations
 
     /// The organization with `id`.

@@ -46,6 +46,13 @@ public protocol StoreWriter: StoreReader {
     /// not redeemed yet (compare-and-set); returns whether it did (of concurrent callers, on any node, one gets true).
     func redeemAuthorizationCode(hash codeHash: [UInt8], at: Date, refreshFamily: String) throws(StorageError) -> Bool
 
+    // MARK: Authenticator metadata (FIDO MDS3)
+
+    /// Stores `record` as the metadata BLOB unless the stored one is as new or newer, deciding inside this write
+    /// (`MetadataBLOBStoreOutcome.deciding`; on PostgreSQL under a table lock, so two nodes loading at once cannot
+    /// go backwards); a stored BLOB replaces every older row.
+    func storeMetadataBLOB(_ record: MetadataBLOBRecord) throws(StorageError) -> MetadataBLOBStoreOutcome
+
     // MARK: Tokens and keys
 
     /// Marks the token `presentedHash` rotated into `replacement` (its `successorHash`) and stores `replacement` iff

@@ -72,6 +72,20 @@ open class ForwardingStoreReader: StoreReader {
         try reader.authorizationCode(hash: codeHash)
     }
 
+    open func latestMetadataBLOB() throws(StorageError) -> MetadataBLOBRecord? {
+        try reader.latestMetadataBLOB()
+    }
+
+    open func latestMetadataSerial() throws(StorageError) -> Int64? {
+        try reader.latestMetadataSerial()
+    }
+
+    open func credentials(aaguid: [UInt8], afterCredentialID: [UInt8]?, limit: Int) throws(StorageError)
+        -> [Credential]
+    {
+        try reader.credentials(aaguid: aaguid, afterCredentialID: afterCredentialID, limit: limit)
+    }
+
     open func organization(id: String) throws(StorageError) -> Organization? {
         try reader.organization(id: id)
     }
@@ -202,6 +216,10 @@ open class ForwardingStoreWriter: ForwardingStoreReader, StoreWriter {
 
     open func recordCredentialUse(_ use: CredentialUse) throws(StorageError) -> Bool {
         try writer.recordCredentialUse(use)
+    }
+
+    open func storeMetadataBLOB(_ record: MetadataBLOBRecord) throws(StorageError) -> MetadataBLOBStoreOutcome {
+        try writer.storeMetadataBLOB(record)
     }
 
     open func endLoginSession(idHash: [UInt8], at: Date) throws(StorageError) -> Bool {

@@ -39,7 +39,7 @@ public enum StoreConformance {
         + transactionChecks + heartbeatChecks + auditChecks + dpopChecks + passwordFallbackChecks
         + fallbackCounterChecks + deviceEnrolmentChecks + loginCompletionChecks + profileChecks + lifecycleChecks
         + spentTokenChecks + sessionSecurityChecks + refreshRetryChecks + spentAuthSessionChecks + organizationChecks
-        + hostedLoginChecks
+        + hostedLoginChecks + metadataChecks
 
     /// Runs every check, each on a fresh store from `makeStore`, closing it afterwards.
     public static func run(makeStore: @Sendable () async throws -> any Store) async throws {

@@ -64,7 +64,7 @@ public struct RegistrationVerifier: Sendable {
                 verificationTime: expectations.verificationTime))
         // §7.1 steps 23–24: judge the trust path against the RP's anchors for this format (reported; whether an
         // untrusted one is acceptable is the relying party's CeremonyPolicy).
-        let trust = judgeTrust(attestation, format: attestationObject.format)
+        let trust = judgeTrust(attestation, format: attestationObject.format, aaguid: attested.aaguid)
         // Not a numbered §7.1 step: the credential the client names (`rawId`, §5.1) must be the one the
         // authenticator attested, which the credential record is keyed on, or the client's next assertion names a
         // credential the RP does not know. Judged here, last as the token endpoint always judged it, so that every
@@ -81,9 +81,12 @@ public struct RegistrationVerifier: Sendable {
             transports: response.transports)
     }
 
-    /// §7.1 step 24: a trust path is trustworthy when it chains to one of the format's anchors at the
-    /// verification time. None and self attestation have no path and are never "trusted".
-    private func judgeTrust(_ attestation: AttestationStatementResult, format: String) -> AttestationTrustResult {
+    /// §7.1 step 24: a trust path is trustworthy when it chains to one of the anchors for its format and its
+    /// authenticator model (`AttestationTrustAnchors.roots(for:aaguid:leaf:)`, §7.1 step 23) at the verification
+    /// time. None and self attestation have no path and are never "trusted".
+    private func judgeTrust(_ attestation: AttestationStatementResult, format: String, aaguid: [UInt8])
+        -> AttestationTrustResult
+    {
         guard let leaf = attestation.trustPath.first else {
             switch attestation.type {
             case .none: return .noAttestation
@@ -91,7 +94,7 @@ public struct RegistrationVerifier: Sendable {
             default: return .untrusted(reason: "attestation type \(attestation.type.rawValue) has no trust path")
             }
         }
-        let roots = expectations.trustAnchors.roots(for: format)
+        let roots = expectations.trustAnchors.roots(for: format, aaguid: aaguid, leaf: leaf)
         guard !roots.isEmpty else { return .untrusted(reason: "no trust anchors configured for \(format)") }
         do {
             _ = try TrustStore(roots: roots).validate(

@@ -33,6 +33,16 @@ struct DatabaseBackupTests {
                 _ = try await node.signUp(&authenticator, email: "during\(n)@example.com")
             }
         }
+        // A metadata BLOB stored beside the node, as `passkeyd metadata load` does (schema v19).
+        let blob = MetadataBLOBRecord(
+            serial: 7, jws: "header.payload.signature", sha256: [UInt8](repeating: 0x71, count: 32),
+            nextUpdate: Date(timeIntervalSince1970: 1_900_000_000),
+            loadedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            source: "cli")
+        try await DatabaseDrivers.withStore(try Self.configuration(directory.appendingPathComponent("live"))) {
+            store in
+            _ = try await store.write { try $0.storeMetadataBLOB(blob) }
+        }
         let destination = directory.appendingPathComponent("backup.sqlite").path
         let lines = try DatabaseBackupCommand.run(
             configuration: try Self.configuration(directory.appendingPathComponent("live")), to: destination)
@@ -54,6 +64,7 @@ struct DatabaseBackupTests {
         for user in users {
             #expect(try await store.read { try $0.credentials(userID: user.id) }.count == 1, "\(user.id)")
         }
+        #expect(try await store.read { try $0.latestMetadataBLOB() } == blob, "the metadata BLOB is in the backup")
         await store.close()
 
         let restoredNode = try await LiveServer.startForPasskeys(directory: restored)

@@ -58,6 +58,11 @@ extension DatabaseCopyTests {
                     codeChallenge: "challenge", userID: userID, sessionHash: [UInt8](repeating: 0x51, count: 32),
                     realm: "main", scope: "openid", nonce: "n", authTime: now, authenticationMethods: ["hwk"],
                     createdAt: now, expiresAt: now.addingTimeInterval(60)))
+            // A verified metadata BLOB, as `passkeyd metadata load` stores one (schema v19).
+            _ = try writer.storeMetadataBLOB(
+                MetadataBLOBRecord(
+                    serial: 42, jws: "header.payload.signature", sha256: [UInt8](repeating: 0x71, count: 32),
+                    nextUpdate: now.addingTimeInterval(86_400), loadedAt: now, source: "cli"))
             // A stored auth session, as adding a passkey or a recovery stores one (a login's is sealed).
             try writer.insertAuthSession(
                 AuthSession(

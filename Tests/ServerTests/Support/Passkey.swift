@@ -15,6 +15,8 @@ struct Passkey: Sendable {
     var origin = "https://example.com"
     /// The credential, once `register` has made it; tests may replace it (e.g. with an unknown ID).
     var credential: VirtualCredential?
+    /// The attestation statement `register` attaches (`none` by default, what synced passkeys send).
+    var attestation = AttestationChoice.none
 
     init(_ algorithm: CredentialAlgorithm = .es256) {
         self.algorithm = algorithm
@@ -25,7 +27,7 @@ struct Passkey: Sendable {
     /// The user handle learnt at registration (`user.id` of the creation options; empty before `register`).
     var userHandle: [UInt8] { credential?.userHandle ?? [] }
 
-    /// Answers `authn_params_public_key` of /passkey/register with a new credential and a "none" attestation.
+    /// Answers `authn_params_public_key` of /passkey/register with a new credential and `attestation`.
     mutating func register(_ options: JSONValue, _ tampering: CeremonyTampering = .none) throws -> JSONValue {
         let parsed = try PublicKeyCredentialCreationOptions(json: options.serialized())
         // WebAuthn L3 §6.3.2 step 3: an authenticator holding an excluded credential refuses (InvalidStateError).
@@ -33,7 +35,7 @@ struct Passkey: Sendable {
             throw HarnessFailure("InvalidStateError: the authenticator holds an excluded credential")
         }
         let (made, response) = try authenticator.makeCredential(
-            options: parsed, origin: origin, algorithm: algorithm, tampering: tampering)
+            options: parsed, origin: origin, algorithm: algorithm, attestation: attestation, tampering: tampering)
         credential = made
         return try JSONValue(parsing: Array(response.toJSON().utf8))
     }

@@ -48,11 +48,12 @@ struct SecurityEventKindTests {
     func storedNames() {
         #expect(
             SecurityEvent.Kind.allCases.map(\.rawValue).sorted() == [
-                "PASSWORD_AUTH_FALLBACK", "account_deleted", "biometric_failure", "biometric_success",
+                "PASSWORD_AUTH_FALLBACK", "account_deleted", "authenticator_refused", "authenticator_reported",
+                "biometric_failure", "biometric_success",
                 "code_redeemed", "code_reuse", "device_approval", "device_challenge", "device_key_locked",
                 "device_key_password_required",
                 "device_key_registered", "device_key_request", "device_key_revoked", "device_key_unlocked",
-                "key_invalidated", "login", "login_locks_lifted", "logout", "organization_deleted",
+                "key_invalidated", "login", "login_locks_lifted", "logout", "metadata_loaded", "organization_deleted",
                 "organization_member_added",
                 "organization_member_removed", "passkey_added", "passkey_removed", "passkey_renamed",
                 "password_fallback", "password_verifier_sealed", "password_verifier_stored", "recovery_attempt",

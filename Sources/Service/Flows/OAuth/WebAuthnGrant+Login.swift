@@ -45,6 +45,14 @@ extension WebAuthnGrant {
         if let organizationID = session.organizationID, !isMember {
             throw OAuthError.notOrganizationMember(userID: user.id, organizationID: organizationID)
         }
+        // The client's `compromised_at_login`, once the assertion proved the passkey (so the answer tells nothing to
+        // whoever holds none): a refusal throws; a warning is recorded, in a write of its own before the login's, so
+        // that no warned login goes unrecorded (a failing write is the login's 503).
+        if let warned = try verifier.reportedAuthenticator(
+            stored, userID: user.id, client: request.client, now: request.now)
+        {
+            try await context.store.write { _ = try $0.appendSecurityEvent(warned) }
+        }
         let methods = Self.authenticationMethods(userVerified: verified.userVerified)
         let refresh =
             completion.issuesRefreshToken

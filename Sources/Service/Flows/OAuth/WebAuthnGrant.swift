@@ -175,9 +175,13 @@ package struct WebAuthnGrant: Sendable {
         let spentBefore = AuthenticationAuditEvent.refusal(
             .login, Self.unknownSession, now: now, clientID: clientID, credentialID: credentialID)
         let (id, expiresAt) = (session.id, session.expiresAt)
+        // An authenticator policy refusal's own events (`authenticator_refused`, `authenticator_reported`) commit
+        // with the refusal's.
+        let more = OAuthError.mapping(error).securityEvents
         let spent = try? await context.store.write { writer -> Bool in
             let spent = try writer.spendAuthSession(id: id, expiresAt: expiresAt)
             _ = try writer.appendSecurityEvent(spent ? event : spentBefore)
+            if spent { for event in more { _ = try writer.appendSecurityEvent(event) } }
             return spent
         }
         throw spent == false ? Self.unknownSession : error

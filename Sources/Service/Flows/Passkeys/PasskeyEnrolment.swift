@@ -80,7 +80,7 @@ package struct PasskeyEnrolment: Sendable {
             let parsed = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: authnResponse) }
             credential = try verifier.registeredCredential(
                 challenge: session.challenge, credential: parsed, sent: authnResponse, client: client,
-                realm: user.realm, userID: user.id, now: now
+                realm: user.realm, userID: user.id, now: now, accountExists: true
             ).credential
         } catch {
             await refused(
@@ -138,10 +138,13 @@ package struct PasskeyEnrolment: Sendable {
         return credential
     }
 
-    /// Spends the session `sessionID` in a write of its own, appending `event` in it if given.
-    private func spendSession(_ sessionID: String, now: Date, recording event: SecurityEvent? = nil) async throws {
+    /// Spends the session `sessionID` in a write of its own, appending `event` and `more` in it.
+    private func spendSession(
+        _ sessionID: String, now: Date, recording event: SecurityEvent? = nil, more: [SecurityEvent] = []
+    ) async throws {
         try await context.store.write { writer in
             if let event { _ = try writer.appendSecurityEvent(event) }
+            for event in more { _ = try writer.appendSecurityEvent(event) }
             _ = try writer.consumeAuthSession(id: sessionID, now: now)
         }
     }
@@ -150,7 +153,9 @@ package struct PasskeyEnrolment: Sendable {
     /// client's retry), the session is spent and `event` recorded, in one write (best effort: the refusal is
     /// answered anyway; if the store fails again the session expires on its own).
     private func refused(_ error: any Error, sessionID: String, now: Date, recording event: SecurityEvent?) async {
-        if OAuthError.mapping(error).kind == .temporarilyUnavailable { return }
-        _ = try? await spendSession(sessionID, now: now, recording: event)
+        let mapped = OAuthError.mapping(error)
+        if mapped.kind == .temporarilyUnavailable { return }
+        // An authenticator policy refusal's own event (`authenticator_refused`) commits with it.
+        _ = try? await spendSession(sessionID, now: now, recording: event, more: mapped.securityEvents)
     }
 }

@@ -19,9 +19,11 @@ package struct PasskeyLifecycle: Sendable {
     /// (`signalAllAcceptedCredentials` takes the user handle and the ids, `signalCurrentUserDetails` the names).
     package func list(_ caller: AccountCaller) async throws -> JSONValue {
         let credentials = try await passkeys(caller)
+        let names = AuthenticatorNames(context: context)
         return .object([
             JSONMember(key: "user", value: PasskeyRepresentation.userJSON(caller.user)),
-            JSONMember(key: "passkeys", value: .array(credentials.map(PasskeyRepresentation.passkeyJSON))),
+            JSONMember(
+                key: "passkeys", value: .array(credentials.map { PasskeyRepresentation.passkeyJSON($0, names: names) })),
         ])
     }
 
