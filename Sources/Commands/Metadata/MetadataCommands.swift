@@ -63,7 +63,7 @@ package enum MetadataCommands {
                     : "no metadata BLOB is stored (passkeyd metadata load FILE, or metadata.blob_file)")
         }
         let record = stored.record
-        let stale = now >= record.nextUpdate.addingTimeInterval(86_400)
+        let stale = MetadataSnapshot.isStale(nextUpdate: record.nextUpdate, at: now)
         var members = [
             JSONMember(key: "loaded", value: true),
             JSONMember(key: "serial", value: JSONValue(Int(record.serial))),

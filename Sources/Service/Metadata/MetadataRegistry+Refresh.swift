@@ -8,12 +8,19 @@ extension MetadataRegistry {
     /// (a) `metadata.blob_file`: read again when its size or time changed, verified and stored when its content did.
     func refreshFile(_ path: String, now: Date) async {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let inode = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
         let size = (attributes?[.size] as? NSNumber)?.uint64Value
         let modified = attributes?[.modificationDate] as? Date
         let previous = state.withLock { $0.file }
-        if let previous, previous.sha256 != nil, previous.size == size, previous.modified == modified { return }
+        if let previous, previous.sha256 != nil, !previous.racy, previous.inode == inode, previous.size == size,
+            previous.modified == modified
+        {
+            return
+        }
+        // File times are wall-clock times: compared with the system's, not the server's (test) clock.
+        let racy = modified.map { Date().timeIntervalSince($0) < 2 } ?? true
         guard let data = FileManager.default.contents(atPath: path) else {
-            let seen = FileSeen(size: nil, modified: nil, sha256: nil)
+            let seen = FileSeen(inode: nil, size: nil, modified: nil, sha256: nil)
             guard previous != seen else { return }
             state.withLock { $0.file = seen }
             refused(path, "cannot be read")
@@ -21,7 +28,9 @@ extension MetadataRegistry {
         }
         let bytes = [UInt8](data)
         let sha256 = Digest.sha256(bytes)
-        state.withLock { $0.file = FileSeen(size: size, modified: modified, sha256: sha256) }
+        state.withLock {
+            $0.file = FileSeen(inode: inode, size: size, modified: modified, sha256: sha256, racy: racy)
+        }
         if previous?.sha256 == sha256 { return }
         let blob: MetadataBLOB
         do {

@@ -26,11 +26,16 @@ package final class MetadataRegistry: Sendable {
         var staleWarnedAt: Date?
     }
 
-    /// The BLOB file's size and modification time when last read, and the SHA-256 of what was read (nil: unreadable).
+    /// The BLOB file's inode, size and modification time when last read, the SHA-256 of what was read (nil:
+    /// unreadable), and whether the read was racy: within two seconds of the modification time, when a second write
+    /// in the same timestamp tick would leave all three unchanged (git's "racy clean" rule), so the next refresh
+    /// hashes the file again.
     struct FileSeen: Sendable, Equatable {
+        var inode: UInt64?
         var size: UInt64?
         var modified: Date?
         var sha256: [UInt8]?
+        var racy = true
     }
 
     let state = Mutex(State())

@@ -25,6 +25,11 @@ package final class MetadataSnapshot: Sendable {
     /// Whether the BLOB is out of date at `now`: past the whole UTC day its `nextUpdate` names (FIDO MDS3 §3.2: a
     /// relying party should then get a newer one). A stale BLOB is still used, with a warning.
     package func isStale(at now: Date) -> Bool {
-        now >= blob.nextUpdate.addingTimeInterval(86_400)
+        Self.isStale(nextUpdate: blob.nextUpdate, at: now)
+    }
+
+    /// Whether a BLOB whose `nextUpdate` is `nextUpdate` (the start of a UTC day) is out of date at `now`.
+    package static func isStale(nextUpdate: Date, at now: Date) -> Bool {
+        now >= nextUpdate.addingTimeInterval(86_400)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// and the plain fields a node needs without verifying it again (which BLOB, how fresh). Only the newest is kept.
 /// The store never trusts it: every node verifies the JWS again before it uses the entries (`MetadataRegistry`).
 public struct MetadataBLOBRecord: Sendable, Hashable {
-    /// The BLOB's `no` (FIDO MDS 3.0 §3.1.7): its key; a newer BLOB has a larger one.
+    /// The BLOB's `no` (FIDO MDS 3.0 §3.1.6): its key; a newer BLOB has a larger one.
     public var serial: Int64
     /// The compact JWS, as given.
     public var jws: String

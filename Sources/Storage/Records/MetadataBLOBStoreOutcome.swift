@@ -1,5 +1,5 @@
 /// What `StoreWriter.storeMetadataBLOB(_:)` did: the serial comparison happens inside the write, so of two nodes
-/// loading at once neither can take the stored BLOB backwards (FIDO MDS 3.0 §3.1.7: `no` only ever grows).
+/// loading at once neither can take the stored BLOB backwards (FIDO MDS 3.0 §3.1.6: `no` only ever grows).
 public enum MetadataBLOBStoreOutcome: Sendable, Hashable {
     /// Stored: it is the newest now (any older one deleted).
     case stored

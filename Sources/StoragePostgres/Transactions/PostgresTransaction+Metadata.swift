@@ -26,7 +26,7 @@ extension PostgresTransaction {
 
     /// The table is locked against other writers of it until commit (SHARE ROW EXCLUSIVE conflicts with itself,
     /// not with readers): the serial read and the write run one node at a time, so two nodes loading at once
-    /// cannot take the stored BLOB backwards (FIDO MDS 3.0 §3.1.7).
+    /// cannot take the stored BLOB backwards (FIDO MDS 3.0 §3.1.6).
     func storeMetadataBLOB(_ record: MetadataBLOBRecord) throws(StorageError) -> MetadataBLOBStoreOutcome {
         _ = try connection.command("LOCK TABLE metadata_blobs IN SHARE ROW EXCLUSIVE MODE")
         let outcome = MetadataBLOBStoreOutcome.deciding(record, over: try latestMetadataBLOB())
