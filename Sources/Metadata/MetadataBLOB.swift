@@ -48,20 +48,4 @@ package struct MetadataBLOB: Sendable {
         self.jws = jws
         self.sha256 = Digest.sha256(Array(jws.utf8))
     }
-
-    /// Whether this BLOB may replace the one with `serial` and `sha256` already loaded (FIDO MDS3 §3.1.6: `no`
-    /// increases with every BLOB): true when its serial is higher, false when it is the same BLOB.
-    /// - Throws: `.olderSerial` for a lower serial, `.sameSerialDifferentContent` for the same serial with another
-    ///   hash.
-    package func replaces(serial current: Int64, sha256 currentSHA256: [UInt8]) throws(MetadataError) -> Bool {
-        if serial > current { return true }
-        guard serial == current else {
-            throw MetadataError(.olderSerial, "BLOB serial \(serial) is older than the loaded \(current)")
-        }
-        guard sha256 == currentSHA256 else {
-            throw MetadataError(
-                .sameSerialDifferentContent, "BLOB serial \(serial) is loaded already with different content")
-        }
-        return false
-    }
 }

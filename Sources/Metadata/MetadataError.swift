@@ -24,10 +24,6 @@ package struct MetadataError: Error, Sendable, Equatable, CustomStringConvertibl
         case badSignature = "bad_signature"
         /// `nextUpdate` is before the day of the time of use.
         case stale = "stale"
-        /// The BLOB's serial (`no`) is lower than the one already loaded.
-        case olderSerial = "older_serial"
-        /// The BLOB has the serial of the one already loaded but other content.
-        case sameSerialDifferentContent = "same_serial_different_content"
     }
 
     /// The stable error code.

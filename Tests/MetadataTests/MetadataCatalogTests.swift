@@ -41,20 +41,6 @@ struct MetadataCatalogTests {
         #expect(catalog.entry(keyIdentifier: "00") == nil)
     }
 
-    @Test("a serial only moves forward: higher replaces, the same BLOB is unchanged, lower or other content refused")
-    func serials() throws {
-        let authority = try #require(Support.authority)
-        let verifier = MetadataBLOBVerifier(roots: [authority.root])
-        let blob = try verifier.verify(
-            try authority.blob(serial: 5, nextUpdate: Support.day(20), entries: []), at: Support.now)
-        #expect(try blob.replaces(serial: 4, sha256: []) == true)
-        #expect(try blob.replaces(serial: 5, sha256: blob.sha256) == false)
-        #expect(throws: MetadataError(.olderSerial, "")) { try blob.replaces(serial: 6, sha256: blob.sha256) }
-        #expect(throws: MetadataError(.sameSerialDifferentContent, "")) {
-            try blob.replaces(serial: 5, sha256: Digest.sha256([1]))
-        }
-    }
-
     @Test("an entry whose statement does not parse is kept without it and counted; the BLOB loads")
     func skippedStatement() throws {
         let authority = try #require(Support.authority)

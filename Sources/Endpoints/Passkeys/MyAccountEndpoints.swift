@@ -86,7 +86,8 @@ package struct MyAccountEndpoints: Sendable {
         let credentials = try await account.lifecycle.passkeys(caller)
         return .json(
             AuthenticationMethodRepresentation.listJSON(
-                credentials, user: caller.user, relyingPartyID: account.context.configuration.relyingParty.id))
+                credentials, user: caller.user, relyingPartyID: account.context.configuration.relyingParty.id,
+                names: AuthenticatorNames(context: account.context)))
     }
 
     /// `GET /me/v1/authentication-methods/{id}` (`read:me:authentication_methods`) → the passkey; 404 for an id that
@@ -134,6 +135,7 @@ package struct MyAccountEndpoints: Sendable {
 
     private func represent(_ credential: Credential, _ caller: AccountCaller) -> JSONValue {
         AuthenticationMethodRepresentation.passkeyJSON(
-            credential, user: caller.user, relyingPartyID: account.context.configuration.relyingParty.id)
+            credential, user: caller.user, relyingPartyID: account.context.configuration.relyingParty.id,
+            names: AuthenticatorNames(context: account.context))
     }
 }

@@ -32,8 +32,11 @@ package enum AuthenticationMethodRepresentation {
     /// One passkey of `user` as an authentication method. Every member Auth0.swift's `PasskeyAuthenticationMethod`
     /// decodes as required is present (`id`, `type`, `identity_user_id`, `created_at`, `aaguid`, `relying_party_id`,
     /// and the credential's `key_id`, `public_key`, `user_handle`, `credential_device_type`,
-    /// `credential_backed_up`), and `usage` that Android's and myaccount-js's base type requires.
-    package static func passkeyJSON(_ credential: Credential, user: User, relyingPartyID: String) -> JSONValue {
+    /// `credential_backed_up`), and `usage` that Android's and myaccount-js's base type requires. `name` is the
+    /// user's, else the authenticator's as `names` resolves it (the one resolver `GET /me/passkeys` uses too).
+    package static func passkeyJSON(
+        _ credential: Credential, user: User, relyingPartyID: String, names: AuthenticatorNames
+    ) -> JSONValue {
         var members = [
             JSONMember(key: "id", value: .string(methodID(credential))),
             JSONMember(key: "type", value: .string(passkeyType)),
@@ -55,7 +58,7 @@ package enum AuthenticationMethodRepresentation {
             JSONMember(key: "transports", value: .array(credential.transports.map { .string($0) })),
             JSONMember(key: "aaguid", value: .string(UUIDText.format(credential.aaguid))),
             JSONMember(key: "relying_party_id", value: .string(relyingPartyID)),
-            JSONMember(key: "name", value: .string(credential.name ?? AAGUIDNames.name(for: credential.aaguid))),
+            JSONMember(key: "name", value: .string(names.name(of: credential))),
         ]
         if let lastUsedAt = credential.lastUsedAt {
             members.append(JSONMember(key: "last_auth_at", value: RFC3339.timestampWithMilliseconds(lastUsedAt)))
@@ -64,11 +67,14 @@ package enum AuthenticationMethodRepresentation {
     }
 
     /// `{authentication_methods: [...]}`: Auth0's list shape.
-    package static func listJSON(_ credentials: [Credential], user: User, relyingPartyID: String) -> JSONValue {
+    package static func listJSON(
+        _ credentials: [Credential], user: User, relyingPartyID: String, names: AuthenticatorNames
+    ) -> JSONValue {
         .object([
             JSONMember(
                 key: "authentication_methods",
-                value: .array(credentials.map { passkeyJSON($0, user: user, relyingPartyID: relyingPartyID) }))
+                value: .array(
+                    credentials.map { passkeyJSON($0, user: user, relyingPartyID: relyingPartyID, names: names) }))
         ])
     }
 }

@@ -41,6 +41,11 @@ struct MetadataNamesTests {
         #expect(
             named["authenticator"]
                 == ["name": "Acme Test Key", "icon": "data:image/png;base64,iVBORw0KGgo=", "status": "REVOKED"])
+        // The My Account API names the method through the same resolver.
+        let methods = await harness.client.get(PasskeyHarness.methodsPath, headers: auth)
+        try #require(methods.status == 200, "\(methods.bodyText)")
+        let method = try #require(try methods.jsonValue()["authentication_methods"]?.arrayValue?.first)
+        #expect(method["name"]?.stringValue == "Acme Test Key")
 
         let id = Base64URL.encode(passkey.credentialID)
         let renamed = await harness.client.patch("/me/passkeys/\(id)", json: ["name": "Mine"], headers: auth)
