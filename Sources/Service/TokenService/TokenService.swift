@@ -169,14 +169,14 @@ public final class TokenService: Sendable {
         // make one. A store from before RS256 gets its first RSA key here.
         let encryption = try keyEncryption.get()
         var keys = try await store.read { try $0.signingKeys() }
-        if Self.missingAlgorithms(keys) != [] {
+        let missing = Self.missingAlgorithms(keys)
+        if missing != [] {
+            // Made off the cooperative pool, before the write: no writer waits for an RSA prime search.
+            let generated = try await SigningKeyRing.generateKeys(missing, now: now).map { try encryption.stored($0) }
             keys = try await store.write { writer in
                 // Checked again inside the write: another request or node may have created it meanwhile.
-                let existing = try writer.signingKeys()
-                for algorithm in Self.missingAlgorithms(existing) {
-                    try writer.insertSigningKey(
-                        try encryption.stored(try SigningKeyRing.generateKey(algorithm, now: now)))
-                }
+                let stillMissing = Self.missingAlgorithms(try writer.signingKeys()).map(\.rawValue)
+                for key in generated where stillMissing.contains(key.algorithm) { try writer.insertSigningKey(key) }
                 return try writer.signingKeys()
             }
         }
@@ -220,8 +220,8 @@ public final class TokenService: Sendable {
         store: any Store, now: Date, immediately: Bool = false, encryption: SecretEncryptionKeys = .none
     ) async throws -> (kids: [String], signsFrom: Date) {
         let activation = immediately ? now : now.addingTimeInterval(keyPublicationDelay)
-        let keys = try TokenSigningAlgorithm.allCases.map {
-            try encryption.stored(try SigningKeyRing.generateKey($0, now: activation))
+        let keys = try await SigningKeyRing.generateKeys(TokenSigningAlgorithm.allCases, now: activation).map {
+            try encryption.stored($0)
         }
         try await store.write { writer in
             for old in try writer.signingKeys() where old.retiredAt == nil {
