@@ -22,6 +22,13 @@ package struct MetadataBLOB: Sendable {
     /// Why each skipped statement did not parse, naming its entry (for the log).
     package let skippedStatementReasons: [String]
 
+    /// Whether a BLOB whose `nextUpdate` is `nextUpdate` (midnight UTC of a day) is out of date at `now` (FIDO MDS3
+    /// §3.2: a newer BLOB is then due): once that whole UTC day has passed. The one home of the rule: the verifier
+    /// refuses to load a stale BLOB, a server keeps using (and warns about) one that became stale in use.
+    package static func isStale(nextUpdate: Date, at now: Date) -> Bool {
+        nextUpdate < MetadataDay.startOfDay(now)
+    }
+
     /// Reads the payload of a JWS whose signature and chain were verified.
     /// - Throws: `.malformed` naming the member or entry.
     init(payload: JSONValue, jws: String) throws(MetadataError) {

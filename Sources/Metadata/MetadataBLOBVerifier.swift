@@ -34,7 +34,7 @@ package struct MetadataBLOBVerifier: Sendable {
         let blob = try verifySignedPayload(jws, at: timeOfUse)
         // FIDO MDS3 §3.2 (BLOB processing rules): a BLOB whose nextUpdate has passed is out of date. nextUpdate names
         // a UTC day; the BLOB is current through that whole day.
-        guard blob.nextUpdate >= MetadataDay.startOfDay(timeOfUse) else {
+        guard !MetadataBLOB.isStale(nextUpdate: blob.nextUpdate, at: timeOfUse) else {
             throw MetadataError(
                 .stale,
                 "nextUpdate \(MetadataDay.format(blob.nextUpdate)) is before \(MetadataDay.format(timeOfUse))")

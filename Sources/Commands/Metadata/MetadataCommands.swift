@@ -63,14 +63,14 @@ package enum MetadataCommands {
                     : "no metadata BLOB is stored (passkeyd metadata load FILE, or metadata.blob_file)")
         }
         let record = stored.record
-        let stale = MetadataSnapshot.isStale(nextUpdate: record.nextUpdate, at: now)
+        let stale = MetadataBLOB.isStale(nextUpdate: record.nextUpdate, at: now)
         var members = [
             JSONMember(key: "loaded", value: true),
             JSONMember(key: "serial", value: JSONValue(Int(record.serial))),
             JSONMember(key: "next_update", value: .string(MetadataDay.format(record.nextUpdate))),
             JSONMember(key: "loaded_at", value: RFC3339.timestamp(record.loadedAt)),
             JSONMember(key: "source", value: .string(record.source)),
-            JSONMember(key: "sha256", value: .string(MetadataBLOBStorage.hex(record.sha256))),
+            JSONMember(key: "sha256", value: .string(Hex.encode(record.sha256))),
             JSONMember(key: "stale", value: .bool(stale)),
         ]
         var lines = [

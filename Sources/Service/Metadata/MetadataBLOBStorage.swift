@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSON
 import Metadata
@@ -34,15 +35,10 @@ package enum MetadataBLOBStorage {
             JSONMember(key: "serial", value: JSONValue(Int(blob.serial))),
             JSONMember(key: "entries", value: JSONValue(blob.entries.count)),
             JSONMember(key: "source", value: .string(source)),
-            JSONMember(key: "sha256", value: .string(hex(blob.sha256))),
+            JSONMember(key: "sha256", value: .string(Hex.encode(blob.sha256))),
         ])
         return SecurityEvent(
             occurredAt: now, kind: .metadataLoaded, outcome: "success", detail: detail.serialized())
-    }
-
-    /// Lower-case hex.
-    package static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// One line saying why a stored BLOB was not replaced, nil when it was.

@@ -60,7 +60,7 @@ extension MetadataRegistry {
             logger.log(.info, "metadata BLOB stored") { line in
                 line.add("file", path)
                 line.add("serial", Int(blob.serial))
-                line.add("sha256", MetadataBLOBStorage.hex(blob.sha256))
+                line.add("sha256", Hex.encode(blob.sha256))
             }
             swap(MetadataSnapshot(blob: blob, loadedAt: now, source: source))
         }
@@ -96,12 +96,7 @@ extension MetadataRegistry {
         }
         if alreadyRefused { return }
         do throws(MetadataError) {
-            let blob = try verifier.verify(record.jws, at: record.loadedAt)
-            guard blob.serial == record.serial, blob.sha256 == record.sha256 else {
-                throw MetadataError(
-                    .malformed, "the stored row says serial \(record.serial), its JWS serial \(blob.serial)")
-            }
-            swap(MetadataSnapshot(blob: blob, loadedAt: record.loadedAt, source: record.source))
+            swap(try StoredMetadataBLOB.verify(record, with: verifier))
         } catch {
             state.withLock { $0.refusedStored = (record.serial, record.sha256) }
             logger.log(.error, "the stored metadata BLOB does not verify on this node; the last good BLOB is kept") {

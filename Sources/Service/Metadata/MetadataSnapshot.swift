@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import Metadata
+import WebAuthn
 
 /// One verified FIDO MDS3 BLOB as a server uses it: the BLOB, its lookups (built once, here), when it was verified
 /// and stored, and where it came from. Immutable and shared: `MetadataRegistry.current()` hands the same instance to
@@ -9,6 +11,10 @@ package final class MetadataSnapshot: Sendable {
     package let blob: MetadataBLOB
     /// Its entries by AAGUID and by attestation-certificate key identifier.
     package let catalog: MetadataCatalog
+    /// The attestation trust anchors its statements give (WebAuthn L3 §7.1 step 23): each statement's
+    /// `attestationRootCertificates` by AAGUID (never the all-zero one) and by U2F key identifier; no `extra` roots
+    /// (the operator's are added per registration).
+    package let anchors: AttestationTrustAnchors
     /// When it was verified and stored (`metadata_blobs.loaded_at`).
     package let loadedAt: Date
     /// `file:<path>` or `cli` (`metadata_blobs.source`).
@@ -18,18 +24,27 @@ package final class MetadataSnapshot: Sendable {
     package init(blob: MetadataBLOB, loadedAt: Date, source: String) {
         self.blob = blob
         self.catalog = MetadataCatalog(blob: blob)
+        self.anchors = Self.anchors(of: blob)
         self.loadedAt = loadedAt
         self.source = source
     }
 
-    /// Whether the BLOB is out of date at `now`: past the whole UTC day its `nextUpdate` names (FIDO MDS3 §3.2: a
-    /// relying party should then get a newer one). A stale BLOB is still used, with a warning.
+    /// Whether the BLOB is out of date at `now` (`MetadataBLOB.isStale`). A stale BLOB is still used, with a warning.
     package func isStale(at now: Date) -> Bool {
-        Self.isStale(nextUpdate: blob.nextUpdate, at: now)
+        MetadataBLOB.isStale(nextUpdate: blob.nextUpdate, at: now)
     }
 
-    /// Whether a BLOB whose `nextUpdate` is `nextUpdate` (the start of a UTC day) is out of date at `now`.
-    package static func isStale(nextUpdate: Date, at now: Date) -> Bool {
-        now >= nextUpdate.addingTimeInterval(86_400)
+    /// The statements' roots of `blob`, by AAGUID and by key identifier.
+    static func anchors(of blob: MetadataBLOB) -> AttestationTrustAnchors {
+        var byAAGUID: [[UInt8]: [Certificate]] = [:]
+        var byKeyIdentifier: [String: [Certificate]] = [:]
+        for entry in blob.entries {
+            guard let roots = entry.statement?.attestationRootCertificates, !roots.isEmpty else { continue }
+            if let aaguid = entry.aaguid, aaguid.contains(where: { $0 != 0 }) { byAAGUID[aaguid, default: []] += roots }
+            for identifier in entry.attestationCertificateKeyIdentifiers {
+                byKeyIdentifier[identifier.lowercased(), default: []] += roots
+            }
+        }
+        return AttestationTrustAnchors(byAAGUID: byAAGUID, byKeyIdentifier: byKeyIdentifier)
     }
 }

@@ -36,7 +36,7 @@ extension CeremonyVerifier {
             // §7.1 step 19: only what the creation options offered in pubKeyCredParams.
             allowedAlgorithms: PasskeyAlgorithms.offered,
             // §7.1 step 23: the metadata statements' roots for the AAGUID and the operator's extra roots.
-            trustAnchors: attestationAnchors.anchors(for: snapshot?.blob), verificationTime: now)
+            trustAnchors: attestationAnchors(snapshot), verificationTime: now)
         // The verifier also refuses a rawId other than the attested credential id (the record is keyed on it), so
         // `passkeyd replay` judges a recorded sign-up exactly as the server does. §7.1 step 24: the attestation
         // trust outcome, as the policy decides (reported, not required, by default).

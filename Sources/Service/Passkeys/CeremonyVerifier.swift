@@ -1,4 +1,5 @@
 import Configuration
+import Crypto
 import Foundation
 import JSON
 import Replay
@@ -28,8 +29,9 @@ package struct CeremonyVerifier: Sendable {
     private let hostedOriginPolicies: [String: OriginPolicy]
     /// The loaded FIDO metadata, judged against by the clients' authenticator policies (`nil`: none is ever loaded).
     package let metadata: MetadataRegistry?
-    /// The attestation trust anchors of the loaded BLOB and `passkeys.attestation_root_files`, built once per BLOB.
-    package let attestationAnchors: AttestationAnchorCache
+    /// `passkeys.attestation_root_files`: roots every registration's attestation may chain to, besides the loaded
+    /// BLOB's (`MetadataSnapshot.anchors`).
+    private let extraAttestationRoots: [Certificate]
 
     /// The verifier of `configuration`'s clients, recording through `recorder` when given, judging the clients'
     /// authenticator policies against `metadata`'s current BLOB.
@@ -37,7 +39,7 @@ package struct CeremonyVerifier: Sendable {
         self.configuration = configuration
         self.recorder = recorder
         self.metadata = metadata
-        attestationAnchors = AttestationAnchorCache(extra: configuration.passkeys.attestationRoots)
+        extraAttestationRoots = configuration.passkeys.attestationRoots
         relyingPartyID = RelyingPartyID(configuration.relyingParty.id)
         var policies: [String: OriginPolicy] = [:]
         var ceremonyPolicies: [String: [String: OriginPolicy]] = [:]
@@ -77,6 +79,14 @@ package struct CeremonyVerifier: Sendable {
         // URLComponents reports an IPv6 literal without its brackets.
         let hostText = host.contains(":") ? "[\(host)]" : host
         return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// The attestation trust anchors of a registration judged with `snapshot` (WebAuthn L3 §7.1 step 23): its
+    /// statements' roots, built once per BLOB, and the operator's.
+    package func attestationAnchors(_ snapshot: MetadataSnapshot?) -> AttestationTrustAnchors {
+        var anchors = snapshot?.anchors ?? AttestationTrustAnchors()
+        anchors.extra = extraAttestationRoots
+        return anchors
     }
 
     /// The verifier of the context's configuration, recorder and metadata.

@@ -39,7 +39,7 @@ struct MetadataRegistryTests {
         let detail = try JSONValue(parsing: try #require(events.first?.detail))
         #expect(detail["serial"]?.intValue == 5 && detail["entries"]?.intValue == 1)
         #expect(detail["source"]?.stringValue == "file:\(fixture.blobFile.path)")
-        #expect(detail["sha256"]?.stringValue == MetadataBLOBStorage.hex(Digest.sha256(Array(five.utf8))))
+        #expect(detail["sha256"]?.stringValue == Hex.encode(Digest.sha256(Array(five.utf8))))
 
         // Each refusal: one error line naming the file and why, the BLOB in use unchanged.
         let refusals: [(String, String)] = [
@@ -118,6 +118,23 @@ struct MetadataRegistryTests {
         await registry.refresh()
         #expect(registry.current()?.blob.serial == 4)
         #expect(registry.current()?.isStale(at: harness.clock.now()) == true)
+    }
+
+    @Test("a stored row is verified against its own JWS: another serial or hash in the row is refused")
+    func storedRowMatchesItsJWS() throws {
+        let fixture = try MetadataFixture()
+        defer { fixture.remove() }
+        let now = Date()
+        let verifier = MetadataBLOBVerifier(roots: [fixture.authority.root])
+        let blob = try verifier.verify(try fixture.blob(serial: 7, now: now), at: now)
+        let record = MetadataBLOBStorage.record(blob, source: "cli", now: now)
+        #expect(try StoredMetadataBLOB.verify(record, with: verifier).blob.serial == 7)
+        var otherSerial = record
+        otherSerial.serial = 8
+        #expect(throws: MetadataError(.malformed, "")) { try StoredMetadataBLOB.verify(otherSerial, with: verifier) }
+        var otherHash = record
+        otherHash.sha256 = Digest.sha256([0])
+        #expect(throws: MetadataError(.malformed, "")) { try StoredMetadataBLOB.verify(otherHash, with: verifier) }
     }
 
     @Test("a stale BLOB stays in use: a warning once per refresh interval, and the /metrics gauge")
