@@ -30,9 +30,10 @@ package struct AuthSessionSealer: Sendable {
             maximumValueLength: Self.maximumValueLength)
     }
 
-    /// A new random session id: 16 bytes, base64url (22 characters).
-    package static func newSessionID() throws -> String {
-        Base64URL.encode(try SecureRandom.bytes(count: AuthSessionCoding.idByteCount))
+    /// A new session id made at `now`: 16 bytes, base64url (22 characters), sorting by time as text
+    /// (`AuthSessionIdentifier`).
+    package static func newSessionID(now: Date) throws -> String {
+        try AuthSessionIdentifier.make(now: now)
     }
 
     /// The `auth_session` value of `session`.

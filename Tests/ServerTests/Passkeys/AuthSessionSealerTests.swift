@@ -16,14 +16,14 @@ struct AuthSessionSealerTests {
 
     static func login() throws -> AuthSession {
         AuthSession(
-            id: try AuthSessionSealer.newSessionID(), clientID: "app", realm: "main", kind: .login,
+            id: try AuthSessionSealer.newSessionID(now: Date()), clientID: "app", realm: "main", kind: .login,
             challenge: try SecureRandom.bytes(count: 32), createdAt: instant, expiresAt: instant.addingTimeInterval(90))
     }
 
     /// A sign-up with every profile field, some of them long and not ASCII.
     static func signup() throws -> AuthSession {
         AuthSession(
-            id: try AuthSessionSealer.newSessionID(), clientID: "app", realm: "rëalm", kind: .signup,
+            id: try AuthSessionSealer.newSessionID(now: Date()), clientID: "app", realm: "rëalm", kind: .signup,
             challenge: try SecureRandom.bytes(count: 32), email: "zoë@example.com", phoneNumber: "+33612345678",
             username: "zoe_99", name: String(repeating: "Zoë ", count: 64),
             userHandle: try SecureRandom.bytes(count: 32),

@@ -54,7 +54,7 @@ struct HostedTransactionSealerTests {
         let sessions = try AuthSessionSealer(secret: secret)
         #expect(sessions.open(value) == nil)
         let session = AuthSession(
-            id: try AuthSessionSealer.newSessionID(), clientID: "web", realm: "main", kind: .login,
+            id: try AuthSessionSealer.newSessionID(now: Date()), clientID: "web", realm: "main", kind: .login,
             challenge: try SecureRandom.bytes(count: 32), createdAt: Self.instant,
             expiresAt: Self.instant.addingTimeInterval(90))
         #expect(sealer.open(try sessions.seal(session), now: Self.instant) == nil)

@@ -75,7 +75,8 @@ package struct CeremonyChallenges: Sendable {
         let challenge = try SecureRandom.bytes(count: 32)
         let userHandle = try SecureRandom.bytes(count: 32)
         var session = AuthSession(
-            id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .signup,
+            id: try AuthSessionSealer.newSessionID(now: now), clientID: client.clientID, realm: realm.name,
+            kind: .signup,
             challenge: challenge,
             email: profile.email, phoneNumber: profile.phoneNumber, username: profile.username, name: profile.name,
             userHandle: userHandle, createdAt: now,
@@ -119,7 +120,8 @@ package struct CeremonyChallenges: Sendable {
         let challenge = try SecureRandom.bytes(count: 32)
         let timeout = configuration.passkeys.challengeTimeoutMilliseconds
         let session = AuthSession(
-            id: try AuthSessionSealer.newSessionID(), clientID: client.clientID, realm: realm.name, kind: .login,
+            id: try AuthSessionSealer.newSessionID(now: now), clientID: client.clientID, realm: realm.name,
+            kind: .login,
             challenge: challenge, createdAt: now, expiresAt: Self.sessionExpiry(now: now, configuration: configuration),
             organizationID: organization?.id, organizationName: organization?.name)
         let value = try context.authSessionKey.sealer().seal(session)
