@@ -10,9 +10,6 @@ final class ECDSASigningTemplate: @unchecked Sendable {  // after init `context`
     private let context: OpaquePointer
     /// The digest length the context was initialised for (SHA-256: 32 bytes).
     let digestByteCount: Int
-    /// The longest signature the key makes (`EVP_PKEY_get_size`: 72 bytes of DER for P-256), so that one
-    /// `EVP_PKEY_sign` call signs without first asking for the size.
-    let signatureCapacity: Int
 
     /// Initialises a signing context for `key` and `method`; `nil` when OpenSSL refuses (callers then fall back to
     /// `EVPKey.digestSign`).
@@ -27,15 +24,8 @@ final class ECDSASigningTemplate: @unchecked Sendable {  // after init `context`
             OpenSSLErrorQueue.clear()
             return nil
         }
-        let capacity = Int(EVP_PKEY_get_size(key.pointer))
-        guard capacity > 0 else {
-            EVP_PKEY_CTX_free(context)
-            OpenSSLErrorQueue.clear()
-            return nil
-        }
         self.context = context
         self.digestByteCount = method.byteCount
-        self.signatureCapacity = capacity
     }
 
     deinit { EVP_PKEY_CTX_free(context) }
@@ -51,16 +41,21 @@ final class ECDSASigningTemplate: @unchecked Sendable {  // after init `context`
             throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_CTX_dup")
         }
         defer { EVP_PKEY_CTX_free(copy) }
-        var written = 0
-        var ok = false
-        let output = [UInt8](unsafeUninitializedCapacity: signatureCapacity) { buffer, initialized in
-            written = buffer.count
-            ok = EVP_PKEY_sign(copy, buffer.baseAddress, &written, digest, digest.count) == 1
-            if !ok || written > buffer.count { written = 0 }
-            // Only the signature's bytes count as initialised; the rest of the capacity is never read.
-            initialized = written
+        return try digest.withUnsafeBufferPointer { (digestBytes) throws(CryptoError) -> [UInt8] in
+            var capacity = 0
+            guard EVP_PKEY_sign(copy, nil, &capacity, digestBytes.baseAddress, digestBytes.count) == 1, capacity > 0
+            else {
+                throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_sign (size)")
+            }
+            var output = [UInt8](repeating: 0, count: capacity)
+            var written = capacity
+            let ok = output.withUnsafeMutableBufferPointer { buffer in
+                EVP_PKEY_sign(copy, buffer.baseAddress, &written, digestBytes.baseAddress, digestBytes.count) == 1
+            }
+            guard ok, written <= capacity else {
+                throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_sign")
+            }
+            return Array(output.prefix(written))
         }
-        guard ok, written > 0 else { throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_PKEY_sign") }
-        return output
     }
 }
