@@ -13,15 +13,16 @@ public struct AES256GCM: Sendable {
     /// The tag length, in bytes.
     public static let tagByteCount = 16
 
-    private let key: [UInt8]
+    /// The key's contexts, keyed once and copied per message.
+    private let contexts: AESGCMKeyedContexts
 
     /// A cipher under `key` (32 bytes).
-    /// - Throws: `.invalidKey` for any other length.
+    /// - Throws: `.invalidKey` for any other length; `.internalFailure` when OpenSSL cannot set the key up.
     public init(key: [UInt8]) throws(CryptoError) {
         guard key.count == Self.keyByteCount else {
             throw CryptoError(.invalidKey, "AES-256-GCM key must be 32 bytes, got \(key.count)")
         }
-        self.key = key
+        self.contexts = try AESGCMKeyedContexts(key: key)
     }
 
     /// Encrypts `plaintext` and authenticates it with `associatedData`: nonce ‖ ciphertext ‖ tag.
@@ -52,17 +53,20 @@ public struct AES256GCM: Sendable {
     private func run(encrypting: Bool, nonce: [UInt8], input: [UInt8], aad: [UInt8], tag: [UInt8]?)
         throws(CryptoError) -> (output: [UInt8], tag: [UInt8])
     {
-        guard let context = EVP_CIPHER_CTX_new() else {
-            throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_CIPHER_CTX_new")
+        guard nonce.count == Self.nonceByteCount else {
+            throw CryptoError(.internalFailure, "AES-GCM nonce must be \(Self.nonceByteCount) bytes")
         }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let mode: Int32 = encrypting ? 1 : 0
+        return try contexts.withCopy(encrypting: encrypting, nonce: nonce) {
+            (context) throws(CryptoError) -> (output: [UInt8], tag: [UInt8]) in
+            try run(context, encrypting: encrypting, input: input, aad: aad, tag: tag)
+        }
+    }
+
+    /// The EVP pass proper on `context`, already keyed and given its nonce.
+    private func run(_ context: OpaquePointer, encrypting: Bool, input: [UInt8], aad: [UInt8], tag: [UInt8]?)
+        throws(CryptoError) -> (output: [UInt8], tag: [UInt8])
+    {
         var length: Int32 = 0
-        // The key and nonce go in a second call, once the nonce length is set (12 is GCM's default, set anyway).
-        guard EVP_CipherInit_ex(context, EVP_aes_256_gcm(), nil, nil, nil, mode) == 1,
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(Self.nonceByteCount), nil) == 1,
-            EVP_CipherInit_ex(context, nil, nil, key, nonce, mode) == 1
-        else { throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_CipherInit_ex (AES-256-GCM)") }
         if !aad.isEmpty {
             guard EVP_CipherUpdate(context, nil, &length, aad, Int32(aad.count)) == 1 else {
                 throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_CipherUpdate (associated data)")

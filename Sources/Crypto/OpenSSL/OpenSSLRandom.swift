@@ -7,19 +7,24 @@ enum OpenSSLRandom {
         guard count >= 0, count <= Int(Int32.max) else {
             throw CryptoError(.randomFailure, "requested byte count \(count) is out of range")
         }
-        var ok = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0 {
-                ok = RAND_bytes(buffer.baseAddress, Int32(count)) == 1
-            }
-            if !ok {
-                // Never hand out uninitialized memory, even on failure.
-                buffer.initialize(repeating: 0)
-            }
-            initialized = count
+        var bytes = [UInt8](repeating: 0, count: count)
+        try fill(&bytes)
+        return bytes
+    }
+
+    /// Overwrites all of `bytes` with output of OpenSSL's CSPRNG; on failure they are all zero (never stale or
+    /// uninitialised memory).
+    static func fill(_ bytes: inout [UInt8]) throws(CryptoError) {
+        guard bytes.count <= Int(Int32.max) else {
+            throw CryptoError(.randomFailure, "requested byte count \(bytes.count) is out of range")
+        }
+        guard !bytes.isEmpty else { return }
+        let ok = bytes.withUnsafeMutableBufferPointer { buffer in
+            if RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 { return true }
+            buffer.update(repeating: 0)
+            return false
         }
         guard ok else { throw OpenSSLErrorQueue.failure(.randomFailure, "RAND_bytes") }
-        return bytes
     }
 
     /// `CRYPTO_memcmp` over two buffers; different lengths are unequal.

@@ -73,4 +73,33 @@ struct AES256GCMTests {
         }
         #expect(throws: CryptoError(.invalidKey, "")) { try AES256GCM(key: Array(key.prefix(16))) }
     }
+
+    @Test("one cipher seals and opens from many tasks at once (its keyed contexts are copied, never shared)")
+    func concurrentUse() async throws {
+        let cipher = try AES256GCM(key: try SecureRandom.bytes(count: 32))
+        let aad = Array("purpose".utf8)
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    let plaintext = [UInt8](repeating: UInt8(index), count: index)
+                    let sealed = try cipher.seal(plaintext, associatedData: aad)
+                    return try cipher.open(sealed, associatedData: aad) == plaintext
+                }
+            }
+            var all: [Bool] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 64 && results.allSatisfy { $0 })
+    }
+
+    @Test("a nonce of any length but 12 bytes is refused before OpenSSL reads it")
+    func nonceLength() throws {
+        let cipher = try AES256GCM(key: [UInt8](repeating: 7, count: 32))
+        for length in [0, 8, 11, 13, 16] {
+            #expect(throws: CryptoError(.internalFailure, "")) {
+                try cipher.seal([1, 2, 3], associatedData: [], nonce: [UInt8](repeating: 0, count: length))
+            }
+        }
+    }
 }
