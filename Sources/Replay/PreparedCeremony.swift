@@ -26,24 +26,14 @@ public final class PreparedCeremony: Sendable {
     /// recording names trust anchors.
     private let policy: CeremonyPolicy
 
-    /// The response's shape, read once, or why it is malformed. Boxed: taking the value out of a `Result` copied
-    /// its strings (one retain and release each) on every verification, which no server does.
-    private let credential: Result<CredentialBox, WebAuthnError>
+    /// The response's shape, read once, or why it is malformed.
+    private let credential: Result<PublicKeyCredentialJSON, WebAuthnError>
     /// What a server holds before a registration response arrives.
     private let registrationExpectations: Result<RegistrationExpectations, WebAuthnError>
     /// What a server holds before an assertion arrives: the stored COSE_Key stays bytes, as in a
     /// credential record, and is parsed per request (as py_webauthn does). The RP ID and its hash are
     /// built once, as a server builds them from its configuration.
     private let authenticationSide: Result<StoredAuthenticationSide, WebAuthnError>
-
-    /// A `PublicKeyCredentialJSON` behind one reference.
-    private final class CredentialBox: Sendable {
-        let json: PublicKeyCredentialJSON
-
-        init(_ json: PublicKeyCredentialJSON) {
-            self.json = json
-        }
-    }
 
     /// The relying party's side of an authentication, minus the key it parses per request. A class, so
     /// reading it per verification takes one reference rather than a copy of each field.
@@ -71,9 +61,7 @@ public final class PreparedCeremony: Sendable {
         self.recording = recording
         self.check = RecordedOutcomeCheck(recording.expect)
         self.policy = CeremonyPolicy(requireTrustedAttestation: recording.trustAnchorsPEM != nil)
-        self.credential = Result { () throws(WebAuthnError) in
-            CredentialBox(try PublicKeyCredentialJSON(json: recording.response))
-        }
+        self.credential = Result { () throws(WebAuthnError) in try PublicKeyCredentialJSON(json: recording.response) }
         let policy = OriginPolicy(
             allowedOrigins: recording.origins, allowsCrossOrigin: recording.allowCrossOrigin ?? false,
             allowedTopOrigins: recording.topOrigins ?? [])
@@ -113,7 +101,7 @@ public final class PreparedCeremony: Sendable {
     /// decides on its attestation trust as the token endpoint does (`CeremonyPolicy`).
     public func verifyRegistration() throws(WebAuthnError) -> VerifiedRegistration {
         let expectations = try registrationExpectations.get()
-        let response = try credential.get().json.registration()
+        let response = try credential.get().registration()
         let verified = try RegistrationVerifier(expectations: expectations).verify(response)
         try policy.evaluate(verified).get()
         return verified
@@ -127,7 +115,7 @@ public final class PreparedCeremony: Sendable {
     public func verifyAuthentication() throws(WebAuthnError) -> VerifiedAssertion {
         let side = try authenticationSide.get()
         let storedKey = try side.storedKey.get()
-        let assertion = try credential.get().json.authentication()
+        let assertion = try credential.get().authentication()
         let expectations = AuthenticationExpectations(
             challenge: side.challenge,
             rpID: side.rpID,

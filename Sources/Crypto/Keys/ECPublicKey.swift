@@ -9,16 +9,11 @@ public struct ECPublicKey: Sendable, Equatable {
     let key: ECPointObject
 
     /// SEC 1 v2 §2.3.3: the uncompressed point form's leading octet.
-    @usableFromInline static let uncompressedPrefix: UInt8 = 0x04
+    static let uncompressedPrefix: UInt8 = 0x04
 
     /// A key from affine coordinates, each exactly `curve.coordinateByteCount` bytes
     /// (RFC 9053 §7.1.1: COSE EC2 `x` and `y` are fixed-length, leading zeros kept).
     /// - Throws: `.invalidKey` for a wrong length or a point not on the curve.
-    ///
-    /// Inlinable so that a caller's concrete collections (a COSE key's `[UInt8]` on every assertion) are specialised
-    /// in its module: unspecialised, building the point looked up generic metadata on each call. The checks of the
-    /// point are all in `init(x963Representation:curve:)`.
-    @inlinable
     public init(curve: EllipticCurve, x: some Collection<UInt8>, y: some Collection<UInt8>) throws(CryptoError) {
         let width = curve.coordinateByteCount
         guard x.count == width, y.count == width else {
