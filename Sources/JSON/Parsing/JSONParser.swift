@@ -62,6 +62,7 @@ struct JSONParser {
         try enterContainer()
         index += 1
         var members: [JSONMember] = []
+        // Filled only once an object outgrows `pairwiseNameLimit` (see `isRepeated`).
         var names = Set<String>()
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
@@ -76,7 +77,7 @@ struct JSONParser {
             }
             let name = try parseString()
             // RFC 7493 §2.3: objects must not have members with duplicate names.
-            guard names.insert(name).inserted else {
+            guard !Self.isRepeated(name, in: members, names: &names) else {
                 throw JSONError(.duplicateMemberName, "duplicate member name \"\(name)\"")
             }
             skipWhitespace()
@@ -93,6 +94,19 @@ struct JSONParser {
             depth -= 1
             return .object(members)
         }
+    }
+
+    /// Objects up to this many members are checked for a repeated name by comparing names pairwise.
+    static let pairwiseNameLimit = 16
+
+    /// Whether `name` is already the name of one of `members` (the object's members so far, RFC 7493 §2.3). Small
+    /// objects (every WebAuthn clientDataJSON, every token request) compare pairwise, which costs less than hashing
+    /// into a fresh `Set`; from `pairwiseNameLimit` members on, `names` holds every name so far and the test is a
+    /// hash lookup, so a hostile object with thousands of members stays linear.
+    private static func isRepeated(_ name: String, in members: [JSONMember], names: inout Set<String>) -> Bool {
+        if members.count < pairwiseNameLimit { return members.contains { $0.key == name } }
+        if names.isEmpty { names = Set(members.lazy.map(\.key)) }
+        return !names.insert(name).inserted
     }
 
     /// RFC 8259 §5: array = begin-array [ value *( value-separator value ) ] end-array
@@ -153,11 +167,13 @@ struct JSONParser {
         index += 1  // the opening quotation mark
         let start = index
         // Fast path: no escapes — validate the run as UTF-8 in one step.
+        var highBits: UInt8 = 0  // OR of the run's bytes: below 0x80 when the run is ASCII
         while let byte = peek(), byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             // RFC 8259 §7: control characters U+0000…U+001F must be escaped.
             guard byte >= 0x20 else {
                 throw JSONError(.invalidJSON, "unescaped control character at offset \(index)")
             }
+            highBits |= byte
             index += 1
         }
         guard let stop = peek() else {
@@ -165,6 +181,8 @@ struct JSONParser {
         }
         if stop == UInt8(ascii: "\"") {
             index += 1
+            // ASCII is UTF-8 as it stands: nothing to validate, and `String(decoding:)` has nothing to repair.
+            if highBits < 0x80 { return String(decoding: bytes[start..<(index - 1)], as: UTF8.self) }
             return try Self.validatedUTF8(bytes[start..<(index - 1)], at: start)
         }
         // Slow path: decode escapes into a scalar buffer.
