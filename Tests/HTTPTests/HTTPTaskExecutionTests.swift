@@ -45,12 +45,16 @@ struct HTTPTaskExecutionTests {
             left.add(1, ordering: .relaxed)
         }
 
-        /// Ends every wait, from a new thread.
-        func open() {
+        /// Ends every wait, from a new thread, or from the calling thread when `here`.
+        func open(here: Bool = false) {
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.isOpen = true
                 defer { state.waiters = [] }
                 return state.waiters
+            }
+            guard !here else {
+                for waiter in waiters { waiter.resume() }
+                return
             }
             Thread.detachNewThread {
                 for waiter in waiters { waiter.resume() }
@@ -118,6 +122,11 @@ struct HTTPTaskExecutionTests {
         router.add(.get, "/wait") { _ in
             await latch.wait()
             return .text("waited")
+        }
+        router.add(.get, "/release") { _ in
+            threads.mark("release")
+            latch.open(here: true)
+            return .text("released")
         }
         return router
     }
@@ -242,6 +251,24 @@ struct HTTPTaskExecutionTests {
         }
         latch.open()
         #expect(try await eventually { latch.left.load(ordering: .relaxed) == 4 }, "a task never ended")
+    }
+
+    @Test("a task that ends another request's wait from the reading thread resumes that request on the same thread")
+    func resumedFromTheReadingThread() async throws {
+        let threads = Threads()
+        let latch = Latch()
+        let responder = Self.router(threads, latch: latch)
+        try await HTTPServerTests.withServer(Self.configuration(), responder: responder) { _, port in
+            let waiting = try RawHTTPClient(port: port)
+            try waiting.write("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await eventually { latch.arrived.load(ordering: .relaxed) == 1 }, "the request never waited")
+            let releasing = try RawHTTPClient(port: port)
+            try releasing.write("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await releasing.response().text == "released")
+            #expect(try await waiting.response().text == "waited")
+            // One polling thread: the release ran on it, inside the other request's access handler.
+            #expect(latch.threadsAfter.withLock { $0 } == [threads["release"] ?? 0])
+        }
     }
 
     @Test("a client that leaves while its task waits: the task ends when its wait does, and the server goes on")
