@@ -32,7 +32,7 @@ extension RequestDispatcher {
         }
         context.sentStatus = status
         context.sentRoute = response.route
-        context.endExecution()  // the task's later jobs, if any, run on the pool
+        context.phase.withLock { $0 = .finished }
         let queued = MHD_queue_response(context.connection, UInt32(status), mhdResponse)
         if queued == .YES { connections.responseQueued(on: context.connection) }
         return queued
@@ -43,9 +43,13 @@ extension RequestDispatcher {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        // MHD frees the connection after this returns: a late job or responder must not resume it (a client gone
-        // while its task waited, or the daemon stopping); the task's jobs go to the pool.
-        if context.endExecution() {
+        // MHD frees the connection after this returns: a late responder must not resume it.
+        let wasSuspended = context.phase.withLock { phase -> Bool in
+            defer { phase = .finished }
+            if case .suspended = phase { return true }
+            return false
+        }
+        if wasSuspended {
             _ = suspended.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(context)) }
         }
         activeRequests.subtract(1, ordering: .relaxed)

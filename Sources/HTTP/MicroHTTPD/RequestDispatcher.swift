@@ -2,18 +2,14 @@ internal import CMicroHTTPD
 import Synchronization
 
 /// The libmicrohttpd side of the server: turns access-handler calls into `Request`s, answers at once the requests
-/// the responder can answer without a task (`Responder.respondInline(to:)`), and runs the responder of every other
-/// in a `Task` whose jobs run on the MHD thread that read the request, suspending the connection while the task
-/// waits.
+/// the responder can answer without suspending (`Responder.respondInline(to:)`), runs the responder in a `Task`
+/// while the connection is suspended for every other, and queues the response after the resume.
 ///
 /// The access handler never waits on Swift concurrency (STYLE.md, Concurrency 3): on the final call of a
 /// request it first asks the responder for an inline answer (CPU-only work, run to completion on this thread) and
-/// queues it; otherwise it starts the responder's task with the request's context as its executor preference
-/// (SE-0417) and runs its jobs at once, on this thread (`run`): a task that answers without waiting is answered
-/// there and then; one that waits (the store's writer, a timer) leaves the connection suspended, and whatever
-/// resumes it (MHD_resume_connection is thread-safe) makes MHD call the handler again, on this thread, to run the
-/// task's next jobs or queue its answer. A login's token request thus makes one hand-off to the group commit and one
-/// back. All answers go through the same `queue`. Suspended connections do not time out, so each request has a
+/// queues it; otherwise it suspends the connection and returns; the task resumes the connection when the response is
+/// ready (MHD_resume_connection is thread-safe), and MHD calls the handler again, on its own thread, to
+/// queue it. Both answers go through the same `queue`. Suspended connections do not time out, so each one has a
 /// deadline enforced by `sweep`.
 final class RequestDispatcher: Sendable {
     /// A suspended request, the instant its responder must be done by, and what a 503 in its place needs.
@@ -90,11 +86,13 @@ final class RequestDispatcher: Sendable {
             uploadDataSize.pointee = 0  // every byte is consumed: kept, or discarded
             return receive(uploadData, count: chunkSize, into: context)
         }
-        let phase = context.execution.withLock { execution -> Phase in
-            switch execution.phase {
+        let phase = context.phase.withLock { phase -> Phase in
+            switch phase {
             case .receiving: return .dispatch
-            case .resumed: return .run
-            case .running, .suspended, .finished: return .none
+            case .ready(let response):
+                phase = .finished
+                return .send(response)
+            case .suspended, .finished: return .none
             }
         }
         if case .dispatch = phase {
@@ -109,8 +107,8 @@ final class RequestDispatcher: Sendable {
                 closing: true)
         case .dispatch:
             return dispatch(context, url: url)
-        case .run:
-            return run(context)
+        case .send(let response):
+            return queue(response, for: context, closing: false)
         case .none:
             return .NO
         }
@@ -118,7 +116,7 @@ final class RequestDispatcher: Sendable {
 
     private enum Phase {
         case dispatch
-        case run
+        case send(Response)
         case none
     }
 
@@ -192,9 +190,9 @@ final class RequestDispatcher: Sendable {
     }
 
     /// The final call: builds the request and queues the responder's inline answer, if it has one; otherwise
-    /// starts the responder in a task that runs on this thread (`RequestContext+TaskExecutor.swift`) and runs it
-    /// until it answers or waits (`run`).
+    /// suspends the connection and starts the responder in a task.
     private func dispatch(_ context: RequestContext, url: UnsafePointer<CChar>) -> MHD_Result {
+        let connection = context.connection
         let request = Self.request(context, url: url, body: context.body)
         context.body = []  // the request owns the bytes now
         if let response = inlineAnswer(to: request) {
@@ -205,49 +203,31 @@ final class RequestDispatcher: Sendable {
         let deadline = ContinuousClock.now + requestDeadline
         let commitment = RequestCommitment(deadline: deadline)
         let suspension = Suspension(context: context, deadline: deadline, head: head, commitment: commitment)
-        let admitted = context.execution.withLock { execution -> Bool in
+        let admitted = context.phase.withLock { phase -> Bool in
             let isOpen = suspended.withLock { registry -> Bool in
                 guard !registry.isClosed else { return false }
                 registry.entries[ObjectIdentifier(context)] = suspension
                 return true
             }
             guard isOpen else { return false }
-            // Registered and running under the lock: the deadline and shutdown find the request from now on, and
-            // their answer waits for this thread (`nextStep`).
-            execution.phase = .running
+            phase = .suspended
+            // Suspended under the lock, so no resume (responder, deadline, shutdown) can come first.
+            MHD_suspend_connection(connection)
             return true
         }
         guard admitted else {
             return queue(unavailable(answering: head), for: context, closing: true)
         }
         let responder = self.responder
-        // The task's first job is queued on `context` (not run) by this call; `run` runs it below.
-        let task = Task(executorPreference: context) {
+        let task = Task {
             let response = await RequestCommitment.$current.withValue(commitment) {
                 await responder.respond(to: request)
             }
             self.finish(context, with: response)
         }
-        // Only while still registered: an answer given in the task's place has removed its entry.
+        // Only while still suspended: a task that already finished has removed its entry.
         suspended.withLock { $0.entries[ObjectIdentifier(context)]?.task = task }
-        return run(context)
-    }
-
-    /// Runs the request's task on this thread until it has an answer, which is queued at once, or waits with no job
-    /// left, and the connection is suspended until a job or an answer arrives (`RequestContext.enqueue`,
-    /// `RequestContext.resume(with:)`): MHD then calls the access handler again, which comes back here.
-    func run(_ context: RequestContext) -> MHD_Result {
-        let executor = context.asUnownedTaskExecutor()
-        while true {
-            switch context.nextStep() {
-            case .run(let jobs):
-                for job in jobs { job.runSynchronously(on: executor) }
-            case .answer(let response):
-                return queue(response, for: context, closing: false)
-            case .suspended:
-                return .YES
-            }
-        }
+        return .YES
     }
 
     /// The responder's answer to `request` on this thread, with no suspension (`Responder.respondInline(to:)`), or
@@ -259,8 +239,7 @@ final class RequestDispatcher: Sendable {
         return responder.respondInline(to: request)
     }
 
-    /// Delivers `response` if the request is still waiting for one (it may have timed out meanwhile): the MHD thread
-    /// queues it when it next looks (`RequestContext.nextStep`), at once when the task runs there.
+    /// Delivers `response` if the request is still waiting for one (it may have timed out meanwhile).
     func finish(_ context: RequestContext, with response: Response) {
         if context.resume(with: response) {
             _ = suspended.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(context)) }

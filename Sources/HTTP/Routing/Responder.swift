@@ -3,9 +3,7 @@
 /// Both the libmicrohttpd daemon and the router-level test client drive a `Responder`, so everything
 /// above the transport is tested without sockets.
 public protocol Responder: Sendable {
-    /// Produces the response for `request`. Never throws: errors become responses. The daemon runs it in a task
-    /// whose executor is the polling thread that read the request (its code runs there between its waits, and comes
-    /// back there after each: "Run to completion", docs/design-notes.md), so it must not block.
+    /// Produces the response for `request`. Never throws: errors become responses.
     func respond(to request: Request) async -> Response
 
     /// The response for `request` when it can be produced at once, on the calling thread, with no suspension (the
