@@ -6,6 +6,9 @@ import Storage
 /// It has no thread of its own: the pool hands it to one caller at a time, whose thread runs the read.
 final class SQLiteReaderConnection: @unchecked Sendable {  // used by one thread at a time: the pool's checkout
     private var database: SQLiteDatabase?
+    /// The page cache's pragma, run before the first read: it loads the schema, which takes the database file's
+    /// SHARED lock and so may meet SQLITE_BUSY, like any read (`SQLiteReaderPool` handles that).
+    private var pendingPragmas: String?
 
     /// Opens the database read-only (the writer has already created it and set WAL mode). Nothing is read yet, so
     /// this takes no lock and never waits.
@@ -13,13 +16,17 @@ final class SQLiteReaderConnection: @unchecked Sendable {  // used by one thread
     init(_ configuration: SQLiteConfiguration, busyTimeoutMilliseconds: Int32) throws(StorageError) {
         let database = try SQLiteDatabase(
             path: configuration.path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try database.executeScript(SQLiteDatabase.cachePragmas(configuration))
+        pendingPragmas = SQLiteDatabase.cachePragmas(configuration)
         self.database = database
     }
 
     /// Runs `body` in one read transaction (BEGIN DEFERRED … COMMIT; ROLLBACK when it throws).
     func read<T: Sendable>(_ body: (any StoreReader) throws -> T) throws -> T {
         guard let database else { throw StorageError(.closed, "SQLite store is closed") }
+        if let pragmas = pendingPragmas {
+            try database.executeScript(pragmas)
+            pendingPragmas = nil
+        }
         try database.execute("BEGIN DEFERRED")
         let transaction = SQLiteTransaction(database: database)
         do {

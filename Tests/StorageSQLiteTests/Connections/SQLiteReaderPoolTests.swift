@@ -245,9 +245,11 @@ struct SQLiteReaderPoolTests {
 
     /// A connection holding the database file's EXCLUSIVE lock until it is released (closed).
     static func exclusiveLocker(_ configuration: SQLiteConfiguration) throws -> SQLiteDatabase {
-        let locker = try SQLiteDatabase(path: configuration.path, readOnly: false, busyTimeoutMilliseconds: 0)
+        let locker = try SQLiteDatabase(path: configuration.path, readOnly: false, busyTimeoutMilliseconds: 10_000)
         // One statement per call: the write transaction takes the EXCLUSIVE lock, kept after COMMIT in this mode.
-        for statement in ["PRAGMA locking_mode = EXCLUSIVE", "BEGIN IMMEDIATE", "COMMIT"] {
+        for statement in [
+            "PRAGMA locking_mode = EXCLUSIVE", "SELECT count(*) FROM sqlite_master", "BEGIN IMMEDIATE", "COMMIT",
+        ] {
             try locker.executeScript(statement)
         }
         return locker
@@ -325,4 +327,3 @@ private func waitUntil(_ condition: () async throws -> Bool) async throws {
         try await Task.sleep(for: .milliseconds(2))
     }
 }
-
