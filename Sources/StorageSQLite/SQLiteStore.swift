@@ -1,21 +1,18 @@
 import Foundation
 import Storage
-import Synchronization
 
-/// The embedded SQLite `Store`: one writer connection with group commit and a pool of reader connections, each
-/// a connection actor on its own serial queue (blocking SQLite calls never run on the cooperative pool). [GRDB]
+/// The embedded SQLite `Store`: one writer connection with group commit, on its own serial queue, and a pool of
+/// reader connections used on the caller's thread (`SQLiteReaderPool`: a WAL reader never waits for the writer).
 ///
 /// The database runs in WAL mode with `foreign_keys=ON` and `synchronous=FULL` by default, so `write` returns only
 /// once its transaction is fsynced. Concurrent writes share commits (see `SQLiteWriterConnection`), which keeps
 /// throughput at thousands of transactions per second despite one fsync per commit.
 public final class SQLiteStore: Store {
     private let writer: SQLiteWriterConnection
-    private let readers: [SQLiteReaderConnection]
+    private let readers: SQLiteReaderPool
     private let checkpointer: SQLiteCheckpointer
-    /// Round-robin cursor over `readers`, and whether `close` was called.
-    private let state = Mutex((nextReader: 0, isClosed: false))
 
-    private init(writer: SQLiteWriterConnection, readers: [SQLiteReaderConnection], checkpointer: SQLiteCheckpointer) {
+    private init(writer: SQLiteWriterConnection, readers: SQLiteReaderPool, checkpointer: SQLiteCheckpointer) {
         self.writer = writer
         self.readers = readers
         self.checkpointer = checkpointer
@@ -41,27 +38,22 @@ public final class SQLiteStore: Store {
             throw error
         }
         await writer.attach(checkpointer)
-        var readers: [SQLiteReaderConnection] = []
-        for index in 0..<configuration.readerCount {
-            let reader = SQLiteReaderConnection(label: "passkeyd.sqlite.reader.\(index)")
-            do {
-                try await reader.open(configuration)
-            } catch {
-                for opened in readers { await opened.close() }
-                await writer.close()
-                await checkpointer.close()
-                throw error
-            }
-            readers.append(reader)
+        let readers: SQLiteReaderPool
+        do {
+            readers = try SQLiteReaderPool(configuration, label: "passkeyd.sqlite.reader.busy")
+        } catch {
+            await writer.close()
+            await checkpointer.close()
+            throw error
         }
         return SQLiteStore(writer: writer, readers: readers, checkpointer: checkpointer)
     }
 
-    /// Runs `body` in a read transaction on one of the reader connections. A damaged page met here stops every
-    /// later write (see `damage`).
+    /// Runs `body` in a read transaction on one of the reader connections, on the calling thread (see
+    /// `SQLiteReaderPool`). A damaged page met here stops every later write (see `damage`).
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         do {
-            return try await nextReader().read(body)
+            return try await readers.read(body)
         } catch let error as StorageError where error.code == .corrupt {
             writer.markDamaged(error)
             throw error
@@ -99,10 +91,9 @@ public final class SQLiteStore: Store {
     /// The damage met in service, if any: then the file must be restored from a backup.
     public var damage: StorageError? { writer.damage }
 
-    /// Refuses new work, lets queued writes commit, then closes every connection.
+    /// Refuses new work, lets admitted reads finish and queued writes commit, then closes every connection.
     public func close() async {
-        state.withLock { $0.isClosed = true }
-        for reader in readers { await reader.close() }
+        await readers.close()
         await writer.close()
         // Last: waits for a running checkpoint; as the last connection it copies what is left and removes the WAL.
         await checkpointer.close()
@@ -112,6 +103,9 @@ public final class SQLiteStore: Store {
     public var checkpointStatistics: SQLiteCheckpointStatistics { checkpointer.statistics }
 
     // MARK: test seams
+
+    /// The reader pool's counts (waits for a connection, reads run again after SQLITE_BUSY).
+    var readerStatistics: SQLiteReaderPool.Statistics { readers.statistics }
 
     /// Sets the writer's `PRAGMA max_page_count` (`nil`: SQLite's maximum): once the database file may grow no
     /// further, writes meet SQLITE_FULL as on a full disk; raising it is the space freed.
@@ -127,14 +121,5 @@ public final class SQLiteStore: Store {
     /// Makes the writer see `bytes` free on the database's volume (`nil`: the volume's own figure).
     package func setAvailableBytesForTesting(_ bytes: Int?) async {
         await writer.setAvailableBytesForTesting(bytes)
-    }
-
-    private func nextReader() throws(StorageError) -> SQLiteReaderConnection {
-        let index = try state.withLock { (state) throws(StorageError) -> Int in
-            guard !state.isClosed else { throw StorageError(.closed, "SQLite store is closed") }
-            state.nextReader = (state.nextReader + 1) % readers.count
-            return state.nextReader
-        }
-        return readers[index]
     }
 }

@@ -4,11 +4,15 @@ internal import CSQLite
 
 /// The one owner of a `sqlite3*` connection handle and its cached prepared statements.
 ///
-/// Confined to one thread: the executor of the connection actor that owns it, or the checkpointer's queue. It is
-/// never used from two threads (opened with SQLITE_OPEN_NOMUTEX for that reason).
+/// Used by one thread at a time: the writer actor's executor, the checkpointer's queue, or whichever thread checked a
+/// reader connection out of `SQLiteReaderPool`. It is never used from two threads at once (opened with
+/// SQLITE_OPEN_NOMUTEX for that reason).
 final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// Whether a call met SQLITE_BUSY since `takeMetBusy()` last cleared it (set by the error funnel, so a body that
+    /// swallowed the error is seen too).
+    private var metBusy = false
 
     /// Opens (or, with `create`, creates) the database at `path`.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StorageError) {
@@ -35,6 +39,17 @@ final class SQLiteDatabase {
 
     /// Whether no transaction is open (SQLite rolls a transaction back by itself after some errors).
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Sets how long a call waits for a lock held by another connection before SQLITE_BUSY (0: it does not wait).
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Whether a call met SQLITE_BUSY since the last call of this; clears the mark.
+    func takeMetBusy() -> Bool {
+        defer { metBusy = false }
+        return metBusy
+    }
 
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
@@ -168,7 +183,8 @@ final class SQLiteDatabase {
 
     /// The funnel turning a SQLite result code into a `StorageError`, read right after the failing call.
     func error(_ rc: Int32, context: String) -> StorageError {
-        SQLiteDatabase.error(rc, handle: handle, context: context)
+        if rc & 0xFF == SQLITE_BUSY { metBusy = true }
+        return SQLiteDatabase.error(rc, handle: handle, context: context)
     }
 
     private static func error(_ rc: Int32, handle: OpaquePointer, context: String) -> StorageError {
