@@ -19,9 +19,6 @@ public struct AES256GCM: Sendable {
     /// A cipher under `key` (32 bytes).
     /// - Throws: `.invalidKey` for any other length; `.internalFailure` when OpenSSL cannot set the key up.
     public init(key: [UInt8]) throws(CryptoError) {
-        guard key.count == Self.keyByteCount else {
-            throw CryptoError(.invalidKey, "AES-256-GCM key must be 32 bytes, got \(key.count)")
-        }
         self.contexts = try AESGCMKeyedContexts(key: key)
     }
 
@@ -53,10 +50,7 @@ public struct AES256GCM: Sendable {
     private func run(encrypting: Bool, nonce: [UInt8], input: [UInt8], aad: [UInt8], tag: [UInt8]?)
         throws(CryptoError) -> (output: [UInt8], tag: [UInt8])
     {
-        guard nonce.count == Self.nonceByteCount else {
-            throw CryptoError(.internalFailure, "AES-GCM nonce must be \(Self.nonceByteCount) bytes")
-        }
-        return try contexts.withCopy(encrypting: encrypting, nonce: nonce) {
+        try contexts.withCopy(encrypting: encrypting, nonce: nonce) {
             (context) throws(CryptoError) -> (output: [UInt8], tag: [UInt8]) in
             try run(context, encrypting: encrypting, input: input, aad: aad, tag: tag)
         }

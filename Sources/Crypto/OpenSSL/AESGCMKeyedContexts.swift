@@ -11,10 +11,14 @@ final class AESGCMKeyedContexts: @unchecked Sendable {  // after init the two co
     private let encrypting: OpaquePointer
     private let decrypting: OpaquePointer
 
-    /// Contexts keyed with `key` (32 bytes, checked by the caller), without a nonce yet.
-    /// - Throws: `.internalFailure` when OpenSSL cannot allocate or key them.
+    /// Contexts keyed with `key`, without a nonce yet. The lengths are checked here, where OpenSSL is handed the
+    /// pointers, and nowhere else.
+    /// - Throws: `.invalidKey` for a key of any length but `AES256GCM.keyByteCount`; `.internalFailure` when OpenSSL
+    ///   cannot allocate or key them.
     init(key: [UInt8]) throws(CryptoError) {
-        guard key.count == 32 else { throw CryptoError(.invalidKey, "AES-256-GCM key must be 32 bytes") }
+        guard key.count == AES256GCM.keyByteCount else {
+            throw CryptoError(.invalidKey, "AES-256-GCM key must be \(AES256GCM.keyByteCount) bytes, got \(key.count)")
+        }
         guard let encrypting = Self.keyed(key, mode: 1) else {
             throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_CipherInit_ex (AES-256-GCM, encrypting)")
         }
@@ -37,7 +41,7 @@ final class AESGCMKeyedContexts: @unchecked Sendable {  // after init the two co
         guard let context = EVP_CIPHER_CTX_new() else { return nil }
         // SP 800-38D §8.2: 96-bit nonces (GCM's default length, set anyway) before the key goes in.
         guard EVP_CipherInit_ex(context, EVP_aes_256_gcm(), nil, nil, nil, mode) == 1,
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, 12, nil) == 1,
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(AES256GCM.nonceByteCount), nil) == 1,
             EVP_CipherInit_ex(context, nil, nil, key, nil, mode) == 1
         else {
             EVP_CIPHER_CTX_free(context)
@@ -46,13 +50,16 @@ final class AESGCMKeyedContexts: @unchecked Sendable {  // after init the two co
         return context
     }
 
-    /// Runs `body` on a fresh copy of the encrypting (or decrypting) context with `nonce` (12 bytes, checked by the
-    /// caller) set; the copy is freed afterwards.
-    /// - Throws: `.internalFailure` when OpenSSL cannot copy the context or set the nonce; whatever `body` throws.
+    /// Runs `body` on a fresh copy of the encrypting (or decrypting) context with `nonce` set; the copy is freed
+    /// afterwards.
+    /// - Throws: `.internalFailure` for a nonce of any length but `AES256GCM.nonceByteCount` (refused before OpenSSL
+    ///   reads it) or when OpenSSL cannot copy the context or set the nonce; whatever `body` throws.
     func withCopy<Answer>(
         encrypting: Bool, nonce: [UInt8], _ body: (OpaquePointer) throws(CryptoError) -> Answer
     ) throws(CryptoError) -> Answer {
-        guard nonce.count == 12 else { throw CryptoError(.internalFailure, "AES-GCM nonce must be 12 bytes") }
+        guard nonce.count == AES256GCM.nonceByteCount else {
+            throw CryptoError(.internalFailure, "AES-GCM nonce must be \(AES256GCM.nonceByteCount) bytes")
+        }
         guard let context = EVP_CIPHER_CTX_new() else {
             throw OpenSSLErrorQueue.failure(.internalFailure, "EVP_CIPHER_CTX_new")
         }

@@ -42,7 +42,7 @@ final class SQLiteReaderPool: Sendable {
         var waits = 0
         /// Reads that met SQLITE_BUSY and ran again on the busy thread.
         var busyRetries = 0
-        /// Callers waiting for a connection now.
+        /// Callers waiting for a connection now (the waiters' count, read when the counts are).
         var waiting = 0
     }
 
@@ -109,7 +109,6 @@ final class SQLiteReaderPool: Sendable {
                 let now = state.withLock { state -> Checkout? in
                     if let free = Self.take(&state) { return free }
                     state.statistics.waits += 1
-                    state.statistics.waiting += 1
                     state.waiters.append(continuation)
                     return nil
                 }
@@ -139,7 +138,6 @@ final class SQLiteReaderPool: Sendable {
         }
         let next = state.withLock { state -> Next in
             if !state.waiters.isEmpty {
-                state.statistics.waiting -= 1
                 return .waiter(state.waiters.removeFirst())
             }
             state.idle.append(connection)
@@ -173,5 +171,11 @@ final class SQLiteReaderPool: Sendable {
     }
 
     /// The counts so far.
-    var statistics: Statistics { state.withLock { $0.statistics } }
+    var statistics: Statistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.waiting = state.waiters.count
+            return statistics
+        }
+    }
 }
