@@ -91,15 +91,10 @@ extension PostgresConnection {
         var error: StorageError?
         // The deferred statements' answers.
         for (index, item) in ahead.enumerated() {
-            if let name = preparingAhead[index] {
-                guard let result = nextResult(handle) else { return try lose(handle, sql: item.sql) }
-                defer { PQclear(result) }
-                if let failed = failure(of: result, sql: item.sql) {
-                    error = error ?? failed
-                    guard self.handle == handle else { throw failed }
-                } else if PQresultStatus(result) == PGRES_COMMAND_OK {
-                    prepared[item.sql] = name
-                }
+            if let name = preparingAhead[index],
+                try !takePrepareAnswer(handle, sql: item.sql, name: name, error: &error)
+            {
+                return try lose(handle, sql: item.sql)
             }
             guard let result = nextResult(handle) else { return try lose(handle, sql: item.sql) }
             defer { PQclear(result) }
@@ -113,15 +108,8 @@ extension PostgresConnection {
         }
         var value: T?
         if let statement {
-            if let preparing {
-                guard let result = nextResult(handle) else { return try lose(handle, sql: statement.sql) }
-                defer { PQclear(result) }
-                if let failed = failure(of: result, sql: statement.sql) {
-                    error = error ?? failed
-                    guard self.handle == handle else { throw failed }
-                } else if PQresultStatus(result) == PGRES_COMMAND_OK {
-                    prepared[statement.sql] = preparing
-                }
+            if let preparing, try !takePrepareAnswer(handle, sql: statement.sql, name: preparing, error: &error) {
+                return try lose(handle, sql: statement.sql)
             }
             guard let result = nextResult(handle) else { return try lose(handle, sql: statement.sql) }
             defer { PQclear(result) }
@@ -168,6 +156,24 @@ extension PostgresConnection {
                     == 1
             }
         return (sent, preparing)
+    }
+
+    /// Reads the answer to `sql`'s `PQsendPrepare` under `name`: once it succeeded the session knows the statement
+    /// by that name; a failure is kept in `error` unless an earlier one is (the first failure is what the pipeline
+    /// throws), and thrown at once when it cost the connection. `false` when the connection gave no answer (the caller
+    /// then loses the pipeline).
+    private func takePrepareAnswer(
+        _ handle: OpaquePointer, sql: String, name: String, error: inout StorageError?
+    ) throws(StorageError) -> Bool {
+        guard let result = nextResult(handle) else { return false }
+        defer { PQclear(result) }
+        if let failed = failure(of: result, sql: sql) {
+            error = error ?? failed
+            guard self.handle == handle else { throw failed }  // the connection was lost: closed by `check`
+        } else if PQresultStatus(result) == PGRES_COMMAND_OK {
+            prepared[sql] = name
+        }
+        return true
     }
 
     /// The next command's result, with the NULL that ends it consumed (none follows a sync); nil when the
