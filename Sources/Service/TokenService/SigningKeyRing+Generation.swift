@@ -32,9 +32,21 @@ extension SigningKeyRing {
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             Thread.detachNewThread {
-                Thread.current.name = generationThreadName
+                nameCurrentThread(generationThreadName)
                 continuation.resume(with: Result { try work() })
             }
         }
+    }
+
+    /// Names the calling thread through proc(5)'s `/proc/thread-self/comm`, the name gdb, top and `Thread.name` read.
+    /// Not `Thread.current.name = …`: on Linux that setter names the thread only once `start()` has stored its handle,
+    /// after `pthread_create` returns, and a new thread often runs first; it then keeps the name of the thread that
+    /// created it (seen: a cooperative pool thread's). A name that cannot be set leaves the work to run unnamed.
+    private static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }
