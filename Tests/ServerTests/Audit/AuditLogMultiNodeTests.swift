@@ -41,7 +41,12 @@ struct AuditLogMultiNodeTests {
             }
             try await group.waitForAll()
         }
-        _ = try await AuditSequencer.drain(store: stores[0])
+        // The nodes' own sequencers run beside these: a drain that finds the tree locked by one of them sequences
+        // nothing and returns, so drain until the queue is empty (the event waited for, not a pause).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await stores[0].read({ try $0.pendingSecurityEventCount() }) > 0, ContinuousClock.now < deadline {
+            if try await AuditSequencer.drain(store: stores[0]) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
         let (events, leaves, tree, pending) = try await stores[0].read { reader in
             (
                 try reader.securityEvents(after: 0, limit: 1_000), try reader.auditLeaves(start: 0, end: 1_000),
