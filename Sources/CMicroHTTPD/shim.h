@@ -30,6 +30,29 @@ static size_t CMicroHTTPD_unescape(void *cls, struct MHD_Connection *connection,
     return MHD_http_unescape(text);
 }
 
+/// Why: MHD hands the request target on as a C string, ended at its first NUL, and a raw NUL is no part of any
+/// target (RFC 9112 §3.2, RFC 3986 §2): "GET /.well-known/jwks.json<NUL>x" reached the router as the JWKS path, one
+/// resource under many names again. The URI log callback (MHD_OPTION_URI_LOG_CALLBACK) sees the target before MHD
+/// splits off the query or decodes anything, ended only by the NUL MHD wrote over the space before the version; its
+/// answer becomes the request's *req_cls until the access handler's first call. It records the target's C-string
+/// length there, tagged in the low bit (a request context's address is aligned, so never odd): the access handler
+/// compares it with the target's length on the line (up to the version) and refuses the request when they differ.
+static void *CMicroHTTPD_record_target(void *cls, const char *uri, struct MHD_Connection *connection)
+{
+    (void)cls;
+    (void)connection;
+    size_t length = uri != NULL ? strlen(uri) : 0;
+    return (void *)(((uintptr_t)length << 1) | 1u);
+}
+
+/// The target length CMicroHTTPD_record_target recorded in `slot`, or -1 when `slot` is empty or holds a request
+/// context instead.
+static inline long CMicroHTTPD_recorded_target_length(const void *slot)
+{
+    uintptr_t bits = (uintptr_t)slot;
+    return (bits & 1u) != 0 ? (long)(bits >> 1) : -1;
+}
+
 /// Why: MHD_start_daemon is variadic (options as MHD_OPTION_* pairs); Swift cannot call C varargs.
 /// Options with a zero/NULL value are left out so MHD keeps its own default.
 static inline struct MHD_Daemon *CMicroHTTPD_start(
@@ -42,11 +65,12 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(
     unsigned int thread_pool_size, size_t connection_memory_limit,
     const char *tls_certificate_pem, const char *tls_key_pem)
 {
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[13];
     unsigned int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notify, connection_notify_cls };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)CMicroHTTPD_unescape, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)CMicroHTTPD_record_target, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout_seconds, NULL };
     if (per_address_connection_limit > 0) {

@@ -50,6 +50,16 @@ struct HTTPFramingTests {
             description: "a NUL in Host, before a name a proxy would route by (RFC 9110 §5.5)",
             request: "GET /healthz HTTP/1.1\r\nHost: x\u{0}.example\r\n\r\n", status: 400, error: "invalid_request"),
         Case(
+            description: "a NUL in the request target's path, before a suffix MHD would drop (RFC 9112 §3.2)",
+            request: "GET /healthz\u{0}.txt HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "a NUL in the request target's query (RFC 9112 §3.2)",
+            request: "GET /healthz?a=b\u{0}c HTTP/1.1\r\nHost: x\r\n\r\n", status: 400, error: "invalid_request"),
+        Case(
+            description: "a NUL ending the request target, a second target after it (RFC 9112 §3.2)",
+            request: "GET /healthz\u{0}/../echo HTTP/1.1\r\nHost: x\r\n\r\n", status: 400,
+            error: "invalid_request"),
+        Case(
             description: "a field line ended by a bare LF (RFC 9112 §2.2)",
             request: "GET /healthz HTTP/1.1\r\nHost: x\nX-Thing: b\r\n\r\n", status: 400, error: "invalid_request"),
         Case(
@@ -132,7 +142,25 @@ struct HTTPFramingTests {
         }
     }
 
+    @Test("a request that ends after its request line, before its header section does, is closed cleanly")
+    func endedInHeaderSection() async throws {
+        try await HTTPServerTests.withServer { _, port in
+            // The URI log callback has recorded the target in the request's slot, and no access-handler call
+            // replaced it with a context: the completion callback must find the record, not a context to release.
+            let client = try RawHTTPClient(port: port)
+            try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            client.finishWriting()
+            #expect(try await client.closedByServer())
+            let next = try RawHTTPClient(port: port)
+            try next.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await next.response().status == 200)
+        }
+    }
+
     static let accepted: [Case] = [
+        Case(
+            description: "a target whose path and query MHD splits and decodes in place (the NUL check measures it)",
+            request: "GET /items/a%20b?q=x%41&r=&s HTTP/1.1\r\nHost: x\r\n\r\n", status: 200, error: ""),
         Case(
             description: "identical repeated Content-Length values (RFC 9112 §6.3: one length)",
             request: "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc",

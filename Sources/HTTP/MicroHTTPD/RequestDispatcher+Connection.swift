@@ -38,10 +38,12 @@ extension RequestDispatcher {
         return queued
     }
 
-    /// The completion callback (MHD_OPTION_NOTIFY_COMPLETED): releases the context stored in `*con_cls`.
+    /// The completion callback (MHD_OPTION_NOTIFY_COMPLETED): releases the context stored in `*con_cls`. A request
+    /// that ended before the access handler's first call holds only the URI log callback's record: nothing to release.
     func completed(slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
+        guard CMicroHTTPD_recorded_target_length(raw) < 0 else { return }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         // MHD frees the connection after this returns: a late responder must not resume it.
         let wasSuspended = context.phase.withLock { phase -> Bool in

@@ -77,7 +77,8 @@ final class RequestDispatcher: Sendable {
         uploadDataSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let raw = slot.pointee else {
+        // The first call finds the URI log callback's record of the target there (`CMicroHTTPD_record_target`).
+        guard let raw = slot.pointee, CMicroHTTPD_recorded_target_length(raw) < 0 else {
             return begin(connection: connection, url: url, method: method, version: version, slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
@@ -128,6 +129,7 @@ final class RequestDispatcher: Sendable {
         version: UnsafePointer<CChar>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
+        let targetLength = CMicroHTTPD_recorded_target_length(slot.pointee)
         let context = RequestContext(connection: connection, startedAt: .now)
         slot.pointee = Unmanaged.passRetained(context).toOpaque()  // released once, in `completed`
         activeRequests.add(1, ordering: .relaxed)
@@ -138,7 +140,8 @@ final class RequestDispatcher: Sendable {
         context.requestID = RequestID.accepting(context.headers[RequestID.headerName])
         context.remoteAddress = Self.clientAddress(of: connection)
         context.readDeadline = connections.readDeadline(of: connection)
-        return admit(context, method: received, methodText: method, version: version, url: url)
+        return admit(
+            context, method: received, methodText: method, version: version, url: url, targetLength: targetLength)
     }
 
     /// A body chunk: kept while under the limit, then discarded up to `maxDiscardBytes`.

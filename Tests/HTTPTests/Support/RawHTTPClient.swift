@@ -134,6 +134,11 @@ final class RawHTTPClient: @unchecked Sendable {  // Invariant: used by one test
         return !buffer.isEmpty || recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
+    /// Ends the stream to the server (a half close): what was written is all it will get; replies can still come.
+    func finishWriting() {
+        Glibc.shutdown(socket, Int32(SHUT_WR))
+    }
+
     /// Closes both directions now (the file descriptor is closed on deinit).
     func hangUp() {
         Glibc.shutdown(socket, Int32(SHUT_RDWR))
