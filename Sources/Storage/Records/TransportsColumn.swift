@@ -9,11 +9,26 @@ package enum TransportsColumn {
     }
 
     /// The transports a column holds; `.invalidRecord` for anything but a JSON array of strings.
+    /// Read straight off the parsed value, without `Decodable`: every login reads one of these, and the decoder's
+    /// generic walk was two thirds of decoding the credential's row.
     package static func decode(_ json: String) throws(StorageError) -> [String] {
+        let value: JSONValue
         do {
-            return try JSONValueDecoder().decode([String].self, from: try JSONValue(parsing: Array(json.utf8)))
+            value = try JSONValue(parsing: Array(json.utf8))
         } catch {
-            throw StorageError(.invalidRecord, "transports column is not a JSON string array: \(error)")
+            throw StorageError(.invalidRecord, "transports column is not JSON: \(error)")
         }
+        guard let items = value.arrayValue else {
+            throw StorageError(.invalidRecord, "transports column is not a JSON array")
+        }
+        var transports: [String] = []
+        transports.reserveCapacity(items.count)
+        for item in items {
+            guard let transport = item.stringValue else {
+                throw StorageError(.invalidRecord, "transports column holds a value that is not a string")
+            }
+            transports.append(transport)
+        }
+        return transports
     }
 }
