@@ -46,11 +46,21 @@ package struct MetadataEntry: Sendable, Hashable {
         effectiveReports(at: now).last?.status
     }
 
-    /// The highest certification level among the reports in effect at `now` (`FIDO_CERTIFIED` counts as L1); nil
-    /// when none, or when the entry is compromised at `now`.
+    /// The highest certification level among the reports in effect at `now` (`FIDO_CERTIFIED` counts as L1) since
+    /// the last `NOT_FIDO_CERTIFIED` in effect, which withdraws every level reported before it (FIDO MDS3 §3.1.4: a
+    /// status report states the authenticator's status from its effective date on); nil when none, or when the
+    /// entry is compromised at `now`.
     package func certification(at now: Date) -> CertificationLevel? {
         guard compromise(at: now) == nil else { return nil }
-        return effectiveReports(at: now).compactMap(\.status.certificationLevel).max()
+        var level: CertificationLevel?
+        for report in effectiveReports(at: now) {
+            if report.status == .notFIDOCertified {
+                level = nil
+            } else if let reported = report.status.certificationLevel {
+                level = max(level ?? reported, reported)
+            }
+        }
+        return level
     }
 
     /// The reports in effect at `now`, ordered by effective date (a report without one counts as the earliest),

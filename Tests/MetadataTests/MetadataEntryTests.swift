@@ -87,6 +87,22 @@ struct MetadataEntryTests {
         #expect(try entry([(.notFIDOCertified, nil), (.selfAssertionSubmitted, nil)]).certification(at: Date()) == nil)
     }
 
+    @Test("a NOT_FIDO_CERTIFIED report withdraws the levels reported before it, from its effective date on")
+    func certificationWithdrawn() throws {
+        let withdrawn = try entry([
+            (.fidoCertifiedL2, "2019-01-01"), (.notFIDOCertified, "2021-01-01"), (.updateAvailable, "2022-01-01"),
+        ])
+        #expect(withdrawn.certification(at: try day("2020-06-01")) == .l2)
+        #expect(withdrawn.certification(at: try day("2021-01-01")) == nil)
+        #expect(withdrawn.certification(at: try day("2023-01-01")) == nil)
+        // Certified again after the withdrawal: only the later level counts.
+        let recertified = try entry([
+            (.fidoCertifiedL3, "2018-01-01"), (.notFIDOCertified, "2020-01-01"), (.fidoCertifiedL1, "2022-01-01"),
+        ])
+        #expect(recertified.certification(at: try day("2021-01-01")) == nil)
+        #expect(recertified.certification(at: try day("2022-01-02")) == .l1)
+    }
+
     @Test("MDS dates are YYYY-MM-DD UTC days; other shapes are malformed")
     func dates() throws {
         #expect(try day("1970-01-01") == Date(timeIntervalSince1970: 0))
