@@ -40,7 +40,9 @@ package final class MetadataSnapshot: Sendable {
         var byKeyIdentifier: [String: [Certificate]] = [:]
         for entry in blob.entries {
             guard let roots = entry.statement?.attestationRootCertificates, !roots.isEmpty else { continue }
-            if let aaguid = entry.aaguid, aaguid.contains(where: { $0 != 0 }) { byAAGUID[aaguid, default: []] += roots }
+            if let aaguid = entry.aaguid, AuthenticatorModelKey.isDisclosed(aaguid) {
+                byAAGUID[aaguid, default: []] += roots
+            }
             for identifier in entry.attestationCertificateKeyIdentifiers {
                 byKeyIdentifier[identifier.lowercased(), default: []] += roots
             }

@@ -145,7 +145,7 @@ package enum AuthenticatorPolicyEvaluation {
     package static func login(aaguid: [UInt8], policy: AuthenticatorPolicy, catalog: MetadataCatalog?, now: Date)
         -> LoginDecision
     {
-        guard policy.compromisedAtLogin != .allow, let catalog, aaguid.contains(where: { $0 != 0 }),
+        guard policy.compromisedAtLogin != .allow, let catalog, AuthenticatorModelKey.isDisclosed(aaguid),
             let entry = catalog.entry(aaguid: aaguid), let report = entry.compromise(at: now)
         else { return .proceed }
         let reported = Reported(aaguid: aaguid, authenticatorName: entry.statement?.description, report: report)
@@ -155,9 +155,11 @@ package enum AuthenticatorPolicyEvaluation {
     /// The metadata entry of `authenticator`: by AAGUID, or, for the all-zero AAGUID of U2F, by its attestation
     /// certificate's key identifier (MDS 3.0 `attestationCertificateKeyIdentifiers`).
     private static func metadataEntry(in catalog: MetadataCatalog, for authenticator: Authenticator) -> MetadataEntry? {
-        if authenticator.aaguid.contains(where: { $0 != 0 }) { return catalog.entry(aaguid: authenticator.aaguid) }
-        guard let leaf = authenticator.leaf else { return nil }
-        return catalog.entry(keyIdentifier: Hex.encode(leaf.publicKeyIdentifier))
+        switch AuthenticatorModelKey(aaguid: authenticator.aaguid, leaf: authenticator.leaf) {
+        case .aaguid(let aaguid): catalog.entry(aaguid: aaguid)
+        case .keyIdentifier(let identifier): catalog.entry(keyIdentifier: identifier)
+        case nil: nil
+        }
     }
 
     /// An authenticator as an answer names it: its metadata description and AAGUID, or its AAGUID alone.

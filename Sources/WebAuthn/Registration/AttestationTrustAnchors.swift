@@ -44,10 +44,10 @@ public struct AttestationTrustAnchors: Sendable {
     /// when the AAGUID is all zero) and the operator's extra roots.
     public func roots(for format: String, aaguid: [UInt8], leaf: Certificate?) -> [Certificate] {
         var roots = roots(for: format)
-        if aaguid.contains(where: { $0 != 0 }) {
-            roots += byAAGUID[aaguid] ?? []
-        } else if !byKeyIdentifier.isEmpty, let leaf {
-            roots += byKeyIdentifier[Hex.encode(leaf.publicKeyIdentifier)] ?? []
+        switch AuthenticatorModelKey(aaguid: aaguid, leaf: leaf) {
+        case .aaguid(let aaguid): roots += byAAGUID[aaguid] ?? []
+        case .keyIdentifier(let identifier): roots += byKeyIdentifier[identifier] ?? []
+        case nil: break
         }
         return roots + extra
     }

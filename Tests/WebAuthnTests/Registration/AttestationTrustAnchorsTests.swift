@@ -88,4 +88,17 @@ struct AttestationTrustAnchorsTests {
                 anchors: AttestationTrustAnchors(byAAGUID: [Array(repeating: 7, count: 16): [root]]))
         }
     }
+
+    @Test("AuthenticatorModelKey: a disclosed AAGUID, else the certificate's lower-case key identifier, else none")
+    func modelKey() {
+        let zero = [UInt8](repeating: 0, count: 16)
+        #expect(AuthenticatorModelKey(aaguid: TestCertificates.aaguid, leaf: leaf) == .aaguid(TestCertificates.aaguid))
+        #expect(AuthenticatorModelKey(aaguid: TestCertificates.aaguid, leaf: nil) == .aaguid(TestCertificates.aaguid))
+        let identifier = Hex.encode(leaf.publicKeyIdentifier)
+        #expect(identifier == identifier.lowercased() && identifier.count == 40)
+        #expect(AuthenticatorModelKey(aaguid: zero, leaf: leaf) == .keyIdentifier(identifier))
+        #expect(AuthenticatorModelKey(aaguid: zero, leaf: nil) == nil)
+        #expect(!AuthenticatorModelKey.isDisclosed(zero))
+        #expect(AuthenticatorModelKey.isDisclosed(zero.dropLast() + [1]))
+    }
 }
