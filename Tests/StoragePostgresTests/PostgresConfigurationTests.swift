@@ -198,7 +198,9 @@ struct PostgresConfigurationTests {
         // An application name of its own: the wait below is looked for among this test's sessions only.
         var configuration = try PostgresTestDatabase.configuration(
             poolSize: 1, applicationName: "passkeyd-tests-migration-\(UInt32.random(in: 0...UInt32.max))")
-        configuration.serverOptions = "-c statement_timeout=100 -c lock_timeout=100"
+        // Timeouts a slow migration and a wait for another node's outlast many times over, and still ten times what a
+        // point read takes on a loaded host (at 100 ms such a read once timed out under a load average of 15).
+        configuration.serverOptions = "-c statement_timeout=1000 -c lock_timeout=1000"
         let schema = try #require(configuration.schema)
         // Another node migrating: the migration's advisory lock, held by a session of its own until released below.
         var other = configuration
@@ -212,7 +214,7 @@ struct PostgresConfigurationTests {
         _ = try otherNode.simpleValue("SELECT pg_advisory_lock(\(lock))")
         let slow = Migration(
             version: (PostgresSchema.migrations.map(\.version).max() ?? 0) + 1, name: "slow",
-            statements: ["SELECT pg_sleep(0.5)"])
+            statements: ["SELECT pg_sleep(1.5)"])
         let opening = Task {
             try await PostgresStore.open(configuration, migrations: PostgresSchema.migrations + [slow])
         }
@@ -225,7 +227,7 @@ struct PostgresConfigurationTests {
                         + "AND NOT l.granted AND a.application_name = '\(configuration.applicationName)'") != "0"
         }
         #expect(waiting, "the migration did not wait for the other node's lock")
-        try await Task.sleep(for: .milliseconds(500))  // five lock_timeouts
+        try await Task.sleep(for: .milliseconds(1_500))  // one and a half lock_timeouts
         _ = try otherNode.simpleValue("SELECT pg_advisory_unlock(\(lock))")
         let store = try await opening.value
         #expect(try await store.read { try $0.authSession(id: "none") } == nil)
@@ -233,7 +235,7 @@ struct PostgresConfigurationTests {
         let setting = try await store.read { reader in
             try (reader as? PostgresTransaction)?.connection.simpleValue("SHOW statement_timeout")
         }
-        #expect(setting == "100ms")
+        #expect(setting == "1s")
         await store.close()
         await PostgresTestDatabase.drop(configuration)
     }
