@@ -22,6 +22,10 @@ extension SecurityEvent {
         case codeRedeemed = "code_redeemed"
         /// A redeemed authorization code presented again: the tokens its redemption issued revoked (RFC 6749 §4.1.2).
         case codeReuse = "code_reuse"
+        /// A hosted login's authorization code presented by another client, after it expired, with another
+        /// `redirect_uri` or with a verifier whose S256 is not its challenge (RFC 6749 §4.1.3, RFC 7636 §4.6): refused,
+        /// the code kept for its holder.
+        case codeRefused = "code_refused"
         /// A hosted-login session ended by a logout (OIDC RP-Initiated Logout, Auth0's `/v2/logout`).
         case logout
         /// A new token-signing key took over (`passkeyd keys rotate`).

@@ -65,6 +65,12 @@ struct AuthorizationCodeGrantTests {
         for logCode in ["pkce_mismatch", "redirect_uri_mismatch", "code_other_client", "code_unknown"] {
             #expect(harness.passkeys.counted("invalid_grant:\(logCode)"), "\(logCode)")
         }
+        // Each refusal of the code that exists is recorded, naming its user and the presenting client; the unknown
+        // codes name no user and are not.
+        let refused = try await harness.events().filter { $0.knownKind == .codeRefused }
+        #expect(refused.map(\.reasonCode) == ["pkce_mismatch", "redirect_uri_mismatch", "code_other_client"])
+        #expect(refused.map(\.clientID) == ["web", "web", "web2"])
+        #expect(refused.allSatisfy { $0.outcome == "failure" && $0.userID != nil })
         #expect(await harness.redeem(code).status == 200, "the code still works for its holder")
     }
 
@@ -75,6 +81,8 @@ struct AuthorizationCodeGrantTests {
         harness.clock.advance(60)
         Self.expectInvalidGrant(await harness.redeem(code), "expired")
         #expect(harness.passkeys.counted("invalid_grant:code_expired"))
+        let refused = try await harness.events().filter { $0.knownKind == .codeRefused }
+        #expect(refused.map(\.reasonCode) == ["code_expired"])
     }
 
     @Test("a second use is invalid_grant and revokes what the first issued: refresh and access tokens stop working")

@@ -50,7 +50,8 @@ struct SecurityEventKindTests {
             SecurityEvent.Kind.allCases.map(\.rawValue).sorted() == [
                 "PASSWORD_AUTH_FALLBACK", "account_deleted", "authenticator_refused", "authenticator_reported",
                 "biometric_failure", "biometric_success",
-                "code_redeemed", "code_reuse", "device_approval", "device_challenge", "device_key_locked",
+                "code_redeemed", "code_refused", "code_reuse", "device_approval", "device_challenge",
+                "device_key_locked",
                 "device_key_password_required",
                 "device_key_registered", "device_key_request", "device_key_revoked", "device_key_unlocked",
                 "key_invalidated", "login", "login_locks_lifted", "logout", "metadata_loaded", "organization_deleted",

@@ -7,7 +7,8 @@ import Storage
 /// for tokens minted as the passkey grant mints them, with the login's `auth_time` and `amr` and the request's
 /// `nonce`. Every refusal is `invalid_grant` (`OAuthError.invalidCode`): an unknown or expired code, another client's,
 /// a `redirect_uri` other than the authorization request's, a verifier whose S256 is not the challenge. A refusal
-/// does not spend the code (only its holder with the verifier can use it, for 60 s).
+/// does not spend the code (only its holder with the verifier can use it, for 60 s); one of a code that exists is
+/// recorded (`code_refused`).
 ///
 /// Exactly once: the redemption is a compare-and-set on the code's `redeemed_at` in the one write that stores the
 /// refresh token and the `code_redeemed` event; of concurrent presentations, on any node, one succeeds. A code
@@ -66,16 +67,17 @@ package struct AuthorizationCodeGrant: Sendable {
         if code.redeemedAt != nil { try await refuseReuse(codeHash, clientID: client.clientID, now: now) }
         // RFC 6749 §4.1.3: issued to this client, for this redirect URI, and unexpired (§4.1.2: short-lived).
         guard code.clientID == client.clientID else {
-            throw OAuthError.invalidCode("code_other_client", reason: "code of \(code.clientID)")
+            try await refuse(
+                code, "code_other_client", clientID: client.clientID, now: now, reason: "code of \(code.clientID)")
         }
-        guard now < code.expiresAt else { throw OAuthError.invalidCode("code_expired") }
+        guard now < code.expiresAt else { try await refuse(code, "code_expired", clientID: client.clientID, now: now) }
         guard parameters.redirectURI == code.redirectURI else {
-            throw OAuthError.invalidCode("redirect_uri_mismatch")
+            try await refuse(code, "redirect_uri_mismatch", clientID: client.clientID, now: now)
         }
         // RFC 7636 §4.6: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))) == code_challenge, compared in constant time.
         let derived = Base64URL.encode(Digest.sha256(Array(parameters.codeVerifier.utf8)))
         guard ConstantTime.equals(Array(derived.utf8), Array(code.codeChallenge.utf8)) else {
-            throw OAuthError.invalidCode("pkce_mismatch")
+            try await refuse(code, "pkce_mismatch", clientID: client.clientID, now: now)
         }
         return try await tokens(for: code, hash: codeHash, parameters: parameters, now: now)
     }
@@ -131,6 +133,22 @@ package struct AuthorizationCodeGrant: Sendable {
 
     /// The refusal of a code presented after its redemption.
     static let reused = OAuthError.invalidCode("code_reused")
+
+    /// A code that exists presented in a way it cannot be redeemed: records `code_refused` (the code's user, the
+    /// presenting client, `refusal` as the reason: a code of another client or one presented with the wrong verifier
+    /// may have been intercepted, RFC 9700 §4.5) and refuses with `invalid_grant`. The code is not spent. Codes not
+    /// found are refused without an event: there is no user to attribute them to.
+    private func refuse(
+        _ code: AuthorizationCode, _ refusal: String, clientID: String, now: Date, reason: String = ""
+    ) async throws -> Never {
+        try await context.store.write { writer in
+            _ = try writer.appendSecurityEvent(
+                AuthenticationAuditEvent.make(
+                    .codeRefused, outcome: AuthenticationAuditEvent.failure, now: now, userID: code.userID,
+                    clientID: clientID, reasonCode: refusal))
+        }
+        throw OAuthError.invalidCode(refusal, reason: reason)
+    }
 
     /// A redeemed code presented again: revokes what its redemption issued, records `code_reuse`, and refuses.
     private func refuseReuse(_ codeHash: [UInt8], clientID: String, now: Date) async throws -> Never {
