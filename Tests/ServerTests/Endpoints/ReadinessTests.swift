@@ -32,33 +32,16 @@ final class ReadOnlyStore: Store {
 
 /// A SQLite database with enough pages to damage, in a fresh directory.
 enum DamagedDatabase {
-    static let pageSize = 4_096
-
     /// Creates `directory`'s database with a few thousand rows, closed (the WAL copied into the file).
     static func create(in directory: String) async throws {
         let store = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, synchronous: .normal))
-        try await store.write { writer in
-            for n in 0..<5_000 {
-                _ = try writer.appendSecurityEvent(
-                    SecurityEvent(
-                        occurredAt: Date(), storedKind: "event-\(n)", outcome: "success",
-                        detail: Array(repeating: 7, count: 40)))
-            }
-        }
+        try await DamagedDatabaseFile.fill(store)
         await store.close()
     }
 
-    /// Overwrites the second half of the pages but the last with 0xFF bytes (no valid b-tree page type): pages of
-    /// the security events, written last; the schema and every other table, created first, stay intact.
+    /// Damages the security events' pages of `directory`'s database (`DamagedDatabaseFile.damage`).
     static func damage(in directory: String) throws {
-        let path = (directory as NSString).appendingPathComponent("passkeyd.sqlite")
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        let pages = size / pageSize
-        try #require(pages > 32, "database too small to damage: \(size) bytes")
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: UInt64(pages / 2 * pageSize))
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: (pages - 1 - pages / 2) * pageSize))
-        try handle.close()
+        try DamagedDatabaseFile.damage((directory as NSString).appendingPathComponent("passkeyd.sqlite"))
     }
 
     /// The bytes of the database file and its WAL.
