@@ -4,9 +4,7 @@ internal import COpenSSL
 enum OpenSSLRandom {
     /// `count` bytes from OpenSSL's CSPRNG.
     static func bytes(count: Int) throws(CryptoError) -> [UInt8] {
-        guard count >= 0, count <= Int(Int32.max) else {
-            throw CryptoError(.randomFailure, "requested byte count \(count) is out of range")
-        }
+        try checkDrawable(count)  // before the allocation
         var bytes = [UInt8](repeating: 0, count: count)
         try fill(&bytes)
         return bytes
@@ -15,9 +13,7 @@ enum OpenSSLRandom {
     /// Overwrites all of `bytes` with output of OpenSSL's CSPRNG; on failure they are all zero (never stale or
     /// uninitialised memory).
     static func fill(_ bytes: inout [UInt8]) throws(CryptoError) {
-        guard bytes.count <= Int(Int32.max) else {
-            throw CryptoError(.randomFailure, "requested byte count \(bytes.count) is out of range")
-        }
+        try checkDrawable(bytes.count)
         guard !bytes.isEmpty else { return }
         let ok = bytes.withUnsafeMutableBufferPointer { buffer in
             if RAND_bytes(buffer.baseAddress, Int32(buffer.count)) == 1 { return true }
@@ -25,6 +21,13 @@ enum OpenSSLRandom {
             return false
         }
         guard ok else { throw OpenSSLErrorQueue.failure(.randomFailure, "RAND_bytes") }
+    }
+
+    /// Refuses a count `RAND_bytes` cannot take in one call (its length is an `int`).
+    private static func checkDrawable(_ count: Int) throws(CryptoError) {
+        guard (0...Int(Int32.max)).contains(count) else {
+            throw CryptoError(.randomFailure, "requested byte count \(count) is out of range")
+        }
     }
 
     /// `CRYPTO_memcmp` over two buffers; different lengths are unequal.

@@ -26,8 +26,10 @@ final class SQLiteReaderPool: Sendable {
     private struct State: Sendable {
         /// Connections not checked out.
         var idle: [SQLiteReaderConnection]
-        /// Connections checked out (by a running read, or handed to a waiter).
-        var checkedOut = 0
+        /// How many connections the pool opened.
+        let connectionCount: Int
+        /// Connections checked out (by a running read, or handed to a waiter): the ones not idle.
+        var checkedOut: Int { connectionCount - idle.count }
         /// Callers waiting for a connection, oldest first.
         var waiters: [CheckedContinuation<Checkout, Never>] = []
         var isClosed = false
@@ -59,7 +61,7 @@ final class SQLiteReaderPool: Sendable {
         for _ in 0..<configuration.readerCount {
             connections.append(try SQLiteReaderConnection(configuration, busyTimeoutMilliseconds: 0))
         }
-        state = Mutex(State(idle: connections))
+        state = Mutex(State(idle: connections, connectionCount: connections.count))
         busyQueue = DispatchQueue(label: label, attributes: .concurrent)
         busyTimeoutMilliseconds = Int32(configuration.busyTimeoutMilliseconds)
     }
@@ -125,7 +127,6 @@ final class SQLiteReaderPool: Sendable {
     private static func take(_ state: inout State) -> Checkout? {
         guard !state.isClosed else { return .closed }
         guard let connection = state.idle.popLast() else { return nil }
-        state.checkedOut += 1
         return .connection(connection)
     }
 
@@ -141,7 +142,6 @@ final class SQLiteReaderPool: Sendable {
                 return .waiter(state.waiters.removeFirst())
             }
             state.idle.append(connection)
-            state.checkedOut -= 1
             guard state.isClosed, state.checkedOut == 0 else { return .closers([]) }
             defer { state.closeWaiters = [] }
             return .closers(state.closeWaiters)
@@ -163,11 +163,9 @@ final class SQLiteReaderPool: Sendable {
             }
             if idle { continuation.resume() }
         }
-        let connections = state.withLock { state in
-            defer { state.idle = [] }
-            return state.idle
-        }
-        for connection in connections { connection.close() }
+        // Every connection is idle now and stays so (a closed pool checks none out); closing one twice, as a second
+        // `close()` does, is harmless.
+        for connection in state.withLock({ $0.idle }) { connection.close() }
     }
 
     /// The counts so far.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import StorageSQLite
@@ -120,6 +121,26 @@ struct SQLiteReaderPoolTests {
         #expect(!FileManager.default.fileExists(atPath: configuration.path + "-wal"))
     }
 
+    @Test("a second close returns, and reads stay refused")
+    func closeTwice() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = SQLiteConfiguration(directory: directory, readerCount: 2)
+        let store = try await SQLiteStore.open(configuration)
+        await store.close()
+        let pool = try SQLiteReaderPool(configuration, label: "test.close-twice")
+        #expect(try await pool.read { try $0.lastHeartbeat() } == nil)
+        await pool.close()
+        let closedAgain = Mutex(false)
+        // Not awaited directly: a second close that waited for reads no longer in flight would hang the suite.
+        Task {
+            await pool.close()
+            closedAgain.withLock { $0 = true }
+        }
+        try await waitUntil { closedAgain.withLock { $0 } }
+        await #expect(throws: StorageError(.closed, "")) { try await pool.read { try $0.lastHeartbeat() } }
+    }
+
     @Test("reads racing close either answer or are refused with .closed, and close leaves no connection open")
     func readsRacingClose() async throws {
         let directory = temporaryDirectory()
@@ -207,19 +228,12 @@ struct SQLiteReaderPoolTests {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let creating = try await SQLiteStore.open(SQLiteConfiguration(directory: directory, synchronous: .normal))
-        try await creating.write { writer in
-            for n in 0..<5_000 {
-                _ = try writer.appendSecurityEvent(
-                    SecurityEvent(
-                        occurredAt: Date(), storedKind: "event-\(n)", outcome: "success",
-                        detail: Array(repeating: 7, count: 40)))
-            }
-        }
+        try await DamagedDatabaseFile.fill(creating)
         await creating.close()
         // The smallest page cache, so that the pages read after the damage come from the file.
         let store = try await SQLiteStore.open(
             SQLiteConfiguration(directory: directory, synchronous: .normal, readerCount: 1, cacheKibibytes: 64))
-        try Self.overwriteSecondHalf(of: (directory as NSString).appendingPathComponent("passkeyd.sqlite"))
+        try DamagedDatabaseFile.damage((directory as NSString).appendingPathComponent("passkeyd.sqlite"))
         #expect(store.damage == nil)
         await #expect(throws: StorageError(.corrupt, "")) {
             try await store.read { try $0.securityEvents(after: 0, limit: 10_000) }
@@ -253,18 +267,6 @@ struct SQLiteReaderPoolTests {
             try locker.executeScript(statement)
         }
         return locker
-    }
-
-    /// Overwrites the second half of the pages but the last with 0xFF (no valid b-tree page type).
-    static func overwriteSecondHalf(of path: String) throws {
-        let pageSize = 4_096
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        let pages = size / pageSize
-        try #require(pages > 32, "database too small to damage: \(size) bytes")
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: UInt64(pages / 2 * pageSize))
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: (pages - 1 - pages / 2) * pageSize))
-        try handle.close()
     }
 }
 
