@@ -1051,7 +1051,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "endSession",
         "summary": "OIDC RP-Initiated Logout 1.0 (discovery's `end_session_endpoint`).",
-        "description": "Ends the login session (on every node) and removes its cookie. `id_token_hint` is verified with the server's\nkeys (its expiry is not enforced) and names the client when `client_id` does not; `post_logout_redirect_uri`\nmust be one of the client's `post_logout_redirect_uris` (else the error page, and nothing is ended); `state`\nis added to it. Without a URI: a \"signed out\" page.\n",
+        "description": "Ends the login session (on every node) and removes its cookie. `id_token_hint` is verified with the server's\nkeys (its expiry is not enforced) and names the client when `client_id` does not; `post_logout_redirect_uri`\nmust be one of the client's `post_logout_redirect_uris` (else the error page, and nothing is ended); `state`\nis added to it. Without a URI: a \"signed out\" page. With a live session and no `id_token_hint`, or a hint\nwhose `sub` is not the session's user, nothing is ended yet: a 200 page asks the user (RP-Initiated Logout\n1.0 §2), its form posting the answer to `POST /oidc/logout`.\n",
         "parameters": [
           {
             "name": "id_token_hint",
@@ -1096,6 +1096,94 @@ package enum EmbeddedAssets {
           },
           "400": {
             "$ref": "#/components/responses/HostedErrorPage"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      },
+      "post": {
+        "tags": [
+          "hosted-login"
+        ],
+        "operationId": "endSessionConfirmed",
+        "summary": "The user's answer to the logout question of `GET /oidc/logout` (its HTML form).",
+        "description": "`confirm=yes` ends the session and removes its cookie; `confirm=no` keeps it. Either way a 303 to the\npost-logout redirect URI (with `state`), or a page. The form's `csrf` must equal the logout question's\ncookie (`__Host-passkeyd_logout`, or `passkeyd_logout` on a plain-HTTP issuer; `SameSite=Strict`) and an\n`Origin`, when sent, must be the hosted page's; `client_id` and `post_logout_redirect_uri` are checked as on\nthe GET.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "csrf",
+                  "confirm"
+                ],
+                "properties": {
+                  "csrf": {
+                    "type": "string"
+                  },
+                  "confirm": {
+                    "type": "string",
+                    "enum": [
+                      "yes",
+                      "no"
+                    ]
+                  },
+                  "client_id": {
+                    "type": "string"
+                  },
+                  "post_logout_redirect_uri": {
+                    "type": "string"
+                  },
+                  "state": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/HostedPage"
+          },
+          "303": {
+            "description": "To the post-logout redirect URI (with `state`).",
+            "headers": {
+              "Location": {
+                "$ref": "#/components/headers/Location"
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/HostedErrorPage"
+          },
+          "403": {
+            "description": "The form is not the question's own answer (CSRF check failed); nothing is ended.",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "415": {
+            "description": "The body is not `application/x-www-form-urlencoded`.",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
           },
           "429": {
             "$ref": "#/components/responses/TooManyRequests"

@@ -9,6 +9,7 @@ http.server run here), whose requests give the redirect's code, state and iss.
 The flow: a sign-up on the hosted page (identifier, then passkey-signup), a sign-in (prompt=login, passkey-login;
 the page loaded as in a browser without conditional mediation), another through conditional mediation (the page's
 autofill request, which Chromium's virtual authenticator answers by itself), a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
+without id_token_hint (the logout question, answered "Stay signed in"), one with the session's ID token
 (RP-Initiated Logout), then prompt=none answered error=login_required. Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
@@ -285,7 +286,26 @@ def main():
         check("silent /authorize: the same user, the same auth_time",
               silent["sub"] == subject and silent.get("auth_time") == claims.get("auth_time"), str(dict(silent)))
 
-        # Logout through end_session_endpoint (OIDC RP-Initiated Logout 1.0 §2): back to the post-logout URI.
+        # Logout without id_token_hint: the OP must ask first (RP-Initiated Logout 1.0 §2). "Stay signed in" posts
+        # the form and the browser is redirected to the post-logout URI (the page's CSP form-action lets it), the
+        # session kept.
+        stay_state = secrets.token_urlsafe(8)
+        driver.get(rp.metadata["end_session_endpoint"] + "?" + urllib.parse.urlencode({
+            "client_id": client_id, "post_logout_redirect_uri": signed_out, "state": stay_state}))
+        WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "stay-signed-in"))
+        check("logout without id_token_hint: the page asks (Sign out / Stay signed in)",
+              bool(driver.find_elements(By.ID, "confirm-logout")) and "Sign out?" in driver.title, driver.title)
+        driver.find_element(By.ID, "stay-signed-in").click()
+        url = wait_for_redirect(driver, signed_out)
+        check("logout question, Stay signed in: back at the post-logout URI with the state",
+              query(url).get("state") == stay_state, url)
+        driver.get(rp.authorization_url(prompt="none"))
+        url = wait_for_redirect(driver, callback)
+        check("logout question, Stay signed in: the session still gives a code", "code" in query(url), url)
+        rp.redeem(url)
+
+        # Logout through end_session_endpoint (OIDC RP-Initiated Logout 1.0 §2) with the session's user's ID token:
+        # no question, back to the post-logout URI.
         logout_state = secrets.token_urlsafe(8)
         driver.get(rp.metadata["end_session_endpoint"] + "?" + urllib.parse.urlencode({
             "id_token_hint": token["id_token"], "client_id": client_id, "post_logout_redirect_uri": signed_out,

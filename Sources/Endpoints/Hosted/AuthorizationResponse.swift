@@ -13,10 +13,11 @@ package enum AuthorizationResponse {
         return uri + separator + FormURLEncoding.encode(parameters)
     }
 
-    /// A 302 to `location`, not cached, sending no `Referer` (the URL carries a code or an error).
-    package static func redirect(to location: String) -> Response {
+    /// A 302 (or `status`: 303 after a form's POST, RFC 9110 §15.4.4) to `location`, not cached, sending no
+    /// `Referer` (the URL carries a code or an error).
+    package static func redirect(to location: String, status: Int = 302) -> Response {
         Response(
-            status: 302,
+            status: status,
             headers: ["Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"])
     }
 
