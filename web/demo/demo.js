@@ -3,25 +3,13 @@
 // claims and the user's passkeys. It logs in for the account API (`<issuer>me/`, the audience /me/… accepts; the
 // token also carries the issuer's, for /userinfo).
 // No build step, no library; loaded as a file so the page's Content-Security-Policy allows no inline script.
+// WebAuthn's JSON forms (base64url, the options, the credential) come from webauthn-json.js, loaded first.
 "use strict";
 
 const clientID = document.querySelector('meta[name="passkeyd-client-id"]').content;
 const accountAudience = document.querySelector('meta[name="passkeyd-account-audience"]').content;
 const scope = "openid profile email offline_access";
 const webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn";
-
-// base64url without padding (RFC 4648 §5), the form of every binary WebAuthn value in the API.
-function fromBase64URL(text) {
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
-  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-}
-
-function toBase64URL(buffer) {
-  let binary = "";
-  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
 
 function setStatus(state, text) {
   const status = document.getElementById("status");
@@ -86,21 +74,12 @@ async function signUp(event) {
     const name = document.getElementById("signup-name").value;
     if (name) profile.name = name;
     const start = await post("/passkey/register", { client_id: clientID, user_profile: profile });
-    const options = start.authn_params_public_key;
-    const publicKey = {
-      ...options,
-      challenge: fromBase64URL(options.challenge),
-      user: { ...options.user, id: fromBase64URL(options.user.id) },
-    };
-    const credential = await navigator.credentials.create({ publicKey });
-    const response = {
-      clientDataJSON: toBase64URL(credential.response.clientDataJSON),
-      attestationObject: toBase64URL(credential.response.attestationObject),
-    };
-    if (credential.response.getTransports) response.transports = credential.response.getTransports();
+    const credential = await navigator.credentials.create({
+      publicKey: creationOptions(start.authn_params_public_key),
+    });
     const tokens = await post("/oauth/token", {
       grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
-      authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
+      authn_response: credentialJSON(credential),
     });
     await showSession(tokens);
   } catch (error) {
@@ -112,19 +91,12 @@ async function logIn() {
   setStatus("busy", "Waiting for the passkey…");
   try {
     const start = await post("/passkey/challenge", { client_id: clientID });
-    const options = start.authn_params_public_key;
     const credential = await navigator.credentials.get({
-      publicKey: { ...options, challenge: fromBase64URL(options.challenge) },
+      publicKey: requestOptions(start.authn_params_public_key),
     });
-    const response = {
-      clientDataJSON: toBase64URL(credential.response.clientDataJSON),
-      authenticatorData: toBase64URL(credential.response.authenticatorData),
-      signature: toBase64URL(credential.response.signature),
-    };
-    if (credential.response.userHandle) response.userHandle = toBase64URL(credential.response.userHandle);
     const tokens = await post("/oauth/token", {
       grant_type: webAuthnGrant, client_id: clientID, auth_session: start.auth_session, scope, audience: accountAudience,
-      authn_response: { id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response },
+      authn_response: credentialJSON(credential),
     });
     await showSession(tokens);
   } catch (error) {

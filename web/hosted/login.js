@@ -3,7 +3,8 @@
 // sealed authorization request (`transaction`) and the CSRF value (header X-Passkeyd-CSRF; the server compares it
 // with the transaction's and with an HttpOnly cookie). On success the server answers where to go: the client's
 // redirect URI with the authorization code.
-// No build step, no library, no inline script (the page's Content-Security-Policy allows none).
+// No build step, no library, no inline script (the page's Content-Security-Policy allows none). WebAuthn's JSON forms
+// (base64url, the options, the credential) come from /u/webauthn-json.js, loaded first.
 "use strict";
 
 const transaction = document.querySelector('meta[name="passkeyd-transaction"]').content;
@@ -13,19 +14,6 @@ const statusRegion = document.getElementById("status");
 const buttons = [document.getElementById("passkey-login"), document.getElementById("passkey-signup")];
 // The pending conditional (autofill) request, aborted before a modal one starts (WebAuthn L3 §5.1.4.1).
 let conditional = null;
-
-// base64url without padding (RFC 4648 §5): the form of every binary value of WebAuthn's JSON.
-function fromBase64URL(text) {
-  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");
-  const padded = base64 + "=".repeat((4 - (base64.length % 4)) % 4);
-  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-}
-
-function toBase64URL(buffer) {
-  let binary = "";
-  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
 
 function showError(text) {
   errorRegion.textContent = text;
@@ -53,44 +41,6 @@ async function post(path, body) {
     throw new ServerError(answer.error_description || `The server answered ${response.status}.`);
   }
   return answer;
-}
-
-// WebAuthn L3 §5.1.9/§5.1.10: the browser's own JSON parsing where it has it, else the binary members by hand.
-function requestOptions(json) {
-  if (PublicKeyCredential.parseRequestOptionsFromJSON) return PublicKeyCredential.parseRequestOptionsFromJSON(json);
-  const options = { ...json, challenge: fromBase64URL(json.challenge) };
-  if (json.allowCredentials) {
-    options.allowCredentials = json.allowCredentials.map((c) => ({ ...c, id: fromBase64URL(c.id) }));
-  }
-  return options;
-}
-
-function creationOptions(json) {
-  if (PublicKeyCredential.parseCreationOptionsFromJSON) return PublicKeyCredential.parseCreationOptionsFromJSON(json);
-  const options = { ...json, challenge: fromBase64URL(json.challenge), user: { ...json.user, id: fromBase64URL(json.user.id) } };
-  if (json.excludeCredentials) {
-    options.excludeCredentials = json.excludeCredentials.map((c) => ({ ...c, id: fromBase64URL(c.id) }));
-  }
-  return options;
-}
-
-// WebAuthn L3 §5.1 toJSON() where the browser has it, else the members the server reads.
-function credentialJSON(credential) {
-  if (typeof credential.toJSON === "function") return credential.toJSON();
-  const source = credential.response;
-  const response = { clientDataJSON: toBase64URL(source.clientDataJSON) };
-  if (source.attestationObject) {
-    response.attestationObject = toBase64URL(source.attestationObject);
-    if (source.getTransports) response.transports = source.getTransports();
-  } else {
-    response.authenticatorData = toBase64URL(source.authenticatorData);
-    response.signature = toBase64URL(source.signature);
-    if (source.userHandle) response.userHandle = toBase64URL(source.userHandle);
-  }
-  return {
-    id: credential.id, rawId: toBase64URL(credential.rawId), type: credential.type, response,
-    clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {},
-  };
 }
 
 async function complete(start, credential) {

@@ -4,8 +4,8 @@ import HTTP
 import Service
 
 /// The hosted login page (web/hosted/, compiled into the binary by scripts/dev/embed_assets.py): served by
-/// `GET /authorize` itself with the request's sealed transaction and CSRF value, and its script and style at
-/// `/u/login.js` and `/u/login.css`.
+/// `GET /authorize` itself with the request's sealed transaction and CSRF value, and its scripts and style at
+/// `/u/webauthn-json.js`, `/u/login.js` and `/u/login.css`.
 package enum HostedPage {
     /// The demo page's policy (no inline script or style, no eval, fetches to its own origin only), framing refused
     /// (`frame-ancestors 'none'`, CSP Level 3 §6.4.2: no clickjacking of the passkey button) and no form posts.
@@ -26,10 +26,12 @@ package enum HostedPage {
         Response(status: status, headers: headers(contentType: "text/html; charset=utf-8"), body: Array(html.utf8))
     }
 
-    /// Registers `/u/login.js` and `/u/login.css`.
+    /// Registers `/u/login.js`, `/u/login.css` and `/u/webauthn-json.js` (WebAuthn's JSON forms, web/shared/,
+    /// which the demo loads too).
     package static func registerAssets(in router: inout Router) {
         for (path, text, type) in [
             ("/u/login.js", EmbeddedAssets.hostedLoginScript, "text/javascript; charset=utf-8"),
+            ("/u/webauthn-json.js", EmbeddedAssets.webAuthnJSONScript, "text/javascript; charset=utf-8"),
             ("/u/login.css", EmbeddedAssets.hostedLoginStyle, "text/css; charset=utf-8"),
         ] {
             let body = Array(text.utf8)

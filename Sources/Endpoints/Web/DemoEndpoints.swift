@@ -23,6 +23,10 @@ package enum DemoEndpoints {
         ).replacingOccurrences(of: "{{ACCOUNT_AUDIENCE}}", with: escapedAttribute(accountAudience))
         add(&router, "/demo/", page, contentType: "text/html; charset=utf-8")
         add(&router, "/demo/demo.js", EmbeddedAssets.demoScript, contentType: "text/javascript; charset=utf-8")
+        // WebAuthn's JSON forms, the hosted page's own file (web/shared/), served beside the demo's script.
+        add(
+            &router, "/demo/webauthn-json.js", EmbeddedAssets.webAuthnJSONScript,
+            contentType: "text/javascript; charset=utf-8")
         add(&router, "/demo/demo.css", EmbeddedAssets.demoStyle, contentType: "text/css; charset=utf-8")
     }
 

@@ -1,3 +1,4 @@
+import Assets
 import HTTP
 import JSON
 import Testing
@@ -59,6 +60,17 @@ struct HostedPageTests {
         #expect(script.bodyText.contains("navigator.credentials.get"))
         #expect(script.bodyText.contains(#"mediation: "conditional""#))
         #expect(!script.bodyText.contains("eval(") && !script.bodyText.contains("innerHTML"))
+        // WebAuthn's JSON forms live in one file, which both pages load (web/shared/webauthn-json.js).
+        let shared = await harness.client.get("/u/webauthn-json.js")
+        #expect(shared.status == 200)
+        #expect(shared.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(shared.headers["Content-Security-Policy"] == HostedPage.contentSecurityPolicy)
+        #expect(shared.bodyText == EmbeddedAssets.webAuthnJSONScript)
+        #expect(shared.bodyText.contains("function credentialJSON(credential)"))
+        #expect(!script.bodyText.contains("function fromBase64URL"))
+        #expect(
+            EmbeddedAssets.hostedLoginPage.contains(
+                "<script src=\"/u/webauthn-json.js\" defer></script>\n<script src=\"/u/login.js\" defer></script>"))
         let style = await harness.client.get("/u/login.css")
         #expect(style.status == 200)
         #expect(style.headers["Content-Security-Policy"] == HostedPage.contentSecurityPolicy)

@@ -46,6 +46,15 @@ struct DemoEndpointsTests {
         #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
         #expect(String(decoding: script.body, as: UTF8.self) == EmbeddedAssets.demoScript)
         #expect(await client.get("/demo/demo.css").headers["Content-Type"] == "text/css; charset=utf-8")
+        // WebAuthn's JSON forms: the hosted page's file, loaded before the demo's script.
+        #expect(
+            html.contains(
+                "<script src=\"webauthn-json.js\" defer></script>\n<script src=\"demo.js\" defer></script>"))
+        let shared = await client.get("/demo/webauthn-json.js")
+        #expect(shared.status == 200)
+        #expect(shared.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(String(decoding: shared.body, as: UTF8.self) == EmbeddedAssets.webAuthnJSONScript)
+        #expect(!EmbeddedAssets.demoScript.contains("function fromBase64URL"))
     }
 
     @Test("with the demo on, the server's own origin may call the passkey endpoints (CORS) and sign ceremonies")

@@ -56,12 +56,13 @@ struct OpenAPIDocumentTests {
         let taggedAdmin = Set(operations.filter { $0.value.contains("admin") }.keys)
         #expect(taggedAdmin == adminRoutes.subtracting(publicRoutes))
         let taggedDemo = Set(operations.filter { $0.value.contains("demo") }.keys)
-        #expect(taggedDemo == ["GET /demo/", "GET /demo/demo.js", "GET /demo/demo.css"])
+        #expect(
+            taggedDemo == ["GET /demo/", "GET /demo/demo.js", "GET /demo/webauthn-json.js", "GET /demo/demo.css"])
         #expect(operations.values.allSatisfy { !$0.isEmpty }, "every operation has a tag")
     }
 
     @Test(
-        "the embedded document is docs/openapi.json, and the embedded demo and hosted page files are web/demo's and web/hosted's, byte for byte"
+        "the embedded document is docs/openapi.json, and the embedded demo, hosted page and shared files are web/demo's, web/hosted's and web/shared's, byte for byte"
     )
     func embeddedAssetsMatchTheirSources() throws {
         func file(_ path: String) throws -> String {
@@ -77,6 +78,9 @@ struct OpenAPIDocumentTests {
             EmbeddedAssets.hostedLoginScript == (try file("web/hosted/login.js")), "run scripts/dev/embed_assets.py")
         #expect(
             EmbeddedAssets.hostedLoginStyle == (try file("web/hosted/login.css")), "run scripts/dev/embed_assets.py")
+        #expect(
+            EmbeddedAssets.webAuthnJSONScript == (try file("web/shared/webauthn-json.js")),
+            "run scripts/dev/embed_assets.py")
     }
 
     @Test("GET /openapi.json is on the admin listener by default, on the public one or nowhere when configured")
