@@ -8,6 +8,7 @@ package struct CommandRegistry: Sendable {
     package init(serve: any Command.Type) {
         self.init(commands: [
             serve, CheckConfigCommand.self, TryCommand.self, ReplayCeremoniesCommand.self, KeysRotateCommand.self,
+            KeysRotateSessionKeyCommand.self,
             KeysListCommand.self, EncryptionKeyWrapCommand.self, DatabaseCopyCommand.self, DatabaseBackupCommand.self,
             DatabaseRestoreCommand.self, AuditExportCommand.self, AuditVerifyCommand.self, UsersListCommand.self,
             UsersShowCommand.self, UsersDeleteCommand.self, UsersUnlockCommand.self, PasskeysListCommand.self,

@@ -64,4 +64,10 @@ public struct ServerContext: Sendable {
     package func loadAuthSessionKey() async throws {
         try await authSessionKey.load(store: store, keys: try secrets.get())
     }
+
+    /// Reads the auth sessions' secrets again every `AuthSessionKey.reloadInterval`, so that a rotation
+    /// (`passkeyd keys rotate-session-key`) reaches this node; cancel the task to stop it.
+    package func startAuthSessionKeyReload() throws -> Task<Void, Never> {
+        authSessionKey.startReloading(store: store, keys: try secrets.get(), logger: logger)
+    }
 }

@@ -2,59 +2,111 @@ import Crypto
 import Storage
 import Synchronization
 
-/// The key of the sealed auth sessions (`AuthSessionSealer`) and of the hosted page's transactions
-/// (`HostedTransactionSealer`, a key of its own derived from the same secret), held by the `ServerContext`: loaded once at start
-/// (`load`), before the endpoints that seal and open sessions serve, which then use it without a store round trip.
+/// The keys of the sealed auth sessions (`AuthSessionSealer`) and of the hosted page's transactions
+/// (`HostedTransactionSealer`, a key of its own derived from the same secret), held by the `ServerContext`: loaded at
+/// start (`load`), before the endpoints that seal and open sessions serve, which then use them without a store round
+/// trip, and read again every `reloadInterval` (`startReloading`), so that a rotation reaches every node.
 ///
-/// The key is derived from a server secret (`server_secrets`, `secretName`): the first node to start inserts it
-/// unless present, so every node of one database seals and opens with the same key; with a key-encryption key
-/// configured it is stored sealed under it, bound to its name, as the other server secrets
+/// The keys are derived from server secrets (`server_secrets`): `secretName`, the current one, which seals — the
+/// first node to start inserts it unless present, so every node of one database seals and opens with the same key —
+/// and, during a rotation (`AuthSessionKeyRotation`), `nextSecretName` (published before it seals) and
+/// `previousSecretName` (retired, still opening what it sealed until that expires). With a key-encryption key
+/// configured each is stored sealed under it, bound to its name, as the other server secrets
 /// (`ServerSecretSealing` seals one stored before the key-encryption key was configured).
 package final class AuthSessionKey: Sendable {
     /// The server secret the sealing key is derived from.
     package static let secretName = "auth_session_key"
+    /// The secret a rotation publishes: every node opens with it before any node seals with it.
+    package static let nextSecretName = "auth_session_key.next"
+    /// The secret a rotation retired: it opens, it no longer seals.
+    package static let previousSecretName = "auth_session_key.previous"
+    /// The three, in the keyring's order (the current one seals).
+    package static let secretNames = [secretName, nextSecretName, previousSecretName]
+    /// How often a running node reads the secrets again (as the signing keys, `TokenService.reloadInterval`).
+    package static let reloadInterval: Duration = .seconds(30)
 
-    private let loaded = Mutex<AuthSessionSealer?>(nil)
-    private let transactions = Mutex<HostedTransactionSealer?>(nil)
+    /// The keyring in use and the stored bytes it was made from (to tell a change).
+    private let state = Mutex<(keyring: AuthSessionKeyring, stored: [[UInt8]?])?>(nil)
 
     /// A holder with no key loaded yet.
     package init() {}
 
-    /// Loads the key from `store` (opened with `keys`), storing a new secret first when there is none; of nodes
-    /// inserting at once, all use the first one stored.
+    /// Loads the keys from `store` (opened with `keys`), storing a new current secret first when there is none; of
+    /// nodes inserting at once, all use the first one stored.
     package func load(store: any Store, keys: SecretEncryptionKeys) async throws {
         let name = Self.secretName
-        let stored = try await store.read { try $0.serverSecret(name: name) }
-        try install(secret: try await NamedServerSecret.secret(name, stored: stored, keys: keys, store: store))
+        let current = try await store.read { try $0.serverSecret(name: name) }
+        _ = try await NamedServerSecret.secret(name, stored: current, keys: keys, store: store)
+        _ = try await reload(store: store, keys: keys)
     }
 
-    /// Uses the keys derived from `secret` from now on: the auth sessions' and the hosted transactions'.
-    package func install(secret: [UInt8]) throws {
-        let sealer = try AuthSessionSealer(secret: secret)
-        let transactionSealer = try HostedTransactionSealer(secret: secret)
-        loaded.withLock { $0 = sealer }
-        transactions.withLock { $0 = transactionSealer }
-    }
-
-    /// Uses `sealer` from now on instead of a key loaded from the store: for a context a test makes without a start
-    /// (the hosted transactions need `install(secret:)`).
-    package func install(_ sealer: AuthSessionSealer) {
-        loaded.withLock { $0 = sealer }
-    }
-
-    /// The sealer of the loaded key.
-    /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
-    package func sealer() throws -> AuthSessionSealer {
-        guard let sealer = loaded.withLock({ $0 }) else { throw OAuthError.bug("the auth session key is not loaded") }
-        return sealer
-    }
-
-    /// The sealer of the hosted page's transactions, under a key derived from the same secret.
-    /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
-    package func transactionSealer() throws -> HostedTransactionSealer {
-        guard let sealer = transactions.withLock({ $0 }) else {
-            throw OAuthError.bug("the hosted transaction key is not loaded")
+    /// Reads the secrets again and uses them if they changed; returns whether they did.
+    @discardableResult
+    package func reload(store: any Store, keys: SecretEncryptionKeys) async throws -> Bool {
+        let stored = try await store.read { reader in
+            try Self.secretNames.map { try reader.serverSecret(name: $0) }
         }
-        return sealer
+        if let state = state.withLock({ $0 }), state.stored == stored { return false }
+        guard let currentStored = stored[0] else {
+            throw OAuthError.bug("the server secret \(Self.secretName) is not stored")
+        }
+        let current = try keys.namedSecret(currentStored, name: Self.secretName)
+        var opening: [[UInt8]] = []
+        for (name, value) in zip(Self.secretNames.dropFirst(), stored.dropFirst()) {
+            if let value { opening.append(try keys.namedSecret(value, name: name)) }
+        }
+        let keyring = try AuthSessionKeyring(current: current, opening: opening)
+        state.withLock { $0 = (keyring, stored) }
+        return true
+    }
+
+    /// Reads the secrets again every `reloadInterval` until the task is cancelled; a read that fails keeps the
+    /// keyring in use and is logged.
+    package func startReloading(store: any Store, keys: SecretEncryptionKeys, logger: Logger) -> Task<Void, Never> {
+        Task {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: Self.reloadInterval)
+                } catch {
+                    return
+                }
+                do {
+                    if try await reload(store: store, keys: keys) {
+                        logger.log(.info, "auth session keys reloaded") { line in
+                            line.add("keys", self.keyring()?.count ?? 0)
+                        }
+                    }
+                } catch {
+                    logger.log(.warning, "auth session keys not reloaded; the ones in use are kept") { line in
+                        line.add("error", String(describing: error))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Uses the keys derived from `secret` alone from now on (a context a test makes without a store).
+    package func install(secret: [UInt8]) throws {
+        let keyring = try AuthSessionKeyring(current: secret)
+        state.withLock { $0 = (keyring, []) }
+    }
+
+    /// The keyring in use, nil before `load`.
+    package func keyring() -> AuthSessionKeyring? {
+        state.withLock { $0?.keyring }
+    }
+
+    /// The auth sessions' sealing: the current secret seals, every loaded one opens.
+    /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
+    package func sealer() throws -> AuthSessionSealing {
+        guard let keyring = keyring() else { throw OAuthError.bug("the auth session key is not loaded") }
+        return keyring.sessions
+    }
+
+    /// The hosted page's transactions' sealing, under keys derived from the same secrets.
+    /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
+    package func transactionSealer() throws -> HostedTransactionSealing {
+        guard let keyring = keyring() else { throw OAuthError.bug("the hosted transaction key is not loaded") }
+        return keyring.transactions
     }
 }

@@ -3,7 +3,7 @@ import JSON
 import Storage
 
 /// The security events of the password fallback (`SecurityEvent.Kind`: `passwordAuthFallback`, `srpLoginAttempt`,
-/// `srpLocked`, `passwordVerifierStored`, `passwordVerifierSealed`, `serverSecretSealed`,
+/// `srpLocked`, `passwordVerifierStored`, `passwordVerifierSealed`, `serverSecretSealed`, `serverSecretRotated`,
 /// `deviceKeyPasswordRequired`), appended through `StoreWriter.appendSecurityEvent`. Outcomes and reason codes are
 /// stable strings.
 package enum PasswordFallbackAuditEvent {

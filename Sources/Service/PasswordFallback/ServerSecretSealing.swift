@@ -8,8 +8,9 @@ import Storage
 package enum ServerSecretSealing {
     /// The secret a start seals: the key of the stand-in salts and of the audit log's identity pseudonyms.
     package static let name = PasswordFallback.fakeSaltSecretName
-    /// Every server secret a start seals: `name` and the key of the sealed auth sessions (`AuthSessionKey`).
-    package static let names = [name, AuthSessionKey.secretName]
+    /// Every server secret a start seals: `name` and the keys of the sealed auth sessions (`AuthSessionKey`: the
+    /// current one and a rotation's next and previous).
+    package static let names = [name] + AuthSessionKey.secretNames
 
     /// Whether this start sealed the server secret `name`.
     package static func run(store: any Store, keys: SecretEncryptionKeys, now: Date, name: String = name)

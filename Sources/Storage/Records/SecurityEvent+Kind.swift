@@ -83,6 +83,8 @@ extension SecurityEvent {
         case passwordVerifierSealed = "password_verifier_sealed"
         /// The stored server secret sealed (again) under the configured key-encryption key, at a start.
         case serverSecretSealed = "server_secret_sealed"
+        /// The server secret of the sealed auth sessions rotated (`passkeyd keys rotate-session-key`).
+        case serverSecretRotated = "server_secret_rotated"
         /// A device key's approvals now wait for the password (biometric failures reached the limit).
         case deviceKeyPasswordRequired = "device_key_password_required"
 

@@ -34,7 +34,7 @@ struct CommandRegistryTests {
         #expect(
             throws: UsageError(
                 "unknown command \"keys frob\"",
-                usage: [KeysRotateCommand.synopsis, KeysListCommand.synopsis])
+                usage: [KeysRotateCommand.synopsis, KeysRotateSessionKeyCommand.synopsis, KeysListCommand.synopsis])
         ) { try CommandRegistry.passkeyd.parse(["keys", "frob"]) }
         #expect(
             throws: UsageError(

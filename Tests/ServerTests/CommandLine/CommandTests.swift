@@ -36,7 +36,7 @@ struct CommandTests {
                 == ReplayCeremoniesCommand(paths: ["a"], bench: false, seconds: 1.5))
     }
 
-    @Test("help, version, keys rotate and keys list")
+    @Test("help, version, keys rotate, keys rotate-session-key and keys list")
     func others() throws {
         #expect(try Self.parse([]) is HelpCommand)
         #expect(try Self.parse(["--help"]) is HelpCommand)
@@ -45,6 +45,12 @@ struct CommandTests {
         #expect(
             try Self.parse(["keys", "rotate", "--now", "--config", "c.json"]) as? KeysRotateCommand
                 == KeysRotateCommand(configuration: .init(path: "c.json"), immediately: true))
+        #expect(
+            try Self.parse(["keys", "rotate-session-key"]) as? KeysRotateSessionKeyCommand
+                == KeysRotateSessionKeyCommand())
+        #expect(
+            try Self.parse(["keys", "rotate-session-key", "--now"]) as? KeysRotateSessionKeyCommand
+                == KeysRotateSessionKeyCommand(immediately: true))
         #expect(try Self.parse(["keys", "list"]) as? KeysListCommand == KeysListCommand())
         #expect(
             try Self.parse(["keys", "list", "--json", "--config", "c.json"]) as? KeysListCommand

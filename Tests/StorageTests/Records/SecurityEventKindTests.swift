@@ -59,7 +59,8 @@ struct SecurityEventKindTests {
                 "organization_member_removed", "passkey_added", "passkey_removed", "passkey_renamed",
                 "password_fallback", "password_verifier_sealed", "password_verifier_stored", "recovery_attempt",
                 "recovery_challenge", "recovery_codes_generated", "recovery_locked", "refresh", "refresh_retry",
-                "refresh_reuse", "revocation", "server_secret_sealed", "sessions_revoked", "signing_key_rotated",
+                "refresh_reuse", "revocation", "server_secret_rotated", "server_secret_sealed", "sessions_revoked",
+                "signing_key_rotated",
                 "signing_key_sealed",
                 "signup", "srp_locked", "srp_login_attempt",
             ])
