@@ -179,6 +179,43 @@ struct MultiNodeEndToEndTests {
         await cluster.stop()
     }
 
+    @Test("the session key rotated beside three nodes: a ceremony begun on one node completes on another at each step")
+    func sessionKeyRotation() async throws {
+        let cluster = try await Cluster.start()
+        var authenticator = Passkey()
+        let (options, session) = try await cluster.nodes[0].registerChallenge(email: "rotating@example.com")
+        #expect(
+            try await cluster.nodes[1].token(session: session, response: authenticator.register(options)).status == 200)
+        let configuration = cluster.nodes[0].running.context.configuration
+        func reload(_ node: LiveServer) async throws {
+            let context = node.running.context
+            _ = try await context.authSessionKey.reload(store: context.store, keys: try context.secrets.get())
+        }
+        // Begun before the rotation on node 1.
+        let before = try await cluster.nodes[0].loginChallenge()
+        // Published, then promoted (no wait here); node 3 reads nothing during the test (its 30 s never pass).
+        try await KeysRotateSessionKeyCommand.rotate(
+            configuration: configuration, immediately: false, publicationDelay: .zero
+        ) { _ in }
+        try await reload(cluster.nodes[0])
+        // Node 1 seals with the new secret, and node 2, reading the change now, opens it.
+        let after = try await cluster.nodes[0].loginChallenge()
+        try await reload(cluster.nodes[1])
+        #expect(
+            try await cluster.nodes[1].token(session: after.session, response: authenticator.assert(after.options))
+                .status
+                == 200)
+        // Node 3 has read nothing since its start: it seals with the old secret, which node 1 still opens.
+        let fromOld = try await cluster.nodes[2].loginChallenge()
+        #expect(
+            try await cluster.nodes[0].token(session: fromOld.session, response: authenticator.assert(fromOld.options))
+                .status == 200)
+        #expect(
+            try await cluster.nodes[1].token(session: before.session, response: authenticator.assert(before.options))
+                .status == 200)
+        await cluster.stop()
+    }
+
     @Test("a key rotated through node 1's database is published by every node within a second")
     func rotationReachesEveryNode() async throws {
         let cluster = try await Cluster.start()
