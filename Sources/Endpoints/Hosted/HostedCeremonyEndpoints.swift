@@ -32,13 +32,13 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// is read, the transaction's own value once it is open.
     /// - Throws: 403 `invalid_request` "CSRF check failed"; 415 for a body that is not JSON; 400 `invalid_request` for
     ///   a transaction that does not open (altered, of another server, or expired: the page must be loaded again).
-    func checked(_ request: Request) throws -> (RequestParameters, HostedTransaction) {
+    func checked(_ request: Request) async throws -> (RequestParameters, HostedTransaction) {
         let realm = try HostedIssuance.realm(context.configuration)
         let origins = login.grant.verifier.hostedOriginPolicy(realm: realm.name)
         let header = try HostedCSRF.checkRequest(request, cookies: cookies, origins: origins)
         let parameters = RequestParameters(values: try request.jsonObject())
         let sealed = try parameters.string("transaction", maxLength: HostedTransactionSealer.maximumValueLength)
-        guard let transaction = try context.authSessionKey.transactionSealer().open(sealed, now: context.clock.now())
+        guard let transaction = try await context.openHostedTransaction(sealed, now: context.clock.now())
         else {
             throw OAuthError(
                 .invalidRequest, "The sign-in page has expired. Go back to the application and start again.",
@@ -56,7 +56,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/challenge` `{transaction}` → `{authn_params_public_key, auth_session}`: a usernameless login
     /// (discoverable credentials), in the request's organization when it names one.
     func loginChallenge(_ request: Request) async throws -> Response {
-        let (_, transaction) = try checked(request)
+        let (_, transaction) = try await checked(request)
         let client = try client(transaction)
         let realm = try HostedIssuance.realm(context.configuration)
         let asked = try OrganizationRequest.checked(
@@ -68,7 +68,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/register` `{transaction, identifier}` → `{authn_params_public_key, auth_session}`: a sign-up
     /// with the identifier the realm asks for (`HostedSignup`), by the realm's rules.
     func signupChallenge(_ request: Request) async throws -> Response {
-        let (parameters, transaction) = try checked(request)
+        let (parameters, transaction) = try await checked(request)
         let client = try client(transaction)
         let realm = try HostedIssuance.realm(context.configuration)
         let identifier = try parameters.string("identifier", maxLength: 320)
@@ -82,7 +82,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/complete` `{transaction, auth_session, authn_response}` → `{redirect_to}` with the login
     /// session's cookie.
     func complete(_ request: Request) async throws -> Response {
-        let (parameters, transaction) = try checked(request)
+        let (parameters, transaction) = try await checked(request)
         let issuance = try HostedIssuance.issuance(transaction, context: context)
         let completion = try await login.complete(
             issuance,

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Storage
 import Synchronization
 
@@ -27,6 +28,8 @@ package final class AuthSessionKey: Sendable {
 
     /// The keyring in use and the stored bytes it was made from (to tell a change).
     private let state = Mutex<(keyring: AuthSessionKeyring, stored: [[UInt8]?])?>(nil)
+    /// When a value that opened under no loaded secret last made this node read the secrets (server time).
+    private let lastOnDemandReload = Mutex<Date?>(nil)
 
     /// A holder with no key loaded yet.
     package init() {}
@@ -58,6 +61,20 @@ package final class AuthSessionKey: Sendable {
         let keyring = try AuthSessionKeyring(current: current, opening: opening)
         state.withLock { $0 = (keyring, stored) }
         return true
+    }
+
+    /// Reads the secrets again because a value opened under none of the loaded ones (a rotation this node has not
+    /// read yet), at most once per `TokenService.onDemandReloadInterval` of server time `now`, as the signing keys
+    /// for an unknown `kid`: made-up values cost at most one read a second. Returns whether the keyring changed; a
+    /// read that fails changes nothing (the value is then refused as any unknown one).
+    package func reloadOnDemand(store: any Store, keys: SecretEncryptionKeys, now: Date) async -> Bool {
+        let due = lastOnDemandReload.withLock { (last) -> Bool in
+            guard TokenService.isOnDemandReloadDue(last: last, now: now) else { return false }
+            last = now
+            return true
+        }
+        guard due else { return false }
+        return (try? await reload(store: store, keys: keys)) ?? false
     }
 
     /// Reads the secrets again every `reloadInterval` until the task is cancelled; a read that fails keeps the

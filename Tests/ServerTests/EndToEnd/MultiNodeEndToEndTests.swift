@@ -193,7 +193,8 @@ struct MultiNodeEndToEndTests {
         }
         // Begun before the rotation on node 1.
         let before = try await cluster.nodes[0].loginChallenge()
-        // Published, then promoted (no wait here); node 3 reads nothing during the test (its 30 s never pass).
+        // Published, then promoted (no wait here); node 3 reads nothing unprompted during the test (its 30 s never
+        // pass).
         try await KeysRotateSessionKeyCommand.rotate(
             configuration: configuration, immediately: false, publicationDelay: .zero
         ) { _ in }
@@ -212,6 +213,11 @@ struct MultiNodeEndToEndTests {
                 .status == 200)
         #expect(
             try await cluster.nodes[1].token(session: before.session, response: authenticator.assert(before.options))
+                .status == 200)
+        // Node 3 meets a value of the new secret, which it has never read: it reads the secrets again on the miss.
+        let fromNew = try await cluster.nodes[0].loginChallenge()
+        #expect(
+            try await cluster.nodes[2].token(session: fromNew.session, response: authenticator.assert(fromNew.options))
                 .status == 200)
         await cluster.stop()
     }

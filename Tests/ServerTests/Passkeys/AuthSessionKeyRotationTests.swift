@@ -109,6 +109,42 @@ struct AuthSessionKeyRotationTests {
         #expect(try Self.opens(a, second))
     }
 
+    @Test("a value sealed under a secret this node has not read yet: the node reads the secrets again, once a second")
+    func onDemand() async throws {
+        let store = MemoryStore()
+        let clock = TestClock(Self.now)
+        let configuration = try TestConfiguration.make()
+        let (a, b) = (
+            ServerContext(configuration: configuration, store: store, clock: clock),
+            ServerContext(configuration: configuration, store: store, clock: clock)
+        )
+        try await a.loadAuthSessionKey()
+        try await b.loadAuthSessionKey()
+        // Rotated with --now; b reads the change, a has not.
+        try await AuthSessionKeyRotation.publish(store: store, keys: .none)
+        try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: true)
+        try await b.authSessionKey.reload(store: store, keys: .none)
+        let session = try b.authSessionKey.sealer().seal(try Self.session())
+        let transaction = try b.authSessionKey.transactionSealer().seal(
+            HostedTransaction(
+                clientID: "web", redirectURI: "https://app.example.com/callback", codeChallenge: "c", scope: "openid",
+                csrf: "x", expiresAt: Self.now.addingTimeInterval(600)))
+        #expect(try a.authSessionKey.sealer().open(session) == nil, "not without reading the secrets")
+        #expect(try await a.openAuthSession(session) != nil)
+        #expect(try await a.openHostedTransaction(transaction, now: Self.now) != nil)
+
+        // Another rotation within the second: a made-up or newer value does not make a read the store again.
+        try await AuthSessionKeyRotation.publish(store: store, keys: .none)
+        try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: true)
+        try await b.authSessionKey.reload(store: store, keys: .none)
+        let newer = try b.authSessionKey.sealer().seal(try Self.session())
+        clock.advance(0.5)
+        #expect(try await a.openAuthSession(newer) == nil)
+        #expect(try await a.openAuthSession("garbage") == nil)
+        clock.advance(0.5)
+        #expect(try await a.openAuthSession(newer) != nil)
+    }
+
     @Test("with a key-encryption key every row is stored sealed, bound to its own name")
     func sealedAtRest() async throws {
         let store = MemoryStore()

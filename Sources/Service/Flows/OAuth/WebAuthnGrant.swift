@@ -98,7 +98,7 @@ package struct WebAuthnGrant: Sendable {
         // A value that does not open (tampered, truncated, another key or version, a handle from before sealing)
         // and an expired session are both an unknown session: nothing to spend, the refusal is recorded. WebAuthn L3
         // §13.4.3: the challenge is the server's, random, and used once (spent in the ceremony's write).
-        guard let session = try context.authSessionKey.sealer().open(parameters.authSession),
+        guard let session = try await context.openAuthSession(parameters.authSession),
             now < session.expiresAt
         else {
             await recordRefusal(
