@@ -124,14 +124,15 @@ struct HTTPSlowlorisTests {
 
     @Test("a keep-alive connection gets a full read timeout for each request")
     func keepAlive() async throws {
-        // Two pauses of 1.8 s each: together longer than the 3 s timeout, each well within it. The pauses and the
-        // reads run on a thread of their own, so a busy cooperative pool cannot stretch a pause past the timeout.
-        let configuration = HTTPServer.Configuration(port: 0, requestReadTimeout: .seconds(3))
+        // Two pauses of 3 s each: together longer than the 5 s timeout, each 2 s within it (a loaded machine's
+        // scheduling delays stay far below that margin). The pauses and the reads run on a thread of their own, so a
+        // busy cooperative pool cannot stretch a pause past the timeout.
+        let configuration = HTTPServer.Configuration(port: 0, requestReadTimeout: .seconds(5))
         try await HTTPServerTests.withServer(configuration) { _, port in
             let client = try RawHTTPClient(port: port)
             let statuses = try await offPool {
                 try (0..<2).map { _ in
-                    Thread.sleep(forTimeInterval: 1.8)
+                    Thread.sleep(forTimeInterval: 3)
                     try client.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
                     return try client.readResponse().status
                 }
