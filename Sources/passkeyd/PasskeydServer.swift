@@ -37,7 +37,7 @@ public enum PasskeydServer {
         private let metadataRefresh: Task<Void, Never>
         /// The auth sessions' secrets read again (`AuthSessionKey.reloadInterval`), so that a rotation reaches this
         /// node.
-        private let sessionKeyReload: Task<Void, Never>?
+        private let sessionKeyReload: Task<Void, Never>
 
         package init(
             port: Int, context: ServerContext, http: HTTPServer, admin: (HTTPServer, port: Int)?,
@@ -52,8 +52,7 @@ public enum PasskeydServer {
             self.housekeeping = Housekeeping.start(context: context)
             self.audit = audit.start()
             self.metadataRefresh = context.metadata.start()
-            // The key-encryption keys were opened at start already (`loadAuthSessionKey`): this cannot fail here.
-            self.sessionKeyReload = try? context.startAuthSessionKeyReload()
+            self.sessionKeyReload = context.startAuthSessionKeyReload()
         }
 
         /// Stops accepting connections, lets requests in flight finish within the configured grace period,
@@ -61,14 +60,14 @@ public enum PasskeydServer {
         public func stop() async {
             housekeeping.cancel()
             metadataRefresh.cancel()
-            sessionKeyReload?.cancel()
+            sessionKeyReload.cancel()
             await http.shutdown(deadline: .seconds(context.configuration.http.shutdownGraceSeconds))
             await admin?.shutdown(deadline: .seconds(1))
             // Every ceremony answered is recorded before the process exits (record mode).
             await context.recorder?.drain()
             await housekeeping.value
             await metadataRefresh.value
-            await sessionKeyReload?.value
+            await sessionKeyReload.value
             // The last acknowledged events are sequenced and signed before the store closes.
             audit.cancel()
             await audit.value

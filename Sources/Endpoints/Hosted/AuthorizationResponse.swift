@@ -44,17 +44,23 @@ package enum AuthorizationResponse {
 
     /// A small HTML page with a heading and a sentence (both escaped), under the hosted page's headers.
     package static func page(status: Int, title: String, message: String) -> Response {
-        let html = """
-            <!doctype html>
-            <html lang="en">
-            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(DemoEndpoints.escapedAttribute(title))</title><link rel="stylesheet" href="/u/login.css"></head>
-            <body><main><h1>\(DemoEndpoints.escapedAttribute(title))</h1>
-            <p>\(DemoEndpoints.escapedAttribute(message))</p></main></body>
-            </html>
+        HostedPage.response(
+            status: status, html: document(title: title, content: "<p>\(DemoEndpoints.escapedAttribute(message))</p>"))
+    }
 
-            """
-        return HostedPage.response(status: status, html: html)
+    /// The HTML of a small page under the hosted page's style sheet: `title` (escaped) as its title and heading,
+    /// then `content`, HTML the caller has escaped.
+    static func document(title: String, content: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(DemoEndpoints.escapedAttribute(title))</title><link rel="stylesheet" href="/u/login.css"></head>
+        <body><main><h1>\(DemoEndpoints.escapedAttribute(title))</h1>
+        \(content)</main></body>
+        </html>
+
+        """
     }
 
     /// The error page of a request that cannot be redirected: 400 with the reason, no `Location`.

@@ -30,7 +30,7 @@ package enum LogoutConfirmation {
     static func page(_ target: LogoutEndpoints.LogoutTarget, cookies: HostedCookies, action: String) throws
         -> Response
     {
-        let csrf = Base64URL.encode(try SecureRandom.bytes(count: 32))
+        let csrf = try HostedTransactionSealer.newCSRFValue()
         var hidden = [(Field.csrf, csrf)]
         if let client = target.client { hidden.append((Field.clientID, client.clientID)) }
         if let returnTo = target.returnTo { hidden.append((Field.returnTo, returnTo)) }
@@ -39,22 +39,16 @@ package enum LogoutConfirmation {
         let fields = hidden.map { name, value in
             "<input type=\"hidden\" name=\"\(name)\" value=\"\(DemoEndpoints.escapedAttribute(value))\">"
         }.joined(separator: "\n")
-        let html = """
-            <!doctype html>
-            <html lang="en">
-            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Sign out?</title><link rel="stylesheet" href="/u/login.css"></head>
-            <body><main><h1>Sign out?</h1>
+        let content = """
             <p>An application asked to end your sign-in session here. Do you want to sign out?</p>
             <form method="post" action="\(DemoEndpoints.escapedAttribute(action))">
             \(fields)
             <button type="submit" name="\(Field.confirm)" value="yes" id="confirm-logout">Sign out</button>
             <button type="submit" name="\(Field.confirm)" value="no" id="stay-signed-in">Stay signed in</button>
-            </form></main></body>
-            </html>
-
+            </form>
             """
-        var response = HostedPage.response(status: 200, html: html)
+        var response = HostedPage.response(
+            status: 200, html: AuthorizationResponse.document(title: "Sign out?", content: content))
         response.headers.replace(
             name: "Content-Security-Policy", value: contentSecurityPolicy(returnTo: target.returnTo))
         // Fetch, "serializing a request origin": under `no-referrer` a form's POST says `Origin: null`, which
@@ -64,13 +58,13 @@ package enum LogoutConfirmation {
         return response
     }
 
-    /// The hosted pages' policy, except that this page's form may post to its own origin and be redirected on to
-    /// the return address: CSP Level 3 §6.3.1 `form-action` also governs the redirects that follow a submission,
-    /// so the return address's origin (or, for an app's own scheme, that scheme) is listed beside `'self'`.
+    /// The pages' policy without scripts (this page has none), its form allowed to post to its own origin and be
+    /// redirected on to the return address: CSP Level 3 §6.3.1 `form-action` also governs the redirects that follow
+    /// a submission, so the return address's origin (or, for an app's own scheme, that scheme) is listed beside
+    /// `'self'`.
     package static func contentSecurityPolicy(returnTo: String?) -> String {
-        let allowed = ["'self'"] + (returnTo.flatMap(sourceExpression).map { [$0] } ?? [])
-        return "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
-            + "form-action \(allowed.joined(separator: " ")); frame-ancestors 'none'"
+        DemoEndpoints.contentSecurityPolicy(
+            scripts: false, formAction: ["'self'"] + (returnTo.flatMap(sourceExpression).map { [$0] } ?? []))
     }
 
     /// The CSP source expression (CSP Level 3 §2.3.1) for `uri`: `scheme://host[:port]` when it has a host,

@@ -11,9 +11,17 @@ import Service
 package enum DemoEndpoints {
     /// The page's policy: its own script and style only (no inline script, no eval), fetches to its own origin,
     /// no framing, no form posts, no base-URL change (CSP Level 3 §6).
-    package static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    package static let contentSecurityPolicy = contentSecurityPolicy()
+
+    /// The policy of the server's own pages (this one, the hosted login's): own style and images, no framing, no
+    /// base-URL change; with `scripts`, its own scripts (no inline script, no eval) and fetches to its own origin,
+    /// without, none at all (`default-src 'none'`); forms may post to `formAction` only (CSP Level 3 §6.3.1, which
+    /// also governs the redirects that follow a submission).
+    package static func contentSecurityPolicy(scripts: Bool = true, formAction: [String] = ["'none'"]) -> String {
+        "default-src 'none'; "
+            + (scripts ? "script-src 'self'; style-src 'self'; connect-src 'self'; " : "style-src 'self'; ")
+            + "img-src 'self'; base-uri 'none'; form-action \(formAction.joined(separator: " ")); frame-ancestors 'none'"
+    }
 
     package static func register(in router: inout Router, demo: WebConfiguration.Demo, accountAudience: String) {
         // The client id and the account API's audience go into <meta> attributes: escaped as HTML attribute text

@@ -8,19 +8,18 @@ extension ServerContext {
     /// read them again (`AuthSessionKey.reloadOnDemand`) and try once more: sealed by a node that has read a
     /// rotation this one has not.
     package func openAuthSession(_ value: String) async throws -> AuthSession? {
-        if let session = try authSessionKey.sealer().open(value) { return session }
-        guard await authSessionKey.reloadOnDemand(store: store, keys: try secrets.get(), now: clock.now()) else {
-            return nil
-        }
-        return try authSessionKey.sealer().open(value)
+        try await opened(now: clock.now()) { try authSessionKey.sealer().open(value) }
     }
 
     /// The live hosted transaction `value` seals at `now`, or nil; read again on a miss as `openAuthSession`.
     package func openHostedTransaction(_ value: String, now: Date) async throws -> HostedTransaction? {
-        if let transaction = try authSessionKey.transactionSealer().open(value, now: now) { return transaction }
-        guard await authSessionKey.reloadOnDemand(store: store, keys: try secrets.get(), now: now) else {
-            return nil
-        }
-        return try authSessionKey.transactionSealer().open(value, now: now)
+        try await opened(now: now) { try authSessionKey.transactionSealer().open(value, now: now) }
+    }
+
+    /// `open`, and once more after the secrets were read again on a miss.
+    private func opened<Value>(now: Date, _ open: () throws -> Value?) async throws -> Value? {
+        if let value = try open() { return value }
+        guard await authSessionKey.reloadOnDemand(now: now) else { return nil }
+        return try open()
     }
 }

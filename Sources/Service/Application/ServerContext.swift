@@ -67,7 +67,7 @@ public struct ServerContext: Sendable {
 
     /// Reads the auth sessions' secrets again every `AuthSessionKey.reloadInterval`, so that a rotation
     /// (`passkeyd keys rotate-session-key`) reaches this node; cancel the task to stop it.
-    package func startAuthSessionKeyReload() throws -> Task<Void, Never> {
-        authSessionKey.startReloading(store: store, keys: try secrets.get(), logger: logger)
+    package func startAuthSessionKeyReload() -> Task<Void, Never> {
+        authSessionKey.startReloading(logger: logger)
     }
 }

@@ -23,11 +23,14 @@ package final class AuthSessionKey: Sendable {
     package static let previousSecretName = "auth_session_key.previous"
     /// The three, in the keyring's order (the current one seals).
     package static let secretNames = [secretName, nextSecretName, previousSecretName]
-    /// How often a running node reads the secrets again (as the signing keys, `TokenService.reloadInterval`).
-    package static let reloadInterval: Duration = .seconds(30)
+    /// How often a running node reads the secrets again: as often as the signing keys.
+    package static let reloadInterval: Duration = .seconds(TokenService.reloadInterval)
 
     /// The keyring in use and the stored bytes it was made from (to tell a change).
     private let state = Mutex<(keyring: AuthSessionKeyring, stored: [[UInt8]?])?>(nil)
+    /// Where `load` read the secrets, and with which keys they open: every later read goes there (nil before
+    /// `load`, and for a keyring `install` made).
+    private let source = Mutex<(store: any Store, keys: SecretEncryptionKeys)?>(nil)
     /// When a value that opened under no loaded secret last made this node read the secrets (server time).
     private let lastOnDemandReload = Mutex<Date?>(nil)
 
@@ -40,12 +43,15 @@ package final class AuthSessionKey: Sendable {
         let name = Self.secretName
         let current = try await store.read { try $0.serverSecret(name: name) }
         _ = try await NamedServerSecret.secret(name, stored: current, keys: keys, store: store)
-        _ = try await reload(store: store, keys: keys)
+        source.withLock { $0 = (store, keys) }
+        try await reload()
     }
 
-    /// Reads the secrets again and uses them if they changed; returns whether they did.
+    /// Reads the secrets again from where `load` read them and uses them if they changed; returns whether they did
+    /// (false before `load`).
     @discardableResult
-    package func reload(store: any Store, keys: SecretEncryptionKeys) async throws -> Bool {
+    package func reload() async throws -> Bool {
+        guard let (store, keys) = source.withLock({ $0 }) else { return false }
         let stored = try await store.read { reader in
             try Self.secretNames.map { try reader.serverSecret(name: $0) }
         }
@@ -67,19 +73,19 @@ package final class AuthSessionKey: Sendable {
     /// read yet), at most once per `TokenService.onDemandReloadInterval` of server time `now`, as the signing keys
     /// for an unknown `kid`: made-up values cost at most one read a second. Returns whether the keyring changed; a
     /// read that fails changes nothing (the value is then refused as any unknown one).
-    package func reloadOnDemand(store: any Store, keys: SecretEncryptionKeys, now: Date) async -> Bool {
+    package func reloadOnDemand(now: Date) async -> Bool {
         let due = lastOnDemandReload.withLock { (last) -> Bool in
             guard TokenService.isOnDemandReloadDue(last: last, now: now) else { return false }
             last = now
             return true
         }
         guard due else { return false }
-        return (try? await reload(store: store, keys: keys)) ?? false
+        return (try? await reload()) ?? false
     }
 
     /// Reads the secrets again every `reloadInterval` until the task is cancelled; a read that fails keeps the
     /// keyring in use and is logged.
-    package func startReloading(store: any Store, keys: SecretEncryptionKeys, logger: Logger) -> Task<Void, Never> {
+    package func startReloading(logger: Logger) -> Task<Void, Never> {
         Task {
             while !Task.isCancelled {
                 do {
@@ -88,7 +94,7 @@ package final class AuthSessionKey: Sendable {
                     return
                 }
                 do {
-                    if try await reload(store: store, keys: keys) {
+                    if try await reload() {
                         logger.log(.info, "auth session keys reloaded") { line in
                             line.add("keys", self.keyring()?.count ?? 0)
                         }
@@ -115,14 +121,14 @@ package final class AuthSessionKey: Sendable {
 
     /// The auth sessions' sealing: the current secret seals, every loaded one opens.
     /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
-    package func sealer() throws -> AuthSessionSealing {
+    package func sealer() throws -> SealerRing<AuthSessionSealer> {
         guard let keyring = keyring() else { throw OAuthError.bug("the auth session key is not loaded") }
         return keyring.sessions
     }
 
     /// The hosted page's transactions' sealing, under keys derived from the same secrets.
     /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
-    package func transactionSealer() throws -> HostedTransactionSealing {
+    package func transactionSealer() throws -> SealerRing<HostedTransactionSealer> {
         guard let keyring = keyring() else { throw OAuthError.bug("the hosted transaction key is not loaded") }
         return keyring.transactions
     }

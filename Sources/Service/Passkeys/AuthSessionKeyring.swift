@@ -6,33 +6,38 @@ import Storage
 /// one, published before it seals; the previous one, until the values it sealed have expired).
 package struct AuthSessionKeyring: Sendable {
     /// The auth sessions' sealers: the first seals, every one opens.
-    package let sessions: AuthSessionSealing
+    package let sessions: SealerRing<AuthSessionSealer>
     /// The hosted transactions' sealers: the first seals, every one opens.
-    package let transactions: HostedTransactionSealing
+    package let transactions: SealerRing<HostedTransactionSealer>
 
     /// The keyring of `current` (which seals) and `opening`, the other secrets that still open (duplicates of
     /// `current` and of each other are left out).
     package init(current: [UInt8], opening: [[UInt8]] = []) throws {
         var secrets = [current]
         for secret in opening where !secrets.contains(secret) { secrets.append(secret) }
-        sessions = AuthSessionSealing(sealers: try secrets.map(AuthSessionSealer.init(secret:)))
-        transactions = HostedTransactionSealing(sealers: try secrets.map(HostedTransactionSealer.init(secret:)))
+        sessions = SealerRing(sealers: try secrets.map(AuthSessionSealer.init(secret:)))
+        transactions = SealerRing(sealers: try secrets.map(HostedTransactionSealer.init(secret:)))
     }
 
     /// How many secrets open (the current one included).
     package var count: Int { sessions.sealers.count }
 }
 
-/// Seals an auth session under the current secret; opens one sealed under any secret of the keyring.
-package struct AuthSessionSealing: Sendable {
+/// One sealer per secret of a keyring, the current secret's first: it seals; every one opens.
+package struct SealerRing<Sealer: Sendable>: Sendable {
     /// The current secret's sealer first.
-    let sealers: [AuthSessionSealer]
+    let sealers: [Sealer]
 
-    /// A keyring of the one `sealer` (tests).
-    package init(_ sealer: AuthSessionSealer) { sealers = [sealer] }
+    /// What the first sealer to open a value makes of it (the current secret's is tried first: the common case).
+    func firstOpened<Value>(_ open: (Sealer) -> Value?) -> Value? {
+        for sealer in sealers {
+            if let value = open(sealer) { return value }
+        }
+        return nil
+    }
+}
 
-    init(sealers: [AuthSessionSealer]) { self.sealers = sealers }
-
+extension SealerRing where Sealer == AuthSessionSealer {
     /// `AuthSessionSealer.seal` under the current secret.
     package func seal(_ session: AuthSession) throws -> String {
         try sealers[0].seal(session)
@@ -40,28 +45,19 @@ package struct AuthSessionSealing: Sendable {
 
     /// The session `value` seals under any of the keyring's secrets, or `nil` (`AuthSessionSealer.open`).
     package func open(_ value: String) -> AuthSession? {
-        for sealer in sealers {
-            if let session = sealer.open(value) { return session }
-        }
-        return nil
+        firstOpened { $0.open(value) }
     }
 }
 
-/// Seals a hosted transaction under the current secret; opens one sealed under any secret of the keyring.
-package struct HostedTransactionSealing: Sendable {
-    /// The current secret's sealer first.
-    let sealers: [HostedTransactionSealer]
-
+extension SealerRing where Sealer == HostedTransactionSealer {
     /// `HostedTransactionSealer.seal` under the current secret.
     package func seal(_ transaction: HostedTransaction) throws -> String {
         try sealers[0].seal(transaction)
     }
 
-    /// The live transaction `value` seals under any of the keyring's secrets, or `nil` (`HostedTransactionSealer.open`).
+    /// The live transaction `value` seals under any of the keyring's secrets, or `nil`
+    /// (`HostedTransactionSealer.open`).
     package func open(_ value: String, now: Date) -> HostedTransaction? {
-        for sealer in sealers {
-            if let transaction = sealer.open(value, now: now) { return transaction }
-        }
-        return nil
+        firstOpened { $0.open(value, now: now) }
     }
 }

@@ -188,8 +188,7 @@ struct MultiNodeEndToEndTests {
             try await cluster.nodes[1].token(session: session, response: authenticator.register(options)).status == 200)
         let configuration = cluster.nodes[0].running.context.configuration
         func reload(_ node: LiveServer) async throws {
-            let context = node.running.context
-            _ = try await context.authSessionKey.reload(store: context.store, keys: try context.secrets.get())
+            try await node.running.context.authSessionKey.reload()
         }
         // Begun before the rotation on node 1.
         let before = try await cluster.nodes[0].loginChallenge()

@@ -11,8 +11,7 @@ import Testing
 struct SessionKeyRotationEndToEndTests {
     /// The server reads the secrets again as its 30 s reload would (the test does not wait for it).
     static func reload(_ server: LiveServer) async throws -> Bool {
-        let context = server.running.context
-        return try await context.authSessionKey.reload(store: context.store, keys: try context.secrets.get())
+        try await server.running.context.authSessionKey.reload()
     }
 
     @Test("a ceremony begun before the rotation completes after it; --now refuses one begun before it")

@@ -42,15 +42,15 @@ struct AuthSessionKeyRotationTests {
 
         // Published: a node that read it opens with it, and still seals with the current secret.
         try await AuthSessionKeyRotation.publish(store: store, keys: .none)
-        #expect(try await a.reload(store: store, keys: .none))
+        #expect(try await a.reload())
         #expect(try #require(a.keyring()).count == 2)
         let stillOld = try a.sealer().seal(try Self.session())
         #expect(try Self.opens(b, stillOld), "b has not read the publication, and needs not")
 
         // Both read the publication before it seals (the publication delay), then it is promoted.
-        try await b.reload(store: store, keys: .none)
+        try await b.reload()
         try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: false)
-        #expect(try await a.reload(store: store, keys: .none))
+        #expect(try await a.reload())
         let new = try a.sealer().seal(try Self.session())
         #expect(new != old)
         // b has not read the promotion: it opens the new secret's values (published) and seals with the old one,
@@ -60,9 +60,9 @@ struct AuthSessionKeyRotationTests {
         #expect(try Self.opens(a, fromB))
         #expect(try Self.opens(a, old) && Self.opens(a, stillOld))
         #expect(try a.transactionSealer().open(oldTransaction, now: Self.now) != nil)
-        try await b.reload(store: store, keys: .none)
+        try await b.reload()
         #expect(try #require(b.keyring()).count == 2, "current and previous: next is the current one now")
-        #expect(try await !b.reload(store: store, keys: .none), "nothing changed since")
+        #expect(try await !b.reload(), "nothing changed since")
 
         let events = try await store.read { try $0.securityEvents(after: 0, limit: 10) }
         #expect(events.map(\.kind) == ["server_secret_rotated"])
@@ -76,7 +76,7 @@ struct AuthSessionKeyRotationTests {
         let old = try a.sealer().seal(try Self.session())
         try await AuthSessionKeyRotation.publish(store: store, keys: .none)
         try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: true)
-        try await a.reload(store: store, keys: .none)
+        try await a.reload()
         #expect(try !Self.opens(a, old))
         #expect(try #require(a.keyring()).count == 1)
         let new = try a.sealer().seal(try Self.session())
@@ -98,13 +98,13 @@ struct AuthSessionKeyRotationTests {
         await #expect(throws: AuthSessionKeyRotation.Refusal.self) {
             try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: false)
         }
-        try await a.reload(store: store, keys: .none)
+        try await a.reload()
         let second = try a.sealer().seal(try Self.session())
         #expect(try Self.opens(a, first))
         // Two rotations on: the first secret is gone, the second one is the previous.
         try await AuthSessionKeyRotation.publish(store: store, keys: .none)
         try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: false)
-        try await a.reload(store: store, keys: .none)
+        try await a.reload()
         #expect(try !Self.opens(a, first))
         #expect(try Self.opens(a, second))
     }
@@ -123,7 +123,7 @@ struct AuthSessionKeyRotationTests {
         // Rotated with --now; b reads the change, a has not.
         try await AuthSessionKeyRotation.publish(store: store, keys: .none)
         try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: true)
-        try await b.authSessionKey.reload(store: store, keys: .none)
+        try await b.authSessionKey.reload()
         let session = try b.authSessionKey.sealer().seal(try Self.session())
         let transaction = try b.authSessionKey.transactionSealer().seal(
             HostedTransaction(
@@ -136,7 +136,7 @@ struct AuthSessionKeyRotationTests {
         // Another rotation within the second: a made-up or newer value does not make a read the store again.
         try await AuthSessionKeyRotation.publish(store: store, keys: .none)
         try await AuthSessionKeyRotation.promote(store: store, keys: .none, now: Self.now, dropPrevious: true)
-        try await b.authSessionKey.reload(store: store, keys: .none)
+        try await b.authSessionKey.reload()
         let newer = try b.authSessionKey.sealer().seal(try Self.session())
         clock.advance(0.5)
         #expect(try await a.openAuthSession(newer) == nil)
@@ -154,7 +154,7 @@ struct AuthSessionKeyRotationTests {
         let old = try a.sealer().seal(try Self.session())
         try await AuthSessionKeyRotation.publish(store: store, keys: keys)
         try await AuthSessionKeyRotation.promote(store: store, keys: keys, now: Self.now, dropPrevious: false)
-        try await a.reload(store: store, keys: keys)
+        try await a.reload()
         #expect(try Self.opens(a, old))
         for name in AuthSessionKey.secretNames {
             let stored = try #require(try await store.read { try $0.serverSecret(name: name) })
