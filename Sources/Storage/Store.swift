@@ -25,6 +25,17 @@ public protocol Store: Sendable {
         admission: WriteAdmission, _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T
 
+    /// `write(admission:_:)` for a body that is one writer operation and returns its result
+    /// (`{ try $0.completeLogin(login) }`): the transaction ends with that operation, so a driver may send COMMIT
+    /// together with the operation's statement (PostgreSQL: one round trip for the write instead of two). The same
+    /// all or nothing and the same durability as `write`; what differs is what a connection lost at the wrong moment
+    /// leaves: a driver that finds the transaction committed but never received the operation's result throws `.io`
+    /// (outcome unknown) where `write` would have returned it. `admission` nil: the write is admitted at once.
+    /// - Throws: what `admission` throws, `StorageError`, or what `body` throws.
+    func writeOperation<T: Sendable>(
+        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T
+
     /// Closes the store: waits for work in flight, then releases connections. Later calls throw `.closed`.
     func close() async
 }
@@ -36,5 +47,21 @@ extension Store {
     ) async throws -> T {
         try admission.admit()
         return try await write(body)
+    }
+
+    /// `write(admission:_:)`, or `write(_:)` without an admission: right for a driver that commits an operation
+    /// as any other body.
+    public func writeOperation<T: Sendable>(
+        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        guard let admission else { return try await write(body) }
+        return try await write(admission: admission, body)
+    }
+
+    /// `writeOperation(admission:_:)` with none of its own (the server's store asks the request's).
+    public func writeOperation<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try await writeOperation(admission: nil, body)
     }
 }

@@ -64,7 +64,7 @@ public final class PostgresStore: Store {
             // A read has nothing in doubt (`commit`).
             switch try Self.transaction(connection, writes: false, counters: self.pool.counters, body) {
             case .committed(let value): return value
-            case .inDoubt(_, let resolution): throw resolution.cause
+            case .inDoubt(_, let resolution), .unanswered(let resolution, _): throw resolution.cause
             }
         }
     }
@@ -110,23 +110,51 @@ public final class PostgresStore: Store {
         try await runWrite(admission: admission, body)
     }
 
-    private func runWrite<T: Sendable>(
+    /// `write(admission:_:)` for a body that is one writer operation: an operation that is one statement and the
+    /// transaction's first (a login without a hosted login's records, `completeLogin`) sends COMMIT in the pipeline
+    /// that carries BEGIN and the statement, so the write is one round trip instead of two
+    /// (`PostgresConnection.commitWithNextStatement`). A connection that breaks before that pipeline's first answer
+    /// arrives leaves the statement's value unknown: the commit marker decides whether anything was written
+    /// (`UnansweredCommit`); rolled back is `.busy` (503), or a run on a new connection when a dead pooled connection
+    /// was met; committed is `.io` (500, outcome unknown), where `write` would have known the value.
+    public func writeOperation<T: Sendable>(
         admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
-        let outcome = try await pool.withConnection { connection in
-            try admission?.admit()
-            return try Self.transaction(
-                connection, writes: true, marks: self.marksCommits, deadline: admission?.deadline,
-                counters: self.pool.counters, body)
-        }
-        switch outcome {
-        case .committed(let value):
-            return value
-        case .inDoubt(let value, let resolution):
-            // The slot is back in the pool: the question is asked on a connection of its own (`CommitResolution`).
-            try await resolution.resolve(
-                configuration, counters: pool.counters, gate: pool.gate, seconds: Self.outcomeResolutionSeconds)
-            return value
+        try await runWrite(admission: admission, operation: true, body)
+    }
+
+    private func runWrite<T: Sendable>(
+        admission: WriteAdmission?, operation: Bool = false, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        var runs = 0
+        while true {
+            runs += 1
+            let outcome = try await pool.withConnection { connection in
+                try admission?.admit()
+                return try Self.transaction(
+                    connection, writes: true, marks: self.marksCommits, commitsWithOperation: operation,
+                    deadline: admission?.deadline, counters: self.pool.counters, body)
+            }
+            switch outcome {
+            case .committed(let value):
+                return value
+            case .inDoubt(let value, let resolution):
+                // The slot is back in the pool: the question is asked on a connection of its own (`CommitResolution`).
+                try await resolution.resolve(
+                    configuration, counters: pool.counters, gate: pool.gate, seconds: Self.outcomeResolutionSeconds)
+                return value
+            case .unanswered(let resolution, let rerunnable):
+                let conclusion = await resolution.conclude(
+                    configuration, counters: pool.counters, gate: pool.gate, seconds: Self.outcomeResolutionSeconds)
+                if rerunnable, conclusion.verdict == .rolledBack, runs < Self.maxAttempts {
+                    // A pooled connection that was dead before the pipeline: nothing ran, as when BEGIN went alone
+                    // and met it; the write runs again, on a new connection.
+                    pool.counters.count(.connectionLost)
+                    continue
+                }
+                try resolution.settle(conclusion, counters: pool.counters)
+                throw StorageError(.internalFailure, "an unanswered COMMIT was settled without an outcome")
+            }
         }
     }
 
@@ -135,6 +163,10 @@ public final class PostgresStore: Store {
         case committed(T)
         /// The body's value stands if `resolution` finds the transaction committed.
         case inDoubt(T, CommitResolution)
+        /// A COMMIT sent with the statement whose connection broke before any answer: the value is unknown.
+        /// `rerunnable`: the connection was a pooled one that may have been dead before the pipeline went out (as
+        /// `write` runs the transaction again when BEGIN, sent alone, meets one).
+        case unanswered(CommitResolution, rerunnable: Bool)
     }
 
     /// The pool, connection, retry and COMMIT-in-doubt counts of this store (`/metrics`).
@@ -162,10 +194,12 @@ public final class PostgresStore: Store {
     /// statements are bounded by `deadline` (`StatementDeadline`), as seen when each attempt begins, and it inserts a
     /// commit marker if `marks`.
     private static func transaction<T>(
-        _ connection: PostgresConnection, writes: Bool, marks: Bool = false, deadline: ContinuousClock.Instant? = nil,
-        counters: PostgresCounters, _ body: (PostgresTransaction) throws -> T
+        _ connection: PostgresConnection, writes: Bool, marks: Bool = false, commitsWithOperation: Bool = false,
+        deadline: ContinuousClock.Instant? = nil, counters: PostgresCounters, _ body: (PostgresTransaction) throws -> T
     ) throws -> Ended<T> {
         var attempt = 1
+        // A COMMIT sent in a pipeline is the transaction's own business: the connection's next one starts without.
+        defer { connection.pipelinedCommit = nil }
         while true {
             connection.resetFailure()
             var marker: CommitMarker?
@@ -209,13 +243,36 @@ public final class PostgresStore: Store {
             // BEGIN (and a write's markers and select) is deferred: it goes to the server in one pipeline with the
             // body's first statement (`PostgresConnection+Pipeline.swift`).
             do {
-                let value = try body(PostgresTransaction(connection: connection, isWrite: writes))
+                // Only a transaction that can tell an unanswered COMMIT's outcome (its marker) sends one with a statement.
+                let transaction = PostgresTransaction(
+                    connection: connection, isWrite: writes, commitsWithOperation: commitsWithOperation && marker != nil
+                )
+                let value = try body(transaction)
                 if connection.hasDeferred {
                     // The body ran no statement: no transaction began, there is nothing to commit.
                     connection.discardDeferred()
                     return .committed(value)
                 }
                 let inFlight = writes ? InFlightCommit(beginValue: connection.deferredValue, marker: marker) : nil
+                switch connection.pipelinedCommit {
+                case .committed?:
+                    connection.settledMarker = marker
+                    return .committed(value)
+                case .answerLost?:
+                    // The statement's value and the transaction's id arrived, COMMIT's answer did not: as for a COMMIT
+                    // sent alone.
+                    guard let inFlight else {
+                        counters.count(.unknown)
+                        throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown")
+                    }
+                    let cause = connection.firstError ?? StorageError(.busy, "PostgreSQL connection lost during COMMIT")
+                    return .inDoubt(value, CommitResolution(inFlight: inFlight, cause: cause))
+                case .unanswered?:
+                    // The body caught its statement's error and went on: as if it had thrown it.
+                    throw connection.firstError ?? StorageError(.busy, "PostgreSQL connection lost")
+                case .requested?, nil:
+                    break
+                }
                 switch try commit(connection, writes: writes, inFlight: inFlight, counters: counters) {
                 case .tag(let tag):
                     // COMMIT of a transaction that a failed statement aborted (the body caught the error) rolls back.
@@ -231,6 +288,16 @@ public final class PostgresStore: Store {
                 }
             } catch {
                 let failure = connection.failure
+                if connection.pipelinedCommit == .unanswered, let marker {
+                    // COMMIT went with the statement and no answer came back: the marker tells whether it committed.
+                    connection.discardDeferred()
+                    let rerunnable =
+                        failure == .connectionLost && reused && !connection.beginAnswered && attempt < maxAttempts
+                    let cause = (error as? StorageError) ?? StorageError(.busy, "PostgreSQL connection lost: \(error)")
+                    return .unanswered(
+                        CommitResolution(question: .unanswered(UnansweredCommit(marker: marker)), cause: cause),
+                        rerunnable: rerunnable)
+                }
                 // A body that failed before its first statement sent nothing: there is no transaction to roll back.
                 let begun = !connection.hasDeferred
                 connection.discardDeferred()
@@ -258,41 +325,6 @@ public final class PostgresStore: Store {
                     continue
                 }
                 throw error
-            }
-        }
-    }
-
-    // MARK: for tests of this package
-
-    /// Runs `sql` (no parameters, no rows) on a pooled connection outside any transaction.
-    package func executeForTesting(_ sql: String) async throws {
-        try await pool.withConnection { connection in
-            try connection.connectIfNeeded()
-            try connection.command(sql)
-        }
-    }
-
-    /// Drops `configuration.schema` and everything in it, connecting without migrating anything.
-    package static func dropSchemaForTesting(_ configuration: PostgresConfiguration) async {
-        guard let schema = configuration.schema else { return }
-        var admin = configuration
-        admin.schema = nil
-        admin.poolSize = 1
-        let pool = PostgresPool(configuration: admin)
-        _ = try? await pool.withConnection { connection in
-            try connection.connectIfNeeded()
-            // `schema` is a plain identifier (checked by PostgresConfiguration).
-            try connection.command("DROP SCHEMA IF EXISTS \(schema) CASCADE")
-        }
-        await pool.close()
-    }
-
-    /// The versions recorded in `schema_migrations`, ascending.
-    package func appliedSchemaVersions() async throws -> [Int] {
-        try await read { _ in () }  // connects
-        return try await pool.withConnection { connection in
-            try connection.query("SELECT version FROM schema_migrations ORDER BY version") {
-                (row) throws(StorageError) in Int(try row.integer(0))
             }
         }
     }

@@ -28,16 +28,29 @@ package struct GatedStore: Store {
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws -> T {
-        var origin = SecurityEventOrigin.current ?? SecurityEventOrigin()
-        origin.nodeID = origin.nodeID ?? nodeID
-        let bound: @Sendable (any StoreWriter) throws -> T = { [origin] writer in
-            try SecurityEventOrigin.$current.withValue(origin) { try body(writer) }
-        }
         // Committed when the driver begins the transaction, not now: a write queued for a connection (a slow
         // database) can still be withdrawn by the deadline, with its 503 and nothing written. Once begun, its
         // statements are bounded by the same deadline, so a stuck one is a 503 then too, with nothing written.
-        guard let admission = gate?.admission() else { return try await base.write(bound) }
-        return try await base.write(admission: admission, bound)
+        guard let admission = gate?.admission() else { return try await base.write(bound(body)) }
+        return try await base.write(admission: admission, bound(body))
+    }
+
+    /// As `write`, for a body that is one writer operation (`Store.writeOperation`).
+    package func writeOperation<T: Sendable>(
+        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try await base.writeOperation(admission: admission ?? gate?.admission(), bound(body))
+    }
+
+    /// `body` with this write's origin bound around it (the driver may run it on another thread).
+    private func bound<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) -> @Sendable (any StoreWriter) throws -> T {
+        var origin = SecurityEventOrigin.current ?? SecurityEventOrigin()
+        origin.nodeID = origin.nodeID ?? nodeID
+        return { [origin] writer in
+            try SecurityEventOrigin.$current.withValue(origin) { try body(writer) }
+        }
     }
 
     package func close() async {

@@ -10,7 +10,35 @@ internal import CLibPQ
 /// The answers are read in order after one sync. A statement that fails aborts what follows it up to the sync
 /// (`PGRES_PIPELINE_ABORTED`): the first failure is what the call throws, as a statement after a failed one in a
 /// transaction would. After an explicit BEGIN the transaction stays open, aborted, until the caller's ROLLBACK.
+///
+/// A write that ends with its first statement may send COMMIT in the same pipeline (`commitWithNextStatement`): BEGIN,
+/// the write's start, the statement, a Flush, COMMIT, then the sync; one round trip for the whole write. The Flush
+/// makes the server send every answer up to the statement's (the transaction's id among them) before it runs COMMIT,
+/// so that a connection that breaks during COMMIT leaves the client what a COMMIT sent alone leaves: the statement's
+/// value and the transaction's id (`answerLost`, resolved by `InFlightCommit`). Only a connection that breaks before
+/// those answers arrive leaves neither (`unanswered`, resolved by the commit marker alone: `UnansweredCommit`).
 extension PostgresConnection {
+    /// What became of a COMMIT sent in a statement's pipeline (`commitWithNextStatement`).
+    enum PipelinedCommit: Equatable {
+        /// Asked for: the next pipeline that carries a statement sends COMMIT after it.
+        case requested
+        /// COMMIT answered: the transaction committed; it runs no further statement.
+        case committed
+        /// The statement's answer arrived, COMMIT's did not (the connection broke): the statement's value and the
+        /// transaction's id are known, whether it committed is not, as for a COMMIT sent alone.
+        case answerLost
+        /// The connection broke before the statement's answer arrived: neither its value nor whether it committed is
+        /// known; its commit marker tells the latter (`UnansweredCommit`).
+        case unanswered
+    }
+
+    /// Sends COMMIT in the pipeline of the next statement, when that statement is the transaction's first (its BEGIN
+    /// is still deferred): the caller runs no statement after it. Otherwise COMMIT goes on its own, as by default.
+    func commitWithNextStatement() {
+        guard hasDeferred else { return }
+        pipelinedCommit = .requested
+    }
+
     /// A statement (text results) deferred to go ahead of the next statement sent.
     struct Deferred {
         let sql: String
@@ -27,6 +55,7 @@ extension PostgresConnection {
         deferred = statements
         deferredValue = nil
         beginAnswered = false
+        pipelinedCommit = nil
     }
 
     /// Whether statements wait for the next one sent (the body has sent none yet: no transaction began on the server).
@@ -85,6 +114,17 @@ extension PostgresConnection {
             sent = sending.sent
             preparing = sending.preparing
         }
+        // COMMIT only after a statement (sent on its own, the deferred statements are not the transaction's end).
+        let commits = statement != nil && pipelinedCommit == .requested
+        if commits {
+            // Until the statement's answer arrives, nothing is known of what the server did.
+            pipelinedCommit = .unanswered
+            sent =
+                sent && PQsendFlushRequest(handle) == 1
+                && PQsendQueryParams(handle, "COMMIT", 0, nil, nil, nil, nil, 0) == 1
+        } else if pipelinedCommit == .requested {
+            pipelinedCommit = nil
+        }
         sent = sent && PQpipelineSync(handle) == 1
         counters.roundTrips.add(1, ordering: .relaxed)
         guard sent else { return try lose(handle, sql: statement?.sql ?? ahead.first?.sql ?? "") }
@@ -119,6 +159,12 @@ extension PostgresConnection {
             } else if error == nil {
                 do { value = try read(result) } catch let failed { error = failed }
             }
+            if commits, try takeCommitAnswer(handle, error: &error) == .answerLost {
+                // The connection is gone: no sync to read. The statement's value stands if the commit happened.
+                if let error { throw error }
+                guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
+                return value
+            }
         } else if error == nil {
             value = try read(handle)
         }
@@ -130,6 +176,33 @@ extension PostgresConnection {
         if let error { throw error }
         guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
         return value
+    }
+
+    /// Reads the answer to a pipelined COMMIT, once the statement's arrived, into `pipelinedCommit`: `.committed`;
+    /// nil when the statement failed (PostgreSQL skipped COMMIT: the transaction is open, aborted, until the
+    /// caller's ROLLBACK) or COMMIT itself failed (a deferred check: rolled back, its error kept in `error` unless
+    /// an earlier one is); `.answerLost` when the connection broke first (closed by `check`).
+    private func takeCommitAnswer(
+        _ handle: OpaquePointer, error: inout StorageError?
+    ) throws(StorageError) -> PipelinedCommit? {
+        pipelinedCommit = .answerLost
+        guard let result = nextResult(handle) else {
+            if self.handle == handle { disconnect() }
+            failure = failure ?? .connectionLost
+            return pipelinedCommit
+        }
+        defer { PQclear(result) }
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+            pipelinedCommit = nil
+        } else if let failed = failure(of: result, sql: "COMMIT") {
+            if self.handle == handle {
+                pipelinedCommit = nil
+                error = error ?? failed
+            }
+        } else {
+            pipelinedCommit = .committed
+        }
+        return pipelinedCommit
     }
 
     /// Sends `sql` as a prepared statement with `arguments` (binary parameters; results binary or text), preceded by

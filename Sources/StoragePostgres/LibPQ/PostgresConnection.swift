@@ -18,6 +18,8 @@ final class PostgresConnection {
     var failure: PostgresFailure?
     /// The error of that first failed statement: what a later statement's 25P02 is thrown as.
     private(set) var firstError: StorageError?
+    /// The SQLSTATE of that first failed statement, when the server gave one.
+    private(set) var firstSQLState: String?
     /// Statements the current body may still run, when limited (`nil`: no limit). A read is first tried as one
     /// statement outside any transaction (`PostgresStore.read`); a second statement sets `exceededBudget` and
     /// fails, and the read is run again inside a transaction.
@@ -39,6 +41,9 @@ final class PostgresConnection {
     /// Whether the deferred BEGIN was answered: the transaction began on the server (a connection lost before that
     /// began nothing, and the transaction may run again on a new one).
     var beginAnswered = false
+    /// A COMMIT asked to go in the pipeline of the transaction's first statement (`commitWithNextStatement`), and
+    /// what became of it; nil when COMMIT goes on its own, as it does by default.
+    var pipelinedCommit: PipelinedCommit?
 
     let counters: PostgresCounters
     /// Shared with the store's other connections: whether to try connecting now (`ConnectGate`).
@@ -136,6 +141,7 @@ final class PostgresConnection {
     func resetFailure() {
         failure = nil
         firstError = nil
+        firstSQLState = nil
     }
 
     /// Limits the statements of the next body to `budget` (`nil`: no limit) and clears `exceededBudget`.
@@ -146,6 +152,9 @@ final class PostgresConnection {
 
     /// Spends one statement of the budget, or fails when it is spent.
     func spendStatement() throws(StorageError) {
+        if pipelinedCommit == .committed {
+            throw StorageError(.internalFailure, "a statement after its transaction's COMMIT went with the one before")
+        }
         guard let budget = statementBudget else { return }
         guard budget > 0 else {
             exceededBudget = true
@@ -300,6 +309,7 @@ final class PostgresConnection {
         if sqlState == "25P02", let firstError { throw firstError }
         let error = PostgresFailure.error(
             sqlState: sqlState, constraint: constraint, message: "\(message) [\(sql.prefix(60))]", failure: kind)
+        if firstError == nil { firstSQLState = sqlState }
         firstError = firstError ?? error
         throw error
     }

@@ -11,10 +11,29 @@ import Storage
 ///
 /// Only a database that does not answer is asked again (and a COMMIT still in progress, or a standby that answered):
 /// a server that answers the question with an ERROR ends the wait at once, as outcome unknown.
+///
+/// Two questions: a COMMIT whose answer was lost after the statement's (`InFlightCommit`: the body's value is known and
+/// stands if it committed), and a pipelined COMMIT whose connection broke before any answer (`UnansweredCommit`: the
+/// value is not known, so a commit found there is still an unknown outcome for the caller, `.io`).
 struct CommitResolution: Sendable {
-    let inFlight: InFlightCommit
+    /// What is asked.
+    enum Question: Sendable, Equatable {
+        case inFlight(InFlightCommit)
+        case unanswered(UnansweredCommit)
+    }
+
+    let question: Question
     /// Why COMMIT failed, kept for the message of what follows.
     let cause: StorageError
+
+    init(inFlight: InFlightCommit, cause: StorageError) {
+        self.init(question: .inFlight(inFlight), cause: cause)
+    }
+
+    init(question: Question, cause: StorageError) {
+        self.question = question
+        self.cause = cause
+    }
 
     /// What the questions concluded.
     struct Conclusion: Equatable {
@@ -34,7 +53,19 @@ struct CommitResolution: Sendable {
         pause: useconds_t = 100_000
     ) async throws(StorageError) {
         let conclusion = await conclude(configuration, counters: counters, gate: gate, seconds: seconds, pause: pause)
+        try settle(conclusion, counters: counters)
+    }
+
+    /// Counts `conclusion` and returns (committed, the body's value stands) or throws, as `resolve` says. An
+    /// unanswered COMMIT found committed is `.io` all the same: its statement's value never arrived.
+    func settle(_ conclusion: Conclusion, counters: PostgresCounters) throws(StorageError) {
         switch conclusion.verdict {
+        case .committed? where question.isUnanswered:
+            counters.count(.unknown)
+            throw StorageError(
+                .io,
+                "PostgreSQL connection lost before its statement's answer; the transaction committed, "
+                    + "its result is unknown: \(cause.reason)")
         case .committed?:
             counters.count(.committed)
         case .rolledBack?:
@@ -76,7 +107,13 @@ struct CommitResolution: Sendable {
             connection.resetFailure()
             do {
                 try connection.connectIfNeeded()
-                conclusion.verdict = inFlight.verdict(statusValue: try connection.simpleValue(inFlight.statusSelect))
+                switch question {
+                case .inFlight(let inFlight):
+                    conclusion.verdict = inFlight.verdict(
+                        statusValue: try connection.simpleValue(inFlight.statusSelect))
+                case .unanswered(let unanswered):
+                    conclusion.verdict = try unanswered.ask(connection)
+                }
             } catch {
                 // A server that answered with an ERROR (the session still open) will not answer otherwise: stop
                 // here. No answer at all (cannot connect, the connection dropped): try again below.
@@ -85,7 +122,8 @@ struct CommitResolution: Sendable {
                     conclusion.serverError = error
                 }
             }
-            if conclusion.verdict == .committed, !isReplicated(on: connection) {
+            // An unanswered COMMIT found committed is an unknown outcome all the same: no barrier to wait for.
+            if conclusion.verdict == .committed, !question.isUnanswered, !isReplicated(on: connection) {
                 conclusion.verdict = nil  // not yet known to be durable where a failover would go: ask again
             }
             switch conclusion.verdict {
@@ -132,4 +170,12 @@ struct CommitResolution: Sendable {
         INSERT INTO heartbeat (id, beat_at) VALUES (1, extract(epoch FROM now())) \
         ON CONFLICT (id) DO UPDATE SET beat_at = heartbeat.beat_at
         """
+}
+
+extension CommitResolution.Question {
+    /// Whether this is a pipelined COMMIT that lost its statement's answer.
+    var isUnanswered: Bool {
+        if case .unanswered = self { return true }
+        return false
+    }
 }

@@ -56,6 +56,10 @@ extension PostgresTransaction {
             .optionalText(AuthenticationMethodsColumn.encode(refresh?.authenticationMethods)),
             .optionalBytea(refresh?.successorHash), .optionalText(refresh?.organizationID),
         ]
+        // Without a hosted login's records the statement is the whole operation: COMMIT may go with it.
+        if commitsWithOperation, login.loginSession == nil, login.authorizationCode == nil {
+            connection.commitWithNextStatement()
+        }
         let steps = try one(Self.completeLoginSQL, arguments + Self.securityEventArguments(event) + amr) {
             (row) throws(StorageError) in
             (spent: try row.integer(0), used: try row.integer(1), queued: try row.integer(2))

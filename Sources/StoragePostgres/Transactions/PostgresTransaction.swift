@@ -8,10 +8,14 @@ final class PostgresTransaction: StoreWriter {
     let connection: PostgresConnection
     /// Whether this is a `Store.write` transaction (READ COMMITTED) rather than a read-only snapshot.
     let isWrite: Bool
+    /// Whether the body is one writer operation (`PostgresStore.writeOperation`): an operation that is one statement,
+    /// the transaction's first, may send COMMIT with it (`PostgresConnection.commitWithNextStatement`).
+    let commitsWithOperation: Bool
 
-    init(connection: PostgresConnection, isWrite: Bool) {
+    init(connection: PostgresConnection, isWrite: Bool, commitsWithOperation: Bool = false) {
         self.connection = connection
         self.isWrite = isWrite
+        self.commitsWithOperation = commitsWithOperation
     }
 
     /// The first row of `sql`, decoded, or nil.

@@ -150,6 +150,23 @@ extension StoreConformance {
         var effects: LoginEffects?
     }
 
+    /// The effects `before` a login of user 1 (`completion()`) with `credential`, once it stored.
+    private static func stored(_ before: LoginEffects, credential: Credential) -> LoginEffects {
+        var expected = before
+        expected.spent = true
+        expected.credential = credential
+        expected.credential?.signCount = 6
+        expected.credential?.backedUp = true
+        expected.credential?.lastUsedAt = S.at(10)
+        let active = DeviceKeyState(status: .active, failedAttempts: 0)
+        expected.keyStates = [active, active, before.keyStates[2]]
+        expected.counters = otherCounters
+        expected.refresh = loginRefresh
+        expected.events = ["login success"]
+        expected.pending = before.pending + 1
+        return expected
+    }
+
     static let loginCompletionChecks: [Check] = [
         Check("a login write spends the session, moves the counter, lifts the user's locks and stores the rest") {
             store in
@@ -157,19 +174,24 @@ extension StoreConformance {
             let before = try await effects(store)
             let outcome = try await store.write { try $0.completeLogin(completion()) }
             try expectEqual(outcome, .stored, "outcome")
-            var expected = before
-            expected.spent = true
-            expected.credential = credential
-            expected.credential?.signCount = 6
-            expected.credential?.backedUp = true
-            expected.credential?.lastUsedAt = S.at(10)
-            let active = DeviceKeyState(status: .active, failedAttempts: 0)
-            expected.keyStates = [active, active, before.keyStates[2]]
-            expected.counters = otherCounters
-            expected.refresh = loginRefresh
-            expected.events = ["login success"]
-            expected.pending = before.pending + 1
-            try expectEqual(try await effects(store), expected, "after the login write")
+            try expectEqual(
+                try await effects(store), stored(before, credential: credential), "after the login write")
+        },
+        Check("a login write as one operation (writeOperation) has the same effects and answers") { store in
+            let credential = try await loginFixture(store)
+            let before = try await effects(store)
+            var spent = completion()
+            spent.sessionID = "spent"
+            try expectEqual(
+                try await store.writeOperation { [spent] in try $0.completeLogin(spent) }, .sessionGone,
+                "spent before")
+            try expectEqual(try await effects(store), before, "after the session spent before")
+            try expectEqual(try await store.writeOperation { try $0.completeLogin(completion()) }, .stored, "stored")
+            let after = try await effects(store)
+            try expectEqual(after, stored(before, credential: credential), "after the login write")
+            try expectEqual(
+                try await store.writeOperation { try $0.completeLogin(completion()) }, .sessionGone, "again")
+            try expectEqual(try await effects(store), after, "after the second presentation")
         },
         Check("a login write without a refresh token stores none") { store in
             _ = try await loginFixture(store)

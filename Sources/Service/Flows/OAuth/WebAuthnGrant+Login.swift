@@ -73,8 +73,8 @@ extension WebAuthnGrant {
         (write.loginSession, write.authorizationCode) = (hosted?.session, hosted?.code)
         // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
         // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
-        // stored (StoreWriter+LoginCompletion.swift).
-        let outcome = try await context.store.write { [write] in try $0.completeLogin(write) }
+        // stored (StoreWriter+LoginCompletion.swift). One operation: PostgreSQL sends its COMMIT with it.
+        let outcome = try await context.store.writeOperation { [write] in try $0.completeLogin(write) }
         switch outcome {
         case .sessionGone:
             throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
