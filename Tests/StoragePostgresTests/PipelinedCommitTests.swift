@@ -271,3 +271,35 @@ struct PipelinedCommitTests {
         }
     }
 }
+
+extension PipelinedCommitTests {
+    @Test(
+        "the marker's question: absent is final (its row fences a late insert of the same marker off), present is committed",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func questionFences() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { _, configuration in
+            let asking = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            defer { asking.disconnect() }
+            try asking.connectIfNeeded()
+            let absent = UnansweredCommit(marker: CommitMarker())
+            #expect(try absent.ask(asking) == .rolledBack)
+            // The old transaction, had its pipeline still arrived, inserts its marker: refused, it cannot commit.
+            let late = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            defer { late.disconnect() }
+            try late.connectIfNeeded()
+            let error = #expect(throws: StorageError.self) {
+                try late.command("BEGIN")
+                try late.command(absent.marker.insert)
+            }
+            #expect(error?.code == .conflict, "\(String(describing: error))")
+            _ = try? late.command("ROLLBACK")
+            // A marker that a transaction committed is found, and nothing is added.
+            let committed = UnansweredCommit(marker: CommitMarker())
+            try late.command("BEGIN")
+            try late.command(committed.marker.insert)
+            try late.command("COMMIT")
+            #expect(try committed.ask(asking) == .committed)
+            #expect(try CommitMarkerTests.value(configuration, "SELECT count(*) FROM commit_markers") == "2")
+        }
+    }
+}

@@ -10,11 +10,14 @@ import Storage
 /// commit without having sent them. A dead pooled connection (the database restarted since its last use) meets this
 /// case on every restart, and there nothing ran at all.
 ///
-/// The question, asked on a connection of its own, inserts the same marker in a transaction that it then rolls back:
-/// `ON CONFLICT DO NOTHING` waits for a transaction that inserted the marker and is still in progress (the old
-/// session, if it lives on), then finds the row there exactly when that transaction committed. So the answer needs
-/// neither the old transaction's id nor the old server's identity, and holds on the same server, a restarted one and
-/// a promoted standby alike (the standby has the row exactly when it received the commit record).
+/// The question, asked on a connection of its own, inserts the same marker and commits: `ON CONFLICT DO NOTHING`
+/// waits for a transaction that inserted the marker and is still in progress (the old session, if it lives on), then
+/// finds the row there exactly when that transaction committed. So the answer needs neither the old transaction's id
+/// nor the old server's identity, and holds on the same server, a restarted one and a promoted standby alike (the
+/// standby has the row exactly when it received the commit record). When the row was not there, the question's own
+/// row, committed, fences the old transaction off: were its pipeline still to reach a live session (bytes delayed
+/// rather than lost), its marker's insert would fail on the primary key and it could never commit, so "rolled back"
+/// stays true. Housekeeping deletes that row after `CommitMarker.retention`, as any marker left behind.
 struct UnansweredCommit: Sendable, Equatable {
     /// The marker the transaction inserted.
     let marker: CommitMarker
@@ -26,8 +29,9 @@ struct UnansweredCommit: Sendable, Equatable {
     /// Whether the answering server is a standby, which cannot take the probe's insert (asked first).
     static let recoverySelect = "SELECT pg_is_in_recovery()::text"
 
-    /// The probe, up to its result, as one simple-query string; its transaction is rolled back afterwards. Its one
-    /// value is 'absent' when the insert went in (no committed marker), no row when the marker was there.
+    /// The probe, up to its result, as one simple-query string; its transaction is committed afterwards. Its one
+    /// value is 'absent' when the insert went in (no committed marker: the row now fences the old transaction off),
+    /// no row when the marker was there.
     var probe: String {
         """
         BEGIN; SET LOCAL statement_timeout = \(Self.waitMilliseconds); \
@@ -40,9 +44,12 @@ struct UnansweredCommit: Sendable, Equatable {
     /// ERROR other than the probe's own timeout (`serverError`).
     func ask(_ connection: PostgresConnection) throws(StorageError) -> InFlightCommit.Verdict {
         if try connection.simpleValue(Self.recoverySelect) == "true" { return .standby }
-        do {
+        do throws(StorageError) {
             let found = try connection.simpleValue(probe)
-            _ = try connection.command("ROLLBACK")
+            // Only a fence that committed makes "rolled back" final.
+            guard try connection.command("COMMIT") == "COMMIT" else {
+                throw StorageError(.internalFailure, "the commit marker's probe did not commit")
+            }
             return found == "absent" ? .rolledBack : .committed
         } catch {
             guard connection.isConnected else { throw error }
