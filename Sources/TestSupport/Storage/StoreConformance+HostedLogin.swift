@@ -173,6 +173,12 @@ extension StoreConformance {
                 "spent")
             try expectEqual(try await store.read { try $0.loginSession(idHash: S.bytes(0x51)) }, nil, "no session")
             try expectEqual(try await store.read { try $0.authorizationCode(hash: S.bytes(0x61)) }, nil, "no code")
+            // As one operation (the server's path): more than one statement on PostgreSQL, COMMIT on its own.
+            try expectEqual(
+                try await store.writeOperation { try $0.completeLogin(login("s2", code: 0x62, expected: 6)) }, .stored,
+                "stored as one operation")
+            try expect(try await store.read { try $0.loginSession(idHash: S.bytes(0x52)) } != nil, "session stored")
+            try expect(try await store.read { try $0.authorizationCode(hash: S.bytes(0x62)) } != nil, "code stored")
         },
     ]
 }
