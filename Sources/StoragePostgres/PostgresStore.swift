@@ -18,6 +18,8 @@ import Storage
 /// (`CommitMarker`, `InFlightCommit`). Only a database that does not answer for `outcomeResolutionSeconds`, or
 /// answers the question with an ERROR, leaves it `.io` (500, outcome unknown). The connection is reopened on next
 /// use, and a transaction whose BEGIN met a dead connection (the database restarted since) runs again on a new one.
+/// A write of one operation may send its COMMIT with its statement (`writeOperation`); one whose connection then
+/// broke before any answer is asked by its commit marker alone (`UnansweredCommit`).
 /// `write` returns once COMMIT returned, which with `synchronous_commit = on` (PostgreSQL's default) means the
 /// commit record is flushed on the primary (and on synchronous standbys, if the operator configured any).
 public final class PostgresStore: Store {
