@@ -84,10 +84,12 @@ package struct HostedCeremonyEndpoints: Sendable {
     func complete(_ request: Request) async throws -> Response {
         let (parameters, transaction) = try await checked(request)
         let issuance = try HostedIssuance.issuance(transaction, context: context)
+        // The browser's current session, if it has one (prompt=login, an exceeded max_age): replaced by the new one.
         let completion = try await login.complete(
             issuance,
             authSession: try parameters.string("auth_session", maxLength: AuthSessionSealer.maximumValueLength),
-            authnResponse: try parameters.object("authn_response"))
+            authnResponse: try parameters.object("authn_response"),
+            replacing: request.cookie(named: cookies.sessionName))
         let location = AuthorizationResponse.codeLocation(
             redirectURI: transaction.redirectURI, code: completion.code, state: transaction.state,
             configuration: context.configuration)

@@ -30,15 +30,24 @@ extension StoreWriter {
         _ = try liftLoginLocks(userID: login.userID, includingPasswordLock: true)
         if let refreshToken = login.refreshToken { try insertRefreshToken(refreshToken) }
         _ = try appendSecurityEvent(login.event)
-        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
+        try insertHostedLogin(
+            session: login.loginSession, code: login.authorizationCode, replacing: login.replacedLoginSession)
         return .stored
     }
 
-    /// Stores a hosted login's session and authorization code, when given (a login's or a sign-up's write).
+    /// Stores a hosted login's session and authorization code, when given (a login's or a sign-up's write). A new
+    /// session ends the one it replaces in the same browser (`replacing`, the SHA-256 of that session's cookie value)
+    /// at its own creation, in the same write: re-authenticating (`prompt=login`, an exceeded `max_age`, another
+    /// account) leaves one live session per browser, not the old one alive beside the new until it expires.
     /// - Throws: `.internalFailure` when a row with the same key exists (random 32-byte values: a bug).
-    public func insertHostedLogin(session: LoginSession?, code: AuthorizationCode?) throws(StorageError) {
+    public func insertHostedLogin(
+        session: LoginSession?, code: AuthorizationCode?, replacing replaced: [UInt8]? = nil
+    ) throws(StorageError) {
         if let session, try !insert(.loginSession(session)) {
             throw StorageError(.internalFailure, "login session hash already stored")
+        }
+        if let session, let replaced, replaced != session.idHash {
+            _ = try endLoginSession(idHash: replaced, at: session.createdAt)
         }
         if let code, try !insert(.authorizationCode(code)) {
             throw StorageError(.internalFailure, "authorization code hash already stored")

@@ -70,7 +70,8 @@ extension PostgresTransaction {
             throw StorageError(.internalFailure, "login write stored the counter but queued \(steps.queued) events")
         }
         // A hosted login's session and code: in the same transaction, after the statement that decided the login.
-        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
+        try insertHostedLogin(
+            session: login.loginSession, code: login.authorizationCode, replacing: login.replacedLoginSession)
         return .stored
     }
 

@@ -26,7 +26,8 @@ extension SQLiteTransaction {
         }
         _ = try appendSecurityEvent(login.event)
         // A hosted login's session and code (`HostedLogin.complete`), as the definition stores them.
-        try insertHostedLogin(session: login.loginSession, code: login.authorizationCode)
+        try insertHostedLogin(
+            session: login.loginSession, code: login.authorizationCode, replacing: login.replacedLoginSession)
         return .stored
     }
 

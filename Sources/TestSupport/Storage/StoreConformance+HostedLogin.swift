@@ -173,12 +173,44 @@ extension StoreConformance {
                 "spent")
             try expectEqual(try await store.read { try $0.loginSession(idHash: S.bytes(0x51)) }, nil, "no session")
             try expectEqual(try await store.read { try $0.authorizationCode(hash: S.bytes(0x61)) }, nil, "no code")
-            // As one operation (the server's path): more than one statement on PostgreSQL, COMMIT on its own.
+            // As one operation (the server's path): more than one statement on PostgreSQL, COMMIT on its own. It
+            // replaces the browser's first session, which ends in the same write at the new one's creation.
+            var replacing = login("s2", code: 0x62, expected: 6)
+            replacing.replacedLoginSession = S.bytes(0x50)
             try expectEqual(
-                try await store.writeOperation { try $0.completeLogin(login("s2", code: 0x62, expected: 6)) }, .stored,
+                try await store.writeOperation { [replacing] in try $0.completeLogin(replacing) }, .stored,
                 "stored as one operation")
-            try expect(try await store.read { try $0.loginSession(idHash: S.bytes(0x52)) } != nil, "session stored")
+            let new = try await store.read { try $0.loginSession(idHash: S.bytes(0x52)) }
+            try expect(new?.endedAt == nil, "the new session is live")
             try expect(try await store.read { try $0.authorizationCode(hash: S.bytes(0x62)) } != nil, "code stored")
+            let replaced = try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }
+            try expectEqual(replaced?.endedAt, new?.createdAt, "the replaced session ended")
+        },
+        Check("a sign-up's hosted session replaces the browser's; an unknown or ended one ends nothing") { store in
+            let old = loginSession(0x50)
+            try await store.write { try $0.insertHostedLogin(session: old, code: nil) }
+            let new = {
+                var new = loginSession(0x51)
+                new.createdAt = S.at(9)
+                return new
+            }()
+            try await store.write { try $0.insertHostedLogin(session: new, code: nil, replacing: old.idHash) }
+            try expectEqual(
+                try await store.read { try $0.loginSession(idHash: old.idHash) }?.endedAt, S.at(9), "old ended")
+            try expectEqual(
+                try await store.read { try $0.loginSession(idHash: new.idHash) }?.endedAt, nil, "new live")
+            // Replacing an ended session does not move its end; an unknown one is nothing to end.
+            let third = {
+                var third = loginSession(0x53)
+                third.createdAt = S.at(20)
+                return third
+            }()
+            try await store.write { writer in
+                try writer.insertHostedLogin(session: third, code: nil, replacing: old.idHash)
+                try writer.insertHostedLogin(session: loginSession(0x54), code: nil, replacing: S.bytes(0x99))
+            }
+            try expectEqual(
+                try await store.read { try $0.loginSession(idHash: old.idHash) }?.endedAt, S.at(9), "end kept")
         },
     ]
 }

@@ -78,6 +78,25 @@ struct HostedLoginFlowTests {
         #expect(try HostedPageHarness.query(none.headers["Location"])["error"] == "login_required")
     }
 
+    @Test(
+        "a sign-in on the page while the browser holds a session (prompt=login) replaces it: the old cookie opens nothing"
+    )
+    func reauthenticationReplacesTheSession() async throws {
+        let harness = try HostedPageHarness()
+        var passkey = Passkey()
+        let (_, first) = try await Self.signUp(harness, &passkey)
+        let page = try HostedPageHarness.page(
+            await harness.authorize(HostedPageHarness.parameters(["prompt": "login"]), cookies: [first]))
+        let signIn = try await harness.signIn(&passkey, page: page, cookies: [page.csrfCookie, first])
+        #expect(signIn.status == 200, "\(signIn.bodyText)")
+        let second = try #require(HostedPageHarness.cookie(signIn, named: "__Host-passkeyd_session"))
+        #expect(second != first)
+        let old = await harness.authorize(HostedPageHarness.parameters(["prompt": "none"]), cookies: [first])
+        #expect(try HostedPageHarness.query(old.headers["Location"])["error"] == "login_required")
+        let new = await harness.authorize(HostedPageHarness.parameters(["prompt": "none"]), cookies: [second])
+        #expect(try HostedPageHarness.query(new.headers["Location"])["code"] != nil)
+    }
+
     @Test("/oidc/logout: a registered post_logout_redirect_uri gets the browser back with state, the session ends")
     func oidcLogout() async throws {
         let harness = try HostedPageHarness()

@@ -116,8 +116,9 @@ struct HostedPageHarness {
             ], page: page)
     }
 
-    /// A sign-in on the page with `passkey`: the `/u/passkey/complete` response.
-    func signIn(_ passkey: inout Passkey, page: Page) async throws -> Response {
+    /// A sign-in on the page with `passkey`: the `/u/passkey/complete` response (its request with `cookies`, when
+    /// given, as a browser that holds a session sends them).
+    func signIn(_ passkey: inout Passkey, page: Page, cookies: [String]? = nil) async throws -> Response {
         let start = try await post("/u/passkey/challenge", page: page).jsonValue()
         let options = try #require(start["authn_params_public_key"], "challenge: \(start)")
         let session = try #require(start["auth_session"])
@@ -126,7 +127,7 @@ struct HostedPageHarness {
             [
                 JSONMember(key: "auth_session", value: session),
                 JSONMember(key: "authn_response", value: try passkey.assert(options)),
-            ], page: page)
+            ], page: page, cookies: cookies)
     }
 
     /// `POST /oauth/token` with the authorization code grant for `web`.

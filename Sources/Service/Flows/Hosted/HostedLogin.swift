@@ -50,16 +50,19 @@ package struct HostedLogin: Sendable {
     /// `/u/passkey/register`) with `authnResponse`, for the authorization request `issuance`: the expected origins are
     /// the hosted page's (`CeremonyVerifier.hostedOriginPolicy`); the session must be the request's client's and of
     /// its realm. Audited as the ceremony (`login` or `signup`, with the client), as the grant is.
+    /// The new login session replaces the one whose cookie value the browser presented (`replacing`), which ends in
+    /// the same write.
     /// - Throws: as `WebAuthnGrant.complete` (`invalid_grant` for the session or the ceremony, …).
-    package func complete(_ issuance: CodeIssuance, authSession: String, authnResponse: JSONValue) async throws
-        -> Completion
-    {
+    package func complete(
+        _ issuance: CodeIssuance, authSession: String, authnResponse: JSONValue, replacing presented: String? = nil
+    ) async throws -> Completion {
         let sessionCookie = try Self.newValue()
         let code = try Self.newValue()
         let lifetime = TimeInterval(context.configuration.hostedLoginSessionLifetime)
-        let records = CeremonyCompletion.HostedRecords(
+        var records = CeremonyCompletion.HostedRecords(
             issuance: issuance, sessionHash: sessionCookie.hash, codeHash: code.hash,
             sessionLifetime: lifetime, originPolicy: grant.verifier.hostedOriginPolicy(realm: issuance.realm))
+        records.replacedSessionHash = presented.flatMap(Self.hashOfPresented)
         var parameters = WebAuthnGrant.Parameters(
             authSession: authSession, authnResponse: authnResponse, access: issuance.access, realm: issuance.realm,
             client: issuance.client, dpopThumbprint: nil)

@@ -40,6 +40,7 @@ extension WebAuthnGrant {
             user: user, authenticationMethods: methods, organizationID: session.organizationID, now: request.now)
         do {
             let (sessionID, expiresAt) = (session.id, session.expiresAt)
+            let replaced = completion.hosted?.replacedSessionHash
             try await context.store.write { writer in
                 guard try writer.spendAuthSession(id: sessionID, expiresAt: expiresAt) else {
                     throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
@@ -51,7 +52,8 @@ extension WebAuthnGrant {
                         OrganizationMember(organizationID: organizationID, userID: user.id, addedAt: request.now))
                 }
                 if let refresh { try writer.insertRefreshToken(refresh.record) }
-                try writer.insertHostedLogin(session: hosted?.session, code: hosted?.code)
+                try writer.insertHostedLogin(
+                    session: hosted?.session, code: hosted?.code, replacing: replaced)
                 _ = try writer.appendSecurityEvent(
                     AuthenticationAuditEvent.make(
                         .signup, outcome: AuthenticationAuditEvent.success, now: request.now,
