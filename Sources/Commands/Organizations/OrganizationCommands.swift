@@ -73,30 +73,43 @@ public enum OrganizationCommands {
                     ? try writer.addOrganizationMember(member)
                     : try writer.removeOrganizationMember(organizationID: organization.id, userID: user.id)
                 guard changed || adding else { return .missing("membership", "\(user.id) in \(organization.id)") }
+                // A member removed keeps no session in the organization: the refresh-token families of their logins
+                // in it are revoked in the same write (and with them, at passkeyd's own endpoints, their access
+                // tokens), rather than left to be refused at their next refresh.
+                let revoked =
+                    changed && !adding
+                    ? try writer.revokeRefreshTokens(
+                        .organizationMember(organizationID: organization.id, userID: user.id), now: now) : 0
                 if changed {
+                    var detail = [
+                        JSONMember(key: "actor", value: .string(actorName)),
+                        JSONMember(key: "organization_id", value: .string(organization.id)),
+                    ]
+                    if !adding { detail.append(JSONMember(key: "revoked_families", value: JSONValue(revoked))) }
                     _ = try writer.appendSecurityEvent(
                         PasskeyLifecycleAuditEvent.make(
                             adding ? .organizationMemberAdded : .organizationMemberRemoved, now: now, userID: user.id,
-                            reasonCode: "operator",
-                            detail: JSONValue.object([
-                                JSONMember(key: "actor", value: .string(actorName)),
-                                JSONMember(key: "organization_id", value: .string(organization.id)),
-                            ]).serialized()))
+                            reasonCode: "operator", detail: JSONValue.object(detail).serialized()))
                 }
-                return .changed(organization: organization.id, user: user.id, changed: changed)
+                return .changed(organization: organization.id, user: user.id, changed: changed, revoked: revoked)
             }
             switch outcome {
             case .missing(let what, let text):
                 return failed("not_found", "no \(what) \(text)", json: json, extra: ["what": .string(what)])
-            case .changed(let organizationID, let userID, let changed):
+            case .changed(let organizationID, let userID, let changed, let revoked):
                 let verb = adding ? (changed ? "added" : "already a member:") : "removed"
+                var members = [
+                    JSONMember(key: "organization_id", value: .string(organizationID)),
+                    JSONMember(key: "user_id", value: .string(userID)),
+                    JSONMember(key: adding ? "added" : "removed", value: .bool(changed)),
+                ]
+                if !adding { members.append(JSONMember(key: "revoked_families", value: JSONValue(revoked))) }
                 return AdminCommands.done(
-                    json: json,
-                    [
-                        "organization_id": .string(organizationID), "user_id": .string(userID),
-                        (adding ? "added" : "removed"): .bool(changed),
-                    ],
-                    text: ["\(verb) \(userID) \(adding ? "to" : "from") \(organizationID)"])
+                    json: json, .object(members),
+                    text: [
+                        "\(verb) \(userID) \(adding ? "to" : "from") \(organizationID)"
+                            + (adding ? "" : "; \(revoked) session(s) in it revoked")
+                    ])
             }
         }
     }
@@ -104,7 +117,7 @@ public enum OrganizationCommands {
     /// What a membership's write found.
     private enum Outcome: Sendable {
         case missing(String, String)
-        case changed(organization: String, user: String, changed: Bool)
+        case changed(organization: String, user: String, changed: Bool, revoked: Int)
     }
 
     /// The organization `text` names: its id, else its name.

@@ -95,6 +95,8 @@ extension MemoryTransaction {
         case .all:
             revoked = { _ in true }
             for userID in state.users.keys { state.sessionsRevokedAt[userID] = now }
+        case .organizationMember(let organizationID, let userID):
+            revoked = { $0.userID == userID && $0.organizationID == organizationID }
         }
         var families = Set<String>()
         for (hash, token) in state.refreshTokens where token.revokedAt == nil && revoked(token) {

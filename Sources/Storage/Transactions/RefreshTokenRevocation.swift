@@ -7,4 +7,7 @@ public enum RefreshTokenRevocation: Sendable, Hashable {
     case user(id: String)
     /// Every family of every user, and every user's `sessionsRevokedAt` (after a restore or a suspected theft).
     case all
+    /// Every family of `userID`'s logins in `organizationID` (the member removed); `sessionsRevokedAt` is not
+    /// touched: the user's other sessions go on.
+    case organizationMember(organizationID: String, userID: String)
 }

@@ -194,6 +194,15 @@ extension PostgresTransaction {
                 [.date(now)]
             ) { (row) throws(StorageError) in try row.integer(0) }
             return Int(families ?? 0)
+        case .organizationMember(let organizationID, let userID):
+            let families = try connection.query(
+                """
+                UPDATE refresh_tokens SET revoked_at = $1
+                WHERE user_id = $2 AND organization_id = $3 AND revoked_at IS NULL RETURNING family_id
+                """,
+                [.date(now), .text(userID), .text(organizationID)]
+            ) { (row) throws(StorageError) in try row.text(0) }
+            return Set(families).count
         }
     }
 }

@@ -175,6 +175,22 @@ extension SQLiteTransaction {
             try database.execute("UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL", [.date(now)])
             try database.execute("UPDATE users SET sessions_revoked_at = ?", [.date(now)])
             return Int(families)
+        case .organizationMember(let organizationID, let userID):
+            let families =
+                try one(
+                    """
+                    SELECT count(DISTINCT family_id) FROM refresh_tokens
+                    WHERE user_id = ? AND organization_id = ? AND revoked_at IS NULL
+                    """,
+                    [.text(userID), .text(organizationID)]
+                ) { (row) throws(StorageError) in try row.integer(0) } ?? 0
+            try database.execute(
+                """
+                UPDATE refresh_tokens SET revoked_at = ?
+                WHERE user_id = ? AND organization_id = ? AND revoked_at IS NULL
+                """,
+                [.date(now), .text(userID), .text(organizationID)])
+            return Int(families)
         }
     }
 }

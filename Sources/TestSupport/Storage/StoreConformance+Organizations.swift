@@ -167,5 +167,35 @@ extension StoreConformance {
                 try await store.read { try $0.refreshToken(hash: S.refreshToken(3).tokenHash)?.organizationID }, nil,
                 "a family of no organization")
         },
+        Check("revoking a member's sessions in an organization revokes their families in it, and no other") { store in
+            let acme = "org_acme000000000001"
+            let tokens: [RefreshToken] = {
+                func token(_ n: UInt8, family: String, user: String = "user-1", organization: String?) -> RefreshToken {
+                    var token = S.refreshToken(n, family: family)
+                    token.userID = user
+                    token.organizationID = organization
+                    return token
+                }
+                return [
+                    token(1, family: "acme-1", organization: acme), token(2, family: "acme-1", organization: acme),
+                    token(3, family: "acme-2", organization: acme),
+                    token(4, family: "globex", organization: "org_globex0000000001"),
+                    token(5, family: "none", organization: nil),
+                    token(6, family: "other-user", user: "user-2", organization: acme),
+                ]
+            }()
+            try await store.write { writer in
+                for token in tokens { try writer.insertRefreshToken(token) }
+            }
+            let families = try await store.write {
+                try $0.revokeRefreshTokens(.organizationMember(organizationID: acme, userID: "user-1"), now: S.at(20))
+            }
+            try expectEqual(families, 2, "families revoked")
+            for token in tokens {
+                let revokedAt = try await store.read { try $0.refreshToken(hash: token.tokenHash)?.revokedAt }
+                let expected: Date? = token.userID == "user-1" && token.organizationID == acme ? S.at(20) : nil
+                try expectEqual(revokedAt, expected, "token \(token.familyID)")
+            }
+        },
     ]
 }

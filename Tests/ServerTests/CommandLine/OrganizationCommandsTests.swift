@@ -90,4 +90,54 @@ struct OrganizationCommandsTests {
         let detail = try JSONValue(parsing: try #require(events.last?.detail))
         #expect(detail["actor"]?.stringValue == "operator:ops" && detail["organization_id"]?.stringValue == id)
     }
+
+    @Test("remove-member revokes the member's sessions in the organization in the same write, and no other session")
+    func removalRevokes() async throws {
+        let configuration = try TestConfiguration.make(PasskeyHarness.overrides)
+        let store = MemoryStore()
+        try await store.write { writer in
+            try writer.insertUser(
+                User(
+                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
+                    username: nil, name: nil, createdAt: Date()),
+                credential: Credential(
+                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
+                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
+                    attestationFormat: "none", createdAt: Date()))
+        }
+        func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
+            try await OrganizationCommands.run(
+                request, store: store, configuration: configuration, json: json, actor: "ops")
+        }
+        let created = try await run(.create(name: "acme", displayName: nil))
+        let id = try #require(try JSONValue(parsing: Array(created.output.utf8))["id"]?.stringValue)
+        #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
+        func token(_ n: UInt8, family: String, organization: String?) -> RefreshToken {
+            RefreshToken(
+                tokenHash: [UInt8](repeating: n, count: 32), familyID: family, clientID: "app", userID: "u1",
+                scope: "openid offline_access", authTime: Date(), createdAt: Date(),
+                absoluteExpiresAt: Date().addingTimeInterval(86_400), idleExpiresAt: Date().addingTimeInterval(3_600),
+                organizationID: organization)
+        }
+        let inAcme = token(1, family: "in-acme", organization: id)
+        let elsewhere = token(2, family: "no-organization", organization: nil)
+        try await store.write { writer in
+            try writer.insertRefreshToken(inAcme)
+            try writer.insertRefreshToken(elsewhere)
+        }
+        let removed = try await run(.removeMember(organization: id, user: "u1"))
+        #expect(removed.status == 0)
+        #expect(try JSONValue(parsing: Array(removed.output.utf8))["revoked_families"] == 1)
+        #expect(try await store.read { try $0.refreshToken(hash: inAcme.tokenHash)?.revokedAt } != nil)
+        #expect(try await store.read { try $0.refreshToken(hash: elsewhere.tokenHash)?.revokedAt } == nil)
+        let status = try await store.read { try $0.sessionStatus(userID: "u1", familyID: "in-acme") }
+        #expect(status.familyRevoked && status.sessionsRevokedAt == nil, "\(status)")
+        let event = try await store.read { try $0.securityEvents(userID: "u1", limit: 1) }.first
+        #expect(event?.kind == "organization_member_removed")
+        #expect(try JSONValue(parsing: try #require(event?.detail))["revoked_families"] == 1)
+        // Nothing to revoke the second time in: 0, and the text says so.
+        #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
+        let again = try await run(.removeMember(organization: id, user: "u1"), json: false)
+        #expect(again.output == "removed u1 from \(id); 0 session(s) in it revoked")
+    }
 }
