@@ -303,3 +303,34 @@ extension PipelinedCommitTests {
         }
     }
 }
+
+extension PipelinedCommitTests {
+    @Test(
+        "the marker's question waits for a transaction still holding the marker: a timed-out wait (statement_timeout, or the operator's lock_timeout) is in progress, asked again, never a verdict",
+        .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
+    func questionWaitsForTheOldTransaction() async throws {
+        try await PostgresTestDatabase.withStore(poolSize: 1) { _, configuration in
+            let question = UnansweredCommit(marker: CommitMarker())
+            // The old transaction: its marker inserted, not yet committed.
+            let old = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            defer { old.disconnect() }
+            try old.connectIfNeeded()
+            try old.command("BEGIN")
+            try old.command(question.marker.insert)
+            let asking = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            defer { asking.disconnect() }
+            try asking.connectIfNeeded()
+            #expect(try question.ask(asking) == .inProgress, "the probe's own statement_timeout")
+            var short = configuration
+            short.serverOptions = "-c lock_timeout=100"
+            let impatient = PostgresConnection(configuration: short, counters: PostgresCounters())
+            defer { impatient.disconnect() }
+            try impatient.connectIfNeeded()
+            impatient.resetFailure()
+            #expect(try question.ask(impatient) == .inProgress, "the operator's lock_timeout")
+            try old.command("COMMIT")
+            asking.resetFailure()
+            #expect(try question.ask(asking) == .committed)
+        }
+    }
+}

@@ -41,7 +41,7 @@ struct UnansweredCommit: Sendable, Equatable {
     }
 
     /// Asks `connection` once. Throws when the server gave no answer (the caller asks again) or answered with an
-    /// ERROR other than the probe's own timeout (`serverError`).
+    /// ERROR other than a timeout of the probe's wait (`serverError`).
     func ask(_ connection: PostgresConnection) throws(StorageError) -> InFlightCommit.Verdict {
         if try connection.simpleValue(Self.recoverySelect) == "true" { return .standby }
         do throws(StorageError) {
@@ -54,8 +54,9 @@ struct UnansweredCommit: Sendable, Equatable {
         } catch {
             guard connection.isConnected else { throw error }
             _ = try? connection.command("ROLLBACK")
-            // 57014: the probe waited `waitMilliseconds` for the old transaction, which is still in progress.
-            if connection.firstSQLState == "57014" { return .inProgress }
+            // 57014: the probe waited `waitMilliseconds` for the old transaction, which is still in progress; 55P03:
+            // so did it, under a shorter `lock_timeout` of the operator's.
+            if connection.firstSQLState == "57014" || connection.firstSQLState == "55P03" { return .inProgress }
             throw error
         }
     }
