@@ -154,8 +154,8 @@ public final class PostgresStore: Store {
                     pool.counters.count(.connectionLost)
                     continue
                 }
-                try resolution.settle(conclusion, counters: pool.counters)
-                throw StorageError(.internalFailure, "an unanswered COMMIT was settled without an outcome")
+                // Whatever the verdict, the statement's value never arrived: no value to return.
+                throw resolution.failure(conclusion, counters: pool.counters)
             }
         }
     }
@@ -263,12 +263,8 @@ public final class PostgresStore: Store {
                 case .answerLost?:
                     // The statement's value and the transaction's id arrived, COMMIT's answer did not: as for a COMMIT
                     // sent alone.
-                    guard let inFlight else {
-                        counters.count(.unknown)
-                        throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown")
-                    }
                     let cause = connection.firstError ?? StorageError(.busy, "PostgreSQL connection lost during COMMIT")
-                    return .inDoubt(value, CommitResolution(inFlight: inFlight, cause: cause))
+                    return .inDoubt(value, try inDoubt(inFlight, cause: cause, counters: counters))
                 case .unanswered?:
                     // The body caught its statement's error and went on: as if it had thrown it.
                     throw connection.firstError ?? StorageError(.busy, "PostgreSQL connection lost")
@@ -355,12 +351,20 @@ public final class PostgresStore: Store {
                 throw StorageError(
                     .busy, "PostgreSQL connection lost at a read's COMMIT (nothing written): \(error.reason)")
             }
-            guard let inFlight else {
-                counters.count(.unknown)
-                throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(error.reason)")
-            }
-            return .inDoubt(CommitResolution(inFlight: inFlight, cause: error))
+            return .inDoubt(try inDoubt(inFlight, cause: error, counters: counters))
         }
+    }
+
+    /// The question for a write whose COMMIT's answer was lost (`cause`), or `.io` when its BEGIN round trip gave no
+    /// transaction to ask about.
+    private static func inDoubt(
+        _ inFlight: InFlightCommit?, cause: StorageError, counters: PostgresCounters
+    ) throws(StorageError) -> CommitResolution {
+        guard let inFlight else {
+            counters.count(.unknown)
+            throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
+        }
+        return CommitResolution(inFlight: inFlight, cause: cause)
     }
 
     private static func storageError(_ error: any Error) -> StorageError {

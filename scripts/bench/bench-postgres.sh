@@ -311,7 +311,7 @@ for i, run, reference in rounds:
     shares.append(share)
     row(f"PostgreSQL, loopback TCP, round {i}", run, f"{share:.0%}" if share is not None else "—", "(round)")
 if rounds:
-    middle = lambda values: statistics.median(values)
+    middle = statistics.median
     database = middle([per_login(run, "database_cpu_seconds") for _, run, _ in rounds])
     known = [s for s in shares if s is not None]
     share = middle(known) if known else None

@@ -37,8 +37,9 @@ extension StoreWriter {
 
     /// Stores a hosted login's session and authorization code, when given (a login's or a sign-up's write). A new
     /// session ends the one it replaces in the same browser (`replacing`, the SHA-256 of that session's cookie value)
-    /// at its own creation, in the same write: re-authenticating (`prompt=login`, an exceeded `max_age`, another
-    /// account) leaves one live session per browser, not the old one alive beside the new until it expires.
+    /// at its own creation, in the same write: re-authenticating (OIDC Core §3.1.2.1 `prompt=login` or an exceeded
+    /// `max_age`, another account) leaves one live session per browser, not the old one alive beside the new until
+    /// it expires.
     /// - Throws: `.internalFailure` when a row with the same key exists (random 32-byte values: a bug).
     public func insertHostedLogin(
         session: LoginSession?, code: AuthorizationCode?, replacing replaced: [UInt8]? = nil

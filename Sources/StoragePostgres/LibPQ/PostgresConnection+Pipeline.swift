@@ -159,11 +159,10 @@ extension PostgresConnection {
             } else if error == nil {
                 do { value = try read(result) } catch let failed { error = failed }
             }
-            if commits, try takeCommitAnswer(handle, error: &error) == .answerLost {
+            if commits {
+                takeCommitAnswer(handle, error: &error)
                 // The connection is gone: no sync to read. The statement's value stands if the commit happened.
-                if let error { throw error }
-                guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
-                return value
+                if pipelinedCommit == .answerLost { return try Self.outcome(value, error) }
             }
         } else if error == nil {
             value = try read(handle)
@@ -173,23 +172,26 @@ extension PostgresConnection {
         let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         PQclear(sync)
         guard synced, PQexitPipelineMode(handle) == 1 else { return try lose(handle, sql: "sync") }
+        return try Self.outcome(value, error)
+    }
+
+    /// What a pipeline gives its caller: the first failure it met, else the statement's value.
+    private static func outcome<T>(_ value: T?, _ error: StorageError?) throws(StorageError) -> T {
         if let error { throw error }
         guard let value else { throw StorageError(.internalFailure, "a pipeline's statement gave no result") }
         return value
     }
 
-    /// Reads the answer to a pipelined COMMIT, once the statement's arrived, into `pipelinedCommit`: `.committed`;
+    /// Records the answer to a pipelined COMMIT, once the statement's arrived, in `pipelinedCommit`: `.committed`;
     /// nil when the statement failed (PostgreSQL skipped COMMIT: the transaction is open, aborted, until the
     /// caller's ROLLBACK) or COMMIT itself failed (a deferred check: rolled back, its error kept in `error` unless
     /// an earlier one is); `.answerLost` when the connection broke first (closed by `check`).
-    private func takeCommitAnswer(
-        _ handle: OpaquePointer, error: inout StorageError?
-    ) throws(StorageError) -> PipelinedCommit? {
+    private func takeCommitAnswer(_ handle: OpaquePointer, error: inout StorageError?) {
         pipelinedCommit = .answerLost
         guard let result = nextResult(handle) else {
             if self.handle == handle { disconnect() }
             failure = failure ?? .connectionLost
-            return pipelinedCommit
+            return
         }
         defer { PQclear(result) }
         if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
@@ -202,7 +204,6 @@ extension PostgresConnection {
         } else {
             pipelinedCommit = .committed
         }
-        return pipelinedCommit
     }
 
     /// Sends `sql` as a prepared statement with `arguments` (binary parameters; results binary or text), preceded by

@@ -23,6 +23,10 @@ enum PostgresFailure: Equatable {
     /// PostgreSQL's message for a prepared statement whose result type a schema change altered (plancache.c).
     static let stalePlanMessage = "cached plan must not change result type"
 
+    /// The SQLSTATEs of a statement stopped by a timeout: 57014 query_canceled (`statement_timeout`, or a cancel),
+    /// 55P03 lock_not_available (`lock_timeout`). Its transaction rolls back; it may be run again.
+    static let timeoutStates: Set<String> = ["57014", "55P03"]
+
     /// Classifies `sqlState` (nil when libpq produced the error itself, e.g. on a broken socket); `message` is the
     /// primary message, which tells a stale prepared statement from other 0A000 errors.
     init(sqlState: String?, message: String? = nil, connectionBroken: Bool) {
@@ -73,7 +77,7 @@ enum PostgresFailure: Equatable {
             return StorageError(.conflict, "PostgreSQL 23503: \(message)", constraint: .foreignKey)
         case "53300":
             return StorageError(.busy, "PostgreSQL 53300: \(message)")
-        case "57014", "55P03":
+        case let timedOut where timeoutStates.contains(timedOut):
             // The operator's statement_timeout or lock_timeout (`options`), or a cancel: the statement failed and its
             // transaction rolls back, nothing written, so the client may retry (503) as after a lost connection.
             return StorageError(.busy, "PostgreSQL \(state), the transaction rolled back: \(message)")

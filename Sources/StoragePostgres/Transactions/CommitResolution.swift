@@ -56,32 +56,41 @@ struct CommitResolution: Sendable {
         try settle(conclusion, counters: counters)
     }
 
-    /// Counts `conclusion` and returns (committed, the body's value stands) or throws, as `resolve` says. An
-    /// unanswered COMMIT found committed is `.io` all the same: its statement's value never arrived.
+    /// Counts `conclusion` and returns when the body's value stands (an in-flight COMMIT found committed), else
+    /// throws its `failure`.
     func settle(_ conclusion: Conclusion, counters: PostgresCounters) throws(StorageError) {
+        if conclusion.verdict == .committed, !question.isUnanswered {
+            counters.count(.committed)
+            return
+        }
+        throw failure(conclusion, counters: counters)
+    }
+
+    /// Counts `conclusion` and gives the error the write ends with when the body's value cannot stand: rolled back →
+    /// `.busy` (nothing was written); unknown, no answer in time, or an unanswered COMMIT found committed (its
+    /// statement's value never arrived) → `.io`.
+    func failure(_ conclusion: Conclusion, counters: PostgresCounters) -> StorageError {
         switch conclusion.verdict {
-        case .committed? where question.isUnanswered:
+        case .committed?:
             counters.count(.unknown)
-            throw StorageError(
+            return StorageError(
                 .io,
                 "PostgreSQL connection lost before its statement's answer; the transaction committed, "
                     + "its result is unknown: \(cause.reason)")
-        case .committed?:
-            counters.count(.committed)
         case .rolledBack?:
             counters.count(.rolledBack)
-            throw StorageError(
+            return StorageError(
                 .busy, "PostgreSQL connection lost during COMMIT; the transaction was rolled back: \(cause.reason)")
         case .unknown?:
             counters.count(.unknown)
             let why =
                 conclusion.serverError.map { "the database could not say (\($0.reason))" }
                 ?? "the server restarted"
-            throw StorageError(
+            return StorageError(
                 .io, "PostgreSQL connection lost during COMMIT and \(why): outcome unknown: \(cause.reason)")
         case .inProgress?, .standby?, nil:
             counters.count(.unknown)
-            throw StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
+            return StorageError(.io, "PostgreSQL connection lost during COMMIT, outcome unknown: \(cause.reason)")
         }
     }
 

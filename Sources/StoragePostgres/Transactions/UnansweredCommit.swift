@@ -33,11 +33,8 @@ struct UnansweredCommit: Sendable, Equatable {
     /// value is 'absent' when the insert went in (no committed marker: the row now fences the old transaction off),
     /// no row when the marker was there.
     var probe: String {
-        """
-        BEGIN; SET LOCAL statement_timeout = \(Self.waitMilliseconds); \
-        INSERT INTO commit_markers (marker) VALUES (\(marker.literal)) ON CONFLICT (marker) DO NOTHING \
-        RETURNING 'absent'
-        """
+        "BEGIN; SET LOCAL statement_timeout = \(Self.waitMilliseconds); "
+            + "\(marker.insert) ON CONFLICT (marker) DO NOTHING RETURNING 'absent'"
     }
 
     /// Asks `connection` once. Throws when the server gave no answer (the caller asks again) or answered with an
@@ -54,9 +51,11 @@ struct UnansweredCommit: Sendable, Equatable {
         } catch {
             guard connection.isConnected else { throw error }
             _ = try? connection.command("ROLLBACK")
-            // 57014: the probe waited `waitMilliseconds` for the old transaction, which is still in progress; 55P03:
-            // so did it, under a shorter `lock_timeout` of the operator's.
-            if connection.firstSQLState == "57014" || connection.firstSQLState == "55P03" { return .inProgress }
+            // The probe's wait for the old transaction timed out (its own `statement_timeout`, or an operator's shorter
+            // `lock_timeout`): that transaction is still in progress.
+            if let state = connection.firstSQLState, PostgresFailure.timeoutStates.contains(state) {
+                return .inProgress
+            }
             throw error
         }
     }

@@ -10,6 +10,31 @@ import Testing
 
 @Suite("Operator commands on organizations: orgs create, list, add-member, remove-member")
 struct OrganizationCommandsTests {
+    /// A memory store holding user u1 (ann@example.com) with a passkey.
+    static func store() async throws -> MemoryStore {
+        let store = MemoryStore()
+        try await store.write { writer in
+            try writer.insertUser(
+                User(
+                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
+                    username: nil, name: nil, createdAt: Date()),
+                credential: Credential(
+                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
+                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
+                    attestationFormat: "none", createdAt: Date()))
+        }
+        return store
+    }
+
+    /// Runs `request` on `store` as operator "ops", with the test configuration.
+    static func run(_ request: OrganizationAdminRequest, store: MemoryStore, json: Bool) async throws
+        -> AdminCommands.Outcome
+    {
+        try await OrganizationCommands.run(
+            request, store: store, configuration: try TestConfiguration.make(PasskeyHarness.overrides), json: json,
+            actor: "ops")
+    }
+
     @Test("orgs commands parse with the account commands' flags; a name breaking Auth0's rules is a usage error")
     func parsing() throws {
         func parse(_ arguments: [String]) throws -> (AccountOptions, OrganizationAdminRequest)? {
@@ -36,21 +61,9 @@ struct OrganizationCommandsTests {
 
     @Test("create, list, add and remove members by id, name, user id or email; audited; exit 1 when unknown")
     func run() async throws {
-        let configuration = try TestConfiguration.make(PasskeyHarness.overrides)
-        let store = MemoryStore()
-        try await store.write { writer in
-            try writer.insertUser(
-                User(
-                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
-                    username: nil, name: nil, createdAt: Date()),
-                credential: Credential(
-                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
-                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
-                    attestationFormat: "none", createdAt: Date()))
-        }
+        let store = try await Self.store()
         func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
-            try await OrganizationCommands.run(
-                request, store: store, configuration: configuration, json: json, actor: "ops")
+            try await Self.run(request, store: store, json: json)
         }
         let created = try await run(.create(name: "acme", displayName: "Acme"))
         #expect(created.status == 0)
@@ -93,21 +106,9 @@ struct OrganizationCommandsTests {
 
     @Test("remove-member revokes the member's sessions in the organization in the same write, and no other session")
     func removalRevokes() async throws {
-        let configuration = try TestConfiguration.make(PasskeyHarness.overrides)
-        let store = MemoryStore()
-        try await store.write { writer in
-            try writer.insertUser(
-                User(
-                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
-                    username: nil, name: nil, createdAt: Date()),
-                credential: Credential(
-                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
-                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
-                    attestationFormat: "none", createdAt: Date()))
-        }
+        let store = try await Self.store()
         func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
-            try await OrganizationCommands.run(
-                request, store: store, configuration: configuration, json: json, actor: "ops")
+            try await Self.run(request, store: store, json: json)
         }
         let created = try await run(.create(name: "acme", displayName: nil))
         let id = try #require(try JSONValue(parsing: Array(created.output.utf8))["id"]?.stringValue)
