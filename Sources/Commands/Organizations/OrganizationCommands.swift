@@ -36,18 +36,27 @@ public enum OrganizationCommands {
                 json: json, .array(listed.map { organizationJSON($0.0, members: $0.1) }),
                 text: listed.map { "\($0.0.id)\t\($0.0.name)\t\($0.0.displayName ?? "")\t\($0.1)" })
         case .delete(let organizationText):
-            let deleted = try await store.write { writer -> (id: String, members: Int)? in
+            let deleted = try await store.write { writer -> (id: String, members: Int, revoked: Int)? in
                 guard let organization = try Self.organization(organizationText, writer) else { return nil }
-                let members = try writer.organizationMembers(organizationID: organization.id).count
+                let members = try writer.organizationMembers(organizationID: organization.id)
+                // No session outlives its organization: each member's refresh-token families in it are revoked in
+                // the same write, as `remove-member` does for one (a login in an organization needs its membership,
+                // and a member removed earlier had theirs revoked then).
+                var revoked = 0
+                for member in members {
+                    revoked += try writer.revokeRefreshTokens(
+                        .organizationMember(organizationID: organization.id, userID: member.userID), now: now)
+                }
                 guard try writer.deleteOrganization(id: organization.id) else { return nil }
                 _ = try writer.appendSecurityEvent(
                     PasskeyLifecycleAuditEvent.make(
-                        .organizationDeleted, now: now, userID: nil, reasonCode: "operator", attempts: members,
+                        .organizationDeleted, now: now, userID: nil, reasonCode: "operator", attempts: members.count,
                         detail: JSONValue.object([
                             JSONMember(key: "actor", value: .string(actorName)),
                             JSONMember(key: "organization_id", value: .string(organization.id)),
+                            JSONMember(key: "revoked_families", value: JSONValue(revoked)),
                         ]).serialized()))
-                return (organization.id, members)
+                return (organization.id, members.count, revoked)
             }
             guard let deleted else {
                 return failed(
@@ -55,8 +64,15 @@ public enum OrganizationCommands {
                     extra: ["what": .string("organization")])
             }
             return AdminCommands.done(
-                json: json, ["deleted": .string(deleted.id), "members": JSONValue(deleted.members)],
-                text: ["deleted organization \(deleted.id) and its \(deleted.members) membership(s)"])
+                json: json,
+                [
+                    "deleted": .string(deleted.id), "members": JSONValue(deleted.members),
+                    "revoked_families": JSONValue(deleted.revoked),
+                ],
+                text: [
+                    "deleted organization \(deleted.id) and its \(deleted.members) membership(s); "
+                        + "\(deleted.revoked) session(s) in it revoked"
+                ])
         case .addMember(let organizationText, let userText), .removeMember(let organizationText, let userText):
             let adding = request == .addMember(organization: organizationText, user: userText)
             let realm = configuration.defaultRealm?.name

@@ -8,7 +8,7 @@ import Testing
 @testable import Service
 @testable import passkeyd
 
-@Suite("Operator commands on organizations: orgs create, list, add-member, remove-member")
+@Suite("Operator commands on organizations: orgs create, list, add-member, remove-member, delete")
 struct OrganizationCommandsTests {
     /// A memory store holding user u1 (ann@example.com) with a passkey.
     static func store() async throws -> MemoryStore {
@@ -90,7 +90,7 @@ struct OrganizationCommandsTests {
         #expect(!(try await store.read { try $0.isOrganizationMember(organizationID: id, userID: "u1") }))
         #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
         let deleted = try await run(.delete(organization: "acme"), json: false)
-        #expect(deleted.output == "deleted organization \(id) and its 1 membership(s)")
+        #expect(deleted.output == "deleted organization \(id) and its 1 membership(s); 0 session(s) in it revoked")
         #expect(try await store.read { try $0.organizations() } == [])
         #expect(try await run(.delete(organization: id)).status == 1, "deleted twice")
         let all = try await store.read { try $0.securityEvents(after: 0, limit: 10) }
@@ -104,6 +104,15 @@ struct OrganizationCommandsTests {
         #expect(detail["actor"]?.stringValue == "operator:ops" && detail["organization_id"]?.stringValue == id)
     }
 
+    /// A live refresh token of `user` in `organization` (nil: none), its hash `n` repeated.
+    static func token(_ n: UInt8, family: String, user: String = "u1", organization: String?) -> RefreshToken {
+        RefreshToken(
+            tokenHash: [UInt8](repeating: n, count: 32), familyID: family, clientID: "app", userID: user,
+            scope: "openid offline_access", authTime: Date(), createdAt: Date(),
+            absoluteExpiresAt: Date().addingTimeInterval(86_400), idleExpiresAt: Date().addingTimeInterval(3_600),
+            organizationID: organization)
+    }
+
     @Test("remove-member revokes the member's sessions in the organization in the same write, and no other session")
     func removalRevokes() async throws {
         let store = try await Self.store()
@@ -113,15 +122,8 @@ struct OrganizationCommandsTests {
         let created = try await run(.create(name: "acme", displayName: nil))
         let id = try #require(try JSONValue(parsing: Array(created.output.utf8))["id"]?.stringValue)
         #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
-        func token(_ n: UInt8, family: String, organization: String?) -> RefreshToken {
-            RefreshToken(
-                tokenHash: [UInt8](repeating: n, count: 32), familyID: family, clientID: "app", userID: "u1",
-                scope: "openid offline_access", authTime: Date(), createdAt: Date(),
-                absoluteExpiresAt: Date().addingTimeInterval(86_400), idleExpiresAt: Date().addingTimeInterval(3_600),
-                organizationID: organization)
-        }
-        let inAcme = token(1, family: "in-acme", organization: id)
-        let elsewhere = token(2, family: "no-organization", organization: nil)
+        let inAcme = Self.token(1, family: "in-acme", organization: id)
+        let elsewhere = Self.token(2, family: "no-organization", organization: nil)
         try await store.write { writer in
             try writer.insertRefreshToken(inAcme)
             try writer.insertRefreshToken(elsewhere)
@@ -140,5 +142,55 @@ struct OrganizationCommandsTests {
         #expect(try await run(.addMember(organization: id, user: "u1")).status == 0)
         let again = try await run(.removeMember(organization: id, user: "u1"), json: false)
         #expect(again.output == "removed u1 from \(id); 0 session(s) in it revoked")
+    }
+
+    @Test("delete revokes every member's sessions in the organization in the same write, and no other session")
+    func deletionRevokes() async throws {
+        let store = try await Self.store()
+        try await store.write { writer in
+            try writer.insertUser(
+                User(
+                    id: "u2", userHandle: [2], realm: "main", email: "bob@example.com", phoneNumber: nil,
+                    username: nil, name: nil, createdAt: Date()),
+                credential: Credential(
+                    credentialID: [2], userID: "u2", publicKey: [2], algorithm: -7, signCount: 0, uvInitialized: true,
+                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
+                    attestationFormat: "none", createdAt: Date()))
+        }
+        func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
+            try await Self.run(request, store: store, json: json)
+        }
+        func id(_ outcome: AdminCommands.Outcome) throws -> String {
+            try #require(try JSONValue(parsing: Array(outcome.output.utf8))["id"]?.stringValue)
+        }
+        let acme = try id(try await run(.create(name: "acme", displayName: nil)))
+        let globex = try id(try await run(.create(name: "globex", displayName: nil)))
+        for (organization, user) in [(acme, "u1"), (acme, "u2"), (globex, "u1")] {
+            #expect(try await run(.addMember(organization: organization, user: user)).status == 0)
+        }
+        let tokens = [
+            Self.token(1, family: "u1-acme", organization: acme), Self.token(2, family: "u1-acme", organization: acme),
+            Self.token(3, family: "u2-acme", user: "u2", organization: acme),
+            Self.token(4, family: "u1-globex", organization: globex),
+            Self.token(5, family: "u2-none", user: "u2", organization: nil),
+        ]
+        try await store.write { writer in
+            for token in tokens { try writer.insertRefreshToken(token) }
+        }
+        let deleted = try await run(.delete(organization: "acme"))
+        #expect(deleted.status == 0)
+        let output = try JSONValue(parsing: Array(deleted.output.utf8))
+        #expect(output["members"] == 2 && output["revoked_families"] == 2, "\(deleted.output)")
+        for token in tokens {
+            let revokedAt = try await store.read { try $0.refreshToken(hash: token.tokenHash)?.revokedAt }
+            #expect((revokedAt != nil) == (token.organizationID == acme), "\(token.familyID)")
+        }
+        for user in ["u1", "u2"] {
+            let status = try await store.read { try $0.sessionStatus(userID: user, familyID: "\(user)-acme") }
+            #expect(status.familyRevoked && status.sessionsRevokedAt == nil, "\(user): \(status)")
+        }
+        let event = try await store.read { try $0.securityEvents(after: 0, limit: 20) }.last
+        #expect(event?.kind == "organization_deleted" && event?.attempts == 2)
+        #expect(try JSONValue(parsing: try #require(event?.detail))["revoked_families"] == 2)
     }
 }
