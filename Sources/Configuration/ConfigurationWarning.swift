@@ -13,7 +13,8 @@ package struct ConfigurationWarning: Sendable, Equatable, CustomStringConvertibl
 
 extension ServerConfiguration {
     /// The warnings of this configuration: an issuer with a path, an issuer on another port than the listener's,
-    /// a realm used as the default that is not marked so, and a client's `allowed_aaguids` that no attestation proves.
+    /// a realm used as the default that is not marked so, a client's `allowed_aaguids` that no attestation proves, and
+    /// the account API open to every client of several.
     package var warnings: [ConfigurationWarning] {
         var warnings: [ConfigurationWarning] = []
         if let warning = issuerPortWarning { warnings.append(warning) }
@@ -38,6 +39,16 @@ extension ServerConfiguration {
         }
         for (index, client) in clients.enumerated() {
             warnings += client.authenticatorWarnings(field: "clients[\(index)]")
+        }
+        if accountAPIAccessPolicy == .allowAll, clients.count > 1 {
+            warnings.append(
+                ConfigurationWarning(
+                    field: "account_api_access_policy",
+                    reason:
+                        "is allow_all with \(clients.count) clients: each of them may ask for the account API "
+                        + "\(accountAudience) and manage the accounts of the users who sign in to it (passkeys, "
+                        + "recovery codes, the password, DELETE /me); set \"require_client_grant\" and give "
+                        + "client_grants to the clients that may (Auth0's My Account API default)"))
         }
         return warnings
     }

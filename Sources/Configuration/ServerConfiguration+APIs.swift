@@ -48,9 +48,13 @@ extension ServerConfiguration {
         return apis.first { $0.identifier == audience }
     }
 
-    /// Whether `audience` is one of the APIs built into passkeyd (every client may ask for them).
-    package func isBuiltInAudience(_ audience: String) -> Bool {
-        audience == issuer || audience == deviceKeys.audience || audience == accountAudience
+    /// Whether every client may ask for the API `audience`, with all of its scopes, without a client grant: the
+    /// issuer's (`/userinfo`) and the device-key API (the app that logs in is the app that enrols its key) always; the
+    /// account API under `account_api_access_policy: allow_all` (the default), not under `require_client_grant`
+    /// (Auth0's My Account API default). The one rule behind a login's audience and scope and a refresh token policy's check.
+    package func isOpenToEveryClient(_ audience: String) -> Bool {
+        audience == issuer || audience == deviceKeys.audience
+            || (audience == accountAudience && accountAPIAccessPolicy == .allowAll)
     }
 
     /// Resolves each client's `password_login_audiences`: empty (the default) is the issuer's own API (`/userinfo`)
@@ -86,12 +90,12 @@ extension ServerConfiguration {
     }
 
     /// Whether `clientID` may be granted the API scope `scope` of `api`: the API defines it, and it is listed in the
-    /// client's grant for the API, or the API is a built-in one (the account API's `AccountAPIScope`), whose scopes
-    /// go with the API every client may use without a grant. The one rule behind a login's scope and a refresh token
-    /// policy's (`checkRefreshTokenPolicies`).
+    /// client's grant for the API, or the API is open to every client (`isOpenToEveryClient`: the account API's
+    /// `AccountAPIScope` under `allow_all`). The one rule behind a login's scope and a refresh token policy's
+    /// (`checkRefreshTokenPolicies`).
     package func mayGrant(apiScope scope: String, of api: APIConfiguration, to clientID: String) -> Bool {
         guard api.defines(scope) else { return false }
-        if isBuiltInAudience(api.identifier) { return true }
+        if isOpenToEveryClient(api.identifier) { return true }
         return clientGrant(clientID: clientID, audience: api.identifier)?.scopes.contains(scope) == true
     }
 
@@ -151,11 +155,11 @@ extension ServerConfiguration {
         return apis
     }
 
-    /// Reads `client_grants`: each names a configured client and a configured API, at most once, and only scopes
-    /// that API defines.
-    package static func readClientGrants(_ root: ConfigObject, clients: [ClientConfiguration], apis: [APIConfiguration])
-        throws(ConfigurationError) -> [ClientGrant]
-    {
+    /// Reads `client_grants`: each names a configured client and a configured API or the account API
+    /// (`accountAudience`), at most once, and only scopes that API defines (the account API's: `AccountAPIScope`).
+    package static func readClientGrants(
+        _ root: ConfigObject, clients: [ClientConfiguration], apis: [APIConfiguration], accountAudience: String
+    ) throws(ConfigurationError) -> [ClientGrant] {
         var grants: [ClientGrant] = []
         for object in try root.value(Settings.clientGrants) {
             let clientID = try object.string("client_id")
@@ -163,11 +167,18 @@ extension ServerConfiguration {
                 throw object.error("client_id", "\"\(clientID)\" is not a configured client")
             }
             let audience = try object.string("audience")
-            guard let api = apis.first(where: { $0.identifier == audience }) else {
-                throw object.error("audience", "\"\(audience)\" is not the identifier of one of apis")
+            let scopesOfAPI: [String]
+            if audience == accountAudience {
+                scopesOfAPI = AccountAPIScope.allCases.map(\.rawValue)
+            } else if let api = apis.first(where: { $0.identifier == audience }) {
+                scopesOfAPI = api.scopes.map(\.value)
+            } else {
+                throw object.error(
+                    "audience",
+                    "\"\(audience)\" is not the identifier of one of apis or the account API \(accountAudience)")
             }
             let scopes = try object.stringArray("scopes")
-            for (index, scope) in scopes.enumerated() where !api.defines(scope) {
+            for (index, scope) in scopes.enumerated() where !scopesOfAPI.contains(scope) {
                 throw object.error("scopes[\(index)]", "\"\(scope)\" is not a scope of \(audience)")
             }
             guard !grants.contains(where: { $0.clientID == clientID && $0.audience == audience }) else {

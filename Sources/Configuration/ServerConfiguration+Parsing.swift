@@ -135,7 +135,9 @@ extension ServerConfiguration {
             ],
             defaultLifetime: tokens.accessTokenLifetime, defaultAlgorithm: tokens.accessTokenSigningAlgorithm)
         self.apis = apis
-        clientGrants = try Self.readClientGrants(root, clients: clients, apis: apis)
+        clientGrants = try Self.readClientGrants(
+            root, clients: clients, apis: apis, accountAudience: Self.accountAudience(issuer: issuer))
+        accountAPIAccessPolicy = try root.value(Settings.accountAPIAccessPolicy)
         configuredDefaultAudience = try Self.readDefaultAudience(
             root, known: [issuer, deviceKeys.audience] + apis.map(\.identifier))
         allowOrganizationNameInAuthenticationAPI = try root.value(Settings.allowOrganizationNameInAuthenticationAPI)

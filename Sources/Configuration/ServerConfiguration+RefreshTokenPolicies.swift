@@ -20,8 +20,8 @@ extension ServerConfiguration {
     }
 
     /// Checks every client's refresh token policies against the APIs and the client grants: a policy names an API
-    /// the client may ask for at all (a built-in one, the issuer's, the device-key or the account API, or one of
-    /// `apis` it has a client grant for), and only scopes within that grant (Auth0: "equal to or narrower than" what
+    /// the client may ask for at all (one open to every client, `isOpenToEveryClient`, or one it has a client grant
+    /// for), and only scopes within that grant (Auth0: "equal to or narrower than" what
     /// the client may have), so that an exchange never grants more than a login of the client could.
     package func checkRefreshTokenPolicies() throws(ConfigurationError) {
         for (index, client) in clients.enumerated() {
@@ -33,7 +33,7 @@ extension ServerConfiguration {
                         reason: "\"\(policy.audience)\" is not the issuer, a built-in audience or one of apis")
                 }
                 let grant = clientGrant(clientID: client.clientID, audience: api.identifier)
-                guard isBuiltInAudience(api.identifier) || grant != nil else {
+                guard isOpenToEveryClient(api.identifier) || grant != nil else {
                     throw ConfigurationError(
                         field: "\(field).audience",
                         reason: "\(client.clientID) has no client grant for \"\(api.identifier)\"")

@@ -204,6 +204,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var apis: [APIConfiguration] = []
     /// Which client may ask for which API, with which of its scopes (`client_grants`).
     public var clientGrants: [ClientGrant] = []
+    /// `account_api_access_policy`: whether the account API is every client's (by default) or needs a client grant.
+    public var accountAPIAccessPolicy: APIAccessPolicy = .allowAll
     /// `default_audience` when set: the API of a request that names none.
     public var configuredDefaultAudience: String? = nil
     /// `allow_organization_name_in_authentication_api`: an `organization` may be named by its name too, and the

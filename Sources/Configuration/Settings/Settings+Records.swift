@@ -10,6 +10,16 @@ extension Settings {
     package static let clientGrants = RecordsSetting(
         "client_grants", doc: "which client may ask for which API, with which of its scopes, see below")
 
+    /// `account_api_access_policy`: which clients may ask for the account API `<issuer>me/`.
+    package static let accountAPIAccessPolicy = ChoiceSetting<APIAccessPolicy>(
+        "account_api_access_policy", default: .allowAll,
+        doc: """
+            which clients may ask for the account API `<issuer>me/` (passkeys, recovery codes, the password, \
+            `DELETE /me`): `allow_all`, every client, with every scope it defines; `require_client_grant`, only a \
+            client with a `client_grants` entry for it, with the scopes that entry lists (Auth0's My Account API \
+            default; `check-config` warns while several clients share `allow_all`)
+            """)
+
     /// `default_audience`, read by `ServerConfiguration.readDefaultAudience`.
     package static let defaultAudience = TextSetting(
         "default_audience", default: "", note: "(the issuer)",
@@ -37,7 +47,8 @@ extension Settings {
             """)
 
     static let records = [
-        clients.descriptor, apis.descriptor, clientGrants.descriptor, defaultAudience.descriptor,
+        clients.descriptor, apis.descriptor, clientGrants.descriptor, accountAPIAccessPolicy.descriptor,
+        defaultAudience.descriptor,
         allowOrganizationNameInAuthenticationAPI.descriptor, realms.descriptor,
     ]
 }

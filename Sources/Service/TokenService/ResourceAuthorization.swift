@@ -11,14 +11,15 @@ package struct AuthorizedAccess: Sendable, Equatable {
 /// The one rule on audiences and scopes (Auth0's APIs and client grants), for every grant that mints tokens
 /// (webauthn, srp6a, refresh_token):
 /// - the audience is the request's `audience`, else `default_audience`, else the issuer's API;
-/// - it must be an API, and one the client may use: the built-in ones (the issuer's, the device-key API and the
-///   account API `<issuer>me/`) for every client, any other API only with a client grant (`client_grants`);
+/// - it must be an API, and one the client may use: the issuer's, the device-key API and (under
+///   `account_api_access_policy: allow_all`, the default) the account API `<issuer>me/` for every client; a
+///   configured API, and the account API under `require_client_grant`, only with a client grant (`client_grants`);
 ///   otherwise 403 `access_denied`, as Auth0 answers;
 /// - a password login (`amr` `pwd`, the SRP-6a grant and every refresh of its family) only for an audience of the
 ///   client's `password_login_audiences` (by default the issuer's, for `/userinfo`): never the device-key or account
 ///   API (docs/password-fallback.md);
 /// - the scope granted is the requested one intersected with the OIDC scopes (`offline_access` only when the API
-///   allows offline access) and the API's scopes the client's grant lists (a built-in API's scopes need no grant);
+///   allows offline access) and the API's scopes the client's grant lists (an API open to every client needs none);
 ///   the response's `scope` says which.
 package struct ResourceAuthorization: Sendable {
     package let configuration: ServerConfiguration
@@ -41,9 +42,9 @@ package struct ResourceAuthorization: Sendable {
                 .accessDenied, "A password login cannot be used for \"\(api.identifier)\".",
                 logCode: "audience_not_for_password", reason: "\(client.clientID) password login for \(api.identifier)")
         }
-        let builtIn = configuration.isBuiltInAudience(api.identifier)
+        let open = configuration.isOpenToEveryClient(api.identifier)
         let grant = configuration.clientGrant(clientID: client.clientID, audience: api.identifier)
-        guard builtIn || grant != nil else {
+        guard open || grant != nil else {
             throw OAuthError(
                 .accessDenied, "Client is not authorized to access \"\(api.identifier)\".",
                 logCode: "audience_not_granted", reason: "\(client.clientID) has no grant for \(api.identifier)")
