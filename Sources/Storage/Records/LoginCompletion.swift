@@ -31,9 +31,9 @@ public struct LoginCompletion: Sendable, Equatable {
     public var loginSession: LoginSession? = nil
     /// A hosted login's authorization code, stored with the login when given.
     public var authorizationCode: AuthorizationCode? = nil
-    /// The login session this browser held before (the SHA-256 of its cookie value), ended by the write that stores
+    /// The login session this browser held before, ended (and its end audited) by the write that stores
     /// `loginSession` in its place (`StoreWriter.insertHostedLogin(session:code:replacing:)`).
-    public var replacedLoginSession: [UInt8]? = nil
+    public var replacedLoginSession: LoginSessionReplacement? = nil
 
     /// Creates a login completion.
     public init(

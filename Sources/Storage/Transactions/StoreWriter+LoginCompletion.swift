@@ -36,19 +36,29 @@ extension StoreWriter {
     }
 
     /// Stores a hosted login's session and authorization code, when given (a login's or a sign-up's write). A new
-    /// session ends the one it replaces in the same browser (`replacing`, the SHA-256 of that session's cookie value)
-    /// at its own creation, in the same write: re-authenticating (OIDC Core §3.1.2.1 `prompt=login` or an exceeded
-    /// `max_age`, another account) leaves one live session per browser, not the old one alive beside the new until
-    /// it expires.
+    /// session ends the one it replaces in the same browser (`replacing`: that session's hash and the event of its
+    /// end) at its own creation, in the same write: re-authenticating (OIDC Core §3.1.2.1 `prompt=login` or an
+    /// exceeded `max_age`, another account) leaves one live session per browser, not the old one alive beside the new
+    /// until it expires. When the replaced session was live, its end is audited in the same write: the replacement's
+    /// event, with the replaced session's user and the new session's creation time (an ended, expired or unknown
+    /// session records nothing, as a logout of one does not).
     /// - Throws: `.internalFailure` when a row with the same key exists (random 32-byte values: a bug).
     public func insertHostedLogin(
-        session: LoginSession?, code: AuthorizationCode?, replacing replaced: [UInt8]? = nil
+        session: LoginSession?, code: AuthorizationCode?, replacing replaced: LoginSessionReplacement? = nil
     ) throws(StorageError) {
         if let session, try !insert(.loginSession(session)) {
             throw StorageError(.internalFailure, "login session hash already stored")
         }
-        if let session, let replaced, replaced != session.idHash {
-            _ = try endLoginSession(idHash: replaced, at: session.createdAt)
+        if let session, let replaced, replaced.sessionHash != session.idHash,
+            let old = try loginSession(idHash: replaced.sessionHash)
+        {
+            let wasLive = old.isLive(at: session.createdAt)
+            if try endLoginSession(idHash: replaced.sessionHash, at: session.createdAt), wasLive {
+                var event = replaced.event
+                event.userID = old.userID
+                event.occurredAt = session.createdAt
+                _ = try appendSecurityEvent(event)
+            }
         }
         if let code, try !insert(.authorizationCode(code)) {
             throw StorageError(.internalFailure, "authorization code hash already stored")

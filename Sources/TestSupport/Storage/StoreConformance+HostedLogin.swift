@@ -10,6 +10,16 @@ extension StoreConformance {
             createdAt: S.at(5), expiresAt: expiresAt)
     }
 
+    /// The replacement of the session whose hash is `hash`, its end audited as the hosted page's logout of client
+    /// `app` (user and time set by the write).
+    static func replacement(_ hash: [UInt8]) -> LoginSessionReplacement {
+        LoginSessionReplacement(
+            sessionHash: hash,
+            event: SecurityEvent(
+                occurredAt: S.at(0), kind: .logout, clientID: "app", outcome: "success",
+                reasonCode: "replaced"))
+    }
+
     /// An authorization code of `userID`; `full`: every nullable column set.
     static func authorizationCode(
         _ fill: UInt8, userID: String = "user-1", full: Bool = true, expiresAt: Date = S.at(65)
@@ -176,7 +186,7 @@ extension StoreConformance {
             // As one operation (the server's path): more than one statement on PostgreSQL, COMMIT on its own. It
             // replaces the browser's first session, which ends in the same write at the new one's creation.
             var replacing = login("s2", code: 0x62, expected: 6)
-            replacing.replacedLoginSession = S.bytes(0x50)
+            replacing.replacedLoginSession = replacement(S.bytes(0x50))
             try expectEqual(
                 try await store.writeOperation { [replacing] in try $0.completeLogin(replacing) }, .stored,
                 "stored as one operation")
@@ -185,20 +195,33 @@ extension StoreConformance {
             try expect(try await store.read { try $0.authorizationCode(hash: S.bytes(0x62)) } != nil, "code stored")
             let replaced = try await store.read { try $0.loginSession(idHash: S.bytes(0x50)) }
             try expectEqual(replaced?.endedAt, new?.createdAt, "the replaced session ended")
+            let logout = try await store.read { try $0.securityEvents(after: 0, limit: 100) }.last
+            try expect(
+                logout?.kind == "logout" && logout?.reasonCode == "replaced" && logout?.userID == "user-1"
+                    && logout?.occurredAt == new?.createdAt,
+                "the end audited with the login: \(String(describing: logout))")
         },
-        Check("a sign-up's hosted session replaces the browser's; an unknown or ended one ends nothing") { store in
-            let old = loginSession(0x50)
+        Check("a sign-up's hosted session replaces the browser's, audited; an unknown or ended one ends nothing") {
+            store in
+            let old = loginSession(0x50, userID: "user-7")
             try await store.write { try $0.insertHostedLogin(session: old, code: nil) }
             let new = {
                 var new = loginSession(0x51)
                 new.createdAt = S.at(9)
                 return new
             }()
-            try await store.write { try $0.insertHostedLogin(session: new, code: nil, replacing: old.idHash) }
+            try await store.write {
+                try $0.insertHostedLogin(session: new, code: nil, replacing: replacement(old.idHash))
+            }
             try expectEqual(
                 try await store.read { try $0.loginSession(idHash: old.idHash) }?.endedAt, S.at(9), "old ended")
             try expectEqual(
                 try await store.read { try $0.loginSession(idHash: new.idHash) }?.endedAt, nil, "new live")
+            let events = try await store.read { try $0.securityEvents(after: 0, limit: 100) }
+            try expect(
+                events.count == 1 && events[0].kind == "logout" && events[0].userID == "user-7"
+                    && events[0].occurredAt == S.at(9) && events[0].clientID == "app",
+                "the replaced session's end, of its user: \(events)")
             // Replacing an ended session does not move its end; an unknown one is nothing to end.
             let third = {
                 var third = loginSession(0x53)
@@ -206,11 +229,14 @@ extension StoreConformance {
                 return third
             }()
             try await store.write { writer in
-                try writer.insertHostedLogin(session: third, code: nil, replacing: old.idHash)
-                try writer.insertHostedLogin(session: loginSession(0x54), code: nil, replacing: S.bytes(0x99))
+                try writer.insertHostedLogin(session: third, code: nil, replacing: replacement(old.idHash))
+                try writer.insertHostedLogin(
+                    session: loginSession(0x54), code: nil, replacing: replacement(S.bytes(0x99)))
             }
             try expectEqual(
                 try await store.read { try $0.loginSession(idHash: old.idHash) }?.endedAt, S.at(9), "end kept")
+            try expectEqual(
+                try await store.read { try $0.securityEvents(after: 0, limit: 100) }.count, 1, "nothing more audited")
         },
     ]
 }

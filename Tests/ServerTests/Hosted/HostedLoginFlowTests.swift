@@ -79,7 +79,7 @@ struct HostedLoginFlowTests {
     }
 
     @Test(
-        "a sign-in on the page while the browser holds a session (prompt=login) replaces it: the old cookie opens nothing"
+        "a sign-in on the page while the browser holds a session (prompt=login) replaces it: the old cookie opens nothing, the end is audited"
     )
     func reauthenticationReplacesTheSession() async throws {
         let harness = try HostedPageHarness()
@@ -95,6 +95,12 @@ struct HostedLoginFlowTests {
         #expect(try HostedPageHarness.query(old.headers["Location"])["error"] == "login_required")
         let new = await harness.authorize(HostedPageHarness.parameters(["prompt": "none"]), cookies: [second])
         #expect(try HostedPageHarness.query(new.headers["Location"])["code"] != nil)
+        // The old session's end is in the audit log, as a logout of its user by the client: reason `replaced`.
+        let events = try await harness.context.store.read { try $0.securityEvents(after: 0, limit: 100) }
+        let logout = try #require(events.last { $0.kind == "logout" }, "\(events.map(\.kind))")
+        #expect(logout.reasonCode == "replaced" && logout.outcome == "success" && logout.clientID != nil)
+        let login = try #require(events.last { $0.kind == "login" })
+        #expect(logout.userID == login.userID && logout.seq > login.seq)
     }
 
     @Test("/oidc/logout: a registered post_logout_redirect_uri gets the browser back with state, the session ends")

@@ -51,7 +51,7 @@ package struct HostedLogin: Sendable {
     /// the hosted page's (`CeremonyVerifier.hostedOriginPolicy`); the session must be the request's client's and of
     /// its realm. Audited as the ceremony (`login` or `signup`, with the client), as the grant is.
     /// The new login session replaces the one whose cookie value the browser presented (`replacing`), which ends in
-    /// the same write.
+    /// the same write, audited there as a `logout` of its user with `reason: replaced` when it was live.
     /// - Throws: as `WebAuthnGrant.complete` (`invalid_grant` for the session or the ceremony, …).
     package func complete(
         _ issuance: CodeIssuance, authSession: String, authnResponse: JSONValue, replacing presented: String? = nil
@@ -62,7 +62,14 @@ package struct HostedLogin: Sendable {
         var records = CeremonyCompletion.HostedRecords(
             issuance: issuance, sessionHash: sessionCookie.hash, codeHash: code.hash,
             sessionLifetime: lifetime, originPolicy: grant.verifier.hostedOriginPolicy(realm: issuance.realm))
-        records.replacedSessionHash = presented.flatMap(Self.hashOfPresented)
+        // The replaced session's end is audited as a logout (`reason: replaced`) by the write that ends it.
+        records.replacedSession = presented.flatMap(Self.hashOfPresented).map { hash in
+            LoginSessionReplacement(
+                sessionHash: hash,
+                event: AuthenticationAuditEvent.make(
+                    .logout, outcome: AuthenticationAuditEvent.success, now: context.clock.now(),
+                    clientID: issuance.client.clientID, reasonCode: "replaced"))
+        }
         var parameters = WebAuthnGrant.Parameters(
             authSession: authSession, authnResponse: authnResponse, access: issuance.access, realm: issuance.realm,
             client: issuance.client, dpopThumbprint: nil)

@@ -25,9 +25,9 @@ package enum CeremonyCompletion: Sendable {
         package let sessionLifetime: TimeInterval
         /// The hosted page's origins (`CeremonyVerifier.hostedOriginPolicy`), not the client's app origins.
         package let originPolicy: OriginPolicy
-        /// SHA-256 of the login session's cookie value that the browser presented, if any: the new session replaces
-        /// it (`StoreWriter.insertHostedLogin(session:code:replacing:)`).
-        package var replacedSessionHash: [UInt8]? = nil
+        /// The login session whose cookie value the browser presented, if any, and the event of its end: the new
+        /// session replaces it (`StoreWriter.insertHostedLogin(session:code:replacing:)`).
+        package var replacedSession: LoginSessionReplacement? = nil
 
         /// How long an authorization code may be redeemed (RFC 6749 §4.1.2: "a maximum authorization code lifetime
         /// of 10 minutes is RECOMMENDED"; 60 s here, issue 38).

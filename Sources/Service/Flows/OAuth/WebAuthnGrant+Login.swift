@@ -71,7 +71,7 @@ extension WebAuthnGrant {
                 userID: user.id, clientID: request.client.clientID, credentialID: use.credentialID,
                 familyID: refresh?.record.familyID))
         (write.loginSession, write.authorizationCode) = (hosted?.session, hosted?.code)
-        write.replacedLoginSession = completion.hosted?.replacedSessionHash
+        write.replacedLoginSession = completion.hosted?.replacedSession
         // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
         // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
         // stored (StoreWriter+LoginCompletion.swift). One operation: PostgreSQL sends its COMMIT with it.

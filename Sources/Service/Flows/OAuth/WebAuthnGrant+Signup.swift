@@ -40,7 +40,7 @@ extension WebAuthnGrant {
             user: user, authenticationMethods: methods, organizationID: session.organizationID, now: request.now)
         do {
             let (sessionID, expiresAt) = (session.id, session.expiresAt)
-            let replaced = completion.hosted?.replacedSessionHash
+            let replaced = completion.hosted?.replacedSession
             try await context.store.write { writer in
                 guard try writer.spendAuthSession(id: sessionID, expiresAt: expiresAt) else {
                     throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
