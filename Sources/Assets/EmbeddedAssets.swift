@@ -718,6 +718,15 @@ package enum EmbeddedAssets {
             "schema": {
               "type": "string"
             }
+          },
+          {
+            "name": "dpop_jkt",
+            "in": "query",
+            "description": "RFC 9449 §10: the JWK SHA-256 thumbprint (RFC 7638, base64url) of the DPoP key whose proof alone may redeem the code.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[A-Za-z0-9_-]{43}$"
+            }
           }
         ],
         "responses": {

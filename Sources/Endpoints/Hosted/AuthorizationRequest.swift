@@ -135,6 +135,14 @@ package struct AuthorizationRequest: Sendable {
         guard challenge.utf8.count == 43, let digest = Base64URL.decode(challenge), digest.count == 32 else {
             throw invalid("code_challenge is not an S256 challenge.")
         }
+        // RFC 9449 §10: `dpop_jkt` binds the code to a DPoP key, the JWK SHA-256 thumbprint (RFC 7638) in base64url:
+        // 43 characters for 32 bytes.
+        let dpopThumbprint = query["dpop_jkt"].flatMap { $0.isEmpty ? nil : $0 }
+        if let dpopThumbprint {
+            guard dpopThumbprint.utf8.count == 43, Base64URL.decode(dpopThumbprint)?.count == 32 else {
+                throw invalid("dpop_jkt is not a JWK SHA-256 thumbprint.")
+            }
+        }
         let prompt = try checkedPrompt(query["prompt"])
         let maxAge = try checkedMaxAge(query["max_age"])
         let scopeText = query["scope"] ?? Scope.default.tokens.joined(separator: " ")
@@ -170,6 +178,7 @@ package struct AuthorizationRequest: Sendable {
         transaction.prompt = prompt
         transaction.maxAge = maxAge
         transaction.loginHint = query["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
+        transaction.dpopThumbprint = dpopThumbprint
         return transaction
     }
 

@@ -34,6 +34,6 @@ enum HostedIssuance {
         return CodeIssuance(
             client: client, redirectURI: transaction.redirectURI, codeChallenge: transaction.codeChallenge,
             access: access, realm: try realm(configuration).name, organization: transaction.organization,
-            nonce: transaction.nonce)
+            nonce: transaction.nonce, dpopThumbprint: transaction.dpopThumbprint)
     }
 }

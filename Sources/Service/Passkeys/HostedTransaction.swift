@@ -32,6 +32,8 @@ package struct HostedTransaction: Sendable, Equatable {
     package var maxAge: Int?
     /// `login_hint`, a suggestion for the sign-up's identifier field.
     package var loginHint: String?
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to.
+    package var dpopThumbprint: String?
     /// The page's CSRF value (32 random bytes, base64url): the `X-Passkeyd-CSRF` header and the CSRF cookie must
     /// both equal it.
     package var csrf: String
@@ -59,6 +61,7 @@ package struct HostedTransaction: Sendable, Equatable {
         ]
         for (key, value) in [
             ("a", audience), ("o", organization), ("n", nonce), ("t", state), ("m", prompt), ("h", loginHint),
+            ("j", dpopThumbprint),
         ] {
             if let value { members.append(JSONMember(key: key, value: .string(value))) }
         }
@@ -84,6 +87,7 @@ package struct HostedTransaction: Sendable, Equatable {
         state = object["t"]?.stringValue
         prompt = object["m"]?.stringValue
         loginHint = object["h"]?.stringValue
+        dpopThumbprint = object["j"]?.stringValue
         maxAge = object["g"]?.intValue
     }
 }

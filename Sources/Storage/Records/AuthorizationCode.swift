@@ -39,13 +39,16 @@ public struct AuthorizationCode: Sendable, Hashable {
     /// The session (refresh-family) id the redemption issued tokens under, so that a second presentation revokes it
     /// (RFC 6749 §4.1.2).
     public var refreshFamily: String?
+    /// The authorization request's `dpop_jkt` (RFC 9449 §10): the JWK SHA-256 thumbprint (RFC 7638) of the DPoP key
+    /// whose proof alone may redeem the code; nil when the request named none.
+    public var dpopThumbprint: String?
 
     /// Creates an authorization-code record.
     public init(
         codeHash: [UInt8], clientID: String, redirectURI: String, codeChallenge: String, userID: String,
         sessionHash: [UInt8], realm: String, scope: String, audience: String? = nil, organizationID: String? = nil,
         nonce: String? = nil, authTime: Date, authenticationMethods: [String], createdAt: Date, expiresAt: Date,
-        redeemedAt: Date? = nil, refreshFamily: String? = nil
+        redeemedAt: Date? = nil, refreshFamily: String? = nil, dpopThumbprint: String? = nil
     ) {
         self.codeHash = codeHash
         self.clientID = clientID
@@ -64,5 +67,6 @@ public struct AuthorizationCode: Sendable, Hashable {
         self.expiresAt = expiresAt
         self.redeemedAt = redeemedAt
         self.refreshFamily = refreshFamily
+        self.dpopThumbprint = dpopThumbprint
     }
 }

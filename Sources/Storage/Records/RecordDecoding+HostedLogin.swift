@@ -16,7 +16,7 @@ extension RecordDecoding {
     package static var authorizationCodeColumns: String {
         """
             code_hash, client_id, redirect_uri, code_challenge, user_id, session_hash, realm, scope, audience, \
-            organization_id, nonce, auth_time, amr, created_at, expires_at, redeemed_at, refresh_family
+            organization_id, nonce, auth_time, amr, created_at, expires_at, redeemed_at, refresh_family, dpop_jkt
         """
     }
 
@@ -27,6 +27,7 @@ extension RecordDecoding {
             realm: try row.text(6), scope: try row.text(7), audience: try row.optionalText(8),
             organizationID: try row.optionalText(9), nonce: try row.optionalText(10), authTime: try row.date(11),
             authenticationMethods: try AuthenticationMethodsColumn.decode(row, 12) ?? [], createdAt: try row.date(13),
-            expiresAt: try row.date(14), redeemedAt: try row.optionalDate(15), refreshFamily: try row.optionalText(16))
+            expiresAt: try row.date(14), redeemedAt: try row.optionalDate(15), refreshFamily: try row.optionalText(16),
+            dpopThumbprint: try row.optionalText(17))
     }
 }

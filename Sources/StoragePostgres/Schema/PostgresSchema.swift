@@ -12,7 +12,7 @@ public enum PostgresSchema {
     public static let migrations: [Migration] = [
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
         passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, refreshSuccessor,
-        commitMarkers, spentAuthSessions, organizations, hostedLogin, metadata,
+        commitMarkers, spentAuthSessions, organizations, hostedLogin, metadata, codeDPoPBinding,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.

@@ -59,7 +59,7 @@ extension SQLiteTransaction {
             .optionalText(code.audience), .optionalText(code.organizationID), .optionalText(code.nonce),
             .date(code.authTime), .text(AuthenticationMethodsColumn.encode(code.authenticationMethods) ?? ""),
             .date(code.createdAt), .date(code.expiresAt), .optionalDate(code.redeemedAt),
-            .optionalText(code.refreshFamily),
+            .optionalText(code.refreshFamily), .optionalText(code.dpopThumbprint),
         ]
     }
 }

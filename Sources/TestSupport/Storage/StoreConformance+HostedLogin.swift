@@ -29,7 +29,8 @@ extension StoreConformance {
             codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", userID: userID, sessionHash: S.bytes(0x51),
             realm: "main", scope: "openid offline_access", audience: full ? "https://api.example.com/" : nil,
             organizationID: full ? "org_hosted00000001" : nil, nonce: full ? "n-0S6_WzA2Mj" : nil, authTime: S.at(5),
-            authenticationMethods: ["hwk"], createdAt: S.at(5), expiresAt: expiresAt)
+            authenticationMethods: ["hwk"], createdAt: S.at(5), expiresAt: expiresAt,
+            dpopThumbprint: full ? "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I" : nil)
     }
 
     /// Schema v18: the hosted login's sessions and authorization codes.

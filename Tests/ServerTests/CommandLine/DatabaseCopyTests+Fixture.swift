@@ -48,7 +48,7 @@ extension DatabaseCopyTests {
                 Organization(id: "org_copy000000000001", name: "copied", displayName: "Copied", createdAt: now))
             _ = try writer.addOrganizationMember(
                 OrganizationMember(organizationID: "org_copy000000000001", userID: userID, addedAt: now))
-            // A hosted login's session and code (schema v18).
+            // A hosted login's session and code (schema v18; the code bound to a DPoP key, v20).
             try writer.insertHostedLogin(
                 session: LoginSession(
                     idHash: [UInt8](repeating: 0x51, count: 32), userID: userID, realm: "main", authTime: now,
@@ -57,7 +57,8 @@ extension DatabaseCopyTests {
                     codeHash: [UInt8](repeating: 0x61, count: 32), clientID: "app", redirectURI: "https://a.example/cb",
                     codeChallenge: "challenge", userID: userID, sessionHash: [UInt8](repeating: 0x51, count: 32),
                     realm: "main", scope: "openid", nonce: "n", authTime: now, authenticationMethods: ["hwk"],
-                    createdAt: now, expiresAt: now.addingTimeInterval(60)))
+                    createdAt: now, expiresAt: now.addingTimeInterval(60),
+                    dpopThumbprint: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"))
             // A verified metadata BLOB, as `passkeyd metadata load` stores one (schema v19).
             _ = try writer.storeMetadataBLOB(
                 MetadataBLOBRecord(

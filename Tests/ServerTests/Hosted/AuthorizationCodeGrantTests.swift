@@ -131,6 +131,28 @@ struct AuthorizationCodeGrantTests {
         #expect(access["cnf"]?["jkt"]?.stringValue == prover.thumbprint)
     }
 
+    @Test("a code bound to a DPoP key (dpop_jkt) is redeemed only with a proof by that key; refusals do not spend it")
+    func dpopBoundCode() async throws {
+        let harness = try HostedHarness()
+        let (prover, other) = (try DPoPProver(), try DPoPProver())
+        var issuance = try harness.issuance()
+        issuance.dpopThumbprint = prover.thumbprint
+        let code = try await Self.code(harness, issuance: issuance)
+        // RFC 9449 §10: without a proof, or with one by another key, the request is rejected.
+        Self.expectInvalidGrant(await harness.redeem(code), "no proof")
+        let otherProof = try other.proof("POST", DPoPTests.tokenURL, now: harness.clock.now())
+        Self.expectInvalidGrant(await harness.redeem(code, headers: ["DPoP": otherProof]), "another key")
+        let refused = try await harness.events().filter { $0.knownKind == .codeRefused }
+        #expect(refused.map(\.reasonCode) == ["dpop_key_mismatch", "dpop_key_mismatch"])
+        let proof = try prover.proof("POST", DPoPTests.tokenURL, now: harness.clock.now())
+        let bound = await harness.redeem(code, headers: ["DPoP": proof])
+        #expect(bound.status == 200, "\(bound.bodyText)")
+        let body = try bound.jsonValue()
+        #expect(body["token_type"] == "DPoP")
+        let access = try SRPHarness.claims(try #require(body["access_token"]?.stringValue))
+        #expect(access["cnf"]?["jkt"]?.stringValue == prover.thumbprint)
+    }
+
     @Test("a loopback redirect URI is redeemed with the port it was issued with, exactly")
     func loopback() async throws {
         let harness = try HostedHarness()

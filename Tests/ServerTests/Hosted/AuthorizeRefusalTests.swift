@@ -43,6 +43,10 @@ struct AuthorizeRefusalTests {
             (["request_uri": "urn:x"], "request_uri_not_supported"),
             (["organization": "org_aaAA1aa11aAAAA1a"], "invalid_request"),
             (["audience": "https://unknown.example.com/"], "access_denied"),
+            // RFC 9449 §10: a JWK SHA-256 thumbprint, 43 base64url characters for 32 bytes.
+            (["dpop_jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4"], "invalid_request"),
+            (["dpop_jkt": "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I="], "invalid_request"),
+            (["dpop_jkt": "0ZcOCORZNYy+DWpqq30jZyJGHTN0d2HglBV3uiguA4I"], "invalid_request"),
         ] as [([String: String?], String)])
     func redirected(changes: [String: String?], error: String) async throws {
         let harness = try HostedPageHarness()

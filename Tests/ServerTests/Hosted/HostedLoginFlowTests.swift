@@ -103,6 +103,25 @@ struct HostedLoginFlowTests {
         #expect(logout.userID == login.userID && logout.seq > login.seq)
     }
 
+    @Test("dpop_jkt on /authorize reaches the code through the page: only a proof by that key redeems it")
+    func dpopThumbprintThroughThePage() async throws {
+        let harness = try HostedPageHarness()
+        let prover = try DPoPProver()
+        let page = try HostedPageHarness.page(
+            await harness.authorize(HostedPageHarness.parameters(["dpop_jkt": prover.thumbprint])))
+        var passkey = Passkey()
+        let signedUp = try await harness.signUp(&passkey, page: page)
+        #expect(signedUp.status == 200, "\(signedUp.bodyText)")
+        let redirect = try #require(try signedUp.jsonValue()["redirect_to"]?.stringValue)
+        let code = try #require(try HostedPageHarness.query(redirect)["code"])
+        let bare = await harness.redeem(code)
+        #expect(bare.status == 403 && bare.errorCode == "invalid_grant", "\(bare.bodyText)")
+        let stored = try await harness.context.store.read {
+            try $0.authorizationCode(hash: try #require(HostedLogin.hashOfPresented(code)))
+        }
+        #expect(stored?.dpopThumbprint == prover.thumbprint && stored?.redeemedAt == nil)
+    }
+
     @Test("/oidc/logout: a registered post_logout_redirect_uri gets the browser back with state, the session ends")
     func oidcLogout() async throws {
         let harness = try HostedPageHarness()

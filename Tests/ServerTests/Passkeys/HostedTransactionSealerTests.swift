@@ -17,6 +17,7 @@ struct HostedTransactionSealerTests {
             expiresAt: instant.addingTimeInterval(HostedTransaction.lifetime))
         (transaction.audience, transaction.organization, transaction.nonce) = ("https://api", "org_1", "n-0")
         (transaction.state, transaction.prompt, transaction.maxAge, transaction.loginHint) = ("s&t", "login", 0, "zoë")
+        transaction.dpopThumbprint = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
         return transaction
     }
 

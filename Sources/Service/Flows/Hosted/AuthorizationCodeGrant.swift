@@ -6,7 +6,8 @@ import Storage
 /// `grant_type=authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636 §4.5–4.6): a code the hosted login issued
 /// for tokens minted as the passkey grant mints them, with the login's `auth_time` and `amr` and the request's
 /// `nonce`. Every refusal is `invalid_grant` (`OAuthError.invalidCode`): an unknown or expired code, another client's,
-/// a `redirect_uri` other than the authorization request's, a verifier whose S256 is not the challenge. A refusal
+/// a `redirect_uri` other than the authorization request's, a verifier whose S256 is not the challenge, a code bound
+/// to a DPoP key (`dpop_jkt`, RFC 9449 §10) presented without a proof by that key. A refusal
 /// does not spend the code (only its holder with the verifier can use it, for 60 s); one of a code that exists is
 /// recorded (`code_refused`).
 ///
@@ -78,6 +79,17 @@ package struct AuthorizationCodeGrant: Sendable {
         let derived = Base64URL.encode(Digest.sha256(Array(parameters.codeVerifier.utf8)))
         guard ConstantTime.equals(Array(derived.utf8), Array(code.codeChallenge.utf8)) else {
             try await refuse(code, "pkce_mismatch", clientID: client.clientID, now: now)
+        }
+        // RFC 9449 §10: a code whose authorization request named `dpop_jkt` is redeemed only with a DPoP proof by that
+        // key (the proof itself verified by the token endpoint, §4.3); else the request is rejected.
+        if let bound = code.dpopThumbprint {
+            guard let presented = parameters.dpopThumbprint,
+                ConstantTime.equals(Array(presented.utf8), Array(bound.utf8))
+            else {
+                try await refuse(
+                    code, "dpop_key_mismatch", clientID: client.clientID, now: now,
+                    reason: parameters.dpopThumbprint == nil ? "no DPoP proof" : "a proof by another key")
+            }
         }
         return try await tokens(for: code, hash: codeHash, parameters: parameters, now: now)
     }

@@ -19,11 +19,13 @@ package struct CodeIssuance: Sendable {
     package var organization: String?
     /// `nonce` (OIDC Core §3.1.2.1), echoed in the ID token.
     package var nonce: String?
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key whose proof alone may redeem the code.
+    package var dpopThumbprint: String?
 
     /// Creates the value from its parts.
     package init(
         client: ClientConfiguration, redirectURI: String, codeChallenge: String, access: AuthorizedAccess,
-        realm: String, organization: String? = nil, nonce: String? = nil
+        realm: String, organization: String? = nil, nonce: String? = nil, dpopThumbprint: String? = nil
     ) {
         self.client = client
         self.redirectURI = redirectURI
@@ -32,5 +34,6 @@ package struct CodeIssuance: Sendable {
         self.realm = realm
         self.organization = organization
         self.nonce = nonce
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -68,6 +68,7 @@ extension CodeIssuance {
             userID: session.userID, sessionHash: session.idHash, realm: session.realm, scope: access.scope.text,
             audience: access.api.identifier, organizationID: organizationID, nonce: nonce, authTime: session.authTime,
             authenticationMethods: session.authenticationMethods, createdAt: now,
-            expiresAt: now.addingTimeInterval(CeremonyCompletion.HostedRecords.codeLifetime))
+            expiresAt: now.addingTimeInterval(CeremonyCompletion.HostedRecords.codeLifetime),
+            dpopThumbprint: dpopThumbprint)
     }
 }
