@@ -103,6 +103,29 @@ struct AuthorizationCodeGrantTests {
         #expect(reuse.count == 1 && reuse.first?.outcome == "failure" && reuse.first?.reasonCode == "code_reused")
     }
 
+    @Test("a second use revokes the first's access token also when it issued no refresh token (no offline_access)")
+    func reuseWithoutRefreshToken() async throws {
+        let harness = try HostedHarness()
+        let code = try await Self.code(harness, issuance: try harness.issuance(scope: "openid"))
+        let first = try await harness.redeem(code).jsonValue()
+        #expect(first["refresh_token"] == nil)
+        let access = try #require(first["access_token"]?.stringValue)
+        let bearer: HTTPHeaders = ["Authorization": "Bearer \(access)"]
+        #expect(await harness.passkeys.client.get("/userinfo", headers: bearer).status == 200)
+        Self.expectInvalidGrant(await harness.redeem(code), "second use")
+        let userinfo = await harness.passkeys.client.get("/userinfo", headers: bearer)
+        #expect(userinfo.status == 401, "the first use's access token at passkeyd's own endpoint: \(userinfo.bodyText)")
+        // The revocation's row is no token: nothing presented hashes to it, and it lasts as the access tokens do.
+        let family = try #require(try SRPHarness.claims(access)["sid"]?.stringValue)
+        let rows = try await harness.passkeys.context.store.read { try $0.refreshTokens(familyID: family) }
+        #expect(rows.count == 1 && rows.first?.revokedAt != nil, "\(rows)")
+        let lifetime = TimeInterval(harness.passkeys.context.configuration.longestAccessTokenLifetime)
+        #expect(rows.first?.absoluteExpiresAt == harness.clock.now().addingTimeInterval(lifetime))
+        // A third presentation finds the family revoked already and adds nothing.
+        Self.expectInvalidGrant(await harness.redeem(code), "third use")
+        #expect(try await harness.passkeys.context.store.read { try $0.refreshTokens(familyID: family) }.count == 1)
+    }
+
     @Test("16 concurrent redemptions of one code: exactly one gets tokens")
     func race() async throws {
         let harness = try HostedHarness()

@@ -16,7 +16,8 @@ import Storage
 /// presented after its redemption (or losing that race) is refused and the family its redemption issued is revoked
 /// (RFC 6749 §4.1.2: "SHOULD revoke … all tokens previously issued based on that authorization code"), with a
 /// `code_reuse` event: its refresh token stops working, and so do its access tokens at passkeyd's own endpoints
-/// (`sid`, `SessionStatus.familyRevoked`) when the family has a refresh token to carry the revocation.
+/// (`sid`, `SessionStatus.familyRevoked`), also when the redemption issued no refresh token
+/// (`revokedFamilyMarker`).
 package struct AuthorizationCodeGrant: Sendable {
     package let context: ServerContext
 
@@ -125,7 +126,9 @@ package struct AuthorizationCodeGrant: Sendable {
         let redeemed = try await context.store.write { writer -> Bool in
             guard try writer.redeemAuthorizationCode(hash: codeHash, at: now, refreshFamily: request.sessionID) else {
                 // Redeemed by a concurrent presentation: a second use, answered below once this write commits.
-                try Self.revokeRedemption(writer, codeHash: codeHash, clientID: client.clientID, now: now)
+                try Self.revokeRedemption(
+                    writer, codeHash: codeHash, clientID: client.clientID, now: now,
+                    accessTokenLifetime: context.configuration.longestAccessTokenLifetime)
                 return false
             }
             if let refresh { try writer.insertRefreshToken(refresh.record) }
@@ -165,24 +168,49 @@ package struct AuthorizationCodeGrant: Sendable {
     /// A redeemed code presented again: revokes what its redemption issued, records `code_reuse`, and refuses.
     private func refuseReuse(_ codeHash: [UInt8], clientID: String, now: Date) async throws -> Never {
         try await context.store.write { writer in
-            try Self.revokeRedemption(writer, codeHash: codeHash, clientID: clientID, now: now)
+            try Self.revokeRedemption(
+                writer, codeHash: codeHash, clientID: clientID, now: now,
+                accessTokenLifetime: context.configuration.longestAccessTokenLifetime)
         }
         throw Self.reused
     }
 
     /// In `writer`: revokes the refresh family the redemption of `codeHash` issued (RFC 6749 §4.1.2), if it has a
     /// token, and appends the `code_reuse` event naming the presenting client.
-    static func revokeRedemption(_ writer: any StoreWriter, codeHash: [UInt8], clientID: String, now: Date)
-        throws(StorageError)
-    {
+    static func revokeRedemption(
+        _ writer: any StoreWriter, codeHash: [UInt8], clientID: String, now: Date, accessTokenLifetime: Int
+    ) throws(StorageError) {
         guard let code = try writer.authorizationCode(hash: codeHash) else { return }
-        if let family = code.refreshFamily, let first = try writer.refreshTokens(familyID: family).first {
-            _ = try writer.revokeRefreshTokens(.family(tokenHash: first.tokenHash), now: now)
+        if let family = code.refreshFamily {
+            if let first = try writer.refreshTokens(familyID: family).first {
+                _ = try writer.revokeRefreshTokens(.family(tokenHash: first.tokenHash), now: now)
+            } else {
+                // The redemption issued no refresh token (no `offline_access`), so no row carries the family's
+                // revocation to `SessionStatus.familyRevoked`: a revoked row of the family that no one holds does,
+                // until every access token the redemption issued has expired (then the purge takes it).
+                try writer.insertRefreshToken(
+                    Self.revokedFamilyMarker(code, family: family, now: now, lifetime: accessTokenLifetime))
+            }
         }
         _ = try writer.appendSecurityEvent(
             AuthenticationAuditEvent.make(
                 .codeReuse, outcome: AuthenticationAuditEvent.failure, now: now, userID: code.userID,
                 clientID: clientID, familyID: code.refreshFamily, reasonCode: "code_reused"))
+    }
+
+    /// The revoked row that carries the revocation of `family`, which has no refresh token: its hash is SHA-256 of a
+    /// label and the family id, which no presented token hashes to (a token's hash is SHA-256 of 32 random bytes,
+    /// and nobody knows a preimage), so it is never redeemed; it lasts `lifetime` seconds (the longest access
+    /// token's), revoked from `now`.
+    static func revokedFamilyMarker(_ code: AuthorizationCode, family: String, now: Date, lifetime: Int)
+        -> RefreshToken
+    {
+        let until = now.addingTimeInterval(TimeInterval(lifetime))
+        return RefreshToken(
+            tokenHash: Digest.sha256(Array("passkeyd revoked family \(family)".utf8)), familyID: family,
+            clientID: code.clientID, userID: code.userID, scope: code.scope, authTime: code.authTime, createdAt: now,
+            absoluteExpiresAt: until, idleExpiresAt: until, revokedAt: now, audience: code.audience,
+            organizationID: code.organizationID)
     }
 
     /// Whether `value` is a PKCE code verifier (RFC 7636 §4.1).
