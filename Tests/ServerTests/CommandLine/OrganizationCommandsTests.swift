@@ -13,17 +13,22 @@ struct OrganizationCommandsTests {
     /// A memory store holding user u1 (ann@example.com) with a passkey.
     static func store() async throws -> MemoryStore {
         let store = MemoryStore()
+        try await insertUser(store, id: "u1", number: 1, email: "ann@example.com")
+        return store
+    }
+
+    /// Stores user `id` (`email`) with a passkey whose id and key are `[number]`.
+    static func insertUser(_ store: MemoryStore, id: String, number: UInt8, email: String) async throws {
         try await store.write { writer in
             try writer.insertUser(
                 User(
-                    id: "u1", userHandle: [1], realm: "main", email: "ann@example.com", phoneNumber: nil,
-                    username: nil, name: nil, createdAt: Date()),
+                    id: id, userHandle: [number], realm: "main", email: email, phoneNumber: nil, username: nil,
+                    name: nil, createdAt: Date()),
                 credential: Credential(
-                    credentialID: [1], userID: "u1", publicKey: [1], algorithm: -7, signCount: 0, uvInitialized: true,
-                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
-                    attestationFormat: "none", createdAt: Date()))
+                    credentialID: [number], userID: id, publicKey: [number], algorithm: -7, signCount: 0,
+                    uvInitialized: true, backupEligible: false, backedUp: false, transports: [],
+                    aaguid: [UInt8](repeating: 0, count: 16), attestationFormat: "none", createdAt: Date()))
         }
-        return store
     }
 
     /// Runs `request` on `store` as operator "ops", with the test configuration.
@@ -147,16 +152,7 @@ struct OrganizationCommandsTests {
     @Test("delete revokes every member's sessions in the organization in the same write, and no other session")
     func deletionRevokes() async throws {
         let store = try await Self.store()
-        try await store.write { writer in
-            try writer.insertUser(
-                User(
-                    id: "u2", userHandle: [2], realm: "main", email: "bob@example.com", phoneNumber: nil,
-                    username: nil, name: nil, createdAt: Date()),
-                credential: Credential(
-                    credentialID: [2], userID: "u2", publicKey: [2], algorithm: -7, signCount: 0, uvInitialized: true,
-                    backupEligible: false, backedUp: false, transports: [], aaguid: [UInt8](repeating: 0, count: 16),
-                    attestationFormat: "none", createdAt: Date()))
-        }
+        try await Self.insertUser(store, id: "u2", number: 2, email: "bob@example.com")
         func run(_ request: OrganizationAdminRequest, json: Bool = true) async throws -> AdminCommands.Outcome {
             try await Self.run(request, store: store, json: json)
         }
