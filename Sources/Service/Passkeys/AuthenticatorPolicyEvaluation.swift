@@ -141,12 +141,14 @@ package enum AuthenticatorPolicyEvaluation {
     }
 
     /// The login decision for a credential of the authenticator `aaguid` under `policy`: one dictionary lookup in the
-    /// loaded BLOB's catalog, and nothing at all under `allow` or without a BLOB.
-    package static func login(aaguid: [UInt8], policy: AuthenticatorPolicy, catalog: MetadataCatalog?, now: Date)
-        -> LoginDecision
-    {
-        guard policy.compromisedAtLogin != .allow, let catalog, AuthenticatorModelKey.isDisclosed(aaguid),
-            let entry = catalog.entry(aaguid: aaguid), let report = entry.compromise(at: now)
+    /// loaded BLOB's catalog (by AAGUID, or for the all-zero AAGUID of U2F by the attestation certificate's key
+    /// identifier kept at registration), and nothing at all under `allow` or without a BLOB.
+    package static func login(
+        aaguid: [UInt8], keyIdentifier: String?, policy: AuthenticatorPolicy, catalog: MetadataCatalog?, now: Date
+    ) -> LoginDecision {
+        guard policy.compromisedAtLogin != .allow, let catalog,
+            let model = AuthenticatorModelKey(aaguid: aaguid, storedKeyIdentifier: keyIdentifier),
+            let entry = metadataEntry(in: catalog, for: model), let report = entry.compromise(at: now)
         else { return .proceed }
         let reported = Reported(aaguid: aaguid, authenticatorName: entry.statement?.description, report: report)
         return policy.compromisedAtLogin == .refuse ? .refuse(reported) : .warn(reported)
@@ -155,10 +157,16 @@ package enum AuthenticatorPolicyEvaluation {
     /// The metadata entry of `authenticator`: by AAGUID, or, for the all-zero AAGUID of U2F, by its attestation
     /// certificate's key identifier (MDS 3.0 `attestationCertificateKeyIdentifiers`).
     private static func metadataEntry(in catalog: MetadataCatalog, for authenticator: Authenticator) -> MetadataEntry? {
-        switch AuthenticatorModelKey(aaguid: authenticator.aaguid, leaf: authenticator.leaf) {
+        AuthenticatorModelKey(aaguid: authenticator.aaguid, leaf: authenticator.leaf).flatMap {
+            metadataEntry(in: catalog, for: $0)
+        }
+    }
+
+    /// The metadata entry of the model `key`.
+    private static func metadataEntry(in catalog: MetadataCatalog, for key: AuthenticatorModelKey) -> MetadataEntry? {
+        switch key {
         case .aaguid(let aaguid): catalog.entry(aaguid: aaguid)
         case .keyIdentifier(let identifier): catalog.entry(keyIdentifier: identifier)
-        case nil: nil
         }
     }
 

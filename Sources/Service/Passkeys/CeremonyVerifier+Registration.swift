@@ -52,7 +52,11 @@ extension CeremonyVerifier {
             algorithm: verified.credentialPublicKey.algorithm.rawValue, signCount: verified.signCount,
             uvInitialized: verified.userVerified, backupEligible: verified.backupEligible, backedUp: verified.backedUp,
             transports: verified.transports, aaguid: verified.aaguid, attestationFormat: verified.format,
-            createdAt: now, lastUsedAt: now)
+            createdAt: now, lastUsedAt: now,
+            // A U2F authenticator's model is its attestation certificate's, which only registration sees: kept for
+            // `compromised_at_login`. The statement's signature by that certificate's key was verified (§8.6 step 4).
+            attestationKeyIdentifier: AuthenticatorModelKey(aaguid: verified.aaguid, leaf: verified.trustPath.first)?
+                .keyIdentifier)
         return RegisteredCredential(credential: credential, userVerified: verified.userVerified)
     }
 }

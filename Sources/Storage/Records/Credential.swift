@@ -30,12 +30,17 @@ public struct Credential: Sendable, Hashable {
     public var lastUsedAt: Date?
     /// The name the user gave it (`PATCH /me/passkeys/{id}`); `nil` until renamed.
     public var name: String?
+    /// For an authenticator whose AAGUID is all zero (U2F) registered with an attestation certificate: that
+    /// certificate's key identifier (lower-case hex, FIDO MDS 3.0 `attestationCertificateKeyIdentifiers`), by which
+    /// its model is found in metadata at login as it was at registration (`AuthenticatorModelKey`); nil otherwise.
+    public var attestationKeyIdentifier: String?
 
     /// Creates a credential record.
     public init(
         credentialID: [UInt8], userID: String, publicKey: [UInt8], algorithm: Int, signCount: UInt32,
         uvInitialized: Bool, backupEligible: Bool, backedUp: Bool, transports: [String], aaguid: [UInt8],
-        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil, name: String? = nil
+        attestationFormat: String, createdAt: Date, lastUsedAt: Date? = nil, name: String? = nil,
+        attestationKeyIdentifier: String? = nil
     ) {
         self.credentialID = credentialID
         self.userID = userID
@@ -51,5 +56,6 @@ public struct Credential: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.name = name
+        self.attestationKeyIdentifier = attestationKeyIdentifier
     }
 }

@@ -32,7 +32,7 @@ extension RecordDecoding {
     package static var credentialColumns: String {
         """
             credential_id, user_id, public_key, algorithm, sign_count, uv_initialized, backup_eligible, backed_up, \
-            transports, aaguid, attestation_format, created_at, last_used_at, name
+            transports, aaguid, attestation_format, created_at, last_used_at, name, attestation_key_id
         """
     }
 
@@ -46,7 +46,8 @@ extension RecordDecoding {
             backupEligible: try row.bool(6), backedUp: try row.bool(7),
             transports: try TransportsColumn.decode(row.text(8)),
             aaguid: try row.bytes(9), attestationFormat: try row.text(10), createdAt: try row.date(11),
-            lastUsedAt: try row.optionalDate(12), name: try row.optionalText(13))
+            lastUsedAt: try row.optionalDate(12), name: try row.optionalText(13),
+            attestationKeyIdentifier: try row.optionalText(14))
     }
 
     package static var recoveryCodeColumns: String { "user_id, code_hash, salt, created_at" }

@@ -23,6 +23,7 @@ extension PostgresTransaction {
                     .text(TransportsColumn.encode(credential.transports)), .bytea(credential.aaguid),
                     .text(credential.attestationFormat), .date(credential.createdAt),
                     .optionalDate(credential.lastUsedAt), .optionalText(credential.name),
+                    .optionalText(credential.attestationKeyIdentifier),
                 ])
         case .authSession(let session):
             return try insert(

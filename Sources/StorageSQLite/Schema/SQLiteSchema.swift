@@ -11,6 +11,7 @@ public enum SQLiteSchema {
         core, deviceKeys, heartbeat, auditLog, dpop, passwordFallback, deviceKeyEnrolment, apisAndProfiles,
         passkeyLifecycle, singleUseTokens, auditNodes, sessionSecurity, fallbackCounterAge, refreshSuccessor,
         commitMarkers, spentAuthSessions, organizations, hostedLogin, metadata, codeDPoPBinding,
+        attestationKeyIdentifier,
     ]
 
     /// v1: users, credentials, auth sessions, refresh tokens, signing keys.

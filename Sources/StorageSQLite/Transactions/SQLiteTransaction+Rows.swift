@@ -22,6 +22,7 @@ extension SQLiteTransaction {
                     .text(TransportsColumn.encode(credential.transports)), .blob(credential.aaguid),
                     .text(credential.attestationFormat), .date(credential.createdAt),
                     .optionalDate(credential.lastUsedAt), .optionalText(credential.name),
+                    .optionalText(credential.attestationKeyIdentifier),
                 ])
         case .authSession(let session):
             return try insert(

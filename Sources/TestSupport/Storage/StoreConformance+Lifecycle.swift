@@ -44,6 +44,21 @@ extension StoreConformance {
             try await store.write { try $0.insertCredential(second) }
             try expectEqual(try await store.read { try $0.credentials(userID: "user-1") }.last, second, "read back")
         },
+        Check("a U2F credential's attestation key identifier round-trips, by id, by user and in a login's read") {
+            store in
+            let u2f = {
+                var u2f = S.credential(1, userID: "user-1")
+                u2f.aaguid = S.bytes(0, count: 16)
+                u2f.attestationKeyIdentifier = "8e66c7e2ca5a1c7e4d54ab0b7b8d8c2a2f0e9c44"
+                return u2f
+            }()
+            try await store.write { try $0.insertUser(S.user(1), credential: u2f) }
+            try expectEqual(try await store.read { try $0.credential(id: u2f.credentialID) }, Optional(u2f), "by id")
+            try expectEqual(try await store.read { try $0.credentials(userID: "user-1") }, [u2f], "by user")
+            try expectEqual(
+                try await store.read { try $0.loginCredential(id: u2f.credentialID) }.credential, Optional(u2f),
+                "login read")
+        },
         Check("recovery codes are replaced as a set and each is consumed once") { store in
             try await store.write { try $0.insertUser(S.user(1), credential: S.credential(1, userID: "user-1")) }
             try await store.write { try $0.insertUser(S.user(2), credential: S.credential(2, userID: "user-2")) }

@@ -23,6 +23,25 @@ public enum AuthenticatorModelKey: Hashable, Sendable {
         }
     }
 
+    /// The key of a registered authenticator, from what its credential record keeps: its AAGUID, and the key
+    /// identifier that `keyIdentifier` returned at its registration; nil when neither names a model.
+    public init?(aaguid: [UInt8], storedKeyIdentifier: String?) {
+        if Self.isDisclosed(aaguid) {
+            self = .aaguid(aaguid)
+        } else if let storedKeyIdentifier {
+            self = .keyIdentifier(storedKeyIdentifier)
+        } else {
+            return nil
+        }
+    }
+
+    /// The key identifier to keep with the credential, so that its model is found again after registration (when
+    /// only the credential record is known): set for a `.keyIdentifier` key only.
+    public var keyIdentifier: String? {
+        if case .keyIdentifier(let identifier) = self { return identifier }
+        return nil
+    }
+
     /// Whether `aaguid` names a model: any byte not zero.
     public static func isDisclosed(_ aaguid: [UInt8]) -> Bool {
         aaguid.contains { $0 != 0 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTP
 import JSON
@@ -84,6 +85,46 @@ struct LoginPolicyTests {
         // The other clients' users still log in: the decision is the client's.
         var allowed = try #require(passkeys["allow"])
         #expect(try await harness.logIn(&allowed, clientID: "allow").status == 200)
+    }
+
+    @Test("a U2F key (all-zero AAGUID) is found at login by the key identifier kept at its registration")
+    func u2fKey() async throws {
+        let ca = try Harness.shared.get().attestationCA(aaguid: Harness.zeroAAGUID)
+        let identifier = Hex.encode(ca.leaf.publicKeyIdentifier)
+        let clients = ["warn", "refuse"].map {
+            Harness.client($0, authenticators: #"{"compromised_at_login": "\#($0)"}"#)
+        }
+        let harness = try Harness(clients: "[\(clients.joined(separator: ","))]")
+        try await harness.load([
+            MetadataTestAuthority.entry(
+                keyIdentifiers: [identifier], reports: [(.fidoCertifiedL1, "2020-01-01")], attestationRoots: [ca.root])
+        ])
+        var passkeys: [String: Passkey] = [:]
+        for client in ["warn", "refuse"] {
+            var passkey = Harness.passkey(aaguid: Harness.zeroAAGUID, ca: ca)
+            let signedUp = try await harness.signUp(&passkey, clientID: client, email: "\(client)@example.com")
+            try #require(signedUp.status == 200, "\(signedUp.bodyText)")
+            passkeys[client] = passkey
+        }
+        let warnedID = try #require(passkeys["warn"]?.credentialID)
+        let stored = try await harness.passkeys.context.store.read { try $0.credential(id: warnedID) }
+        #expect(stored?.attestationKeyIdentifier == identifier && stored?.aaguid == Harness.zeroAAGUID)
+        try await harness.load(
+            [
+                MetadataTestAuthority.entry(
+                    keyIdentifiers: [identifier],
+                    reports: [(.fidoCertifiedL1, "2020-01-01"), (.revoked, "2026-01-01")], description: "Old U2F Key",
+                    attestationRoots: [ca.root])
+            ], serial: 2)
+        var warned = try #require(passkeys["warn"])
+        #expect(try await harness.logIn(&warned, clientID: "warn").status == 200)
+        let events = try await harness.events(.authenticatorReported)
+        #expect(events.map(\.reasonCode) == ["warned"])
+        #expect(try Harness.detail(try #require(events.first))["authenticator"]?.stringValue == "Old U2F Key")
+        var refused = try #require(passkeys["refuse"])
+        let response = try await harness.logIn(&refused, clientID: "refuse")
+        #expect(response.status == 403 && response.errorCode == "access_denied", "\(response.bodyText)")
+        #expect(try response.jsonValue()["error_description"]?.stringValue?.contains("REVOKED") == true)
     }
 
     @Test("without a report in the current BLOB, refuse lets the login through")
