@@ -5,6 +5,7 @@ import Storage
 import StoragePostgres
 import TestSupport
 import Testing
+import Tokens
 
 @testable import Commands
 @testable import Endpoints
@@ -129,6 +130,59 @@ struct MultiNodeEndToEndTests {
         }
         #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
         #expect(!statuses.contains { $0 >= 500 }, "\(statuses)")
+        await cluster.stop()
+    }
+
+    @Test("with the retry window on, presentations at once across three nodes never leave two live tokens")
+    func refreshRaceWithinTheRetryWindow() async throws {
+        // The default window (10 s): a presentation that reads the token after a rotation committed may be taken for
+        // the client's retry and answered 200 too, spending the successor it replaces (docs/design-notes.md, "A lost
+        // answer is retried"). What single use must still hold: of the refresh tokens answered, at most one is live
+        // afterwards (none when a loser counted as reuse and revoked the family), so no two holders go on. Rounds of
+        // three presentations (one per node), each of a new login's token: a round where every presentation is
+        // answered 200 is the one that would show a fork.
+        let cluster = try await Cluster.start()
+        let store = cluster.nodes[0].running.context.store
+        func isLive(_ token: String?) async throws -> Bool {
+            let hash = try Tokens.RefreshToken(presented: try #require(token)).hash
+            let stored = try #require(try await store.read { try $0.refreshToken(hash: hash) }, "stored")
+            return stored.rotatedAt == nil && stored.revokedAt == nil
+        }
+        // What a race may produce, in order: the answer of node 1's rotation lost, the client retries on node 2; the
+        // first successor is spent by the retry, the retry's is the one live token, and the spent one is reuse.
+        var first = Passkey()
+        let signedUp = try await cluster.nodes[0].signUp(&first, email: "retry@example.com")
+        let original = try #require(signedUp["refresh_token"]?.stringValue)
+        let rotated = try await cluster.nodes[0].refresh(original)
+        let retried = try await cluster.nodes[1].refresh(original)
+        #expect(rotated.status == 200 && retried.status == 200, "\(rotated.status) \(retried.status)")
+        let lost = rotated.body["refresh_token"]?.stringValue
+        let kept = retried.body["refresh_token"]?.stringValue
+        #expect(lost != kept)
+        let (lostLive, keptLive) = (try await isLive(lost), try await isLive(kept))
+        #expect(!lostLive && keptLive, "one live token after the retry")
+        #expect(try await cluster.nodes[2].refresh(try #require(lost)).status == 403, "the spent successor is reuse")
+        let keptAfterReuse = try await isLive(kept)
+        #expect(!keptAfterReuse, "reuse revoked the family")
+        for round in 0..<8 {
+            var authenticator = Passkey()
+            let login = try await cluster.nodes[round % 3].signUp(&authenticator, email: "window\(round)@example.com")
+            let refresh = try #require(login["refresh_token"]?.stringValue)
+            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for node in cluster.nodes {
+                    group.addTask {
+                        let (status, body) = try await node.refresh(refresh)
+                        return (status, body["refresh_token"]?.stringValue)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            let statuses = answers.map(\.0)
+            #expect(statuses.contains(200) && !statuses.contains { $0 >= 500 }, "round \(round): \(statuses)")
+            var live = 0
+            for token in answers.compactMap(\.1) where try await isLive(token) { live += 1 }
+            #expect(live <= 1, "round \(round): \(live) live tokens answered, \(statuses)")
+        }
         await cluster.stop()
     }
 
