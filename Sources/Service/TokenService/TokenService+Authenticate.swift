@@ -77,9 +77,29 @@ extension TokenService {
     }
 
     private func verifiedClaims(_ token: String, audience: String?) async throws -> AccessTokenClaims {
-        let expectations = JWTExpectations(
-            type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
-            now: clock.now())
+        try await verifiedClaims(
+            token,
+            expecting: JWTExpectations(
+                type: AccessTokenClaims.type, issuer: configuration.issuer, audience: audience ?? defaultAudience,
+                now: clock.now()))
+    }
+
+    /// The claims of `token` when it is an unexpired access token this issuer minted, for any audience: what RFC 7009
+    /// revocation asks (the issuer revoking its own token), never what a resource decides on. Nil for anything else
+    /// (not a JWT, another issuer's, expired, a bad signature); a failure to read the keys is thrown.
+    package func mintedAccessTokenClaims(_ token: String) async throws -> AccessTokenClaims? {
+        let expectations = JWTExpectations.anyAudience(
+            type: AccessTokenClaims.type, issuer: configuration.issuer, now: clock.now())
+        do {
+            return try await verifiedClaims(token, expecting: expectations)
+        } catch is TokenError {
+            return nil
+        }
+    }
+
+    private func verifiedClaims(_ token: String, expecting expectations: JWTExpectations) async throws
+        -> AccessTokenClaims
+    {
         let ring = try await currentRing()
         let verified: VerifiedJWT
         // A `Result` rather than do/catch: a typed catch that awaits crashes Swift 6.3's ownership verifier.

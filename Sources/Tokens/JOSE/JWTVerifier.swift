@@ -146,9 +146,11 @@ public struct JWTVerifier: Sendable {
         guard claims.issuer == expectations.issuer else {
             throw TokenError(.invalidIssuer, "iss \(claims.issuer) is not \(expectations.issuer)")
         }
-        // RFC 7519 §4.1.3: reject if the expected audience is not in aud.
-        guard claims.audience.contains(expectations.audience) else {
-            throw TokenError(.invalidAudience, "aud \(claims.audience) does not contain \(expectations.audience)")
+        // RFC 7519 §4.1.3: reject if the expected audience is not in aud (`anyAudience` expects none).
+        if let audience = expectations.audience {
+            guard claims.audience.contains(audience) else {
+                throw TokenError(.invalidAudience, "aud \(claims.audience) does not contain \(audience)")
+            }
         }
     }
 

@@ -70,6 +70,52 @@ struct SessionRevocationTests {
         #expect(harness.logLines.all.contains { $0.contains("token_revoked") })
     }
 
+    @Test("revoking an access token (RFC 7009) ends its session: the family's refresh token too, other sessions go on")
+    func accessTokenRevocation() async throws {
+        var (harness, passkey, body) = try await Self.signedUp()
+        let access = try #require(body["access_token"]?.stringValue)
+        let refresh = try #require(body["refresh_token"]?.stringValue)
+        let other = try #require(
+            try await harness.logIn(&passkey, audience: TestConfiguration.accountAudience).jsonValue()["access_token"]?
+                .stringValue)
+        // Another client cannot revoke it (RFC 7009 §2.1), and is answered 200 all the same (§2.2).
+        #expect(await harness.post("/oauth/revoke", ["client_id": "other", "token": .string(access)]).status == 200)
+        #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 200)
+        #expect(await harness.post("/oauth/revoke", ["client_id": "app", "token": .string(access)]).status == 200)
+        #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 401)
+        #expect(await harness.client.get("/me/passkeys", headers: Self.bearer(access)).status == 401)
+        let refused = await harness.refresh(refresh)
+        #expect(refused.errorCode == "invalid_grant", "the family's refresh token: \(refused.bodyText)")
+        #expect(await harness.client.get("/userinfo", headers: Self.bearer(other)).status == 200, "another session")
+        let events = try await harness.context.store.read { try $0.securityEvents(after: 0, limit: 100) }
+        let family = try SRPHarness.claims(access)["sid"]?.stringValue
+        let revocations = events.filter { $0.knownKind == .revocation }
+        #expect(revocations.count == 1 && revocations.first?.familyID == family, "only app's request revoked")
+    }
+
+    @Test("revoking the access token of a login without a refresh token ends it; a token not ours is answered 200")
+    func accessTokenRevocationWithoutRefreshToken() async throws {
+        var (harness, passkey, _) = try await Self.signedUp()
+        let (options, session) = try await harness.loginOptions()
+        let body = try await harness.token(
+            session: session, response: try passkey.assert(options), scope: "openid"
+        ).jsonValue()
+        #expect(body["refresh_token"] == nil)
+        let access = try #require(body["access_token"]?.stringValue)
+        #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 200)
+        #expect(await harness.post("/oauth/revoke", ["client_id": "app", "token": .string(access)]).status == 200)
+        #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 401)
+        // Twice is the same; an altered token, another issuer's or garbage revokes nothing and is 200.
+        #expect(await harness.post("/oauth/revoke", ["client_id": "app", "token": .string(access)]).status == 200)
+        let altered = String(access.dropLast(2)) + (access.hasSuffix("AA") ? "BA" : "AA")
+        for token in [altered, "a.b.c", String(repeating: "x", count: 200)] {
+            #expect(await harness.post("/oauth/revoke", ["client_id": "app", "token": .string(token)]).status == 200)
+        }
+        let family = try #require(try SRPHarness.claims(access)["sid"]?.stringValue)
+        let families = try await harness.context.store.read { try $0.refreshTokens(familyID: family) }
+        #expect(families.count == 1 && families.first?.revokedAt != nil, "one marker row, revoked")
+    }
+
     @Test("reuse of a rotated refresh token ends the access tokens of its family")
     func reuseEndsTheFamily() async throws {
         let (harness, _, body) = try await Self.signedUp()

@@ -191,6 +191,30 @@ struct JWTVerifierTests {
         #expect(throws: TokenError(.invalidAudience, "")) { try setup.verify(try setup.forge(payload: none)) }
     }
 
+    @Test("anyAudience: the issuer's token whatever its aud (revocation); issuer, type and expiry still checked")
+    func anyAudience() throws {
+        let setup = try Setup()
+        let token = try setup.signer.sign(TokenFixtures.accessClaims())
+        let any = JWTExpectations.anyAudience(
+            type: AccessTokenClaims.type, issuer: TokenFixtures.issuer, now: TokenFixtures.now)
+        #expect(any.audience == nil)
+        #expect(try setup.verify(token, any).audience == [TokenFixtures.audience])
+        let none = #"{"iss":"https://id.example","exp":1800000600}"#
+        #expect(try setup.verify(try setup.forge(payload: none), any).audience == [])
+        #expect(throws: TokenError(.invalidIssuer, "")) {
+            try setup.verify(
+                token,
+                .anyAudience(type: AccessTokenClaims.type, issuer: "https://evil.example", now: TokenFixtures.now))
+        }
+        #expect(throws: TokenError(.expired, "")) {
+            try setup.verify(
+                token,
+                .anyAudience(
+                    type: AccessTokenClaims.type, issuer: TokenFixtures.issuer,
+                    now: TokenFixtures.now.addingTimeInterval(86_400)))
+        }
+    }
+
     @Test("a payload without exp or iss is refused")
     func missingClaims() throws {
         let setup = try Setup()

@@ -17,7 +17,7 @@ import Storage
 /// (RFC 6749 §4.1.2: "SHOULD revoke … all tokens previously issued based on that authorization code"), with a
 /// `code_reuse` event: its refresh token stops working, and so do its access tokens at passkeyd's own endpoints
 /// (`sid`, `SessionStatus.familyRevoked`), also when the redemption issued no refresh token
-/// (`revokedFamilyMarker`).
+/// (`SessionFamilyRevocation`).
 package struct AuthorizationCodeGrant: Sendable {
     package let context: ServerContext
 
@@ -175,42 +175,24 @@ package struct AuthorizationCodeGrant: Sendable {
         throw Self.reused
     }
 
-    /// In `writer`: revokes the refresh family the redemption of `codeHash` issued (RFC 6749 §4.1.2), if it has a
-    /// token, and appends the `code_reuse` event naming the presenting client.
+    /// In `writer`: ends the session family the redemption of `codeHash` issued (RFC 6749 §4.1.2;
+    /// `SessionFamilyRevocation`), and appends the `code_reuse` event naming the presenting client.
     static func revokeRedemption(
         _ writer: any StoreWriter, codeHash: [UInt8], clientID: String, now: Date, accessTokenLifetime: Int
     ) throws(StorageError) {
         guard let code = try writer.authorizationCode(hash: codeHash) else { return }
         if let family = code.refreshFamily {
-            if let first = try writer.refreshTokens(familyID: family).first {
-                _ = try writer.revokeRefreshTokens(.family(tokenHash: first.tokenHash), now: now)
-            } else {
-                // The redemption issued no refresh token (no `offline_access`), so no row carries the family's
-                // revocation to `SessionStatus.familyRevoked`: a revoked row of the family that no one holds does,
-                // until every access token the redemption issued has expired (then the purge takes it).
-                try writer.insertRefreshToken(
-                    Self.revokedFamilyMarker(code, family: family, now: now, lifetime: accessTokenLifetime))
-            }
+            _ = try SessionFamilyRevocation.revoke(
+                writer, family: family,
+                grant: .init(
+                    clientID: code.clientID, userID: code.userID, scope: code.scope, authTime: code.authTime,
+                    audience: code.audience, organizationID: code.organizationID),
+                now: now, accessTokenLifetime: accessTokenLifetime)
         }
         _ = try writer.appendSecurityEvent(
             AuthenticationAuditEvent.make(
                 .codeReuse, outcome: AuthenticationAuditEvent.failure, now: now, userID: code.userID,
                 clientID: clientID, familyID: code.refreshFamily, reasonCode: "code_reused"))
-    }
-
-    /// The revoked row that carries the revocation of `family`, which has no refresh token: its hash is SHA-256 of a
-    /// label and the family id, which no presented token hashes to (a token's hash is SHA-256 of 32 random bytes,
-    /// and nobody knows a preimage), so it is never redeemed; it lasts `lifetime` seconds (the longest access
-    /// token's), revoked from `now`.
-    static func revokedFamilyMarker(_ code: AuthorizationCode, family: String, now: Date, lifetime: Int)
-        -> RefreshToken
-    {
-        let until = now.addingTimeInterval(TimeInterval(lifetime))
-        return RefreshToken(
-            tokenHash: Digest.sha256(Array("passkeyd revoked family \(family)".utf8)), familyID: family,
-            clientID: code.clientID, userID: code.userID, scope: code.scope, authTime: code.authTime, createdAt: now,
-            absoluteExpiresAt: until, idleExpiresAt: until, revokedAt: now, audience: code.audience,
-            organizationID: code.organizationID)
     }
 
     /// Whether `value` is a PKCE code verifier (RFC 7636 §4.1).
