@@ -26,6 +26,20 @@ struct SessionRevocationTests {
         return (harness, passkey, body)
     }
 
+    /// Two sessions of one user for the account API: the sign-up's access and refresh tokens, and another login's
+    /// access token (a session that goes on whatever happens to the first).
+    static func twoSessions() async throws -> (harness: PasskeyHarness, access: String, refresh: String, other: String)
+    {
+        var (harness, passkey, body) = try await signedUp()
+        let other = try #require(
+            try await harness.logIn(&passkey, audience: TestConfiguration.accountAudience).jsonValue()["access_token"]?
+                .stringValue)
+        return (
+            harness, try #require(body["access_token"]?.stringValue), try #require(body["refresh_token"]?.stringValue),
+            other
+        )
+    }
+
     @Test("every access token names its session: sid is the refresh-token family, kept by every rotation")
     func sessionID() async throws {
         var (harness, passkey, body) = try await Self.signedUp()
@@ -50,13 +64,7 @@ struct SessionRevocationTests {
 
     @Test("revoking the refresh token (RFC 7009) ends the login's access token at /userinfo and /me at once")
     func familyRevocation() async throws {
-        var (harness, passkey, body) = try await Self.signedUp()
-        let access = try #require(body["access_token"]?.stringValue)
-        let refresh = try #require(body["refresh_token"]?.stringValue)
-        // Another login of the same user: another session, which goes on.
-        let other = try #require(
-            try await harness.logIn(&passkey, audience: TestConfiguration.accountAudience).jsonValue()["access_token"]?
-                .stringValue)
+        let (harness, access, refresh, other) = try await Self.twoSessions()
         #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 200)
         let revoked = await harness.post("/oauth/revoke", ["client_id": "app", "token": .string(refresh)])
         #expect(revoked.status == 200)
@@ -72,12 +80,7 @@ struct SessionRevocationTests {
 
     @Test("revoking an access token (RFC 7009) ends its session: the family's refresh token too, other sessions go on")
     func accessTokenRevocation() async throws {
-        var (harness, passkey, body) = try await Self.signedUp()
-        let access = try #require(body["access_token"]?.stringValue)
-        let refresh = try #require(body["refresh_token"]?.stringValue)
-        let other = try #require(
-            try await harness.logIn(&passkey, audience: TestConfiguration.accountAudience).jsonValue()["access_token"]?
-                .stringValue)
+        let (harness, access, refresh, other) = try await Self.twoSessions()
         // Another client cannot revoke it (RFC 7009 §2.1), and is answered 200 all the same (§2.2).
         #expect(await harness.post("/oauth/revoke", ["client_id": "other", "token": .string(access)]).status == 200)
         #expect(await harness.client.get("/userinfo", headers: Self.bearer(access)).status == 200)
