@@ -43,6 +43,13 @@ extension DatabaseCopyTests {
                 userID: userID,
                 with: [RecoveryCode(userID: userID, codeHash: [7, 7], salt: [8], createdAt: now)])
             _ = try writer.spendToken(jwtID: "spent-1", expiresAt: now.addingTimeInterval(600))
+            // A U2F passkey, whose attestation key identifier is kept (schema v21).
+            try writer.insertCredential(
+                Credential(
+                    credentialID: [0xF2, 0x01], userID: userID, publicKey: [0xA5, 0x01], algorithm: -7, signCount: 3,
+                    uvInitialized: false, backupEligible: false, backedUp: false, transports: ["usb"],
+                    aaguid: [UInt8](repeating: 0, count: 16), attestationFormat: "fido-u2f", createdAt: now,
+                    attestationKeyIdentifier: "8e66c7e2ca5a1c7e4d54ab0b7b8d8c2a2f0e9c44"))
             // An organization and its member (schema v17).
             try writer.insertOrganization(
                 Organization(id: "org_copy000000000001", name: "copied", displayName: "Copied", createdAt: now))
