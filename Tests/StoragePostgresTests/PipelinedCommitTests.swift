@@ -278,15 +278,13 @@ extension PipelinedCommitTests {
         .enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.skipReason))
     func questionFences() async throws {
         try await PostgresTestDatabase.withStore(poolSize: 1) { _, configuration in
-            let asking = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let asking = try Self.connected(configuration)
             defer { asking.disconnect() }
-            try asking.connectIfNeeded()
             let absent = UnansweredCommit(marker: CommitMarker())
             #expect(try absent.ask(asking) == .rolledBack)
             // The old transaction, had its pipeline still arrived, inserts its marker: refused, it cannot commit.
-            let late = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let late = try Self.connected(configuration)
             defer { late.disconnect() }
-            try late.connectIfNeeded()
             let error = #expect(throws: StorageError.self) {
                 try late.command("BEGIN")
                 try late.command(absent.marker.insert)
@@ -312,14 +310,12 @@ extension PipelinedCommitTests {
         try await PostgresTestDatabase.withStore(poolSize: 1) { _, configuration in
             let question = UnansweredCommit(marker: CommitMarker())
             // The old transaction: its marker inserted, not yet committed.
-            let old = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let old = try Self.connected(configuration)
             defer { old.disconnect() }
-            try old.connectIfNeeded()
             try old.command("BEGIN")
             try old.command(question.marker.insert)
-            let asking = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+            let asking = try Self.connected(configuration)
             defer { asking.disconnect() }
-            try asking.connectIfNeeded()
             #expect(try question.ask(asking) == .inProgress, "the probe's own statement_timeout")
             var short = configuration
             short.serverOptions = "-c lock_timeout=100"
@@ -332,5 +328,14 @@ extension PipelinedCommitTests {
             asking.resetFailure()
             #expect(try question.ask(asking) == .committed)
         }
+    }
+}
+
+extension PipelinedCommitTests {
+    /// A connection of its own to the test database, connected (the caller disconnects it).
+    static func connected(_ configuration: PostgresConfiguration) throws -> PostgresConnection {
+        let connection = PostgresConnection(configuration: configuration, counters: PostgresCounters())
+        try connection.connectIfNeeded()
+        return connection
     }
 }

@@ -95,6 +95,12 @@ package struct AuthorizationRequest: Sendable {
         }
     }
 
+    /// Whether `text` is a SHA-256 digest in base64url without padding, as S256's `code_challenge` (RFC 7636 §4.2) and
+    /// `dpop_jkt` (RFC 9449 §10, RFC 7638) spell one: 43 characters, their canonical decoding 32 bytes.
+    private static func isSHA256Digest(_ text: String) -> Bool {
+        text.utf8.count == 43 && Base64URL.decode(text)?.count == 32
+    }
+
     private static func invalid(_ description: String) -> Refusal {
         .redirect(error: "invalid_request", description: description)
     }
@@ -132,16 +138,13 @@ package struct AuthorizationRequest: Sendable {
             throw invalid("code_challenge_method must be S256.")
         }
         // RFC 7636 §4.2: S256's challenge is base64url of a SHA-256 digest, without padding: 43 characters.
-        guard challenge.utf8.count == 43, let digest = Base64URL.decode(challenge), digest.count == 32 else {
+        guard Self.isSHA256Digest(challenge) else {
             throw invalid("code_challenge is not an S256 challenge.")
         }
-        // RFC 9449 §10: `dpop_jkt` binds the code to a DPoP key, the JWK SHA-256 thumbprint (RFC 7638) in base64url:
-        // 43 characters for 32 bytes.
+        // RFC 9449 §10: `dpop_jkt` binds the code to a DPoP key, the JWK SHA-256 thumbprint (RFC 7638) in base64url.
         let dpopThumbprint = query["dpop_jkt"].flatMap { $0.isEmpty ? nil : $0 }
-        if let dpopThumbprint {
-            guard dpopThumbprint.utf8.count == 43, Base64URL.decode(dpopThumbprint)?.count == 32 else {
-                throw invalid("dpop_jkt is not a JWK SHA-256 thumbprint.")
-            }
+        if let dpopThumbprint, !Self.isSHA256Digest(dpopThumbprint) {
+            throw invalid("dpop_jkt is not a JWK SHA-256 thumbprint.")
         }
         let prompt = try checkedPrompt(query["prompt"])
         let maxAge = try checkedMaxAge(query["max_age"])

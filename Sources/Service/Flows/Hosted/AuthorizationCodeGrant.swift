@@ -128,7 +128,7 @@ package struct AuthorizationCodeGrant: Sendable {
                 // Redeemed by a concurrent presentation: a second use, answered below once this write commits.
                 try Self.revokeRedemption(
                     writer, codeHash: codeHash, clientID: client.clientID, now: now,
-                    accessTokenLifetime: context.configuration.longestAccessTokenLifetime)
+                    configuration: context.configuration)
                 return false
             }
             if let refresh { try writer.insertRefreshToken(refresh.record) }
@@ -169,8 +169,7 @@ package struct AuthorizationCodeGrant: Sendable {
     private func refuseReuse(_ codeHash: [UInt8], clientID: String, now: Date) async throws -> Never {
         try await context.store.write { writer in
             try Self.revokeRedemption(
-                writer, codeHash: codeHash, clientID: clientID, now: now,
-                accessTokenLifetime: context.configuration.longestAccessTokenLifetime)
+                writer, codeHash: codeHash, clientID: clientID, now: now, configuration: context.configuration)
         }
         throw Self.reused
     }
@@ -178,7 +177,7 @@ package struct AuthorizationCodeGrant: Sendable {
     /// In `writer`: ends the session family the redemption of `codeHash` issued (RFC 6749 §4.1.2;
     /// `SessionFamilyRevocation`), and appends the `code_reuse` event naming the presenting client.
     static func revokeRedemption(
-        _ writer: any StoreWriter, codeHash: [UInt8], clientID: String, now: Date, accessTokenLifetime: Int
+        _ writer: any StoreWriter, codeHash: [UInt8], clientID: String, now: Date, configuration: ServerConfiguration
     ) throws(StorageError) {
         guard let code = try writer.authorizationCode(hash: codeHash) else { return }
         if let family = code.refreshFamily {
@@ -187,7 +186,7 @@ package struct AuthorizationCodeGrant: Sendable {
                 grant: .init(
                     clientID: code.clientID, userID: code.userID, scope: code.scope, authTime: code.authTime,
                     audience: code.audience, organizationID: code.organizationID),
-                now: now, accessTokenLifetime: accessTokenLifetime)
+                now: now, configuration: configuration)
         }
         _ = try writer.appendSecurityEvent(
             AuthenticationAuditEvent.make(

@@ -1,3 +1,4 @@
+import Configuration
 import Crypto
 import Foundation
 import Storage
@@ -28,15 +29,16 @@ package enum SessionFamilyRevocation {
         }
     }
 
-    /// Revokes `family` at `now`; the marker, when one is needed, lasts `accessTokenLifetime` seconds (the longest
-    /// access token's). Returns whether the family was live (a token revoked, or the marker stored).
+    /// Revokes `family` at `now`; the marker, when one is needed, lasts as long as the longest access token of
+    /// `configuration` can. Returns whether the family was live (a token revoked, or the marker stored).
     package static func revoke(
-        _ writer: any StoreWriter, family: String, grant: Grant, now: Date, accessTokenLifetime: Int
+        _ writer: any StoreWriter, family: String, grant: Grant, now: Date, configuration: ServerConfiguration
     ) throws(StorageError) -> Bool {
         if let first = try writer.refreshTokens(familyID: family).first {
             return try writer.revokeRefreshTokens(.family(tokenHash: first.tokenHash), now: now) > 0
         }
-        try writer.insertRefreshToken(marker(family: family, grant: grant, now: now, lifetime: accessTokenLifetime))
+        try writer.insertRefreshToken(
+            marker(family: family, grant: grant, now: now, lifetime: configuration.longestAccessTokenLifetime))
         return true
     }
 

@@ -51,10 +51,10 @@ package struct TokenRevocation: Sendable {
             clientID: claims.clientID, userID: claims.subject, scope: claims.scope.joined(separator: " "),
             authTime: claims.authTime ?? claims.issuedAt, audience: claims.audience.first,
             organizationID: claims.organizationID)
-        let lifetime = context.configuration.longestAccessTokenLifetime
+        let configuration = context.configuration
         let revoked = try await context.store.write { writer -> Bool in
             let revoked = try SessionFamilyRevocation.revoke(
-                writer, family: family, grant: grant, now: now, accessTokenLifetime: lifetime)
+                writer, family: family, grant: grant, now: now, configuration: configuration)
             _ = try writer.appendSecurityEvent(
                 AuthenticationAuditEvent.make(
                     .revocation, outcome: AuthenticationAuditEvent.success, now: now, userID: claims.subject,
