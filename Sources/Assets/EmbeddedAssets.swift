@@ -720,6 +720,14 @@ package enum EmbeddedAssets {
             }
           },
           {
+            "name": "connection",
+            "in": "query",
+            "description": "Auth0's connection: the realm the page signs in to, by name; absent or empty, the default realm. A name no realm has is refused with `invalid_request` at the redirect URI.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
             "name": "dpop_jkt",
             "in": "query",
             "description": "RFC 9449 §10: the JWK SHA-256 thumbprint (RFC 7638, base64url) of the DPoP key whose proof alone may redeem the code.",

@@ -228,6 +228,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// must have (refused at load otherwise), else the only one.
     public var defaultRealm: RealmConfiguration? { realms.first { $0.isDefault } ?? realms.first }
 
+    /// The realm named `name`, if configured (Auth0's `realm` and `connection` name one).
+    public func realm(named name: String) -> RealmConfiguration? { realms.first { $0.name == name } }
+
     /// The client with this id, if configured.
     public func client(id: String) -> ClientConfiguration? { clients.first { $0.clientID == id } }
 

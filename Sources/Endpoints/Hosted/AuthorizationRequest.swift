@@ -171,6 +171,11 @@ package struct AuthorizationRequest: Sendable {
         } catch {
             throw invalid("The organization is malformed.")
         }
+        // Auth0's `connection`: the realm to sign in to (a realm is what Auth0 calls a connection), by name.
+        let realm = query["connection"].flatMap { $0.isEmpty ? nil : $0 }
+        if let realm, configuration.realm(named: realm) == nil {
+            throw invalid("The connection is not configured.")
+        }
         var transaction = HostedTransaction(
             clientID: client.clientID, redirectURI: redirectURI, codeChallenge: challenge, scope: scopeText, csrf: csrf,
             expiresAt: now.addingTimeInterval(HostedTransaction.lifetime))
@@ -182,6 +187,7 @@ package struct AuthorizationRequest: Sendable {
         transaction.maxAge = maxAge
         transaction.loginHint = query["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
         transaction.dpopThumbprint = dpopThumbprint
+        transaction.realm = realm
         return transaction
     }
 

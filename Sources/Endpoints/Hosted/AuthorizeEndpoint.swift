@@ -78,6 +78,6 @@ package struct AuthorizeEndpoint: Sendable {
         let sealed = try context.authSessionKey.transactionSealer().seal(transaction)
         return HostedPage.page(
             sealed: sealed, transaction: transaction, client: authorization.client,
-            realm: try HostedIssuance.realm(context.configuration), cookies: cookies)
+            realm: try HostedIssuance.realm(transaction, configuration: context.configuration), cookies: cookies)
     }
 }

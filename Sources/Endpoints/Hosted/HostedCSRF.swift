@@ -6,7 +6,7 @@ import Service
 /// The hosted page's CSRF defence for its POSTs (OWASP's double submit, signed): the `X-Passkeyd-CSRF` header must
 /// equal both the CSRF cookie set with the page (`SameSite=Strict`, `HttpOnly`) and the value sealed in the
 /// request's transaction, and an `Origin`, when the browser sends one, must be the page's own origin (the issuer's,
-/// or a related origin of the realm: `CeremonyVerifier.hostedOriginPolicy`). A custom header also means a
+/// or a related origin of the transaction's realm: `CeremonyVerifier.hostedOriginPolicy`). A custom header also means a
 /// cross-origin script needs a CORS preflight, which these routes never grant (Fetch §3.2.2).
 package enum HostedCSRF {
     /// The header the page sends its CSRF value in.
@@ -19,7 +19,8 @@ package enum HostedCSRF {
         return error
     }
 
-    /// The checks that need no transaction: the header, the cookie and the `Origin`. Run before the body is read.
+    /// The checks that need no transaction: the header, the cookie and the `Origin` against `origins` (the page
+    /// origins of every realm). Run before the body is read.
     /// - Throws: 403 `invalid_request` "CSRF check failed".
     package static func checkRequest(_ request: Request, cookies: HostedCookies, origins: OriginPolicy) throws
         -> String
@@ -35,11 +36,18 @@ package enum HostedCSRF {
         return header
     }
 
-    /// The check against the transaction's own value, once it is open.
+    /// The checks against the transaction, once it is open: its own value, and the `Origin`, when the browser sends
+    /// one, against `origins`, the page origins of the transaction's realm.
     /// - Throws: 403 `invalid_request` "CSRF check failed".
-    package static func check(_ header: String, transaction: HostedTransaction) throws {
+    package static func check(
+        _ header: String, origin: String?, transaction: HostedTransaction, origins: OriginPolicy
+    ) throws {
         guard ConstantTime.equals(Array(header.utf8), Array(transaction.csrf.utf8)) else {
             throw refusal("CSRF value is not the transaction's")
+        }
+        if let origin, !origins.allows(origin: origin) {
+            throw refusal(
+                "origin \(origin.prefix(256)) is not a page origin of realm \(transaction.realm ?? "(default)")")
         }
     }
 }

@@ -28,14 +28,15 @@ package struct HostedCeremonyEndpoints: Sendable {
             EndpointHandler.make(context, rateLimited: true) { try await endpoints.complete($0) })
     }
 
-    /// A POST's body and transaction, after every CSRF check: the header, the cookie and the `Origin` before the body
-    /// is read, the transaction's own value once it is open.
+    /// A POST's body and transaction, after every CSRF check: the header, the cookie and the `Origin` (a page origin
+    /// of any realm) before the body is read; the transaction's own value and the `Origin` against its realm's page
+    /// origins once it is open.
     /// - Throws: 403 `invalid_request` "CSRF check failed"; 415 for a body that is not JSON; 400 `invalid_request` for
-    ///   a transaction that does not open (altered, of another server, or expired: the page must be loaded again).
+    ///   a transaction that does not open (altered, of another server, or expired: the page must be loaded again) or
+    ///   whose realm is no longer configured.
     func checked(_ request: Request) async throws -> (RequestParameters, HostedTransaction) {
-        let realm = try HostedIssuance.realm(context.configuration)
-        let origins = login.grant.verifier.hostedOriginPolicy(realm: realm.name)
-        let header = try HostedCSRF.checkRequest(request, cookies: cookies, origins: origins)
+        let verifier = login.grant.verifier
+        let header = try HostedCSRF.checkRequest(request, cookies: cookies, origins: verifier.hostedOriginsOfAnyRealm)
         let parameters = RequestParameters(values: try request.jsonObject())
         let sealed = try parameters.string("transaction", maxLength: HostedTransactionSealer.maximumValueLength)
         guard let transaction = try await context.openHostedTransaction(sealed, now: context.clock.now())
@@ -44,7 +45,10 @@ package struct HostedCeremonyEndpoints: Sendable {
                 .invalidRequest, "The sign-in page has expired. Go back to the application and start again.",
                 logCode: "hosted_transaction_invalid", reason: "transaction does not open or has expired")
         }
-        try HostedCSRF.check(header, transaction: transaction)
+        let realm = try HostedIssuance.realm(transaction, configuration: context.configuration)
+        try HostedCSRF.check(
+            header, origin: request.headers["Origin"], transaction: transaction,
+            origins: verifier.hostedOriginPolicy(realm: realm.name))
         return (parameters, transaction)
     }
 
@@ -58,7 +62,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     func loginChallenge(_ request: Request) async throws -> Response {
         let (_, transaction) = try await checked(request)
         let client = try client(transaction)
-        let realm = try HostedIssuance.realm(context.configuration)
+        let realm = try HostedIssuance.realm(transaction, configuration: context.configuration)
         let asked = try OrganizationRequest.checked(
             transaction.organization, client: client, configuration: context.configuration)
         let organization = try await asked.asyncMap { try await challenges.organization($0) }
@@ -70,7 +74,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     func signupChallenge(_ request: Request) async throws -> Response {
         let (parameters, transaction) = try await checked(request)
         let client = try client(transaction)
-        let realm = try HostedIssuance.realm(context.configuration)
+        let realm = try HostedIssuance.realm(transaction, configuration: context.configuration)
         let identifier = try parameters.string("identifier", maxLength: 320)
         let signup = CeremonyChallenges.SignupParameters(
             client: client, realm: realm, userProfile: HostedSignup.userProfile(identifier: identifier, realm: realm),

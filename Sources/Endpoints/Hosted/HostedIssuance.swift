@@ -3,14 +3,15 @@ import Service
 
 /// The authorization request a sealed transaction carries, as `HostedLogin` takes it (`CodeIssuance`): the client
 /// read again (it must still exist and have the grant), the redirect URI matched again, and the audience and scope
-/// granted by `ResourceAuthorization` as for every login. The realm is the default realm: the hosted page signs in to
-/// it.
+/// granted by `ResourceAuthorization` as for every login. The realm is the one `/authorize` was asked for
+/// (`connection`), else the default realm.
 enum HostedIssuance {
-    /// The realm the hosted page signs in to.
-    /// - Throws: `OAuthError.bug` when none is configured (the loader requires one).
-    static func realm(_ configuration: ServerConfiguration) throws -> RealmConfiguration {
-        guard let realm = configuration.defaultRealm else { throw OAuthError.bug("no realm configured") }
-        return realm
+    /// The realm the hosted page of `transaction` signs in to: its `connection`, or the default realm.
+    /// - Throws: 400 `invalid_request` for a realm no longer configured.
+    static func realm(_ transaction: HostedTransaction, configuration: ServerConfiguration) throws
+        -> RealmConfiguration
+    {
+        try CeremonyChallenges.realm(named: transaction.realm, configuration: configuration)
     }
 
     /// The issuance of `transaction`.
@@ -33,7 +34,8 @@ enum HostedIssuance {
             client: client, audience: transaction.audience, scope: scope)
         return CodeIssuance(
             client: client, redirectURI: transaction.redirectURI, codeChallenge: transaction.codeChallenge,
-            access: access, realm: try realm(configuration).name, organization: transaction.organization,
+            access: access, realm: try realm(transaction, configuration: configuration).name,
+            organization: transaction.organization,
             nonce: transaction.nonce, dpopThumbprint: transaction.dpopThumbprint)
     }
 }

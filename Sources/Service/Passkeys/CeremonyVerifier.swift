@@ -27,6 +27,9 @@ package struct CeremonyVerifier: Sendable {
     package let hostedOrigins: OriginPolicy
     /// The hosted page's origins in each realm: the issuer's and the realm's related origins, keyed by realm name.
     private let hostedOriginPolicies: [String: OriginPolicy]
+    /// The page origins of every realm (the issuer's and every realm's related origins): where a hosted page of some
+    /// realm may be served, for the checks made before the page's transaction names its realm.
+    package let hostedOriginsOfAnyRealm: OriginPolicy
     /// The loaded FIDO metadata, judged against by the clients' authenticator policies (`nil`: none is ever loaded).
     package let metadata: MetadataRegistry?
     /// `passkeys.attestation_root_files`: roots every registration's attestation may chain to, besides the loaded
@@ -62,6 +65,8 @@ package struct CeremonyVerifier: Sendable {
             hosted[realm.name] = OriginPolicy(allowedOrigins: OriginRules.ceremonyOrigins([issuerOrigin], realm: realm))
         }
         hostedOriginPolicies = hosted
+        hostedOriginsOfAnyRealm = OriginPolicy(
+            allowedOrigins: configuration.realms.reduce([issuerOrigin]) { OriginRules.ceremonyOrigins($0, realm: $1) })
     }
 
     /// The origins a ceremony of the hosted page in `realm` may come from: the issuer's origin, where the page is

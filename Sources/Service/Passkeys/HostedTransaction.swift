@@ -34,6 +34,8 @@ package struct HostedTransaction: Sendable, Equatable {
     package var loginHint: String?
     /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to.
     package var dpopThumbprint: String?
+    /// `connection` (Auth0's name for a realm): the realm the page signs in to; `nil`, the default realm.
+    package var realm: String?
     /// The page's CSRF value (32 random bytes, base64url): the `X-Passkeyd-CSRF` header and the CSRF cookie must
     /// both equal it.
     package var csrf: String
@@ -61,7 +63,7 @@ package struct HostedTransaction: Sendable, Equatable {
         ]
         for (key, value) in [
             ("a", audience), ("o", organization), ("n", nonce), ("t", state), ("m", prompt), ("h", loginHint),
-            ("j", dpopThumbprint),
+            ("j", dpopThumbprint), ("k", realm),
         ] {
             if let value { members.append(JSONMember(key: key, value: .string(value))) }
         }
@@ -88,6 +90,7 @@ package struct HostedTransaction: Sendable, Equatable {
         prompt = object["m"]?.stringValue
         loginHint = object["h"]?.stringValue
         dpopThumbprint = object["j"]?.stringValue
+        realm = object["k"]?.stringValue
         maxAge = object["g"]?.intValue
     }
 }

@@ -51,7 +51,7 @@ package struct CeremonyChallenges: Sendable {
     /// - Throws: 400 `invalid_request` for an unknown realm.
     package static func realm(named name: String?, configuration: ServerConfiguration) throws -> RealmConfiguration {
         if let name {
-            guard let realm = configuration.realms.first(where: { $0.name == name }) else {
+            guard let realm = configuration.realm(named: name) else {
                 throw OAuthError.invalidParameter("realm", reason: "\(name) is not configured")
             }
             return realm
