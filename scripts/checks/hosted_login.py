@@ -10,7 +10,9 @@ The flow: a sign-up on the hosted page (identifier, then passkey-signup), a sign
 the page loaded as in a browser without conditional mediation), another through conditional mediation (the page's
 autofill request, which Chromium's virtual authenticator answers by itself), a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
 without id_token_hint (the logout question, answered "Stay signed in"), one with the session's ID token
-(RP-Initiated Logout), then prompt=none answered error=login_required. Besides: the discovery metadata, the login
+(RP-Initiated Logout), then prompt=none answered error=login_required; last, a sign-up on the page of the realm
+`connection=staff` names (a username), whose session gives a code in that realm only, and an unknown connection
+refused. Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
 
@@ -325,6 +327,32 @@ def main():
         check("prompt=none after logout: error=login_required with the state and iss",
               parameters.get("error") == "login_required" and parameters.get("state") == rp.state
               and parameters.get("iss") == issuer and "code" not in parameters, str(parameters))
+
+        # Auth0's connection: the page of the realm it names, signed up in by that realm's rules (a username).
+        driver.get(rp.authorization_url(connection="staff"))
+        WebDriverWait(driver, 10).until(lambda _: driver.find_elements(By.ID, "passkey-signup"))
+        label = driver.find_element(By.CSS_SELECTOR, "label[for=identifier]").text
+        check("connection=staff: the page asks for the realm's identifier (Username)", label == "Username", label)
+        username = f"staff-{uuid.uuid4().hex[:12]}"
+        driver.find_element(By.ID, "identifier").send_keys(username)
+        driver.find_element(By.ID, "passkey-signup").click()
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "connection=staff sign-up")
+        token, claims = rp.redeem(url)
+        check("connection=staff: authlib validated the ID token; a new user without an email",
+              claims["sub"] != subject and "email" not in claims, str(dict(claims)))
+        driver.get(rp.authorization_url(connection="staff", prompt="none"))
+        parameters = query(wait_for_redirect(driver, callback))
+        check("connection=staff, prompt=none: the realm's session gives a code", "code" in parameters,
+              str(parameters))
+        driver.get(rp.authorization_url(prompt="none"))
+        parameters = query(wait_for_redirect(driver, callback))
+        check("default realm, prompt=none: another realm's session is no session (login_required)",
+              parameters.get("error") == "login_required", str(parameters))
+        driver.get(rp.authorization_url(connection="no-such-realm"))
+        parameters = query(wait_for_redirect(driver, callback))
+        check("an unknown connection: error=invalid_request at the redirect URI",
+              parameters.get("error") == "invalid_request" and parameters.get("state") == rp.state, str(parameters))
     finally:
         driver.quit()
         catcher.close()

@@ -3,7 +3,8 @@
 # (scripts/checks/hosted_login.py): authlib (PyPI, an OpenID Connect client library) runs the authorization code flow
 # with PKCE from the discovery document while headless Chromium (Debian's chromium + chromium-driver, selenium) with
 # a virtual authenticator drives the hosted page. The daemon runs with a client that opts in (authorization_code, a
-# loopback redirect URI and a post-logout URI on the catcher's port) and a realm with a related origin; the catcher
+# loopback redirect URI and a post-logout URI on the catcher's port), a default realm with a related origin and a
+# second realm (`staff`, usernames) that `connection` names; the catcher
 # is a python http.server on another loopback port, run by hosted_login.py.
 # Usage: scripts/checks/hosted_login.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
 # Writes build/hosted-login-page.png (the hosted page before the sign-in).
@@ -37,7 +38,8 @@ clients="[{\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
   \"grant_types\": [\"authorization_code\", \"refresh_token\"], \"refresh_tokens\": \"offline_access\",
   \"redirect_uris\": [\"$redirect_uri\"], \"post_logout_redirect_uris\": [\"$post_logout_uri\"]}]"
 realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
-  \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]}]"
+  \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]},
+  {\"name\": \"staff\", \"identifiers\": {\"username\": \"required\"}}]"
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
   PASSKEYD_REALMS="$realms" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
   PASSKEYD_RATE_LIMIT_REQUESTS_PER_USER_PER_MINUTE=0 \
