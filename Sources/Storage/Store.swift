@@ -29,11 +29,13 @@ public protocol Store: Sendable {
     /// (`{ try $0.completeLogin(login) }`): the transaction ends with that operation, so a driver may send COMMIT
     /// together with the operation's statement (PostgreSQL: one round trip for the write instead of two). The same
     /// all or nothing and the same durability as `write`; what differs is what a connection lost at the wrong moment
-    /// leaves: a driver that finds the transaction committed but never received the operation's result throws `.io`
-    /// (outcome unknown) where `write` would have returned it. `admission` nil: the write is admitted at once.
+    /// leaves: a driver that finds the transaction committed but never received the operation's result reads it
+    /// back with `recover` (`LoginCompletion.recordedOutcome`), and throws `.io` (outcome unknown) where `recover` is
+    /// nil or answers nil. `admission` nil: the write is admitted at once.
     /// - Throws: what `admission` throws, `StorageError`, or what `body` throws.
     func writeOperation<T: Sendable>(
-        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+        admission: WriteAdmission?, recover: (@Sendable (any StoreReader) throws -> T?)?,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T
 
     /// Closes the store: waits for work in flight, then releases connections. Later calls throw `.closed`.
@@ -50,18 +52,27 @@ extension Store {
     }
 
     /// `write(admission:_:)`, or `write(_:)` without an admission: right for a driver that commits an operation
-    /// as any other body.
+    /// as any other body, whose result is never lost after a commit (`recover` is never needed).
     public func writeOperation<T: Sendable>(
-        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+        admission: WriteAdmission?, recover: (@Sendable (any StoreReader) throws -> T?)?,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
         guard let admission else { return try await write(body) }
         return try await write(admission: admission, body)
     }
 
-    /// `writeOperation(admission:_:)` with none of its own (the server's store asks the request's).
+    /// `writeOperation(admission:recover:_:)` without a way to read the result back.
     public func writeOperation<T: Sendable>(
+        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+    ) async throws -> T {
+        try await writeOperation(admission: admission, recover: nil, body)
+    }
+
+    /// `writeOperation(admission:recover:_:)` with no admission of its own (the server's store asks the request's).
+    public func writeOperation<T: Sendable>(
+        recover: (@Sendable (any StoreReader) throws -> T?)? = nil,
         _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
-        try await writeOperation(admission: nil, body)
+        try await writeOperation(admission: nil, recover: recover, body)
     }
 }

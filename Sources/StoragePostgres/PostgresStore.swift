@@ -118,15 +118,18 @@ public final class PostgresStore: Store {
     /// (`PostgresConnection.commitWithNextStatement`). A connection that breaks before that pipeline's first answer
     /// arrives leaves the statement's value unknown: the commit marker decides whether anything was written
     /// (`UnansweredCommit`); rolled back is `.busy` (503), or a run on a new connection when a dead pooled connection
-    /// was met; committed is `.io` (500, outcome unknown), where `write` would have known the value.
+    /// was met; committed is the value `recover` reads back in a transaction of its own, else `.io` (500, outcome
+    /// unknown), where `write` would have known the value.
     public func writeOperation<T: Sendable>(
-        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+        admission: WriteAdmission?, recover: (@Sendable (any StoreReader) throws -> T?)?,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
-        try await runWrite(admission: admission, operation: true, body)
+        try await runWrite(admission: admission, operation: true, recover: recover, body)
     }
 
     private func runWrite<T: Sendable>(
-        admission: WriteAdmission?, operation: Bool = false, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+        admission: WriteAdmission?, operation: Bool = false, recover: (@Sendable (any StoreReader) throws -> T?)? = nil,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
         var runs = 0
         while true {
@@ -154,7 +157,11 @@ public final class PostgresStore: Store {
                     pool.counters.count(.connectionLost)
                     continue
                 }
-                // Whatever the verdict, the statement's value never arrived: no value to return.
+                // The statement's value never arrived: a committed write's is read back, when the operation can tell.
+                if conclusion.verdict == .committed, let recover, let value = try? await read(recover) {
+                    pool.counters.count(.committed)
+                    return value
+                }
                 throw resolution.failure(conclusion, counters: pool.counters)
             }
         }

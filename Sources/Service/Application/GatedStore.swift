@@ -37,9 +37,10 @@ package struct GatedStore: Store {
 
     /// As `write`, for a body that is one writer operation (`Store.writeOperation`).
     package func writeOperation<T: Sendable>(
-        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
+        admission: WriteAdmission?, recover: (@Sendable (any StoreReader) throws -> T?)?,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T
     ) async throws -> T {
-        try await base.writeOperation(admission: admission ?? gate?.admission(), bound(body))
+        try await base.writeOperation(admission: admission ?? gate?.admission(), recover: recover, bound(body))
     }
 
     /// `body` with this write's origin bound around it (the driver may run it on another thread).

@@ -193,6 +193,42 @@ extension StoreConformance {
                 try await store.writeOperation { try $0.completeLogin(completion()) }, .sessionGone, "again")
             try expectEqual(try await effects(store), after, "after the second presentation")
         },
+        Check("a login reads back what its write did: with a refresh token, stored or which refusal") { store in
+            _ = try await loginFixture(store)
+            let login = completion()
+            try expectEqual(
+                try await store.read { try login.recordedOutcome(in: $0) }, .sessionGone, "not written, counter unmoved"
+            )
+            try expectEqual(try await store.write { try $0.completeLogin(login) }, .stored, "written")
+            try expectEqual(try await store.read { try login.recordedOutcome(in: $0) }, .stored, "after the write")
+            var raced = completion(expecting: 4, refresh: S.refreshToken(8))
+            raced.sessionID = "s2"
+            try expectEqual(try await store.write { [raced] in try $0.completeLogin(raced) }, .counterRace, "raced")
+            try expectEqual(
+                try await store.read { [raced] in try raced.recordedOutcome(in: $0) }, .counterRace, "after the race")
+        },
+        Check("a login without a refresh token reads back its counter or its event; their absence is unknown (nil)") {
+            store in
+            _ = try await loginFixture(store)
+            let login = completion(refresh: nil)
+            try expectEqual(try await store.read { try login.recordedOutcome(in: $0) }, nil, "not written")
+            try expectEqual(try await store.write { try $0.completeLogin(login) }, .stored, "written")
+            try expectEqual(try await store.read { try login.recordedOutcome(in: $0) }, .stored, "by the counter")
+            // A later login of the same credential moves the counter and its last use: the event still tells.
+            var later = completion(expecting: 6, refresh: nil)
+            later.sessionID = "s2"
+            later.use.newSignCount = 7
+            later.use.usedAt = S.at(20)
+            later.event.occurredAt = S.at(20)
+            try expectEqual(
+                try await store.write { [later] in try $0.completeLogin(later) }, .stored, "the later login")
+            try expectEqual(try await store.read { try login.recordedOutcome(in: $0) }, .stored, "by the event")
+            var other = completion(refresh: nil)
+            other.use.usedAt = S.at(15)
+            other.event.occurredAt = S.at(15)
+            try expectEqual(
+                try await store.read { [other] in try other.recordedOutcome(in: $0) }, nil, "a login never written")
+        },
         Check("a login write without a refresh token stores none") { store in
             _ = try await loginFixture(store)
             let outcome = try await store.write { try $0.completeLogin(completion(refresh: nil)) }

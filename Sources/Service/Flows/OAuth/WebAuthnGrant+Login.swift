@@ -74,8 +74,11 @@ extension WebAuthnGrant {
         write.replacedLoginSession = completion.hosted?.replacedSession
         // One write: the session spent (single use), the counter compare-and-set (§7.2 step 22 under concurrency),
         // the user's device keys unlocked and the password fallback's locks lifted, the refresh token and the event
-        // stored (StoreWriter+LoginCompletion.swift). One operation: PostgreSQL sends its COMMIT with it.
-        let outcome = try await context.store.writeOperation { [write] in try $0.completeLogin(write) }
+        // stored (StoreWriter+LoginCompletion.swift). One operation: PostgreSQL sends its COMMIT with it, and reads
+        // back what it did if the connection is lost before any answer and the write is found committed.
+        let outcome = try await context.store.writeOperation(
+            recover: { [write] reader in try write.recordedOutcome(in: reader) },
+            { [write] writer in try writer.completeLogin(write) })
         switch outcome {
         case .sessionGone:
             throw OAuthError.invalidSession("session_unknown", reason: "used by a concurrent request")
