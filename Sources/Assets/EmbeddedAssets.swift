@@ -535,6 +535,148 @@ package enum EmbeddedAssets {
         }
       }
     },
+    "/oauth/par": {
+      "post": {
+        "tags": [
+          "hosted-login"
+        ],
+        "operationId": "pushAuthorizationRequest",
+        "summary": "Pushed authorization request (RFC 9126): the parameters of `/authorize`, checked as `/authorize` checks them, answered with a `request_uri` for `/authorize?client_id=…&request_uri=…` (90 s, this client only).",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "client_id",
+                  "response_type",
+                  "redirect_uri",
+                  "code_challenge",
+                  "code_challenge_method"
+                ],
+                "properties": {
+                  "client_id": {
+                    "type": "string"
+                  },
+                  "response_type": {
+                    "type": "string",
+                    "enum": [
+                      "code"
+                    ]
+                  },
+                  "redirect_uri": {
+                    "type": "string"
+                  },
+                  "scope": {
+                    "type": "string"
+                  },
+                  "state": {
+                    "type": "string"
+                  },
+                  "nonce": {
+                    "type": "string"
+                  },
+                  "code_challenge": {
+                    "type": "string"
+                  },
+                  "code_challenge_method": {
+                    "type": "string",
+                    "enum": [
+                      "S256"
+                    ]
+                  },
+                  "prompt": {
+                    "type": "string",
+                    "enum": [
+                      "none",
+                      "login"
+                    ]
+                  },
+                  "max_age": {
+                    "type": "string"
+                  },
+                  "login_hint": {
+                    "type": "string"
+                  },
+                  "audience": {
+                    "type": "string"
+                  },
+                  "organization": {
+                    "type": "string"
+                  },
+                  "connection": {
+                    "type": "string"
+                  },
+                  "dpop_jkt": {
+                    "type": "string"
+                  }
+                },
+                "additionalProperties": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The request, sealed into its `request_uri` (RFC 9126 §2.2).",
+            "headers": {
+              "Cache-Control": {
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "no-store"
+                  ]
+                }
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "request_uri",
+                    "expires_in"
+                  ],
+                  "properties": {
+                    "request_uri": {
+                      "type": "string",
+                      "pattern": "^urn:ietf:params:oauth:request_uri:"
+                    },
+                    "expires_in": {
+                      "type": "integer",
+                      "enum": [
+                        90
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/InvalidClient"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/userinfo": {
       "get": {
         "tags": [
@@ -715,6 +857,14 @@ package enum EmbeddedAssets {
           {
             "name": "organization",
             "in": "query",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "request_uri",
+            "in": "query",
+            "description": "A pushed request's `request_uri` (RFC 9126, from `POST /oauth/par`), with `client_id`: its parameters are the request, the query's others are not read. Any other `request_uri` is refused (`request_uri_not_supported`).",
             "schema": {
               "type": "string"
             }

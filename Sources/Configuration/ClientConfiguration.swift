@@ -127,6 +127,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var redirectURIs: [String] = []
     /// `post_logout_redirect_uris` (OIDC RP-Initiated Logout 1.0 §3.1): where a logout may send the browser back.
     public var postLogoutRedirectURIs: [String] = []
+    /// `require_pushed_authorization_requests` (RFC 9126 §6): `/authorize` takes this client's requests only as
+    /// pushed ones (`POST /oauth/par`, then `request_uri`).
+    public var requirePushedAuthorizationRequests = false
 
     /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
     public static let webAuthnGrant = GrantType.webAuthn.rawValue

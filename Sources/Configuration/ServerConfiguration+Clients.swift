@@ -103,6 +103,11 @@ extension ServerConfiguration {
         client.refreshTokenPolicies = try readRefreshTokenPolicies(object)
         client.redirectURIs = try RedirectURIRules.read(object, "redirect_uris")
         client.postLogoutRedirectURIs = try RedirectURIRules.read(object, "post_logout_redirect_uris")
+        client.requirePushedAuthorizationRequests = try object.bool(
+            "require_pushed_authorization_requests", default: false)
+        if client.requirePushedAuthorizationRequests, !client.allows(.authorizationCode) {
+            throw object.error("require_pushed_authorization_requests", "applies to a client with authorization_code")
+        }
         if client.allows(.authorizationCode), client.redirectURIs.isEmpty {
             throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
         }

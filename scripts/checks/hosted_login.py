@@ -11,8 +11,8 @@ the page loaded as in a browser without conditional mediation), another through 
 autofill request, which Chromium's virtual authenticator answers by itself), a silent /authorize in the same browser session (no page, no ceremony), a logout through end_session_endpoint
 without id_token_hint (the logout question, answered "Stay signed in"), one with the session's ID token
 (RP-Initiated Logout), then prompt=none answered error=login_required; last, a sign-up on the page of the realm
-`connection=staff` names (a username), whose session gives a code in that realm only, and an unknown connection
-refused. Besides: the discovery metadata, the login
+`connection=staff` names (a username), whose session gives a code in that realm only, a pushed authorization
+request (RFC 9126) answered from that session, and an unknown connection refused. Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
 
@@ -349,6 +349,22 @@ def main():
         parameters = query(wait_for_redirect(driver, callback))
         check("default realm, prompt=none: another realm's session is no session (login_required)",
               parameters.get("error") == "login_required", str(parameters))
+        # A pushed authorization request (RFC 9126): the parameters of authlib's request POSTed to the endpoint
+        # discovery names, then the browser sent with client_id and request_uri only (the staff session answers).
+        staff_subject = claims["sub"]
+        pushed = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(
+            rp.authorization_url(connection="staff", prompt="none")).query))
+        par = requests.post(rp.metadata["pushed_authorization_request_endpoint"], data=pushed, timeout=10)
+        check("PAR: 201 with a request_uri (RFC 9126 §2.2)",
+              par.status_code == 201 and par.json().get("request_uri", "").startswith(
+                  "urn:ietf:params:oauth:request_uri:"), f"{par.status_code} {par.text}")
+        driver.get(rp.metadata["authorization_endpoint"] + "?" + urllib.parse.urlencode(
+            {"client_id": client_id, "request_uri": par.json().get("request_uri", "")}))
+        url = wait_for_redirect(driver, callback)
+        check_callback(rp, url, callback, "PAR")
+        token, claims = rp.redeem(url)
+        check("PAR: authlib validated the ID token (the pushed nonce), the staff user", claims["sub"] == staff_subject,
+              str(dict(claims)))
         driver.get(rp.authorization_url(connection="no-such-realm"))
         parameters = query(wait_for_redirect(driver, callback))
         check("an unknown connection: error=invalid_request at the redirect URI",

@@ -19,6 +19,7 @@ public struct Application: Responder {
         TokenEndpoint.register(in: &router, context: context)
         DiscoveryEndpoints.register(in: &router, context: context)
         AuthorizeEndpoint.register(in: &router, context: context)
+        PushedAuthorizationEndpoint.register(in: &router, context: context)
         HostedCeremonyEndpoints.register(in: &router, context: context)
         LogoutEndpoints.register(in: &router, context: context)
         AssociationEndpoints.register(in: &router, context: context)

@@ -43,6 +43,10 @@ package enum DiscoveryEndpoints {
             JSONMember(key: "jwks_uri", value: .string(configuration.url(of: "/.well-known/jwks.json"))),
             // OIDC RP-Initiated Logout 1.0 §2.1.
             JSONMember(key: "end_session_endpoint", value: .string(configuration.url(of: "/oidc/logout"))),
+            // RFC 9126 §5: pushed authorization requests, required of the clients that say so (client metadata).
+            JSONMember(
+                key: "pushed_authorization_request_endpoint", value: .string(configuration.url(of: "/oauth/par"))),
+            JSONMember(key: "require_pushed_authorization_requests", value: .bool(false)),
             JSONMember(
                 key: "grant_types_supported",
                 // RFC 8414 §2: every grant the token endpoint supports.

@@ -45,7 +45,7 @@ package enum ErrorMapping {
     /// The one description of a body whose `Content-Type` is missing or not one the endpoint reads.
     package static let unsupportedMediaTypeDescription =
         "The request's Content-Type is missing or not supported: send application/json (or, to /oauth/token, "
-        + "application/x-www-form-urlencoded)."
+        + "application/x-www-form-urlencoded; to /oauth/par, only that)."
 
     /// The answer for `error` on `request`: logs it (a bug at error level) and counts it in the metrics.
     package static func response(for error: any Error, request: Request, context: ServerContext) -> Response {

@@ -69,10 +69,11 @@ package struct AuthorizationRequest: Sendable {
     }
 
     /// The checked request of `query`, its transaction expiring `HostedTransaction.lifetime` after `now` and carrying
-    /// `csrf`.
+    /// `csrf`. `pushed`: `query` is a pushed request's (RFC 9126), which a client with
+    /// `require_pushed_authorization_requests` must send.
     package static func parse(
         _ query: [String: String], repeated: [String] = [], configuration: ServerConfiguration, csrf: String,
-        now: Date
+        now: Date, pushed: Bool = false
     ) -> Parsed {
         let client: ClientConfiguration
         let redirectURI: String
@@ -86,6 +87,10 @@ package struct AuthorizationRequest: Sendable {
         do throws(Refusal) {
             // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once."
             if let name = repeated.first { throw invalid("\(name) is included more than once.") }
+            // RFC 9126 §6: this client's requests come pushed, never in the query.
+            if client.requirePushedAuthorizationRequests, !pushed {
+                throw invalid("This client must push its authorization requests (POST /oauth/par, then request_uri).")
+            }
             let transaction = try checkedTransaction(
                 query, client: client, redirectURI: redirectURI, configuration: configuration, csrf: csrf, now: now)
             return .accepted(

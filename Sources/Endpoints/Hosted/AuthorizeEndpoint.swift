@@ -23,9 +23,19 @@ package struct AuthorizeEndpoint: Sendable {
     func answer(_ request: Request) async throws -> Response {
         let configuration = context.configuration
         let csrf = try HostedTransactionSealer.newCSRFValue()
+        let now = context.clock.now()
+        // RFC 9126 §4: with a request_uri, the pushed request's parameters are the request, the query's others unused.
+        let pushed: [String: String]?
+        do {
+            pushed = try await PushedAuthorizationEndpoint.pushedQuery(
+                request.query, repeated: request.repeatedQueryNames, context: context, now: now)
+        } catch let refusal as AuthorizationRequest.Refusal {
+            guard case .page(let message) = refusal else { throw refusal }
+            return AuthorizationResponse.errorPage(message)
+        }
         switch AuthorizationRequest.parse(
-            request.query, repeated: request.repeatedQueryNames, configuration: configuration, csrf: csrf,
-            now: context.clock.now())
+            pushed ?? request.query, repeated: pushed == nil ? request.repeatedQueryNames : [],
+            configuration: configuration, csrf: csrf, now: now, pushed: pushed != nil)
         {
         case .refused(.page(let message), _, _):
             return AuthorizationResponse.errorPage(message)

@@ -1,7 +1,7 @@
 import Foundation
 import Storage
 
-/// Opening what the server sealed and handed out (an `auth_session`, a hosted transaction) with the keyring of
+/// Opening what the server sealed and handed out (an `auth_session`, a hosted transaction, a pushed request) with the keyring of
 /// `AuthSessionKey`, read again on a miss.
 extension ServerContext {
     /// The auth session `value` seals, or nil. A value that opens under none of the loaded secrets makes this node
@@ -14,6 +14,12 @@ extension ServerContext {
     /// The live hosted transaction `value` seals at `now`, or nil; read again on a miss as `openAuthSession`.
     package func openHostedTransaction(_ value: String, now: Date) async throws -> HostedTransaction? {
         try await opened(now: now) { try authSessionKey.transactionSealer().open(value, now: now) }
+    }
+
+    /// The live pushed authorization request `value` seals at `now` (a `request_uri` without its URN prefix), or nil;
+    /// read again on a miss as `openAuthSession`.
+    package func openPushedRequest(_ value: String, now: Date) async throws -> PushedAuthorizationRequest? {
+        try await opened(now: now) { try authSessionKey.pushedRequestSealer().open(value, now: now) }
     }
 
     /// `open`, and once more after the secrets were read again on a miss.

@@ -132,4 +132,11 @@ package final class AuthSessionKey: Sendable {
         guard let keyring = keyring() else { throw OAuthError.bug("the hosted transaction key is not loaded") }
         return keyring.transactions
     }
+
+    /// The pushed authorization requests' sealing (`PushedRequestSealer`), under keys derived from the same secrets.
+    /// - Throws: `OAuthError.bug` before `load` (a start always loads it).
+    package func pushedRequestSealer() throws -> SealerRing<PushedRequestSealer> {
+        guard let keyring = keyring() else { throw OAuthError.bug("the pushed request key is not loaded") }
+        return keyring.pushedRequests
+    }
 }

@@ -9,6 +9,8 @@ package struct AuthSessionKeyring: Sendable {
     package let sessions: SealerRing<AuthSessionSealer>
     /// The hosted transactions' sealers: the first seals, every one opens.
     package let transactions: SealerRing<HostedTransactionSealer>
+    /// The pushed authorization requests' sealers (`PushedRequestSealer`), in the same order.
+    package let pushedRequests: SealerRing<PushedRequestSealer>
 
     /// The keyring of `current` (which seals) and `opening`, the other secrets that still open (duplicates of
     /// `current` and of each other are left out).
@@ -17,6 +19,7 @@ package struct AuthSessionKeyring: Sendable {
         for secret in opening where !secrets.contains(secret) { secrets.append(secret) }
         sessions = SealerRing(sealers: try secrets.map(AuthSessionSealer.init(secret:)))
         transactions = SealerRing(sealers: try secrets.map(HostedTransactionSealer.init(secret:)))
+        pushedRequests = SealerRing(sealers: try secrets.map(PushedRequestSealer.init(secret:)))
     }
 
     /// How many secrets open (the current one included).
@@ -58,6 +61,18 @@ extension SealerRing where Sealer == HostedTransactionSealer {
     /// The live transaction `value` seals under any of the keyring's secrets, or `nil`
     /// (`HostedTransactionSealer.open`).
     package func open(_ value: String, now: Date) -> HostedTransaction? {
+        firstOpened { $0.open(value, now: now) }
+    }
+}
+
+extension SealerRing where Sealer == PushedRequestSealer {
+    /// Seals with the current secret.
+    package func seal(_ request: PushedAuthorizationRequest) throws -> String {
+        try sealers[0].seal(request)
+    }
+
+    /// Opens with any secret of the ring.
+    package func open(_ value: String, now: Date) -> PushedAuthorizationRequest? {
         firstOpened { $0.open(value, now: now) }
     }
 }

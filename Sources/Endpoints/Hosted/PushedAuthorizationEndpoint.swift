@@ -1,0 +1,93 @@
+import Configuration
+import Foundation
+import HTTP
+import JSON
+import Service
+
+/// Pushed authorization requests (RFC 9126): `POST /oauth/par` checks a form-encoded authorization request exactly as
+/// `/authorize` checks one (`AuthorizationRequest.parse`) and answers 201 with a `request_uri` that seals it
+/// (`PushedAuthorizationRequest`, nothing stored); `/authorize?client_id=…&request_uri=…` opens it
+/// (`pushedQuery`) and takes its parameters, and only its, as the request (§4).
+package struct PushedAuthorizationEndpoint: Sendable {
+    package let context: ServerContext
+
+    package static func register(in router: inout Router, context: ServerContext) {
+        let endpoint = PushedAuthorizationEndpoint(context: context)
+        router.add(
+            .post, "/oauth/par", EndpointHandler.make(context, rateLimited: true) { try await endpoint.push($0) })
+    }
+
+    /// `POST /oauth/par` → 201 `{"request_uri", "expires_in"}` (RFC 9126 §2.2).
+    /// - Throws: 400 for a body that is not a form (or repeats a parameter, RFC 6749 §3.1); 401 `invalid_client`
+    ///   for a missing or unknown client, or one without the authorization code grant (§2: the client is identified
+    ///   as at the token endpoint, by `client_id` for the public clients passkeyd serves); 400 with the error
+    ///   `/authorize` would have sent to the redirect URI otherwise (§2.3; 403 `access_denied` for an audience the
+    ///   client may not have, as everywhere).
+    func push(_ request: Request) async throws -> Response {
+        let parameters = try request.formParameters()
+        let configuration = context.configuration
+        guard let clientID = parameters["client_id"], !clientID.isEmpty,
+            let client = configuration.client(id: clientID), client.allows(.authorizationCode)
+        else {
+            throw OAuthError(
+                .invalidClient, "The client is unknown or may not use this sign-in page.", logCode: "par_client",
+                reason: "client \(parameters["client_id"]?.prefix(128) ?? "(none)") unknown or without the grant")
+        }
+        // RFC 9126 §2.1: "The request_uri authorization request parameter MUST NOT be provided in this case".
+        if parameters["request_uri"] != nil {
+            throw OAuthError(.invalidRequest, "request_uri cannot be pushed.", logCode: "par_request_uri")
+        }
+        let now = context.clock.now()
+        switch AuthorizationRequest.parse(parameters, configuration: configuration, csrf: "", now: now, pushed: true) {
+        case .accepted(let authorization):
+            // What `/authorize` asks next of a parsed request: the client's access to the audience and scope.
+            _ = try HostedIssuance.issuance(authorization.transaction, context: context)
+        case .refused(.page(let description), _, _):
+            throw OAuthError(.invalidRequest, description, logCode: "par_refused")
+        case .refused(.redirect(let error, let description), _, _):
+            // The error `/authorize` would have redirected with, here in the answer (some have no `OAuthError.Kind`:
+            // `unsupported_response_type`, `request_not_supported`).
+            return Response.error(status: error == "access_denied" ? 403 : 400, error: error, description: description)
+        }
+        let pushed = PushedAuthorizationRequest(
+            parameters: parameters,
+            expiresAt: now.addingTimeInterval(TimeInterval(PushedAuthorizationRequest.lifetime)))
+        let sealed = try context.authSessionKey.pushedRequestSealer().seal(pushed)
+        return .json(
+            .object([
+                JSONMember(key: "request_uri", value: .string(PushedAuthorizationRequest.uriPrefix + sealed)),
+                JSONMember(key: "expires_in", value: .number(String(PushedAuthorizationRequest.lifetime))),
+            ]), status: 201)
+    }
+
+    /// The parameters `/authorize` takes as its request when `query` names a pushed request's `request_uri` (RFC 9126
+    /// §4, `PushedAuthorizationRequest.uriPrefix`): the pushed request's, once it opens, is live and was pushed for the
+    /// query's `client_id`; `nil` when `query` names none (another `request_uri`, OIDC Core §6.2's by reference, is
+    /// then refused by `AuthorizationRequest.parse` as unsupported).
+    /// - Throws: `AuthorizationRequest.Refusal.page` (the error page: no redirect URI is known to be right yet) for a
+    ///   `request_uri` that is not a live pushed request of this client.
+    static func pushedQuery(
+        _ query: [String: String], repeated: [String], context: ServerContext, now: Date
+    ) async throws -> [String: String]? {
+        guard let uri = query["request_uri"], uri.hasPrefix(PushedAuthorizationRequest.uriPrefix) else { return nil }
+        for name in ["client_id", "request_uri"] where repeated.contains(name) {
+            throw AuthorizationRequest.Refusal.page("The request names more than one \(name).")
+        }
+        guard let clientID = query["client_id"], !clientID.isEmpty else {
+            throw AuthorizationRequest.Refusal.page("The request names no client (client_id).")
+        }
+        guard
+            let pushed = try await context.openPushedRequest(
+                String(uri.dropFirst(PushedAuthorizationRequest.uriPrefix.count)), now: now)
+        else {
+            throw AuthorizationRequest.Refusal.page(
+                "The sign-in request has expired or is unknown (request_uri). Go back to the application and start again."
+            )
+        }
+        // RFC 9126 §4: the pushed request must be the client's.
+        guard pushed.clientID == clientID else {
+            throw AuthorizationRequest.Refusal.page("The sign-in request (request_uri) is another client's.")
+        }
+        return pushed.parameters
+    }
+}
