@@ -541,7 +541,12 @@ package enum EmbeddedAssets {
           "hosted-login"
         ],
         "operationId": "pushAuthorizationRequest",
-        "summary": "Pushed authorization request (RFC 9126): the parameters of `/authorize`, checked as `/authorize` checks them, answered with a `request_uri` for `/authorize?client_id=…&request_uri=…` (90 s, this client only).",
+        "summary": "Pushed authorization request (RFC 9126): the parameters of `/authorize`, checked as `/authorize` checks them, answered with a `request_uri` for `/authorize?client_id=…&request_uri=…` (90 s, this client only). A `DPoP` proof binds the code to its key (RFC 9449 §10.1).",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/DPoPHeader"
+          }
+        ],
         "requestBody": {
           "required": true,
           "content": {

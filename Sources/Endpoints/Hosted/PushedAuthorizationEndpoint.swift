@@ -22,9 +22,10 @@ package struct PushedAuthorizationEndpoint: Sendable {
     ///   for a missing or unknown client, or one without the authorization code grant (§2: the client is identified
     ///   as at the token endpoint, by `client_id` for the public clients passkeyd serves); 400 with the error
     ///   `/authorize` would have sent to the redirect URI otherwise (§2.3; 403 `access_denied` for an audience the
-    ///   client may not have, as everywhere).
+    ///   client may not have, as everywhere); 400 `invalid_dpop_proof` for a `DPoP` proof that fails a check or names
+    ///   another key than `dpop_jkt`.
     func push(_ request: Request) async throws -> Response {
-        let parameters = try request.formParameters()
+        var parameters = try request.formParameters()
         let configuration = context.configuration
         guard let clientID = parameters["client_id"], !clientID.isEmpty,
             let client = configuration.client(id: clientID), client.allows(.authorizationCode)
@@ -36,6 +37,15 @@ package struct PushedAuthorizationEndpoint: Sendable {
         // RFC 9126 §2.1: "The request_uri authorization request parameter MUST NOT be provided in this case".
         if parameters["request_uri"] != nil {
             throw OAuthError(.invalidRequest, "request_uri cannot be pushed.", logCode: "par_request_uri")
+        }
+        // RFC 9449 §10.1: a DPoP proof with the pushed request binds the code to its key, as `dpop_jkt` does; when
+        // both come, they must name the same key.
+        if let proof = try await context.tokens.checkDPoP(request) {
+            if let named = parameters["dpop_jkt"], !named.isEmpty, named != proof.thumbprint {
+                throw OAuthError.invalidDPoPProof(
+                    "par_dpop_jkt_mismatch", reason: "dpop_jkt \(named.prefix(64)) is not the proof's key")
+            }
+            parameters["dpop_jkt"] = proof.thumbprint
         }
         let now = context.clock.now()
         switch AuthorizationRequest.parse(parameters, configuration: configuration, csrf: "", now: now, pushed: true) {

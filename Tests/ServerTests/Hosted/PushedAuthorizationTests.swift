@@ -113,6 +113,34 @@ struct PushedAuthorizationTests {
         _ = try HostedPageHarness.page(await harness.authorize([("client_id", "web"), ("request_uri", uri)]))
     }
 
+    @Test("a DPoP proof with the push binds the code to its key (RFC 9449 §10.1); one naming another key is refused")
+    func dpopProofBindsTheCode() async throws {
+        let harness = try HostedPageHarness()
+        let prover = try DPoPProver()
+        let url = "https://auth.example.com/oauth/par"
+        let proof = try prover.proof("POST", url, now: harness.base.clock.now())
+        let pushed = await harness.client.post(
+            "/oauth/par", form: HostedPageHarness.parameters(), headers: ["DPoP": proof])
+        let uri = try Self.requestURI(pushed)
+        let page = try HostedPageHarness.page(await harness.authorize([("client_id", "web"), ("request_uri", uri)]))
+        var passkey = Passkey()
+        let response = try await harness.signUp(&passkey, page: page)
+        let code = try #require(
+            try HostedPageHarness.query(try response.jsonValue()["redirect_to"]?.stringValue)["code"])
+        let stored = try await harness.context.store.read {
+            try $0.authorizationCode(hash: try #require(HostedLogin.hashOfPresented(code)))
+        }
+        #expect(stored?.dpopThumbprint == prover.thumbprint)
+        let bare = await harness.redeem(code)
+        #expect(bare.status == 403 && bare.errorCode == "invalid_grant", "\(bare.bodyText)")
+        // dpop_jkt naming another key than the proof's.
+        let other = try DPoPProver()
+        let mismatch = await harness.client.post(
+            "/oauth/par", form: HostedPageHarness.parameters(["dpop_jkt": other.thumbprint]),
+            headers: ["DPoP": try prover.proof("POST", url, now: harness.base.clock.now())])
+        #expect(mismatch.status == 400 && mismatch.errorCode == "invalid_dpop_proof", "\(mismatch.bodyText)")
+    }
+
     @Test("discovery names the endpoint (RFC 9126 §5)")
     func discovery() async throws {
         let harness = try HostedPageHarness()
