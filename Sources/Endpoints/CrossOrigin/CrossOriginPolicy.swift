@@ -5,7 +5,7 @@ import WebAuthn
 /// Which endpoints a script on a web page of another origin may call and read, and from which origins: the
 /// server's side of the Fetch standard's CORS protocol (https://fetch.spec.whatwg.org/#http-cors-protocol).
 ///
-/// - The passkey and OAuth endpoints a web app drives (`/passkey/*`, `/oauth/token`, `/oauth/revoke`,
+/// - The passkey and OAuth endpoints a web app drives (`/passkey/*`, `/oauth/token`, `/oauth/revoke`, `/oauth/par`,
 ///   `/userinfo`) answer the configured web origins only: the top-level `web_origins` and every client's
 ///   (Auth0's "Allowed Web Origins"). The request names its client in the body, which a preflight does not
 ///   carry, so the allowed set is the union over all clients; the ceremony itself is still checked against
@@ -58,7 +58,9 @@ package struct CrossOriginPolicy: Sendable {
             "/.well-known/openid-configuration": .anyOrigin, "/.well-known/jwks.json": .anyOrigin,
             RelatedOriginsEndpoint.path: .anyOrigin,
         ]
-        for route in ["/passkey/register", "/passkey/challenge", "/oauth/token", "/oauth/revoke", "/userinfo"] {
+        for route in [
+            "/passkey/register", "/passkey/challenge", "/oauth/token", "/oauth/revoke", "/oauth/par", "/userinfo",
+        ] {
             routes[route] = .webOrigins
         }
         self.routes = routes

@@ -27,7 +27,9 @@ struct CrossOriginTests {
 
     @Test(
         "a preflight from a configured web origin is granted on each web-app endpoint",
-        arguments: ["/passkey/register", "/passkey/challenge", "/oauth/token", "/oauth/revoke", "/userinfo"])
+        arguments: [
+            "/passkey/register", "/passkey/challenge", "/oauth/token", "/oauth/revoke", "/oauth/par", "/userinfo",
+        ])
     func preflightGranted(path: String) async throws {
         let harness = try PasskeyHarness()
         let response = await Self.preflight(harness, path, origin: Self.page)
