@@ -595,7 +595,8 @@ package enum EmbeddedAssets {
                     "type": "string",
                     "enum": [
                       "none",
-                      "login"
+                      "login",
+                      "create"
                     ]
                   },
                   "max_age": {
@@ -611,6 +612,9 @@ package enum EmbeddedAssets {
                     "type": "string"
                   },
                   "connection": {
+                    "type": "string"
+                  },
+                  "screen_hint": {
                     "type": "string"
                   },
                   "dpop_jkt": {
@@ -833,8 +837,17 @@ package enum EmbeddedAssets {
               "type": "string",
               "enum": [
                 "none",
-                "login"
+                "login",
+                "create"
               ]
+            }
+          },
+          {
+            "name": "screen_hint",
+            "in": "query",
+            "description": "Auth0's: `signup` opens the page on its sign-up field.",
+            "schema": {
+              "type": "string"
             }
           },
           {
@@ -5630,7 +5643,7 @@ pre { background: #0f1522; color: #d7e2ff; padding: 0.75rem; border-radius: 6px;
 <form id="signup-form" novalidate>
 <label for="identifier">{{IDENTIFIER_LABEL}}</label>
 <input id="identifier" name="identifier" type="text" autocomplete="username webauthn" value="{{LOGIN_HINT}}"
-  autocapitalize="none" spellcheck="false">
+  autocapitalize="none" spellcheck="false"{{SIGNUP_AUTOFOCUS}}>
 <button id="passkey-signup" type="submit">Create a passkey</button>
 </form>
 </section>

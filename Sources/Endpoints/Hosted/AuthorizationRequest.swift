@@ -24,8 +24,9 @@ package struct AuthorizationRequest: Sendable {
         case refused(Refusal, redirectURI: String?, state: String?)
     }
 
-    /// The `prompt` values supported (OIDC Core §3.1.2.1), as discovery lists them.
-    package static let promptValues = ["none", "login"]
+    /// The `prompt` values supported (OIDC Core §3.1.2.1; `create`: OpenID Connect Initiating User Registration 1.0
+    /// §4), as discovery lists them.
+    package static let promptValues = ["none", "login", "create"]
     /// Longest `state`, `nonce` and `login_hint` accepted, in bytes.
     package static let maximumStateLength = 2048
     package static let maximumNonceLength = 512
@@ -42,8 +43,8 @@ package struct AuthorizationRequest: Sendable {
 
     /// Whether `prompt` has `none`: no page may be shown (OIDC Core §3.1.2.1).
     package var promptNone: Bool { transaction.prompt == "none" }
-    /// Whether `prompt` has `login`: a live session is not enough.
-    package var promptLogin: Bool { transaction.prompt == "login" }
+    /// Whether `prompt` has `login` or `create`: a live session is not enough, the page is shown.
+    package var promptLogin: Bool { transaction.prompt == "login" || transaction.prompt == "create" }
 
     /// The client and the redirect URI of `query`.
     /// - Throws: `.page` for an unknown client, one without the authorization code grant, or a missing or
@@ -193,21 +194,27 @@ package struct AuthorizationRequest: Sendable {
         transaction.loginHint = query["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
         transaction.dpopThumbprint = dpopThumbprint
         transaction.realm = realm
+        // Auth0's `screen_hint=signup` (and OIDC's `prompt=create`): the page opens on its sign-up field. Other hints
+        // are Auth0's own screens, ignored as unknown parameters are (RFC 6749 §3.1).
+        transaction.signUpFirst = prompt == "create" || query["screen_hint"] == "signup"
         return transaction
     }
 
     /// `prompt` (OIDC Core §3.1.2.1): a space-separated list of `promptValues`; `none` with any other value is an
-    /// error, and so is a value this server does not support (`consent`, `select_account`, anything else).
+    /// error, and so is a value this server does not support (`consent`, `select_account`, anything else). `create`
+    /// (Initiating User Registration 1.0 §4: show the account creation UI) shows the page as `login` does, sign-up
+    /// first, and wins over `login` when both are sent.
     private static func checkedPrompt(_ text: String?) throws(Refusal) -> String? {
         guard let text, !text.isEmpty else { return nil }
         let values = Set(text.split(separator: " ").map(String.init))
         guard values.isSubset(of: promptValues) else {
-            throw invalid("prompt may be none or login.")
+            throw invalid("prompt may be none, login or create.")
         }
         if values.contains("none") {
             guard values.count == 1 else { throw invalid("prompt=none cannot be combined with another value.") }
             return "none"
         }
+        if values.contains("create") { return "create" }
         return values.isEmpty ? nil : "login"
     }
 

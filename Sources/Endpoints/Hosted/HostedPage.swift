@@ -55,7 +55,9 @@ package enum HostedPage {
             )
             .replacingOccurrences(of: "{{IDENTIFIER_LABEL}}", with: identifierLabel(realm))
             .replacingOccurrences(
-                of: "{{LOGIN_HINT}}", with: DemoEndpoints.escapedAttribute(transaction.loginHint ?? ""))
+                of: "{{LOGIN_HINT}}", with: DemoEndpoints.escapedAttribute(transaction.loginHint ?? "")
+            )
+            .replacingOccurrences(of: "{{SIGNUP_AUTOFOCUS}}", with: transaction.signUpFirst ? " autofocus" : "")
         var response = response(status: 200, html: html)
         response.setCookie(cookies.csrf(transaction.csrf))
         return response

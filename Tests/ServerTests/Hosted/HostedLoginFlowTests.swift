@@ -194,7 +194,7 @@ struct HostedLoginFlowTests {
         #expect(body["response_types_supported"] == ["code"])
         #expect(body["response_modes_supported"] == ["query"])
         #expect(body["code_challenge_methods_supported"] == ["S256"])
-        #expect(body["prompt_values_supported"] == ["none", "login"])
+        #expect(body["prompt_values_supported"] == ["none", "login", "create"])
         #expect(body["authorization_response_iss_parameter_supported"] == true)
         #expect(body["grant_types_supported"]?.arrayValue?.contains("authorization_code") == true)
     }
