@@ -129,9 +129,7 @@ struct HostedConnectionTests {
 
     @Test("the sealed transaction carries the realm; one without it opens as before, in the default realm")
     func transactionCarriesTheRealm() throws {
-        var transaction = HostedTransaction(
-            clientID: "web", redirectURI: HostedPageHarness.redirectURI, codeChallenge: HostedPageHarness.challenge,
-            scope: "openid", csrf: "c", expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+        var transaction = HostedPageHarness.transaction()
         #expect(HostedTransaction(plaintext: transaction.plaintext)?.realm == nil)
         transaction.realm = "staff"
         #expect(HostedTransaction(plaintext: transaction.plaintext) == transaction)

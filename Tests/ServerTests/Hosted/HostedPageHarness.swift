@@ -46,6 +46,13 @@ struct HostedPageHarness {
         return values.compactMap { name, value in value.map { (name, $0) } }.sorted { $0.0 < $1.0 }
     }
 
+    /// A transaction of `web` with only its required members, for the sealed form's round trips.
+    static func transaction() -> HostedTransaction {
+        HostedTransaction(
+            clientID: "web", redirectURI: redirectURI, codeChallenge: challenge, scope: "openid", csrf: "c",
+            expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
     /// `GET /authorize` with `parameters` and the given cookies (`name=value`).
     func authorize(_ parameters: [(String, String)] = parameters(), cookies: [String] = []) async -> Response {
         var headers = HTTPHeaders()

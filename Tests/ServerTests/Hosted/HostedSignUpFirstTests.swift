@@ -57,9 +57,7 @@ struct HostedSignUpFirstTests {
 
     @Test("the sealed transaction carries the sign-up-first choice")
     func sealed() throws {
-        var transaction = HostedTransaction(
-            clientID: "web", redirectURI: HostedPageHarness.redirectURI, codeChallenge: HostedPageHarness.challenge,
-            scope: "openid", csrf: "c", expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+        var transaction = HostedPageHarness.transaction()
         #expect(HostedTransaction(plaintext: transaction.plaintext)?.signUpFirst == false)
         transaction.signUpFirst = true
         #expect(HostedTransaction(plaintext: transaction.plaintext) == transaction)
