@@ -52,13 +52,7 @@ package struct AuthorizationRequest: Sendable {
     private static func clientAndRedirect(
         _ query: [String: String], repeated: [String], configuration: ServerConfiguration
     ) throws(Refusal) -> (ClientConfiguration, String) {
-        // RFC 6749 §3.1: no parameter more than once; which client or redirect URI was meant is unknown, so the page.
-        for name in ["client_id", "redirect_uri"] where repeated.contains(name) {
-            throw .page("The request names more than one \(name).")
-        }
-        guard let clientID = query["client_id"], !clientID.isEmpty else {
-            throw .page("The request names no client (client_id).")
-        }
+        let clientID = try requestedClientID(query, repeated: repeated, alsoOnce: "redirect_uri")
         guard let client = configuration.client(id: clientID),
             client.grantTypes.contains(GrantType.authorizationCode.rawValue)
         else { throw .page("The client is unknown or may not use this sign-in page.") }
@@ -67,6 +61,21 @@ package struct AuthorizationRequest: Sendable {
             RedirectURIRules.match(redirectURI, in: client.redirectURIs) != nil
         else { throw .page("The redirect URI is missing or not registered for this client.") }
         return (client, redirectURI)
+    }
+
+    /// The query's `client_id`, present and sent once, as is `alsoOnce` (RFC 6749 §3.1: no parameter more than once;
+    /// which client or redirect URI was meant is then unknown, so the page).
+    /// - Throws: `.page`.
+    static func requestedClientID(_ query: [String: String], repeated: [String], alsoOnce other: String)
+        throws(Refusal) -> String
+    {
+        for name in ["client_id", other] where repeated.contains(name) {
+            throw .page("The request names more than one \(name).")
+        }
+        guard let clientID = query["client_id"], !clientID.isEmpty else {
+            throw .page("The request names no client (client_id).")
+        }
+        return clientID
     }
 
     /// The checked request of `query`, its transaction expiring `HostedTransaction.lifetime` after `now` and carrying
@@ -194,9 +203,9 @@ package struct AuthorizationRequest: Sendable {
         transaction.loginHint = query["login_hint"].flatMap { $0.isEmpty ? nil : $0 }
         transaction.dpopThumbprint = dpopThumbprint
         transaction.realm = realm
-        // Auth0's `screen_hint=signup` (and OIDC's `prompt=create`): the page opens on its sign-up field. Other hints
-        // are Auth0's own screens, ignored as unknown parameters are (RFC 6749 §3.1).
-        transaction.signUpFirst = prompt == "create" || query["screen_hint"] == "signup"
+        // Auth0's `screen_hint=signup`: the page opens on its sign-up field (as for `prompt=create`). Other hints are
+        // Auth0's own screens, ignored as unknown parameters are (RFC 6749 §3.1).
+        transaction.signUpHinted = query["screen_hint"] == "signup"
         return transaction
     }
 

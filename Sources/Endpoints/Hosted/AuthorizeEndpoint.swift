@@ -29,8 +29,7 @@ package struct AuthorizeEndpoint: Sendable {
         do {
             pushed = try await PushedAuthorizationEndpoint.pushedQuery(
                 request.query, repeated: request.repeatedQueryNames, context: context, now: now)
-        } catch let refusal as AuthorizationRequest.Refusal {
-            guard case .page(let message) = refusal else { throw refusal }
+        } catch AuthorizationRequest.Refusal.page(let message) {
             return AuthorizationResponse.errorPage(message)
         }
         switch AuthorizationRequest.parse(

@@ -34,7 +34,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// - Throws: 403 `invalid_request` "CSRF check failed"; 415 for a body that is not JSON; 400 `invalid_request` for
     ///   a transaction that does not open (altered, of another server, or expired: the page must be loaded again) or
     ///   whose realm is no longer configured.
-    func checked(_ request: Request) async throws -> (RequestParameters, HostedTransaction) {
+    func checked(_ request: Request) async throws -> (RequestParameters, HostedTransaction, RealmConfiguration) {
         let verifier = login.grant.verifier
         let header = try HostedCSRF.checkRequest(request, cookies: cookies, origins: verifier.hostedOriginsOfAnyRealm)
         let parameters = RequestParameters(values: try request.jsonObject())
@@ -49,7 +49,7 @@ package struct HostedCeremonyEndpoints: Sendable {
         try HostedCSRF.check(
             header, origin: request.headers["Origin"], transaction: transaction,
             origins: verifier.hostedOriginPolicy(realm: realm.name))
-        return (parameters, transaction)
+        return (parameters, transaction, realm)
     }
 
     /// The client of `transaction`, still configured for the hosted login.
@@ -60,9 +60,8 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/challenge` `{transaction}` → `{authn_params_public_key, auth_session}`: a usernameless login
     /// (discoverable credentials), in the request's organization when it names one.
     func loginChallenge(_ request: Request) async throws -> Response {
-        let (_, transaction) = try await checked(request)
+        let (_, transaction, realm) = try await checked(request)
         let client = try client(transaction)
-        let realm = try HostedIssuance.realm(transaction, configuration: context.configuration)
         let asked = try OrganizationRequest.checked(
             transaction.organization, client: client, configuration: context.configuration)
         let organization = try await asked.asyncMap { try await challenges.organization($0) }
@@ -72,9 +71,8 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/register` `{transaction, identifier}` → `{authn_params_public_key, auth_session}`: a sign-up
     /// with the identifier the realm asks for (`HostedSignup`), by the realm's rules.
     func signupChallenge(_ request: Request) async throws -> Response {
-        let (parameters, transaction) = try await checked(request)
+        let (parameters, transaction, realm) = try await checked(request)
         let client = try client(transaction)
-        let realm = try HostedIssuance.realm(transaction, configuration: context.configuration)
         let identifier = try parameters.string("identifier", maxLength: 320)
         let signup = CeremonyChallenges.SignupParameters(
             client: client, realm: realm, userProfile: HostedSignup.userProfile(identifier: identifier, realm: realm),
@@ -86,7 +84,7 @@ package struct HostedCeremonyEndpoints: Sendable {
     /// `POST /u/passkey/complete` `{transaction, auth_session, authn_response}` → `{redirect_to}` with the login
     /// session's cookie.
     func complete(_ request: Request) async throws -> Response {
-        let (parameters, transaction) = try await checked(request)
+        let (parameters, transaction, _) = try await checked(request)
         let issuance = try HostedIssuance.issuance(transaction, context: context)
         // The browser's current session, if it has one (prompt=login, an exceeded max_age): replaced by the new one.
         let completion = try await login.complete(

@@ -55,9 +55,10 @@ package struct PushedAuthorizationEndpoint: Sendable {
         case .refused(.page(let description), _, _):
             throw OAuthError(.invalidRequest, description, logCode: "par_refused")
         case .refused(.redirect(let error, let description), _, _):
-            // The error `/authorize` would have redirected with, here in the answer (some have no `OAuthError.Kind`:
-            // `unsupported_response_type`, `request_not_supported`).
-            return Response.error(status: error == "access_denied" ? 403 : 400, error: error, description: description)
+            // The error `/authorize` would have redirected with, here in the answer, with its kind's status (400 for
+            // those that have no `OAuthError.Kind`: `unsupported_response_type`, `request_not_supported`).
+            return Response.error(
+                status: OAuthError.Kind(rawValue: error)?.status ?? 400, error: error, description: description)
         }
         let pushed = PushedAuthorizationRequest(
             parameters: parameters,
@@ -80,12 +81,7 @@ package struct PushedAuthorizationEndpoint: Sendable {
         _ query: [String: String], repeated: [String], context: ServerContext, now: Date
     ) async throws -> [String: String]? {
         guard let uri = query["request_uri"], uri.hasPrefix(PushedAuthorizationRequest.uriPrefix) else { return nil }
-        for name in ["client_id", "request_uri"] where repeated.contains(name) {
-            throw AuthorizationRequest.Refusal.page("The request names more than one \(name).")
-        }
-        guard let clientID = query["client_id"], !clientID.isEmpty else {
-            throw AuthorizationRequest.Refusal.page("The request names no client (client_id).")
-        }
+        let clientID = try AuthorizationRequest.requestedClientID(query, repeated: repeated, alsoOnce: "request_uri")
         guard
             let pushed = try await context.openPushedRequest(
                 String(uri.dropFirst(PushedAuthorizationRequest.uriPrefix.count)), now: now)

@@ -36,8 +36,12 @@ package struct HostedTransaction: Sendable, Equatable {
     package var dpopThumbprint: String?
     /// `connection` (Auth0's name for a realm): the realm the page signs in to; `nil`, the default realm.
     package var realm: String?
-    /// Whether the page opens on its sign-up field (`prompt=create`, Auth0's `screen_hint=signup`).
-    package var signUpFirst = false
+    /// Auth0's `screen_hint=signup`.
+    package var signUpHinted = false
+
+    /// Whether the page opens on its sign-up field: `prompt=create` (Initiating User Registration 1.0 §4) or Auth0's
+    /// `screen_hint=signup`.
+    package var signUpFirst: Bool { prompt == "create" || signUpHinted }
     /// The page's CSRF value (32 random bytes, base64url): the `X-Passkeyd-CSRF` header and the CSRF cookie must
     /// both equal it.
     package var csrf: String
@@ -70,7 +74,7 @@ package struct HostedTransaction: Sendable, Equatable {
             if let value { members.append(JSONMember(key: key, value: .string(value))) }
         }
         if let maxAge { members.append(JSONMember(key: "g", value: .number(String(maxAge)))) }
-        if signUpFirst { members.append(JSONMember(key: "u", value: .bool(true))) }
+        if signUpHinted { members.append(JSONMember(key: "u", value: .bool(true))) }
         return JSONValue.object(members).serialized()
     }
 
@@ -95,6 +99,6 @@ package struct HostedTransaction: Sendable, Equatable {
         dpopThumbprint = object["j"]?.stringValue
         realm = object["k"]?.stringValue
         maxAge = object["g"]?.intValue
-        signUpFirst = object["u"]?.boolValue ?? false
+        signUpHinted = object["u"]?.boolValue ?? false
     }
 }

@@ -69,7 +69,9 @@ struct HostedLoginClientConfigurationTests {
         #expect(configuration.hostedLoginSessionLifetime == 604_800)
     }
 
-    @Test("refused at load: a code client without redirect URIs, a bad redirect or logout URI, a zero session lifetime")
+    @Test(
+        "refused at load: a code client without redirect URIs, a bad redirect or logout URI, PAR required of a client without the code grant, a zero session lifetime"
+    )
     func refusals() {
         let refused = { (overrides: [String: String]) in APIConfigurationTests.refusedField(overrides) }
         #expect(
@@ -90,6 +92,11 @@ struct HostedLoginClientConfigurationTests {
                 Self.clients(
                     #"{"client_id": "web", "grant_types": ["authorization_code"], "redirect_uris": ["https://a.example/cb"], "post_logout_redirect_uris": ["https://a.example/#x"]}"#
                 )) == "clients[0].post_logout_redirect_uris[0]")
+        #expect(
+            refused(
+                Self.clients(
+                    #"{"client_id": "app", "grant_types": ["refresh_token"], "require_pushed_authorization_requests": true}"#
+                )) == "clients[0].require_pushed_authorization_requests")
         #expect(
             refused(["PASSKEYD_HOSTED_LOGIN_SESSION_LIFETIME_SECONDS": "0"]) == "hosted_login.session_lifetime_seconds")
     }

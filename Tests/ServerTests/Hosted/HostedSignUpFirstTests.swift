@@ -55,11 +55,16 @@ struct HostedSignUpFirstTests {
         #expect(query["error_description"] == "prompt may be none, login or create.")
     }
 
-    @Test("the sealed transaction carries the sign-up-first choice")
+    @Test("the sealed transaction carries the sign-up hint; prompt=create travels as the prompt")
     func sealed() throws {
         var transaction = HostedPageHarness.transaction()
         #expect(HostedTransaction(plaintext: transaction.plaintext)?.signUpFirst == false)
-        transaction.signUpFirst = true
-        #expect(HostedTransaction(plaintext: transaction.plaintext) == transaction)
+        transaction.signUpHinted = true
+        let opened = HostedTransaction(plaintext: transaction.plaintext)
+        #expect(opened == transaction && opened?.signUpFirst == true)
+        // prompt=create needs no hint of its own: it travels as the prompt.
+        transaction.signUpHinted = false
+        transaction.prompt = "create"
+        #expect(HostedTransaction(plaintext: transaction.plaintext)?.signUpFirst == true)
     }
 }

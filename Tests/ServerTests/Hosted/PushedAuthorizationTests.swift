@@ -63,6 +63,10 @@ struct PushedAuthorizationTests {
         #expect(noClient.status == 400)
         let foreign = await harness.authorize([("client_id", "web"), ("request_uri", "https://evil.example/request")])
         #expect(foreign.status == 400)
+        // RFC 6749 §3.1: request_uri or client_id twice is the error page, which request was meant being unknown.
+        let twice = await harness.authorize([("client_id", "web"), ("request_uri", uri), ("request_uri", uri)])
+        #expect(twice.status == 400)
+        #expect(twice.bodyText.contains("more than one request_uri"))
         harness.base.clock.advance(91)
         let expired = await harness.authorize([("client_id", "web"), ("request_uri", uri)])
         #expect(expired.status == 400)
@@ -87,6 +91,11 @@ struct PushedAuthorizationTests {
             #expect(response.status == status, "\(changes): \(response.bodyText)")
             #expect(response.errorCode == error, "\(changes)")
         }
+        // A request whose sealed form would not fit a URL (an unknown parameter of 9,000 bytes, kept as pushed).
+        let large = await Self.push(
+            harness, HostedPageHarness.parameters() + [("x_padding", String(repeating: "a", count: 9_000))])
+        #expect(large.status == 400 && large.errorCode == "invalid_request", "\(large.bodyText)")
+        #expect(try large.jsonValue()["error_description"]?.stringValue == "The pushed request is too large.")
         // RFC 6749 §3.1: a parameter twice; RFC 9126 §2: a form body.
         let twice = await harness.client.post(
             "/oauth/par", form: HostedPageHarness.parameters() + [("state", "again")])
