@@ -5629,6 +5629,7 @@ pre { background: #0f1522; color: #d7e2ff; padding: 0.75rem; border-radius: 6px;
 <title>Sign in</title>
 <link rel="stylesheet" href="/u/login.css">
 <script src="/u/webauthn-json.js" defer></script>
+<script src="/u/response.js" defer></script>
 <script src="/u/login.js" defer></script>
 </head>
 <body>
@@ -5658,8 +5659,9 @@ pre { background: #0f1522; color: #d7e2ff; padding: 0.75rem; border-radius: 6px;
 // The passkeyd hosted login page: passkey-first, no password. It talks to the server that serves it through
 // /u/passkey/challenge (sign-in), /u/passkey/register (sign-up) and /u/passkey/complete, each POST carrying the
 // sealed authorization request (`transaction`) and the CSRF value (header X-Passkeyd-CSRF; the server compares it
-// with the transaction's and with an HttpOnly cookie). On success the server answers where to go: the client's
-// redirect URI with the authorization code.
+// with the transaction's and with an HttpOnly cookie). On success the server answers where the authorization code
+// goes: the client's redirect URI with the code in its query, or (response_mode form_post, web_message) what
+// /u/response.js, loaded before this script, delivers.
 // No build step, no library, no inline script (the page's Content-Security-Policy allows none). WebAuthn's JSON forms
 // (base64url, the options, the credential) come from /u/webauthn-json.js, loaded first.
 "use strict";
@@ -5705,7 +5707,9 @@ async function complete(start, credential) {
   const answer = await post("/u/passkey/complete", {
     auth_session: start.auth_session, authn_response: credentialJSON(credential),
   });
-  window.location.assign(answer.redirect_to);
+  // response_mode=query: the redirect URI with the code; form_post and web_message: /u/response.js delivers it.
+  if (answer.redirect_to) window.location.assign(answer.redirect_to);
+  else deliverAuthorizationResponse(answer.authorization_response);
 }
 
 function describe(error) {
@@ -5806,6 +5810,54 @@ input { width: 100%; box-sizing: border-box; padding: 0.6rem; font-size: 1rem; b
   border-radius: 0.4rem; }
 #error { background: #fde8e8; color: #9b1c1c; padding: 0.7rem; border-radius: 0.4rem; }
 #status { color: #5b5f68; min-height: 1.2rem; }
+
+"""#
+    /// web/hosted/response.js
+    package static let hostedResponseScript = #"""
+// The authorization response's delivery by the response modes other than query (docs/hosted-login.md), for the
+// pages that carry one in <meta name="passkeyd-authorization-response"> (the server's answer pages) and for the login
+// page's script once its ceremony completed (deliverAuthorizationResponse, answer.authorization_response):
+// - form_post (OAuth 2.0 Form Post Response Mode §2): a form POSTs the parameters to the redirect URI; the answer
+//   page holds that form, with a Continue button for a browser without scripts;
+// - web_message: the parameters go to the window that opened this one (a popup) or framed it (silent
+//   authentication), as Auth0 sends them: {type: "authorization_response", response: {...}}, to the redirect URI's
+//   origin only (postMessage's targetOrigin), so no other page receives the code.
+// No inline script (the pages' Content-Security-Policy allows none).
+"use strict";
+
+function deliverAuthorizationResponse(delivery) {
+  if (delivery.response_mode === "form_post") {
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = delivery.redirect_uri;
+    for (const [name, value] of Object.entries(delivery.parameters)) {
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      form.appendChild(input);
+    }
+    document.body.appendChild(form);
+    form.submit();
+  } else if (delivery.response_mode === "web_message") {
+    const target = window.opener || (window.parent !== window ? window.parent : null);
+    if (target) {
+      target.postMessage({ type: "authorization_response", response: delivery.parameters }, delivery.target_origin);
+    }
+    const status = document.getElementById("status");
+    if (status) status.textContent = "You can close this window.";
+  }
+}
+
+(function deliverThisPage() {
+  const form = document.querySelector("form[data-passkeyd-autosubmit]");
+  if (form) {
+    form.submit();
+    return;
+  }
+  const pending = document.querySelector('meta[name="passkeyd-authorization-response"]');
+  if (pending) deliverAuthorizationResponse(JSON.parse(pending.content));
+})();
 
 """#
     /// web/shared/webauthn-json.js

@@ -23,8 +23,10 @@ JSON_OUTPUT = ROOT / "docs" / "openapi.json"
 SWIFT_OUTPUT = ROOT / "Sources" / "Assets" / "EmbeddedAssets.swift"
 # (Swift name, file under web/demo/)
 DEMO_FILES = [("demoPage", "index.html"), ("demoScript", "demo.js"), ("demoStyle", "demo.css")]
-# (Swift name, file under web/hosted/): the hosted login page (`/authorize`, `/u/login.js`, `/u/login.css`)
-HOSTED_FILES = [("hostedLoginPage", "login.html"), ("hostedLoginScript", "login.js"), ("hostedLoginStyle", "login.css")]
+# (Swift name, file under web/hosted/): the hosted login page (`/authorize`, `/u/login.js`, `/u/login.css`) and the
+# authorization response's delivery by form_post and web_message (`/u/response.js`)
+HOSTED_FILES = [("hostedLoginPage", "login.html"), ("hostedLoginScript", "login.js"), ("hostedLoginStyle", "login.css"),
+                ("hostedResponseScript", "response.js")]
 # (Swift name, file under web/shared/): what both pages load (`/u/webauthn-json.js`, `/demo/webauthn-json.js`)
 SHARED_FILES = [("webAuthnJSONScript", "webauthn-json.js")]
 

@@ -1,8 +1,9 @@
 // The passkeyd hosted login page: passkey-first, no password. It talks to the server that serves it through
 // /u/passkey/challenge (sign-in), /u/passkey/register (sign-up) and /u/passkey/complete, each POST carrying the
 // sealed authorization request (`transaction`) and the CSRF value (header X-Passkeyd-CSRF; the server compares it
-// with the transaction's and with an HttpOnly cookie). On success the server answers where to go: the client's
-// redirect URI with the authorization code.
+// with the transaction's and with an HttpOnly cookie). On success the server answers where the authorization code
+// goes: the client's redirect URI with the code in its query, or (response_mode form_post, web_message) what
+// /u/response.js, loaded before this script, delivers.
 // No build step, no library, no inline script (the page's Content-Security-Policy allows none). WebAuthn's JSON forms
 // (base64url, the options, the credential) come from /u/webauthn-json.js, loaded first.
 "use strict";
@@ -48,7 +49,9 @@ async function complete(start, credential) {
   const answer = await post("/u/passkey/complete", {
     auth_session: start.auth_session, authn_response: credentialJSON(credential),
   });
-  window.location.assign(answer.redirect_to);
+  // response_mode=query: the redirect URI with the code; form_post and web_message: /u/response.js delivers it.
+  if (answer.redirect_to) window.location.assign(answer.redirect_to);
+  else deliverAuthorizationResponse(answer.authorization_response);
 }
 
 function describe(error) {

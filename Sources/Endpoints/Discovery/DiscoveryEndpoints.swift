@@ -53,7 +53,8 @@ package enum DiscoveryEndpoints {
                 value: strings(GrantType.allCases.map(\.rawValue))),
             // The authorization code flow only (RFC 9700 §2.1.2: no implicit grant), answered in the query.
             JSONMember(key: "response_types_supported", value: strings(["code"])),
-            JSONMember(key: "response_modes_supported", value: strings(["query"])),
+            JSONMember(
+                key: "response_modes_supported", value: strings(AuthorizationResponseMode.allCases.map(\.rawValue))),
             // RFC 7636 §4.3, RFC 9700 §2.1.1: S256 only, required of every client.
             JSONMember(key: "code_challenge_methods_supported", value: strings(["S256"])),
             JSONMember(key: "prompt_values_supported", value: strings(AuthorizationRequest.promptValues)),

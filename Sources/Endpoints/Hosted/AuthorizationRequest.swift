@@ -2,6 +2,7 @@ import Crypto
 import Configuration
 import Foundation
 import Service
+import WebAuthn
 
 /// `GET /authorize`'s parameters, checked (OIDC Core §3.1.2.1, RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 9700 §2.1.1) in
 /// the order that decides how a refusal is answered: first the client and its redirect URI, which must be right
@@ -21,7 +22,9 @@ package struct AuthorizationRequest: Sendable {
     /// once it is known to be the client's).
     package enum Parsed: Sendable {
         case accepted(AuthorizationRequest)
-        case refused(Refusal, redirectURI: String?, state: String?)
+        /// `responseMode`: how a redirect refusal reaches the client, the request's `response_mode` once it was found
+        /// valid, `query` before.
+        case refused(Refusal, redirectURI: String?, state: String?, responseMode: AuthorizationResponseMode)
     }
 
     /// The `prompt` values supported (OIDC Core §3.1.2.1; `create`: OpenID Connect Initiating User Registration 1.0
@@ -90,10 +93,12 @@ package struct AuthorizationRequest: Sendable {
         do throws(Refusal) {
             (client, redirectURI) = try clientAndRedirect(query, repeated: repeated, configuration: configuration)
         } catch {
-            return .refused(error, redirectURI: nil, state: nil)
+            return .refused(error, redirectURI: nil, state: nil, responseMode: .query)
         }
         // The state goes back even with an error about it (unless it is itself the error: then none goes back).
         let state = query["state"].flatMap { $0.utf8.count <= maximumStateLength ? $0 : nil }
+        // Refusals go back by the default mode until the request's own is known to be valid and allowed.
+        var responseMode = AuthorizationResponseMode.query
         do throws(Refusal) {
             // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once."
             if let name = repeated.first { throw invalid("\(name) is included more than once.") }
@@ -101,13 +106,46 @@ package struct AuthorizationRequest: Sendable {
             if client.requirePushedAuthorizationRequests, !pushed {
                 throw invalid("This client must push its authorization requests (POST /oauth/par, then request_uri).")
             }
-            let transaction = try checkedTransaction(
+            responseMode = try checkedResponseMode(
+                query["response_mode"], client: client, redirectURI: redirectURI, configuration: configuration)
+            var transaction = try checkedTransaction(
                 query, client: client, redirectURI: redirectURI, configuration: configuration, csrf: csrf, now: now)
+            transaction.responseMode = responseMode
             return .accepted(
                 AuthorizationRequest(client: client, redirectURI: redirectURI, state: state, transaction: transaction))
         } catch {
-            return .refused(error, redirectURI: redirectURI, state: state)
+            return .refused(error, redirectURI: redirectURI, state: state, responseMode: responseMode)
         }
+    }
+
+    /// `response_mode` (OAuth 2.0 Multiple Response Type Encoding Practices §2.1; absent or empty: `query`), allowed
+    /// only where it can reach the client: `form_post` (Form Post Response Mode §2) needs a redirect URI a browser
+    /// can POST to (http or https); `web_message` posts to the redirect URI's origin, which must be one of the
+    /// client's web origins (the top-level `web_origins` or its own: Auth0's "Allowed Web Origins", which this mode
+    /// requires there too), as the answer page may be framed by it.
+    private static func checkedResponseMode(
+        _ text: String?, client: ClientConfiguration, redirectURI: String, configuration: ServerConfiguration
+    ) throws(Refusal) -> AuthorizationResponseMode {
+        guard let text, !text.isEmpty else { return .query }
+        guard let mode = AuthorizationResponseMode(rawValue: text) else {
+            throw invalid("response_mode may be query, form_post or web_message.")
+        }
+        switch mode {
+        case .query:
+            break
+        case .formPost:
+            guard AuthorizationResponse.webOrigin(of: redirectURI) != nil else {
+                throw invalid("response_mode=form_post needs an http or https redirect URI.")
+            }
+        case .webMessage:
+            guard let origin = AuthorizationResponse.webOrigin(of: redirectURI),
+                OriginPolicy(allowedOrigins: configuration.webOrigins + client.webOrigins).allows(origin: origin)
+            else {
+                throw invalid(
+                    "response_mode=web_message needs the redirect URI's origin among the client's web origins.")
+            }
+        }
+        return mode
     }
 
     /// Whether `text` is a SHA-256 digest in base64url without padding, as S256's `code_challenge` (RFC 7636 §4.2) and
@@ -138,11 +176,6 @@ package struct AuthorizationRequest: Sendable {
         }
         guard responseType == "code" else {
             throw .redirect(error: "unsupported_response_type", description: "Only response_type=code is supported.")
-        }
-        // OAuth 2.0 Multiple Response Type Encoding Practices §2.1: the default mode of "code" is "query", the one
-        // mode supported.
-        if let mode = query["response_mode"], mode != "query" {
-            throw invalid("Only response_mode=query is supported.")
         }
         // RFC 7636 §4.3/§4.4.1, RFC 9700 §2.1.1: PKCE with S256 for every client (all are public); a missing method
         // means "plain", refused as "plain" is.

@@ -1,5 +1,8 @@
 import Configuration
+import Foundation
 import HTTP
+import JSON
+import Service
 
 /// The answers of `GET /authorize` and of the logout endpoints to a browser: a redirect to the client, or a small
 /// HTML page when there is nowhere safe to send it (RFC 6749 §4.1.2.1: an invalid `client_id` or `redirect_uri` is
@@ -21,25 +24,130 @@ package enum AuthorizationResponse {
             headers: ["Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"])
     }
 
-    /// The authorization response (RFC 6749 §4.1.2, RFC 9207 §2): `code`, `state` when the request had one, and
-    /// `iss`.
-    package static func codeLocation(
-        redirectURI: String, code: String, state: String?, configuration: ServerConfiguration
-    ) -> String {
+    /// The authorization response's parameters (RFC 6749 §4.1.2, RFC 9207 §2): `code`, `state` when the request had
+    /// one, and `iss`.
+    package static func codeParameters(code: String, state: String?, configuration: ServerConfiguration)
+        -> [(String, String)]
+    {
         var parameters = [("code", code)]
         if let state { parameters.append(("state", state)) }
         parameters.append(("iss", configuration.issuer))
-        return location(redirectURI, adding: parameters)
+        return parameters
     }
 
-    /// The error response (RFC 6749 §4.1.2.1, RFC 9207 §2): `error`, `error_description`, `state`, `iss`.
-    package static func errorRedirect(
-        redirectURI: String, error: String, description: String, state: String?, configuration: ServerConfiguration
-    ) -> Response {
+    /// The error response's parameters (RFC 6749 §4.1.2.1, RFC 9207 §2): `error`, `error_description`, `state`,
+    /// `iss`.
+    package static func errorParameters(
+        error: String, description: String, state: String?, configuration: ServerConfiguration
+    ) -> [(String, String)] {
         var parameters = [("error", error), ("error_description", description)]
         if let state { parameters.append(("state", state)) }
         parameters.append(("iss", configuration.issuer))
-        return redirect(to: location(redirectURI, adding: parameters))
+        return parameters
+    }
+
+    /// The redirect URI with the code's parameters in its query (`response_mode=query`).
+    package static func codeLocation(
+        redirectURI: String, code: String, state: String?, configuration: ServerConfiguration
+    ) -> String {
+        location(redirectURI, adding: codeParameters(code: code, state: state, configuration: configuration))
+    }
+
+    /// The answer that takes `parameters` (a code's or an error's) to the client at `redirectURI` by `mode`: a 302
+    /// (`query`), a page whose form POSTs them there (`form_post`), or a page that posts them to its opener or parent
+    /// at the redirect URI's origin (`web_message`). The request that chose `mode` was checked for it
+    /// (`AuthorizationRequest`): an http(s) redirect URI, for `web_message` one of the client's web origins.
+    package static func deliver(
+        _ parameters: [(String, String)], to redirectURI: String, mode: AuthorizationResponseMode
+    ) -> Response {
+        switch mode {
+        case .query:
+            return redirect(to: location(redirectURI, adding: parameters))
+        case .formPost:
+            // Form Post Response Mode §2: "HTML form values ... auto-submitted in the User Agent"; the button is the
+            // way on without scripts.
+            let fields = parameters.map { name, value in
+                "<input type=\"hidden\" name=\"\(DemoEndpoints.escapedAttribute(name))\" "
+                    + "value=\"\(DemoEndpoints.escapedAttribute(value))\">"
+            }
+            let content = """
+                <form method="post" action="\(DemoEndpoints.escapedAttribute(redirectURI))" data-passkeyd-autosubmit>
+                \(fields.joined(separator: "\n"))
+                <button type="submit">Continue</button></form>
+                <script src="/u/response.js"></script>
+                """
+            return HostedPage.response(
+                status: 200, html: document(title: "Signing you in", content: content),
+                framing: HostedPage.Framing(formAction: webOrigin(of: redirectURI)))
+        case .webMessage:
+            let delivery = String(decoding: webMessage(parameters, to: redirectURI).serialized(), as: UTF8.self)
+            let content = """
+                <meta name="passkeyd-authorization-response" content="\(DemoEndpoints.escapedAttribute(delivery))">
+                <p id="status">You can close this window.</p>
+                <script src="/u/response.js"></script>
+                """
+            return HostedPage.response(
+                status: 200, html: document(title: "Signing you in", content: content),
+                framing: HostedPage.Framing(keepsOpener: true, frameAncestor: webOrigin(of: redirectURI)))
+        }
+    }
+
+    /// How the login page's script takes `parameters` to the client once its ceremony completed, a member of its
+    /// answer: `redirect_to`, the redirect URI with them in its query (`query`); otherwise `authorization_response`,
+    /// `{response_mode, redirect_uri, parameters}` (`form_post`) or `{response_mode, target_origin, parameters}`
+    /// (`web_message`), which `/u/response.js` delivers as `deliver`'s pages do.
+    package static func pageDelivery(
+        _ parameters: [(String, String)], to redirectURI: String, mode: AuthorizationResponseMode
+    ) -> JSONMember {
+        let fields = JSONValue.object(parameters.map { JSONMember(key: $0, value: .string($1)) })
+        switch mode {
+        case .query:
+            return JSONMember(key: "redirect_to", value: .string(location(redirectURI, adding: parameters)))
+        case .formPost:
+            return JSONMember(
+                key: "authorization_response",
+                value: .object([
+                    JSONMember(key: "response_mode", value: .string(mode.rawValue)),
+                    JSONMember(key: "redirect_uri", value: .string(redirectURI)),
+                    JSONMember(key: "parameters", value: fields),
+                ]))
+        case .webMessage:
+            return JSONMember(key: "authorization_response", value: webMessage(parameters, to: redirectURI))
+        }
+    }
+
+    /// What the hosted page's script (`/u/response.js`) delivers by `web_message`: the target origin, the redirect
+    /// URI's (`null`, which no window has, if it had none: the request was checked for one), and the parameters.
+    static func webMessage(_ parameters: [(String, String)], to redirectURI: String) -> JSONValue {
+        .object([
+            JSONMember(key: "response_mode", value: .string(AuthorizationResponseMode.webMessage.rawValue)),
+            JSONMember(key: "target_origin", value: .string(webOrigin(of: redirectURI) ?? "null")),
+            JSONMember(key: "parameters", value: .object(parameters.map { JSONMember(key: $0, value: .string($1)) })),
+        ])
+    }
+
+    /// The web origin (RFC 6454 §6.2: `scheme://host[:port]`, lower-cased, the default port left out) of an http or
+    /// https `uri`, or `nil` for any other URI (a native app's custom scheme): where a form may POST and a message
+    /// may go.
+    package static func webOrigin(of uri: String) -> String? {
+        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = components.port, port != (scheme == "https" ? 443 : 80) else {
+            return "\(scheme)://\(bracketed)"
+        }
+        return "\(scheme)://\(bracketed):\(port)"
+    }
+
+    /// The error response to `redirectURI` by `mode` (`errorParameters`, `deliver`).
+    package static func errorResponse(
+        redirectURI: String, mode: AuthorizationResponseMode, error: String, description: String, state: String?,
+        configuration: ServerConfiguration
+    ) -> Response {
+        deliver(
+            errorParameters(error: error, description: description, state: state, configuration: configuration),
+            to: redirectURI, mode: mode)
     }
 
     /// A small HTML page with a heading and a sentence (both escaped), under the hosted page's headers.

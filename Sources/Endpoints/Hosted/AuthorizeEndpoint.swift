@@ -36,13 +36,13 @@ package struct AuthorizeEndpoint: Sendable {
             pushed ?? request.query, repeated: pushed == nil ? request.repeatedQueryNames : [],
             configuration: configuration, csrf: csrf, now: now, pushed: pushed != nil)
         {
-        case .refused(.page(let message), _, _):
+        case .refused(.page(let message), _, _, _):
             return AuthorizationResponse.errorPage(message)
-        case .refused(.redirect(let error, let description), let redirectURI?, let state):
-            return AuthorizationResponse.errorRedirect(
-                redirectURI: redirectURI, error: error, description: description, state: state,
+        case .refused(.redirect(let error, let description), let redirectURI?, let state, let mode):
+            return AuthorizationResponse.errorResponse(
+                redirectURI: redirectURI, mode: mode, error: error, description: description, state: state,
                 configuration: configuration)
-        case .refused(.redirect, nil, _):
+        case .refused(.redirect, nil, _, _):
             // A redirect refusal always comes with the redirect URI; without it, the page.
             return AuthorizationResponse.errorPage("The request cannot be answered.")
         case .accepted(let authorization):
@@ -60,10 +60,11 @@ package struct AuthorizeEndpoint: Sendable {
         }
     }
 
+    /// The error response to the client, by the request's `response_mode`.
     private func redirect(_ authorization: AuthorizationRequest, error: String, description: String) -> Response {
-        AuthorizationResponse.errorRedirect(
-            redirectURI: authorization.redirectURI, error: error, description: description, state: authorization.state,
-            configuration: context.configuration)
+        AuthorizationResponse.errorResponse(
+            redirectURI: authorization.redirectURI, mode: authorization.transaction.responseMode, error: error,
+            description: description, state: authorization.state, configuration: context.configuration)
     }
 
     /// A checked request: a code from the live session, `login_required`, or the page.
@@ -74,10 +75,10 @@ package struct AuthorizeEndpoint: Sendable {
             let outcome = try await login.issueCode(
                 for: issuance, sessionCookie: request.cookie(named: cookies.sessionName), maxAge: transaction.maxAge)
             if case .code(let code) = outcome {
-                return AuthorizationResponse.redirect(
-                    to: AuthorizationResponse.codeLocation(
-                        redirectURI: authorization.redirectURI, code: code, state: authorization.state,
-                        configuration: context.configuration))
+                return AuthorizationResponse.deliver(
+                    AuthorizationResponse.codeParameters(
+                        code: code, state: authorization.state, configuration: context.configuration),
+                    to: authorization.redirectURI, mode: transaction.responseMode)
             }
         }
         // OIDC Core §3.1.2.6: prompt=none and no usable session.

@@ -81,8 +81,8 @@ package struct HostedCeremonyEndpoints: Sendable {
         return .json(try await challenges.signup(signup))
     }
 
-    /// `POST /u/passkey/complete` `{transaction, auth_session, authn_response}` → `{redirect_to}` with the login
-    /// session's cookie.
+    /// `POST /u/passkey/complete` `{transaction, auth_session, authn_response}` → where the page takes the code, by the
+    /// request's `response_mode` (`AuthorizationResponse.pageDelivery`), with the login session's cookie.
     func complete(_ request: Request) async throws -> Response {
         let (parameters, transaction, _) = try await checked(request)
         let issuance = try HostedIssuance.issuance(transaction, context: context)
@@ -92,10 +92,13 @@ package struct HostedCeremonyEndpoints: Sendable {
             authSession: try parameters.string("auth_session", maxLength: AuthSessionSealer.maximumValueLength),
             authnResponse: try parameters.object("authn_response"),
             replacing: request.cookie(named: cookies.sessionName))
-        let location = AuthorizationResponse.codeLocation(
-            redirectURI: transaction.redirectURI, code: completion.code, state: transaction.state,
-            configuration: context.configuration)
-        var response = Response.json(.object([JSONMember(key: "redirect_to", value: .string(location))]))
+        var response = Response.json(
+            .object([
+                AuthorizationResponse.pageDelivery(
+                    AuthorizationResponse.codeParameters(
+                        code: completion.code, state: transaction.state, configuration: context.configuration),
+                    to: transaction.redirectURI, mode: transaction.responseMode)
+            ]))
         response.setCookie(
             cookies.session(completion.sessionCookie, expiresAt: completion.sessionExpiresAt, now: context.clock.now()))
         return response

@@ -52,9 +52,9 @@ package struct PushedAuthorizationEndpoint: Sendable {
         case .accepted(let authorization):
             // What `/authorize` asks next of a parsed request: the client's access to the audience and scope.
             _ = try HostedIssuance.issuance(authorization.transaction, context: context)
-        case .refused(.page(let description), _, _):
+        case .refused(.page(let description), _, _, _):
             throw OAuthError(.invalidRequest, description, logCode: "par_refused")
-        case .refused(.redirect(let error, let description), _, _):
+        case .refused(.redirect(let error, let description), _, _, _):
             // The error `/authorize` would have redirected with, here in the answer, with its kind's status (400 for
             // those that have no `OAuthError.Kind`: `unsupported_response_type`, `request_not_supported`).
             return Response.error(

@@ -16,11 +16,14 @@ package enum DemoEndpoints {
     /// The policy of the server's own pages (this one, the hosted login's): own style and images, no framing, no
     /// base-URL change; with `scripts`, its own scripts (no inline script, no eval) and fetches to its own origin,
     /// without, none at all (`default-src 'none'`); forms may post to `formAction` only (CSP Level 3 §6.3.1, which
-    /// also governs the redirects that follow a submission).
-    package static func contentSecurityPolicy(scripts: Bool = true, formAction: [String] = ["'none'"]) -> String {
+    /// also governs the redirects that follow a submission); only `frameAncestors` may frame it (§6.4.2).
+    package static func contentSecurityPolicy(
+        scripts: Bool = true, formAction: [String] = ["'none'"], frameAncestors: [String] = ["'none'"]
+    ) -> String {
         "default-src 'none'; "
             + (scripts ? "script-src 'self'; style-src 'self'; connect-src 'self'; " : "style-src 'self'; ")
-            + "img-src 'self'; base-uri 'none'; form-action \(formAction.joined(separator: " ")); frame-ancestors 'none'"
+            + "img-src 'self'; base-uri 'none'; form-action \(formAction.joined(separator: " ")); "
+            + "frame-ancestors \(frameAncestors.joined(separator: " "))"
     }
 
     package static func register(in router: inout Router, demo: WebConfiguration.Demo, accountAudience: String) {

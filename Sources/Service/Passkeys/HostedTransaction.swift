@@ -38,6 +38,8 @@ package struct HostedTransaction: Sendable, Equatable {
     package var realm: String?
     /// Auth0's `screen_hint=signup`.
     package var signUpHinted = false
+    /// `response_mode`: how the code (or the error) reaches the client.
+    package var responseMode = AuthorizationResponseMode.query
 
     /// Whether the page opens on its sign-up field: `prompt=create` (Initiating User Registration 1.0 §4) or Auth0's
     /// `screen_hint=signup`.
@@ -75,6 +77,7 @@ package struct HostedTransaction: Sendable, Equatable {
         }
         if let maxAge { members.append(JSONMember(key: "g", value: .number(String(maxAge)))) }
         if signUpHinted { members.append(JSONMember(key: "u", value: .bool(true))) }
+        if responseMode != .query { members.append(JSONMember(key: "f", value: .string(responseMode.rawValue))) }
         return JSONValue.object(members).serialized()
     }
 
@@ -100,5 +103,11 @@ package struct HostedTransaction: Sendable, Equatable {
         realm = object["k"]?.stringValue
         maxAge = object["g"]?.intValue
         signUpHinted = object["u"]?.boolValue ?? false
+        if let mode = object["f"] {
+            guard let text = mode.stringValue, let responseMode = AuthorizationResponseMode(rawValue: text) else {
+                return nil
+            }
+            self.responseMode = responseMode
+        }
     }
 }

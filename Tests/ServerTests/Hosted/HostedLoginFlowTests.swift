@@ -192,7 +192,7 @@ struct HostedLoginFlowTests {
         #expect(body["authorization_endpoint"] == "https://auth.example.com/authorize")
         #expect(body["end_session_endpoint"] == "https://auth.example.com/oidc/logout")
         #expect(body["response_types_supported"] == ["code"])
-        #expect(body["response_modes_supported"] == ["query"])
+        #expect(body["response_modes_supported"] == ["query", "form_post", "web_message"])
         #expect(body["code_challenge_methods_supported"] == ["S256"])
         #expect(body["prompt_values_supported"] == ["none", "login", "create"])
         #expect(body["authorization_response_iss_parameter_supported"] == true)

@@ -70,7 +70,8 @@ struct HostedPageTests {
         #expect(!script.bodyText.contains("function fromBase64URL"))
         #expect(
             EmbeddedAssets.hostedLoginPage.contains(
-                "<script src=\"/u/webauthn-json.js\" defer></script>\n<script src=\"/u/login.js\" defer></script>"))
+                "<script src=\"/u/webauthn-json.js\" defer></script>\n<script src=\"/u/response.js\" defer></script>\n"
+                    + "<script src=\"/u/login.js\" defer></script>"))
         let style = await harness.client.get("/u/login.css")
         #expect(style.status == 200)
         #expect(style.headers["Content-Security-Policy"] == HostedPage.contentSecurityPolicy)
