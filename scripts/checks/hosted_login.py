@@ -12,14 +12,18 @@ autofill request, which Chromium's virtual authenticator answers by itself), a s
 without id_token_hint (the logout question, answered "Stay signed in"), one with the session's ID token
 (RP-Initiated Logout), then prompt=none answered error=login_required; last, a sign-up on the page of the realm
 `connection=staff` names (a username), whose session gives a code in that realm only, a pushed authorization
-request (RFC 9126) answered from that session, and an unknown connection refused. Besides: the discovery metadata, the login
+request (RFC 9126) answered from that session, and an unknown connection refused. Within the first session, the
+response modes: form_post (the code POSTed to the catcher, after a ceremony and silently) and web_message (posted to
+a web app on http://localhost:CATCHER_PORT, one of the client's web origins, that frames the silent request, then
+opens it in a popup). Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
 
 Usage: hosted_login.py ISSUER CLIENT_ID CATCHER_PORT RELATED_ORIGIN SCREENSHOT
   ISSUER          the daemon's issuer (http://localhost:PORT/)
-  CLIENT_ID       a client with authorization_code whose redirect URI is http://127.0.0.1:CATCHER_PORT/callback and
-                  whose post-logout redirect URI is http://127.0.0.1:CATCHER_PORT/signed-out
+  CLIENT_ID       a client with authorization_code whose redirect URIs are http://127.0.0.1:CATCHER_PORT/callback and
+                  http://localhost:CATCHER_PORT/app-callback, whose web origins list http://localhost:CATCHER_PORT
+                  and whose post-logout redirect URI is http://127.0.0.1:CATCHER_PORT/signed-out
   CATCHER_PORT    a free loopback port for the catcher
   RELATED_ORIGIN  a related origin configured on the default realm (GET /.well-known/webauthn lists it)
   SCREENSHOT      where to write a screenshot of the hosted page (the sign-in's)
@@ -48,17 +52,46 @@ from passkeyd_http import check, run
 SCOPE = "openid profile email offline_access"
 
 
+# The web app of the web_message checks, served by the catcher at /app: it frames (?via=iframe) or opens in a popup
+# (?via=popup, on a click, as a browser's popup blocker wants) the authorization URL in ?authorize=, and records every
+# message it receives with its origin, as auth0-spa-js listens for the authorization response.
+APP_PAGE = b"""<!doctype html><title>app</title><button id="popup">Sign in</button><script>
+window.received = [];
+const parameters = new URLSearchParams(location.search);
+window.addEventListener("message", (event) => {
+  window.received.push({origin: event.origin, data: event.data});
+  if (window.popup) window.popup.close();
+});
+if (parameters.get("via") === "iframe") {
+  const frame = document.createElement("iframe");
+  frame.src = parameters.get("authorize");
+  document.body.appendChild(frame);
+}
+document.getElementById("popup").onclick = () => { window.popup = window.open(parameters.get("authorize"), "auth"); };
+</script>"""
+
+
 class Catcher:
-    """The client's redirect target: a loopback HTTP server answering every GET with a small page and recording the
-    request targets it received, in order."""
+    """The client's redirect target: a loopback HTTP server answering every GET with a small page (the web app's at
+    /app) and recording the request targets it received, in order, and every POST's target and form (form_post)."""
 
     def __init__(self, port):
         received = self.received = []
+        posted = self.posted = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 received.append(self.path)
-                body = b"<!doctype html><title>caught</title><p>caught</p>"
+                body = APP_PAGE if self.path.startswith("/app?") else b"<!doctype html><title>caught</title><p>caught</p>"
+                self.answer(body)
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+                posted.append((self.path, self.headers.get("Content-Type"), form))
+                self.answer(b"<!doctype html><title>caught</title><p>caught</p>")
+
+            def answer(self, body):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
@@ -184,6 +217,48 @@ def check_callback(rp, url, callback, ceremony):
           str(parameters.get("iss")))
 
 
+def check_response_modes(driver, rp, catcher, callback, subject, issuer, client_id, catcher_port):
+    """response_mode=form_post (OAuth 2.0 Form Post Response Mode) and web_message (Auth0's), within the live session
+    of `subject`: the code POSTed to the catcher by the hosted page's form, after a ceremony and silently; then
+    posted by window.postMessage to a web app on http://localhost:CATCHER_PORT (one of the client's web origins) that
+    frames the silent request, and to one that opens it in a popup."""
+    # form_post after a ceremony (prompt=login; the page's autofill request is answered by the virtual authenticator):
+    # the page's script POSTs the form to the redirect URI.
+    for label, extra in (("after the page's ceremony", {"prompt": "login"}), ("silently", {"prompt": "none"})):
+        before = len(catcher.posted)
+        driver.get(rp.authorization_url(response_mode="form_post", **extra))
+        WebDriverWait(driver, 30).until(lambda _: len(catcher.posted) > before)
+        path, content_type, form = catcher.posted[-1]
+        check(f"form_post {label}: a POST of code, state and iss to the redirect URI",
+              path == "/callback" and content_type == "application/x-www-form-urlencoded"
+              and set(form) == {"code", "state", "iss"} and form["state"] == rp.state and form["iss"] == issuer,
+              f"{path} {content_type} {form}")
+        _, claims = rp.redeem(callback + "?" + urllib.parse.urlencode(form))
+        check(f"form_post {label}: authlib validated the ID token, the same user", claims["sub"] == subject,
+              claims["sub"])
+
+    # web_message: the web app's origin must be one of the client's web origins (hosted_login.sh configures it).
+    app = f"http://localhost:{catcher_port}"
+    web = RelyingParty(issuer, client_id, app + "/app-callback")
+    for via in ("iframe", "popup"):
+        url = web.authorization_url(response_mode="web_message", prompt="none")
+        driver.get(f"{app}/app?" + urllib.parse.urlencode({"via": via, "authorize": url}))
+        if via == "popup":
+            driver.find_element(By.ID, "popup").click()
+        WebDriverWait(driver, 30).until(lambda _: driver.execute_script("return window.received.length") > 0)
+        received = driver.execute_script("return window.received")
+        message = received[0]
+        response = (message.get("data") or {}).get("response") or {}
+        check(f"web_message ({via}): one authorization_response from the issuer's origin, with code, state and iss",
+              len(received) == 1 and message["origin"] == issuer.rstrip("/")
+              and message["data"].get("type") == "authorization_response" and "code" in response
+              and response.get("state") == web.state and response.get("iss") == issuer, str(received))
+        _, claims = web.redeem(web.redirect_uri + "?" + urllib.parse.urlencode(response))
+        check(f"web_message ({via}): authlib validated the ID token, the same user", claims["sub"] == subject,
+              claims["sub"])
+    driver.switch_to.window(driver.window_handles[0])
+
+
 def main():
     issuer, client_id, catcher_port, related_origin, screenshot = sys.argv[1:6]
     catcher_origin = f"http://127.0.0.1:{catcher_port}"
@@ -287,6 +362,8 @@ def main():
         token, silent = rp.redeem(url)
         check("silent /authorize: the same user, the same auth_time",
               silent["sub"] == subject and silent.get("auth_time") == claims.get("auth_time"), str(dict(silent)))
+
+        check_response_modes(driver, rp, catcher, callback, subject, issuer, client_id, catcher_port)
 
         # Logout without id_token_hint: the OP must ask first (RP-Initiated Logout 1.0 §2). "Stay signed in" posts
         # the form and the browser is redirected to the post-logout URI (the page's CSP form-action lets it), the

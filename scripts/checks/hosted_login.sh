@@ -3,7 +3,8 @@
 # (scripts/checks/hosted_login.py): authlib (PyPI, an OpenID Connect client library) runs the authorization code flow
 # with PKCE from the discovery document while headless Chromium (Debian's chromium + chromium-driver, selenium) with
 # a virtual authenticator drives the hosted page. The daemon runs with a client that opts in (authorization_code, a
-# loopback redirect URI and a post-logout URI on the catcher's port), a default realm with a related origin and a
+# loopback redirect URI and a post-logout URI on the catcher's port; the catcher's localhost origin, for
+# response_mode=web_message, as a web origin with a redirect URI of its own), a default realm with a related origin and a
 # second realm (`staff`, usernames) that `connection` names; the catcher
 # is a python http.server on another loopback port, run by hosted_login.py.
 # Usage: scripts/checks/hosted_login.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
@@ -36,7 +37,8 @@ cleanup() {
 trap cleanup EXIT
 clients="[{\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
   \"grant_types\": [\"authorization_code\", \"refresh_token\"], \"refresh_tokens\": \"offline_access\",
-  \"redirect_uris\": [\"$redirect_uri\"], \"post_logout_redirect_uris\": [\"$post_logout_uri\"]}]"
+  \"redirect_uris\": [\"$redirect_uri\", \"http://localhost:$catcher_port/app-callback\"],
+  \"web_origins\": [\"http://localhost:$catcher_port\"], \"post_logout_redirect_uris\": [\"$post_logout_uri\"]}]"
 realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
   \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]},
   {\"name\": \"staff\", \"identifiers\": {\"username\": \"required\"}}]"
