@@ -766,7 +766,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "authorize",
         "summary": "The authorization endpoint (OIDC Core §3.1.2, RFC 6749 §4.1.1, RFC 7636, RFC 9207).",
-        "description": "An unknown `client_id`, a client without `authorization_code`, or a `redirect_uri` that is not one of the\nclient's: the error page (400), never a redirect. Every other error is a 302 to the redirect URI with\n`error`, `error_description`, `state` and `iss`. Within a live login session (its cookie) and without\n`prompt=login` or an exceeded `max_age`: a 302 with `code`, `state`, `iss` at once; `prompt=none` without\none: `error=login_required`. Otherwise the hosted page (200), which sets the CSRF cookie. Unknown parameters\n(Auth0's `auth0Client`, …) are ignored.\n",
+        "description": "An unknown `client_id`, a client without `authorization_code`, or a `redirect_uri` that is not one of the\nclient's: the error page (400), never a redirect. Every other error is a 302 to the redirect URI with\n`error`, `error_description`, `state` and `iss`. Within a live login session (its cookie) and without\n`prompt=login` or an exceeded `max_age`: a 302 with `code`, `state`, `iss` at once; `prompt=none` without\none: `error=login_required`. Otherwise the hosted page (200), which sets the CSRF cookie. Unknown parameters\n(Auth0's `auth0Client`, …) are ignored. With `response_mode=form_post` or `web_message`, what would be a 302\nto the redirect URI is a 200 page instead: a form that POSTs the parameters there, or a script that posts\n`{type: \"authorization_response\", response: {…}}` to the opener or parent at the redirect URI's origin\n(docs/hosted-login.md, \"Response modes\").\n",
         "parameters": [
           {
             "name": "response_type",
@@ -866,6 +866,19 @@ package enum EmbeddedAssets {
             }
           },
           {
+            "name": "response_mode",
+            "in": "query",
+            "description": "How the code or the error reaches the client: `query` (the default), `form_post` (an http(s) redirect URI) or `web_message` (the redirect URI's origin among the client's web origins); otherwise `invalid_request` by `query`.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "query",
+                "form_post",
+                "web_message"
+              ]
+            }
+          },
+          {
             "name": "audience",
             "in": "query",
             "schema": {
@@ -907,7 +920,7 @@ package enum EmbeddedAssets {
         ],
         "responses": {
           "200": {
-            "description": "The hosted page, with `Set-Cookie` of the CSRF cookie.",
+            "description": "The hosted page, with `Set-Cookie` of the CSRF cookie; or, for `response_mode=form_post` and `web_message`, the page that delivers the code or the error.",
             "content": {
               "text/html": {
                 "schema": {
@@ -950,6 +963,27 @@ package enum EmbeddedAssets {
         ],
         "operationId": "hostedLoginScript",
         "summary": "The hosted page's script.",
+        "responses": {
+          "200": {
+            "description": "The script.",
+            "content": {
+              "text/javascript": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/u/response.js": {
+      "get": {
+        "tags": [
+          "hosted-login"
+        ],
+        "operationId": "hostedResponseScript",
+        "summary": "The delivery of an authorization response by `form_post` and `web_message`: loaded by the hosted page and by the pages of those modes.",
         "responses": {
           "200": {
             "description": "The script.",
@@ -1210,7 +1244,7 @@ package enum EmbeddedAssets {
         },
         "responses": {
           "200": {
-            "description": "`redirect_to`: the redirect URI with `code`, `state`, `iss`; `Set-Cookie` of the login session\n(`__Host-passkeyd_session`, or `passkeyd_session` on a plain-HTTP issuer; `HttpOnly`, `SameSite=Lax`).\n",
+            "description": "`redirect_to`: the redirect URI with `code`, `state`, `iss` (`response_mode=query`); or\n`authorization_response`, what `/u/response.js` delivers (`form_post`: `redirect_uri` and `parameters`;\n`web_message`: `target_origin` and `parameters`). `Set-Cookie` of the login session\n(`__Host-passkeyd_session`, or `passkeyd_session` on a plain-HTTP issuer; `HttpOnly`, `SameSite=Lax`).\n",
             "headers": {
               "Cache-Control": {
                 "$ref": "#/components/headers/NoStore"
@@ -1220,12 +1254,37 @@ package enum EmbeddedAssets {
               "application/json": {
                 "schema": {
                   "type": "object",
-                  "required": [
-                    "redirect_to"
-                  ],
                   "properties": {
                     "redirect_to": {
                       "type": "string"
+                    },
+                    "authorization_response": {
+                      "type": "object",
+                      "required": [
+                        "response_mode",
+                        "parameters"
+                      ],
+                      "properties": {
+                        "response_mode": {
+                          "type": "string",
+                          "enum": [
+                            "form_post",
+                            "web_message"
+                          ]
+                        },
+                        "redirect_uri": {
+                          "type": "string"
+                        },
+                        "target_origin": {
+                          "type": "string"
+                        },
+                        "parameters": {
+                          "type": "object",
+                          "additionalProperties": {
+                            "type": "string"
+                          }
+                        }
+                      }
                     }
                   }
                 }
