@@ -1,5 +1,5 @@
 // The authorization response's delivery by the response modes other than query (docs/hosted-login.md), for the
-// pages that carry one in <meta name="passkeyd-authorization-response"> (the server's answer pages) and for the login
+// pages that carry one in a data-passkeyd-authorization-response attribute (the server's answer pages) and for the login
 // page's script once its ceremony completed (deliverAuthorizationResponse, answer.authorization_response):
 // - form_post (OAuth 2.0 Form Post Response Mode §2): a form POSTs the parameters to the redirect URI; the answer
 //   page holds that form, with a Continue button for a browser without scripts;
@@ -39,6 +39,6 @@ function deliverAuthorizationResponse(delivery) {
     form.submit();
     return;
   }
-  const pending = document.querySelector('meta[name="passkeyd-authorization-response"]');
-  if (pending) deliverAuthorizationResponse(JSON.parse(pending.content));
+  const pending = document.querySelector("[data-passkeyd-authorization-response]");
+  if (pending) deliverAuthorizationResponse(JSON.parse(pending.dataset.passkeydAuthorizationResponse));
 })();

@@ -46,13 +46,6 @@ package enum AuthorizationResponse {
         return parameters
     }
 
-    /// The redirect URI with the code's parameters in its query (`response_mode=query`).
-    package static func codeLocation(
-        redirectURI: String, code: String, state: String?, configuration: ServerConfiguration
-    ) -> String {
-        location(redirectURI, adding: codeParameters(code: code, state: state, configuration: configuration))
-    }
-
     /// The answer that takes `parameters` (a code's or an error's) to the client at `redirectURI` by `mode`: a 302
     /// (`query`), a page whose form POSTs them there (`form_post`), or a page that posts them to its opener or parent
     /// at the redirect URI's origin (`web_message`). The request that chose `mode` was checked for it
@@ -82,8 +75,8 @@ package enum AuthorizationResponse {
         case .webMessage:
             let delivery = String(decoding: webMessage(parameters, to: redirectURI).serialized(), as: UTF8.self)
             let content = """
-                <meta name="passkeyd-authorization-response" content="\(DemoEndpoints.escapedAttribute(delivery))">
-                <p id="status">You can close this window.</p>
+                <p id="status" data-passkeyd-authorization-response="\(DemoEndpoints.escapedAttribute(delivery))">\
+                Signing you in…</p>
                 <script src="/u/response.js"></script>
                 """
             return HostedPage.response(

@@ -50,7 +50,7 @@ struct HostedResponseModeTests {
     /// What a `web_message` answer page hands its script.
     static func webMessage(_ response: Response) throws -> JSONValue {
         let html = response.bodyText
-        let start = try #require(html.range(of: "<meta name=\"passkeyd-authorization-response\" content=\""))
+        let start = try #require(html.range(of: "data-passkeyd-authorization-response=\""))
         let text = unescaped(String(html[start.upperBound...].prefix { $0 != "\"" }))
         return try JSONValue(parsing: Array(text.utf8))
     }
