@@ -211,6 +211,10 @@ package enum EmbeddedAssets {
                   "client_id": {
                     "type": "string"
                   },
+                  "client_secret": {
+                    "type": "string",
+                    "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+                  },
                   "realm": {
                     "type": "string"
                   },
@@ -367,7 +371,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "token",
         "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key.\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key. A confidential client authenticates with its\nsecret, `client_secret` or `Authorization: Basic` (401 `invalid_client` otherwise; docs/api.md, \"Client\nauthentication\").\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -563,6 +567,10 @@ package enum EmbeddedAssets {
                 "properties": {
                   "client_id": {
                     "type": "string"
+                  },
+                  "client_secret": {
+                    "type": "string",
+                    "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
                   },
                   "response_type": {
                     "type": "string",
@@ -4751,6 +4759,10 @@ package enum EmbeddedAssets {
           "client_id": {
             "type": "string"
           },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
           "realm": {
             "type": "string"
           },
@@ -4790,6 +4802,10 @@ package enum EmbeddedAssets {
           "client_id": {
             "type": "string"
           },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
           "realm": {
             "type": "string"
           },
@@ -4812,6 +4828,10 @@ package enum EmbeddedAssets {
         "properties": {
           "client_id": {
             "type": "string"
+          },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
           "realm": {
             "type": "string"
@@ -5250,6 +5270,10 @@ package enum EmbeddedAssets {
           "client_id": {
             "type": "string"
           },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
           "auth_session": {
             "type": "string",
             "description": "webauthn",
@@ -5298,6 +5322,10 @@ package enum EmbeddedAssets {
           },
           "client_id": {
             "type": "string"
+          },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
           "auth_session": {
             "type": "string"
@@ -5375,6 +5403,10 @@ package enum EmbeddedAssets {
           "client_id": {
             "type": "string"
           },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
           "token": {
             "type": "string"
           },
@@ -5393,6 +5425,10 @@ package enum EmbeddedAssets {
         "properties": {
           "client_id": {
             "type": "string"
+          },
+          "client_secret": {
+            "type": "string",
+            "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
           "realm": {
             "type": "string"

@@ -95,6 +95,21 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// How this client's ID tokens are signed (`id_token_signed_response_alg`, OIDC Dynamic Client Registration §2):
     /// RS256 by default (OIDC Core §15.1), ES256 on request.
     public var idTokenSigningAlgorithm: TokenSigningAlgorithm = .rs256
+    /// The SHA-256 of each secret this client authenticates with (`client_secret_sha256`, RFC 6749 §2.3.1): a
+    /// confidential client when there is one, a public client (PKCE, no secret) when there is none.
+    public var secretHashes: [[UInt8]] = []
+    /// Whether the client must authenticate with a secret wherever it is identified (`ClientAuthentication`).
+    public var isConfidential: Bool { !secretHashes.isEmpty }
+
+    /// Whether `secret` is one of this client's: its SHA-256 compared with each configured hash in constant time
+    /// (all of them, so the time does not say which matched).
+    public func accepts(secret: String) -> Bool {
+        let digest = Digest.sha256(Array(secret.utf8))
+        var matched = false
+        for hash in secretHashes where ConstantTime.equals(digest, hash) { matched = true }
+        return matched
+    }
+
     /// `hints` of this client's creation options (WebAuthn L3 §5.4 `hints`: `security-key`, `client-device`,
     /// `hybrid`, in order of preference); empty: the member is left out.
     public var passkeyHints: [String] = []

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 extension ServerConfiguration {
@@ -111,8 +112,25 @@ extension ServerConfiguration {
         if client.allows(.authorizationCode), client.redirectURIs.isEmpty {
             throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
         }
+        client.secretHashes = try readSecretHashes(object)
         try object.rejectUnknownKeys()
         return client
+    }
+
+    /// `client_secret_sha256`: the base64url SHA-256 of each secret the client may authenticate with (RFC 6749
+    /// §2.3.1), several while a secret is being replaced; none for a public client. The file holds no secret.
+    private static func readSecretHashes(_ object: ConfigObject) throws(ConfigurationError) -> [[UInt8]] {
+        let texts = try object.stringArray("client_secret_sha256")
+        var hashes: [[UInt8]] = []
+        for (index, text) in texts.enumerated() {
+            guard let hash = Base64URL.decode(text), hash.count == 32 else {
+                throw object.error(
+                    "client_secret_sha256[\(index)]",
+                    "must be the base64url SHA-256 of a secret, 43 characters (passkeyd clients new-secret prints one)")
+            }
+            hashes.append(hash)
+        }
+        return hashes
     }
 
     package static func readRealm(_ object: ConfigObject) throws(ConfigurationError) -> RealmConfiguration {

@@ -15,7 +15,7 @@ package struct CommandRegistry: Sendable {
             PasskeysRevokeCommand.self, SessionsRevokeCommand.self, SessionsRevokeAllCommand.self,
             DeviceKeysRevokeCommand.self, OrgsCreateCommand.self, OrgsListCommand.self, OrgsAddMemberCommand.self,
             OrgsRemoveMemberCommand.self, OrgsDeleteCommand.self, MetadataLoadCommand.self, MetadataShowCommand.self,
-            MetadataStatusCommand.self, VersionCommand.self, HelpCommand.self,
+            MetadataStatusCommand.self, ClientsNewSecretCommand.self, VersionCommand.self, HelpCommand.self,
         ])
     }
 

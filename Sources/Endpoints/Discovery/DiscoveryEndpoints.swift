@@ -31,6 +31,10 @@ package enum DiscoveryEndpoints {
     }
 
     /// The discovery metadata.
+    /// How a client may authenticate (RFC 6749 §2.3.1, OIDC Discovery §3): `none` for a public client, a
+    /// confidential client's secret in `Authorization: Basic` or in the body (`ClientResolution`).
+    package static let clientAuthenticationMethods = ["none", "client_secret_basic", "client_secret_post"]
+
     package static func discoveryDocument(_ configuration: ServerConfiguration) -> JSONValue {
         let issuer = configuration.issuer
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
@@ -65,8 +69,10 @@ package enum DiscoveryEndpoints {
             JSONMember(
                 key: "id_token_signing_alg_values_supported",
                 value: strings(TokenSigningAlgorithm.allCases.reversed().map(\.rawValue))),
-            JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(["none"])),
-            JSONMember(key: "revocation_endpoint_auth_methods_supported", value: strings(["none"])),
+            // RFC 6749 §2.3.1: public clients (`none`, PKCE) and confidential ones with a secret, sent either way.
+            JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(Self.clientAuthenticationMethods)),
+            JSONMember(
+                key: "revocation_endpoint_auth_methods_supported", value: strings(Self.clientAuthenticationMethods)),
             // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
             JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
             JSONMember(

@@ -28,6 +28,10 @@ extension OAuthError {
             response.headers.replace(
                 name: "WWW-Authenticate", value: BearerChallenge.header(for: self, realm: "passkeyd"))
         }
+        if basicChallenge, kind == .invalidClient {
+            // RFC 6749 §5.2: a client that tried `Authorization: Basic` is answered with that scheme's challenge.
+            response.headers.replace(name: "WWW-Authenticate", value: #"Basic realm="passkeyd", charset="UTF-8""#)
+        }
         if let retryAfter {
             // RFC 6585 §4 / RFC 9110 §10.2.3: how long to wait, in seconds.
             response.headers.replace(name: "Retry-After", value: String(retryAfter))

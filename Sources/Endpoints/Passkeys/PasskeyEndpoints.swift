@@ -43,7 +43,7 @@ package struct PasskeyEndpoints: Sendable {
         let client: ClientConfiguration
         do {
             client = try ClientResolution.client(
-                parameters, allowing: ClientConfiguration.webAuthnGrant, context: context)
+                parameters, request: request, allowing: ClientConfiguration.webAuthnGrant, context: context)
         } catch var error as OAuthError where error.kind == .unauthorizedClient {
             error.statusOverride = 400
             throw error

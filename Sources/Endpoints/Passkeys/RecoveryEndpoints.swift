@@ -19,7 +19,7 @@ package enum RecoveryEndpoints {
     {
         let parameters = try RequestParameters(request)
         let client = try ClientResolution.client(
-            parameters, allowing: ClientConfiguration.recoveryCodeGrant, context: context)
+            parameters, request: request, allowing: ClientConfiguration.recoveryCodeGrant, context: context)
         let realm = try PasskeyEndpoints.realm(parameters, context: context)
         let identifier = try parameters.string("identifier", maxLength: 320)
         return .json(

@@ -10,7 +10,8 @@ extension PasswordFallbackEndpoints {
     /// over the failure limits are delayed or locked (`SRPThrottle`).
     package func challenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(parameters, allowing: ClientConfiguration.srpGrant, context: context)
+        let client = try ClientResolution.client(
+            parameters, request: request, allowing: ClientConfiguration.srpGrant, context: context)
         let realm = try PasskeyEndpoints.realm(parameters, context: context)
         let identity = try parameters.string("identity", maxLength: PasswordFallback.maximumIdentityLength)
         guard !identity.isEmpty else { throw OAuthError.invalidParameter("identity", reason: "is empty") }

@@ -27,6 +27,12 @@ public enum FormURLEncoding {
         return pairs
     }
 
+    /// One `application/x-www-form-urlencoded` name or value, strictly (as `decode` reads a form's): the user-id and
+    /// password of RFC 6749 §2.3.1's `Basic` credentials are encoded so.
+    public static func decodeComponent(_ text: String) throws(HTTPError) -> String {
+        try strictlyDecoded(ArraySlice(text.utf8))
+    }
+
     /// Query-string decoding as libmicrohttpd does it: '+' as space (when asked), malformed escapes kept
     /// literally, invalid UTF-8 repaired with U+FFFD.
     static func lenientlyDecoded(_ bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {

@@ -139,6 +139,9 @@ package struct OAuthError: Error, Sendable, CustomStringConvertible {
         /// RFC 9449 §7.1: `Authorization: DPoP`.
         case dpop
     }
+    /// RFC 6749 §5.2: the refused client authenticated with `Authorization: Basic`, so the 401 carries
+    /// `WWW-Authenticate: Basic`.
+    package var basicChallenge = false
     /// RFC 9470 §3 `max_age` of the challenge (`insufficient_user_authentication` only).
     package var maxAge: Int?
     /// A status other than the kind's own, where Auth0 documents one for an endpoint (`unauthorized_client` is 400
