@@ -15,7 +15,7 @@ without id_token_hint (the logout question, answered "Stay signed in"), one with
 request (RFC 9126) answered from that session, and an unknown connection refused. Within the first session, the
 response modes: form_post (the code POSTed to the catcher, after a ceremony and silently) and web_message (posted to
 a web app on http://localhost:CATCHER_PORT, one of the client's web origins, that frames the silent request, then
-opens it in a popup). Besides: the discovery metadata, the login
+opens it in a popup), and a confidential client's code flow (its secret by Basic, then in the body). Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
 
@@ -27,6 +27,8 @@ Usage: hosted_login.py ISSUER CLIENT_ID CATCHER_PORT RELATED_ORIGIN SCREENSHOT
   CATCHER_PORT    a free loopback port for the catcher
   RELATED_ORIGIN  a related origin configured on the default realm (GET /.well-known/webauthn lists it)
   SCREENSHOT      where to write a screenshot of the hosted page (the sign-in's)
+The environment's HOSTED_LOGIN_SERVER_SECRET is the secret of the confidential client `hosted-login-server`, whose
+redirect URI is http://127.0.0.1:CATCHER_PORT/server-callback.
 """
 import http.server
 import os
@@ -154,8 +156,9 @@ class RelyingParty:
     """An OpenID Connect client as a web app would run it with authlib: discovery first, then one authorization
     request at a time (its state, nonce and PKCE verifier kept), the code redeemed and the ID token validated."""
 
-    def __init__(self, issuer, client_id, redirect_uri):
+    def __init__(self, issuer, client_id, redirect_uri, client_secret=None, auth_method="none"):
         self.issuer, self.client_id, self.redirect_uri = issuer, client_id, redirect_uri
+        self.client_secret, self.auth_method = client_secret, auth_method
         self.metadata = requests.get(issuer + ".well-known/openid-configuration", timeout=10).json()
         self.keys = JsonWebKey.import_key_set(requests.get(self.metadata["jwks_uri"], timeout=10).json())
         # Only the algorithms the discovery document names (never "none").
@@ -164,8 +167,8 @@ class RelyingParty:
     def authorization_url(self, **extra):
         """A new authorization request: its URL, with state, nonce and the S256 challenge of a fresh verifier."""
         self.session = OAuth2Session(
-            self.client_id, redirect_uri=self.redirect_uri, scope=SCOPE, code_challenge_method="S256",
-            token_endpoint_auth_method="none")
+            self.client_id, client_secret=self.client_secret, redirect_uri=self.redirect_uri, scope=SCOPE,
+            code_challenge_method="S256", token_endpoint_auth_method=self.auth_method)
         self.verifier = generate_token(64)
         self.nonce = secrets.token_urlsafe(16)
         url, self.state = self.session.create_authorization_url(
@@ -257,6 +260,34 @@ def check_response_modes(driver, rp, catcher, callback, subject, issuer, client_
         check(f"web_message ({via}): authlib validated the ID token, the same user", claims["sub"] == subject,
               claims["sub"])
     driver.switch_to.window(driver.window_handles[0])
+
+
+def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
+    """A confidential client (a server-side web app with a secret, RFC 6749 §2.3.1) within the live session of
+    `subject`: its code comes by form_post; a redemption without the secret is invalid_client and leaves the code;
+    authlib redeems it with client_secret_basic and refreshes with client_secret_post."""
+    client_id, secret = "hosted-login-server", os.environ["HOSTED_LOGIN_SERVER_SECRET"]
+    callback = f"http://127.0.0.1:{catcher_port}/server-callback"
+    server = RelyingParty(issuer, client_id, callback, client_secret=secret, auth_method="client_secret_basic")
+    before = len(catcher.posted)
+    driver.get(server.authorization_url(response_mode="form_post", prompt="none"))
+    WebDriverWait(driver, 30).until(lambda _: len(catcher.posted) > before)
+    path, _, form = catcher.posted[-1]
+    check("confidential client: the code POSTed to its redirect URI", path == "/server-callback" and "code" in form,
+          f"{path} {form}")
+    bare = requests.post(server.metadata["token_endpoint"], timeout=10, data={
+        "grant_type": "authorization_code", "code": form.get("code", ""), "redirect_uri": callback,
+        "code_verifier": server.verifier, "client_id": client_id})
+    check("confidential client: a redemption without the secret is 401 invalid_client",
+          bare.status_code == 401 and bare.json().get("error") == "invalid_client", f"{bare.status_code} {bare.text}")
+    token, claims = server.redeem(callback + "?" + urllib.parse.urlencode(form))
+    check("confidential client: authlib redeemed the code with client_secret_basic, the same user",
+          claims["sub"] == subject and claims["aud"] == client_id, str(dict(claims)))
+    posted = OAuth2Session(client_id, client_secret=secret, token_endpoint_auth_method="client_secret_post")
+    refreshed = posted.refresh_token(server.metadata["token_endpoint"], refresh_token=token["refresh_token"])
+    check("confidential client: authlib refreshed with client_secret_post",
+          bool(refreshed.get("access_token")) and refreshed.get("refresh_token") != token["refresh_token"],
+          str(refreshed.keys()))
 
 
 def main():
@@ -364,6 +395,7 @@ def main():
               silent["sub"] == subject and silent.get("auth_time") == claims.get("auth_time"), str(dict(silent)))
 
         check_response_modes(driver, rp, catcher, callback, subject, issuer, client_id, catcher_port)
+        check_confidential_client(driver, issuer, catcher, catcher_port, subject)
 
         # Logout without id_token_hint: the OP must ask first (RP-Initiated Logout 1.0 §2). "Stay signed in" posts
         # the form and the browser is redirected to the post-logout URI (the page's CSP form-action lets it), the

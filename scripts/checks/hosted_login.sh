@@ -4,7 +4,8 @@
 # with PKCE from the discovery document while headless Chromium (Debian's chromium + chromium-driver, selenium) with
 # a virtual authenticator drives the hosted page. The daemon runs with a client that opts in (authorization_code, a
 # loopback redirect URI and a post-logout URI on the catcher's port; the catcher's localhost origin, for
-# response_mode=web_message, as a web origin with a redirect URI of its own), a default realm with a related origin and a
+# response_mode=web_message, as a web origin with a redirect URI of its own) and a confidential client whose secret
+# `passkeyd clients new-secret` makes, a default realm with a related origin and a
 # second realm (`staff`, usernames) that `connection` names; the catcher
 # is a python http.server on another loopback port, run by hosted_login.py.
 # Usage: scripts/checks/hosted_login.sh [BINARY]   (default .build/debug/passkeyd; PYTHON names the venv's python)
@@ -35,7 +36,14 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-clients="[{\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
+# The confidential client: a secret from the binary's own command, its hash in the configuration.
+secret_lines="$("$binary" clients new-secret)"
+server_secret="$(sed -n 's/^client_secret: //p' <<<"$secret_lines")"
+server_secret_hash="$(sed -n 's/^client_secret_sha256: //p' <<<"$secret_lines")"
+clients="[{\"client_id\": \"hosted-login-server\", \"grant_types\": [\"authorization_code\", \"refresh_token\"],
+  \"refresh_tokens\": \"offline_access\", \"redirect_uris\": [\"http://127.0.0.1:$catcher_port/server-callback\"],
+  \"client_secret_sha256\": [\"$server_secret_hash\"]},
+  {\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
   \"grant_types\": [\"authorization_code\", \"refresh_token\"], \"refresh_tokens\": \"offline_access\",
   \"redirect_uris\": [\"$redirect_uri\", \"http://localhost:$catcher_port/app-callback\"],
   \"web_origins\": [\"http://localhost:$catcher_port\"], \"post_logout_redirect_uris\": [\"$post_logout_uri\"]}]"
@@ -53,7 +61,8 @@ if ! wait_ready "$port"; then
   exit 1
 fi
 status=0
-"$python" scripts/checks/hosted_login.py "http://localhost:$port/" "$client_id" "$catcher_port" \
+HOSTED_LOGIN_SERVER_SECRET="$server_secret" "$python" scripts/checks/hosted_login.py "http://localhost:$port/" \
+  "$client_id" "$catcher_port" \
   "$related_origin" "$PWD/build/hosted-login-page.png" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "server log (tail):"
