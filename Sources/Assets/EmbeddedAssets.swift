@@ -370,7 +370,7 @@ package enum EmbeddedAssets {
           "oauth"
         ],
         "operationId": "token",
-        "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP and recovery-code grants.",
+        "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP, recovery-code and client_credentials grants.",
         "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key. A confidential client authenticates with its\nsecret, `client_secret` or `Authorization: Basic` (401 `invalid_client` otherwise; docs/api.md, \"Client\nauthentication\").\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
@@ -5264,7 +5264,8 @@ package enum EmbeddedAssets {
               "urn:okta:params:oauth:grant-type:webauthn",
               "refresh_token",
               "urn:passkeyd:params:oauth:grant-type:srp6a",
-              "urn:passkeyd:params:oauth:grant-type:recovery-code"
+              "urn:passkeyd:params:oauth:grant-type:recovery-code",
+              "client_credentials"
             ]
           },
           "client_id": {
@@ -5359,7 +5360,7 @@ package enum EmbeddedAssets {
       },
       "TokenResponse": {
         "type": "object",
-        "description": "The recovery-code grant answers only `access_token`, `scope` (`enroll:passkey`), `expires_in` (600) and\n`token_type`.\n",
+        "description": "The recovery-code grant answers only `access_token`, `scope` (`enroll:passkey`), `expires_in` (600) and\n`token_type`; the client_credentials grant only `access_token`, `scope`, `expires_in` and `token_type`.\n",
         "required": [
           "access_token",
           "token_type",

@@ -13,4 +13,7 @@ package enum GrantType: String, Sendable, CaseIterable {
     case recoveryCode = "urn:passkeyd:params:oauth:grant-type:recovery-code"
     /// RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5): the code the hosted login issued (`GET /authorize`) for tokens.
     case authorizationCode = "authorization_code"
+    /// RFC 6749 §4.4: a confidential client's own access token for an API (Auth0's machine-to-machine
+    /// applications), by its secret alone; no user, no refresh or ID token.
+    case clientCredentials = "client_credentials"
 }

@@ -43,6 +43,11 @@ package struct Scope: Sendable, Equatable {
     /// The tokens for which `isIncluded` holds, order kept.
     package func filter(_ isIncluded: (String) -> Bool) -> Scope { Scope(uncheckedTokens: tokens.filter(isIncluded)) }
 
+    /// The scope of `tokens` the configuration checked (a client grant's), each once: never for request input.
+    package static func configured(_ tokens: [String]) -> Scope {
+        Scope(uncheckedTokens: []).adding(tokens)
+    }
+
     /// This scope and then those of `others` it lacks, each once: for scope tokens the configuration checked (a
     /// client's refresh token policy), never for request input.
     package func adding(_ others: [String]) -> Scope {

@@ -113,6 +113,11 @@ extension ServerConfiguration {
             throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
         }
         client.secretHashes = try readSecretHashes(object)
+        // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
+        if client.allows(.clientCredentials), !client.isConfidential {
+            throw object.error(
+                "grant_types", "client_credentials is for a confidential client: list its client_secret_sha256")
+        }
         try object.rejectUnknownKeys()
         return client
     }

@@ -73,6 +73,8 @@ package struct TokenEndpoint: Sendable {
         case .webAuthn: response = try await webAuthnGrant(parameters, client: client, dpop: proof?.thumbprint)
         case .authorizationCode:
             response = try await authorizationCodeGrant(parameters, client: client, dpop: proof?.thumbprint)
+        case .clientCredentials:
+            response = try await clientCredentialsGrant(parameters, client: client, dpop: proof?.thumbprint)
         }
         // RFC 9449 §8.2: a fresh nonce for the client's next proof.
         if proof != nil, let nonce = try await context.tokens.currentDPoPNonce() {

@@ -18,6 +18,8 @@ extension SecurityEvent {
         case refreshRetry = "refresh_retry"
         /// A refresh-token family revoked by its client (RFC 7009).
         case revocation
+        /// An access token issued to a confidential client for itself (RFC 6749 §4.4; reason: the API, its audience).
+        case clientCredentials = "client_credentials"
         /// An authorization code of the hosted login redeemed at the token endpoint (RFC 6749 §4.1.3).
         case codeRedeemed = "code_redeemed"
         /// A redeemed authorization code presented again: the tokens its redemption issued revoked (RFC 6749 §4.1.2).

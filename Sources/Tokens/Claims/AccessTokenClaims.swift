@@ -36,6 +36,9 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
     /// `org_name` (Auth0, with `allow_organization_name_in_authentication_api`): that organization's name.
     public var organizationName: String?
 
+    /// `gty` (Auth0's claim): `client-credentials` on a machine's token (RFC 6749 §4.4), whose `sub` is no user's.
+    public var grantType: String?
+
     /// Collects the claims. Nothing is validated until `payload()`.
     public init(
         issuer: String, subject: String, audience: [String], clientID: String, scope: [String],
@@ -93,6 +96,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
         }
         writer.set("org_id", organizationID.map { .string($0) })
         writer.set("org_name", organizationName.map { .string($0) })
+        writer.set("gty", grantType.map { .string($0) })
         return writer.bytes()
     }
 }

@@ -27,7 +27,7 @@ struct DiscoveryEndpointsTests {
             body["grant_types_supported"] == [
                 "urn:okta:params:oauth:grant-type:webauthn", "refresh_token",
                 "urn:passkeyd:params:oauth:grant-type:srp6a",
-                "urn:passkeyd:params:oauth:grant-type:recovery-code", "authorization_code",
+                "urn:passkeyd:params:oauth:grant-type:recovery-code", "authorization_code", "client_credentials",
             ])
         #expect(body["id_token_signing_alg_values_supported"] == ["RS256", "ES256"])
     }

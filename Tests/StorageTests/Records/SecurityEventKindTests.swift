@@ -49,7 +49,7 @@ struct SecurityEventKindTests {
         #expect(
             SecurityEvent.Kind.allCases.map(\.rawValue).sorted() == [
                 "PASSWORD_AUTH_FALLBACK", "account_deleted", "authenticator_refused", "authenticator_reported",
-                "biometric_failure", "biometric_success",
+                "biometric_failure", "biometric_success", "client_credentials",
                 "code_redeemed", "code_refused", "code_reuse", "device_approval", "device_challenge",
                 "device_key_locked",
                 "device_key_password_required",
