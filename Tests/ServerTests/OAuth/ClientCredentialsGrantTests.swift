@@ -72,6 +72,11 @@ struct ClientCredentialsGrantTests {
         #expect(claims["aud"] == .string(Self.bank))
         #expect(claims["scope"] == "payments:read audit:read")
         for absent in ["auth_time", "amr", "sid", "cnf", "org_id"] { #expect(claims[absent] == nil, "\(absent)") }
+        // Not a user's token: passkeyd's own endpoints refuse it (another audience).
+        for path in ["/userinfo", "/me/passkeys", "/device-keys"] {
+            let refused = await harness.client.get(path, headers: ["Authorization": "Bearer \(token)"])
+            #expect(refused.status == 401, "\(path): \(refused.status) \(refused.bodyText)")
+        }
         // Audited: the client, the audience and the scope; no user.
         let events = try await harness.context.store.read { try $0.securityEvents(after: 0, limit: 100) }
         let event = try #require(events.last { $0.kind == SecurityEvent.Kind.clientCredentials.rawValue })
