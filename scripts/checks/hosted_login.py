@@ -265,7 +265,8 @@ def check_response_modes(driver, rp, catcher, callback, subject, issuer, client_
 def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
     """A confidential client (a server-side web app with a secret, RFC 6749 §2.3.1) within the live session of
     `subject`: its code comes by form_post; a redemption without the secret is invalid_client and leaves the code;
-    authlib redeems it with client_secret_basic and refreshes with client_secret_post."""
+    authlib redeems it with client_secret_basic and refreshes with client_secret_post; then its own token
+    (client_credentials) for the API its client grant covers."""
     client_id, secret = "hosted-login-server", os.environ["HOSTED_LOGIN_SERVER_SECRET"]
     callback = f"http://127.0.0.1:{catcher_port}/server-callback"
     server = RelyingParty(issuer, client_id, callback, client_secret=secret, auth_method="client_secret_basic")
@@ -288,6 +289,20 @@ def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
     check("confidential client: authlib refreshed with client_secret_post",
           bool(refreshed.get("access_token")) and refreshed.get("refresh_token") != token["refresh_token"],
           str(refreshed.keys()))
+    # Its own token (client_credentials, RFC 6749 §4.4) for the API its client grant covers, verified with the JWKS.
+    machine = OAuth2Session(client_id, client_secret=secret, token_endpoint_auth_method="client_secret_basic")
+    own = machine.fetch_token(server.metadata["token_endpoint"], grant_type="client_credentials",
+                              audience="https://jobs.example.test/")
+    claims = JsonWebToken(["RS256", "ES256"]).decode(own["access_token"], server.keys)
+    claims.validate(leeway=5)
+    check("client_credentials: authlib got an access token for the API, the grant's scope, no refresh or ID token",
+          own.get("scope") == "jobs:run" and "refresh_token" not in own and "id_token" not in own
+          and claims["aud"] == "https://jobs.example.test/" and claims["sub"] == f"{client_id}@clients"
+          and claims["gty"] == "client-credentials" and claims["iss"] == issuer, f"{own} {dict(claims)}")
+    wider = requests.post(server.metadata["token_endpoint"], timeout=10, auth=(client_id, secret), data={
+        "grant_type": "client_credentials", "audience": "https://jobs.example.test/", "scope": "jobs:admin"})
+    check("client_credentials: a scope outside the client grant is 403 access_denied",
+          wider.status_code == 403 and wider.json().get("error") == "access_denied", f"{wider.status_code} {wider.text}")
 
 
 def main():

@@ -40,7 +40,8 @@ trap cleanup EXIT
 secret_lines="$("$binary" clients new-secret)"
 server_secret="$(sed -n 's/^client_secret: //p' <<<"$secret_lines")"
 server_secret_hash="$(sed -n 's/^client_secret_sha256: //p' <<<"$secret_lines")"
-clients="[{\"client_id\": \"hosted-login-server\", \"grant_types\": [\"authorization_code\", \"refresh_token\"],
+clients="[{\"client_id\": \"hosted-login-server\",
+  \"grant_types\": [\"authorization_code\", \"refresh_token\", \"client_credentials\"],
   \"refresh_tokens\": \"offline_access\", \"redirect_uris\": [\"http://127.0.0.1:$catcher_port/server-callback\"],
   \"client_secret_sha256\": [\"$server_secret_hash\"]},
   {\"client_id\": \"$client_id\", \"name\": \"Hosted login check\",
@@ -50,7 +51,11 @@ clients="[{\"client_id\": \"hosted-login-server\", \"grant_types\": [\"authoriza
 realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
   \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]},
   {\"name\": \"staff\", \"identifiers\": {\"username\": \"required\"}}]"
+# An API the confidential client may get its own tokens for (client_credentials).
+apis='[{"identifier": "https://jobs.example.test/", "scopes": [{"value": "jobs:run"}, {"value": "jobs:admin"}]}]'
+grants='[{"client_id": "hosted-login-server", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
+  PASSKEYD_APIS="$apis" PASSKEYD_CLIENT_GRANTS="$grants" \
   PASSKEYD_REALMS="$realms" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
   PASSKEYD_RATE_LIMIT_REQUESTS_PER_USER_PER_MINUTE=0 \
   "$binary" serve --config Config/passkeyd.json --port "$port" --data-dir "$work/data" 2>"$work/server.log" &
