@@ -539,6 +539,141 @@ package enum EmbeddedAssets {
         }
       }
     },
+    "/oauth/introspect": {
+      "post": {
+        "tags": [
+          "oauth"
+        ],
+        "operationId": "introspect",
+        "summary": "Token introspection (RFC 7662) for confidential clients.",
+        "description": "A confidential client, authenticated by its secret, learns whether an access token this issuer minted still\nstands: its own token, or one for an API whose `introspection_clients` lists it. Every other token, one that\ndoes not verify, has expired or was revoked, and every refresh token is `{\"active\": false}` alike. A public\nclient is 401 `invalid_client`.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/x-www-form-urlencoded": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "token"
+                ],
+                "properties": {
+                  "token": {
+                    "type": "string"
+                  },
+                  "token_type_hint": {
+                    "type": "string"
+                  },
+                  "client_id": {
+                    "type": "string"
+                  },
+                  "client_secret": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "token"
+                ],
+                "properties": {
+                  "token": {
+                    "type": "string"
+                  },
+                  "token_type_hint": {
+                    "type": "string"
+                  },
+                  "client_id": {
+                    "type": "string"
+                  },
+                  "client_secret": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "RFC 7662 §2.2; `active` always, the other members only for an active token.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "active"
+                  ],
+                  "properties": {
+                    "active": {
+                      "type": "boolean"
+                    },
+                    "iss": {
+                      "type": "string"
+                    },
+                    "sub": {
+                      "type": "string"
+                    },
+                    "aud": {},
+                    "client_id": {
+                      "type": "string"
+                    },
+                    "scope": {
+                      "type": "string"
+                    },
+                    "token_type": {
+                      "type": "string",
+                      "enum": [
+                        "Bearer",
+                        "DPoP"
+                      ]
+                    },
+                    "iat": {
+                      "type": "integer"
+                    },
+                    "exp": {
+                      "type": "integer"
+                    },
+                    "jti": {
+                      "type": "string"
+                    },
+                    "auth_time": {
+                      "type": "integer"
+                    },
+                    "cnf": {
+                      "type": "object"
+                    },
+                    "org_id": {
+                      "type": "string"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/InvalidClient"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "413": {
+            "$ref": "#/components/responses/TooLarge"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "503": {
+            "$ref": "#/components/responses/Unavailable"
+          }
+        }
+      }
+    },
     "/oauth/par": {
       "post": {
         "tags": [
@@ -1624,6 +1759,15 @@ package enum EmbeddedAssets {
                       }
                     },
                     "revocation_endpoint_auth_methods_supported": {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    "introspection_endpoint": {
+                      "type": "string"
+                    },
+                    "introspection_endpoint_auth_methods_supported": {
                       "type": "array",
                       "items": {
                         "type": "string"

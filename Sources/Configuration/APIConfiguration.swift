@@ -27,6 +27,9 @@ public struct APIConfiguration: Sendable, Equatable {
     /// Whether a login for this API may get a refresh token (Auth0's "Allow Offline Access"); without it
     /// `offline_access` is not granted.
     public var allowsOfflineAccess: Bool
+    /// The confidential clients that may introspect this API's access tokens (`introspection_clients`, RFC 7662
+    /// §2.1): the API's resource servers, checking a token's revocation as passkeyd's own endpoints do.
+    public var introspectionClients: [String] = []
 
     package init(
         identifier: String, name: String, scopes: [Scope], accessTokenLifetime: Int,

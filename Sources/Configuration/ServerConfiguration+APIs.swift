@@ -107,7 +107,8 @@ extension ServerConfiguration {
     /// Reads `apis`: each API's identifier is unique and none is the issuer or the device-key audience (those two
     /// are built in). An API without `signing_alg` signs with `defaultAlgorithm` (`tokens.access_token_signing_alg`).
     package static func readAPIs(
-        _ root: ConfigObject, reserved: [String], defaultLifetime: Int, defaultAlgorithm: TokenSigningAlgorithm
+        _ root: ConfigObject, reserved: [String], defaultLifetime: Int, defaultAlgorithm: TokenSigningAlgorithm,
+        clients: [ClientConfiguration] = []
     )
         throws(ConfigurationError)
         -> [APIConfiguration]
@@ -143,13 +144,21 @@ extension ServerConfiguration {
             guard let algorithm = TokenSigningAlgorithm(rawValue: algorithmText) else {
                 throw object.error("signing_alg", "must be ES256 or RS256")
             }
-            apis.append(
-                APIConfiguration(
-                    identifier: identifier, name: try object.string("name", default: identifier), scopes: scopes,
-                    accessTokenLifetime: try object.int(
-                        "access_token_lifetime_seconds", default: defaultLifetime, range: 60...86_400),
-                    signingAlgorithm: algorithm,
-                    allowsOfflineAccess: try object.bool("allow_offline_access", default: true)))
+            var api = APIConfiguration(
+                identifier: identifier, name: try object.string("name", default: identifier), scopes: scopes,
+                accessTokenLifetime: try object.int(
+                    "access_token_lifetime_seconds", default: defaultLifetime, range: 60...86_400),
+                signingAlgorithm: algorithm,
+                allowsOfflineAccess: try object.bool("allow_offline_access", default: true))
+            // RFC 7662 §2.1: who may introspect this API's tokens: its resource servers, each a confidential client.
+            api.introspectionClients = try object.stringArray("introspection_clients")
+            for (index, clientID) in api.introspectionClients.enumerated()
+            where clients.first(where: { $0.clientID == clientID })?.isConfidential != true {
+                throw object.error(
+                    "introspection_clients[\(index)]",
+                    "\"\(clientID)\" is not a configured confidential client (one with client_secret_sha256)")
+            }
+            apis.append(api)
             try object.rejectUnknownKeys()
         }
         return apis

@@ -133,7 +133,8 @@ extension ServerConfiguration {
                 issuer, deviceKeys.audience, Self.accountAudience(issuer: issuer),
                 Self.recoveryAudience(issuer: issuer),
             ],
-            defaultLifetime: tokens.accessTokenLifetime, defaultAlgorithm: tokens.accessTokenSigningAlgorithm)
+            defaultLifetime: tokens.accessTokenLifetime, defaultAlgorithm: tokens.accessTokenSigningAlgorithm,
+            clients: clients)
         self.apis = apis
         clientGrants = try Self.readClientGrants(
             root, clients: clients, apis: apis, accountAudience: Self.accountAudience(issuer: issuer))

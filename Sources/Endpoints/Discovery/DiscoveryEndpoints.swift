@@ -43,6 +43,8 @@ package enum DiscoveryEndpoints {
             JSONMember(key: "authorization_endpoint", value: .string(configuration.url(of: "/authorize"))),
             JSONMember(key: "token_endpoint", value: .string(configuration.url(of: "/oauth/token"))),
             JSONMember(key: "revocation_endpoint", value: .string(configuration.url(of: "/oauth/revoke"))),
+            // RFC 7662 §2, RFC 8414 §2: introspection, for confidential clients only.
+            JSONMember(key: "introspection_endpoint", value: .string(configuration.url(of: "/oauth/introspect"))),
             JSONMember(key: "userinfo_endpoint", value: .string(configuration.url(of: "/userinfo"))),
             JSONMember(key: "jwks_uri", value: .string(configuration.url(of: "/.well-known/jwks.json"))),
             // OIDC RP-Initiated Logout 1.0 §2.1.
@@ -73,6 +75,9 @@ package enum DiscoveryEndpoints {
             JSONMember(key: "token_endpoint_auth_methods_supported", value: strings(Self.clientAuthenticationMethods)),
             JSONMember(
                 key: "revocation_endpoint_auth_methods_supported", value: strings(Self.clientAuthenticationMethods)),
+            JSONMember(
+                key: "introspection_endpoint_auth_methods_supported",
+                value: strings(Self.clientAuthenticationMethods.filter { $0 != "none" })),
             // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
             JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
             JSONMember(

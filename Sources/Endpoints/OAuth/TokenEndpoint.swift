@@ -39,6 +39,11 @@ package struct TokenEndpoint: Sendable {
             EndpointHandler.make(context) { request in
                 try await endpoint.revoke(request)
             })
+        router.add(
+            .post, "/oauth/introspect",
+            EndpointHandler.make(context, rateLimited: true) { request in
+                try await endpoint.introspect(request)
+            })
         let userinfo = EndpointHandler.make(context) { request in try await endpoint.userinfo(request) }
         // OIDC Core §5.3.1: the UserInfo endpoint answers GET and POST.
         router.add(.get, "/userinfo", userinfo)

@@ -128,20 +128,26 @@ extension TokenService {
     /// revoked after it was minted. `iat` is whole seconds (RFC 7519 NumericDate): a token minted in the very second
     /// of a user-wide revocation, before it, stays valid until it expires; one minted earlier is refused.
     package func checkSession(_ subject: AuthenticatedSubject) async throws {
-        let status = try await store.read { try $0.sessionStatus(userID: subject.sub, familyID: subject.sessionID) }
-        let reason: String? =
-            if !status.userExists {
-                "user deleted"
-            } else if status.familyRevoked {
-                "session family revoked"
-            } else if let revokedAt = status.sessionsRevokedAt,
-                subject.issuedAt.timeIntervalSince1970 < revokedAt.timeIntervalSince1970.rounded(.down)
-            {
-                "all sessions of the user revoked after the token was minted"
-            } else { nil }
-        if let reason {
+        if let reason = try await revocation(
+            userID: subject.sub, familyID: subject.sessionID, issuedAt: subject.issuedAt)
+        {
             throw OAuthError(
                 .invalidToken, "The access token has been revoked.", logCode: "token_revoked", reason: reason)
         }
+    }
+
+    /// Why a user's access token minted at `issuedAt` in the session family `familyID` no longer stands (`checkSession`
+    /// says how), or `nil` while it does: the one rule behind passkeyd's own endpoints and token introspection.
+    package func revocation(userID: String, familyID: String?, issuedAt: Date) async throws -> String? {
+        let status = try await store.read { try $0.sessionStatus(userID: userID, familyID: familyID) }
+        return if !status.userExists {
+            "user deleted"
+        } else if status.familyRevoked {
+            "session family revoked"
+        } else if let revokedAt = status.sessionsRevokedAt,
+            issuedAt.timeIntervalSince1970 < revokedAt.timeIntervalSince1970.rounded(.down)
+        {
+            "all sessions of the user revoked after the token was minted"
+        } else { nil }
     }
 }
