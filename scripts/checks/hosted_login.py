@@ -266,7 +266,7 @@ def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
     """A confidential client (a server-side web app with a secret, RFC 6749 §2.3.1) within the live session of
     `subject`: its code comes by form_post; a redemption without the secret is invalid_client and leaves the code;
     authlib redeems it with client_secret_basic and refreshes with client_secret_post; then its own token
-    (client_credentials) for the API its client grant covers."""
+    (client_credentials) for the API its client grant covers, and token introspection (RFC 7662)."""
     client_id, secret = "hosted-login-server", os.environ["HOSTED_LOGIN_SERVER_SECRET"]
     callback = f"http://127.0.0.1:{catcher_port}/server-callback"
     server = RelyingParty(issuer, client_id, callback, client_secret=secret, auth_method="client_secret_basic")
@@ -299,6 +299,22 @@ def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
           own.get("scope") == "jobs:run" and "refresh_token" not in own and "id_token" not in own
           and claims["aud"] == "https://jobs.example.test/" and claims["sub"] == f"{client_id}@clients"
           and claims["gty"] == "client-credentials" and claims["iss"] == issuer, f"{own} {dict(claims)}")
+    # Token introspection (RFC 7662) through authlib: the machine's token (the API names this client among its
+    # introspection_clients) and the user's access token of the code flow (its own), which its refresh token's
+    # revocation (RFC 7009) ends at once.
+    introspection = server.metadata["introspection_endpoint"]
+    own_state = machine.introspect_token(introspection, token=own["access_token"]).json()
+    check("introspection: the machine's token is active, its client and API named",
+          own_state.get("active") is True and own_state.get("sub") == f"{client_id}@clients"
+          and own_state.get("aud") == "https://jobs.example.test/", str(own_state))
+    user_state = machine.introspect_token(introspection, token=refreshed["access_token"]).json()
+    check("introspection: the user's access token is active, the same user",
+          user_state.get("active") is True and user_state.get("sub") == subject, str(user_state))
+    machine.revoke_token(server.metadata["revocation_endpoint"], token=refreshed["refresh_token"],
+                         token_type_hint="refresh_token")
+    after = machine.introspect_token(introspection, token=refreshed["access_token"]).json()
+    check("introspection: after the refresh token's revocation the access token is inactive, nothing more said",
+          after == {"active": False}, str(after))
     wider = requests.post(server.metadata["token_endpoint"], timeout=10, auth=(client_id, secret), data={
         "grant_type": "client_credentials", "audience": "https://jobs.example.test/", "scope": "jobs:admin"})
     check("client_credentials: a scope outside the client grant is 403 access_denied",

@@ -52,7 +52,8 @@ realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
   \"identifiers\": {\"email\": \"required\"}, \"related_origins\": [\"$related_origin\"]},
   {\"name\": \"staff\", \"identifiers\": {\"username\": \"required\"}}]"
 # An API the confidential client may get its own tokens for (client_credentials).
-apis='[{"identifier": "https://jobs.example.test/", "scopes": [{"value": "jobs:run"}, {"value": "jobs:admin"}]}]'
+apis='[{"identifier": "https://jobs.example.test/", "scopes": [{"value": "jobs:run"}, {"value": "jobs:admin"}],
+  "introspection_clients": ["hosted-login-server"]}]'
 grants='[{"client_id": "hosted-login-server", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
   PASSKEYD_APIS="$apis" PASSKEYD_CLIENT_GRANTS="$grants" \
