@@ -45,7 +45,13 @@ extension ServerConfiguration {
         if audience == issuer { return issuerAPI }
         if audience == deviceKeys.audience { return deviceKeyAPI }
         if audience == accountAudience { return accountAPI }
-        return apis.first { $0.identifier == audience }
+        return configuredAPI(identifier: audience)
+    }
+
+    /// The API of `apis` whose identifier is `audience`, never a built-in one (the issuer's, the device-key and the
+    /// account API: a user's APIs).
+    public func configuredAPI(identifier audience: String) -> APIConfiguration? {
+        apis.first { $0.identifier == audience }
     }
 
     /// Whether every client may ask for the API `audience`, with all of its scopes, without a client grant: the

@@ -61,13 +61,6 @@ extension Store {
         return try await write(admission: admission, body)
     }
 
-    /// `writeOperation(admission:recover:_:)` without a way to read the result back.
-    public func writeOperation<T: Sendable>(
-        admission: WriteAdmission?, _ body: @escaping @Sendable (any StoreWriter) throws -> T
-    ) async throws -> T {
-        try await writeOperation(admission: admission, recover: nil, body)
-    }
-
     /// `writeOperation(admission:recover:_:)` with no admission of its own (the server's store asks the request's).
     public func writeOperation<T: Sendable>(
         recover: (@Sendable (any StoreReader) throws -> T?)? = nil,

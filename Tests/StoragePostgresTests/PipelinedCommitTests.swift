@@ -97,7 +97,7 @@ struct PipelinedCommitTests {
                 var outcome: LoginCompletion.Outcome?
                 trips.append(
                     try await RoundTripTests.count(store) {
-                        outcome = try await store.writeOperation(admission: Self.admission()) {
+                        outcome = try await store.writeOperation(admission: Self.admission(), recover: nil) {
                             try $0.completeLogin(Self.login("one-\(n)", count: UInt32(n), token: UInt8(n + 1)))
                         }
                     })
@@ -115,7 +115,7 @@ struct PipelinedCommitTests {
             #expect(store.statistics.commitsFoundCommitted + store.statistics.commitsUnknown == 0)
             // A second operation in the same body is refused, never run after the COMMIT that went with the first.
             await #expect(throws: StorageError.self) {
-                try await store.writeOperation(admission: Self.admission()) { writer in
+                try await store.writeOperation(admission: Self.admission(), recover: nil) { writer in
                     _ = try writer.completeLogin(Self.login("one-3", count: 3, token: 4))
                     try writer.insertAuthSession(AuthSession.sample("after"))
                 }
@@ -130,24 +130,24 @@ struct PipelinedCommitTests {
     func refusedStatement() async throws {
         try await PostgresTestDatabase.withStore(poolSize: 1) { store, _ in
             try await Self.seed(store)
-            _ = try await store.writeOperation(admission: Self.admission()) {
+            _ = try await store.writeOperation(admission: Self.admission(), recover: nil) {
                 try $0.completeLogin(Self.login("first", count: 0, token: 7))
             }
             // The same refresh token hash again: the statement fails on its primary key.
             let error = await #expect(throws: StorageError.self) {
-                try await store.writeOperation(admission: Self.admission()) {
+                try await store.writeOperation(admission: Self.admission(), recover: nil) {
                     try $0.completeLogin(Self.login("second", count: 1, token: 7))
                 }
             }
             #expect(error?.code == .conflict, "\(String(describing: error))")
             let kept = try await Self.kept(store, session: "second", token: 7)
             #expect(!kept.spent && kept.signCount == 1, "the refused login's session or counter was kept: \(kept)")
-            let outcome = try await store.writeOperation(admission: Self.admission()) {
+            let outcome = try await store.writeOperation(admission: Self.admission(), recover: nil) {
                 try $0.completeLogin(Self.login("third", count: 1, token: 8))
             }
             #expect(outcome == .stored)
             // A session already spent is an answer, not a failure: it commits (the marker), and reads as before.
-            let again = try await store.writeOperation(admission: Self.admission()) {
+            let again = try await store.writeOperation(admission: Self.admission(), recover: nil) {
                 try $0.completeLogin(Self.login("third", count: 2, token: 9))
             }
             #expect(again == .sessionGone)
@@ -202,12 +202,12 @@ struct PipelinedCommitTests {
         let name = "passkeyd-pipelined-dead-\(UInt32.random(in: 0...UInt32.max))"
         try await PostgresTestDatabase.withStore(poolSize: 1, applicationName: name) { store, configuration in
             try await Self.seed(store)
-            _ = try await store.writeOperation(admission: Self.admission()) {
+            _ = try await store.writeOperation(admission: Self.admission(), recover: nil) {
                 try $0.completeLogin(Self.login("first", count: 0, token: 1))
             }
             try await PostgresTestDatabase.terminateSessions(of: configuration)
             let runs = Counter()
-            let outcome = try await store.writeOperation(admission: Self.admission()) { writer in
+            let outcome = try await store.writeOperation(admission: Self.admission(), recover: nil) { writer in
                 runs.increment()
                 return try writer.completeLogin(Self.login("second", count: 1, token: 2))
             }

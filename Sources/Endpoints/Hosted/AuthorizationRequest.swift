@@ -134,11 +134,11 @@ package struct AuthorizationRequest: Sendable {
         case .query:
             break
         case .formPost:
-            guard AuthorizationResponse.webOrigin(of: redirectURI) != nil else {
+            guard OriginPolicy.webOrigin(of: redirectURI) != nil else {
                 throw invalid("response_mode=form_post needs an http or https redirect URI.")
             }
         case .webMessage:
-            guard let origin = AuthorizationResponse.webOrigin(of: redirectURI),
+            guard let origin = OriginPolicy.webOrigin(of: redirectURI),
                 OriginPolicy(allowedOrigins: configuration.webOrigins + client.webOrigins).allows(origin: origin)
             else {
                 throw invalid(

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import JSON
 import Service
+import WebAuthn
 
 /// The answers of `GET /authorize` and of the logout endpoints to a browser: a redirect to the client, or a small
 /// HTML page when there is nowhere safe to send it (RFC 6749 §4.1.2.1: an invalid `client_id` or `redirect_uri` is
@@ -71,7 +72,7 @@ package enum AuthorizationResponse {
                 """
             return HostedPage.response(
                 status: 200, html: document(title: "Signing you in", content: content),
-                framing: HostedPage.Framing(formAction: webOrigin(of: redirectURI)))
+                framing: HostedPage.Framing(formAction: OriginPolicy.webOrigin(of: redirectURI)))
         case .webMessage:
             let delivery = String(decoding: webMessage(parameters, to: redirectURI).serialized(), as: UTF8.self)
             let content = """
@@ -81,7 +82,7 @@ package enum AuthorizationResponse {
                 """
             return HostedPage.response(
                 status: 200, html: document(title: "Signing you in", content: content),
-                framing: HostedPage.Framing(keepsOpener: true, frameAncestor: webOrigin(of: redirectURI)))
+                framing: HostedPage.Framing(keepsOpener: true, frameAncestor: OriginPolicy.webOrigin(of: redirectURI)))
         }
     }
 
@@ -92,7 +93,6 @@ package enum AuthorizationResponse {
     package static func pageDelivery(
         _ parameters: [(String, String)], to redirectURI: String, mode: AuthorizationResponseMode
     ) -> JSONMember {
-        let fields = JSONValue.object(parameters.map { JSONMember(key: $0, value: .string($1)) })
         switch mode {
         case .query:
             return JSONMember(key: "redirect_to", value: .string(location(redirectURI, adding: parameters)))
@@ -102,7 +102,7 @@ package enum AuthorizationResponse {
                 value: .object([
                     JSONMember(key: "response_mode", value: .string(mode.rawValue)),
                     JSONMember(key: "redirect_uri", value: .string(redirectURI)),
-                    JSONMember(key: "parameters", value: fields),
+                    JSONMember(key: "parameters", value: object(parameters)),
                 ]))
         case .webMessage:
             return JSONMember(key: "authorization_response", value: webMessage(parameters, to: redirectURI))
@@ -114,23 +114,14 @@ package enum AuthorizationResponse {
     static func webMessage(_ parameters: [(String, String)], to redirectURI: String) -> JSONValue {
         .object([
             JSONMember(key: "response_mode", value: .string(AuthorizationResponseMode.webMessage.rawValue)),
-            JSONMember(key: "target_origin", value: .string(webOrigin(of: redirectURI) ?? "null")),
-            JSONMember(key: "parameters", value: .object(parameters.map { JSONMember(key: $0, value: .string($1)) })),
+            JSONMember(key: "target_origin", value: .string(OriginPolicy.webOrigin(of: redirectURI) ?? "null")),
+            JSONMember(key: "parameters", value: object(parameters)),
         ])
     }
 
-    /// The web origin (RFC 6454 §6.2: `scheme://host[:port]`, lower-cased, the default port left out) of an http or
-    /// https `uri`, or `nil` for any other URI (a native app's custom scheme): where a form may POST and a message
-    /// may go.
-    package static func webOrigin(of uri: String) -> String? {
-        guard let components = URLComponents(string: uri), let scheme = components.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", let host = components.host?.lowercased(), !host.isEmpty
-        else { return nil }
-        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        guard let port = components.port, port != (scheme == "https" ? 443 : 80) else {
-            return "\(scheme)://\(bracketed)"
-        }
-        return "\(scheme)://\(bracketed):\(port)"
+    /// `parameters` as the JSON object the page's script reads.
+    private static func object(_ parameters: [(String, String)]) -> JSONValue {
+        .object(parameters.map { JSONMember(key: $0, value: .string($1)) })
     }
 
     /// The error response to `redirectURI` by `mode` (`errorParameters`, `deliver`).

@@ -2,6 +2,7 @@ import Assets
 import Configuration
 import HTTP
 import Service
+import WebAuthn
 
 /// The hosted login page (web/hosted/, compiled into the binary by scripts/dev/embed_assets.py): served by
 /// `GET /authorize` itself with the request's sealed transaction and CSRF value, and its scripts and style at
@@ -61,7 +62,7 @@ package enum HostedPage {
     static func framing(_ transaction: HostedTransaction) -> Framing {
         switch transaction.responseMode {
         case .query: Framing()
-        case .formPost: Framing(formAction: AuthorizationResponse.webOrigin(of: transaction.redirectURI))
+        case .formPost: Framing(formAction: OriginPolicy.webOrigin(of: transaction.redirectURI))
         case .webMessage: Framing(keepsOpener: true)
         }
     }

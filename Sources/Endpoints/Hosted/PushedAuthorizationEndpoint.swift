@@ -18,16 +18,21 @@ package struct PushedAuthorizationEndpoint: Sendable {
     }
 
     /// `POST /oauth/par` → 201 `{"request_uri", "expires_in"}` (RFC 9126 §2.2).
-    /// - Throws: 400 for a body that is not a form (or repeats a parameter, RFC 6749 §3.1); 401 `invalid_client`
-    ///   for a missing or unknown client, one without the authorization code grant, or credentials that do not
-    ///   authenticate it (§2: the client authenticates as at the token endpoint, `ClientResolution`); 400 with the error
+    /// - Throws: 400 for a body that is not a form (or repeats a parameter, RFC 6749 §3.1); as the token endpoint
+    ///   (`ClientResolution`): 400 `invalid_request` without `client_id`, 401 `invalid_client` for an unknown client
+    ///   or credentials that do not authenticate it, 403 `unauthorized_client` for a client without the authorization
+    ///   code grant; 400 with the error
     ///   `/authorize` would have sent to the redirect URI otherwise (§2.3; 403 `access_denied` for an audience the
     ///   client may not have, as everywhere); 400 `invalid_dpop_proof` for a `DPoP` proof that fails a check or names
     ///   another key than `dpop_jkt`.
     func push(_ request: Request) async throws -> Response {
         var parameters = try request.formParameters()
         let configuration = context.configuration
-        let client = try Self.client(parameters, request: request, context: context)
+        // RFC 9126 §2: the client authenticates as at the token endpoint, and §2.3: is refused as there (RFC 6749
+        // §5.2: `invalid_client`, or `unauthorized_client` without the authorization code grant).
+        let client = try ClientResolution.client(
+            RequestParameters(values: parameters.mapValues { .string($0) }), request: request,
+            allowing: GrantType.authorizationCode.rawValue, context: context)
         // The credentials are not part of the request: never sealed into the request_uri. A client that sent its id
         // in the Basic header only has it set, as `/authorize` reads the request's.
         parameters["client_secret"] = nil
@@ -67,28 +72,6 @@ package struct PushedAuthorizationEndpoint: Sendable {
                 JSONMember(key: "request_uri", value: .string(PushedAuthorizationRequest.uriPrefix + sealed)),
                 JSONMember(key: "expires_in", value: .number(String(PushedAuthorizationRequest.lifetime))),
             ]), status: 201)
-    }
-
-    /// The client of a push, authenticated as at the token endpoint (RFC 9126 §2: `ClientResolution`), with the
-    /// authorization code grant.
-    /// - Throws: 401 `invalid_client` for a missing or unknown client or one without the grant (one description),
-    ///   and for credentials that do not authenticate it.
-    private static func client(_ parameters: [String: String], request: Request, context: ServerContext) throws
-        -> ClientConfiguration
-    {
-        var refused = OAuthError(
-            .invalidClient, "The client is unknown or may not use this sign-in page.", logCode: "par_client",
-            reason: "client \(parameters["client_id"]?.prefix(128) ?? "(none)") unknown or without the grant")
-        let client: ClientConfiguration
-        do {
-            client = try ClientResolution.authenticated(
-                RequestParameters(values: parameters.mapValues { .string($0) }), request: request, context: context)
-        } catch let error as OAuthError where error.logCode == "unknown_client" || error.parameter == "client_id" {
-            refused.basicChallenge = error.basicChallenge
-            throw refused
-        }
-        guard client.allows(.authorizationCode) else { throw refused }
-        return client
     }
 
     /// The parameters `/authorize` takes as its request when `query` names a pushed request's `request_uri` (RFC 9126

@@ -58,7 +58,8 @@ package struct CeremonyVerifier: Sendable {
         }
         originPolicies = policies
         ceremonyOriginPolicies = ceremonyPolicies
-        let issuerOrigin = Self.origin(of: configuration.issuer)
+        // The configuration checked that the issuer is an http(s) URL.
+        let issuerOrigin = OriginPolicy.webOrigin(of: configuration.issuer) ?? configuration.issuer
         hostedOrigins = OriginPolicy(allowedOrigins: [issuerOrigin])
         var hosted: [String: OriginPolicy] = [:]
         for realm in configuration.realms {
@@ -74,16 +75,6 @@ package struct CeremonyVerifier: Sendable {
     /// origins. The issuer's origin alone for a realm the configuration does not hold.
     package func hostedOriginPolicy(realm: String) -> OriginPolicy {
         hostedOriginPolicies[realm] ?? hostedOrigins
-    }
-
-    /// The origin (RFC 6454 §4: scheme, host, port when not the default) of the URL `issuer`.
-    package static func origin(of issuer: String) -> String {
-        guard let url = URLComponents(string: issuer), let scheme = url.scheme, let host = url.host else {
-            return issuer
-        }
-        // URLComponents reports an IPv6 literal without its brackets.
-        let hostText = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(hostText)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The attestation trust anchors of a registration judged with `snapshot` (WebAuthn L3 §7.1 step 23): its

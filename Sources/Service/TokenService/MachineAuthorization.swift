@@ -23,7 +23,7 @@ package struct MachineAuthorization: Sendable {
         throws -> AuthorizedAccess
     {
         let audience = requested ?? configuration.defaultAudience
-        guard let api = configuration.apis.first(where: { $0.identifier == audience }) else {
+        guard let api = configuration.configuredAPI(identifier: audience) else {
             if requested == nil {
                 throw OAuthError(
                     .invalidRequest, "An audience is required: one of the configured APIs.",

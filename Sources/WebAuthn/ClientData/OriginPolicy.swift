@@ -59,6 +59,20 @@ public struct OriginPolicy: Sendable {
         return rules.normalizedTopOrigins.contains(normalized)
     }
 
+    /// The origin of the http or https URL `url`, serialized (RFC 6454 §6.2: `scheme://host[:port]`, scheme and host
+    /// lower-cased, an IPv6 literal in brackets, the scheme's default port left out), or `nil` for any other URL (a
+    /// native app's own scheme, no host): the origin a page at `url` has, where a form posting to it goes, and what
+    /// `postMessage` names as its target.
+    public static func webOrigin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            defaultPorts[scheme] != nil, let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        // URLComponents reports an IPv6 literal without its brackets.
+        let serializedHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = components.port, port != defaultPorts[scheme] else { return "\(scheme)://\(serializedHost)" }
+        return "\(scheme)://\(serializedHost):\(port)"
+    }
+
     /// The comparison key of an origin: `scheme://host:port` with lower-cased scheme and host and the
     /// scheme's default port filled in (RFC 6454 §4), or the text itself for an opaque origin
     /// (no `://`). `nil` for a URL that is not a bare origin (path, query, fragment or credentials).

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import Testing
+import WebAuthn
 
 @testable import Endpoints
 @testable import Service
@@ -211,13 +212,15 @@ struct HostedResponseModeTests {
         #expect(HostedTransaction(plaintext: Array(text.utf8)) == nil)
     }
 
-    @Test("the web origin of a redirect URI: lower-cased, default port left out; none for other schemes")
+    @Test("a redirect URI's web origin: lower-cased, no default port, IPv6 bracketed; none for other schemes")
     func webOrigin() {
-        #expect(AuthorizationResponse.webOrigin(of: "https://App.Example.com:443/cb?x=1") == "https://app.example.com")
-        #expect(AuthorizationResponse.webOrigin(of: "http://127.0.0.1:8080/cb") == "http://127.0.0.1:8080")
-        #expect(AuthorizationResponse.webOrigin(of: "http://localhost/cb") == "http://localhost")
-        #expect(AuthorizationResponse.webOrigin(of: "com.example.app://callback") == nil)
-        #expect(AuthorizationResponse.webOrigin(of: "https:///nohost") == nil)
+        #expect(OriginPolicy.webOrigin(of: "https://App.Example.com:443/cb?x=1") == "https://app.example.com")
+        #expect(OriginPolicy.webOrigin(of: "http://127.0.0.1:8080/cb") == "http://127.0.0.1:8080")
+        #expect(OriginPolicy.webOrigin(of: "http://localhost/cb") == "http://localhost")
+        #expect(OriginPolicy.webOrigin(of: "http://[::1]:8080/cb") == "http://[::1]:8080")
+        #expect(OriginPolicy.webOrigin(of: "https://auth.example.com/") == "https://auth.example.com")
+        #expect(OriginPolicy.webOrigin(of: "com.example.app://callback") == nil)
+        #expect(OriginPolicy.webOrigin(of: "https:///nohost") == nil)
     }
 
     @Test("the response script is served under the hosted policy")

@@ -78,7 +78,8 @@ struct PushedAuthorizationTests {
         let harness = try HostedPageHarness()
         let cases: [([String: String?], Int, String)] = [
             (["client_id": "nobody"], 401, "invalid_client"),
-            (["client_id": "app"], 401, "invalid_client"),
+            (["client_id": nil], 400, "invalid_request"),
+            (["client_id": "app"], 403, "unauthorized_client"),
             (["redirect_uri": "https://evil.example.net/callback"], 400, "invalid_request"),
             (["response_type": "token"], 400, "unsupported_response_type"),
             (["code_challenge_method": "plain"], 400, "invalid_request"),

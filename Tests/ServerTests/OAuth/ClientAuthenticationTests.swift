@@ -77,6 +77,14 @@ struct ClientAuthenticationTests {
         // A Basic header that does not decode, and an unknown client named by one: invalid_client with the challenge.
         try Self.expectRefused(
             await Self.challenge(harness, [:], headers: ["Authorization": "Basic !!!"]), basic: true)
+        // A secret beyond the longest read (512 bytes), and a header beyond the base64 of the longest credentials
+        // (not decoded at all): refused as malformed, never compared.
+        for length in [600, 3_000] {
+            let long = Self.basic("server", String(repeating: "x", count: length))
+            try Self.expectRefused(await Self.challenge(harness, [:], headers: long), basic: true, "\(length)")
+            let logged = harness.logLines.all.last { $0.contains("invalid_client") } ?? ""
+            #expect(logged.contains("basic_malformed"), "\(length): \(logged)")
+        }
         let unknown = await Self.challenge(harness, [:], headers: Self.basic("nobody", "x"))
         #expect(unknown.status == 401)
         #expect(unknown.headers["WWW-Authenticate"]?.hasPrefix("Basic ") == true)

@@ -44,8 +44,7 @@ package struct TokenIntrospection: Sendable {
     {
         if claims.clientID == caller.clientID { return true }
         return claims.audience.contains { audience in
-            configuration.apis.first { $0.identifier == audience }?.introspectionClients.contains(caller.clientID)
-                ?? false
+            configuration.configuredAPI(identifier: audience)?.introspectionClients.contains(caller.clientID) ?? false
         }
     }
 
