@@ -18,13 +18,15 @@ package enum AuthenticationAuditEvent {
             reasonCode: reasonCode, credentialID: credentialID, familyID: familyID)
     }
 
-    /// The refusal `error` of `kind`: its log code as reason (a failure that is not an `OAuthError`: `internal`).
+    /// The refusal `error` of `kind`: the log code of its OAuth answer (`OAuthError.mapping`) as reason, so that a
+    /// failed WebAuthn check is recorded by its code (`bad_signature`, `challenge_mismatch`, …) as the log and the
+    /// metrics name it, and an error nothing maps is `bug`.
     package static func refusal(
         _ kind: SecurityEvent.Kind, _ error: any Error, now: Date, clientID: String?, userID: String? = nil,
         credentialID: [UInt8]? = nil
     ) -> SecurityEvent {
         make(
             kind, outcome: failure, now: now, userID: userID, clientID: clientID, credentialID: credentialID,
-            reasonCode: (error as? OAuthError)?.logCode ?? "internal")
+            reasonCode: OAuthError.mapping(error).logCode)
     }
 }
