@@ -76,6 +76,11 @@ public struct WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible
         /// (`CeremonyPolicy`'s refusal of an `AttestationTrustResult` other than `.trusted`).
         case untrustedAttestation = "untrusted_attestation"
 
+        // MARK: compound attestation (§8.9)
+        /// `compound` attStmt is not an array of at least two maps, each with a text `fmt` other than "compound" and
+        /// an `attStmt` (WebAuthn L3 §8.9 syntax).
+        case compoundMalformedStatement = "compound_malformed_statement"
+
         // MARK: android-key attestation (§8.4)
         /// `android-key` attStmt is not a map or `alg`, `sig`, `x5c` are missing or mistyped (WebAuthn L3 §8.4 syntax).
         case androidKeyMalformedStatement = "android_key_malformed_statement"

@@ -1,5 +1,5 @@
 /// Which attestation statement the software authenticator attaches to a new credential.
-public enum AttestationChoice: Sendable, Equatable {
+public indirect enum AttestationChoice: Sendable, Equatable {
     /// `fmt: "none"` with an empty statement (WebAuthn L3 §8.7), what synced passkeys send.
     case none
     /// `fmt: "packed"` self attestation (WebAuthn L3 §8.2): `alg` and `sig` by the credential key, no `x5c`.
@@ -8,6 +8,9 @@ public enum AttestationChoice: Sendable, Equatable {
     /// certificate chain. §8.2.1: when the leaf carries `id-fido-gen-ce-aaguid`, it must equal the authenticator's
     /// AAGUID, or the relying party refuses the statement.
     case packedFull(AttestationIdentity)
+    /// `fmt: "compound"` (WebAuthn L3 §8.9): attStmt is the array of these choices' statements, each `{fmt, attStmt}`
+    /// (a relying party refuses fewer than two, or a compound one among them: tests send those on purpose).
+    case compound([AttestationChoice])
 }
 
 /// An attestation key and its certificate chain, what a `packed` full attestation (`AttestationChoice.packedFull`)

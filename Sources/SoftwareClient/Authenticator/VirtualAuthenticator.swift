@@ -65,34 +65,9 @@ public struct VirtualAuthenticator: Sendable {
             rpID: tampering.rpID ?? options.rpID,
             flags: (tampering.flags ?? flags).union(.attestedCredentialData),
             signCount: tampering.signCount ?? 0, attestedCredentialData: attested)
-        let statement: CBORValue
-        let format: String
-        switch attestation {
-        case .none:
-            // WebAuthn L3 §8.7: attStmt is an empty map.
-            format = "none"
-            statement = .map([])
-        case .packedSelf:
-            // WebAuthn L3 §8.2 (self attestation): sig over authenticatorData || clientDataHash by the credential key.
-            format = "packed"
-            var signature = try key.signature(for: authData + Digest.sha256(clientData))
-            if tampering.corruptsSignature { Self.flipBit(&signature) }
-            statement = .map([
-                CBORMapEntry(key: .text("alg"), value: CBORValue(chosen.coseIdentifier)),
-                CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
-            ])
-        case .packedFull(let identity):
-            // WebAuthn L3 §8.2 (full attestation): sig over authenticatorData || clientDataHash by the attestation
-            // key, whose certificate chain is x5c, leaf first.
-            format = "packed"
-            var signature = try identity.key.signature(for: authData + Digest.sha256(clientData))
-            if tampering.corruptsSignature { Self.flipBit(&signature) }
-            statement = .map([
-                CBORMapEntry(key: .text("alg"), value: CBORValue(identity.key.algorithm.coseIdentifier)),
-                CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
-                CBORMapEntry(key: .text("x5c"), value: .array(identity.certificates.map { .bytes($0) })),
-            ])
-        }
+        let (format, statement) = try Self.statement(
+            attestation, key: key, algorithm: chosen, signedData: authData + Digest.sha256(clientData),
+            tampering: tampering)
         let attestationObject: [UInt8]
         do {
             // WebAuthn L3 §6.5.4: the attestation object is a map of fmt, attStmt and authData.
@@ -112,6 +87,56 @@ public struct VirtualAuthenticator: Sendable {
             clientDataJSON: clientData, attestationObject: attestationObject, transports: transports,
             authenticatorData: nil, signature: nil, userHandle: nil)
         return (credential, response)
+    }
+
+    /// The `fmt` and `attStmt` of `choice` for a credential of `key` (`algorithm`), signing `signedData`
+    /// (authenticatorData || clientDataHash).
+    private static func statement(
+        _ choice: AttestationChoice, key: CredentialSigningKey, algorithm: CredentialAlgorithm, signedData: [UInt8],
+        tampering: CeremonyTampering
+    ) throws(SoftwareClientError) -> (format: String, statement: CBORValue) {
+        switch choice {
+        case .none:
+            // WebAuthn L3 §8.7: attStmt is an empty map.
+            return ("none", .map([]))
+        case .packedSelf:
+            // WebAuthn L3 §8.2 (self attestation): sig over authenticatorData || clientDataHash by the credential key.
+            var signature = try key.signature(for: signedData)
+            if tampering.corruptsSignature { flipBit(&signature) }
+            return (
+                "packed",
+                .map([
+                    CBORMapEntry(key: .text("alg"), value: CBORValue(algorithm.coseIdentifier)),
+                    CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
+                ])
+            )
+        case .packedFull(let identity):
+            // WebAuthn L3 §8.2 (full attestation): sig over authenticatorData || clientDataHash by the attestation
+            // key, whose certificate chain is x5c, leaf first.
+            var signature = try identity.key.signature(for: signedData)
+            if tampering.corruptsSignature { flipBit(&signature) }
+            return (
+                "packed",
+                .map([
+                    CBORMapEntry(key: .text("alg"), value: CBORValue(identity.key.algorithm.coseIdentifier)),
+                    CBORMapEntry(key: .text("sig"), value: .bytes(signature)),
+                    CBORMapEntry(key: .text("x5c"), value: .array(identity.certificates.map { .bytes($0) })),
+                ])
+            )
+        case .compound(let choices):
+            // WebAuthn L3 §8.9: attStmt is an array of {fmt, attStmt}, one per statement.
+            var entries: [CBORValue] = []
+            for entry in choices {
+                let (format, statement) = try Self.statement(
+                    entry, key: key, algorithm: algorithm, signedData: signedData, tampering: tampering)
+                entries.append(
+                    .map([
+                        CBORMapEntry(key: .text("fmt"), value: .text(format)),
+                        CBORMapEntry(key: .text("attStmt"), value: statement),
+                    ]))
+            }
+            return ("compound", .array(entries))
+        }
     }
 
     /// Signs an assertion for `options` with `credential` (WebAuthn L3 §6.3.3 authenticatorGetAssertion), advancing

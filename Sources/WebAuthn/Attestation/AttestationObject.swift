@@ -1,12 +1,12 @@
 import CBOR
 
-/// The attestation object (WebAuthn L3 §6.5): a CBOR map `{fmt: text, attStmt: map, authData: bytes}`.
+/// The attestation object (WebAuthn L3 §6.5): a CBOR map `{fmt: text, attStmt: map or array, authData: bytes}`.
 public struct AttestationObject: Sendable {
     /// The bytes as received.
     public let rawBytes: [UInt8]
     /// The attestation statement format identifier.
     public let format: String
-    /// The attestation statement, a map whose shape `format` defines.
+    /// The attestation statement, whose shape `format` defines: a map, or an array (`compound`, §8.9).
     public let statement: CBORValue
     /// The authenticator data, parsed.
     public let authenticatorData: AuthenticatorData
@@ -27,8 +27,12 @@ public struct AttestationObject: Sendable {
         guard let format = value[text: "fmt"]?.textValue else {
             throw WebAuthnError(.malformedAttestationObject, "fmt missing or not text")
         }
-        guard let statement = value[text: "attStmt"], case .map = statement else {
-            throw WebAuthnError(.malformedAttestationObject, "attStmt missing or not a map")
+        // §6.5.4 attStmtTemplate: `attStmt: ({ * tstr => any } // [ * any ])`, a map or (since L3) an array.
+        let statement: CBORValue
+        switch value[text: "attStmt"] {
+        case .some(let map) where map.mapEntries != nil: statement = map
+        case .some(let array) where array.arrayValue != nil: statement = array
+        default: throw WebAuthnError(.malformedAttestationObject, "attStmt missing or neither a map nor an array")
         }
         guard let authData = value[text: "authData"]?.bytesValue else {
             throw WebAuthnError(.malformedAttestationObject, "authData missing or not bytes")

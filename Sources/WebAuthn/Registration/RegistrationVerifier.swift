@@ -51,20 +51,26 @@ public struct RegistrationVerifier: Sendable {
             throw WebAuthnError(
                 .algorithmNotAllowed, "alg \(attested.credentialPublicKey.algorithm.rawValue) was not offered")
         }
-        // §7.1 step 21: fmt is a supported format (case-sensitive match).
-        guard let format = expectations.formats.format(for: attestationObject.format) else {
-            throw WebAuthnError(.unsupportedAttestationFormat, "fmt \"\(attestationObject.format)\"")
-        }
-        // §7.1 step 22: the format's verification procedure.
-        let attestation = try format.verify(
+        // §7.1 steps 21–22: fmt is a supported format (case-sensitive match), and its verification procedure; a
+        // `compound` statement (§8.9) is one verified statement per entry.
+        let statements = try expectations.formats.verify(
+            format: attestationObject.format,
             AttestationStatementInput(
                 statement: attestationObject.statement,
                 authenticatorData: authenticatorData,
                 clientDataHash: clientDataHash,
                 verificationTime: expectations.verificationTime))
-        // §7.1 steps 23–24: judge the trust path against the RP's anchors for this format (reported; whether an
-        // untrusted one is acceptable is the relying party's CeremonyPolicy).
-        let trust = judgeTrust(attestation, format: attestationObject.format, aaguid: attested.aaguid)
+        // §7.1 steps 23–24: judge each statement's trust path against the RP's anchors for its format (reported;
+        // whether an untrusted one is acceptable is the relying party's CeremonyPolicy).
+        let judged = statements.map {
+            JudgedAttestationStatement(
+                format: $0.format, result: $0.result,
+                trust: judgeTrust($0.result, format: $0.format, aaguid: attested.aaguid))
+        }
+        guard let strongest = JudgedAttestationStatement.strongest(of: judged) else {
+            throw WebAuthnError(
+                .invalidAttestationStatement, "fmt \"\(attestationObject.format)\" verified no statement")
+        }
         // Not a numbered §7.1 step: the credential the client names (`rawId`, §5.1) must be the one the
         // authenticator attested, which the credential record is keyed on, or the client's next assertion names a
         // credential the RP does not know. Judged here, last as the token endpoint always judged it, so that every
@@ -76,8 +82,8 @@ public struct RegistrationVerifier: Sendable {
             attested: attested,
             authenticatorData: authenticatorData,
             format: attestationObject.format,
-            attestation: attestation,
-            trust: trust,
+            statements: judged,
+            strongest: strongest,
             transports: response.transports)
     }
 

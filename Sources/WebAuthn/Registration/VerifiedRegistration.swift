@@ -11,14 +11,17 @@ public struct VerifiedRegistration: Sendable {
     public let signCount: UInt32
     /// The authenticator's AAGUID (16 bytes).
     public let aaguid: [UInt8]
-    /// The attestation statement format identifier.
+    /// The attestation statement format identifier (the attestation object's `fmt`: "compound" for several).
     public let format: String
-    /// The attestation type the statement proved.
+    /// Every verified statement with its trust outcome: one, or one per entry of a `compound` statement (§8.9).
+    public let statements: [JudgedAttestationStatement]
+    /// The attestation type the statement proved (of a compound one, the strongest entry's:
+    /// `JudgedAttestationStatement.strongest(of:)`).
     public let attestationType: AttestationType
-    /// The attestation trust path, leaf first (empty for none/self).
+    /// The attestation trust path, leaf first (empty for none/self), of the same statement.
     public let trustPath: [Certificate]
     /// §7.1 step 24: whether the trust path chained to one of the configured trust anchors, and if not why
-    /// (`CeremonyPolicy` decides whether that is acceptable).
+    /// (`CeremonyPolicy` decides whether that is acceptable), of the same statement.
     public let attestationTrust: AttestationTrustResult
     /// UV flag.
     public let userVerified: Bool
@@ -35,8 +38,8 @@ public struct VerifiedRegistration: Sendable {
         attested: AttestedCredentialData,
         authenticatorData: AuthenticatorData,
         format: String,
-        attestation: AttestationStatementResult,
-        trust: AttestationTrustResult,
+        statements: [JudgedAttestationStatement],
+        strongest: JudgedAttestationStatement,
         transports: [String]
     ) {
         self.credentialID = attested.credentialID
@@ -44,9 +47,10 @@ public struct VerifiedRegistration: Sendable {
         self.signCount = authenticatorData.signCount
         self.aaguid = attested.aaguid
         self.format = format
-        self.attestationType = attestation.type
-        self.trustPath = attestation.trustPath
-        self.attestationTrust = trust
+        self.statements = statements
+        self.attestationType = strongest.type
+        self.trustPath = strongest.trustPath
+        self.attestationTrust = strongest.trust
         self.userVerified = authenticatorData.flags.userVerified
         self.backupEligible = authenticatorData.flags.backupEligible
         self.backedUp = authenticatorData.flags.backedUp

@@ -141,9 +141,18 @@ struct RegistrationVerifierTests {
         }
     }
 
-    @Test("§7.1 step 12: an attStmt that is not a map is malformedAttestationObject")
+    @Test("§7.1 step 12: an attStmt that is neither a map nor an array is malformedAttestationObject")
     func attStmtNotMap() {
-        #expect(throws: code(.malformedAttestationObject)) { try verify(try withAttestation(attStmt: .array([]))) }
+        #expect(throws: code(.malformedAttestationObject)) { try verify(try withAttestation(attStmt: .text("x"))) }
+        #expect(throws: code(.malformedAttestationObject)) { try verify(try withAttestation(attStmt: .bytes([]))) }
+    }
+
+    @Test("§6.5.4: an array attStmt parses (compound's, §8.9), and a format whose statement is a map refuses it")
+    func attStmtArray() {
+        #expect(throws: code(.invalidAttestationStatement)) { try verify(try withAttestation(attStmt: .array([]))) }
+        #expect(throws: code(.invalidAttestationStatement)) {
+            try verify(try withAttestation(fmt: "packed", attStmt: .array([])))
+        }
     }
 
     @Test("§7.1 step 12: authData that is not bytes is malformedAttestationObject")
