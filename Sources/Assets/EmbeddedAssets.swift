@@ -5310,6 +5310,21 @@ package enum EmbeddedAssets {
             },
             "description": "the client's `hints`",
             "when configured": null
+          },
+          "attestation": {
+            "enum": [
+              "indirect",
+              "direct",
+              "enterprise"
+            ],
+            "description": "the client's `attestation` conveyance (WebAuthn L3 §5.4.7); absent for `none`"
+          },
+          "attestationFormats": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "the client's `attestation_formats`, most preferred first (WebAuthn L3 §5.4); only with `attestation`"
           }
         }
       },

@@ -121,6 +121,10 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// `attestation`: the attestation conveyance of this client's creation options (WebAuthn L3 §5.4.7); `none`, the
     /// default, leaves the member out.
     public var attestation: AttestationConveyance = .none
+    /// `attestation_formats`: the creation options' `attestationFormats` (WebAuthn L3 §5.4), the attestation statement
+    /// formats this client prefers, most preferred first; advisory to the authenticator, so a registration in another
+    /// format is verified and judged as any other. Empty (the default): the member is left out.
+    public var attestationFormats: [String] = []
     /// `authenticators`: the authenticators this client accepts and its answer to a reported one at login
     /// (docs/authenticator-policy.md).
     public var authenticators = AuthenticatorPolicy()

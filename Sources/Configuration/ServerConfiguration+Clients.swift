@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebAuthn
 
 extension ServerConfiguration {
     package static func readClient(_ object: ConfigObject, rpID: String) throws(ConfigurationError)
@@ -92,6 +93,7 @@ extension ServerConfiguration {
             throw object.error("attestation", "must be none, indirect, direct or enterprise (WebAuthn L3 §5.4.7)")
         }
         client.attestation = attestationConveyance
+        client.attestationFormats = try Self.attestationFormats(object, attestation: attestationConveyance)
         client.authenticators = try AuthenticatorPolicy.read(object, attestation: attestationConveyance)
         let organizationUsage = try object.string("organization_usage", default: "deny")
         guard let usage = ClientConfiguration.OrganizationUsage(rawValue: organizationUsage) else {
@@ -124,6 +126,31 @@ extension ServerConfiguration {
 
     /// `client_secret_sha256`: the base64url SHA-256 of each secret the client may authenticate with (RFC 6749
     /// §2.3.1), several while a secret is being replaced; none for a public client. The file holds no secret.
+    /// `attestation_formats` (WebAuthn L3 §5.4 `attestationFormats`): formats this server verifies
+    /// (`AttestationFormatRegistry.standard`), each once. Refused with `attestation: none`, which makes browsers
+    /// replace any attestation with `none` (§5.4.7), so a preference would name formats that never arrive.
+    private static func attestationFormats(_ object: ConfigObject, attestation: AttestationConveyance)
+        throws(ConfigurationError) -> [String]
+    {
+        let formats = try object.stringArray("attestation_formats")
+        let supported = AttestationFormatRegistry.standard
+        for (index, format) in formats.enumerated() {
+            guard supported.supports(format) else {
+                throw object.error(
+                    "attestation_formats[\(index)]",
+                    "must be a format this server verifies: \(supported.identifiers.joined(separator: ", "))")
+            }
+            guard !formats[..<index].contains(format) else {
+                throw object.error("attestation_formats[\(index)]", "repeats \(format)")
+            }
+        }
+        guard formats.isEmpty || attestation != .none else {
+            throw object.error(
+                "attestation_formats", "needs attestation indirect, direct or enterprise: with none, browsers strip it")
+        }
+        return formats
+    }
+
     private static func readSecretHashes(_ object: ConfigObject) throws(ConfigurationError) -> [[UInt8]] {
         let texts = try object.stringArray("client_secret_sha256")
         var hashes: [[UInt8]] = []

@@ -82,6 +82,11 @@ package struct CreationOptions: Sendable {
         // the member's default.
         if client.attestation != .none {
             members.append(JSONMember(key: "attestation", value: .string(client.attestation.rawValue)))
+            // §5.4 `attestationFormats`: the client's preference, most preferred first (advisory to the authenticator).
+            if !client.attestationFormats.isEmpty {
+                members.append(
+                    JSONMember(key: "attestationFormats", value: .array(client.attestationFormats.map { .string($0) })))
+            }
         }
         return .object(members)
     }

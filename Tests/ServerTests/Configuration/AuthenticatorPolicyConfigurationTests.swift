@@ -148,6 +148,36 @@ struct AuthenticatorPolicyConfigurationTests {
         #expect(noCertificate?.field == "passkeys.attestation_root_files[0]")
     }
 
+    @Test("attestation_formats: formats this server verifies, once each, with an attestation a browser passes on")
+    func attestationFormats() throws {
+        let configuration = try Self.configuration(
+            #""attestation": "direct", "attestation_formats": ["tpm", "compound", "packed"]"#)
+        #expect(try #require(configuration.client(id: "kiosk")).attestationFormats == ["tpm", "compound", "packed"])
+        #expect(try TestConfiguration.make().client(id: "app")?.attestationFormats == [])
+        let unknown = Self.refusal(#""attestation": "direct", "attestation_formats": ["packed", "Packed"]"#)
+        #expect(unknown?.field == "clients[0].attestation_formats[1]")
+        #expect(unknown?.reason.contains("android-key, android-safetynet, apple, compound, fido-u2f, none") == true)
+        let repeated = Self.refusal(#""attestation": "direct", "attestation_formats": ["packed", "packed"]"#)
+        #expect(repeated == ConfigurationError(field: "clients[0].attestation_formats[1]", reason: "repeats packed"))
+        #expect(Self.refusal(#""attestation_formats": ["packed"]"#)?.field == "clients[0].attestation_formats")
+        #expect(Self.refusal(#""attestation": "direct", "attestation_formats": "packed""#) != nil)
+    }
+
+    @Test("the creation options carry attestationFormats with attestation, in the configured order (WebAuthn L3 §5.4)")
+    func creationOptionsFormats() throws {
+        let configuration = try Self.configuration(
+            #""attestation": "direct", "attestation_formats": ["tpm", "packed"]"#)
+        let options = CreationOptions(
+            challenge: Array(repeating: 1, count: 32), userHandle: Array(repeating: 2, count: 32), userName: "ada",
+            displayName: "Ada", excluding: [], hints: [])
+        let json = options.json(client: try #require(configuration.client(id: "kiosk")), configuration: configuration)
+        #expect(json["attestationFormats"] == .array([.string("tpm"), .string("packed")]))
+        let plain = try Self.configuration(#""attestation": "direct""#)
+        #expect(
+            options.json(client: try #require(plain.client(id: "kiosk")), configuration: plain)["attestationFormats"]
+                == nil)
+    }
+
     @Test("the creation options carry attestation unless it is none (WebAuthn L3 §5.4)")
     func creationOptions() throws {
         let configuration = try Self.configuration(#""attestation": "enterprise""#)
