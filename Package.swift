@@ -46,7 +46,7 @@ var targets: [Target] = [
     // (the passkeyd executable), the only target that imports both HTTP and a storage driver (docs/architecture.md).
     .target(
         name: "Configuration",
-        dependencies: ["JSON", "Crypto", "Storage", "Metadata", "WebAuthn"],
+        dependencies: ["JSON", "Crypto", "Storage", "Metadata", "WebAuthn", "Tokens"],
         swiftSettings: strict
     ),
     .target(

@@ -215,6 +215,14 @@ package enum EmbeddedAssets {
                     "type": "string",
                     "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
                   },
+                  "client_assertion_type": {
+                    "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+                  },
+                  "client_assertion": {
+                    "type": "string",
+                    "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
+                  },
                   "realm": {
                     "type": "string"
                   },
@@ -371,7 +379,7 @@ package enum EmbeddedAssets {
         ],
         "operationId": "token",
         "summary": "The token endpoint (RFC 6749 §3.2) — webauthn, refresh_token, SRP, recovery-code and client_credentials grants.",
-        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key. A confidential client authenticates with its\nsecret, `client_secret` or `Authorization: Basic` (401 `invalid_client` otherwise; docs/api.md, \"Client\nauthentication\").\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
+        "description": "JSON or `application/x-www-form-urlencoded` (in a form, `authn_response` is the JSON text). An optional\n`DPoP` header (RFC 9449) binds the tokens to the proof's key. A confidential client authenticates with its\nsecret, `client_secret` or `Authorization: Basic`, or with a `client_assertion` (`private_key_jwt`) (401\n`invalid_client` otherwise; docs/api.md, \"Client authentication\").\n\n`audience` names the API the access token is for (docs/api.md, \"APIs, audiences and scopes\"): one that is\nno API, or that the client has no grant for, is 403 `access_denied`. `organization` (webauthn grant only: 400\n`invalid_request` at the others) must name the session's organization; a login in an organization its user\nis not a member of is 403 `access_denied` (\"user … is not part of the … organization\"), and the tokens of\none carry `org_id` (and `org_name`, docs/api.md \"Organizations\"). With the refresh_token grant, `audience`\nmay name an API of the client's `refresh_token_policies` (Auth0's multi-resource refresh tokens,\ndocs/api.md); another API outside the refresh token's grant is 403 `access_denied`, the token left valid.\n\nA sign-up (webauthn grant) whose identifier another user took since `/passkey/register` is 400\n`invalid_request` \"A user with this identifier already exists.\", as `/passkey/register` answers it.\n\nThe recovery grant (`urn:passkeyd:params:oauth:grant-type:recovery-code`, with `auth_session` from\n`POST /recovery/challenge` and `recovery_code`) answers a restricted token response: `access_token`\n(audience `<issuer>recovery`, usable only at `POST /me/passkeys/challenge` and `POST /me/passkeys`),\n`scope: \"enroll:passkey\"`, `expires_in: 600` and `token_type`; no refresh token, no ID token. The token\nis single use: the passkey it adds spends it.\n",
         "parameters": [
           {
             "$ref": "#/components/parameters/DPoPHeader"
@@ -568,6 +576,14 @@ package enum EmbeddedAssets {
                   },
                   "client_secret": {
                     "type": "string"
+                  },
+                  "client_assertion_type": {
+                    "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+                  },
+                  "client_assertion": {
+                    "type": "string",
+                    "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
                   }
                 }
               }
@@ -590,6 +606,14 @@ package enum EmbeddedAssets {
                   },
                   "client_secret": {
                     "type": "string"
+                  },
+                  "client_assertion_type": {
+                    "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+                  },
+                  "client_assertion": {
+                    "type": "string",
+                    "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
                   }
                 }
               }
@@ -706,6 +730,14 @@ package enum EmbeddedAssets {
                   "client_secret": {
                     "type": "string",
                     "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+                  },
+                  "client_assertion_type": {
+                    "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+                  },
+                  "client_assertion": {
+                    "type": "string",
+                    "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
                   },
                   "response_type": {
                     "type": "string",
@@ -4907,6 +4939,14 @@ package enum EmbeddedAssets {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
+          },
           "realm": {
             "type": "string"
           },
@@ -4950,6 +4990,14 @@ package enum EmbeddedAssets {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
+          },
           "realm": {
             "type": "string"
           },
@@ -4976,6 +5024,14 @@ package enum EmbeddedAssets {
           "client_secret": {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
           },
           "realm": {
             "type": "string"
@@ -5434,6 +5490,14 @@ package enum EmbeddedAssets {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
+          },
           "auth_session": {
             "type": "string",
             "description": "webauthn",
@@ -5486,6 +5550,14 @@ package enum EmbeddedAssets {
           "client_secret": {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
           },
           "auth_session": {
             "type": "string"
@@ -5567,6 +5639,14 @@ package enum EmbeddedAssets {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
           },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
+          },
           "token": {
             "type": "string"
           },
@@ -5589,6 +5669,14 @@ package enum EmbeddedAssets {
           "client_secret": {
             "type": "string",
             "description": "a confidential client's secret (client_secret_post; or Authorization: Basic, docs/api.md \"Client authentication\")"
+          },
+          "client_assertion_type": {
+            "const": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "description": "private_key_jwt (RFC 7523 §2.2), with client_assertion"
+          },
+          "client_assertion": {
+            "type": "string",
+            "description": "a JWT signed by one of the client's jwks keys (private_key_jwt; docs/api.md \"Client authentication\")"
           },
           "realm": {
             "type": "string"

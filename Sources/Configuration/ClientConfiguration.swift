@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Tokens
 
 /// One OAuth client (an app): which grants it may use and which origins its ceremonies come from.
 public struct ClientConfiguration: Sendable, Equatable {
@@ -98,8 +99,13 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// The SHA-256 of each secret this client authenticates with (`client_secret_sha256`, RFC 6749 §2.3.1): a
     /// confidential client when there is one, a public client (PKCE, no secret) when there is none.
     public var secretHashes: [[UInt8]] = []
-    /// Whether the client must authenticate with a secret wherever it is identified (`ClientAuthentication`).
-    public var isConfidential: Bool { !secretHashes.isEmpty }
+    /// The public keys of this client's assertions (`jwks`, RFC 7591 §2; `private_key_jwt`, RFC 7523 §2.2, OIDC
+    /// Core §9), by `kid` (a key configured without one by its RFC 7638 thumbprint): a confidential client when there
+    /// is one.
+    public var assertionKeys: [String: JWTVerificationKey] = [:]
+    /// Whether the client must authenticate wherever it is identified (`ClientResolution`): with a secret or an
+    /// assertion, whichever it has.
+    public var isConfidential: Bool { !secretHashes.isEmpty || !assertionKeys.isEmpty }
 
     /// Whether `secret` is one of this client's: its SHA-256 compared with each configured hash in constant time
     /// (all of them, so the time does not say which matched).

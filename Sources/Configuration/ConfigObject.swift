@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A read-only view of one JSON object of the configuration that knows its own path, so every error
 /// names the exact field, and that remembers which keys were read, so a misspelt key is reported
@@ -89,6 +90,16 @@ package final class ConfigObject {
             result.append(text)
         }
         return result
+    }
+
+    /// The value of `key` as JSON (an object or array handed to a parser of its own, e.g. a JWK set), nil when absent.
+    package func json(_ key: String) throws(ConfigurationError) -> JSONValue? {
+        guard let value = raw(key) else { return nil }
+        guard JSONSerialization.isValidJSONObject(value),
+            let data = try? JSONSerialization.data(withJSONObject: value),
+            let parsed = try? JSONValue(parsing: Array(data))
+        else { throw error(key, "must be a JSON object or array") }
+        return parsed
     }
 
     package func object(_ key: String) throws(ConfigurationError) -> ConfigObject? {

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import JSON
+import Tokens
 import WebAuthn
 
 extension ServerConfiguration {
@@ -115,10 +117,11 @@ extension ServerConfiguration {
             throw object.error("redirect_uris", "a client with authorization_code needs at least one redirect URI")
         }
         client.secretHashes = try readSecretHashes(object)
+        client.assertionKeys = try readAssertionKeys(object)
         // RFC 6749 §4.4: "The client credentials grant type MUST only be used by confidential clients."
         if client.allows(.clientCredentials), !client.isConfidential {
             throw object.error(
-                "grant_types", "client_credentials is for a confidential client: list its client_secret_sha256")
+                "grant_types", "client_credentials is for a confidential client: list its client_secret_sha256 or jwks")
         }
         try object.rejectUnknownKeys()
         return client
@@ -149,6 +152,47 @@ extension ServerConfiguration {
                 "attestation_formats", "needs attestation indirect, direct or enterprise: with none, browsers strip it")
         }
         return formats
+    }
+
+    /// `jwks` (RFC 7591 §2): `{"keys": [JWK, …]}`, the public keys of the client's `private_key_jwt` assertions (RFC
+    /// 7523), RSA (at least 2048 bits, RS256) or EC P-256 (ES256), at most 10; each `kid` once, and every key named
+    /// when there are several (a single key without `kid` is named by its RFC 7638 thumbprint, and an assertion
+    /// without `kid` uses it).
+    private static func readAssertionKeys(_ object: ConfigObject) throws(ConfigurationError)
+        -> [String: JWTVerificationKey]
+    {
+        guard let set = try object.json("jwks") else { return [:] }
+        guard let keys = set["keys"]?.arrayValue, (1...10).contains(keys.count) else {
+            throw object.error("jwks", "must be {\"keys\": [...]} with 1 to 10 public keys (RFC 7517 §5)")
+        }
+        var byID: [String: JWTVerificationKey] = [:]
+        for (index, jwk) in keys.enumerated() {
+            let key: JWTVerificationKey
+            do {
+                key = try JWTVerificationKey(jwk: jwk)
+            } catch {
+                throw object.error("jwks.keys[\(index)]", error.reason)
+            }
+            let keyID: String
+            switch (jwk["kid"], keys.count) {
+            case (.some(let value), _):
+                guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= 256 else {
+                    throw object.error("jwks.keys[\(index)].kid", "must be a string of 1 to 256 bytes")
+                }
+                keyID = text
+            case (nil, 1):
+                switch key {
+                case .es256(let ec): keyID = JWKThumbprint.of(ec)
+                case .rs256(let rsa): keyID = JWKThumbprint.of(rsa)
+                }
+            case (nil, _):
+                throw object.error("jwks.keys[\(index)].kid", "is required when the set has several keys")
+            }
+            guard byID.updateValue(key, forKey: keyID) == nil else {
+                throw object.error("jwks.keys[\(index)].kid", "repeats \(keyID)")
+            }
+        }
+        return byID
     }
 
     private static func readSecretHashes(_ object: ConfigObject) throws(ConfigurationError) -> [[UInt8]] {

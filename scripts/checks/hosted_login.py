@@ -15,7 +15,8 @@ without id_token_hint (the logout question, answered "Stay signed in"), one with
 request (RFC 9126) answered from that session, and an unknown connection refused. Within the first session, the
 response modes: form_post (the code POSTed to the catcher, after a ceremony and silently) and web_message (posted to
 a web app on http://localhost:CATCHER_PORT, one of the client's web origins, that frames the silent request, then
-opens it in a popup), and a confidential client's code flow (its secret by Basic, then in the body). Besides: the discovery metadata, the login
+opens it in a popup), a confidential client's code flow (its secret by Basic, then in the body), and a machine
+client's private_key_jwt assertions. Besides: the discovery metadata, the login
 session cookie's attributes, a second redemption of a code refused, a refresh through authlib, and the related
 origins document.
 
@@ -321,6 +322,34 @@ def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
           wider.status_code == 403 and wider.json().get("error") == "access_denied", f"{wider.status_code} {wider.text}")
 
 
+def check_private_key_jwt(metadata):
+    """private_key_jwt (RFC 7523 §2.2) through authlib: the machine client's own token (client_credentials) with an
+    assertion authlib signs with the client's RSA key (its public JWK in the configuration), and one assertion sent
+    twice: the second is refused."""
+    from authlib.oauth2.rfc7523 import PrivateKeyJWT, private_key_jwt_sign
+    client_id, key = "hosted-login-machine", open(os.environ["HOSTED_LOGIN_MACHINE_KEY"]).read()
+    token_endpoint = metadata["token_endpoint"]
+    check("discovery: private_key_jwt and its RS256 and ES256 assertions",
+          "private_key_jwt" in metadata.get("token_endpoint_auth_methods_supported", [])
+          and {"RS256", "ES256"} <= set(metadata.get("token_endpoint_auth_signing_alg_values_supported", [])),
+          str(metadata.get("token_endpoint_auth_methods_supported")))
+    machine = OAuth2Session(client_id, key, token_endpoint_auth_method=PrivateKeyJWT(token_endpoint))
+    own = machine.fetch_token(token_endpoint, grant_type="client_credentials", audience="https://jobs.example.test/")
+    check("private_key_jwt: authlib's assertion got the machine client its token, the grant's scope",
+          own.get("scope") == "jobs:run" and bool(own.get("access_token")) and "refresh_token" not in own, str(own))
+    assertion = private_key_jwt_sign(key, client_id, token_endpoint)
+    if isinstance(assertion, bytes):
+        assertion = assertion.decode()
+    form = {"grant_type": "client_credentials", "audience": "https://jobs.example.test/",
+            "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            "client_assertion": assertion}
+    first = requests.post(token_endpoint, timeout=10, data=form)
+    second = requests.post(token_endpoint, timeout=10, data=form)
+    check("private_key_jwt: an assertion is accepted once, then 401 invalid_client",
+          first.status_code == 200 and second.status_code == 401 and second.json().get("error") == "invalid_client",
+          f"{first.status_code} {second.status_code} {second.text}")
+
+
 def main():
     issuer, client_id, catcher_port, related_origin, screenshot = sys.argv[1:6]
     catcher_origin = f"http://127.0.0.1:{catcher_port}"
@@ -427,6 +456,7 @@ def main():
 
         check_response_modes(driver, rp, catcher, callback, subject, issuer, client_id, catcher_port)
         check_confidential_client(driver, issuer, catcher, catcher_port, subject)
+        check_private_key_jwt(rp.metadata)
 
         # Logout without id_token_hint: the OP must ask first (RP-Initiated Logout 1.0 §2). "Stay signed in" posts
         # the form and the browser is redirected to the post-logout URI (the page's CSP form-action lets it), the

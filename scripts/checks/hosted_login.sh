@@ -40,7 +40,18 @@ trap cleanup EXIT
 secret_lines="$("$binary" clients new-secret)"
 server_secret="$(sed -n 's/^client_secret: //p' <<<"$secret_lines")"
 server_secret_hash="$(sed -n 's/^client_secret_sha256: //p' <<<"$secret_lines")"
-clients="[{\"client_id\": \"hosted-login-server\",
+# The private_key_jwt client: an RSA key pair made by the checker's own library (authlib), its public JWK listed.
+"$python" - "$work/machine-key.pem" >"$work/machine-jwk.json" <<'PY'
+import json, sys
+from authlib.jose import JsonWebKey
+key = JsonWebKey.generate_key("RSA", 2048, is_private=True)
+open(sys.argv[1], "w").write(key.as_pem(is_private=True).decode())
+print(json.dumps(key.as_dict(is_private=False)))
+PY
+machine_jwk="$(cat "$work/machine-jwk.json")"
+clients="[{\"client_id\": \"hosted-login-machine\", \"grant_types\": [\"client_credentials\"],
+  \"jwks\": {\"keys\": [$machine_jwk]}},
+  {\"client_id\": \"hosted-login-server\",
   \"grant_types\": [\"authorization_code\", \"refresh_token\", \"client_credentials\"],
   \"refresh_tokens\": \"offline_access\", \"redirect_uris\": [\"http://127.0.0.1:$catcher_port/server-callback\"],
   \"client_secret_sha256\": [\"$server_secret_hash\"]},
@@ -54,7 +65,8 @@ realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
 # An API the confidential client may get its own tokens for (client_credentials).
 apis='[{"identifier": "https://jobs.example.test/", "scopes": [{"value": "jobs:run"}, {"value": "jobs:admin"}],
   "introspection_clients": ["hosted-login-server"]}]'
-grants='[{"client_id": "hosted-login-server", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
+grants='[{"client_id": "hosted-login-server", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]},
+  {"client_id": "hosted-login-machine", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
   PASSKEYD_APIS="$apis" PASSKEYD_CLIENT_GRANTS="$grants" \
   PASSKEYD_REALMS="$realms" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \
@@ -67,7 +79,8 @@ if ! wait_ready "$port"; then
   exit 1
 fi
 status=0
-HOSTED_LOGIN_SERVER_SECRET="$server_secret" "$python" scripts/checks/hosted_login.py "http://localhost:$port/" \
+HOSTED_LOGIN_SERVER_SECRET="$server_secret" HOSTED_LOGIN_MACHINE_KEY="$work/machine-key.pem" \
+  "$python" scripts/checks/hosted_login.py "http://localhost:$port/" \
   "$client_id" "$catcher_port" \
   "$related_origin" "$PWD/build/hosted-login-page.png" || status=$?
 if [ "$status" -ne 0 ]; then

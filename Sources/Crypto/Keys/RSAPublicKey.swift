@@ -67,6 +67,9 @@ public struct RSAPublicKey: Sendable, Equatable {
         return key.verifyRSA(signature: signature, message: message, hash: hash, padding: padding)
     }
 
+    /// The modulus's length in bits.
+    public var modulusBits: Int { Self.bitLength(modulus) }
+
     /// Bit length of a big-endian magnitude without leading zero bytes.
     private static func bitLength(_ bytes: [UInt8]) -> Int {
         guard let first = bytes.first else { return 0 }

@@ -33,7 +33,12 @@ package enum DiscoveryEndpoints {
     /// The discovery metadata.
     /// How a client may authenticate (RFC 6749 §2.3.1, OIDC Discovery §3): `none` for a public client, a
     /// confidential client's secret in `Authorization: Basic` or in the body (`ClientResolution`).
-    package static let clientAuthenticationMethods = ["none", "client_secret_basic", "client_secret_post"]
+    package static let clientAuthenticationMethods = [
+        "none", "client_secret_basic", "client_secret_post", "private_key_jwt",
+    ]
+
+    /// The `alg` values of client assertions (`JWTVerificationKey`: RS256 and ES256 keys).
+    package static let assertionAlgorithms = [JWSHeader.rs256, JWSHeader.es256]
 
     package static func discoveryDocument(_ configuration: ServerConfiguration) -> JSONValue {
         let issuer = configuration.issuer
@@ -78,6 +83,14 @@ package enum DiscoveryEndpoints {
             JSONMember(
                 key: "introspection_endpoint_auth_methods_supported",
                 value: strings(Self.clientAuthenticationMethods.filter { $0 != "none" })),
+            // RFC 8414 §2: the algorithms of `private_key_jwt` assertions (RFC 7523), per endpoint that takes them.
+            JSONMember(
+                key: "token_endpoint_auth_signing_alg_values_supported", value: strings(Self.assertionAlgorithms)),
+            JSONMember(
+                key: "revocation_endpoint_auth_signing_alg_values_supported", value: strings(Self.assertionAlgorithms)),
+            JSONMember(
+                key: "introspection_endpoint_auth_signing_alg_values_supported",
+                value: strings(Self.assertionAlgorithms)),
             // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
             JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
             JSONMember(

@@ -2,11 +2,13 @@ import Foundation
 import HTTP
 import JSON
 import Service
+import Tokens
 
 /// What a request presents to identify its client (RFC 6749 §2.3.1): `Authorization: Basic` with the client id and
-/// secret (`client_secret_basic`), or `client_id` with an optional `client_secret` in the body
-/// (`client_secret_post`; a public client sends no secret). Never both a `Basic` header and a `client_secret` (§2.3:
-/// "MUST NOT use more than one authentication method in each request").
+/// secret (`client_secret_basic`), `client_id` with an optional `client_secret` in the body (`client_secret_post`; a
+/// public client sends no secret), or a JWT signed with the client's key in `client_assertion` (`private_key_jwt`,
+/// RFC 7523 §2.2, `client_id` optional). Never two of them (§2.3: "MUST NOT use more than one authentication method
+/// in each request").
 struct ClientCredentials: Sendable, Equatable {
     /// The client's id.
     let clientID: String
@@ -15,6 +17,8 @@ struct ClientCredentials: Sendable, Equatable {
     let secret: String?
     /// Whether they came in `Authorization: Basic` (a refusal then carries a `Basic` challenge, RFC 6749 §5.2).
     let viaBasic: Bool
+    /// The `client_assertion` (RFC 7523 §2.2), not yet verified; `nil` for the other methods.
+    var assertion: String? = nil
 
     /// The longest secret read (passkeyd's are 43 characters; a longer one cannot match any).
     static let maximumSecretLength = 512
@@ -25,6 +29,7 @@ struct ClientCredentials: Sendable, Equatable {
     ///   `client_id` that is not the header's.
     static func of(_ parameters: RequestParameters, request: Request) throws -> ClientCredentials {
         let bodySecret = try parameters.optionalString("client_secret", maxLength: maximumSecretLength)
+        if let assertion = try assertion(parameters, request: request, secret: bodySecret) { return assertion }
         guard let basic = try basic(request.headers["Authorization"]) else {
             let clientID = try parameters.string("client_id", maxLength: 128)
             return ClientCredentials(clientID: clientID, secret: bodySecret, viaBasic: false)
@@ -40,6 +45,43 @@ struct ClientCredentials: Sendable, Equatable {
                 "client_id_mismatch", reason: "the body's client_id is not the Basic credentials'", basic: true)
         }
         return basic
+    }
+
+    /// The longest `client_assertion` read.
+    static let maximumAssertionLength = 16_384
+
+    /// The credentials of a `client_assertion` (RFC 7521 §4.2, RFC 7523 §2.2), `nil` when the request sends neither it
+    /// nor `client_assertion_type`. The client is the body's `client_id`, else the assertion's `iss` (verified with
+    /// that client's keys afterwards: `ClientResolution`).
+    /// - Throws: 400 `invalid_request` with a secret or a `Basic` header too; 401 `invalid_client` for a missing
+    ///   assertion or type, a type other than `jwt-bearer`, or an assertion that names no client.
+    private static func assertion(_ parameters: RequestParameters, request: Request, secret: String?) throws
+        -> ClientCredentials?
+    {
+        let assertion = try parameters.optionalString("client_assertion", maxLength: maximumAssertionLength)
+        let type = try parameters.optionalString("client_assertion_type", maxLength: 128)
+        guard assertion != nil || type != nil else { return nil }
+        if secret != nil || request.headers["Authorization"].map({ $0.lowercased().hasPrefix("basic ") }) == true {
+            throw OAuthError(
+                .invalidRequest, "Use one client authentication method.", logCode: "client_authentication_twice",
+                reason: "client_assertion with a client secret")
+        }
+        guard type == ClientAssertion.assertionType else {
+            throw refusal(
+                "client_assertion_type_unsupported", reason: "client_assertion_type is not jwt-bearer", basic: false)
+        }
+        guard let assertion else {
+            throw refusal(
+                "client_assertion_missing", reason: "client_assertion_type without an assertion", basic: false)
+        }
+        // RFC 7521 §4.2: client_id is optional; when sent, the assertion must be that client's (its iss, verified).
+        let named = try parameters.optionalString("client_id", maxLength: 128)
+        guard let clientID = named ?? ClientAssertion.claimedIssuer(of: assertion), !clientID.isEmpty,
+            clientID.utf8.count <= 128
+        else {
+            throw refusal("client_assertion_malformed", reason: "the assertion names no client", basic: false)
+        }
+        return ClientCredentials(clientID: clientID, secret: nil, viaBasic: false, assertion: assertion)
     }
 
     /// The credentials of an `Authorization: Basic` header (RFC 7617 §2: base64 of `user-id:password`, each

@@ -30,12 +30,14 @@ package struct PushedAuthorizationEndpoint: Sendable {
         let configuration = context.configuration
         // RFC 9126 §2: the client authenticates as at the token endpoint, and §2.3: is refused as there (RFC 6749
         // §5.2: `invalid_client`, or `unauthorized_client` without the authorization code grant).
-        let client = try ClientResolution.client(
+        let client = try await ClientResolution.client(
             RequestParameters(values: parameters.mapValues { .string($0) }), request: request,
             allowing: GrantType.authorizationCode.rawValue, context: context)
         // The credentials are not part of the request: never sealed into the request_uri. A client that sent its id
         // in the Basic header only has it set, as `/authorize` reads the request's.
-        parameters["client_secret"] = nil
+        for credential in ["client_secret", "client_assertion", "client_assertion_type"] {
+            parameters[credential] = nil
+        }
         parameters["client_id"] = client.clientID
         // RFC 9126 §2.1: "The request_uri authorization request parameter MUST NOT be provided in this case".
         if parameters["request_uri"] != nil {

@@ -9,7 +9,7 @@ extension TokenEndpoint {
     /// who asks, is refused, so no one can scan tokens): `TokenIntrospection`'s answer, never cached.
     package func introspect(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let caller = try ClientResolution.client(parameters, request: request, allowing: nil, context: context)
+        let caller = try await ClientResolution.client(parameters, request: request, allowing: nil, context: context)
         guard caller.isConfidential else {
             throw OAuthError(
                 .invalidClient, "Token introspection needs a confidential client.", logCode: "introspection_public",

@@ -59,7 +59,8 @@ package struct TokenEndpoint: Sendable {
                 .unsupportedGrantType, "Unsupported grant type.", logCode: "unsupported_grant_type",
                 reason: String(grantType.prefix(64)))
         }
-        let client = try ClientResolution.client(parameters, request: request, allowing: grantType, context: context)
+        let client = try await ClientResolution.client(
+            parameters, request: request, allowing: grantType, context: context)
         // Only the passkey grant logs in an organization (a refreshed token keeps its family's).
         if grant != .webAuthn, try parameters.optionalString("organization", maxLength: 256) != nil {
             throw OAuthError.organizationNotAllowed(grant: grantType)

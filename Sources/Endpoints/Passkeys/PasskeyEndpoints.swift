@@ -39,11 +39,36 @@ package struct PasskeyEndpoints: Sendable {
     /// - a request with an `Origin` header (a browser) must come from an origin the client accepts
     ///   (`CeremonyVerifier.checkRequestOrigin`): 403 `access_denied` otherwise.
     /// `organization` is the caller's, judged against this client (`organization(_:client:)`).
-    package func ceremonyClient(_ parameters: RequestParameters, request: Request) throws -> ClientConfiguration {
+    package func ceremonyClient(_ parameters: RequestParameters, request: Request) async throws
+        -> ClientConfiguration
+    {
+        let resolved: Result<ClientConfiguration, any Error>
+        do {
+            resolved = .success(
+                try await ClientResolution.client(
+                    parameters, request: request, allowing: ClientConfiguration.webAuthnGrant, context: context))
+        } catch {
+            resolved = .failure(error)
+        }
+        return try ceremonyChecks(resolved, request: request)
+    }
+
+    /// `ceremonyClient` on the inline path (no `client_assertion`: `inlineLoginParameters` sends one to the task).
+    package func inlineCeremonyClient(_ parameters: RequestParameters, request: Request) throws -> ClientConfiguration {
+        try ceremonyChecks(
+            Result {
+                try ClientResolution.inlineClient(
+                    parameters, request: request, allowing: ClientConfiguration.webAuthnGrant, context: context)
+            }, request: request)
+    }
+
+    /// The checks of `ceremonyClient` after the client's resolution.
+    private func ceremonyChecks(_ resolved: Result<ClientConfiguration, any Error>, request: Request) throws
+        -> ClientConfiguration
+    {
         let client: ClientConfiguration
         do {
-            client = try ClientResolution.client(
-                parameters, request: request, allowing: ClientConfiguration.webAuthnGrant, context: context)
+            client = try resolved.get()
         } catch var error as OAuthError where error.kind == .unauthorizedClient {
             error.statusOverride = 400
             throw error
@@ -65,9 +90,11 @@ package struct PasskeyEndpoints: Sendable {
 
     /// The parameters of a `/passkey/challenge` request answered inline, read once (a body that does not parse
     /// included: it is refused inline), or `nil` for a request naming an `organization`, which is read from the
-    /// store first (in a task). An `organization` that is no string is refused inline.
+    /// store first, or carrying a `client_assertion`, whose `jti` is spent in the store (both in a task). An
+    /// `organization` that is no string is refused inline.
     static func inlineLoginParameters(_ request: Request) -> Result<RequestParameters, any Error>? {
         let parameters = Result { () throws -> RequestParameters in try RequestParameters(request) }
+        if case .success(let parsed) = parameters, ClientResolution.carriesAssertion(parsed) { return nil }
         // `try?` flattens: nil for no `organization`, and for one that is no string.
         if case .success(let parsed) = parameters,
             (try? parsed.optionalString("organization", maxLength: 256)) != nil
@@ -88,7 +115,7 @@ package struct PasskeyEndpoints: Sendable {
     /// `{authn_params_public_key, auth_session}`.
     package func signupChallenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ceremonyClient(parameters, request: request)
+        let client = try await ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
         let organization = try self.organization(parameters, client: client)
         let profile = try parameters.object("user_profile")
@@ -101,7 +128,7 @@ package struct PasskeyEndpoints: Sendable {
     /// `POST /passkey/challenge` `{client_id, realm?, organization?}` → `{authn_params_public_key, auth_session}`,
     /// for a request naming no organization (none is read from the store).
     package func loginChallenge(_ parameters: RequestParameters, request: Request) throws -> Response {
-        let client = try ceremonyClient(parameters, request: request)
+        let client = try inlineCeremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
         // A client that requires one refuses a request without it.
         _ = try organization(parameters, client: client)
@@ -112,7 +139,7 @@ package struct PasskeyEndpoints: Sendable {
     /// first (an unknown one is refused) and sealed into the session.
     package func organizationLoginChallenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ceremonyClient(parameters, request: request)
+        let client = try await ceremonyClient(parameters, request: request)
         let realm = try Self.realm(parameters, context: context)
         guard let asked = try organization(parameters, client: client) else {
             return .json(try challenges.login(client: client, realm: realm))

@@ -18,7 +18,7 @@ package enum RecoveryEndpoints {
         -> Response
     {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(
+        let client = try await ClientResolution.client(
             parameters, request: request, allowing: ClientConfiguration.recoveryCodeGrant, context: context)
         let realm = try PasskeyEndpoints.realm(parameters, context: context)
         let identifier = try parameters.string("identifier", maxLength: 320)

@@ -10,7 +10,7 @@ extension PasswordFallbackEndpoints {
     /// over the failure limits are delayed or locked (`SRPThrottle`).
     package func challenge(_ request: Request) async throws -> Response {
         let parameters = try RequestParameters(request)
-        let client = try ClientResolution.client(
+        let client = try await ClientResolution.client(
             parameters, request: request, allowing: ClientConfiguration.srpGrant, context: context)
         let realm = try PasskeyEndpoints.realm(parameters, context: context)
         let identity = try parameters.string("identity", maxLength: PasswordFallback.maximumIdentityLength)

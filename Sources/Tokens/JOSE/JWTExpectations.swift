@@ -10,6 +10,12 @@ public struct JWTExpectations: Sendable {
     public let audience: String?
     /// The current time (a parameter: this module reads no clock).
     public let now: Date
+    /// Values `aud` may contain instead of `audience` (any one suffices): a client assertion's several names of the
+    /// authorization server.
+    let otherAudiences: [String]
+    /// Whether a token with no `typ`, or the generic `JWT`, is accepted besides `type`: client assertions (RFC 7523),
+    /// which most clients do not type explicitly.
+    let acceptsUntyped: Bool
 
     /// Collects the expectations.
     public init(type: String, issuer: String, audience: String, now: Date) {
@@ -22,10 +28,24 @@ public struct JWTExpectations: Sendable {
         JWTExpectations(type: type, issuer: issuer, checkedAudience: nil, now: now)
     }
 
-    private init(type: String, issuer: String, checkedAudience: String?, now: Date) {
+    /// The expectations of a client assertion (RFC 7523 §3): issued by the client itself, for one of `audiences` (the
+    /// authorization server's names: its issuer, its token endpoint, the endpoint receiving the assertion), typed
+    /// `client-authentication+jwt` or not at all (or `JWT`).
+    public static func clientAssertion(clientID: String, audiences: [String], now: Date) -> JWTExpectations {
+        JWTExpectations(
+            type: ClientAssertion.type, issuer: clientID, checkedAudience: audiences.first, now: now,
+            otherAudiences: Array(audiences.dropFirst()), acceptsUntyped: true)
+    }
+
+    private init(
+        type: String, issuer: String, checkedAudience: String?, now: Date, otherAudiences: [String] = [],
+        acceptsUntyped: Bool = false
+    ) {
         self.type = type
         self.issuer = issuer
         self.audience = checkedAudience
         self.now = now
+        self.otherAudiences = otherAudiences
+        self.acceptsUntyped = acceptsUntyped
     }
 }

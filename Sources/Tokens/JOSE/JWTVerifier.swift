@@ -11,11 +11,15 @@ public struct JWTVerifier: Sendable {
         public var leeway: TimeInterval
         /// Longest token accepted, in bytes, checked before any decoding.
         public var maxTokenLength: Int
+        /// Whether a token without `kid` is verified with the key set's one key when it has exactly one (a client's
+        /// own keys for its assertions, RFC 7523: a client with one key need not name it). Off for the server's keys.
+        public var soleKeyWithoutKeyID: Bool
 
-        /// Defaults: 30 s leeway, 16 KiB tokens.
-        public init(leeway: TimeInterval = 30, maxTokenLength: Int = 16_384) {
+        /// Defaults: 30 s leeway, 16 KiB tokens, `kid` required.
+        public init(leeway: TimeInterval = 30, maxTokenLength: Int = 16_384, soleKeyWithoutKeyID: Bool = false) {
             self.leeway = leeway
             self.maxTokenLength = maxTokenLength
+            self.soleKeyWithoutKeyID = soleKeyWithoutKeyID
         }
     }
 
@@ -66,14 +70,24 @@ public struct JWTVerifier: Sendable {
         }
         // RFC 7515 §4.1.11: a crit extension we do not understand makes the JWS invalid.
         guard !header.hasCritical else { throw TokenError(.unsupportedAlgorithm, "crit header present") }
-        // RFC 8725 §3.11: explicit typing keeps one kind of token from being accepted as another.
-        guard let type = header.type, Self.normalizedMediaType(type) == Self.normalizedMediaType(expectations.type)
-        else {
+        // RFC 8725 §3.11: explicit typing keeps one kind of token from being accepted as another. A client assertion
+        // may come untyped or typed `JWT` (RFC 7523 predates explicit typing), never as another explicit type.
+        let typeAccepted: Bool
+        if let type = header.type {
+            let normalized = Self.normalizedMediaType(type)
+            typeAccepted =
+                normalized == Self.normalizedMediaType(expectations.type)
+                || (expectations.acceptsUntyped && normalized == "jwt")
+        } else {
+            typeAccepted = expectations.acceptsUntyped
+        }
+        guard typeAccepted else {
             throw TokenError(.unexpectedType, "typ \(header.type ?? "(none)") is not \(expectations.type)")
         }
         // RFC 8725 §3.1: the key named by kid must be one for the header's algorithm (an RSA key never verifies an
-        // ES256 token, nor the reverse).
-        guard let keyID = header.keyID, let key = keys[keyID], key.algorithm == header.algorithm else {
+        // ES256 token, nor the reverse). Without kid, only a set of one key (`soleKeyWithoutKeyID`) names its key.
+        let soleKeyID = configuration.soleKeyWithoutKeyID && keys.count == 1 ? keys.keys.first : nil
+        guard let keyID = header.keyID ?? soleKeyID, let key = keys[keyID], key.algorithm == header.algorithm else {
             throw TokenError(.unknownKey, "kid \(header.keyID ?? "(none)") is not a known \(header.algorithm) key")
         }
         let signingInput = String(segments[0] + "." + segments[1])
@@ -148,8 +162,9 @@ public struct JWTVerifier: Sendable {
         }
         // RFC 7519 §4.1.3: reject if the expected audience is not in aud (`anyAudience` expects none).
         if let audience = expectations.audience {
-            guard claims.audience.contains(audience) else {
-                throw TokenError(.invalidAudience, "aud \(claims.audience) does not contain \(audience)")
+            let accepted = [audience] + expectations.otherAudiences
+            guard claims.audience.contains(where: accepted.contains) else {
+                throw TokenError(.invalidAudience, "aud \(claims.audience) contains none of \(accepted)")
             }
         }
     }

@@ -209,7 +209,7 @@ struct ClientAuthenticationTests {
         let harness = try Self.harness()
         let discovery = try await harness.client.get("/.well-known/openid-configuration").jsonValue()
         for member in ["token_endpoint_auth_methods_supported", "revocation_endpoint_auth_methods_supported"] {
-            #expect(discovery[member] == ["none", "client_secret_basic", "client_secret_post"])
+            #expect(discovery[member] == ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"])
         }
         // The command's hash is the one the configuration compares.
         var client = try #require(harness.context.configuration.client(id: "server"))

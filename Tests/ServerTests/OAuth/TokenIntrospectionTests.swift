@@ -126,6 +126,7 @@ struct TokenIntrospectionTests {
         let discovery = try await Self.harness().client.get("/.well-known/openid-configuration").jsonValue()
         #expect(discovery["introspection_endpoint"] == "https://auth.example.com/oauth/introspect")
         #expect(
-            discovery["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"])
+            discovery["introspection_endpoint_auth_methods_supported"]
+                == ["client_secret_basic", "client_secret_post", "private_key_jwt"])
     }
 }

@@ -1,0 +1,59 @@
+import Crypto
+import JSON
+
+extension JWTVerificationKey {
+    /// Members whose presence makes a JWK private (RFC 7518 §6.2.2, §6.3.2): a configured client key must be public.
+    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
+    /// A public JWK (RFC 7517 §4) as the key it verifies with: `{"kty":"RSA","n","e"}` (RFC 7518 §6.3.1, at least
+    /// 2048 bits) for RS256, `{"kty":"EC","crv":"P-256","x","y"}` (§6.2.1) for ES256. `alg`, when present, must be that
+    /// algorithm, and `use`, when present, `sig` (RFC 7517 §4.2, §4.4).
+    /// - Throws: `.unusableKey` naming what is wrong.
+    public init(jwk: JSONValue) throws(TokenError) {
+        guard let members = jwk.objectMembers else { throw TokenError(.unusableKey, "a JWK is not an object") }
+        if let secret = members.first(where: { Self.privateMembers.contains($0.key) }) {
+            throw TokenError(.unusableKey, "the JWK holds the private member \(secret.key): give the public key only")
+        }
+        func bytes(_ name: String) throws(TokenError) -> [UInt8] {
+            guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {
+                throw TokenError(.unusableKey, "the JWK's \(name) is not base64url")
+            }
+            return bytes
+        }
+        switch (jwk["kty"]?.stringValue, jwk["crv"]?.stringValue) {
+        case ("RSA", _):
+            let key: RSAPublicKey
+            do {
+                key = try RSAPublicKey(modulus: try bytes("n"), exponent: try bytes("e"))
+            } catch let error as TokenError {
+                throw error
+            } catch {
+                throw TokenError(.unusableKey, "the JWK is not a usable RSA key: \(error)")
+            }
+            // RFC 7518 §3.3: "A key of size 2048 bits or larger MUST be used with these algorithms."
+            guard key.modulusBits >= 2048 else {
+                throw TokenError(.unusableKey, "the RSA key has \(key.modulusBits) bits; RS256 needs at least 2048")
+            }
+            self = .rs256(key)
+        case ("EC", "P-256"):
+            do {
+                self = .es256(try ECPublicKey(curve: .p256, x: try bytes("x"), y: try bytes("y")))
+            } catch let error as TokenError {
+                throw error
+            } catch {
+                throw TokenError(.unusableKey, "the JWK is not a P-256 point: \(error)")
+            }
+        case (let kty, let crv):
+            throw TokenError(
+                .unusableKey, "kty \(kty ?? "(none)") crv \(crv ?? "(none)"): only RSA and EC P-256 keys verify")
+        }
+        if let algorithm = jwk["alg"] {
+            guard algorithm.stringValue == self.algorithm else {
+                throw TokenError(.unusableKey, "the JWK's alg is not \(self.algorithm), the algorithm of its key type")
+            }
+        }
+        if let use = jwk["use"], use.stringValue != "sig" {
+            throw TokenError(.unusableKey, "the JWK's use is not sig")
+        }
+    }
+}
