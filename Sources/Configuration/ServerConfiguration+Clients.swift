@@ -181,10 +181,7 @@ extension ServerConfiguration {
                 }
                 keyID = text
             case (nil, 1):
-                switch key {
-                case .es256(let ec): keyID = JWKThumbprint.of(ec)
-                case .rs256(let rsa): keyID = JWKThumbprint.of(rsa)
-                }
+                keyID = key.thumbprint
             case (nil, _):
                 throw object.error("jwks.keys[\(index)].kid", "is required when the set has several keys")
             }

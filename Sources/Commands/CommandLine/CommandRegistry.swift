@@ -15,7 +15,8 @@ package struct CommandRegistry: Sendable {
             PasskeysRevokeCommand.self, SessionsRevokeCommand.self, SessionsRevokeAllCommand.self,
             DeviceKeysRevokeCommand.self, OrgsCreateCommand.self, OrgsListCommand.self, OrgsAddMemberCommand.self,
             OrgsRemoveMemberCommand.self, OrgsDeleteCommand.self, MetadataLoadCommand.self, MetadataShowCommand.self,
-            MetadataStatusCommand.self, ClientsNewSecretCommand.self, VersionCommand.self, HelpCommand.self,
+            MetadataStatusCommand.self, ClientsNewSecretCommand.self, ClientsJWKCommand.self, VersionCommand.self,
+            HelpCommand.self,
         ])
     }
 

@@ -4,10 +4,6 @@ import Foundation
 /// validation: `TrustStore.validate(leaf:intermediates:at:crls:)` checks its signature, its issuer and its
 /// thisUpdate/nextUpdate at the validation time, and refuses a chain certificate it lists.
 public struct CertificateRevocationList: Sendable, Hashable {
-    /// RFC 7468 §2 encapsulation boundaries for CRLs.
-    static let pemBegin = "-----BEGIN X509 CRL-----"
-    static let pemEnd = "-----END X509 CRL-----"
-
     /// The DER bytes exactly as received.
     public let derEncoded: [UInt8]
     /// The issuer Name's DER (RFC 5280 §5.1.2.3).
@@ -35,25 +31,7 @@ public struct CertificateRevocationList: Sendable, Hashable {
     /// - Throws: `.invalidCertificate` when there is no block or more than one, a block is unterminated, or its
     ///   base64 or DER is malformed.
     public init(pem: String) throws(CryptoError) {
-        var blocks: [[UInt8]] = []
-        var body: String?
-        for rawLine in pem.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line == Self.pemBegin {
-                guard body == nil else { throw CryptoError(.invalidCertificate, "nested BEGIN X509 CRL") }
-                body = ""
-            } else if line == Self.pemEnd {
-                guard let text = body else { throw CryptoError(.invalidCertificate, "END X509 CRL without BEGIN") }
-                guard let der = Data(base64Encoded: text) else {
-                    throw CryptoError(.invalidCertificate, "X509 CRL PEM block is not base64")
-                }
-                blocks.append([UInt8](der))
-                body = nil
-            } else if let text = body {
-                body = text + line
-            }
-        }
-        guard body == nil else { throw CryptoError(.invalidCertificate, "unterminated X509 CRL PEM block") }
+        let blocks = try PEM.blocks("X509 CRL", in: pem, invalid: .invalidCertificate)
         guard blocks.count == 1, let der = blocks.first else {
             throw CryptoError(.invalidCertificate, "expected one X509 CRL PEM block, found \(blocks.count)")
         }

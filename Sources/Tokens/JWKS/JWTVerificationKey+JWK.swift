@@ -31,8 +31,10 @@ extension JWTVerificationKey {
                 throw TokenError(.unusableKey, "the JWK is not a usable RSA key: \(error)")
             }
             // RFC 7518 §3.3: "A key of size 2048 bits or larger MUST be used with these algorithms."
-            guard key.modulusBits >= 2048 else {
-                throw TokenError(.unusableKey, "the RSA key has \(key.modulusBits) bits; RS256 needs at least 2048")
+            guard key.modulusBits >= JWTSigner.minimumRSABits else {
+                throw TokenError(
+                    .unusableKey,
+                    "the RSA key has \(key.modulusBits) bits; RS256 needs at least \(JWTSigner.minimumRSABits)")
             }
             self = .rs256(key)
         case ("EC", "P-256"):
@@ -54,6 +56,34 @@ extension JWTVerificationKey {
         }
         if let use = jwk["use"], use.stringValue != "sig" {
             throw TokenError(.unusableKey, "the JWK's use is not sig")
+        }
+    }
+}
+
+extension JWTVerificationKey {
+    /// The key of a DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7; a PEM `PUBLIC KEY` block): RSA of at least 2048 bits
+    /// (RS256) or EC P-256 (ES256).
+    /// - Throws: `.unusableKey` for another key type, curve or size, or DER that does not parse.
+    public init(subjectPublicKeyInfo der: [UInt8]) throws(TokenError) {
+        if let rsa = try? RSAPublicKey(derRepresentation: der) {
+            guard rsa.modulusBits >= JWTSigner.minimumRSABits else {
+                throw TokenError(
+                    .unusableKey,
+                    "the RSA key has \(rsa.modulusBits) bits; RS256 needs at least \(JWTSigner.minimumRSABits)")
+            }
+            self = .rs256(rsa)
+        } else if let ec = try? ECPublicKey(derRepresentation: der), ec.curve == .p256 {
+            self = .es256(ec)
+        } else {
+            throw TokenError(.unusableKey, "not an RSA or P-256 public key (SubjectPublicKeyInfo)")
+        }
+    }
+
+    /// The key's RFC 7638 thumbprint: how a client key configured without `kid` is named.
+    public var thumbprint: String {
+        switch self {
+        case .es256(let key): JWKThumbprint.of(key)
+        case .rs256(let key): JWKThumbprint.of(key)
         }
     }
 }

@@ -4,7 +4,9 @@ import HTTP
 import JSON
 import TestSupport
 import Testing
+import Tokens
 
+@testable import Commands
 @testable import Configuration
 @testable import Endpoints
 @testable import Service
@@ -192,6 +194,34 @@ struct PrivateKeyJWTTests {
         let pushed = try #require(try await harness.context.openPushedRequest(sealed, now: harness.clock.now()))
         #expect(pushed.clientID == "portal")
         #expect(pushed.parameters["client_assertion"] == nil && pushed.parameters["client_assertion_type"] == nil)
+    }
+
+    /// `der` as a PEM `PUBLIC KEY` block.
+    static func pem(_ der: [UInt8]) -> String {
+        "-----BEGIN PUBLIC KEY-----\n" + Data(der).base64EncodedString(options: .lineLength64Characters)
+            + "\n-----END PUBLIC KEY-----\n"
+    }
+
+    @Test("passkeyd clients jwk: the JWK of a PEM public key, named by its thumbprint or --kid, read back as the key")
+    func jwkCommand() throws {
+        let ec = try Self.ecKey.get().publicKey
+        let text = try ClientsJWKCommand.jwk(pem: "comment\n" + Self.pem(ec.derRepresentation), keyID: nil)
+        let jwk = try JSONValue(parsing: Array(text.utf8))
+        #expect(try JWTVerificationKey(jwk: jwk) == .es256(ec))
+        #expect(jwk["kid"]?.stringValue == JWKThumbprint.of(ec))
+        let rsa = try Self.rsaKey.get().publicKey
+        let named = try JSONValue(
+            parsing: Array(try ClientsJWKCommand.jwk(pem: Self.pem(rsa.derRepresentation), keyID: "rsa-9").utf8))
+        #expect(try JWTVerificationKey(jwk: named) == .rs256(rsa))
+        #expect(named["kid"] == "rsa-9" && named["alg"] == "RS256")
+        let weak = try RSASigningKey(bits: 1024).publicKey.derRepresentation
+        for (name, pem) in [
+            ("no block", "nothing here"),
+            ("two blocks", Self.pem(ec.derRepresentation) + Self.pem(ec.derRepresentation)),
+            ("1024-bit RSA", Self.pem(weak)), ("not a key", Self.pem([0x30, 0x03, 0x02, 0x01, 0x01])),
+        ] {
+            #expect(throws: CommandFailure.self, "\(name)") { try ClientsJWKCommand.jwk(pem: pem, keyID: nil) }
+        }
     }
 
     @Test("jwks: public RSA or P-256 keys, named when several; a client with keys is confidential")
