@@ -25,7 +25,7 @@ final class MicroHTTPDDaemon: @unchecked Sendable {  // Invariant: see "Thread-s
     /// daemon stops.
     private let reaper: Task<Void, Never>
 
-    /// Starts libmicrohttpd with an internal epoll polling thread (or a pool of them) and suspend/resume.
+    /// Starts libmicrohttpd with an internal poll(2) polling thread (or a pool of them) and suspend/resume.
     init(configuration: HTTPServer.Configuration, dispatcher: RequestDispatcher) throws(HTTPError) {
         guard (0...65_535).contains(configuration.port) else {
             throw HTTPError(.invalidConfiguration, "port \(configuration.port) is out of range")
