@@ -2,11 +2,12 @@ import Crypto
 import Foundation
 import Tokens
 
-/// `passkeyd clients jwk --public-key FILE [--kid ID]`: the JWK (RFC 7517) of a PEM public key, what a
+/// `passkeyd clients jwk --public-key FILE [--kid ID]`: the JWK (RFC 7517) of a PEM public key (or certificate), what a
 /// `private_key_jwt` client's `jwks` lists: an Auth0 application's Private Key JWT credential is a PEM public key,
 /// which the client keeps signing with after the move.
 package struct ClientsJWKCommand: Command, Equatable {
-    /// `--public-key FILE`: a PEM file with one `PUBLIC KEY` block (RSA of 2048 bits or more, or P-256).
+    /// `--public-key FILE`: a PEM file with one `PUBLIC KEY` or `CERTIFICATE` block (RSA of 2048 bits or more, or
+    /// P-256).
     static let publicKey = Option<String>.nonEmpty("--public-key", "FILE", required: true)
     /// `--kid ID`: the key's `kid`; by default its RFC 7638 thumbprint, the name a key without `kid` gets.
     static let keyID = Option<String>.nonEmpty("--kid", "ID")
@@ -14,8 +15,8 @@ package struct ClientsJWKCommand: Command, Equatable {
     package static let words = ["clients", "jwk"]
     package static let flags: [any Flag] = [publicKey, keyID]
     package static let summary = """
-        Print the JWK of the PEM public key in FILE (RSA of 2048 bits or more, or P-256), for a private_key_jwt
-        client's jwks; its kid is ID, or the key's RFC 7638 thumbprint.
+        Print the JWK of the PEM public key or certificate in FILE (RSA of 2048 bits or more, or P-256), for a
+        private_key_jwt client's jwks; its kid is ID, or the key's RFC 7638 thumbprint.
         """
 
     package var publicKeyFile: String
@@ -42,17 +43,31 @@ package struct ClientsJWKCommand: Command, Equatable {
         return 0
     }
 
-    /// The JWK text of the one `PUBLIC KEY` block of `pem`.
+    /// The JWK text of the one `PUBLIC KEY` block of `pem`, or of the public key of its one `CERTIFICATE` (Auth0 takes
+    /// either for a Private Key JWT credential).
     /// - Throws: a failure naming what is wrong: no block or several, DER that is no RSA or P-256 key, a short RSA key.
     package static func jwk(pem: String, keyID: String?) throws(CommandFailure) -> String {
-        let blocks: [[UInt8]]
+        let der: [UInt8]
         do {
-            blocks = try PEM.blocks("PUBLIC KEY", in: pem, invalid: .invalidKey)
-        } catch {
+            if pem.contains("-----BEGIN PUBLIC KEY-----") {
+                let blocks = try PEM.blocks("PUBLIC KEY", in: pem, invalid: .invalidKey)
+                guard blocks.count == 1, let only = blocks.first else {
+                    throw CommandFailure("expected one PUBLIC KEY block, found \(blocks.count)")
+                }
+                der = only
+            } else {
+                let certificates = try Certificate.certificates(fromPEM: pem)
+                guard certificates.count == 1, let only = certificates.first else {
+                    throw CommandFailure("expected one CERTIFICATE block, found \(certificates.count)")
+                }
+                der = only.subjectPublicKeyInfoDER
+            }
+        } catch let error as CommandFailure {
+            throw error
+        } catch let error as CryptoError {
             throw CommandFailure(error.reason)
-        }
-        guard blocks.count == 1, let der = blocks.first else {
-            throw CommandFailure("expected one PUBLIC KEY block, found \(blocks.count)")
+        } catch {
+            throw CommandFailure("\(error)")
         }
         do {
             let key = try JWTVerificationKey(subjectPublicKeyInfo: der)

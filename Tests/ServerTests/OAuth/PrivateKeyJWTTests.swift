@@ -214,6 +214,12 @@ struct PrivateKeyJWTTests {
             parsing: Array(try ClientsJWKCommand.jwk(pem: Self.pem(rsa.derRepresentation), keyID: "rsa-9").utf8))
         #expect(try JWTVerificationKey(jwk: named) == .rs256(rsa))
         #expect(named["kid"] == "rsa-9" && named["alg"] == "RS256")
+        // A certificate's key, as Auth0 also takes one.
+        let ca = try AuthenticatorPolicyHarness.shared.get().attestationCA(
+            aaguid: AuthenticatorPolicyHarness.otherAAGUID)
+        let fromCertificate = try JSONValue(
+            parsing: Array(try ClientsJWKCommand.jwk(pem: ca.leaf.pemText, keyID: nil).utf8))
+        #expect(try JWTVerificationKey(jwk: fromCertificate) == .es256(ca.leafKey.publicKey))
         let weak = try RSASigningKey(bits: 1024).publicKey.derRepresentation
         for (name, pem) in [
             ("no block", "nothing here"),
