@@ -329,14 +329,26 @@ def check_private_key_jwt(metadata):
     from authlib.oauth2.rfc7523 import PrivateKeyJWT, private_key_jwt_sign
     client_id, key = "hosted-login-machine", open(os.environ["HOSTED_LOGIN_MACHINE_KEY"]).read()
     token_endpoint = metadata["token_endpoint"]
-    check("discovery: private_key_jwt and its RS256 and ES256 assertions",
+    check("discovery: private_key_jwt and its RS256, RS384, PS256 and ES256 assertions",
           "private_key_jwt" in metadata.get("token_endpoint_auth_methods_supported", [])
-          and {"RS256", "ES256"} <= set(metadata.get("token_endpoint_auth_signing_alg_values_supported", [])),
+          and {"RS256", "RS384", "PS256", "ES256"}
+          <= set(metadata.get("token_endpoint_auth_signing_alg_values_supported", [])),
           str(metadata.get("token_endpoint_auth_methods_supported")))
     machine = OAuth2Session(client_id, key, token_endpoint_auth_method=PrivateKeyJWT(token_endpoint))
     own = machine.fetch_token(token_endpoint, grant_type="client_credentials", audience="https://jobs.example.test/")
     check("private_key_jwt: authlib's assertion got the machine client its token, the grant's scope",
           own.get("scope") == "jobs:run" and bool(own.get("access_token")) and "refresh_token" not in own, str(own))
+    # PS256 (RFC 7518 §3.5) for the client whose JWK says so; refused for the one whose key is RS256.
+    pss = OAuth2Session(client_id + "-pss", key, token_endpoint_auth_method=PrivateKeyJWT(token_endpoint, alg="PS256"))
+    own_pss = pss.fetch_token(token_endpoint, grant_type="client_credentials", audience="https://jobs.example.test/")
+    check("private_key_jwt: authlib's PS256 assertion got its token", bool(own_pss.get("access_token")), str(own_pss))
+    crossed = requests.post(token_endpoint, timeout=10, data={
+        "grant_type": "client_credentials", "audience": "https://jobs.example.test/",
+        "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+        "client_assertion": private_key_jwt_sign(key, client_id, token_endpoint, alg="PS256")})
+    check("private_key_jwt: a PS256 assertion for the client whose key is RS256 is 401 invalid_client",
+          crossed.status_code == 401 and crossed.json().get("error") == "invalid_client",
+          f"{crossed.status_code} {crossed.text}")
     assertion = private_key_jwt_sign(key, client_id, token_endpoint)
     if isinstance(assertion, bytes):
         assertion = assertion.decode()

@@ -49,8 +49,12 @@ open(sys.argv[1], "w").write(key.as_pem(is_private=True).decode())
 print(json.dumps(key.as_dict(is_private=False)))
 PY
 machine_jwk="$(cat "$work/machine-jwk.json")"
+# The same key for a second client whose JWK says PS256 (RFC 7518 §3.5), as an Auth0 credential may.
+machine_jwk_pss="$("$python" -c 'import json, sys; k = json.load(open(sys.argv[1])); k["alg"] = "PS256"; print(json.dumps(k))' "$work/machine-jwk.json")"
 clients="[{\"client_id\": \"hosted-login-machine\", \"grant_types\": [\"client_credentials\"],
   \"jwks\": {\"keys\": [$machine_jwk]}},
+  {\"client_id\": \"hosted-login-machine-pss\", \"grant_types\": [\"client_credentials\"],
+  \"jwks\": {\"keys\": [$machine_jwk_pss]}},
   {\"client_id\": \"hosted-login-server\",
   \"grant_types\": [\"authorization_code\", \"refresh_token\", \"client_credentials\"],
   \"refresh_tokens\": \"offline_access\", \"redirect_uris\": [\"http://127.0.0.1:$catcher_port/server-callback\"],
@@ -66,7 +70,8 @@ realms="[{\"name\": \"Username-Password-Authentication\", \"default\": true,
 apis='[{"identifier": "https://jobs.example.test/", "scopes": [{"value": "jobs:run"}, {"value": "jobs:admin"}],
   "introspection_clients": ["hosted-login-server"]}]'
 grants='[{"client_id": "hosted-login-server", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]},
-  {"client_id": "hosted-login-machine", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
+  {"client_id": "hosted-login-machine", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]},
+  {"client_id": "hosted-login-machine-pss", "audience": "https://jobs.example.test/", "scopes": ["jobs:run"]}]'
 env PASSKEYD_ISSUER="http://localhost:$port/" PASSKEYD_ADMIN_LISTEN= PASSKEYD_CLIENTS="$clients" \
   PASSKEYD_APIS="$apis" PASSKEYD_CLIENT_GRANTS="$grants" \
   PASSKEYD_REALMS="$realms" PASSKEYD_RATE_LIMIT_REQUESTS_PER_MINUTE=0 \

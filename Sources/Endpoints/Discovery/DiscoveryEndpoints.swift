@@ -37,8 +37,8 @@ package enum DiscoveryEndpoints {
         "none", "client_secret_basic", "client_secret_post", "private_key_jwt",
     ]
 
-    /// The `alg` values of client assertions (`JWTVerificationKey`: RS256 and ES256 keys).
-    package static let assertionAlgorithms = [JWSHeader.rs256, JWSHeader.es256]
+    /// The `alg` values of client assertions (`JWTVerificationKey`: RS256, RS384, PS256 and ES256 keys).
+    package static let assertionAlgorithms = [JWSHeader.rs256, JWSHeader.rs384, JWSHeader.ps256, JWSHeader.es256]
 
     package static func discoveryDocument(_ configuration: ServerConfiguration) -> JSONValue {
         let issuer = configuration.issuer

@@ -66,7 +66,14 @@ public struct ClientAssertionSigner: Sendable {
             signature = try ECDSASignature.rawRepresentation(
                 fromDER: try key.signature(for: Array(input.utf8)), curve: .p256)
         case .rsa(let key):
-            signature = try key.signature(for: Array(input.utf8), hash: .sha256, padding: .pkcs1v15)
+            // RFC 7518 §3.3 (RS256, RS384) and §3.5 (PS256).
+            let (hash, padding): (HashAlgorithm, RSAPadding) =
+                switch algorithm {
+                case "RS384": (.sha384, .pkcs1v15)
+                case "PS256": (.sha256, .pss)
+                default: (.sha256, .pkcs1v15)
+                }
+            signature = try key.signature(for: Array(input.utf8), hash: hash, padding: padding)
         }
         return input + "." + Base64URL.encode(signature)
     }

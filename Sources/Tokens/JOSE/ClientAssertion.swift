@@ -3,7 +3,8 @@ import Foundation
 import JSON
 
 /// A client's JWT assertion of its own identity (RFC 7523 §2.2, §3; OIDC Core §9 `private_key_jwt`), verified with the
-/// public keys configured for the client: signed by one of them (RS256 or ES256), `iss` and `sub` the client's id,
+/// public keys configured for the client: signed by one of them (RS256, or RS384 or PS256 where its JWK says so, or
+/// ES256), `iss` and `sub` the client's id,
 /// `aud` one of the authorization server's names, `exp` within `maximumLifetime`, and a `jti` the caller spends once.
 public struct ClientAssertion: Sendable {
     /// `client_assertion_type` (RFC 7523 §2.2).

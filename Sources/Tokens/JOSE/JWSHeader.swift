@@ -4,6 +4,11 @@ public struct JWSHeader: Sendable, Hashable {
     public static let es256 = "ES256"
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3): OIDC Core §15.1's default ID token algorithm.
     public static let rs256 = "RS256"
+    /// RSASSA-PKCS1-v1_5 with SHA-384 (RFC 7518 §3.3): a client's assertions only, when its JWK says so.
+    public static let rs384 = "RS384"
+    /// RSASSA-PSS with SHA-256, MGF1 and a 32-byte salt (RFC 7518 §3.5): a client's assertions only, when its JWK says
+    /// so.
+    public static let ps256 = "PS256"
 
     /// `alg`.
     public let algorithm: String

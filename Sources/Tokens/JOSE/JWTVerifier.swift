@@ -65,7 +65,11 @@ public struct JWTVerifier: Sendable {
         }
         // RFC 8725 §3.1 / §2.1: accept exactly the algorithms we sign with; never "none", never HS256 with a public
         // key.
-        guard header.algorithm == JWSHeader.es256 || header.algorithm == JWSHeader.rs256 else {
+        // The keys' own algorithms besides: a client's assertion keys may be RS384 or PS256 (its JWK says which).
+        guard
+            header.algorithm == JWSHeader.es256 || header.algorithm == JWSHeader.rs256
+                || keys.values.contains(where: { $0.algorithm == header.algorithm })
+        else {
             throw TokenError(.unsupportedAlgorithm, "alg \(header.algorithm) is not ES256 or RS256")
         }
         // RFC 7515 §4.1.11: a crit extension we do not understand makes the JWS invalid.
@@ -99,6 +103,14 @@ public struct JWTVerifier: Sendable {
             // RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256 over the received signing input.
             guard rsaKey.isValidSignature(signature, for: Array(signingInput.utf8), hash: .sha256, padding: .pkcs1v15)
             else { throw TokenError(.invalidSignature, "RS256 signature does not verify") }
+        case .rs384(let rsaKey):
+            // RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-384.
+            guard rsaKey.isValidSignature(signature, for: Array(signingInput.utf8), hash: .sha384, padding: .pkcs1v15)
+            else { throw TokenError(.invalidSignature, "RS384 signature does not verify") }
+        case .ps256(let rsaKey):
+            // RFC 7518 §3.5: RSASSA-PSS with SHA-256, MGF1 with SHA-256 and a salt of the hash's size.
+            guard rsaKey.isValidSignature(signature, for: Array(signingInput.utf8), hash: .sha256, padding: .pss)
+            else { throw TokenError(.invalidSignature, "PS256 signature does not verify") }
         }
         // RFC 7519 §7.2 step 10: the payload must be a JSON object.
         let payload = try Self.parseObject(payloadBytes, "payload")

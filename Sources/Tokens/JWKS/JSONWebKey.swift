@@ -14,6 +14,8 @@ public struct JSONWebKey: Sendable, Hashable {
     /// `kid`.
     public let keyID: String
     let material: Material
+    /// `alg`: ES256 or RS256 by the key's type, unless a client's RSA key is another's (`JWTVerificationKey`).
+    private var algorithm: String?
 
     /// The JWK of a P-256 public key.
     /// - Throws: `.unusableKey` for another curve or an empty `kid`.
@@ -40,6 +42,9 @@ public struct JSONWebKey: Sendable, Hashable {
         switch key {
         case .es256(let publicKey): try self.init(keyID: keyID, publicKey: publicKey)
         case .rs256(let publicKey): try self.init(keyID: keyID, publicKey: publicKey)
+        case .rs384(let publicKey), .ps256(let publicKey):
+            try self.init(keyID: keyID, publicKey: publicKey)
+            algorithm = key.algorithm
         }
     }
 
@@ -52,12 +57,12 @@ public struct JSONWebKey: Sendable, Hashable {
             writer.set("crv", .string("P-256"))
             writer.set("x", .string(Base64URL.encode(x)))
             writer.set("y", .string(Base64URL.encode(y)))
-            writer.set("alg", .string(JWSHeader.es256))
+            writer.set("alg", .string(algorithm ?? JWSHeader.es256))
         case .rsa(let modulus, let exponent):
             writer.set("kty", .string("RSA"))
             writer.set("n", .string(Base64URL.encode(modulus)))
             writer.set("e", .string(Base64URL.encode(exponent)))
-            writer.set("alg", .string(JWSHeader.rs256))
+            writer.set("alg", .string(algorithm ?? JWSHeader.rs256))
         }
         writer.set("kid", .string(keyID))
         // RFC 7517 §4.2 / §4.4: public key use and intended algorithm.

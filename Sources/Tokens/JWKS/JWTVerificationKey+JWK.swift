@@ -6,8 +6,9 @@ extension JWTVerificationKey {
     static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     /// A public JWK (RFC 7517 §4) as the key it verifies with: `{"kty":"RSA","n","e"}` (RFC 7518 §6.3.1, at least
-    /// 2048 bits) for RS256, `{"kty":"EC","crv":"P-256","x","y"}` (§6.2.1) for ES256. `alg`, when present, must be that
-    /// algorithm, and `use`, when present, `sig` (RFC 7517 §4.2, §4.4).
+    /// 2048 bits) for RS256, or for RS384 or PS256 when its `alg` says so (Auth0's Private Key JWT algorithms);
+    /// `{"kty":"EC","crv":"P-256","x","y"}` (§6.2.1) for ES256. `alg`, when present, must be an algorithm of the key's
+    /// type, and `use`, when present, `sig` (RFC 7517 §4.2, §4.4).
     /// - Throws: `.unusableKey` naming what is wrong.
     public init(jwk: JSONValue) throws(TokenError) {
         guard let members = jwk.objectMembers else { throw TokenError(.unusableKey, "a JWK is not an object") }
@@ -36,7 +37,11 @@ extension JWTVerificationKey {
                     .unusableKey,
                     "the RSA key has \(key.modulusBits) bits; RS256 needs at least \(JWTSigner.minimumRSABits)")
             }
-            self = .rs256(key)
+            switch jwk["alg"]?.stringValue {
+            case JWSHeader.rs384: self = .rs384(key)
+            case JWSHeader.ps256: self = .ps256(key)
+            default: self = .rs256(key)
+            }
         case ("EC", "P-256"):
             do {
                 self = .es256(try ECPublicKey(curve: .p256, x: try bytes("x"), y: try bytes("y")))
@@ -51,7 +56,8 @@ extension JWTVerificationKey {
         }
         if let algorithm = jwk["alg"] {
             guard algorithm.stringValue == self.algorithm else {
-                throw TokenError(.unusableKey, "the JWK's alg is not \(self.algorithm), the algorithm of its key type")
+                throw TokenError(
+                    .unusableKey, "the JWK's alg is not an algorithm of its key type (RS256, RS384, PS256 or ES256)")
             }
         }
         if let use = jwk["use"], use.stringValue != "sig" {
@@ -83,7 +89,7 @@ extension JWTVerificationKey {
     public var thumbprint: String {
         switch self {
         case .es256(let key): JWKThumbprint.of(key)
-        case .rs256(let key): JWKThumbprint.of(key)
+        case .rs256(let key), .rs384(let key), .ps256(let key): JWKThumbprint.of(key)
         }
     }
 }

@@ -84,6 +84,36 @@ struct ClientAssertionTests {
         #expect(throws: Self.code(expected), "\(name)") { try Self.verify(token) }
     }
 
+    @Test("RS384 and PS256 verify with an RSA key whose JWK names them, and only with it (the key decides)")
+    func otherRSAAlgorithms() throws {
+        let rsa = try Self.rsaKey.get()
+        let signer = ClientAssertionSigner(.rsa(rsa))
+        let base = signer.publicJWK(keyID: "r")
+        for algorithm in ["RS384", "PS256"] {
+            let jwk = JSONValue.object((base.objectMembers ?? []) + [JSONMember(key: "alg", value: .string(algorithm))])
+            let key = try JWTVerificationKey(jwk: jwk)
+            #expect(key.algorithm == algorithm)
+            _ = try Self.verify(try signer.sign(Self.claims(), keyID: "r", algorithm: algorithm), keys: ["r": key])
+            // An RS256 assertion is refused by a key that says otherwise, and the reverse.
+            #expect(throws: Self.code(.unknownKey)) {
+                try Self.verify(try signer.sign(Self.claims(), keyID: "r"), keys: ["r": key])
+            }
+            #expect(throws: TokenError.self) {
+                try Self.verify(
+                    try signer.sign(Self.claims(), keyID: "r", algorithm: algorithm), keys: ["r": .rs256(rsa.publicKey)]
+                )
+            }
+        }
+        // A PS256 signature is not an RS256 one: the same bytes under the other padding do not verify.
+        let ps256 = try signer.sign(Self.claims(), keyID: "r", algorithm: "PS256")
+        let relabelled = ps256.split(separator: ".").enumerated().map { index, part in
+            index == 0 ? Base64URL.encode(Array(#"{"alg":"RS256","kid":"r"}"#.utf8)) : String(part)
+        }.joined(separator: ".")
+        #expect(throws: Self.code(.invalidSignature)) {
+            try Self.verify(relabelled, keys: ["r": .rs256(rsa.publicKey)])
+        }
+    }
+
     @Test("another key's signature, another explicit type, alg none or HS256 are refused")
     func header() throws {
         let other = ClientAssertionSigner(.p256(try Self.otherECKey.get()))
@@ -91,7 +121,7 @@ struct ClientAssertionTests {
         #expect(throws: Self.code(.unexpectedType)) {
             try Self.verify(try Self.signer().sign(Self.claims(), type: "at+jwt"))
         }
-        for algorithm in ["none", "HS256", "PS256"] {
+        for algorithm in ["none", "HS256", "PS256", "RS384"] {
             #expect(throws: Self.code(.unsupportedAlgorithm)) {
                 try Self.verify(try Self.signer().sign(Self.claims(), algorithm: algorithm))
             }
@@ -116,6 +146,7 @@ struct ClientAssertionTests {
         let weak = with(rsa, "n", .string(Base64URL.encode([0xC1] + Array(repeating: 0x55, count: 126) + [0x01])))
         for (name, jwk) in [
             ("private", with(ec, "d", "AAAA")), ("alg of the other type", with(ec, "alg", "RS256")),
+            ("RSA named ES256", with(rsa, "alg", "ES256")), ("RS512", with(rsa, "alg", "RS512")),
             ("use enc", with(rsa, "use", "enc")), ("P-384", with(ec, "crv", "P-384")), ("oct", with(ec, "kty", "oct")),
             ("1024-bit RSA", weak), ("not an object", "key"), ("x not base64url", with(ec, "x", "***")),
         ] {
