@@ -9,6 +9,9 @@ package struct PasskeyClient {
     package struct Parameters: Sendable {
         /// `client_id`.
         package var clientID: String
+        /// `client_secret` (`client_secret_post`, RFC 6749 §2.3.1), sent with `client_id` by a confidential client;
+        /// `nil`: a public client's requests.
+        package var clientSecret: String?
         /// `realm` (Auth0's connection); `nil`: none named, the server's default realm.
         package var realm: String?
         /// `scope` of the token requests.
@@ -21,10 +24,12 @@ package struct PasskeyClient {
         package var rpID: String
 
         package init(
-            clientID: String, realm: String? = nil, scope: String = "openid profile email offline_access",
-            audience: String? = nil, origin: String = "https://localhost", rpID: String = "localhost"
+            clientID: String, clientSecret: String? = nil, realm: String? = nil,
+            scope: String = "openid profile email offline_access", audience: String? = nil,
+            origin: String = "https://localhost", rpID: String = "localhost"
         ) {
             self.clientID = clientID
+            self.clientSecret = clientSecret
             self.realm = realm
             self.scope = scope
             self.audience = audience
@@ -54,7 +59,7 @@ package struct PasskeyClient {
     /// A sign-up's first request, `POST /passkey/register`: the creation options, with the `auth_session`.
     package func startSignUp(email: String, name: String) throws -> PublicKeyCredentialCreationOptions {
         let body =
-            "{\"client_id\":\(quoted(parameters.clientID))\(realmMember),\"user_profile\":{\"email\":"
+            "{\"client_id\":\(quoted(parameters.clientID))\(secretMember)\(realmMember),\"user_profile\":{\"email\":"
             + "\(quoted(email)),\"name\":\(quoted(name))}}"
         return try PublicKeyCredentialCreationOptions(
             json: try expectOK(transport.post("/passkey/register", body: Array(body.utf8)), "/passkey/register"))
@@ -86,7 +91,7 @@ package struct PasskeyClient {
 
     /// The body of a login's `POST /passkey/challenge`.
     package var challengeRequest: [UInt8] {
-        Array("{\"client_id\":\(quoted(parameters.clientID))\(realmMember)}".utf8)
+        Array("{\"client_id\":\(quoted(parameters.clientID))\(secretMember)\(realmMember)}".utf8)
     }
 
     /// The second half of a login's client side: reads the `/passkey/challenge` answer, signs the assertion with
@@ -104,7 +109,7 @@ package struct PasskeyClient {
     /// The token request body (JSON, as Auth0 documents `/oauth/token` for the webauthn grant).
     package func tokenRequest(session: String, credential: PublicKeyCredential) -> [UInt8] {
         var body = "{\"grant_type\":\"\(Self.webauthnGrant)\",\"client_id\":\(quoted(parameters.clientID))"
-        body += realmMember
+        body += secretMember + realmMember
         body += ",\"scope\":\(quoted(parameters.scope)),\"auth_session\":\(quoted(session))"
         if let audience = parameters.audience { body += ",\"audience\":\(quoted(audience))" }
         body += ",\"authn_response\":\(credential.toJSON())}"
@@ -124,6 +129,8 @@ package struct PasskeyClient {
     }
 
     private var realmMember: String { parameters.realm.map { ",\"realm\":\(quoted($0))" } ?? "" }
+
+    private var secretMember: String { parameters.clientSecret.map { ",\"client_secret\":\(quoted($0))" } ?? "" }
 
     private func quoted(_ text: String) -> String { JSONScan.quoted(text) }
 

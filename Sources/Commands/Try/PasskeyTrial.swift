@@ -9,6 +9,8 @@ import SoftwareClient
 struct PasskeyTrial: Sendable {
     let server: TrialServer
     let clientID: String
+    /// The secret of a confidential client, sent as `client_secret`; `nil` for a public client.
+    let clientSecret: String?
     /// The origin in `clientDataJSON`; `nil`: `https://<RP ID>`, which passkeyd accepts for a client with an iOS app.
     let origin: String?
     let output: @Sendable (String) -> Void
@@ -18,7 +20,7 @@ struct PasskeyTrial: Sendable {
         let transport = SocketConnection(host: server.host, port: server.port)
         // A synced platform passkey, as iOS and Android make them (its counter stays 0).
         var client = PasskeyClient(
-            transport: transport, parameters: PasskeyClient.Parameters(clientID: clientID),
+            transport: transport, parameters: PasskeyClient.Parameters(clientID: clientID, clientSecret: clientSecret),
             authenticator: VirtualAuthenticator(flags: .passkey, counterStep: 0))
         output("passkeyd try: \(server.url), client \(clientID)")
         let discovery = try client.expectOK(

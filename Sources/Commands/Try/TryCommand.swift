@@ -13,13 +13,18 @@ package struct TryCommand: Command, Equatable {
     static let clientID = Option<String>.nonEmpty("--client-id", "ID", requirement: "needs a client id")
     /// `--origin ORIGIN`: the origin in the ceremonies' client data.
     static let origin = Option<String>.nonEmpty("--origin", "ORIGIN", requirement: "needs an origin")
+    /// `--client-secret-file FILE`: a confidential client's secret, read from a file (never from the command line,
+    /// where other users' `ps` would see it).
+    static let clientSecretFile = Option<String>.nonEmpty(
+        "--client-secret-file", "FILE", requirement: "needs a file holding the client's secret")
 
     package static let words = ["try"]
-    package static let flags: [any Flag] = [url, clientID, origin]
+    package static let flags: [any Flag] = [url, clientID, origin, clientSecretFile]
     package static let summary = """
         Sign up with a new software passkey against a running server, log in with it, and print each request and
         the tokens' claims; exit 1 with the server's answer if it refuses. --url: default http://localhost:8080;
-        --client-id: default demo-native-app; --origin: default https://<RP ID> (an iOS app's origin).
+        --client-id: default demo-native-app; --origin: default https://<RP ID> (an iOS app's origin);
+        --client-secret-file: a confidential client's secret (client_secret_post).
         """
 
     /// The server tried.
@@ -28,23 +33,39 @@ package struct TryCommand: Command, Equatable {
     package var clientID: String
     /// The origin written into `clientDataJSON`; `nil`: `https://<RP ID>`.
     package var origin: String?
+    /// The file of the client's secret; `nil`: a public client.
+    package var clientSecretFile: String?
 
     package init(
-        server: TrialServer = TrialServer.local, clientID: String = "demo-native-app", origin: String? = nil
+        server: TrialServer = TrialServer.local, clientID: String = "demo-native-app", origin: String? = nil,
+        clientSecretFile: String? = nil
     ) {
         self.server = server
         self.clientID = clientID
         self.origin = origin
+        self.clientSecretFile = clientSecretFile
     }
 
     package init(_ arguments: ParsedArguments) {
         self.init(
             server: arguments[Self.url] ?? TrialServer.local, clientID: arguments[Self.clientID] ?? "demo-native-app",
-            origin: arguments[Self.origin])
+            origin: arguments[Self.origin], clientSecretFile: arguments[Self.clientSecretFile])
+    }
+
+    /// The secret in `file`: its text without the trailing line break an editor or `echo` leaves.
+    static func secret(inFile file: String) throws(CommandFailure) -> String {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandFailure("try: cannot read \(file)")
+        }
+        let secret = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !secret.isEmpty else { throw CommandFailure("try: \(file) holds no secret") }
+        return secret
     }
 
     package func run(_ context: CommandContext) async throws(CommandFailure) -> Int32 {
-        let trial = PasskeyTrial(server: server, clientID: clientID, origin: origin, output: context.output)
+        let secret = try clientSecretFile.map { (file) throws(CommandFailure) in try Self.secret(inFile: file) }
+        let trial = PasskeyTrial(
+            server: server, clientID: clientID, clientSecret: secret, origin: origin, output: context.output)
         // The client's socket blocks: it runs on a thread of its own, never on the cooperative pool.
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             Thread {

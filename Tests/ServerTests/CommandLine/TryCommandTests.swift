@@ -42,6 +42,29 @@ struct TryCommandTests {
         #expect(output[id...].contains { $0.hasPrefix("  email: \"try-") && $0.hasSuffix("@example.com\"") })
     }
 
+    @Test("--client-secret-file: a confidential client's secret, read from a file, sent with each request")
+    func confidentialClient() async throws {
+        let secret = "try-Secret_0123456789abcdefghijklmnopqrstuvwx"
+        let server = try await LiveServer.start(environment: [
+            "PASSKEYD_CLIENTS": """
+            [{"client_id": "backend", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"],
+              "client_secret_sha256": ["\(ClientsNewSecretCommand.hash(of: secret))"]}]
+            """
+        ])
+        let file = server.directory.appendingPathComponent("secret.txt")
+        try FileManager.default.createDirectory(at: server.directory, withIntermediateDirectories: true)
+        try Data((secret + "\n").utf8).write(to: file)
+        let base = ["try", "--url", server.base, "--client-id", "backend", "--origin", "https://example.com"]
+        let (status, output, errors) = await Self.run(base + ["--client-secret-file", file.path])
+        let (without, _, refusal) = await Self.run(base)
+        let (missing, _, unreadable) = await Self.run(base + ["--client-secret-file", file.path + ".absent"])
+        await server.stop()
+        #expect(status == 0, "\(errors) \(output)")
+        #expect(output.contains { $0.hasPrefix("POST /oauth/token (login") && $0.contains("access_token") })
+        #expect(without == 1 && refusal.first?.contains("invalid_client") == true, "\(refusal)")
+        #expect(missing == 1 && unreadable.first?.contains("cannot read") == true, "\(unreadable)")
+    }
+
     @Test("a refusal ends it with the server's answer and status 1")
     func refusal() async throws {
         let server = try await LiveServer.start()
