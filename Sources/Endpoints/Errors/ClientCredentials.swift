@@ -47,8 +47,17 @@ struct ClientCredentials: Sendable, Equatable {
         return basic
     }
 
-    /// The longest `client_assertion` read.
-    static let maximumAssertionLength = 16_384
+    /// The longest `client_assertion` read: the JWT verifier's own bound.
+    static let maximumAssertionLength = JWTVerifier.Configuration().maxTokenLength
+    /// The body parameters that carry a client's credentials (RFC 6749 §2.3.1, RFC 7521 §4.2): never part of what a
+    /// request asks for (a pushed authorization request drops them before it is sealed).
+    static let credentialParameters = ["client_secret", "client_assertion", "client_assertion_type"]
+
+    /// Whether `parameters` carry a client assertion, or its type (a request that cannot be answered inline, whose
+    /// `jti` is spent in the store: `ClientResolution.inlineClient`).
+    static func carriesAssertion(_ parameters: RequestParameters) -> Bool {
+        parameters.contains("client_assertion") || parameters.contains("client_assertion_type")
+    }
 
     /// The credentials of a `client_assertion` (RFC 7521 §4.2, RFC 7523 §2.2), `nil` when the request sends neither it
     /// nor `client_assertion_type`. The client is the body's `client_id`, else the assertion's `iss` (verified with

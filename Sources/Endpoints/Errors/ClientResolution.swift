@@ -47,12 +47,6 @@ package enum ClientResolution {
         return client
     }
 
-    /// Whether `parameters` carry a client assertion (such a request cannot be answered inline: `inlineClient`).
-    package static func carriesAssertion(_ parameters: RequestParameters) -> Bool {
-        (try? parameters.optionalString("client_assertion", maxLength: ClientCredentials.maximumAssertionLength))
-            != nil || (try? parameters.optionalString("client_assertion_type", maxLength: 128)) != nil
-    }
-
     /// The client `request` names, its secret judged (or its absence, for a public client); an assertion is returned
     /// in the credentials for the caller to verify.
     private static func resolved(_ parameters: RequestParameters, request: Request, context: ServerContext) throws

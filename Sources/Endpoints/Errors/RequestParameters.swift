@@ -27,6 +27,11 @@ package struct RequestParameters: Sendable {
     }
 
     /// An optional string parameter; absent or `null` is `nil`.
+    /// Whether `name` is present (and not null), whatever its type.
+    package func contains(_ name: String) -> Bool {
+        values[name].map { !$0.isNull } ?? false
+    }
+
     package func optionalString(_ name: String, maxLength: Int = 4096) throws -> String? {
         guard let value = values[name], !value.isNull else { return nil }
         return try string(name, maxLength: maxLength)

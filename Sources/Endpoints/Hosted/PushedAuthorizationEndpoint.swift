@@ -35,9 +35,7 @@ package struct PushedAuthorizationEndpoint: Sendable {
             allowing: GrantType.authorizationCode.rawValue, context: context)
         // The credentials are not part of the request: never sealed into the request_uri. A client that sent its id
         // in the Basic header only has it set, as `/authorize` reads the request's.
-        for credential in ["client_secret", "client_assertion", "client_assertion_type"] {
-            parameters[credential] = nil
-        }
+        for credential in ClientCredentials.credentialParameters { parameters[credential] = nil }
         parameters["client_id"] = client.clientID
         // RFC 9126 §2.1: "The request_uri authorization request parameter MUST NOT be provided in this case".
         if parameters["request_uri"] != nil {

@@ -94,7 +94,7 @@ package struct PasskeyEndpoints: Sendable {
     /// `organization` that is no string is refused inline.
     static func inlineLoginParameters(_ request: Request) -> Result<RequestParameters, any Error>? {
         let parameters = Result { () throws -> RequestParameters in try RequestParameters(request) }
-        if case .success(let parsed) = parameters, ClientResolution.carriesAssertion(parsed) { return nil }
+        if case .success(let parsed) = parameters, ClientCredentials.carriesAssertion(parsed) { return nil }
         // `try?` flattens: nil for no `organization`, and for one that is no string.
         if case .success(let parsed) = parameters,
             (try? parsed.optionalString("organization", maxLength: 256)) != nil

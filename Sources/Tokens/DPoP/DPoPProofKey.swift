@@ -8,18 +8,14 @@ public enum DPoPProofKey: Sendable, Equatable {
     /// `{"kty":"OKP","crv":"Ed25519","x":…}` (RFC 8037 §2).
     case ed25519(Ed25519PublicKey)
 
-    /// Members whose presence makes a JWK private (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2): `d` for EC and OKP,
-    /// and the RSA private members, refused whatever the key type.
-    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
-
     /// Reads the `jwk` header value.
     /// - Throws: `.dpopInvalidKey` for a private key (RFC 9449 §4.3 check 7), another key type or curve, or
     ///   coordinates of the wrong length or off the curve.
     init(jwk: JSONValue) throws(TokenError) {
-        guard let members = jwk.objectMembers else { throw TokenError(.dpopInvalidKey, "jwk is not an object") }
+        guard jwk.objectMembers != nil else { throw TokenError(.dpopInvalidKey, "jwk is not an object") }
         // RFC 9449 §4.3 check 7: the jwk header MUST NOT contain a private key.
-        if let secret = members.first(where: { Self.privateMembers.contains($0.key) }) {
-            throw TokenError(.dpopInvalidKey, "jwk holds the private member \(secret.key)")
+        if let secret = JSONWebKey.privateMember(of: jwk) {
+            throw TokenError(.dpopInvalidKey, "jwk holds the private member \(secret)")
         }
         func coordinate(_ name: String) throws(TokenError) -> [UInt8] {
             guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {

@@ -25,7 +25,8 @@ public struct ClientAssertion: Sendable {
     /// `client_id` (RFC 7521 §4.2: the assertion identifies the client). Never trusted before `verify` succeeds.
     public static func claimedIssuer(of token: String) -> String? {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= 16_384, segments.count == 3, let payload = Base64URL.decode(segments[1]),
+        guard token.utf8.count <= JWTVerifier.Configuration().maxTokenLength, segments.count == 3,
+            let payload = Base64URL.decode(segments[1]),
             let value = try? JSONValue(parsing: payload)
         else { return nil }
         return value["iss"]?.stringValue

@@ -1,4 +1,5 @@
 import Crypto
+import JSON
 
 /// A public signing key as a JWK (RFC 7517 §4): an EC P-256 key (RFC 7518 §6.2: kty "EC", crv, x, y; alg "ES256")
 /// or an RSA key (RFC 7518 §6.3: kty "RSA", n, e; alg "RS256"), with kid and use "sig".
@@ -9,6 +10,15 @@ public struct JSONWebKey: Sendable, Hashable {
         case ec(x: [UInt8], y: [UInt8])
         /// `n`, `e`: big-endian, without leading zero bytes (RFC 7518 §6.3.1.1).
         case rsa(modulus: [UInt8], exponent: [UInt8])
+    }
+
+    /// Members whose presence makes a JWK private (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): refused wherever a
+    /// public key is expected (a DPoP proof's `jwk`, a client's `jwks`).
+    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
+    /// The first private member of `jwk`'s, if any.
+    static func privateMember(of jwk: JSONValue) -> String? {
+        jwk.objectMembers?.first(where: { privateMembers.contains($0.key) })?.key
     }
 
     /// `kid`.

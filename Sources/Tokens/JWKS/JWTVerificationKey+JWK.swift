@@ -2,18 +2,16 @@ import Crypto
 import JSON
 
 extension JWTVerificationKey {
-    /// Members whose presence makes a JWK private (RFC 7518 §6.2.2, §6.3.2): a configured client key must be public.
-    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
-
     /// A public JWK (RFC 7517 §4) as the key it verifies with: `{"kty":"RSA","n","e"}` (RFC 7518 §6.3.1, at least
     /// 2048 bits) for RS256, or for RS384 or PS256 when its `alg` says so (Auth0's Private Key JWT algorithms);
     /// `{"kty":"EC","crv":"P-256","x","y"}` (§6.2.1) for ES256. `alg`, when present, must be an algorithm of the key's
     /// type, and `use`, when present, `sig` (RFC 7517 §4.2, §4.4).
     /// - Throws: `.unusableKey` naming what is wrong.
     public init(jwk: JSONValue) throws(TokenError) {
-        guard let members = jwk.objectMembers else { throw TokenError(.unusableKey, "a JWK is not an object") }
-        if let secret = members.first(where: { Self.privateMembers.contains($0.key) }) {
-            throw TokenError(.unusableKey, "the JWK holds the private member \(secret.key): give the public key only")
+        guard jwk.objectMembers != nil else { throw TokenError(.unusableKey, "a JWK is not an object") }
+        // A configured client key must be public: a private one does not belong in the server's configuration.
+        if let secret = JSONWebKey.privateMember(of: jwk) {
+            throw TokenError(.unusableKey, "the JWK holds the private member \(secret): give the public key only")
         }
         func bytes(_ name: String) throws(TokenError) -> [UInt8] {
             guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {
@@ -31,12 +29,7 @@ extension JWTVerificationKey {
             } catch {
                 throw TokenError(.unusableKey, "the JWK is not a usable RSA key: \(error)")
             }
-            // RFC 7518 §3.3: "A key of size 2048 bits or larger MUST be used with these algorithms."
-            guard key.modulusBits >= JWTSigner.minimumRSABits else {
-                throw TokenError(
-                    .unusableKey,
-                    "the RSA key has \(key.modulusBits) bits; RS256 needs at least \(JWTSigner.minimumRSABits)")
-            }
+            try Self.checkSize(key)
             switch jwk["alg"]?.stringValue {
             case JWSHeader.rs384: self = .rs384(key)
             case JWSHeader.ps256: self = .ps256(key)
@@ -72,11 +65,7 @@ extension JWTVerificationKey {
     /// - Throws: `.unusableKey` for another key type, curve or size, or DER that does not parse.
     public init(subjectPublicKeyInfo der: [UInt8]) throws(TokenError) {
         if let rsa = try? RSAPublicKey(derRepresentation: der) {
-            guard rsa.modulusBits >= JWTSigner.minimumRSABits else {
-                throw TokenError(
-                    .unusableKey,
-                    "the RSA key has \(rsa.modulusBits) bits; RS256 needs at least \(JWTSigner.minimumRSABits)")
-            }
+            try Self.checkSize(rsa)
             self = .rs256(rsa)
         } else if let ec = try? ECPublicKey(derRepresentation: der), ec.curve == .p256 {
             self = .es256(ec)
@@ -90,6 +79,15 @@ extension JWTVerificationKey {
         switch self {
         case .es256(let key): JWKThumbprint.of(key)
         case .rs256(let key), .rs384(let key), .ps256(let key): JWKThumbprint.of(key)
+        }
+    }
+
+    /// RFC 7518 §3.3 (and §3.5): "A key of size 2048 bits or larger MUST be used with these algorithms."
+    static func checkSize(_ key: RSAPublicKey) throws(TokenError) {
+        guard key.modulusBits >= JWTSigner.minimumRSABits else {
+            throw TokenError(
+                .unusableKey, "the RSA key has \(key.modulusBits) bits; at least \(JWTSigner.minimumRSABits) are needed"
+            )
         }
     }
 }

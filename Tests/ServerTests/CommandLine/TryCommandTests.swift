@@ -58,11 +58,15 @@ struct TryCommandTests {
         let (status, output, errors) = await Self.run(base + ["--client-secret-file", file.path])
         let (without, _, refusal) = await Self.run(base)
         let (missing, _, unreadable) = await Self.run(base + ["--client-secret-file", file.path + ".absent"])
+        let empty = server.directory.appendingPathComponent("empty.txt")
+        try Data("\n".utf8).write(to: empty)
+        let (blank, _, noSecret) = await Self.run(base + ["--client-secret-file", empty.path])
         await server.stop()
         #expect(status == 0, "\(errors) \(output)")
         #expect(output.contains { $0.hasPrefix("POST /oauth/token (login") && $0.contains("access_token") })
         #expect(without == 1 && refusal.first?.contains("invalid_client") == true, "\(refusal)")
         #expect(missing == 1 && unreadable.first?.contains("cannot read") == true, "\(unreadable)")
+        #expect(blank == 1 && noSecret.first?.contains("holds no secret") == true, "\(noSecret)")
     }
 
     @Test("a refusal ends it with the server's answer and status 1")

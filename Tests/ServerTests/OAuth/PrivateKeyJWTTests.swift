@@ -132,6 +132,15 @@ struct PrivateKeyJWTTests {
     func oneMethod() async throws {
         let harness = try Self.harness()
         let assertion = try Self.assertion(harness)
+        // A type without an assertion authenticates nothing.
+        let typeAlone = await harness.client.post(
+            "/oauth/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", "machine"),
+                ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            ])
+        try Self.expectInvalidClient(typeAlone, "type alone")
+        #expect(Self.lastRefusal(harness).contains("client_assertion_missing"))
         let wrongType = await harness.client.post(
             "/oauth/token",
             form: [
@@ -241,6 +250,12 @@ struct PrivateKeyJWTTests {
             (#"{"keys": []}"#, "clients[0].jwks"), (#"[]"#, "clients[0].jwks"),
             (#"{"keys": [\#(ec), \#(ec)]}"#, "clients[0].jwks.keys[0].kid"),
             (#"{"keys": [{"kty": "EC", "crv": "P-256", "x": "AA", "y": "AA", "d": "AA"}]}"#, "clients[0].jwks.keys[0]"),
+            (#"{"keys": [\#(ec.dropLast()), "kid": ""}]}"#, "clients[0].jwks.keys[0].kid"),
+            (
+                #"{"keys": [\#(ec.dropLast()), "kid": "\#(String(repeating: "k", count: 257))"}]}"#,
+                "clients[0].jwks.keys[0].kid"
+            ),
+            (#"{"keys": [\#(Array(repeating: ec, count: 11).joined(separator: ", "))]}"#, "clients[0].jwks"),
         ] {
             let error = #expect(throws: ConfigurationError.self) {
                 try TestConfiguration.make([

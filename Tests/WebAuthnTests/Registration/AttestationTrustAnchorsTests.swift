@@ -18,11 +18,8 @@ struct AttestationTrustAnchorsTests {
     let identity: AttestationIdentity
 
     init() throws {
-        root = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.ca))
-        leaf = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.good))
-        let key = try P256SigningKey(
-            pkcs8DERRepresentation: AttestationFixture.der(TestCertificates.leafPrivateKeyPKCS8))
-        identity = AttestationIdentity(certificates: [leaf.derEncoded], key: .es256(key))
+        let ca = try TestAttestationCA()
+        (root, leaf, identity) = (ca.root, ca.leaf, ca.identity)
     }
 
     /// A registration by the software authenticator of `aaguid`, with a packed full attestation, judged with `anchors`.

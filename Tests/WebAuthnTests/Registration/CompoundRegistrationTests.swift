@@ -16,11 +16,8 @@ struct CompoundRegistrationTests {
     let identity: AttestationIdentity
 
     init() throws {
-        root = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.ca))
-        leaf = try Certificate(derEncoded: AttestationFixture.der(TestCertificates.good))
-        let key = try P256SigningKey(
-            pkcs8DERRepresentation: AttestationFixture.der(TestCertificates.leafPrivateKeyPKCS8))
-        identity = AttestationIdentity(certificates: [leaf.derEncoded], key: .es256(key))
+        let ca = try TestAttestationCA()
+        (root, leaf, identity) = (ca.root, ca.leaf, ca.identity)
     }
 
     func verified(
