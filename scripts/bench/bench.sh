@@ -46,6 +46,10 @@ p99=$(awk '$1=="99%" {print $2}' "$work/wrk-healthz.txt")
 # section, and the cryptographic floor of one login (`bench-floor login`), for the login targets.
 floor_ok=1
 bench_floor_build "$work/bench-floor" 2>"$work/floor.err" || floor_ok=0
+# Issue #35's system floor (scripts/bench/login-floor-server.c): the same login's unavoidable work in C on the same
+# libraries, measured by the same load generator beside passkeyd's login runs.
+system_floor_ok=1
+bench_system_floor_build "$work/login-floor-server" 2>"$work/system-floor.err" || system_floor_ok=0
 
 # --- WebAuthn verification: passkeyd replay --bench vs the Python peers, each ceremony against its target ratio ---
 # The workload generator and the peers live in the shared folder: ../shared in CI, /work/shared on the dev machine.
@@ -175,25 +179,59 @@ loadavg_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # The cryptographic floor of a login (bench-floor login), just before the login runs and again just after them.
 rm -f "$work"/floor-login-*.json
 if [ "$floor_ok" = 1 ]; then bench_floor_login "$work/bench-floor" "$work/floor-login-before.json" 2>>"$work/floor.err" || true; fi
+# The system floor's database: passkeyd's own, its users signed up by passkeyd (which then stops), so the C server
+# reads and writes the same schema, indexes and rows; then the C server on it, left idle between its runs.
+floor_server=""
+floor_data=""
+: >"$work/system-floor-runs.jsonl"
+: >"$work/system-floor-server.log"
+if [ "$system_floor_ok" = 1 ]; then
+  floor_data="$(mktemp -d "$PWD/$work/floor-data.XXXXXX")"
+  floor_port=$((20000 + RANDOM % 20000))
+  bench_sqlite_server "$floor_port" "$floor_data" "$work/system-floor-server.log" ""
+  server=$!
+  trap 'kill $server 2>/dev/null || true; rm -rf "$floor_data"' EXIT
+  wait_ready "$floor_port"
+  bench_signup "$floor_port" "$floor_data/credentials.jsonl" /dev/null
+  kill -TERM $server
+  wait $server || true
+  "$work/login-floor-server" "$floor_port" "$floor_data/passkeyd.sqlite" "$bench_es256_client" \
+    >>"$work/system-floor-server.log" 2>&1 &
+  floor_server=$!
+  trap 'kill $floor_server 2>/dev/null || true; rm -rf "$floor_data"' EXIT
+  wait_ready "$floor_port"
+fi
 port=$((20000 + RANDOM % 20000))
 admin_port=$((port + 2))
 : >"$work/login-server.log"
 bench_sqlite_server "$port" "$login_data" "$work/login-server.log" "127.0.0.1:$admin_port"
 server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$login_data"' EXIT
+trap 'kill $server ${floor_server:-} 2>/dev/null || true; rm -rf "$login_data" ${floor_data:+"$floor_data"}' EXIT
 wait_ready "$port"
 bench_signup "$port" "$login_data/credentials.jsonl" "$work/signup.json"
 : >"$work/login-runs.jsonl"
 # The target runs: 64 clients in a closed loop (as many logins as they can, one after the other), through the
 # RS256 client and the ES256 one in turn, three runs each: on this shared machine one run moves with the host's
-# speed, and the report takes each one's median. Then one paced run each (`--rate`, open loop) offering half of
-# that median: the latency of a server that is not saturated.
+# speed, and the report takes each one's median. Each is followed by the same run against the system floor's C
+# server (when it built), so that the two are measured under the same conditions. Then one paced run each
+# (`--rate`, open loop) offering half of that median: the latency of a server that is not saturated.
 index=0
 for alg in RS256 ES256 RS256 ES256 RS256 ES256; do
   index=$((index + 1))
   bench_login_run "$server" "$port" "$admin_port" "$login_data/credentials.jsonl" 64:poll:10 "$work" \
     "$index-64-$alg" "$alg" >>"$work/login-runs.jsonl"
+  if [ -n "$floor_server" ]; then
+    bench_login_run "$floor_server" "$floor_port" "" "$floor_data/credentials.jsonl" 64:poll:10 "$work" \
+      "$index-64-$alg-system-floor" "$alg" >>"$work/system-floor-runs.jsonl"
+  fi
 done
+if [ -n "$floor_server" ]; then
+  kill -TERM "$floor_server" 2>/dev/null || true
+  wait "$floor_server" || true
+  floor_server=""
+  rm -rf "$floor_data"
+  floor_data=""
+fi
 for alg in RS256 ES256; do
   index=$((index + 1))
   half="$(python3 - "$work/login-runs.jsonl" "$alg" <<'PY'
@@ -313,6 +351,11 @@ in this run, since this shared host's speed drifts by ±20% between runs:
   (Little's law: latency = clients ÷ throughput).
 - *PostgreSQL node* (PostgreSQL on the same host, sharing the cores): logins/s at least **75 %** of the SQLite
   node's measured next to it, and PostgreSQL's CPU per login at most **500 µs**.
+
+The **system floor** (the SQLite section) is a comparison, not a target: the same login done in C on the same
+libraries by `scripts/bench/login-floor-server.c`, with no JSON parser, audit sequencer, metrics or logging, measured
+by the same load generator right after each of passkeyd's runs. It is a lower bound for any server doing this login
+here, so it tells whether a bound can be met on this host at all and how far passkeyd is from the libraries' own cost.
 
 The large-database run, the Unix-socket and two-node PostgreSQL rows and the HTTP figure are comparisons, not
 targets.

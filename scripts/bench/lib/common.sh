@@ -105,6 +105,13 @@ bench_floor_build() {
   "${CC:-$(command -v cc || command -v clang || echo cc)}" -O2 -o "$1" scripts/bench/bench-floor.c -lcrypto
 }
 
+# bench_system_floor_build OUT: compiles scripts/bench/login-floor-server.c (issue #35's system floor: the login's
+# unavoidable work in C on the same libraries) to OUT, as bench_floor_build compiles. Fails when it does not build.
+bench_system_floor_build() {
+  "${CC:-$(command -v cc || command -v clang || echo cc)}" -O2 -o "$1" scripts/bench/login-floor-server.c \
+    -lmicrohttpd -lcrypto -lsqlite3 -lcbor -lpthread
+}
+
 # bench_floor_login PROGRAM OUT: the cryptographic floor of one login (`bench-floor login`, pinned to one core), its
 # JSON line into OUT; removes OUT and fails when the program fails.
 bench_floor_login() {
@@ -131,13 +138,14 @@ bench_login_run() {
   local pacing=()
   [ -n "$rate" ] && pacing=(--rate "$rate")
   cpu_before=$(bench_process_cpu "$pid")
-  bench_metrics_sums "$admin_port" >"$dir/metrics-before-$name.txt"
+  # An empty ADMIN_PORT: a server without /metrics (the system floor's), no route means.
+  if [ -n "$admin_port" ]; then bench_metrics_sums "$admin_port" >"$dir/metrics-before-$name.txt"; else : >"$dir/metrics-before-$name.txt"; fi
   "$loadgen" --url "http://127.0.0.1:$port" --login --credentials "$credentials" --client-id "$(bench_client "$alg")" \
     --concurrency "$concurrency" --seconds "$seconds" --warmup 1 --transport "$transport" "${pacing[@]}" \
     --server-pid "$pid" >"$dir/login-$name.json" ||
     true
   cpu_after=$(bench_process_cpu "$pid")
-  bench_metrics_sums "$admin_port" >"$dir/metrics-after-$name.txt"
+  if [ -n "$admin_port" ]; then bench_metrics_sums "$admin_port" >"$dir/metrics-after-$name.txt"; else : >"$dir/metrics-after-$name.txt"; fi
   python3 scripts/bench/lib/login_run.py "$dir/login-$name.json" "$cpu_before" "$cpu_after" \
     "$dir/metrics-before-$name.txt" "$dir/metrics-after-$name.txt" "$alg"
 }

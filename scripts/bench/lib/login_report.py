@@ -1,10 +1,12 @@
 """The SQLite login section of docs/benchmarks.md (scripts/bench/bench.sh): issue #35's SQLite targets (server CPU
-per login against the cryptographic floor, RS256 and ES256 ID tokens), context switches per login, p99 at a paced
-rate of half the measured maximum, the profile and the audit log's share.
+per login against the cryptographic floor, RS256 and ES256 ID tokens), the system floor (the same login in C),
+context switches per login, p99 at a paced rate of half the measured maximum, the profile and the audit log's
+share.
 
 Usage: login_report.py WORK CORES LOADAVG
-WORK (build/bench) holds signup.json, login-runs.jsonl (bench_login_run lines), floor-login-{before,after}.json
-(`bench-floor login`), large-runs.jsonl, server-profile.txt and server-profile-full.txt.
+WORK (build/bench) holds signup.json, login-runs.jsonl (bench_login_run lines), system-floor-runs.jsonl (the same
+runs against scripts/bench/login-floor-server.c), floor-login-{before,after}.json (`bench-floor login`),
+large-runs.jsonl, server-profile.txt and server-profile-full.txt.
 """
 import json
 import os
@@ -102,6 +104,58 @@ print("Server CPU per login: the server process's user + system CPU time over th
       "switches of the server's threads over the same window (/proc/PID/task/*/status, summed), over the same "
       "logins. The target columns compare the median with issue #35's bound.")
 print()
+
+# --- The system floor ----------------------------------------------------------------------------------------------
+system = {alg: [r for r in lines("system-floor-runs.jsonl") if r["id_token_alg"] == alg] for alg in TARGETS}
+if any(system.values()):
+    print("### The system floor: the same login in C on the same libraries (issue #35)")
+    print()
+    print("`scripts/bench/login-floor-server.c` does what a login cannot avoid with passkeyd's C libraries and "
+          "nothing else: libmicrohttpd with passkeyd's daemon flags (2 polling threads, poll(2), suspend/resume); the "
+          "challenge sealed with AES-256-GCM; the session opened, clientDataJSON's type, challenge and origin found "
+          "by byte search (no JSON parser), the authenticator data's checks, the credential and its user in "
+          "passkeyd's joined SELECT, the COSE key through libcbor, the P-256 verify; a random refresh token and its "
+          "SHA-256, the access token (ES256) and the ID token (RS256, or ES256 for the ES256 client) signed with a "
+          "reused context; passkeyd's six login statements in a SAVEPOINT each on one writer thread that commits "
+          "batches with `synchronous=FULL`, on a passkeyd database whose users passkeyd signed up. It has no audit "
+          "sequencer, metrics, rate limit, deadline, logging or request validation: a lower bound for any server "
+          "doing this login on these libraries, measured with the same load generator, each run right after "
+          "passkeyd's run with the same ID token (so both meet the host in the same state).")
+    print()
+    print("| ID token | system floor CPU/login | every run | ÷ cryptographic floor | passkeyd (above) "
+          "| passkeyd ÷ system floor | every pair | issue #35's bound | bound ÷ system floor |")
+    print("|---|---:|---|---:|---:|---:|---|---:|---:|")
+    verdicts = []
+    for alg, target in TARGETS.items():
+        items, ours = system[alg], closed[alg]
+        if not items or not ours:
+            continue
+        cpu = statistics.median(r["server_cpu_us_per_login"] for r in items)
+        every = ", ".join(f"{r['server_cpu_us_per_login']:,.0f}" for r in items)
+        passkeyd = statistics.median(r["server_cpu_us_per_login"] for r in ours)
+        pairs = ", ".join(f"{a['server_cpu_us_per_login'] / b['server_cpu_us_per_login']:.2f}×"
+                          for a, b in zip(ours, items))
+        base = floor[f"floor_{alg.lower()}_us"] if floor else None
+        bound = target * base if base else None
+        over = f"{cpu / base:.2f}×" if base else "—"
+        bound_text = f"{bound:,.0f} µs" if bound else "—"
+        room = f"{bound / cpu:.2f}" if bound else "—"
+        print(f"| {alg} | {cpu:,.0f} µs | {every} | {over} | {passkeyd:,.0f} µs | {passkeyd / cpu:.2f}× | {pairs} "
+              f"| {bound_text} | {room} |")
+        if bound:
+            if bound < cpu:
+                verdicts.append(f"{alg}: the bound ({target:g} × {base:,.0f} µs = {bound:,.0f} µs) is below the C "
+                                f"system floor ({cpu:,.0f} µs): no server doing this login on these libraries meets "
+                                "it on this host")
+            else:
+                verdicts.append(f"{alg}: the bound ({bound:,.0f} µs) leaves {bound - cpu:,.0f} µs "
+                                f"({(bound - cpu) / cpu * 100:.0f} % of the C system floor) for everything the C server "
+                                "leaves out")
+    print()
+    if verdicts:
+        print("What this says of the bounds: " + "; ".join(verdicts) + ". Each ratio compares figures of this run; "
+              "the system floor's runs are the median of three, as passkeyd's.")
+        print()
 
 # --- Every run ---------------------------------------------------------------------------------------------------
 print("### Every run, and p99 at half the measured maximum")
