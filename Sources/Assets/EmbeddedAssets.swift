@@ -554,7 +554,18 @@ package enum EmbeddedAssets {
         ],
         "operationId": "introspect",
         "summary": "Token introspection (RFC 7662) for confidential clients.",
-        "description": "A confidential client, authenticated by its secret, learns whether an access token this issuer minted still\nstands: its own token, or one for an API whose `introspection_clients` lists it. Every other token, one that\ndoes not verify, has expired or was revoked, and every refresh token is `{\"active\": false}` alike. A public\nclient is 401 `invalid_client`.\n",
+        "description": "A confidential client, authenticated by its secret, learns whether an access token this issuer minted still\nstands: its own token, or one for an API whose `introspection_clients` lists it. Every other token, one that\ndoes not verify, has expired or was revoked, and every refresh token is `{\"active\": false}` alike. A public\nclient is 401 `invalid_client`. With `Accept: application/token-introspection+jwt` (named with a weight at\nleast that of `application/json`) the answer is a signed JWT (RFC 9701).\n",
+        "parameters": [
+          {
+            "name": "Accept",
+            "in": "header",
+            "required": false,
+            "description": "`application/token-introspection+jwt` for a signed answer (RFC 9701 §4); JSON otherwise.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
         "requestBody": {
           "required": true,
           "content": {
@@ -673,6 +684,12 @@ package enum EmbeddedAssets {
                       "type": "string"
                     }
                   }
+                }
+              },
+              "application/token-introspection+jwt": {
+                "schema": {
+                  "type": "string",
+                  "description": "RFC 9701 §5: a JWT typed `token-introspection+jwt`, signed with the caller's `introspection_signed_response_alg` (RS256 by default, or ES256) by a key of the JWKS; claims `iss`, `aud` (the caller's client_id), `iat` and `token_introspection`, the object the JSON answer carries."
                 }
               }
             }
@@ -1783,6 +1800,16 @@ package enum EmbeddedAssets {
                         ]
                       },
                       "description": "`[\"RS256\", \"ES256\"]`: ID tokens are RS256 unless the client asks for ES256."
+                    },
+                    "introspection_signing_alg_values_supported": {
+                      "type": "array",
+                      "items": {
+                        "enum": [
+                          "RS256",
+                          "ES256"
+                        ]
+                      },
+                      "description": "`[\"RS256\", \"ES256\"]`: signed introspection answers (RFC 9701 §7), RS256 unless the client asks for ES256."
                     },
                     "token_endpoint_auth_methods_supported": {
                       "type": "array",

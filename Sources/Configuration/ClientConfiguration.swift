@@ -96,6 +96,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// How this client's ID tokens are signed (`id_token_signed_response_alg`, OIDC Dynamic Client Registration §2):
     /// RS256 by default (OIDC Core §15.1), ES256 on request.
     public var idTokenSigningAlgorithm: TokenSigningAlgorithm = .rs256
+    /// How this client's token introspection responses are signed when it asks for them as JWTs
+    /// (`introspection_signed_response_alg`, RFC 9701 §6): RS256 by default, as the RFC says, ES256 on request.
+    public var introspectionSigningAlgorithm: TokenSigningAlgorithm = .rs256
     /// The SHA-256 of each secret this client authenticates with (`client_secret_sha256`, RFC 6749 §2.3.1): a
     /// confidential client when there is one, a public client (PKCE, no secret) when there is none.
     public var secretHashes: [[UInt8]] = []

@@ -90,6 +90,12 @@ extension ServerConfiguration {
             deviceKeyAttestation: attestation, appAttestEnvironment: appAttestEnvironment,
             idTokenSigningAlgorithm: idTokenAlgorithm)
         client.passkeyHints = hints
+        let introspectionAlgorithm = try object.string(
+            "introspection_signed_response_alg", default: TokenSigningAlgorithm.rs256.rawValue)
+        guard let introspectionSigning = TokenSigningAlgorithm(rawValue: introspectionAlgorithm) else {
+            throw object.error("introspection_signed_response_alg", "must be RS256 or ES256")
+        }
+        client.introspectionSigningAlgorithm = introspectionSigning
         let conveyance = try object.string("attestation", default: AttestationConveyance.none.rawValue)
         guard let attestationConveyance = AttestationConveyance(rawValue: conveyance) else {
             throw object.error("attestation", "must be none, indirect, direct or enterprise (WebAuthn L3 §5.4.7)")

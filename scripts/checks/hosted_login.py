@@ -311,6 +311,21 @@ def check_confidential_client(driver, issuer, catcher, catcher_port, subject):
     user_state = machine.introspect_token(introspection, token=refreshed["access_token"]).json()
     check("introspection: the user's access token is active, the same user",
           user_state.get("active") is True and user_state.get("sub") == subject, str(user_state))
+    # RFC 9701: the same answer as a JWT the issuer signed, asked for by Accept and checked by authlib with the JWKS
+    # (signature, iss, aud, iat) and its typ.
+    signed = requests.post(introspection, timeout=10, auth=(client_id, secret),
+                           headers={"Accept": "application/token-introspection+jwt"},
+                           data={"token": refreshed["access_token"]})
+    algorithms = server.metadata.get("introspection_signing_alg_values_supported", [])
+    decoded = JsonWebToken(algorithms).decode(signed.text, server.keys, claims_options={
+        "iss": {"essential": True, "value": issuer}, "aud": {"essential": True, "value": client_id},
+        "iat": {"essential": True}})
+    decoded.validate(leeway=5)
+    check("introspection (RFC 9701): a JWT signed by the issuer's RS256 key, typed token-introspection+jwt, the same "
+          "answer", signed.headers.get("Content-Type") == "application/token-introspection+jwt"
+          and decoded.header.get("typ") == "token-introspection+jwt" and decoded.header.get("alg") == "RS256"
+          and "RS256" in algorithms and dict(decoded["token_introspection"]) == user_state,
+          f"{signed.status_code} {signed.headers.get('Content-Type')} {decoded.header} {dict(decoded)}")
     machine.revoke_token(server.metadata["revocation_endpoint"], token=refreshed["refresh_token"],
                          token_type_hint="refresh_token")
     after = machine.introspect_token(introspection, token=refreshed["access_token"]).json()

@@ -91,6 +91,10 @@ package enum DiscoveryEndpoints {
             JSONMember(
                 key: "introspection_endpoint_auth_signing_alg_values_supported",
                 value: strings(Self.assertionAlgorithms)),
+            // RFC 9701 §7: introspection responses as signed JWTs, RS256 (the default) or ES256 per client.
+            JSONMember(
+                key: "introspection_signing_alg_values_supported",
+                value: strings(TokenSigningAlgorithm.allCases.reversed().map(\.rawValue))),
             // RFC 9449 §5.1: the proof algorithms the token endpoint accepts.
             JSONMember(key: "dpop_signing_alg_values_supported", value: strings(DPoPProofVerifier.algorithms)),
             JSONMember(

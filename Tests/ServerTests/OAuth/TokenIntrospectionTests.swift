@@ -1,9 +1,11 @@
 import Commands
 import Configuration
+import Crypto
 import Foundation
 import HTTP
 import JSON
 import Testing
+import Tokens
 
 @testable import Endpoints
 @testable import Service
@@ -22,7 +24,8 @@ struct TokenIntrospectionTests {
             "PASSKEYD_CLIENTS": """
             [{"client_id": "app", "grant_types": ["urn:okta:params:oauth:grant-type:webauthn", "refresh_token"]},
              {"client_id": "rs", "grant_types": ["client_credentials"], "client_secret_sha256": ["\(hash)"]},
-             {"client_id": "batch", "grant_types": ["client_credentials"], "client_secret_sha256": ["\(hash)"]}]
+             {"client_id": "batch", "grant_types": ["client_credentials"], "client_secret_sha256": ["\(hash)"],
+              "introspection_signed_response_alg": "ES256"}]
             """,
             "PASSKEYD_APIS": """
             [{"identifier": "\(bank)", "scopes": [{"value": "payments:read"}], "introspection_clients": ["rs"]}]
@@ -34,9 +37,50 @@ struct TokenIntrospectionTests {
         ])
     }
 
-    static func introspect(_ harness: PasskeyHarness, _ token: String, as clientID: String = "rs") async -> Response {
+    static func introspect(
+        _ harness: PasskeyHarness, _ token: String, as clientID: String = "rs", accept: String? = nil
+    ) async -> Response {
         await harness.client.post(
-            "/oauth/introspect", form: [("client_id", clientID), ("client_secret", secret), ("token", token)])
+            "/oauth/introspect", form: [("client_id", clientID), ("client_secret", secret), ("token", token)],
+            headers: accept.map { HTTPHeaders([("Accept", $0)]) } ?? HTTPHeaders())
+    }
+
+    /// An RFC 9701 answer checked as a resource server checks it: the media type, `typ`, a signature by the key the
+    /// JWKS publishes under its `kid` with the `alg` it names, `iss`, `aud` and `iat`; its `token_introspection`.
+    static func signedAnswer(
+        _ response: Response, harness: PasskeyHarness, caller: String = "rs", algorithm: String = "RS256"
+    ) async throws -> JSONValue {
+        #expect(response.status == 200, "\(response.bodyText)")
+        #expect(response.headers["Content-Type"] == "application/token-introspection+jwt")
+        #expect(response.headers["Cache-Control"] == "no-store")
+        let parts = response.bodyText.split(separator: ".", omittingEmptySubsequences: false)
+        try #require(parts.count == 3, "not a compact JWS: \(response.bodyText)")
+        let header = try JSONValue(parsing: try #require(Base64URL.decode(parts[0])))
+        let payload = try JSONValue(parsing: try #require(Base64URL.decode(parts[1])))
+        let signature = try #require(Base64URL.decode(parts[2]))
+        #expect(header["typ"] == "token-introspection+jwt" && header["alg"] == .string(algorithm))
+        let jwks = try await harness.client.get("/.well-known/jwks.json").jsonValue()
+        let jwk = try #require(jwks["keys"]?.arrayValue?.first { $0["kid"] == header["kid"] }, "kid not published")
+        let input = Array("\(parts[0]).\(parts[1])".utf8)
+        func bytes(_ name: String) throws -> [UInt8] {
+            try #require(jwk[name]?.stringValue.flatMap { Base64URL.decode($0) })
+        }
+        let verifies: Bool
+        switch algorithm {
+        case "ES256":
+            let key = try ECPublicKey(curve: .p256, x: try bytes("x"), y: try bytes("y"))
+            let der = try ECDSASignature.derRepresentation(fromRaw: signature, curve: .p256)
+            verifies = key.isValidSignature(der, for: input, hash: .sha256)
+        default:
+            let key = try RSAPublicKey(modulus: try bytes("n"), exponent: try bytes("e"))
+            verifies = key.isValidSignature(signature, for: input, hash: .sha256, padding: .pkcs1v15)
+        }
+        #expect(verifies, "the signature does not verify with the published key")
+        #expect(payload["iss"] == "https://auth.example.com/" && payload["aud"] == .string(caller))
+        #expect(payload["iat"] == .number(String(Int64(harness.clock.now().timeIntervalSince1970))))
+        // RFC 9701 §5: no top-level sub or exp, so the answer cannot pass as an access token.
+        #expect(payload["sub"] == nil && payload["exp"] == nil)
+        return try #require(payload["token_introspection"])
     }
 
     static func active(_ response: Response) throws -> Bool {
@@ -114,6 +158,76 @@ struct TokenIntrospectionTests {
         let missing = await harness.client.post(
             "/oauth/introspect", form: [("client_id", "rs"), ("client_secret", Self.secret)])
         #expect(missing.status == 400)
+    }
+
+    @Test("Accept: application/token-introspection+jwt gets the same answer signed (RFC 9701), active or not")
+    func signedAnswers() async throws {
+        let harness = try Self.harness()
+        var passkey = Passkey()
+        _ = try await harness.signUp(&passkey)
+        let login = try await harness.logIn(&passkey, audience: Self.bank).jsonValue()
+        let access = try #require(login["access_token"]?.stringValue)
+        let plain = try await Self.introspect(harness, access).jsonValue()
+        let jwt = "application/token-introspection+jwt"
+        let signed = try await Self.signedAnswer(
+            await Self.introspect(harness, access, accept: jwt), harness: harness)
+        #expect(signed == plain && signed["active"] == true)
+        // Inactive: `{"active": false}` and nothing more, signed all the same.
+        let inactive = try await Self.signedAnswer(
+            await Self.introspect(harness, "not-a-token", accept: "\(jwt);q=0.9, application/json;q=0.5"),
+            harness: harness)
+        #expect(inactive == ["active": false])
+        // The caller's introspection_signed_response_alg: batch asks for ES256, and is the audience.
+        let machine = try await harness.client.post(
+            "/oauth/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", "batch"), ("client_secret", Self.secret),
+                ("audience", Self.bank),
+            ]
+        ).jsonValue()
+        let machineToken = try #require(machine["access_token"]?.stringValue)
+        let own = try await Self.signedAnswer(
+            await Self.introspect(harness, machineToken, as: "batch", accept: jwt), harness: harness, caller: "batch",
+            algorithm: "ES256")
+        #expect(own["active"] == true && own["sub"] == "batch@clients")
+    }
+
+    @Test(
+        "JSON stays the answer unless Accept names the JWT type at least as high as JSON",
+        arguments: [
+            "*/*", "application/json", "application/*", "application/json, application/token-introspection+jwt;q=0.5",
+            "application/token-introspection+jwt;q=0", "text/html",
+        ])
+    func negotiation(accept: String) async throws {
+        let harness = try Self.harness()
+        let answer = await Self.introspect(harness, "not-a-token", accept: accept)
+        #expect(answer.headers["Content-Type"]?.hasPrefix("application/json") == true, "\(accept)")
+        #expect(try answer.jsonValue() == ["active": false], "\(accept)")
+    }
+
+    @Test("errors stay JSON when a signed answer is asked for; the signing algorithm is checked at start")
+    func signedErrorsAndConfiguration() async throws {
+        let harness = try Self.harness()
+        let refused = await harness.client.post(
+            "/oauth/introspect", form: [("client_id", "rs"), ("token", "x")],
+            headers: HTTPHeaders([("Accept", "application/token-introspection+jwt")]))
+        #expect(refused.status == 401 && refused.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(try refused.jsonValue()["error"] == "invalid_client")
+        for value in ["none", "HS256", "PS256"] {
+            #expect(throws: ConfigurationError.self, "\(value)") {
+                try PasskeyHarness([
+                    "PASSKEYD_CLIENTS": #"[{"client_id": "rs", "introspection_signed_response_alg": "\#(value)"}]"#
+                ])
+            }
+        }
+        // RFC 9701 §6: encryption is not supported, so its settings are refused rather than ignored.
+        #expect(throws: ConfigurationError.self) {
+            try PasskeyHarness([
+                "PASSKEYD_CLIENTS": #"[{"client_id": "rs", "introspection_encrypted_response_alg": "RSA-OAEP-256"}]"#
+            ])
+        }
+        let discovery = try await harness.client.get("/.well-known/openid-configuration").jsonValue()
+        #expect(discovery["introspection_signing_alg_values_supported"] == ["RS256", "ES256"])
     }
 
     @Test("introspection_clients must be confidential clients; discovery names the endpoint")

@@ -35,6 +35,17 @@ package struct TokenIntrospection: Sendable {
         return Self.active(claims)
     }
 
+    /// The answer as RFC 9701 §5 signs it for a resource server that asked for
+    /// `application/token-introspection+jwt`: `iss` this server, `aud` the caller, `iat` now and the RFC 7662 answer as
+    /// `token_introspection`, typed `token-introspection+jwt` and signed with the caller's
+    /// `introspection_signed_response_alg` (RFC 9701 §6; RS256 by default) by the key the JWKS publishes.
+    package func signedAnswer(_ answer: JSONValue, caller: ClientConfiguration) async throws -> String {
+        let claims = IntrospectionResponseClaims(
+            issuer: context.configuration.issuer, audience: caller.clientID, issuedAt: context.clock.now(),
+            introspection: answer)
+        return try await context.tokens.currentSigners().signer(caller.introspectionSigningAlgorithm).sign(claims)
+    }
+
     /// `{"active": false}`.
     static let inactive = JSONValue.object([JSONMember(key: "active", value: .bool(false))])
 
