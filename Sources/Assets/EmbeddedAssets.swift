@@ -471,7 +471,7 @@ package enum EmbeddedAssets {
             "$ref": "#/components/responses/TooLarge"
           },
           "429": {
-            "description": "`too_many_requests`, with `Retry-After`: over the per-IP rate limit, or within the delay that earlier\nfailed SRP or recovery attempts earned.\n",
+            "description": "`too_many_requests`, with `Retry-After`: over the per-IP rate limit, within the delay that earlier\nfailed SRP or recovery attempts earned, or (client_credentials) over the client's enforced `token_quota`\nuntil its full hour or day ends.\n",
             "headers": {
               "Retry-After": {
                 "$ref": "#/components/headers/RetryAfter"

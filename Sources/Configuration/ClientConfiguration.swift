@@ -158,6 +158,9 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// `require_pushed_authorization_requests` (RFC 9126 §6): `/authorize` takes this client's requests only as
     /// pushed ones (`POST /oauth/par`, then `request_uri`).
     public var requirePushedAuthorizationRequests = false
+    /// `token_quota.client_credentials`: how many machine tokens this client may have per hour and per day; `nil`
+    /// for no quota (the default).
+    public var tokenQuota: TokenQuota?
 
     /// The grant type of Auth0's native passkey flow (`GrantType.webAuthn`).
     public static let webAuthnGrant = GrantType.webAuthn.rawValue

@@ -129,8 +129,36 @@ extension ServerConfiguration {
             throw object.error(
                 "grant_types", "client_credentials is for a confidential client: list its client_secret_sha256 or jwks")
         }
+        client.tokenQuota = try readTokenQuota(object, client: client)
         try object.rejectUnknownKeys()
         return client
+    }
+
+    /// `token_quota.client_credentials` (Auth0's client setting): `per_hour` and/or `per_day`, each 1 to a billion,
+    /// and `enforce` (default `true`); only for a client with the client credentials grant.
+    private static func readTokenQuota(_ object: ConfigObject, client: ClientConfiguration) throws(ConfigurationError)
+        -> TokenQuota?
+    {
+        guard let quota = try object.object("token_quota") else { return nil }
+        let machine = try quota.object("client_credentials")
+        try quota.rejectUnknownKeys()
+        guard let machine else { throw quota.error("client_credentials", "is required") }
+        guard client.allows(.clientCredentials) else {
+            throw object.error("token_quota", "applies to a client with client_credentials")
+        }
+        // A window left out is not limited (the default, -1, is never a value the range lets through).
+        func window(_ key: String) throws(ConfigurationError) -> Int? {
+            let value = try machine.int(key, default: -1, range: 1...TokenQuota.maximum)
+            return value == -1 ? nil : value
+        }
+        let limits = TokenQuota(
+            perHour: try window("per_hour"), perDay: try window("per_day"),
+            enforce: try machine.bool("enforce", default: true))
+        try machine.rejectUnknownKeys()
+        guard limits.perHour != nil || limits.perDay != nil else {
+            throw quota.error("client_credentials", "needs per_hour or per_day")
+        }
+        return limits
     }
 
     /// `client_secret_sha256`: the base64url SHA-256 of each secret the client may authenticate with (RFC 6749

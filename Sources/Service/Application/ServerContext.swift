@@ -18,6 +18,8 @@ public struct ServerContext: Sendable {
     public let tokens: TokenService
     /// Per-IP request limit of the passkey, token and device-key endpoints (per node).
     package let rateLimiter: RateLimiter
+    /// The clients' machine-token quotas (`token_quota.client_credentials`), counted in this node's memory.
+    package let machineTokenQuota = MachineTokenQuota()
     /// Per-user request limit of the device-key endpoints and `/device-events` (per node).
     package let userRateLimiter: RateLimiter
     /// Per-user limit of `/device-events` writes (per node), `device_keys.events_per_user_per_minute`.

@@ -33,12 +33,26 @@ package struct ClientCredentialsGrant: Sendable {
     }
 
     /// The token response for `parameters`.
-    /// - Throws: as `MachineAuthorization.authorize`; a store failure while recording the issuance (nothing issued).
+    /// - Throws: as `MachineAuthorization.authorize`; 429 `too_many_requests` with `Retry-After` over the client's
+    ///   enforced `token_quota` (nothing issued, not counted); a store failure while recording the issuance (nothing
+    ///   issued, counted against the quota all the same).
     package func issue(_ parameters: Parameters) async throws -> TokenResponse {
         let access = try MachineAuthorization(configuration: context.configuration).authorize(
             client: parameters.client, audience: parameters.audience, scope: parameters.scope)
         let now = context.clock.now()
         let clientID = parameters.client.clientID
+        switch context.machineTokenQuota.admit(parameters.client, now: now) {
+        case .allowed:
+            break
+        case .limited(let retryAfter, let window):
+            context.metrics.count(event: "token_quota_exceeded")
+            throw OAuthError(
+                .tooManyRequests, "The client's token quota is used up. Try again later.",
+                logCode: "token_quota_exceeded", reason: "client \(clientID) over its \(window) token quota",
+                retryAfter: retryAfter)
+        case .overUnenforced:
+            context.metrics.count(event: "token_quota_exceeded_unenforced")
+        }
         let response = try await context.tokens.machineTokenResponse(
             clientID: clientID, access: access, now: now, dpopThumbprint: parameters.dpopThumbprint)
         // Recorded before the answer: a token nobody's audit log shows is never handed out.
