@@ -102,8 +102,8 @@ package enum DiscoveryEndpoints {
             JSONMember(
                 key: "claims_supported",
                 value: strings([
-                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "name", "preferred_username", "given_name",
-                    "family_name", "nickname", "picture", "email", "email_verified", "phone_number",
+                    "sub", "iss", "aud", "exp", "iat", "auth_time", "amr", "sid", "name", "preferred_username",
+                    "given_name", "family_name", "nickname", "picture", "email", "email_verified", "phone_number",
                     "phone_number_verified",
                 ])),
         ])

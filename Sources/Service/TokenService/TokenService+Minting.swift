@@ -103,6 +103,7 @@ extension TokenService {
             emailVerified: released.email.map { _ in false }, phoneNumber: released.phoneNumber,
             phoneNumberVerified: released.phoneNumber.map { _ in false }, name: released.name)
         id.organizationID = grant.organizationID
+        id.sessionID = grant.sessionID
         id.nonce = grant.nonce
         id.organizationName = organizationNameClaim(grant)
         id.givenName = released.givenName

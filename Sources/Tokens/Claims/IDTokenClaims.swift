@@ -47,6 +47,10 @@ public struct IDTokenClaims: JWTClaims {
     public var namespacedClaims: [(name: String, json: [UInt8])] = []
     /// `org_id` (Auth0): the organization the login was made in, if any.
     public var organizationID: String?
+    /// `sid` (OIDC Front-Channel Logout 1.0 §3, Back-Channel Logout 1.0 §2.4; Auth0's ID tokens carry it): the
+    /// session the login opened, the same value as its access tokens' `sid`, so that a relying party can tell its
+    /// logins apart and match the session a logout names. `nil` for none.
+    public var sessionID: String?
     /// `org_name` (Auth0, with `allow_organization_name_in_authentication_api`): that organization's name.
     public var organizationName: String?
 
@@ -98,6 +102,10 @@ public struct IDTokenClaims: JWTClaims {
         writer.set("nickname", nickname.map { .string($0) })
         writer.set("picture", picture.map { .string($0) })
         writer.set("org_id", organizationID.map { .string($0) })
+        if let sessionID {
+            guard !sessionID.isEmpty else { throw TokenError(.invalidClaim, "sid must be non-empty") }
+            writer.set("sid", .string(sessionID))
+        }
         writer.set("org_name", organizationName.map { .string($0) })
         for claim in namespacedClaims { writer.set(claim.name, .raw(claim.json)) }
         return writer.bytes()

@@ -29,6 +29,10 @@ struct RefreshLoginMethodsTests {
         let id = try SRPHarness.claims(try #require(refreshed["id_token"]?.stringValue))
         #expect(id["amr"] == ["hwk", "user"])
         #expect(id["auth_time"] == login["auth_time"])
+        // sid: the login's session, in its ID token as in its access tokens, and kept by the refresh's.
+        let first = try SRPHarness.claims(try #require(body["id_token"]?.stringValue))
+        #expect(first["sid"] != nil && first["sid"] == login["sid"])
+        #expect(id["sid"] == login["sid"] && access["sid"] == login["sid"])
     }
 
     @Test("a password login's family stays a password login across rotations")

@@ -33,6 +33,16 @@ struct IDTokenClaimsTests {
         #expect(object["phone_number_verified"] as? Bool == false)
     }
 
+    @Test("sid, when set, is the session's (OIDC Front-Channel Logout §3); an empty one is refused")
+    func sessionID() throws {
+        var claims = Self.claims()
+        claims.sessionID = "family-1"
+        #expect(TokenFixtures.json(try claims.payload())["sid"] as? String == "family-1")
+        #expect(TokenFixtures.json(try Self.claims().payload())["sid"] == nil)
+        claims.sessionID = ""
+        #expect(throws: TokenError(.invalidClaim, "")) { try claims.payload() }
+    }
+
     @Test("empty required claims and a non-positive lifetime are refused")
     func refusals() {
         var claims = Self.claims()
