@@ -69,29 +69,37 @@ struct ThrowawayCluster: Sendable {
     /// is held open by it.
     private static func script(_ command: String) async throws -> String {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("passkeyd-cluster-\(UUID()).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
+        let errors = log + ".err"
+        defer {
+            try? FileManager.default.removeItem(atPath: log)
+            try? FileManager.default.removeItem(atPath: errors)
+        }
         let arguments = [
             "/bin/bash", "-c",
             "cd '\(repository.path)' && source scripts/dev/throwaway-postgres.sh && \(command)",
         ]
         let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             DispatchQueue(label: "passkeyd.tests.cluster").async {
-                continuation.resume(returning: spawnAndWait(arguments, output: log))
+                continuation.resume(returning: spawnAndWait(arguments, output: log, errors: errors))
             }
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        guard status == 0 else { throw StorageError(.io, "`\(command)` exited with \(status): \(text)") }
+        guard status == 0 else {
+            // What the script said on standard error (why the server did not start), so the failure says why.
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw StorageError(.io, "`\(command)` exited with \(status): \(text)\(said)")
+        }
         return text
     }
 
-    /// Runs `arguments` (the executable first) with standard output to `output` and standard error discarded;
+    /// Runs `arguments` (the executable first) with standard output to `output` and standard error to `errors`;
     /// returns its exit status (-1 when it could not run or did not exit).
-    private static func spawnAndWait(_ arguments: [String], output: String) -> Int32 {
+    private static func spawnAndWait(_ arguments: [String], output: String, errors: String) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Nothing else of this process reaches the script or the server it starts: a descriptor the tests hold at
         // that instant without FD_CLOEXEC (the write end of another test's `Pipe`, which Foundation creates without
         // it) would stay open in the server for its whole life, and that test's read would never see its end.

@@ -24,16 +24,28 @@ start_throwaway_postgres() {
   mkdir -p "$PG_THROWAWAY_DIR/sock"
   if [ "$(id -u)" -eq 0 ]; then chown -R postgres:postgres "$PG_THROWAWAY_DIR"; fi
   chmod 700 "$PG_THROWAWAY_DIR"
-  local port
-  port="$(free_port)"
+  local port attempt
   (cd / && pg_as_owner "$PG_BIN/initdb" -D "$PG_THROWAWAY_DIR/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 \
     --no-instructions >"$PG_THROWAWAY_DIR/initdb.log" 2>&1) || {
     echo "throwaway-postgres: initdb failed:" >&2; cat "$PG_THROWAWAY_DIR/initdb.log" >&2; return 1; }
-  # PG_THROWAWAY_EXTRA_OPTIONS: more server options, e.g. "-c synchronous_commit=off" to see what it costs.
-  PG_THROWAWAY_OPTIONS="-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300"
-  PG_THROWAWAY_OPTIONS+=" ${PG_THROWAWAY_EXTRA_OPTIONS:-}"
-  resume_throwaway_postgres || return 1
-  export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+  # The free port is only free when it is picked: another cluster or server started at the same moment (the test
+  # suite starts several) may bind it first. Then the server cannot listen; another port is tried, up to 5 in all.
+  for attempt in 1 2 3 4 5; do
+    port="$(free_port)"
+    # PG_THROWAWAY_EXTRA_OPTIONS: more server options, e.g. "-c synchronous_commit=off" to see what it costs.
+    PG_THROWAWAY_OPTIONS="-p $port -k $PG_THROWAWAY_DIR/sock -c listen_addresses=127.0.0.1 -c max_connections=300"
+    PG_THROWAWAY_OPTIONS+=" ${PG_THROWAWAY_EXTRA_OPTIONS:-}"
+    if resume_throwaway_postgres 2>"$PG_THROWAWAY_DIR/start.err"; then
+      export PASSKEYD_TEST_DATABASE_URL="postgresql://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+      return 0
+    fi
+    grep -qiE 'could not bind|address already in use|could not create any TCP/IP sockets' \
+      "$PG_THROWAWAY_DIR/start.err" "$PG_THROWAWAY_DIR/server.log" 2>/dev/null || break
+    echo "throwaway-postgres: port $port was taken (attempt $attempt), trying another" >&2
+    : >"$PG_THROWAWAY_DIR/server.log"
+  done
+  cat "$PG_THROWAWAY_DIR/start.err" >&2
+  return 1
 }
 
 # Starts the cluster's server (again, after pause_throwaway_postgres: same port and data).
