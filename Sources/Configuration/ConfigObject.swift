@@ -57,7 +57,12 @@ package final class ConfigObject {
     }
 
     package func int(_ key: String, default fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
-        guard let value = raw(key) else { return fallback }
+        try optionalInt(key, range: range) ?? fallback
+    }
+
+    /// The integer at `key` within `range`, or nil when absent (a setting whose absence means "not set").
+    package func optionalInt(_ key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let value = raw(key) else { return nil }
         // JSONSerialization yields NSNumber; a Bool is also an NSNumber, so rule it out explicitly.
         guard let number = value as? NSNumber, !Self.isBoolean(number),
             let integer = Int(exactly: number.doubleValue)

@@ -146,13 +146,10 @@ extension ServerConfiguration {
         guard client.allows(.clientCredentials) else {
             throw object.error("token_quota", "applies to a client with client_credentials")
         }
-        // A window left out is not limited (the default, -1, is never a value the range lets through).
-        func window(_ key: String) throws(ConfigurationError) -> Int? {
-            let value = try machine.int(key, default: -1, range: 1...TokenQuota.maximum)
-            return value == -1 ? nil : value
-        }
+        // A window left out is not limited.
         let limits = TokenQuota(
-            perHour: try window("per_hour"), perDay: try window("per_day"),
+            perHour: try machine.optionalInt("per_hour", range: 1...TokenQuota.maximum),
+            perDay: try machine.optionalInt("per_day", range: 1...TokenQuota.maximum),
             enforce: try machine.bool("enforce", default: true))
         try machine.rejectUnknownKeys()
         guard limits.perHour != nil || limits.perDay != nil else {

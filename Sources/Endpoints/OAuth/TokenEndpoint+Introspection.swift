@@ -26,9 +26,9 @@ extension TokenEndpoint {
         if AcceptedMediaTypes(request.headers).asksFor(
             IntrospectionResponseClaims.mediaType, over: "application/json")
         {
-            let signed = try await introspection.signedAnswer(answer, caller: caller)
-            response = Response(
-                headers: ["Content-Type": IntrospectionResponseClaims.mediaType], body: Array(signed.utf8))
+            response = Response.text(
+                try await introspection.signedAnswer(answer, caller: caller),
+                contentType: IntrospectionResponseClaims.mediaType)
         } else {
             response = Response.json(answer)
         }

@@ -62,7 +62,7 @@ public struct AcceptedMediaTypes: Sendable, Equatable {
     private static func range(_ text: Substring) -> Range? {
         let pieces = text.split(separator: ";", omittingEmptySubsequences: false)
         guard let head = pieces.first else { return nil }
-        let name = head.trimmingWhitespace().lowercased()
+        let name = head.trimmingASCIIWhitespace().lowercased()
         let parts = name.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, parts[0] != "*" || parts[1] == "*" else {
             return nil
@@ -70,8 +70,8 @@ public struct AcceptedMediaTypes: Sendable, Equatable {
         var weight = 1.0
         for parameter in pieces.dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "q" else { continue }
-            guard let value = qvalue(pair[1].trimmingWhitespace()) else { return nil }
+            guard pair.count == 2, pair[0].trimmingASCIIWhitespace().lowercased() == "q" else { continue }
+            guard let value = qvalue(String(pair[1].trimmingASCIIWhitespace())) else { return nil }
             weight = value
         }
         return Range(type: String(parts[0]), subtype: String(parts[1]), weight: weight)
@@ -87,12 +87,5 @@ public struct AcceptedMediaTypes: Sendable, Equatable {
             decimals.allSatisfy({ first == UInt8(ascii: "1") ? $0 == UInt8(ascii: "0") : (0x30...0x39).contains($0) })
         else { return nil }
         return Double(text)
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs (RFC 9110 §5.6.3 OWS).
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -13,7 +13,7 @@ package final class MachineTokenQuota: Sendable {
         /// Over an enforced quota: not counted; retry after this many seconds, when the full window ends.
         case limited(retryAfter: Int, window: String)
         /// Over a quota that is not enforced: counted, and allowed.
-        case overUnenforced(window: String)
+        case overUnenforced
     }
 
     private struct Counts {
@@ -52,7 +52,7 @@ package final class MachineTokenQuota: Sendable {
             entry.hourCount += 1
             entry.dayCount += 1
             table[client.clientID] = entry
-            return full.map { .overUnenforced(window: $0.window) } ?? .allowed
+            return full == nil ? .allowed : .overUnenforced
         }
     }
 }

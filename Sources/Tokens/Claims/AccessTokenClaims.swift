@@ -90,10 +90,7 @@ public struct AccessTokenClaims: JWTClaims, Hashable {
             confirmation.set("jkt", .string(confirmationThumbprint))
             writer.set("cnf", .raw(confirmation.bytes()))
         }
-        if let sessionID {
-            guard !sessionID.isEmpty else { throw TokenError(.invalidClaim, "sid must be non-empty") }
-            writer.set("sid", .string(sessionID))
-        }
+        writer.set("sid", try SessionIDClaim.member(sessionID))
         writer.set("org_id", organizationID.map { .string($0) })
         writer.set("org_name", organizationName.map { .string($0) })
         writer.set("gty", grantType.map { .string($0) })

@@ -102,10 +102,7 @@ public struct IDTokenClaims: JWTClaims {
         writer.set("nickname", nickname.map { .string($0) })
         writer.set("picture", picture.map { .string($0) })
         writer.set("org_id", organizationID.map { .string($0) })
-        if let sessionID {
-            guard !sessionID.isEmpty else { throw TokenError(.invalidClaim, "sid must be non-empty") }
-            writer.set("sid", .string(sessionID))
-        }
+        writer.set("sid", try SessionIDClaim.member(sessionID))
         writer.set("org_name", organizationName.map { .string($0) })
         for claim in namespacedClaims { writer.set(claim.name, .raw(claim.json)) }
         return writer.bytes()

@@ -18,7 +18,7 @@ public enum DPoPProofKey: Sendable, Equatable {
             throw TokenError(.dpopInvalidKey, "jwk holds the private member \(secret)")
         }
         func coordinate(_ name: String) throws(TokenError) -> [UInt8] {
-            guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {
+            guard let bytes = JSONWebKey.base64URLMember(name, of: jwk) else {
                 throw TokenError(.dpopInvalidKey, "jwk \(name) is not base64url")
             }
             return bytes

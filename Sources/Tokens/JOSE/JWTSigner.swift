@@ -21,15 +21,24 @@ public struct JWTSigner: Sendable {
     /// An RS256 signer for one RSA key.
     /// - Throws: `.unusableKey` for a modulus under 2048 bits (RFC 7518 §3.3: "2048 bits or larger MUST be used").
     public init(rsaKey: RSASigningKey, keyID: String) throws(TokenError) {
-        guard rsaKey.publicKey.modulusByteCount * 8 >= Self.minimumRSABits else {
-            throw TokenError(.unusableKey, "RSA signing keys must have at least \(Self.minimumRSABits) bits")
-        }
+        try Self.checkRSAKeySize(rsaKey.publicKey)
         self.material = .rs256(rsaKey)
         self.keyID = keyID
     }
 
     /// RFC 7518 §3.3: the smallest RSA modulus that signs RS256.
     public static let minimumRSABits = 2048
+
+    /// RFC 7518 §3.3 (and §3.5 for PS256): "A key of size 2048 bits or larger MUST be used with these algorithms":
+    /// the one check of an RSA key's size, for the keys passkeyd signs with, publishes and verifies clients' with.
+    /// Counted in bits of the modulus, so a 2047-bit modulus (256 bytes, top bit clear) is refused.
+    /// - Throws: `.unusableKey`.
+    static func checkRSAKeySize(_ key: RSAPublicKey) throws(TokenError) {
+        guard key.modulusBits >= minimumRSABits else {
+            throw TokenError(
+                .unusableKey, "the RSA key has \(key.modulusBits) bits; at least \(minimumRSABits) are needed")
+        }
+    }
 
     /// The `alg` of the tokens this signer writes.
     public var algorithm: String {

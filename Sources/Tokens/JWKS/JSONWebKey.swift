@@ -21,6 +21,12 @@ public struct JSONWebKey: Sendable, Hashable {
         jwk.objectMembers?.first(where: { privateMembers.contains($0.key) })?.key
     }
 
+    /// The bytes of `jwk`'s member `name` (a coordinate, `n`, `e`: base64url, RFC 7518 §6), or nil when it is absent,
+    /// not a string or not base64url; each reader throws its own error for it.
+    static func base64URLMember(_ name: String, of jwk: JSONValue) -> [UInt8]? {
+        jwk[name]?.stringValue.flatMap { Base64URL.decode($0) }
+    }
+
     /// `kid`.
     public let keyID: String
     let material: Material
@@ -39,9 +45,7 @@ public struct JSONWebKey: Sendable, Hashable {
     /// The JWK of an RSA public key (RS256).
     /// - Throws: `.unusableKey` for a modulus under 2048 bits or an empty `kid`.
     public init(keyID: String, publicKey: RSAPublicKey) throws(TokenError) {
-        guard publicKey.modulusByteCount * 8 >= JWTSigner.minimumRSABits else {
-            throw TokenError(.unusableKey, "RSA keys that sign RS256 have at least \(JWTSigner.minimumRSABits) bits")
-        }
+        try JWTSigner.checkRSAKeySize(publicKey)
         guard !keyID.isEmpty else { throw TokenError(.unusableKey, "kid must be non-empty") }
         self.keyID = keyID
         self.material = .rsa(modulus: publicKey.modulus, exponent: publicKey.exponent)

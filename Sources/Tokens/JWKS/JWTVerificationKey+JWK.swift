@@ -14,7 +14,7 @@ extension JWTVerificationKey {
             throw TokenError(.unusableKey, "the JWK holds the private member \(secret): give the public key only")
         }
         func bytes(_ name: String) throws(TokenError) -> [UInt8] {
-            guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {
+            guard let bytes = JSONWebKey.base64URLMember(name, of: jwk) else {
                 throw TokenError(.unusableKey, "the JWK's \(name) is not base64url")
             }
             return bytes
@@ -29,7 +29,7 @@ extension JWTVerificationKey {
             } catch {
                 throw TokenError(.unusableKey, "the JWK is not a usable RSA key: \(error)")
             }
-            try Self.checkSize(key)
+            try JWTSigner.checkRSAKeySize(key)
             switch jwk["alg"]?.stringValue {
             case JWSHeader.rs384: self = .rs384(key)
             case JWSHeader.ps256: self = .ps256(key)
@@ -65,7 +65,7 @@ extension JWTVerificationKey {
     /// - Throws: `.unusableKey` for another key type, curve or size, or DER that does not parse.
     public init(subjectPublicKeyInfo der: [UInt8]) throws(TokenError) {
         if let rsa = try? RSAPublicKey(derRepresentation: der) {
-            try Self.checkSize(rsa)
+            try JWTSigner.checkRSAKeySize(rsa)
             self = .rs256(rsa)
         } else if let ec = try? ECPublicKey(derRepresentation: der), ec.curve == .p256 {
             self = .es256(ec)
@@ -79,15 +79,6 @@ extension JWTVerificationKey {
         switch self {
         case .es256(let key): JWKThumbprint.of(key)
         case .rs256(let key), .rs384(let key), .ps256(let key): JWKThumbprint.of(key)
-        }
-    }
-
-    /// RFC 7518 §3.3 (and §3.5): "A key of size 2048 bits or larger MUST be used with these algorithms."
-    static func checkSize(_ key: RSAPublicKey) throws(TokenError) {
-        guard key.modulusBits >= JWTSigner.minimumRSABits else {
-            throw TokenError(
-                .unusableKey, "the RSA key has \(key.modulusBits) bits; at least \(JWTSigner.minimumRSABits) are needed"
-            )
         }
     }
 }

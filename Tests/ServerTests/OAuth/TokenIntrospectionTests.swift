@@ -45,6 +45,25 @@ struct TokenIntrospectionTests {
             headers: accept.map { HTTPHeaders([("Accept", $0)]) } ?? HTTPHeaders())
     }
 
+    /// A signed-up user's login for the bank API: its token response and access token.
+    static func bankLogin(_ harness: PasskeyHarness) async throws -> (response: JSONValue, access: String) {
+        var passkey = Passkey()
+        _ = try await harness.signUp(&passkey)
+        let login = try await harness.logIn(&passkey, audience: bank).jsonValue()
+        return (login, try #require(login["access_token"]?.stringValue))
+    }
+
+    /// A machine token of `clientID` (client_credentials) for the bank API.
+    static func machineToken(_ harness: PasskeyHarness, _ clientID: String = "batch") async throws -> String {
+        let issued = await harness.client.post(
+            "/oauth/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret),
+                ("audience", bank),
+            ])
+        return try #require(try issued.jsonValue()["access_token"]?.stringValue, "\(issued.bodyText)")
+    }
+
     /// An RFC 9701 answer checked as a resource server checks it: the media type, `typ`, a signature by the key the
     /// JWKS publishes under its `kid` with the `alg` it names, `iss`, `aud` and `iat`; its `token_introspection`.
     static func signedAnswer(
@@ -94,10 +113,7 @@ struct TokenIntrospectionTests {
     @Test("an API's resource server sees a user's token for it, until its session is revoked")
     func userToken() async throws {
         let harness = try Self.harness()
-        var passkey = Passkey()
-        _ = try await harness.signUp(&passkey)
-        let login = try await harness.logIn(&passkey, audience: Self.bank).jsonValue()
-        let access = try #require(login["access_token"]?.stringValue)
+        let (login, access) = try await Self.bankLogin(harness)
         let answer = await Self.introspect(harness, access)
         #expect(try Self.active(answer))
         let body = try answer.jsonValue()
@@ -135,13 +151,7 @@ struct TokenIntrospectionTests {
     @Test("a machine's token: its client and the API's resource server see it; a public client cannot ask")
     func machineTokenAndCallers() async throws {
         let harness = try Self.harness()
-        let issued = await harness.client.post(
-            "/oauth/token",
-            form: [
-                ("grant_type", "client_credentials"), ("client_id", "batch"), ("client_secret", Self.secret),
-                ("audience", Self.bank),
-            ])
-        let token = try #require(try issued.jsonValue()["access_token"]?.stringValue)
+        let token = try await Self.machineToken(harness)
         for caller in ["rs", "batch"] {
             let answer = await Self.introspect(harness, token, as: caller)
             #expect(try Self.active(answer), "\(caller)")
@@ -163,10 +173,7 @@ struct TokenIntrospectionTests {
     @Test("Accept: application/token-introspection+jwt gets the same answer signed (RFC 9701), active or not")
     func signedAnswers() async throws {
         let harness = try Self.harness()
-        var passkey = Passkey()
-        _ = try await harness.signUp(&passkey)
-        let login = try await harness.logIn(&passkey, audience: Self.bank).jsonValue()
-        let access = try #require(login["access_token"]?.stringValue)
+        let access = try await Self.bankLogin(harness).access
         let plain = try await Self.introspect(harness, access).jsonValue()
         let jwt = "application/token-introspection+jwt"
         let signed = try await Self.signedAnswer(
@@ -178,14 +185,7 @@ struct TokenIntrospectionTests {
             harness: harness)
         #expect(inactive == ["active": false])
         // The caller's introspection_signed_response_alg: batch asks for ES256, and is the audience.
-        let machine = try await harness.client.post(
-            "/oauth/token",
-            form: [
-                ("grant_type", "client_credentials"), ("client_id", "batch"), ("client_secret", Self.secret),
-                ("audience", Self.bank),
-            ]
-        ).jsonValue()
-        let machineToken = try #require(machine["access_token"]?.stringValue)
+        let machineToken = try await Self.machineToken(harness)
         let own = try await Self.signedAnswer(
             await Self.introspect(harness, machineToken, as: "batch", accept: jwt), harness: harness, caller: "batch",
             algorithm: "ES256")

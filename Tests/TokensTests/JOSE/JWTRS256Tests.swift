@@ -42,11 +42,22 @@ struct JWTRS256Tests {
         }
     }
 
-    @Test("RSA keys under 2048 bits neither sign nor publish")
+    @Test("RSA keys under 2048 bits neither sign nor publish, counted in bits: a 2047-bit modulus is 256 bytes")
     func minimumSize() throws {
-        let small = try RSASigningKey(bits: 1024)
-        #expect(throws: TokenError(.unusableKey, "")) { try JWTSigner(rsaKey: small, keyID: "s") }
-        #expect(throws: TokenError(.unusableKey, "")) { try JSONWebKey(keyID: "s", publicKey: small.publicKey) }
+        for bits in [1024, 2047] {
+            let small = try RSASigningKey(bits: bits)
+            #expect(small.publicKey.modulusBits == bits)
+            #expect(throws: TokenError(.unusableKey, ""), "\(bits)") { try JWTSigner(rsaKey: small, keyID: "s") }
+            #expect(throws: TokenError(.unusableKey, ""), "\(bits)") {
+                try JSONWebKey(keyID: "s", publicKey: small.publicKey)
+            }
+            let jwk = JSONValue.object([
+                JSONMember(key: "kty", value: "RSA"),
+                JSONMember(key: "n", value: .string(Base64URL.encode(small.publicKey.modulus))),
+                JSONMember(key: "e", value: .string(Base64URL.encode(small.publicKey.exponent))),
+            ])
+            #expect(throws: TokenError(.unusableKey, ""), "\(bits)") { try JWTVerificationKey(jwk: jwk) }
+        }
     }
 
     @Test("an RSA JWK has kty RSA, n, e, kid, use sig and alg RS256; a set holds EC and RSA keys together")
